@@ -1,0 +1,13 @@
+"""Starts the Arcade frontend, imported only when a window is wanted."""
+
+from __future__ import annotations
+
+
+def run_frontend(ruleset: str | None = None, seed: int | None = None) -> int:
+    """Open the game window (launcher, or straight into ``ruleset``)."""
+    try:
+        from blockyard.frontend.app import run
+    except ImportError as exc:  # the frontend is not built yet
+        print(f"The game window is coming soon ({exc}). Meanwhile: 'blockyard list'.")
+        return 1
+    return run(ruleset=ruleset, seed=seed)

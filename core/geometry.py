@@ -1,0 +1,240 @@
+"""Bitboards with precomputed masks.
+
+A board of ``rows × cols`` cells is a Python ``int``: bit ``r * cols + c`` is
+cell ``(r, c)``. For every piece the geometry precomputes the bit offsets of its
+cells and the mask of anchors where its bounding box lies inside the board, so
+that "where does this piece fit" is a handful of shifts and ANDs::
+
+    fit = valid_anchors & free & (free >> off_1) & ... & (free >> off_k)
+
+Since an anchor in ``valid_anchors`` keeps every cell inside the board, no shift
+wraps into the next row. Everything here is pure and cached per board size.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from .pieces import Cell
+
+
+@dataclass(frozen=True, slots=True)
+class Region:
+    """A set of cells that can be completed: a row, a column, a sudoku block…
+
+    ``kind`` and ``index`` name it (``("row", 3)``); ``mask`` is its bitboard.
+    """
+
+    kind: str
+    index: int
+    mask: int
+
+    @property
+    def key(self) -> tuple[str, int]:
+        return (self.kind, self.index)
+
+
+@dataclass(frozen=True, slots=True)
+class PieceGeometry:
+    """Precomputed masks of one piece on one board size."""
+
+    offsets: tuple[int, ...]
+    shape: int
+    valid: int
+    height: int
+    width: int
+
+
+class Geometry:
+    """Masks and lookup tables for one board size. Get one with :func:`geometry`."""
+
+    def __init__(self, rows: int, cols: int) -> None:
+        self.rows = rows
+        self.cols = cols
+        self.size = rows * cols
+        self.full = (1 << self.size) - 1
+        row_mask = (1 << cols) - 1
+        self.row_masks = tuple(row_mask << (r * cols) for r in range(rows))
+        col_mask = sum(1 << (r * cols) for r in range(rows))
+        self.col_masks = tuple(col_mask << c for c in range(cols))
+        self.cell_of_bit: tuple[Cell, ...] = tuple(divmod(i, cols) for i in range(self.size))
+        self.nbytes = (self.size + 7) // 8
+        self._pieces: dict[frozenset[Cell], PieceGeometry] = {}
+        self._move_tables: dict[int, tuple[tuple[tuple[tuple[int, int, int], ...], ...], ...]] = {}
+
+    def piece(self, cells: frozenset[Cell]) -> PieceGeometry:
+        """The precomputed masks of a piece with these (normalised) cells."""
+        info = self._pieces.get(cells)
+        if info is None:
+            cols = self.cols
+            height = max(r for r, _ in cells) + 1
+            width = max(c for _, c in cells) + 1
+            offsets = tuple(sorted(r * cols + c for r, c in cells))
+            valid = 0
+            for r in range(self.rows - height + 1):
+                for c in range(cols - width + 1):
+                    valid |= 1 << (r * cols + c)
+            shape = sum(1 << off for off in offsets)
+            info = PieceGeometry(offsets, shape, valid, height, width)
+            self._pieces[cells] = info
+        return info
+
+    def fits(self, free: int, info: PieceGeometry) -> int:
+        """Bitmask of the anchors where the piece fits, given the free-cell mask."""
+        m = info.valid
+        for off in info.offsets:
+            m &= free >> off
+            if not m:
+                break
+        return m
+
+    def anchor_ok(self, info: PieceGeometry, row: int, col: int) -> bool:
+        """Whether anchor ``(row, col)`` keeps the piece inside the board."""
+        return 0 <= row <= self.rows - info.height and 0 <= col <= self.cols - info.width
+
+    def placement(self, info: PieceGeometry, row: int, col: int) -> int:
+        """The cells a piece covers at a (valid) anchor, as a mask."""
+        return info.shape << (row * self.cols + col)
+
+    def moves(self, slot: int, fit: int) -> list[tuple[int, int, int]]:
+        """Expand an anchor mask into ``(slot, row, col)`` tuples, in board order."""
+        table = self._move_tables.get(slot)
+        if table is None:
+            table = self._build_move_table(slot)
+        out: list[tuple[int, int, int]] = []
+        ext = out.extend
+        for k, byte in enumerate(fit.to_bytes(self.nbytes, "little")):
+            if byte:
+                ext(table[k][byte])
+        return out
+
+    def _build_move_table(self, slot: int) -> tuple:
+        cells = self.cell_of_bit
+        table = []
+        for k in range(self.nbytes):
+            per_byte = []
+            for byte in range(256):
+                per_byte.append(tuple(
+                    (slot, *cells[k * 8 + b])
+                    for b in range(8)
+                    if byte >> b & 1 and k * 8 + b < self.size
+                ))
+            table.append(tuple(per_byte))
+        result = tuple(table)
+        self._move_tables[slot] = result
+        return result
+
+    def bits_of(self, mask: int) -> list[int]:
+        """Indices of the set bits of ``mask``."""
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(low.bit_length() - 1)
+            mask ^= low
+        return out
+
+    def line_regions(self) -> tuple[Region, ...]:
+        """Every row then every column as regions."""
+        return tuple(Region("row", r, m) for r, m in enumerate(self.row_masks)) + tuple(
+            Region("col", c, m) for c, m in enumerate(self.col_masks)
+        )
+
+
+@cache
+def geometry(rows: int, cols: int) -> Geometry:
+    """The shared :class:`Geometry` of a board size."""
+    return Geometry(rows, cols)
+
+
+class Board:
+    """The cells of a tray board: a bitboard plus a colour index per cell.
+
+    ``bits`` is the authority for occupancy; ``colours`` (row-major, 0 = empty)
+    only tells the frontend how to draw a filled cell.
+    """
+
+    __slots__ = ("bits", "colours", "geo")
+
+    def __init__(self, geo: Geometry, bits: int = 0, colours: list[int] | None = None) -> None:
+        self.geo = geo
+        self.bits = bits
+        self.colours = colours if colours is not None else [0] * geo.size
+
+    def copy(self) -> Board:
+        return Board(self.geo, self.bits, self.colours.copy())
+
+    def fill(self, mask: int, colour: int) -> None:
+        """Fill the cells of ``mask`` with ``colour``."""
+        self.bits |= mask
+        colours = self.colours
+        for i in self.geo.bits_of(mask):
+            colours[i] = colour
+
+    def empty(self, mask: int) -> None:
+        """Empty the cells of ``mask``."""
+        self.bits &= ~mask
+        colours = self.colours
+        for i in self.geo.bits_of(mask):
+            colours[i] = 0
+
+    def collapse_rows(self, cleared_rows: list[int]) -> None:
+        """Gravity drop (RULES §6.2): every row above a cleared row moves down by
+        the number of cleared rows below it; the top rows become empty."""
+        geo = self.geo
+        cols = geo.cols
+        gone = set(cleared_rows)
+        kept = [r for r in range(geo.rows) if r not in gone]
+        new_rows = [None] * len(gone) + kept
+        colours = self.colours
+        new_colours: list[int] = []
+        bits = 0
+        row_mask = (1 << cols) - 1
+        for dest, src in enumerate(new_rows):
+            if src is None:
+                new_colours.extend([0] * cols)
+            else:
+                new_colours.extend(colours[src * cols:(src + 1) * cols])
+                bits |= ((self.bits >> (src * cols)) & row_mask) << (dest * cols)
+        self.colours = new_colours
+        self.bits = bits
+
+    def row_counts(self) -> list[int]:
+        """Filled cells per row."""
+        return [(self.bits & m).bit_count() for m in self.geo.row_masks]
+
+    def rows_tuple(self) -> tuple[tuple[int, ...], ...]:
+        cols = self.geo.cols
+        c = self.colours
+        return tuple(tuple(c[r * cols:(r + 1) * cols]) for r in range(self.geo.rows))
+
+    def text(self) -> str:
+        cols = self.geo.cols
+        bits = self.bits
+        return "\n".join(
+            "".join("#" if bits >> (r * cols + c) & 1 else "." for c in range(cols))
+            for r in range(self.geo.rows)
+        )
+
+
+def parse_board_text(text: str, rows: int, cols: int, alphabet: str = ".#") -> list[str]:
+    """Split a starting-position board into ``rows`` lines of ``cols`` characters.
+
+    Leading/trailing blank lines and indentation are ignored. Raises
+    ``ValueError`` naming the row for a wrong size or an unknown character.
+    """
+    lines = [line.strip() for line in text.strip("\n").splitlines()]
+    while lines and not lines[0]:
+        lines.pop(0)
+    while lines and not lines[-1]:
+        lines.pop()
+    if len(lines) != rows:
+        raise ValueError(f"board: expected {rows} rows, found {len(lines)}")
+    for r, line in enumerate(lines):
+        if len(line) != cols:
+            raise ValueError(f"board row {r}: expected {cols} cells, found {len(line)} ({line!r})")
+        for ch in line:
+            if ch not in alphabet:
+                allowed = ", ".join(repr(a) for a in alphabet)
+                raise ValueError(f"board row {r}: unexpected character {ch!r} (allowed: {allowed})")
+    return lines

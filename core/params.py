@@ -1,0 +1,141 @@
+"""Typed, validated access to a table of a rule file.
+
+Plugins read their parameters through :class:`Params`; every mistake raises a
+:class:`~blockyard.RulesetError` naming the file, the dotted key, what was
+expected and what was found. :meth:`Params.finish` rejects keys nobody read,
+so a misspelled parameter is an error rather than a silent default.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import RulesetError
+
+_MISSING: Any = object()
+
+
+def describe(value: object) -> str:
+    """A short description of a TOML value for error messages."""
+    kind = {bool: "boolean", int: "integer", float: "number", str: "string",
+            list: "array", dict: "table"}.get(type(value), type(value).__name__)
+    text = repr(value)
+    if len(text) > 40:
+        text = text[:37] + "..."
+    return f"{kind} {text}"
+
+
+class Params:
+    """A table of a rule file with a dotted name (``plugins.line-scoring``)."""
+
+    def __init__(self, table: dict[str, Any], *, path: str | None, prefix: str) -> None:
+        self.table = dict(table)
+        self.path = path
+        self.prefix = prefix
+        self._used: set[str] = set()
+
+    def key(self, name: str) -> str:
+        return f"{self.prefix}.{name}" if self.prefix else name
+
+    def error(self, name: str, message: str) -> RulesetError:
+        return RulesetError(message, path=self.path, key=self.key(name))
+
+    def has(self, name: str) -> bool:
+        return name in self.table
+
+    def raw(self, name: str, default: Any = _MISSING) -> Any:
+        if name not in self.table:
+            if default is _MISSING:
+                raise self.error(name, "missing; this key is required")
+            return default
+        self._used.add(name)
+        return self.table[name]
+
+    def integer(self, name: str, default: Any = _MISSING, *, minimum: int | None = None,
+                maximum: int | None = None) -> int:
+        value = self.raw(name, default)
+        if value is default and default is not _MISSING:
+            return value
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.error(name, f"expected an integer, found {describe(value)}")
+        self._check_range(name, value, minimum, maximum)
+        return value
+
+    def number(self, name: str, default: Any = _MISSING, *, minimum: float | None = None,
+               maximum: float | None = None) -> float:
+        value = self.raw(name, default)
+        if value is default and default is not _MISSING:
+            return value
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self.error(name, f"expected a number, found {describe(value)}")
+        self._check_range(name, value, minimum, maximum)
+        return value
+
+    def boolean(self, name: str, default: Any = _MISSING) -> bool:
+        value = self.raw(name, default)
+        if not isinstance(value, bool):
+            raise self.error(name, f"expected true or false, found {describe(value)}")
+        return value
+
+    def string(self, name: str, default: Any = _MISSING, *,
+               choices: tuple[str, ...] | None = None) -> str:
+        value = self.raw(name, default)
+        if value is default and default is not _MISSING:
+            return value
+        if not isinstance(value, str):
+            raise self.error(name, f"expected a string, found {describe(value)}")
+        if choices is not None and value not in choices:
+            options = ", ".join(repr(c) for c in choices)
+            raise self.error(name, f"expected one of {options}, found {value!r}")
+        return value
+
+    def numbers(self, name: str, default: Any = _MISSING, *, minimum: float | None = None,
+                integers: bool = False, nonempty: bool = True) -> list[float]:
+        value = self.raw(name, default)
+        if value is default and default is not _MISSING:
+            return value
+        what = "integers" if integers else "numbers"
+        if not isinstance(value, list):
+            raise self.error(name, f"expected an array of {what}, found {describe(value)}")
+        if nonempty and not value:
+            raise self.error(name, f"expected a non-empty array of {what}, found []")
+        for i, item in enumerate(value):
+            ok = (isinstance(item, int) if integers else isinstance(item, int | float))
+            if isinstance(item, bool) or not ok:
+                raise RulesetError(f"expected {what[:-1]}, found {describe(item)}",
+                                   path=self.path, key=f"{self.key(name)}[{i}]")
+            if minimum is not None and item < minimum:
+                raise RulesetError(f"expected at least {minimum}, found {item}",
+                                   path=self.path, key=f"{self.key(name)}[{i}]")
+        return list(value)
+
+    def table_of(self, name: str, default: Any = _MISSING) -> Params:
+        value = self.raw(name, default)
+        if value is default and default is not _MISSING:
+            return Params(value, path=self.path, prefix=self.key(name))
+        if not isinstance(value, dict):
+            raise self.error(name, f"expected a table, found {describe(value)}")
+        return Params(value, path=self.path, prefix=self.key(name))
+
+    def tables(self, name: str) -> list[Params]:
+        value = self.raw(name)
+        if not isinstance(value, list) or not value or not all(isinstance(v, dict) for v in value):
+            raise self.error(name, f"expected a non-empty array of tables, found {describe(value)}")
+        return [Params(v, path=self.path, prefix=f"{self.key(name)}[{i}]")
+                for i, v in enumerate(value)]
+
+    def keys(self) -> list[str]:
+        return list(self.table)
+
+    def finish(self) -> None:
+        """Raise for any key that was never read (a typo or an unsupported option)."""
+        for name in self.table:
+            if name not in self._used:
+                raise self.error(name, "unknown key (misspelled, or not a parameter here)")
+
+    def _check_range(self, name: str, value: float, minimum: float | None,
+                     maximum: float | None) -> None:
+        if minimum is not None and value < minimum:
+            raise self.error(name, f"expected at least {minimum}, found {value}")
+        if maximum is not None and value > maximum:
+            raise self.error(name, f"expected at most {maximum}, found {value}")

@@ -1,0 +1,117 @@
+"""Pieces: fixed-orientation polyominoes written as ASCII art (RULES §1)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+Cell = tuple[int, int]
+
+
+def parse_art(art: str) -> frozenset[Cell]:
+    """Parse ASCII art into a normalised cell set.
+
+    ``#`` is a filled cell and ``.`` an empty one. Rows are separated by newlines
+    or by ``/`` (the compact form used in RULES.md). Leading and trailing blank
+    lines and surrounding spaces are ignored. Raises ``ValueError`` naming the
+    row on any other character, and for a piece with no filled cell.
+    """
+    text = art.replace("/", "\n")
+    rows = [line.strip() for line in text.strip().splitlines()]
+    cells: set[Cell] = set()
+    for r, line in enumerate(rows):
+        for c, ch in enumerate(line):
+            if ch == "#":
+                cells.add((r, c))
+            elif ch != ".":
+                raise ValueError(
+                    f"piece art row {r + 1} ({line!r}): unexpected character {ch!r}; "
+                    "use '#' for filled and '.' for empty"
+                )
+    if not cells:
+        raise ValueError(f"piece art {art!r} has no filled cell")
+    return normalise(cells)
+
+
+def normalise(cells: Iterable[Cell]) -> frozenset[Cell]:
+    """Shift ``cells`` so that their bounding box starts at (0, 0)."""
+    cells = list(cells)
+    top = min(r for r, _ in cells)
+    left = min(c for _, c in cells)
+    return frozenset((r - top, c - left) for r, c in cells)
+
+
+def art_of(cells: frozenset[Cell]) -> str:
+    """Render a cell set as multi-line ASCII art."""
+    height = max(r for r, _ in cells) + 1
+    width = max(c for _, c in cells) + 1
+    return "\n".join(
+        "".join("#" if (r, c) in cells else "." for c in range(width)) for r in range(height)
+    )
+
+
+def rotate_cells(cells: frozenset[Cell]) -> frozenset[Cell]:
+    """Turn a cell set 90° clockwise and normalise it."""
+    height = max(r for r, _ in cells) + 1
+    return normalise((c, height - 1 - r) for r, c in cells)
+
+
+@dataclass(frozen=True, eq=False, slots=True)
+class Piece:
+    """A piece of a tray game.
+
+    Two pieces are *identical* (``==``) when their cell sets are equal, whatever
+    their family or id. ``colour`` is the index the frontend draws it with
+    (1-based, by the family's position in the ruleset).
+    """
+
+    cells: frozenset[Cell]
+    id: str = ""
+    family: str = ""
+    colour: int = 1
+    height: int = field(init=False)
+    width: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "height", max(r for r, _ in self.cells) + 1)
+        object.__setattr__(self, "width", max(c for _, c in self.cells) + 1)
+
+    @classmethod
+    def from_art(cls, art: str, *, id: str = "", family: str = "", colour: int = 1) -> Piece:
+        """Build a piece from ASCII art (see :func:`parse_art`)."""
+        return cls(parse_art(art), id=id or "custom", family=family, colour=colour)
+
+    @property
+    def size(self) -> int:
+        """Number of cells."""
+        return len(self.cells)
+
+    @property
+    def art(self) -> str:
+        """The piece as multi-line ASCII art."""
+        return art_of(self.cells)
+
+    def rotated(self) -> Piece:
+        """This piece turned 90° clockwise (same family and colour)."""
+        return Piece(rotate_cells(self.cells), id=self.id + "+r", family=self.family,
+                     colour=self.colour)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Piece):
+            return NotImplemented
+        return self.cells == other.cells
+
+    def __hash__(self) -> int:
+        return hash(self.cells)
+
+    def __repr__(self) -> str:
+        return f"Piece({self.id!r}, {self.art.replace(chr(10), '/')!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class PieceFamily:
+    """A named group of pieces sharing one dealing weight."""
+
+    name: str
+    weight: float
+    pieces: tuple[Piece, ...]

@@ -1,0 +1,135 @@
+"""The plugin registry: rule plugins and rule files contributed by packages.
+
+Every package, Blockyard itself included, contributes through the entry-point
+group ``blockyard``: the entry point names a module (or object) implementing
+the hooks of :class:`~blockyard.hookspecs.RegistrySpecs`. Setting the
+environment variable ``BLOCKYARD_DISABLE_PLUGINS=1`` skips every entry point
+that does not belong to the ``blockyard`` distribution.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import os
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pluggy
+
+from .errors import PluginError
+from .hookspecs import PROJECT, RegistrySpecs
+
+ENTRY_POINT_GROUP = "blockyard"
+DISABLE_ENV = "BLOCKYARD_DISABLE_PLUGINS"
+BUNDLED_MODULE = "blockyard.plugins.bundled"
+BUNDLED_DIST = "blockyard"
+
+
+@dataclass(frozen=True, slots=True)
+class PluginEntry:
+    """A registered rule plugin: its name, factory and the package providing it."""
+
+    name: str
+    factory: Callable[..., Any]
+    source: str
+
+
+@dataclass
+class Registry:
+    """Rule plugins by name and the rule-file locations packages contribute."""
+
+    plugins: dict[str, PluginEntry] = field(default_factory=dict)
+    ruleset_paths: list[tuple[Any, str]] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    def get(self, name: str) -> PluginEntry | None:
+        return self.plugins.get(name)
+
+    def names(self) -> list[str]:
+        return sorted(self.plugins)
+
+    def add_module(self, module: Any, source: str) -> None:
+        """Register one entry-point object (module or instance) from ``source``."""
+        pm = pluggy.PluginManager(PROJECT)
+        pm.add_hookspecs(RegistrySpecs)
+        try:
+            pm.register(module, name=f"{source}:{getattr(module, '__name__', id(module))}")
+            pm.check_pending()
+        except Exception as exc:  # pluggy validation error
+            raise PluginError(f"plugin package {source!r}: {exc}") from exc
+
+        def register_plugin(name: str, factory: Callable[..., Any]) -> None:
+            if not isinstance(name, str) or not name:
+                raise PluginError(f"plugin package {source!r} registered a plugin without a name")
+            old = self.plugins.get(name)
+            if old is not None and old.factory is not factory:
+                raise PluginError(
+                    f"plugin name {name!r} is registered twice: by {old.source!r} and by {source!r}"
+                )
+            self.plugins[name] = PluginEntry(name, factory, source)
+
+        def register_rulesets(path: Any) -> None:
+            self.ruleset_paths.append((path, source))
+
+        pm.hook.blockyard_register_plugins(register=register_plugin)
+        pm.hook.blockyard_register_rulesets(register=register_rulesets)
+
+
+_registry: Registry | None = None
+
+
+def plugins_disabled() -> bool:
+    """Whether third-party plugins are switched off by ``BLOCKYARD_DISABLE_PLUGINS``."""
+    return os.environ.get(DISABLE_ENV, "").strip().lower() not in ("", "0", "false", "no")
+
+
+def registry() -> Registry:
+    """The process-wide registry, loaded from entry points on first use."""
+    global _registry
+    if _registry is None:
+        _registry = _load()
+    return _registry
+
+
+def reload() -> Registry:
+    """Forget the registry and load it again (after installing a plugin, or in tests)."""
+    global _registry
+    _registry = None
+    return registry()
+
+
+def _load() -> Registry:
+    reg = Registry()
+    loaded_bundled = False
+    disabled = plugins_disabled()
+    for ep in sorted(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP),
+                     key=lambda e: (e.dist.name if e.dist else "", e.name)):
+        dist = ep.dist.name if ep.dist else "?"
+        if ep.value == BUNDLED_MODULE:
+            if loaded_bundled:
+                continue
+            loaded_bundled = True
+        elif disabled:
+            continue
+        try:
+            obj = ep.load()
+        except Exception as exc:
+            message = f"plugin package {dist!r} (entry point {ep.name!r}) failed to load: {exc}"
+            reg.problems.append(message)
+            warnings.warn(message, stacklevel=2)
+            continue
+        reg.add_module(obj, dist)
+    if not loaded_bundled:
+        # Blockyard's own metadata is missing (a source tree on sys.path):
+        # register the bundled plugins exactly as the entry point would.
+        reg.add_module(importlib.import_module(BUNDLED_MODULE), BUNDLED_DIST)
+    return reg
+
+
+def as_path(location: Any) -> Path:
+    """A filesystem path for a registered ruleset location."""
+    return Path(str(location))

@@ -1,0 +1,69 @@
+"""Value objects passed between the engine and the plugins."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .geometry import Board, Region
+from .pieces import Cell, Piece
+
+
+@dataclass(frozen=True, slots=True)
+class Clearing:
+    """What a clearing plugin did to the board after a move.
+
+    ``regions``: the completed regions that were cleared (rows, columns, …);
+    ``board``: the board afterwards (a new object; the input is never changed).
+    """
+
+    regions: tuple[Region, ...]
+    board: Board
+
+
+@dataclass(frozen=True, slots=True)
+class MoveFacts:
+    """What a move did, handed to the scoring hook before any state changes."""
+
+    piece: Piece
+    cells: int
+    regions: tuple[Region, ...]
+    lines: int
+    perfect_clear: bool
+    combo: int
+    state: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Scoring:
+    """The scoring hook's answer: points, the new combo counter, and updates to
+    the scoring plugin's own saved state (merged into ``game.state``)."""
+
+    points: int
+    combo: int
+    state: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveResult:
+    """What ``Game.place`` did (or ``Game.preview`` would do).
+
+    ``cells`` is the number of cells placed (the ``cells`` term of the scoring
+    rules); ``placed`` the board cells covered; ``cleared_rows``/``cleared_cols``
+    the indices of the cleared lines (what the frontend makes glow); ``lines``
+    the number of cleared regions; ``combo`` the combo counter after the move.
+    """
+
+    slot: int
+    row: int
+    col: int
+    piece: Piece
+    points: int
+    cells: int
+    placed: frozenset[Cell]
+    cleared_rows: tuple[int, ...]
+    cleared_cols: tuple[int, ...]
+    lines: int
+    combo: int
+    perfect_clear: bool
+    regions: tuple[tuple[str, int], ...] = ()

@@ -1,0 +1,1 @@
+"""The Arcade frontend: views that render a headless ``Game`` and turn input into actions."""

@@ -1,0 +1,14 @@
+"""Bundled rule plugins.
+
+One module per mechanic, each plugin named as rule files name it:
+
+- :mod:`.clearing` — ``line-clearing`` (rows and columns; ``gravity`` option)
+- :mod:`.dealing` — ``weighted-dealing`` (family weights, score tiers, fit guarantees)
+- :mod:`.scoring` — ``line-scoring`` (cells, line points, combos, perfect clears)
+- :mod:`.endings` — ``end-when-stuck``, ``clock``
+- :mod:`.rescues` — ``continue``, ``zen-refill``, ``swaps``
+- :mod:`.rotation` — ``rotation``
+
+:mod:`.bundled` registers them through the ``blockyard`` entry point, exactly as
+a third-party package would.
+"""

@@ -1,0 +1,31 @@
+"""Registers Blockyard's own plugins and rule files through the ``blockyard``
+entry point, the same way a third-party package does."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib.resources import files
+from typing import Any
+
+from blockyard.hookspecs import hookimpl
+
+from .clearing import LineClearing
+from .dealing import WeightedDealing
+from .endings import Clock, EndWhenStuck
+from .rescues import Continue, Swaps, ZenRefill
+from .rotation import Rotation
+from .scoring import LineScoring
+
+PLUGINS = (LineClearing, WeightedDealing, LineScoring, EndWhenStuck, Clock, Continue,
+           ZenRefill, Swaps, Rotation)
+
+
+@hookimpl
+def blockyard_register_plugins(register: Callable[[str, Callable[..., Any]], None]) -> None:
+    for plugin in PLUGINS:
+        register(plugin.name, plugin)
+
+
+@hookimpl
+def blockyard_register_rulesets(register: Callable[[Any], None]) -> None:
+    register(files("blockyard.rulesets"))

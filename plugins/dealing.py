@@ -1,0 +1,163 @@
+"""``weighted-dealing``: sets of three drawn by family weight, then orientation
+uniformly, with an interchangeable fit guarantee.
+
+Guarantees (parameter ``guarantee``):
+
+``"one-fits"`` (eu §3.2, nepal §5.2)
+    if no piece of the set fits, the whole set is drawn again; after
+    ``max_attempts`` failing draws the third piece is replaced by the largest
+    piece that fits (most cells; ties: earlier in the piece table).
+``"tiered"`` (tiered §4.3)
+    at most ``max_attempts`` attempts: three identical pieces → draw the third
+    again; none fits → draw the set again; then the largest-fitting fallback,
+    avoiding three identical pieces.
+``"none"`` (gravity §6.2)
+    one draw, no check.
+
+Weights come from each family's ``weight`` in ``[pieces]``, or, with ``tiers``,
+from the tier of the current score: ``tiers = [{ from_score = 0, weights =
+{ family = w, … } }, …]``. Randomness: set ``i`` from ``(seed, "deal", i)``,
+attempt ``a`` > 0 from ``(seed, "deal", i, a)`` (RULES T7).
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_right
+from collections.abc import Sequence
+from itertools import accumulate
+from typing import Any
+
+from blockyard.errors import RulesetError
+from blockyard.hookspecs import hookimpl
+from blockyard.params import Params
+from blockyard.pieces import Piece, PieceFamily
+
+GUARANTEES = ("one-fits", "tiered", "none")
+
+
+class WeightTable:
+    """Cumulative family weights for drawing pieces."""
+
+    def __init__(self, families: Sequence[PieceFamily], weights: dict[str, float] | None = None):
+        chosen = [(f, f.weight if weights is None else weights.get(f.name, 0.0))
+                  for f in families]
+        chosen = [(f, w) for f, w in chosen if w > 0]
+        if not chosen:
+            raise ValueError("every family has weight 0")
+        self.families = [f for f, _ in chosen]
+        self.cumulative = list(accumulate(w for _, w in chosen))
+        self.total = self.cumulative[-1]
+
+    def draw(self, rng: random.Random) -> Piece:
+        """A family by weight, then one of its pieces uniformly."""
+        i = bisect_right(self.cumulative, rng.random() * self.total)
+        family = self.families[min(i, len(self.families) - 1)]
+        return family.pieces[rng.randrange(len(family.pieces))]
+
+    def draw_set(self, rng: random.Random, count: int = 3) -> list[Piece]:
+        return [self.draw(rng) for _ in range(count)]
+
+
+class WeightedDealing:
+    name = "weighted-dealing"
+
+    def __init__(self, params: Params) -> None:
+        self.where = params.path
+        self.prefix = params.prefix
+        self.guarantee = params.string("guarantee", "one-fits", choices=GUARANTEES)
+        self.max_attempts = params.integer("max_attempts", 100, minimum=1)
+        self.tiers: list[tuple[int, dict[str, float]]] = []
+        if params.has("tiers"):
+            for tier in params.tables("tiers"):
+                start = tier.integer("from_score", minimum=0)
+                weights_table = tier.table_of("weights")
+                weights = {name: weights_table.number(name, minimum=0)
+                           for name in weights_table.keys()}
+                weights_table.finish()
+                tier.finish()
+                self.tiers.append((start, weights))
+            starts = [s for s, _ in self.tiers]
+            if starts != sorted(starts) or starts[0] != 0:
+                raise params.error("tiers", "expected tiers in increasing from_score order, "
+                                   f"the first from 0; found {starts}")
+        self._tables: dict[tuple[int, int], WeightTable] = {}
+        self._by_size: dict[int, list[Piece]] = {}
+
+    @hookimpl
+    def blockyard_check_ruleset(self, ruleset: Any) -> None:
+        names = {f.name for f in ruleset.families}
+        for i, (_, weights) in enumerate(self.tiers):
+            for name in weights:
+                if name not in names:
+                    raise RulesetError(f"unknown piece family {name!r} (families: "
+                                       f"{', '.join(sorted(names))})", path=self.where,
+                                       key=f"{self.prefix}.tiers[{i}].weights.{name}")
+        for tier in range(max(1, len(self.tiers))):
+            try:
+                self.table(ruleset, tier)
+            except ValueError as exc:
+                raise RulesetError(str(exc), path=self.where, key=self.prefix) from None
+
+    def tier_of(self, score: int) -> int:
+        """The index of the tier for ``score`` (0 without tiers)."""
+        tier = 0
+        for i, (start, _) in enumerate(self.tiers):
+            if score >= start:
+                tier = i
+        return tier
+
+    def table(self, ruleset: Any, tier: int) -> WeightTable:
+        key = (id(ruleset), tier)
+        table = self._tables.get(key)
+        if table is None:
+            weights = self.tiers[tier][1] if self.tiers else None
+            table = WeightTable(ruleset.families, weights)
+            self._tables[key] = table
+        return table
+
+    def largest_first(self, ruleset: Any) -> list[Piece]:
+        key = id(ruleset)
+        order = self._by_size.get(key)
+        if order is None:
+            order = sorted(ruleset.pieces, key=lambda p: -p.size)  # stable: table order on ties
+            self._by_size[key] = order
+        return order
+
+    @hookimpl
+    def blockyard_deal(self, game: Any, index: int) -> list[Piece]:
+        table = self.table(game.ruleset, self.tier_of(game.score))
+        pieces = table.draw_set(game.stream("deal", index))
+        if self.guarantee == "none":
+            return pieces
+        fits = game.piece_fits_somewhere
+        if self.guarantee == "one-fits":
+            attempt = 1
+            while not any(fits(p) for p in pieces):
+                if attempt >= self.max_attempts:
+                    return self._fallback(game, pieces, avoid_triple=False)
+                pieces = table.draw_set(game.stream("deal", index, attempt))
+                attempt += 1
+            return pieces
+        # tiered
+        attempt = 1
+        while True:
+            identical = pieces[0] == pieces[1] == pieces[2]
+            if not identical and any(fits(p) for p in pieces):
+                return pieces
+            if attempt >= self.max_attempts:
+                return self._fallback(game, pieces, avoid_triple=True)
+            rng = game.stream("deal", index, attempt)
+            attempt += 1
+            if identical:
+                pieces[2] = table.draw(rng)
+            else:
+                pieces = table.draw_set(rng)
+
+    def _fallback(self, game: Any, pieces: list[Piece], *, avoid_triple: bool) -> list[Piece]:
+        for candidate in self.largest_first(game.ruleset):
+            if avoid_triple and pieces[0] == pieces[1] == candidate:
+                continue
+            if game.piece_fits_somewhere(candidate):
+                return [pieces[0], pieces[1], candidate]
+        return pieces

@@ -1,0 +1,1 @@
+"""Bundled rule files (data only; read with ``importlib.resources``)."""
