@@ -52,7 +52,9 @@ class RegistrySpecs:
     """Hooks of the global registry, implemented by entry-point modules."""
 
     @hookspec
-    def blockyard_register_plugins(self, register: Callable[[str, Callable[..., Any]], None]) -> None:
+    def blockyard_register_plugins(
+        self, register: Callable[[str, Callable[..., Any]], None]
+    ) -> None:
         """Contribute rule plugins. Called once when the registry loads.
 
         Call ``register(name, factory)`` for each plugin. ``factory(params)``

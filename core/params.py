@@ -124,7 +124,8 @@ class Params:
         return [Params(v, path=self.path, prefix=f"{self.key(name)}[{i}]")
                 for i, v in enumerate(value)]
 
-    def keys(self) -> list[str]:
+    def names(self) -> list[str]:
+        """The keys of the table."""
         return list(self.table)
 
     def finish(self) -> None:

@@ -37,7 +37,7 @@ import pluggy
 import tomli_w
 
 from . import paths
-from .errors import PluginError, RulesetError
+from .errors import RulesetError
 from .geometry import Geometry, Region, geometry
 from .hookspecs import PROJECT, SPEC_CLASSES, hookimpl
 from .params import Params, describe

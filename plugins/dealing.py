@@ -73,7 +73,7 @@ class WeightedDealing:
                 start = tier.integer("from_score", minimum=0)
                 weights_table = tier.table_of("weights")
                 weights = {name: weights_table.number(name, minimum=0)
-                           for name in weights_table.keys()}
+                           for name in weights_table.names()}
                 weights_table.finish()
                 tier.finish()
                 self.tiers.append((start, weights))
