@@ -51,14 +51,13 @@ class Game:
         self.rows = ruleset.rows
         self.cols = ruleset.cols
         self._geo = ruleset.geometry
-        self._pm = ruleset.plugin_manager()
-        hook = self._pm.hook
-        self._hook = hook
-        self._restricted = bool(hook.blockyard_allowed_anchors.get_hookimpls())
-        self._has_alternatives = bool(hook.blockyard_alternatives.get_hookimpls())
-        self._has_after_move = bool(hook.blockyard_after_move.get_hookimpls())
-        self._has_rescue = bool(hook.blockyard_rescue.get_hookimpls())
-        self._has_end = bool(hook.blockyard_end_reason.get_hookimpls())
+        hooks = ruleset.hooks
+        self._hook = hooks
+        self._restricted = hooks.has("allowed_anchors")
+        self._has_alternatives = hooks.has("alternatives")
+        self._has_after_move = hooks.has("after_move")
+        self._has_rescue = hooks.has("rescue")
+        self._has_end = hooks.has("end_reason")
         limit = ruleset.time_limit
         self._limit_us: int | None = None if limit is None else round(limit * 1_000_000)
         self._board = Board(self._geo)
@@ -100,10 +99,11 @@ class Game:
         tray_art: list[str | None] | None = None
         if tray is not None:
             tray_art = game._load_tray(tray)
+            game.set_index = 1  # the given tray is the game's set 0
         game.log.append(["start", {
             "ruleset": ruleset.to_toml(), "id": ruleset.id, "seed": seed, "date": day,
             "board": None if board is None else game._board.text(), "tray": tray_art}])
-        game._hook.blockyard_game_start(game=game)
+        game._hook.game_start(game=game)
         game._settle()
         return game
 
@@ -204,7 +204,7 @@ class Game:
         piece = self._tray[slot]
         if piece is None or not mask:
             return mask
-        for allowed in self._hook.blockyard_allowed_anchors(game=self, piece=piece):
+        for allowed in self._hook.allowed_anchors(game=self, piece=piece):
             mask &= allowed
         return mask
 
@@ -232,7 +232,7 @@ class Game:
         free = ~self._board.bits & geo.full
         candidates = [piece]
         if self._has_alternatives:
-            candidates += [p for answer in self._hook.blockyard_alternatives(game=self, piece=piece)
+            candidates += [p for answer in self._hook.alternatives(game=self, piece=piece)
                            for p in answer]
         for cand in candidates:
             info = geo.piece(cand.cells)
@@ -283,12 +283,12 @@ class Game:
         piece, mask = self._check_move(slot, row, col)
         board = self._board.copy()
         board.fill(mask, piece.colour)
-        clearing = self._hook.blockyard_clear(game=self, board=board, placed=mask)
+        clearing = self._hook.clear(game=self, board=board, placed=mask)
         regions = clearing.regions
         lines = len(regions)
         perfect = lines > 0 and clearing.board.bits == 0
         facts = MoveFacts(piece, piece.size, regions, lines, perfect, self.combo, self.state)
-        scoring = self._hook.blockyard_score(game=self, move=facts)
+        scoring = self._hook.score(game=self, move=facts)
         result = MoveResult(
             slot=slot, row=row, col=col, piece=piece, points=scoring.points, cells=piece.size,
             placed=frozenset((row + r, col + c) for r, c in piece.cells),
@@ -320,7 +320,7 @@ class Game:
         self.moves += 1
         self.log.append(["place", slot, row, col])
         if self._has_after_move:
-            self._hook.blockyard_after_move(game=self, result=result)
+            self._hook.after_move(game=self, result=result)
         self._settle()
         return result
 
@@ -330,7 +330,7 @@ class Game:
             raise IllegalMove(f"the game is over ({self.over_reason})")
         before = self.snapshot_state()
         try:
-            done = self._hook.blockyard_swap(game=self)
+            done = self._hook.swap(game=self)
         except IllegalMove:
             self._restore_state(before)
             raise
@@ -345,7 +345,7 @@ class Game:
         if self.over_reason is not None:
             raise IllegalMove(f"the game is over ({self.over_reason})")
         piece = self._slot_piece(slot)
-        turned = self._hook.blockyard_rotate(game=self, piece=piece)
+        turned = self._hook.rotate(game=self, piece=piece)
         if turned is None:
             raise IllegalMove(f"ruleset {self.ruleset.id!r} does not allow rotating pieces")
         self._set_slot(slot, turned)
@@ -357,13 +357,13 @@ class Game:
         """Whether the player may continue now (eu: once, after being stuck)."""
         if self.over_reason is None:
             return False
-        return bool(self._hook.blockyard_continue_game(game=self, apply=False))
+        return bool(self._hook.continue_game(game=self, apply=False))
 
     def continue_game(self) -> None:
         """Take the continue rescue (see ``can_continue``)."""
         if not self.can_continue:
             raise IllegalMove("continue is not available now")
-        self._hook.blockyard_continue_game(game=self, apply=True)
+        self._hook.continue_game(game=self, apply=True)
         self.continues_used += 1
         self.over_reason = None
         self._fits = None
@@ -406,7 +406,7 @@ class Game:
 
     def deal_next_set(self) -> None:
         """Deal set number ``set_index`` into the tray through the dealing hook."""
-        pieces = self._hook.blockyard_deal(game=self, index=self.set_index)
+        pieces = self._hook.deal(game=self, index=self.set_index)
         if not pieces or len(pieces) != TRAY_SLOTS:
             raise RuntimeError(f"the dealing plugin returned {pieces!r}; expected 3 pieces")
         self.set_index += 1
@@ -430,10 +430,10 @@ class Game:
         if not self._has_end and not self._has_rescue:
             return
         stuck = not self.any_fits()
-        if stuck and self._has_rescue and self._hook.blockyard_rescue(game=self):
+        if stuck and self._has_rescue and self._hook.rescue(game=self):
             stuck = not self.any_fits()
         if self._has_end:
-            for reason in self._hook.blockyard_end_reason(game=self, stuck=stuck):
+            for reason in self._hook.end_reason(game=self, stuck=stuck):
                 if reason:
                     self.over_reason = reason
                     break

@@ -23,6 +23,7 @@ what differs. Loading never imports code: plugins are named, never located.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import hashlib
 import re
@@ -37,6 +38,7 @@ import pluggy
 import tomli_w
 
 from . import paths
+from .dispatch import Hooks
 from .errors import RulesetError
 from .geometry import Geometry, Region, geometry
 from .hookspecs import PROJECT, SPEC_CLASSES, hookimpl
@@ -140,6 +142,8 @@ class Ruleset:
         self.plugin_objects = tuple(_build_plugins(data.get("plugins", {}), where))
 
         pm = self.plugin_manager()
+        self.pm = pm
+        self.hooks = Hooks(pm)
         size = pm.hook.blockyard_board_size(ruleset=self)
         self.rows, self.cols = size if size else (rows, cols)
         families = [f for answer in pm.hook.blockyard_piece_families(ruleset=self)
@@ -166,7 +170,12 @@ class Ruleset:
     # -- plugin managers -------------------------------------------------------
 
     def plugin_manager(self) -> pluggy.PluginManager:
-        """A new plugin manager holding the core defaults and this ruleset's plugins."""
+        """A new plugin manager holding the core defaults and this ruleset's plugins.
+
+        Loading builds one (``ruleset.pm``), which the games of this ruleset
+        share: plugins hold only configuration, every game keeps its own state
+        in the game, so sharing it is the same as building one per game and
+        saves the registration cost on every new game."""
         pm = pluggy.PluginManager(PROJECT)
         for specs in SPEC_CLASSES:
             pm.add_hookspecs(specs)
@@ -195,6 +204,10 @@ class Ruleset:
 
     def to_toml(self) -> str:
         """The fully resolved rule file, written with tomli-w."""
+        return self._toml
+
+    @cached_property
+    def _toml(self) -> str:
         return tomli_w.dumps(self.data, multiline_strings=True)
 
     @cached_property
@@ -458,11 +471,37 @@ def _inherited(rid: str, key: str, found: dict[str, tuple[dict[str, Any], Path, 
     return ""
 
 
+_infos_cache: tuple[tuple[Any, ...], dict[str, RulesetInfo]] | None = None
+
+
+def _signature(folders: list[tuple[Path, str]]) -> tuple[Any, ...]:
+    sig: list[Any] = []
+    for folder, _ in folders:
+        files = [folder] if folder.is_file() else sorted(folder.glob("*.toml"))
+        for file in files:
+            with contextlib.suppress(OSError):
+                sig.append((str(file), file.stat().st_mtime_ns))
+    return tuple(sig)
+
+
 def _all_infos() -> dict[str, RulesetInfo]:
+    """Every rule file's ``[ruleset]`` facts, re-read only when a file changed."""
+    global _infos_cache
+    folders = [(as_path(loc), "bundled" if src == "blockyard" else f"plugin {src}")
+               for loc, src in registry().ruleset_paths]
+    folders.append((paths.user_rulesets_dir(), "user"))
+    sig = _signature(folders)
+    if _infos_cache is not None and _infos_cache[0] == sig:
+        return _infos_cache[1]
+    infos = _scan_all(folders)
+    _infos_cache = (sig, infos)
+    return infos
+
+
+def _scan_all(folders: list[tuple[Path, str]]) -> dict[str, RulesetInfo]:
     found: dict[str, tuple[dict[str, Any], Path, str]] = {}
-    for location, source in registry().ruleset_paths:
-        _scan(as_path(location), "bundled" if source == "blockyard" else f"plugin {source}", found)
-    _scan(paths.user_rulesets_dir(), "user", found)
+    for folder, source in folders:
+        _scan(folder, source, found)
     return {
         rid: RulesetInfo(rid, _inherited(rid, "name", found) or rid,
                          _inherited(rid, "family", found), _inherited(rid, "description", found),

@@ -1,0 +1,231 @@
+"""The conformance kit: random-playout consistency checks for any ruleset.
+
+OpenSpiel-style: every ruleset, bundled or third-party, must keep the
+guarantees of API.md. :func:`check_ruleset` plays random games and checks:
+
+- determinism: the same ruleset, seed and actions give identical snapshots;
+- ``restore(snapshot)`` mid-game continues identically; ``replay(log)`` rebuilds;
+- snapshots are JSON-safe;
+- an illegal action raises ``IllegalMove`` and leaves the snapshot unchanged;
+- ``preview`` predicts ``place`` exactly, and the score grows by the points;
+- no filled cell outside the board; tray pieces fit in the board's bounds;
+- the end rule: a game over because it is "stuck" really has no tray piece that
+  fits; a game not over with no legal placement has a rescue left (a swap, or a
+  rotation that fits).
+
+Use it from a plugin's own tests with one line (``assert_conforms("my-ruleset")``)
+or through the ``blockyard_conformance`` pytest fixture, and from the command
+line as ``blockyard check RULESET``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import IllegalMove
+from .game import Game, new_game, replay, restore
+from .rulefiles import Ruleset, load_ruleset
+
+
+@dataclass
+class Report:
+    """What :func:`check_ruleset` found."""
+
+    ruleset: str
+    games: int = 0
+    actions: int = 0
+    failures: list[str] = field(default_factory=list)
+    checks: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+    def count(self, name: str) -> None:
+        self.checks[name] = self.checks.get(name, 0) + 1
+
+    def fail(self, message: str) -> None:
+        if len(self.failures) < 50:
+            self.failures.append(message)
+
+    def text(self) -> str:
+        """A readable report."""
+        lines = [f"conformance of {self.ruleset}: {self.games} games, {self.actions} actions"]
+        for name, n in sorted(self.checks.items()):
+            lines.append(f"  ok  {name} ({n}×)")
+        for failure in self.failures:
+            lines.append(f"  FAIL {failure}")
+        lines.append("all checks passed" if self.ok else f"{len(self.failures)} failure(s)")
+        return "\n".join(lines)
+
+
+def _choose_action(game: Game, rnd: random.Random) -> list[Any] | None:
+    """A random legal action for ``game`` (a log entry), or ``None`` if none."""
+    if game.over:
+        if game.can_continue and rnd.random() < 0.5:
+            return ["continue"]
+        return None
+    moves = game.legal_moves()
+    roll = rnd.random()
+    if game.time_left is not None and roll < 0.1:
+        return ["tick", rnd.choice([250_000, 1_000_000, 7_000_000])]
+    if game.swaps_left > 0 and (not moves or roll < 0.03):
+        return ["swap"]
+    filled = [s for s, p in enumerate(game.tray) if p is not None]
+    if filled and roll > 0.9:
+        try:
+            probe = restore(game.snapshot())
+            probe.rotate(filled[0])
+            return ["rotate", rnd.choice(filled)]
+        except IllegalMove:
+            pass
+    if not moves:
+        if filled:
+            # stuck but not over: a rotation must be able to help
+            return ["rotate", rnd.choice(filled)]
+        return None
+    if roll > 0.995:
+        return ["end"]
+    return ["place", *rnd.choice(moves)]
+
+
+def _illegal_actions(game: Game, rnd: random.Random) -> list[tuple[str, Any]]:
+    tries: list[tuple[str, Any]] = [
+        ("place in slot 7", lambda: game.place(7, 0, 0)),
+        ("place at a negative row", lambda: game.place(0, -1, 0)),
+        ("place at a negative column", lambda: game.place(0, 0, -3)),
+        ("place beyond the board", lambda: game.place(0, game.rows, 0)),
+        ("place with a non-integer row", lambda: game.place(0, "1", 0)),
+    ]
+    for slot, piece in enumerate(game.tray):
+        if piece is None:
+            tries.append((f"place from empty slot {slot}", lambda s=slot: game.place(s, 0, 0)))
+    filled_cells = [(r, c) for r, row in enumerate(game.board) for c, v in enumerate(row) if v]
+    for slot, piece in enumerate(game.tray):
+        if piece is not None and filled_cells:
+            r, c = rnd.choice(filled_cells)
+            dr, dc = min(piece.cells)
+            if r - dr >= 0 and c - dc >= 0:
+                tries.append((f"place slot {slot} over a filled cell",
+                              lambda s=slot, r=r - dr, c=c - dc: game.place(s, r, c)))
+    if game.swaps_left == 0:
+        tries.append(("swap without swaps", game.swap))
+    if not game.can_continue:
+        tries.append(("continue when not offered", game.continue_game))
+    if game.over:
+        tries.append(("end a finished game", game.end_round))
+    return tries
+
+
+def _check_position(game: Game, report: Report, where: str) -> None:
+    rows, cols = game.rows, game.cols
+    board = game.board
+    if len(board) != rows or any(len(row) != cols for row in board):
+        report.fail(f"{where}: board is not {rows}×{cols}")
+    if game.grid.bits >> (rows * cols):
+        report.fail(f"{where}: filled cell outside the board")
+    for slot, piece in enumerate(game.tray):
+        if piece is not None and (piece.height > rows or piece.width > cols):
+            report.fail(f"{where}: tray slot {slot} piece {piece.id} is larger than the board")
+    report.count("cells and pieces within bounds")
+    if game.score < 0:
+        report.fail(f"{where}: negative score {game.score}")
+    any_fit = game.any_fits()
+    if game.over_reason == "stuck" and any_fit:
+        report.fail(f"{where}: over as 'stuck' although a tray piece fits")
+    if not game.over and not game.legal_moves():
+        rescue = game.swaps_left > 0 or any_fit
+        if not rescue:
+            report.fail(f"{where}: not over, but nothing fits and no rescue is left")
+    report.count("end rule")
+
+
+def _play(ruleset: Ruleset, seed: int, rnd: random.Random, max_actions: int,
+          report: Report) -> None:
+    game = new_game(ruleset, seed=seed)
+    twin = new_game(ruleset, seed=seed)
+    where = f"{ruleset.id} seed {seed}"
+    snapshot_at = rnd.randrange(1, max(2, max_actions // 2))
+    saved: dict[str, Any] | None = None
+    after_save: list[list[Any]] = []
+    for step in range(max_actions):
+        _check_position(game, report, f"{where} step {step}")
+        if step % 7 == 0:
+            before = game.snapshot()
+            for label, action in _illegal_actions(game, rnd):
+                try:
+                    action()
+                except IllegalMove:
+                    pass
+                else:
+                    report.fail(f"{where} step {step}: '{label}' was accepted")
+                    return
+                if game.snapshot() != before:
+                    report.fail(f"{where} step {step}: '{label}' changed the game")
+                    return
+            report.count("illegal actions refused atomically")
+        if step == snapshot_at:
+            saved = game.snapshot()
+            try:
+                json.loads(json.dumps(saved))
+                report.count("snapshot is JSON-safe")
+            except (TypeError, ValueError) as exc:
+                report.fail(f"{where}: snapshot is not JSON-safe: {exc}")
+        action = _choose_action(game, rnd)
+        if action is None:
+            break
+        if action[0] == "place":
+            expected = game.preview(*action[1:])
+            score = game.score
+            result = game.place(*action[1:])
+            if result != expected:
+                report.fail(f"{where} step {step}: preview {expected} != place {result}")
+            if game.score != score + result.points:
+                report.fail(f"{where} step {step}: score did not grow by the move's points")
+            report.count("preview predicts place")
+        else:
+            game.apply(action)
+        twin.apply(action)
+        if saved is not None:
+            after_save.append(action)
+        report.actions += 1
+    report.games += 1
+    final = game.snapshot()
+    if twin.snapshot() != final:
+        report.fail(f"{where}: same seed and actions gave different games")
+    report.count("determinism")
+    if replay(game.log).snapshot() != final:
+        report.fail(f"{where}: replay(log) did not rebuild the game")
+    report.count("replay")
+    if saved is not None:
+        resumed = restore(json.loads(json.dumps(saved)))
+        for action in after_save:
+            resumed.apply(action)
+        if resumed.snapshot() != final:
+            report.fail(f"{where}: restore(snapshot) did not continue identically")
+        report.count("snapshot/restore")
+
+
+def check_ruleset(ruleset: str | Ruleset, *, games: int = 6, max_actions: int = 120,
+                  seed: int = 0) -> Report:
+    """Run the conformance checks on ``ruleset`` (id, path or Ruleset)."""
+    rs = load_ruleset(ruleset)
+    report = Report(rs.id)
+    rnd = random.Random(seed)
+    for _ in range(games):
+        try:
+            _play(rs, rnd.randrange(1 << 31), rnd, max_actions, report)
+        except Exception as exc:  # a crash is a failure to report, not to hide
+            report.fail(f"{rs.id}: {type(exc).__name__}: {exc}")
+    return report
+
+
+def assert_conforms(ruleset: str | Ruleset, **kwargs: Any) -> Report:
+    """Run :func:`check_ruleset` and raise ``AssertionError`` with the report on failure."""
+    report = check_ruleset(ruleset, **kwargs)
+    if not report.ok:
+        raise AssertionError(report.text())
+    return report

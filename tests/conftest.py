@@ -1,0 +1,55 @@
+"""Shared fixtures. Every test runs with its own BLOCKYARD_HOME, so no test
+reads or writes the player's real settings, records or rule files."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from blockyard import registry as registry_module
+
+pytest_plugins = ["blockyard.pytest_plugin"]
+
+
+@pytest.fixture(autouse=True)
+def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+                  ) -> Path:
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("BLOCKYARD_HOME", str(home))
+    return home
+
+
+@pytest.fixture
+def register_plugin() -> Iterator[Callable[[str, Any], None]]:
+    """Register a rule plugin factory under a name for one test."""
+    reg = registry_module.registry()
+    added: list[str] = []
+
+    def register(name: str, factory: Any) -> None:
+        reg.plugins[name] = registry_module.PluginEntry(name, factory, "tests")
+        added.append(name)
+
+    yield register
+    for name in added:
+        reg.plugins.pop(name, None)
+
+
+@pytest.fixture
+def rule_file(tmp_path: Path) -> Callable[[str, str], Path]:
+    """Write a rule file (dedented) into a temporary folder and return its path."""
+
+    def write(text: str, name: str = "rules.toml") -> Path:
+        path = tmp_path / name
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+        return path
+
+    return write
+
+
+def board(*rows: str) -> str:
+    """Join board rows (helper for readable starting positions)."""
+    return "\n".join(rows)
