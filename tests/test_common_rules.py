@@ -51,6 +51,7 @@ def test_T2_pieces_never_rotate_without_rotation_enabled():
 
 
 def test_T3_full_rows_and_columns_clear_together_and_the_crossing_counts_twice():
+    """blockyard_clear"""
     # row 9 and column 9 both complete when the dot lands on (9, 9)
     board = "\n".join(["........." + "#"] * 9 + [FULL_BUT_LAST])
     game = blockyard.new_game("eu-classic", seed=1, board=board, tray=["#", "##", None])
@@ -89,6 +90,7 @@ def test_T5_points_are_added_to_the_score_per_move():
 
 
 def test_T6_game_over_when_no_piece_left_in_the_tray_fits():
+    """blockyard_end_reason"""
     # only two single free cells, far apart; a domino cannot go anywhere
     board = "\n".join(["#" * 10] * 4 + ["#####.####"] + ["#" * 10] * 4 + ["####.#####"])
     board = board.replace("#" * 10, "#########.", 1)  # keep no row complete
@@ -119,6 +121,7 @@ def test_T7_every_player_of_a_seed_gets_the_same_sets_whatever_they_do():
 
 
 def test_T7_set_i_is_drawn_from_the_stream_seed_deal_i():
+    """blockyard_deal"""
     from blockyard import rng
     from blockyard.plugins.dealing import WeightTable
 

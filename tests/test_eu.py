@@ -138,7 +138,8 @@ def test_3_2_fallback_ties_go_to_the_piece_listed_first(rule_file):
     holes = {0: [0, 1], 1: [0], 2: [8], 3: [2], 4: [4], 5: [5], 6: [6], 7: [9], 8: [3],
              9: [7]}
     game = blockyard.new_game(path, seed=3, board=holes_board(holes))
-    assert fitting_families(game) == {"dot", "domino-1", "domino-2", "diagonal-2-1", "diagonal-2-2",
+    assert fitting_families(game) == {"dot", "domino-1", "domino-2", "diagonal-2-1",
+                                      "diagonal-2-2",
                                       "diagonal-3-1", "small-corner-1"}
     assert game.tray[2].id == "diagonal-3-1"
 
@@ -146,7 +147,8 @@ def test_3_2_fallback_ties_go_to_the_piece_listed_first(rule_file):
 # -- 3.3 scoring ----------------------------------------------------------------------
 
 def test_3_3_worked_example_503():
-    """A 3-cell piece clearing 2 lines as the third clearing move in a row → 503."""
+    """A 3-cell piece clearing 2 lines as the third clearing move in a row → 503
+    (blockyard_score)."""
     board = bottom(FULL := "#########.", FULL, EMPTY, FULL, FULL)
     game = blockyard.new_game("eu-classic", seed=1, board=board, tray=["#", "#", "#/#/#"])
     first = game.place(0, 9, 9)    # k=1: 1 + 100
@@ -273,6 +275,7 @@ def test_3_4_zen_has_no_score_and_counts_lines():
 
 
 def test_3_4_zen_refills_the_tray_when_nothing_fits():
+    """blockyard_rescue"""
     board = "\n".join(["#.#.#.#.#."] * 10)  # only single cells are free
     game = blockyard.new_game("eu-zen", seed=4, board=board, tray=["##", "###", None])
     assert not game.over
@@ -305,6 +308,7 @@ def test_3_4_zen_is_never_over_over_many_moves():
 
 
 def test_3_4_timed_has_a_180_second_clock():
+    """the clock plugin answers blockyard_time_limit"""
     game = blockyard.new_game("eu-timed", seed=1)
     assert game.time_left == 180
     game.tick(100)
@@ -342,6 +346,7 @@ def stuck_board() -> str:
 
 
 def test_continue_empties_fullest_rows_highest_index_first_until_a_piece_fits():
+    """blockyard_continue_game"""
     game = blockyard.new_game("eu-classic", seed=1, board=stuck_board(),
                               tray=["###/###", None, None])
     assert game.over_reason == "stuck" and game.can_continue

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Install everything the test suite needs into .venv and run it (lint + pytest).
+# Usage: bash scripts/test.sh [pytest arguments]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/setup.sh test
+.venv/bin/ruff check .
+exec .venv/bin/python -m pytest "$@"

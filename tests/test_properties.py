@@ -1,0 +1,112 @@
+"""Property tests (hypothesis) for the bitboard operations against naive versions."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import blockyard
+from blockyard.geometry import Board, geometry
+from blockyard.pieces import art_of, parse_art, rotate_cells
+
+RULESET = blockyard.load_ruleset("eu-classic")
+PIECES = RULESET.pieces
+
+sizes = st.tuples(st.integers(3, 12), st.integers(3, 12))
+
+
+@st.composite
+def board_and_piece(draw):
+    rows, cols = draw(sizes)
+    bits = draw(st.integers(0, (1 << (rows * cols)) - 1))
+    piece = draw(st.sampled_from(PIECES))
+    return rows, cols, bits, piece
+
+
+def naive_anchors(rows, cols, bits, cells):
+    out = set()
+    for r in range(rows):
+        for c in range(cols):
+            ok = True
+            for dr, dc in cells:
+                rr, cc = r + dr, c + dc
+                if rr >= rows or cc >= cols or bits >> (rr * cols + cc) & 1:
+                    ok = False
+                    break
+            if ok:
+                out.add((r, c))
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(board_and_piece())
+def test_fit_mask_agrees_with_a_naive_search(case):
+    rows, cols, bits, piece = case
+    geo = geometry(rows, cols)
+    info = geo.piece(piece.cells)
+    fit = geo.fits(~bits & geo.full, info)
+    got = {geo.cell_of_bit[i] for i in geo.bits_of(fit)}
+    assert got == naive_anchors(rows, cols, bits, piece.cells)
+    assert sorted(geo.moves(1, fit)) == sorted((1, r, c) for r, c in got)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, (1 << 100) - 1), st.sampled_from(PIECES), st.data())
+def test_place_clears_exactly_the_full_lines_and_keeps_count(bits, piece, data):
+    text = "\n".join("".join("#" if bits >> (r * 10 + c) & 1 else "." for c in range(10))
+                     for r in range(10))
+    # remove full lines from the start position so only the move can complete one
+    lines = [list(row) for row in text.splitlines()]
+    for r in range(10):
+        if all(ch == "#" for ch in lines[r]):
+            lines[r][r] = "."
+    for c in range(10):
+        if all(lines[r][c] == "#" for r in range(10)):
+            lines[c][c] = "."
+    game = blockyard.new_game(RULESET, seed=1, board="\n".join("".join(r) for r in lines),
+                              tray=[piece.art, None, None])
+    moves = game.legal_moves()
+    if not moves:
+        return
+    slot, row, col = data.draw(st.sampled_from(moves))
+    before = game.board_text()
+    filled_before = before.count("#")
+    result = game.place(slot, row, col)
+    after_move = [list(r) for r in before.splitlines()]
+    for dr, dc in piece.cells:
+        after_move[row + dr][col + dc] = "#"
+    full_rows = [r for r in range(10) if all(ch == "#" for ch in after_move[r])]
+    full_cols = [c for c in range(10) if all(after_move[r][c] == "#" for r in range(10))]
+    assert result.cleared_rows == tuple(full_rows)
+    assert result.cleared_cols == tuple(full_cols)
+    cleared = {(r, c) for r in full_rows for c in range(10)} | \
+        {(r, c) for c in full_cols for r in range(10)}
+    assert game.board_text().count("#") == filled_before + piece.size - len(cleared)
+    for r, c in cleared:
+        assert game.board_text().splitlines()[r][c] == "."
+
+
+@settings(max_examples=200, deadline=None)
+@given(sizes, st.data())
+def test_gravity_collapse_agrees_with_a_naive_version(size, data):
+    rows, cols = size
+    geo = geometry(rows, cols)
+    colours = data.draw(st.lists(st.integers(0, 5), min_size=rows * cols, max_size=rows * cols))
+    cleared = sorted(data.draw(st.sets(st.integers(0, rows - 1))))
+    bits = sum(1 << i for i, v in enumerate(colours) if v)
+    board = Board(geo, bits, list(colours))
+    board.collapse_rows(cleared)
+    grid = [colours[r * cols:(r + 1) * cols] for r in range(rows)]
+    kept = [grid[r] for r in range(rows) if r not in cleared]
+    expected = [[0] * cols for _ in cleared] + kept
+    assert [list(row) for row in board.rows_tuple()] == expected
+    assert board.bits == sum(1 << i for i, v in enumerate(v for row in expected for v in row) if v)
+
+
+@given(st.sampled_from(PIECES))
+def test_art_round_trips_and_four_turns_are_the_identity(piece):
+    assert parse_art(art_of(piece.cells)) == piece.cells
+    cells = piece.cells
+    for _ in range(4):
+        cells = rotate_cells(cells)
+    assert cells == piece.cells
