@@ -20,7 +20,7 @@ from . import rng
 from .errors import IllegalMove
 from .geometry import Board, PieceGeometry, parse_board_text
 from .pieces import Piece, normalise, parse_art
-from .results import MoveFacts, MoveResult
+from .results import MoveFacts, MoveResult, Summary
 from .rulefiles import Ruleset, load_ruleset, load_ruleset_text
 
 SNAPSHOT_FORMAT = "blockyard-snapshot/1"
@@ -396,6 +396,29 @@ class Game:
             self.log.append(["tick", us])
         if self.elapsed_us >= self._limit_us:
             self.over_reason = "time"
+
+    def summary(self, record_before: int | None = None) -> Summary:
+        """The end-of-round summary (RULES §4.5); see :class:`Summary`.
+
+        ``record_before`` is the best score before this game (the records module
+        passes it); ``record_after`` is then the better of it and this score,
+        for rulesets that keep a record."""
+        failed = tuple(p for p in self._tray if p is not None)
+        facts = {"points": self.score, "failed_pieces": failed,
+                 "lines_cleared": self.lines_cleared, "best_combo": self.best_combo}
+        tips = [t for answer in self._hook.summary_tips(game=self, summary=facts) for t in answer]
+        keeps = self.ruleset.record_kind != "none"
+        after = None
+        if keeps:
+            after = self.score if record_before is None else max(record_before, self.score)
+        return Summary(
+            ruleset_id=self.ruleset.id, points=self.score,
+            record_before=record_before if keeps else None, record_after=after,
+            new_record=keeps and self.score > 0 and (record_before is None
+                                                     or self.score > record_before),
+            lines_cleared=self.lines_cleared, best_combo=self.best_combo, moves=self.moves,
+            failed_pieces=failed, tip=tips[0] if tips else None,
+            over_reason=self.over_reason, date=self.date)
 
     # -- services for plugins ------------------------------------------------------------
 

@@ -67,3 +67,28 @@ class MoveResult:
     combo: int
     perfect_clear: bool
     regions: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """The end-of-round summary (RULES §4.5) of a tray game.
+
+    ``record_before``/``record_after``: the best score of this ruleset's record
+    (group, or date for daily rulesets) before and after this game; ``None``
+    when no record store was consulted or the ruleset keeps no record.
+    ``failed_pieces``: the pieces left in the tray at the end. ``tip``: the
+    first tip the ruleset's plugins chose from the end position.
+    """
+
+    ruleset_id: str
+    points: int
+    record_before: int | None
+    record_after: int | None
+    new_record: bool
+    lines_cleared: int
+    best_combo: int
+    moves: int
+    failed_pieces: tuple[Piece, ...]
+    tip: str | None
+    over_reason: str | None
+    date: str | None = None

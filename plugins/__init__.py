@@ -8,6 +8,7 @@ One module per mechanic, each plugin named as rule files name it:
 - :mod:`.endings` — ``end-when-stuck``, ``clock``
 - :mod:`.rescues` — ``continue``, ``zen-refill``, ``swaps``
 - :mod:`.rotation` — ``rotation``
+- :mod:`.tips` — ``tips`` (the end-of-round summary's tip)
 
 :mod:`.bundled` registers them through the ``blockyard`` entry point, exactly as
 a third-party package would.

@@ -15,9 +15,10 @@ from .endings import Clock, EndWhenStuck
 from .rescues import Continue, Swaps, ZenRefill
 from .rotation import Rotation
 from .scoring import LineScoring
+from .tips import Tips
 
 PLUGINS = (LineClearing, WeightedDealing, LineScoring, EndWhenStuck, Clock, Continue,
-           ZenRefill, Swaps, Rotation)
+           ZenRefill, Swaps, Rotation, Tips)
 
 
 @hookimpl
