@@ -17,6 +17,7 @@ from .pieces import Piece, PieceFamily
 from .results import MoveResult
 from .rng import daily_seed
 from .rulefiles import Ruleset, RulesetInfo, list_rulesets, load_ruleset
+from .tray import TrayGame
 
 __version__ = "0.1.0"
 
@@ -30,6 +31,7 @@ __all__ = [
     "Ruleset",
     "RulesetError",
     "RulesetInfo",
+    "TrayGame",
     "daily_seed",
     "hookimpl",
     "hookspec",

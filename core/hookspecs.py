@@ -32,8 +32,9 @@ if TYPE_CHECKING:
     from .game import Game
     from .geometry import Board, Geometry, Region
     from .pieces import Piece, PieceFamily
-    from .results import Clearing, MoveFacts, MoveResult, Scoring
+    from .results import Clearing, FallingRules, MoveFacts, MoveResult, Scoring
     from .rulefiles import Ruleset
+    from .stones import Stone
 
 PROJECT = "blockyard"
 
@@ -101,6 +102,12 @@ class RulesetSpecs:
         weight table names exists). Raise :class:`~blockyard.RulesetError`."""
 
     @hookspec(firstresult=True)
+    def blockyard_falling_rules(self, ruleset: Ruleset) -> FallingRules | None:
+        """Single answer, required for ``mode = "falling"``. How stones fall: the
+        seconds per row, normally and with soft drop, the spawn column and how
+        many upcoming stones are shown."""
+
+    @hookspec(firstresult=True)
     def blockyard_time_limit(self, ruleset: Ruleset) -> float | None:
         """Single answer. Seconds on the game clock, or ``None`` for no clock.
         The game is over with reason ``"time"`` when the clock reaches 0."""
@@ -120,10 +127,12 @@ class GameSpecs:
         ``game.swaps_left``. Not called on restore or replay of a snapshot."""
 
     @hookspec(firstresult=True)
-    def blockyard_deal(self, game: Game, index: int) -> list[Piece] | None:
-        """Single answer, required for tray games. Set number ``index`` (0, 1, …)
-        for the current board: three pieces. Draw randomness only from
-        ``game.stream("deal", index, ...)`` (RULES T7)."""
+    def blockyard_deal(self, game: Game, index: int) -> list[Any] | None:
+        """Single answer, required. Batch number ``index`` (0, 1, …) of what the
+        player gets: for tray games the three pieces of set ``index`` (the board
+        may be consulted for a fit guarantee); for falling games the next stones
+        (a bag). Draw randomness only from ``game.stream("deal", index, ...)``
+        (RULES T7), so every player of a seed gets the same batches."""
 
     @hookspec
     def blockyard_allowed_anchors(self, game: Game, piece: Piece) -> int | None:
@@ -141,10 +150,18 @@ class GameSpecs:
     @hookspec(firstresult=True)
     def blockyard_clear(self, game: Game, board: Board, placed: int) -> Clearing | None:
         """Single answer. Called after ``placed`` (a mask) was added to ``board``:
-        find the completed regions, empty them (and let blocks fall, for
-        gravity), and return a :class:`~blockyard.results.Clearing` with a new
-        board. Must not change ``board`` or the game: ``preview`` calls it too.
-        The core answers last with "nothing clears"."""
+        find the regions the move completed and return a
+        :class:`~blockyard.results.Clearing` with them and the board afterwards
+        (tray games empty them and may let blocks fall; sudoku keeps them and
+        turns digits into jokers). Must not change ``board`` or the game:
+        ``preview`` calls it too. The core answers last with "nothing happens"."""
+
+    @hookspec(firstresult=True)
+    def blockyard_accept_stone(self, game: Game, stone: Stone, row: int, col: int
+                               ) -> bool | None:
+        """Single answer (falling games). Whether ``stone``, having landed on
+        ``(row, col)``, may stay. ``False`` makes the landing an error: the stone
+        is removed and ``game.errors`` rises by 1. No answer means it stays."""
 
     @hookspec(firstresult=True)
     def blockyard_score(self, game: Game, move: MoveFacts) -> Scoring | None:
@@ -186,6 +203,13 @@ class GameSpecs:
     def blockyard_rotate(self, game: Game, piece: Piece) -> Piece | None:
         """Single answer. The piece after the player turns it; ``None`` means the
         ruleset does not allow turning pieces."""
+
+    @hookspec
+    def blockyard_invariants(self, game: Game) -> list[str]:
+        """Every answer counts. Problems with the current position that must never
+        happen under the plugin's rules (e.g. a digit twice in a sudoku row); an
+        empty list when all holds. The conformance kit checks them after every
+        action."""
 
     @hookspec
     def blockyard_summary_tips(self, game: Game, summary: dict[str, Any]) -> list[str]:

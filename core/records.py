@@ -151,8 +151,8 @@ class RecordStore:
                 self.data["best"][ruleset.record_group] = summary.record_after
         stats = self.stats(ruleset.id)
         self.data["stats"][ruleset.id] = {
-            "games": stats.games + 1, "lines": stats.lines + game.lines_cleared,
-            "best_combo": max(stats.best_combo, game.best_combo)}
+            "games": stats.games + 1, "lines": stats.lines + summary.lines_cleared,
+            "best_combo": max(stats.best_combo, summary.best_combo)}
         self.save()
         return summary
 

@@ -23,15 +23,24 @@ class Clearing:
 
 @dataclass(frozen=True, slots=True)
 class MoveFacts:
-    """What a move did, handed to the scoring hook before any state changes."""
+    """What a move did, handed to the scoring hook before any state changes.
 
-    piece: Piece
+    Tray games fill ``piece``; falling games fill ``stone``, ``cell`` (where it
+    landed), ``dropped`` (rows fallen in a hard drop), ``error`` and
+    ``discarded``. ``regions`` are the regions the move completed."""
+
+    piece: Piece | None
     cells: int
     regions: tuple[Region, ...]
     lines: int
     perfect_clear: bool
     combo: int
     state: dict[str, Any]
+    stone: Any = None
+    cell: tuple[int, int] | None = None
+    dropped: int = 0
+    error: bool = False
+    discarded: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,3 +101,32 @@ class Summary:
     tip: str | None
     over_reason: str | None
     date: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FallingRules:
+    """How stones fall in a falling game (answer of ``blockyard_falling_rules``)."""
+
+    fall_seconds: float
+    soft_drop_seconds: float
+    spawn_col: int
+    upcoming: int
+
+
+@dataclass(frozen=True, slots=True)
+class LandResult:
+    """What happened when a falling stone landed (or was discarded).
+
+    ``completed``: the areas completed, as ``("row", i)``, ``("col", j)``,
+    ``("block", b)``; ``jokers``: the cells whose digit turned into a joker.
+    """
+
+    points: int
+    row: int
+    col: int
+    error: bool
+    discarded: bool
+    completed: list[tuple[str, int]]
+    jokers: list[tuple[int, int]]
+    stone: Any = None
+    dropped: int = 0

@@ -3,8 +3,9 @@
 A rule file is TOML. Its tables:
 
 ``[ruleset]``  ``id``, ``name``, ``family``, ``description``; optional
-``extends`` (an id, or a path relative to this file), ``seed`` (``"random"`` or
-``"daily"``) and ``timezone`` (``"local"`` or an IANA name, for daily seeds).
+``extends`` (an id, or a path relative to this file), ``mode`` (``"tray"``, the
+default, or ``"falling"``), ``seed`` (``"random"`` or ``"daily"``) and
+``timezone`` (``"local"`` or an IANA name, for daily seeds).
 
 ``[board]``  ``rows`` and ``cols``.
 
@@ -117,6 +118,7 @@ class Ruleset:
         self.name = meta.string("name")
         self.family = meta.string("family")
         self.description = meta.string("description")
+        self.mode = meta.string("mode", "tray", choices=("tray", "falling"))
         self.seed_mode = meta.string("seed", "random", choices=("random", "daily"))
         self.timezone = meta.string("timezone", "local")
         meta.finish()
@@ -164,8 +166,11 @@ class Ruleset:
         if not pm.hook.blockyard_deal.get_hookimpls():
             raise RulesetError("no plugin deals pieces; add a dealing plugin such as "
                                "[plugins.weighted-dealing]", path=where, key="plugins")
-        if not self.pieces:
+        if self.mode == "tray" and not self.pieces:
             raise RulesetError("the ruleset has no pieces", path=where, key="pieces")
+        if self.mode == "falling" and not pm.hook.blockyard_falling_rules.get_hookimpls():
+            raise RulesetError("a falling game needs a plugin that sets how stones fall, "
+                               "such as [plugins.falling-stones]", path=where, key="plugins")
 
     # -- plugin managers -------------------------------------------------------
 

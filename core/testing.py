@@ -11,7 +11,11 @@ guarantees of API.md. :func:`check_ruleset` plays random games and checks:
 - no filled cell outside the board; tray pieces fit in the board's bounds;
 - the end rule: a game over because it is "stuck" really has no tray piece that
   fits; a game not over with no legal placement has a rescue left (a swap, or a
-  rotation that fits).
+  rotation that fits);
+- falling games: the stone stays on the board's columns and above its landing
+  row, and the stone stream depends on the seed only;
+- whatever the ruleset's plugins state as invariants (``blockyard_invariants``,
+  e.g. no digit twice in a sudoku row) holds after every action.
 
 Use it from a plugin's own tests with one line (``assert_conforms("my-ruleset")``)
 or through the ``blockyard_conformance`` pytest fixture, and from the command
@@ -64,6 +68,19 @@ class Report:
 
 def _choose_action(game: Game, rnd: random.Random) -> list[Any] | None:
     """A random legal action for ``game`` (a log entry), or ``None`` if none."""
+    if game.kind == "falling":
+        if game.over:
+            return None
+        roll = rnd.random()
+        if roll < 0.35:
+            return ["move", rnd.choice((-1, 1))]
+        if roll < 0.45:
+            return ["soft", not game.soft]
+        if roll < 0.7:
+            return ["hard"]
+        if roll > 0.998:
+            return ["end"]
+        return ["tick", rnd.choice((50_000, 400_000, 800_000, 2_500_000))]
     if game.over:
         if game.can_continue and rnd.random() < 0.5:
             return ["continue"]
@@ -93,6 +110,15 @@ def _choose_action(game: Game, rnd: random.Random) -> list[Any] | None:
 
 
 def _illegal_actions(game: Game, rnd: random.Random) -> list[tuple[str, Any]]:
+    if game.kind == "falling":
+        tries = [("move by 2", lambda: game.move(2)), ("move by 0", lambda: game.move(0)),
+                 ("soft drop with a non-boolean", lambda: game.soft_drop(1)),
+                 ("tick a negative time", lambda: game.tick(-1))]
+        if game.over:
+            tries += [("move after the end", lambda: game.move(1)),
+                      ("hard drop after the end", game.hard_drop),
+                      ("end a finished game", game.end_round)]
+        return tries
     tries: list[tuple[str, Any]] = [
         ("place in slot 7", lambda: game.place(7, 0, 0)),
         ("place at a negative row", lambda: game.place(0, -1, 0)),
@@ -127,6 +153,12 @@ def _check_position(game: Game, report: Report, where: str) -> None:
         report.fail(f"{where}: board is not {rows}×{cols}")
     if game.grid.bits >> (rows * cols):
         report.fail(f"{where}: filled cell outside the board")
+    for problem in (p for answer in game.ruleset.hooks.invariants(game=game) for p in answer):
+        report.fail(f"{where}: {problem}")
+    report.count("plugin invariants")
+    if game.kind == "falling":
+        _check_falling(game, report, where)
+        return
     for slot, piece in enumerate(game.tray):
         if piece is not None and (piece.height > rows or piece.width > cols):
             report.fail(f"{where}: tray slot {slot} piece {piece.id} is larger than the board")
@@ -141,6 +173,50 @@ def _check_position(game: Game, report: Report, where: str) -> None:
         if not rescue:
             report.fail(f"{where}: not over, but nothing fits and no rescue is left")
     report.count("end rule")
+
+
+def _check_falling(game: Any, report: Report, where: str) -> None:
+    current = game.current
+    if game.over:
+        if current is not None:
+            report.fail(f"{where}: a stone is still falling after the end")
+        return
+    if not 0 <= current.col < game.cols or not -1 <= current.row < game.rows:
+        report.fail(f"{where}: the stone is outside the board at {current.row}, {current.col}")
+    elif current.row >= 0 and game.board[current.row][current.col] is not None:
+        report.fail(f"{where}: the stone overlaps a filled cell")
+    report.count("falling stone in bounds")
+
+
+def _stones_seen(game: Any, act: Any, count: int) -> list[Any]:
+    """The stones that come into play while ``act(game)`` is repeated."""
+    seen = [game.current.stone]
+    while len(seen) < count and not game.over:
+        before = game.moves
+        act(game)
+        if game.moves != before and not game.over:
+            seen.append(game.current.stone)
+    return seen
+
+
+def _check_stream_independence(ruleset: Ruleset, seed: int, report: Report) -> None:
+    """Two players of one seed get the same stones whatever they do."""
+    rnd = random.Random(seed)
+
+    def steer(game: Any) -> None:
+        game.move(rnd.choice((-1, 1)))
+        if not game.over:
+            game.hard_drop()
+
+    def wait(game: Any) -> None:
+        game.tick(game.rules.fall_seconds)
+
+    a = _stones_seen(new_game(ruleset, seed=seed), steer, 15)
+    b = _stones_seen(new_game(ruleset, seed=seed), wait, 15)
+    n = min(len(a), len(b))
+    if n < 2 or a[:n] != b[:n]:
+        report.fail(f"{ruleset.id} seed {seed}: the stones depend on the player's actions")
+    report.count("stone stream depends on the seed only")
 
 
 def _play(ruleset: Ruleset, seed: int, rnd: random.Random, max_actions: int,
@@ -209,12 +285,14 @@ def _play(ruleset: Ruleset, seed: int, rnd: random.Random, max_actions: int,
         report.count("snapshot/restore")
 
 
-def check_ruleset(ruleset: str | Ruleset, *, games: int = 6, max_actions: int = 120,
+def check_ruleset(ruleset: str | Ruleset, *, games: int = 6, max_actions: int = 150,
                   seed: int = 0) -> Report:
     """Run the conformance checks on ``ruleset`` (id, path or Ruleset)."""
     rs = load_ruleset(ruleset)
     report = Report(rs.id)
     rnd = random.Random(seed)
+    if rs.mode == "falling":
+        _check_stream_independence(rs, rnd.randrange(1 << 31), report)
     for _ in range(games):
         try:
             _play(rs, rnd.randrange(1 << 31), rnd, max_actions, report)

@@ -9,6 +9,8 @@ One module per mechanic, each plugin named as rule files name it:
 - :mod:`.rescues` — ``continue``, ``zen-refill``, ``swaps``
 - :mod:`.rotation` — ``rotation``
 - :mod:`.tips` — ``tips`` (the end-of-round summary's tip)
+- :mod:`.falling` — ``falling-stones`` (how stones fall in falling games)
+- :mod:`.sudoku` — ``sudoku-stones``, ``sudoku-rules`` (Sudoku Bloxx)
 
 :mod:`.bundled` registers them through the ``blockyard`` entry point, exactly as
 a third-party package would.

@@ -12,13 +12,15 @@ from blockyard.hookspecs import hookimpl
 from .clearing import LineClearing
 from .dealing import WeightedDealing
 from .endings import Clock, EndWhenStuck
+from .falling import FallingStones
 from .rescues import Continue, Swaps, ZenRefill
 from .rotation import Rotation
 from .scoring import LineScoring
+from .sudoku import SudokuRules, SudokuStones
 from .tips import Tips
 
 PLUGINS = (LineClearing, WeightedDealing, LineScoring, EndWhenStuck, Clock, Continue,
-           ZenRefill, Swaps, Rotation, Tips)
+           ZenRefill, Swaps, Rotation, Tips, FallingStones, SudokuStones, SudokuRules)
 
 
 @hookimpl

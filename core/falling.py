@@ -1,0 +1,290 @@
+"""Falling play: steer one falling stone at a time (sudoku-bloxx, RULES §7).
+
+:class:`FallingGame` runs the stone: spawning above the board, moving, falling
+with the clock, soft and hard drops, landing on the lowest free cell with no
+lock delay, and discarding over a full column. What a landing means is asked of
+the plugins: whether the stone may stay (``accept_stone``), which areas it
+completes and what changes (``clear``), the points (``score``) and the end
+(``end_reason``). The stones come in batches from ``deal``, keyed by the seed
+only, so two players of one seed get the same stones whatever they do.
+
+Time is kept in integer microseconds, so ``tick(a); tick(b)`` is exactly
+``tick(a + b)`` and replays are exact.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from .errors import IllegalMove
+from .game import Game, TraySpec
+from .geometry import parse_board_text
+from .results import FallingRules, LandResult, MoveFacts
+from .rulefiles import Ruleset
+from .stones import Stone
+
+
+@dataclass(frozen=True, slots=True)
+class FallingStone:
+    """The stone in play: ``stone``, ``row`` (−1 above the board … rows − 1), ``col``."""
+
+    stone: Stone
+    row: int
+    col: int
+
+
+class FallingGame(Game):
+    """A falling-stone game in progress (see :class:`blockyard.Game` for the shared
+    members). Falling members: ``current``, ``upcoming``, ``move(dx)``,
+    ``soft_drop(on)``, ``hard_drop()``, ``tick(seconds)``, ``errors``,
+    ``lines_cleared`` (areas completed), ``last_landing``."""
+
+    kind: ClassVar[str] = "falling"
+    _STATE_FIELDS: ClassVar[tuple[str, ...]] = (
+        *Game._STATE_FIELDS, "errors", "lines_cleared", "batch_index", "queue", "cur_code",
+        "cur_row", "cur_col", "fall_us", "soft")
+
+    def __init__(self, ruleset: Ruleset, seed: int, date: str | None) -> None:
+        super().__init__(ruleset, seed, date)
+        rules: FallingRules = ruleset.hooks.falling_rules(ruleset=ruleset)
+        self.rules = rules
+        self._fall_interval = round(rules.fall_seconds * 1_000_000)
+        self._soft_interval = round(rules.soft_drop_seconds * 1_000_000)
+        self.errors = 0
+        self.lines_cleared = 0  # completed areas (rows, columns, blocks)
+        self.batch_index = 0
+        self.queue: list[int] = []
+        self.cur_code = 0
+        self.cur_row = -1
+        self.cur_col = 0
+        self.fall_us = 0
+        self.soft = False
+        self.last_landing: LandResult | None = None
+
+    # -- starting ------------------------------------------------------------------------
+
+    def _load_start(self, *, board: str | None, tray: TraySpec | None,
+                    stream: str | None) -> dict[str, Any]:
+        if tray is not None:
+            raise ValueError(f"tray: ruleset {self.ruleset.id!r} has no tray (tray games only)")
+        if board is not None:
+            lines = parse_board_text(board, self.rows, self.cols, ".123456789SJ")
+            for r, line in enumerate(lines):
+                for c, ch in enumerate(line):
+                    if ch != ".":
+                        self._board.fill(1 << (r * self.cols + c), Stone.parse(ch).code)
+        tokens: list[str] | None = None
+        if stream is not None:
+            tokens = stream.split()
+            for i, token in enumerate(tokens):
+                try:
+                    self.queue.append(Stone.parse(token).code)
+                except ValueError as exc:
+                    raise ValueError(f"stream token {i + 1}: {exc}") from None
+        return {"board": None if board is None else self.board_text(),
+                "stream": None if tokens is None else " ".join(tokens)}
+
+    def _begin(self) -> None:
+        reason = self._end_reason(False)
+        if reason:
+            self.over_reason = reason
+            return
+        self._spawn()
+
+    # -- public state --------------------------------------------------------------------
+
+    @property
+    def board(self) -> tuple[tuple[Stone | None, ...], ...]:
+        """Rows of cells: ``None`` or a :class:`Stone`."""
+        cols = self.cols
+        codes = self._board.colours
+        return tuple(tuple(Stone.from_code(codes[r * cols + c]) if codes[r * cols + c] else None
+                           for c in range(cols)) for r in range(self.rows))
+
+    def board_text(self) -> str:
+        """The board as text: ``.``, ``1``–``9``, ``S`` (symbol) and ``J`` (joker)."""
+        return "\n".join("".join("." if cell is None else cell.char for cell in row)
+                         for row in self.board)
+
+    @property
+    def current(self) -> FallingStone | None:
+        """The falling stone, or ``None`` once the game is over."""
+        if self.over_reason is not None:
+            return None
+        return FallingStone(Stone.from_code(self.cur_code), self.cur_row, self.cur_col)
+
+    @property
+    def upcoming(self) -> tuple[Stone, ...]:
+        """The next stones, shown in advance."""
+        self._fill_queue(self.rules.upcoming)
+        return tuple(Stone.from_code(code) for code in self.queue[:self.rules.upcoming])
+
+    def landing_row(self, col: int | None = None, from_row: int | None = None) -> int:
+        """The row the stone would land on in ``col`` falling from ``from_row``
+        (defaults: the current stone's); −1 when the column is full."""
+        col = self.cur_col if col is None else col
+        row = self.cur_row if from_row is None else from_row
+        bits, cols = self._board.bits, self.cols
+        while row + 1 < self.rows and not bits >> ((row + 1) * cols + col) & 1:
+            row += 1
+        return row
+
+    def column_full(self, col: int) -> bool:
+        """Whether nothing more fits in ``col`` (its top cell is filled)."""
+        return bool(self._board.bits >> col & 1)
+
+    # -- actions -------------------------------------------------------------------------
+
+    def move(self, dx: int) -> bool:
+        """Move the stone one column (``dx`` −1 or +1); ``False`` when blocked."""
+        self._require_running()
+        if dx not in (-1, 1) or isinstance(dx, bool):
+            raise IllegalMove(f"move: expected -1 or +1, found {dx!r}")
+        col = self.cur_col + dx
+        if not 0 <= col < self.cols:
+            return False
+        if self.cur_row >= 0 and self._board.bits >> (self.cur_row * self.cols + col) & 1:
+            return False
+        self.cur_col = col
+        self.log.append(["move", dx])
+        self._land_if_resting()
+        return True
+
+    def soft_drop(self, on: bool) -> None:
+        """Start (``True``) or stop fast falling."""
+        self._require_running()
+        if not isinstance(on, bool):
+            raise IllegalMove(f"soft_drop: expected True or False, found {on!r}")
+        if on == self.soft:
+            return
+        self.soft = on
+        self.fall_us = min(self.fall_us, self._interval())
+        self.log.append(["soft", on])
+
+    def hard_drop(self) -> LandResult:
+        """Drop the stone at once: +1 point per row fallen (``dropped``)."""
+        self._require_running()
+        self.log.append(["hard"])
+        if self.cur_row < 0 and self.column_full(self.cur_col):
+            return self._land(0)
+        target = self.landing_row()
+        dropped = target - self.cur_row
+        self.cur_row = target
+        return self._land(dropped)
+
+    def tick(self, seconds: float) -> list[LandResult]:
+        """Advance falling and the clock by ``seconds``; returns the landings."""
+        return self._advance_clock(self._seconds_to_us(seconds))
+
+    def _advance_clock(self, us: int) -> list[LandResult]:
+        if self.over_reason is not None or us == 0:
+            return []
+        self._log_tick(us)
+        remaining = us
+        if self._limit_us is not None:
+            remaining = min(remaining, self._limit_us - self.elapsed_us)
+        landed: list[LandResult] = []
+        while self.over_reason is None:
+            need = self._interval() - self.fall_us
+            if remaining < need:
+                self.fall_us += remaining
+                self.elapsed_us += remaining
+                break
+            remaining -= need
+            self.elapsed_us += need
+            self.fall_us = 0
+            result = self._fall_step()
+            if result is not None:
+                landed.append(result)
+        if self.over_reason is None and self._limit_us is not None \
+                and self.elapsed_us >= self._limit_us:
+            self.over_reason = "time"
+        return landed
+
+    def _actions(self) -> dict[str, Callable[..., Any]]:
+        return {**super()._actions(), "move": self.move, "soft": self.soft_drop,
+                "hard": self.hard_drop}
+
+    # -- the stone's life ----------------------------------------------------------------
+
+    def _interval(self) -> int:
+        return self._soft_interval if self.soft else self._fall_interval
+
+    def _fill_queue(self, count: int) -> None:
+        while len(self.queue) < count:
+            batch = self._hook.deal(game=self, index=self.batch_index)
+            if not batch:
+                raise RuntimeError(f"the dealing plugin returned {batch!r} for batch "
+                                   f"{self.batch_index}; expected stones")
+            self.batch_index += 1
+            self.queue.extend(stone.code for stone in batch)
+
+    def _spawn(self) -> None:
+        self._fill_queue(1 + self.rules.upcoming)
+        self.cur_code = self.queue.pop(0)
+        self.cur_row = -1
+        self.fall_us = 0
+        start = self.rules.spawn_col
+        for distance in range(self.cols):
+            for col in (start - distance, start + distance):
+                if 0 <= col < self.cols and not self.column_full(col):
+                    self.cur_col = col
+                    return
+        self.cur_col = start
+
+    def _fall_step(self) -> LandResult | None:
+        if self.cur_row < 0 and self.column_full(self.cur_col):
+            return self._land(0)
+        if self.landing_row() == self.cur_row:
+            return self._land(0)
+        self.cur_row += 1
+        return self._land_if_resting()
+
+    def _land_if_resting(self) -> LandResult | None:
+        if self.cur_row >= 0 and self.landing_row() == self.cur_row:
+            return self._land(0)
+        return None
+
+    def _land(self, dropped: int) -> LandResult:
+        stone = Stone.from_code(self.cur_code)
+        row, col = self.cur_row, self.cur_col
+        discarded = row < 0
+        error = False
+        regions: tuple = ()
+        jokers: list[tuple[int, int]] = []
+        new_board = None
+        if not discarded:
+            accepted = self._hook.accept_stone(game=self, stone=stone, row=row, col=col)
+            error = accepted is False
+        if not discarded and not error:
+            placed = 1 << (row * self.cols + col)
+            board = self._board.copy()
+            board.fill(placed, self.cur_code)
+            clearing = self._hook.clear(game=self, board=board, placed=placed)
+            regions, new_board = clearing.regions, clearing.board
+            jokers = [divmod(i, self.cols) for i, (a, b) in
+                      enumerate(zip(board.colours, new_board.colours, strict=True)) if a != b]
+        facts = MoveFacts(None, 0 if discarded or error else 1, regions, len(regions), False,
+                          0, self.state, stone=stone, cell=None if discarded else (row, col),
+                          dropped=dropped, error=error, discarded=discarded)
+        scoring = self._hook.score(game=self, move=facts)
+        if new_board is not None:
+            self._board = new_board
+        if error:
+            self.errors += 1
+        self.score += scoring.points
+        if scoring.state:
+            self.state.update(scoring.state)
+        self.moves += 1
+        self.lines_cleared += len(regions)
+        result = LandResult(scoring.points, row, col, error, discarded,
+                            [r.key for r in regions], jokers, stone, dropped)
+        self.last_landing = result
+        reason = self._end_reason(False)
+        if reason:
+            self.over_reason = reason
+        else:
+            self._spawn()
+        return result
