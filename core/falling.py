@@ -121,6 +121,11 @@ class FallingGame(Game):
         self._fill_queue(self.rules.upcoming)
         return tuple(Stone.from_code(code) for code in self.queue[:self.rules.upcoming])
 
+    @property
+    def fall_progress(self) -> float:
+        """How far (0–1) the stone is towards its next fall step (for smooth drawing)."""
+        return min(1.0, self.fall_us / self._interval())
+
     def landing_row(self, col: int | None = None, from_row: int | None = None) -> int:
         """The row the stone would land on in ``col`` falling from ``from_row``
         (defaults: the current stone's); −1 when the column is full."""

@@ -18,6 +18,12 @@ default, or ``"falling"``), ``seed`` (``"random"`` or ``"daily"``) and
 ``[records]``  ``group`` (rulesets sharing a best score) and ``kind``
 (``"best"``, ``"per-date"`` or ``"none"``).
 
+``[display]``  how the frontend presents it: ``combo_label`` (a format string
+with ``{n}``), ``combo_from`` and ``combo_cap`` (show the combo from ``n =
+combo_from``, never above ``combo_cap``); ``entry`` and ``option`` (rulesets
+with the same ``entry`` are one launcher row whose setting is ``option``; the
+one with ``default = true`` is chosen first).
+
 ``extends`` merges this file over its base table by table: a mode states only
 what differs. Loading never imports code: plugins are named, never located.
 """
@@ -48,7 +54,7 @@ from .pieces import Piece, PieceFamily, art_of, parse_art
 from .registry import as_path, registry
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
-TOP_LEVEL = ("ruleset", "board", "pieces", "plugins", "records")
+TOP_LEVEL = ("ruleset", "board", "pieces", "plugins", "records", "display")
 MAX_BOARD = 32
 
 
@@ -62,6 +68,25 @@ class RulesetInfo:
     description: str
     path: str
     source: str
+
+
+@dataclass(frozen=True, slots=True)
+class Display:
+    """Presentation hints of a rule file's ``[display]`` table (frontend only)."""
+
+    combo_label: str = ""
+    combo_from: int = 2
+    combo_cap: int = 0
+    entry: str = ""
+    option: str = ""
+    default: bool = False
+
+    def combo_text(self, combo: int) -> str:
+        """The combo display for a combo counter, or "" when none is shown."""
+        if not self.combo_label or combo < self.combo_from:
+            return ""
+        n = min(combo, self.combo_cap) if self.combo_cap else combo
+        return self.combo_label.format(n=n)
 
 
 class CoreDefaults:
@@ -139,6 +164,15 @@ class Ruleset:
         self.record_group = records.string("group", self.id)
         self.record_kind = records.string("kind", "best", choices=("best", "per-date", "none"))
         records.finish()
+
+        display = Params(data.get("display", {}), path=where, prefix="display")
+        self.display = Display(
+            combo_label=display.string("combo_label", ""),
+            combo_from=display.integer("combo_from", 2, minimum=0),
+            combo_cap=display.integer("combo_cap", 0, minimum=0),
+            entry=display.string("entry", ""), option=display.string("option", ""),
+            default=display.boolean("default", False))
+        display.finish()
 
         self.file_families = tuple(_parse_pieces(data.get("pieces", {}), where))
         self.plugin_objects = tuple(_build_plugins(data.get("plugins", {}), where))

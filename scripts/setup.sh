@@ -1,12 +1,20 @@
 # Sourced by play.sh and test.sh: create .venv and install Blockyard (editable).
 # With the argument "test", also the test extra and the programs the frontend
-# tests drive (Xvfb, xdotool), installed with apt-get when running as root.
+# tests need (Xvfb for a virtual screen, xdotool for real input events),
+# installed with apt-get when missing (as root, or through sudo).
 python=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
     "$python" -m venv .venv
 fi
 if [ "${1:-}" = "test" ]; then
     .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test]"
+    if ! command -v Xvfb >/dev/null || ! command -v xdotool >/dev/null; then
+        packages="xvfb xdotool libgl1-mesa-dri libglx-mesa0 fonts-dejavu-core"
+        if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
+        echo "installing $packages for the frontend tests"
+        $sudo apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $packages >/dev/null
+    fi
 else
     .venv/bin/python -m pip install --quiet --disable-pip-version-check -e .
 fi

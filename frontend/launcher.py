@@ -1,0 +1,266 @@
+"""The launcher: every ruleset found, grouped by family, chosen by mouse or keyboard.
+
+Rulesets whose rule files share a ``[display] entry`` (the nepal pair) are one
+row whose only setting is their ``option``. A saved game in progress is offered
+first. Keys: ↑/↓ choose, ←/→ change the setting, Enter play, Esc quit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import arcade
+
+import blockyard
+
+from . import theme
+from .layout import Rect
+
+if TYPE_CHECKING:
+    from .app import BlockyardApp
+
+
+@dataclass
+class Entry:
+    """One launcher row: a ruleset, or a group of rulesets with a setting."""
+
+    title: str
+    family: str
+    description: str
+    options: list[tuple[str, str]]   # (option label, ruleset id)
+    choice: int = 0
+    resume: blockyard.Game | None = None
+    texts: list[arcade.Text] = field(default_factory=list)
+    rect: Rect = field(default_factory=lambda: Rect(0, 0, 0, 0))
+    option_rect: Rect = field(default_factory=lambda: Rect(0, 0, 0, 0))
+
+    @property
+    def ruleset_id(self) -> str:
+        return self.options[self.choice][1]
+
+
+def build_entries(app: BlockyardApp) -> list[Entry]:
+    """The launcher rows, in family order, with records and games played."""
+    entries: list[Entry] = []
+    saved = app.saved_game
+    if saved is not None:
+        entries.append(Entry(f"Resume: {saved.ruleset.name}", "continue",
+                             f"Score {saved.score} after {saved.moves} moves",
+                             [("", saved.ruleset.id)], resume=saved))
+    grouped: dict[str, Entry] = {}
+    for info in blockyard.list_rulesets():
+        try:
+            ruleset = blockyard.load_ruleset(info.path)
+        except blockyard.RulesetError:
+            continue  # a broken user file: `blockyard list` and `check` explain it
+        display = ruleset.display
+        key = display.entry or ruleset.id
+        if key in grouped:
+            entry = grouped[key]
+            entry.options.append((display.option or ruleset.name, ruleset.id))
+            if display.default:
+                entry.choice = len(entry.options) - 1
+            continue
+        entry = Entry(display.entry or ruleset.name, ruleset.family, ruleset.description,
+                      [(display.option, ruleset.id)])
+        grouped[key] = entry
+        entries.append(entry)
+    for entry in entries:
+        remembered = app.settings.options.get(entry.title)
+        for i, (_, rid) in enumerate(entry.options):
+            if rid == remembered:
+                entry.choice = i
+    return entries
+
+
+def fitted(text: arcade.Text, width: float) -> arcade.Text:
+    """Shorten ``text`` with an ellipsis until it is at most ``width`` pixels wide."""
+    if text.content_width <= width:
+        return text
+    words = text.text.split()
+    while words and text.content_width > width:
+        words.pop()
+        text.text = " ".join(words) + " …"
+    return text
+
+
+class LauncherView(arcade.View):
+    """Choose a ruleset."""
+
+    def __init__(self, app: BlockyardApp) -> None:
+        super().__init__()
+        self.app = app
+        self.entries = build_entries(app)
+        self.selected = 0
+        last = app.settings.last_ruleset
+        for i, entry in enumerate(self.entries):
+            if entry.resume is None and any(rid == last for _, rid in entry.options):
+                self.selected = i
+                break
+        if self.entries and self.entries[0].resume is not None:
+            self.selected = 0
+        self.scroll = 0.0
+        self.title = arcade.Text("Blockyard", 0, 0, theme.TEXT, 34, font_name=theme.FONT,
+                                 bold=True, anchor_x="center", anchor_y="center")
+        self.hint = arcade.Text("↑↓ choose   ←→ setting   Enter play   Esc quit", 0, 0,
+                                theme.MUTED, 13, font_name=theme.FONT, anchor_x="center",
+                                anchor_y="center")
+        self.headers: list[arcade.Text] = []
+        self.row_height = 80.0
+        self._layout()
+
+    def _stats_line(self, entry: Entry) -> str:
+        if entry.resume is not None:
+            return entry.description
+        ruleset = blockyard.load_ruleset(entry.ruleset_id)
+        best = self.app.records.best(ruleset, None)
+        games = self.app.records.stats(ruleset.id).games
+        parts = [f"{ruleset.rows}×{ruleset.cols}"]
+        if ruleset.record_kind == "per-date":
+            parts.append("best per day")
+        elif ruleset.record_kind == "best":
+            parts.append(f"best {best}" if best is not None else "no record yet")
+        parts.append(f"{games} game{'s' if games != 1 else ''} played")
+        return "  ·  ".join(parts)
+
+    def _layout(self) -> None:
+        width, height = self.window.width, self.window.height
+        scale = max(0.75, min(1.3, min(width, height) / 720))
+        self.scale = scale
+        self.row_height = 78 * scale
+        self.title.position = (width / 2, height - 40 * scale)
+        self.title.font_size = 34 * scale
+        self.hint.position = (width / 2, 18 * scale)
+        self.list_top = height - 84 * scale
+        self.list_bottom = 40 * scale
+        margin = max(16.0, width * 0.05)
+        y = self.list_top + self.scroll
+        family = None
+        self.headers = []
+        for entry in self.entries:
+            if entry.family != family:
+                family = entry.family
+                label = "Continue" if family == "continue" else family.upper()
+                self.headers.append(arcade.Text(label, margin, y - 14 * scale, theme.ACCENT,
+                                                13 * scale, font_name=theme.FONT, bold=True,
+                                                anchor_y="center"))
+                y -= 28 * scale
+            entry.rect = Rect(margin, y - self.row_height, width - 2 * margin,
+                              self.row_height - 6 * scale)
+            r = entry.rect
+            ruleset_note = self._stats_line(entry)
+            description = "" if entry.resume is not None else \
+                blockyard.load_ruleset(entry.ruleset_id).description
+            entry.texts = [
+                arcade.Text(entry.title, r.left + 14 * scale, r.top - 18 * scale, theme.TEXT,
+                            17 * scale, font_name=theme.FONT, bold=True, anchor_y="center"),
+                fitted(arcade.Text(description, r.left + 14 * scale, r.top - 40 * scale,
+                                   theme.MUTED, 11.5 * scale, font_name=theme.FONT,
+                                   anchor_y="center"), r.width - 28 * scale),
+                arcade.Text(ruleset_note, r.left + 14 * scale, r.bottom + 12 * scale, theme.TEXT,
+                            11.5 * scale, font_name=theme.FONT, anchor_y="center"),
+            ]
+            if len(entry.options) > 1:
+                label = f"◀  {entry.options[entry.choice][0]}  ▶"
+                entry.option_rect = Rect(r.right - 230 * scale, r.top - 34 * scale, 220 * scale,
+                                         28 * scale)
+                entry.texts.append(arcade.Text(label, entry.option_rect.center_x,
+                                               entry.option_rect.center_y, theme.ACCENT,
+                                               14 * scale, font_name=theme.FONT, bold=True,
+                                               anchor_x="center", anchor_y="center"))
+            else:
+                entry.option_rect = Rect(0, 0, 0, 0)
+            y -= self.row_height
+
+    def _ensure_visible(self) -> None:
+        if not self.entries:
+            return
+        rect = self.entries[self.selected].rect
+        if rect.bottom < self.list_bottom:
+            self.scroll += self.list_bottom - rect.bottom
+        elif rect.top > self.list_top:
+            self.scroll -= rect.top - self.list_top
+        self.scroll = max(0.0, self.scroll)
+        self._layout()
+
+    def on_resize(self, width: int, height: int) -> None:
+        self._layout()
+
+    def on_draw(self) -> None:
+        self.clear(color=theme.BACKGROUND)
+        for i, entry in enumerate(self.entries):
+            r = entry.rect
+            if r.top < 0 or r.bottom > self.window.height:
+                continue
+            color = theme.PANEL_HOVER if i == self.selected else theme.PANEL
+            arcade.draw_lrbt_rectangle_filled(r.left, r.right, r.bottom, r.top, color)
+            if i == self.selected:
+                arcade.draw_lrbt_rectangle_filled(r.left, r.left + 5 * self.scale, r.bottom,
+                                                  r.top, theme.ACCENT)
+            for text in entry.texts:
+                text.draw()
+        for header in self.headers:
+            header.draw()
+        arcade.draw_lrbt_rectangle_filled(0, self.window.width, self.list_top,
+                                          self.window.height, theme.BACKGROUND)
+        arcade.draw_lrbt_rectangle_filled(0, self.window.width, 0, self.list_bottom,
+                                          theme.BACKGROUND)
+        self.title.draw()
+        self.hint.draw()
+
+    def choose(self, index: int) -> None:
+        entry = self.entries[index]
+        if entry.resume is not None:
+            self.app.resume(entry.resume)
+            return
+        if len(entry.options) > 1:
+            self.app.settings.options[entry.title] = entry.ruleset_id
+        self.app.start_game(entry.ruleset_id)
+
+    def cycle_option(self, index: int, step: int) -> None:
+        entry = self.entries[index]
+        if len(entry.options) > 1:
+            entry.choice = (entry.choice + step) % len(entry.options)
+            self.app.settings.options[entry.title] = entry.ruleset_id
+            self._layout()
+
+    def on_key_press(self, symbol: int, modifiers: int) -> None:
+        key = arcade.key
+        if not self.entries:
+            return
+        if symbol == key.DOWN:
+            self.selected = (self.selected + 1) % len(self.entries)
+            self._ensure_visible()
+        elif symbol == key.UP:
+            self.selected = (self.selected - 1) % len(self.entries)
+            self._ensure_visible()
+        elif symbol in (key.LEFT, key.RIGHT):
+            self.cycle_option(self.selected, 1 if symbol == key.RIGHT else -1)
+        elif symbol in (key.ENTER, key.RETURN, key.SPACE):
+            self.choose(self.selected)
+        elif symbol == key.ESCAPE:
+            self.app.quit()
+
+    def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
+        for i, entry in enumerate(self.entries):
+            if entry.rect.contains(x, y) and y < self.list_top:
+                self.selected = i
+
+    def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
+        if y >= self.list_top:
+            return
+        for i, entry in enumerate(self.entries):
+            if entry.option_rect.contains(x, y):
+                self.selected = i
+                self.cycle_option(i, 1)
+                return
+            if entry.rect.contains(x, y):
+                self.selected = i
+                self.choose(i)
+                return
+
+    def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> None:
+        content = sum(e.rect.height for e in self.entries) + 400
+        self.scroll = max(0.0, min(content, self.scroll - scroll_y * 40))
+        self._layout()

@@ -1,0 +1,113 @@
+"""The game-over screen: points, record, lines, best combo, the pieces that did
+not fit, the tip; play again or change ruleset."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import arcade
+
+import blockyard
+
+from . import theme
+from .layout import Rect
+from .widgets import Button, click_buttons, hover_buttons, piece_sprites
+
+if TYPE_CHECKING:
+    from .app import BlockyardApp
+
+REASONS = {"stuck": "No piece fits", "time": "Time is up", "ended": "Round ended",
+           "errors": "Three errors", "complete": "Board complete!"}
+
+
+class SummaryView(arcade.View):
+    """Shows a finished game's summary."""
+
+    def __init__(self, app: BlockyardApp, game: blockyard.Game,
+                 summary: blockyard.results.Summary) -> None:
+        super().__init__()
+        self.app = app
+        self.game = game
+        self.summary = summary
+        self.again = Button("Play again", self.play_again, font_size=18,
+                            color=(40, 120, 80, 255))
+        self.change = Button("Change ruleset", self.app.show_launcher, font_size=18)
+        self.pieces = arcade.SpriteList()
+        self._layout()
+
+    def _lines(self) -> list[tuple[str, theme.Color, float, bool]]:
+        s = self.summary
+        lines: list[tuple[str, theme.Color, float, bool]] = [
+            (REASONS.get(s.over_reason or "", "Game over"), theme.MUTED, 18, False),
+            (f"{s.points} points", theme.TEXT, 40, True),
+        ]
+        if s.new_record:
+            lines.append(("NEW RECORD!", theme.ACCENT, 26, True))
+        if s.record_after is not None:
+            before = "—" if s.record_before is None else str(s.record_before)
+            lines.append((f"Record: {before} → {s.record_after}", theme.TEXT, 16, False))
+        unit = "areas completed" if self.game.kind == "falling" else "lines cleared"
+        lines.append((f"{s.lines_cleared} {unit}", theme.TEXT, 16, False))
+        if self.game.kind == "tray":
+            combo = self.game.ruleset.display.combo_text(s.best_combo) or "—"
+            lines.append((f"Best combo: {combo}", theme.TEXT, 16, False))
+            if s.failed_pieces:
+                lines.append(("Did not fit:", theme.MUTED, 15, False))
+        return lines
+
+    def _layout(self) -> None:
+        width, height = self.window.width, self.window.height
+        scale = max(0.7, min(1.3, min(width, height) / 720))
+        self.texts = []
+        y = height - 70 * scale
+        for text, color, size, bold in self._lines():
+            self.texts.append(arcade.Text(text, width / 2, y, color, size * scale,
+                                          font_name=theme.FONT, bold=bold, anchor_x="center",
+                                          anchor_y="center"))
+            y -= (size + 22) * scale
+        self.pieces.clear()
+        failed = self.summary.failed_pieces
+        if failed:
+            cell = 22 * scale
+            total = sum(p.width + 1 for p in failed) * cell
+            left = width / 2 - total / 2
+            top = y
+            for piece in failed:
+                piece_sprites(piece.cells, theme.piece_colour(piece.colour), cell, left, top,
+                              self.pieces)
+                left += (piece.width + 1) * cell
+            y -= 5 * cell + 10 * scale
+        self.tip = arcade.Text(f"Tip: {self.summary.tip}" if self.summary.tip else "",
+                               width / 2, y - 10 * scale, theme.ACCENT, 15 * scale,
+                               font_name=theme.FONT, anchor_x="center", anchor_y="center",
+                               multiline=True, width=int(width * 0.85), align="center")
+        bw, bh = 260 * scale, 52 * scale
+        self.again.place(Rect(width / 2 - bw - 10 * scale, 60 * scale, bw, bh), 18 * scale)
+        self.change.place(Rect(width / 2 + 10 * scale, 60 * scale, bw, bh), 18 * scale)
+
+    def play_again(self) -> None:
+        self.app.start_game(self.game.ruleset.id)
+
+    def on_resize(self, width: int, height: int) -> None:
+        self._layout()
+
+    def on_draw(self) -> None:
+        self.clear(color=theme.BACKGROUND)
+        for text in self.texts:
+            text.draw()
+        self.pieces.draw()
+        self.tip.draw()
+        self.again.draw()
+        self.change.draw()
+
+    def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
+        hover_buttons([self.again, self.change], x, y)
+
+    def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
+        click_buttons([self.again, self.change], x, y)
+
+    def on_key_press(self, symbol: int, modifiers: int) -> None:
+        if symbol in (arcade.key.ENTER, arcade.key.RETURN, arcade.key.SPACE):
+            self.play_again()
+        elif symbol in (arcade.key.ESCAPE, arcade.key.L):
+            self.app.show_launcher()

@@ -1,0 +1,150 @@
+"""Frontend test harness: a real window on a virtual X server, driven by real
+input events (xdotool), checked on screenshots (``arcade.get_image``).
+
+An Xvfb server is started for the test session before Arcade is imported, so
+the tests run the same on a desktop, over SSH and on CI. The window is created
+once; each test gets a fresh :class:`BlockyardApp` on it (with its own
+BLOCKYARD_HOME).
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import subprocess
+import time
+
+import pytest
+
+
+def _start_xvfb() -> None:
+    missing = [tool for tool in ("Xvfb", "xdotool") if shutil.which(tool) is None]
+    if missing:
+        raise RuntimeError(f"the frontend tests need {' and '.join(missing)}: install them with "
+                           "'apt-get install xvfb xdotool' (bash scripts/test.sh does)")
+    read, write = os.pipe()
+    server = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1600x1200x24",
+                               "-nolisten", "tcp"], pass_fds=(write,),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        number = pipe.readline().strip()
+    if not number:
+        raise RuntimeError("Xvfb did not start")
+    os.environ["DISPLAY"] = f":{number}"
+    os.environ.pop("ARCADE_HEADLESS", None)
+    atexit.register(server.terminate)
+
+
+_start_xvfb()
+
+import arcade  # noqa: E402  (after DISPLAY is set)
+
+from blockyard.frontend.app import BlockyardApp, BlockyardWindow  # noqa: E402
+
+WIDTH, HEIGHT = 720, 960
+
+
+class Driver:
+    """Sends real X input events to the window and reads its pixels."""
+
+    def __init__(self, window: arcade.Window) -> None:
+        self.window = window
+        self.wid = str(window._window)  # the X window id (pyglet's xlib window)
+
+    @property
+    def view(self):
+        return self.window.current_view
+
+    def pump(self, frames: int = 3, dt: float = 1 / 60) -> None:
+        """Let the window process events, update and draw ``frames`` times."""
+        for _ in range(frames):
+            self.window.dispatch_events()
+            view = self.window.current_view
+            if view is not None:
+                view.on_update(dt)
+                view.on_draw()
+            self.window.flip()
+
+    def sync(self) -> None:
+        """Wait until the X server has delivered every event caused so far."""
+        from pyglet.libs.x11 import xlib
+
+        xlib.XSync(self.window._x_display, False)
+
+    def xdo(self, *args: str) -> None:
+        subprocess.run(["xdotool", *args], check=True)
+        self.sync()
+        self.pump(2)
+        time.sleep(0.005)
+        self.sync()
+        self.pump(1)
+
+    def _xy(self, x: float, y: float) -> tuple[str, str]:
+        return str(round(x)), str(self.window.height - 1 - round(y))
+
+    def move(self, x: float, y: float) -> None:
+        self.xdo("mousemove", "--window", self.wid, *self._xy(x, y))
+
+    def click(self, x: float, y: float, button: int = 1) -> None:
+        self.move(x, y)
+        self.xdo("click", str(button))
+
+    def drag(self, points: list[tuple[float, float]]) -> None:
+        """Press at the first point, move through the others, release at the last."""
+        self.move(*points[0])
+        self.xdo("mousedown", "1")
+        for point in points[1:]:
+            self.move(*point)
+        self.xdo("mouseup", "1")
+
+    def key(self, *names: str) -> None:
+        for name in names:
+            self.xdo("key", "--window", self.wid, name)
+
+    def key_down(self, name: str) -> None:
+        self.xdo("keydown", "--window", self.wid, name)
+
+    def key_up(self, name: str) -> None:
+        self.xdo("keyup", "--window", self.wid, name)
+
+    def screenshot(self):
+        """The current frame, drawn now (not a queued draw)."""
+        self.window.current_view.on_draw()
+        return arcade.get_image(0, 0, self.window.width, self.window.height)
+
+    def pixel(self, x: float, y: float) -> tuple[int, int, int]:
+        """The colour drawn at window position ``(x, y)`` (Arcade coordinates)."""
+        image = self.screenshot()
+        return image.getpixel((round(x), self.window.height - 1 - round(y)))[:3]
+
+    def resize(self, width: int, height: int) -> None:
+        self.window.set_size(width, height)
+        self.sync()
+        time.sleep(0.05)
+        self.pump(4)
+        self.window.current_view.on_resize(width, height)
+        self.pump(2)
+
+
+@pytest.fixture(scope="session")
+def window():
+    win = BlockyardWindow(WIDTH, HEIGHT, "Blockyard", resizable=True)
+    win.set_location(0, 0)
+    yield win
+    win.close()
+
+
+@pytest.fixture
+def ui(window, isolated_home):
+    """A fresh app on the shared window and a driver for it."""
+    if (window.width, window.height) != (WIDTH, HEIGHT):
+        window.set_size(WIDTH, HEIGHT)
+        window.dispatch_events()
+    app = BlockyardApp(window)
+    window.app = app
+    driver = Driver(window)
+    driver.app = app
+    driver.pump(2)
+    return driver

@@ -1,0 +1,87 @@
+"""Sudoku Bloxx on screen with real key events."""
+
+from __future__ import annotations
+
+import blockyard
+from blockyard.frontend import theme
+from blockyard.frontend.sudoku_view import SudokuView
+from blockyard.frontend.summary_view import SummaryView
+
+
+def show(ui, **kwargs):
+    game = blockyard.new_game("sudoku-bloxx", seed=kwargs.pop("seed", 1), **kwargs)
+    ui.app.show_game(game)
+    ui.pump(2)
+    assert isinstance(ui.view, SudokuView)
+    return ui.view, game
+
+
+def test_keys_move_and_hard_drop(ui):
+    view, game = show(ui, stream="5 6 7")
+    ui.key("Left", "Left")
+    assert game.current.col == 2
+    ui.key("space")
+    assert game.board_text().splitlines()[8] == "..5......"
+    assert game.score == 19
+    x, _y = view.cell_center(8, 2)
+    assert abs(view.cells[8 * 9 + 2].center_x - x) < 1
+    assert view.digits[8 * 9 + 2].text == "5"
+    assert view.cells[8 * 9 + 2].color[:3] == theme.STONE[:3]
+
+
+def test_soft_drop_while_the_down_key_is_held(ui):
+    _view, game = show(ui, stream="5 6")
+    ui.key_down("Down")
+    assert game.soft
+    ui.pump(12, dt=0.05)
+    ui.key_up("Down")
+    assert not game.soft
+    assert game.board_text().splitlines()[8] == "....5...."
+
+
+def test_an_error_is_counted_and_shown(ui):
+    view, game = show(ui, stream="5 5", board="\n".join(["........."] * 8 + ["5........"]))
+    ui.key("Right", "space")  # column 5, bottom row: a second 5 in row 8
+    assert game.errors == 1
+    assert view.errors_text.text == "✗··"
+    assert any(label.text == "Error!" for label, _ in view.labels)
+
+
+def test_a_completed_row_scores_and_pops_up(ui):
+    view, game = show(ui, stream="9", board="\n".join(["........."] * 8 + ["12345678."]))
+    for _ in range(4):
+        ui.key("Right")
+    ui.key("space")
+    assert game.score == 10 + 9 + 340
+    assert any(label.text == "+359" for label, _ in view.labels)
+
+
+def test_golden_digits_and_symbols_look_different(ui):
+    view, _game = show(ui, stream="5* S 3")
+    assert view.falling.color[:3] == theme.GOLDEN_STONE[:3]
+    ui.key("space")
+    assert view.cells[8 * 9 + 4].color[:3] == theme.GOLDEN_STONE[:3]
+    ui.key("Left", "space")
+    assert view.cells[8 * 9 + 3].color[:3] == theme.SYMBOL_STONE[:3]
+    assert view.digits[8 * 9 + 3].text == "✦"
+
+
+def test_game_over_says_why(ui):
+    _view, game = show(ui, stream="5 5 5", board="\n".join(["........."] * 8 + ["5........"]))
+    for _ in range(3):
+        ui.key("Right", "space")
+    assert game.over_reason == "errors"
+    ui.pump(60)
+    assert isinstance(ui.view, SummaryView)
+    assert ui.view.texts[0].text == "Three errors"
+
+
+def test_escape_pauses_the_clock(ui):
+    _view, game = show(ui)
+    ui.key("Escape")
+    before = game.time_left
+    ui.pump(30)
+    assert game.time_left == before
+    ui.key("Escape")
+    ui.pump(30)
+    assert game.time_left < before

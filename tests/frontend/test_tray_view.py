@@ -1,0 +1,260 @@
+"""The tray game screen, driven by real mouse and keyboard events (xdotool on Xvfb)
+and checked on screenshots."""
+
+from __future__ import annotations
+
+import blockyard
+from blockyard.frontend import theme
+from blockyard.frontend.summary_view import SummaryView
+from blockyard.frontend.tray_view import LIFT_CELLS, TrayGameView
+
+EMPTY = ".........."
+
+
+def show(ui, ruleset="eu-classic", board=None, tray=None, seed=1):
+    game = blockyard.new_game(ruleset, seed=seed, board=board, tray=tray)
+    ui.app.show_game(game)
+    ui.pump(3)
+    assert isinstance(ui.view, TrayGameView)
+    return ui.view, game
+
+
+def drop_point(view, row, col, piece, dx=0.0):
+    """Where the pointer must be for the floating piece to snap to ``(row, col)``."""
+    layout = view.layout
+    cell = layout.cell
+    left = layout.board.left + col * cell
+    top = layout.board.top - row * cell
+    return (left + piece.width * cell / 2 + dx * cell,
+            top - LIFT_CELLS * cell - piece.height * cell)
+
+
+def blend(top, bottom, alpha):
+    return tuple(round(t * alpha / 255 + b * (1 - alpha / 255)) for t, b in
+                 zip(top[:3], bottom[:3], strict=True))
+
+
+def near(actual, expected, tolerance=8):
+    return all(abs(a - e) <= tolerance for a, e in zip(actual[:3], expected[:3], strict=True))
+
+
+def slot_center(view, slot):
+    rect = view.layout.slots[slot]
+    return rect.center_x, rect.center_y
+
+
+def test_dragging_a_piece_onto_the_board_places_it_and_scores(ui):
+    board = "\n".join(["#........."] + [EMPTY] * 8 + ["#########."])
+    view, game = show(ui, board=board, tray=["#", "##", "###"])
+    start = slot_center(view, 0)
+    end = drop_point(view, 9, 9, game.tray[0])
+    middle = ((start[0] + end[0]) / 2, (start[1] + end[1]) / 2)
+    ui.drag([start, middle, end])
+    assert game.tray[0] is None
+    assert game.score == 1 + 100
+    assert game.board_text().splitlines()[9] == EMPTY
+    assert view.score_text.text == "101"
+
+
+def test_dropping_on_an_illegal_spot_returns_the_piece(ui):
+    board = "\n".join(["##########"[:5] + "....."] + [EMPTY] * 9)
+    view, game = show(ui, board=board, tray=["##", "#", None])
+    start = slot_center(view, 0)
+    ui.drag([start, (start[0], start[1] + 100), drop_point(view, 0, 2, game.tray[0])])
+    assert game.tray[0] is not None and game.moves == 0
+    ui.drag([slot_center(view, 0), (start[0] + 40, start[1] + 30)])  # back over the tray
+    assert game.tray[0] is not None and game.moves == 0 and view.dragging is None
+
+
+def test_ghost_and_glow_show_where_the_piece_would_land_and_what_would_clear(ui):
+    board = "\n".join(["#........."] + [EMPTY] * 8 + ["#######..."])
+    view, game = show(ui, board=board, tray=["###", None, "#"])
+    piece = game.tray[0]
+    start = slot_center(view, 0)
+    target = drop_point(view, 9, 7, piece, dx=0.4)
+    ui.move(*start)
+    ui.xdo("mousedown", "1")
+    ui.move(start[0], start[1] + 150)
+    ui.move(*target)
+    assert view.anchor == (9, 7)
+    assert view.preview.cleared_rows == (9,) and view.preview.points == 3 + 100
+    image = ui.screenshot()
+    cell = view.layout.cell
+
+    def at(row, col, fx=0.5):
+        x, y = view.layout.cell_center(row, col)
+        x += (fx - 0.5) * cell
+        return image.getpixel((round(x), ui.window.height - 1 - round(y)))[:3]
+
+    colour = theme.piece_colour(piece.colour)
+    glowing_empty = blend(theme.GLOW, theme.EMPTY_CELL, theme.GLOW[3])
+    # the ghost's left cell (where the floating piece, 0.4 cell to the right, is not):
+    # the ghost drawn over a glowing empty cell
+    assert near(at(9, 7, fx=0.25), blend(colour, glowing_empty, theme.GHOST_ALPHA))
+    # the rest of row 9 glows: filled cells lightened
+    filled = theme.piece_colour(len(game.ruleset.families) + 1)
+    assert near(at(9, 2), blend(theme.GLOW, filled, theme.GLOW[3]))
+    # row 8 does not glow
+    assert near(at(8, 2), theme.EMPTY_CELL)
+    assert view.preview_text.text == "+103"
+    ui.xdo("mouseup", "1")
+    assert game.score == 103
+
+
+def test_tap_to_place_the_ghost_follows_the_pointer_then_a_click_places(ui):
+    view, game = show(ui, tray=["##", None, None])
+    ui.click(*slot_center(view, 0))
+    assert view.selected == 0 and game.moves == 0
+    x, y = view.layout.cell_center(4, 4)
+    ui.move(x, y)
+    assert view.anchor == (4, 4)  # a 1×2 piece under the pointer: anchored on its first cell
+    colour = theme.piece_colour(game.tray[0].colour)
+    assert near(ui.pixel(*view.layout.cell_center(4, 5)),
+                blend(colour, theme.EMPTY_CELL, theme.GHOST_ALPHA))
+    x, y = view.layout.cell_center(6, 2)
+    ui.move(x, y)
+    assert view.anchor == (6, 2)
+    ui.click(x, y)
+    assert game.board_text().splitlines()[6] == "..##......"
+    assert game.score == 2
+
+
+def test_keyboard_select_move_and_place(ui):
+    view, game = show(ui, tray=["#", "##/##", "#"])
+    ui.key("2")
+    assert view.selected == 1
+    row, col = view.key_anchor
+    ui.key("Left", "Left", "Up")
+    assert view.key_anchor == (max(0, row - 1), max(0, col - 2))
+    target = view.key_anchor
+    ui.key("Return")
+    assert game.tray[1] is None
+    lines = game.board_text().splitlines()
+    assert lines[target[0]][target[1]:target[1] + 2] == "##"
+    ui.key("3", "space")
+    assert game.tray[2] is None
+
+
+def test_keyboard_keeps_the_ghost_inside_the_board(ui):
+    view, _game = show(ui, tray=["#####", None, None])
+    ui.key("1")
+    for _ in range(12):
+        ui.key("Right")
+    assert view.key_anchor[1] == 5  # 10 columns, a 5-wide piece
+    for _ in range(12):
+        ui.key("Down")
+    assert view.key_anchor[0] == 9
+
+
+def test_a_dimmed_piece_cannot_be_picked_up(ui):
+    board = "\n".join(["#.#.#.#.#.", ".#.#.#.#.#"] * 5)
+    view, game = show(ui, board=board, tray=["##", "#", None])
+    assert game.fit_masks()[0] == 0 and not game.over
+    x, y = slot_center(view, 0)
+    pixel = ui.pixel(x - view.layout.tray_cell / 2, y)  # drawn at low alpha
+    colour = theme.piece_colour(game.tray[0].colour)
+    assert near(pixel, blend(colour, theme.BACKGROUND, 70), tolerance=14)
+    ui.drag([(x, y), (x, y + 200), view.layout.cell_center(0, 1)])
+    assert view.dragging is None and game.tray[0] is not None and game.moves == 0
+    assert "fits nowhere" in view.message
+    ui.key("1")
+    assert view.selected is None
+
+
+def test_game_over_screen_shows_the_pieces_that_did_not_fit(ui):
+    board = "\n".join(["#.#.#.#.#.", ".#.#.#.#.#"] * 5)
+    view, game = show(ui, board=board, tray=["#", "###/###/###", "##"])
+    x, y = view.layout.cell_center(0, 1)
+    ui.click(*slot_center(view, 0))
+    ui.click(x, y)
+    assert game.over and game.can_continue  # eu: a continue is offered once
+    button = view.give_up_button.rect
+    ui.click(button.center_x, button.center_y)
+    ui.pump(3)
+    summary_view = ui.view
+    assert isinstance(summary_view, SummaryView)
+    assert [p.art for p in summary_view.summary.failed_pieces] == ["###\n###\n###", "##"]
+    texts = [t.text for t in summary_view.texts]
+    assert "Did not fit:" in texts and "1 points" in texts
+    assert summary_view.tip.text.startswith("Tip: ")
+    square = summary_view.pieces[0]
+    assert near(ui.pixel(square.center_x, square.center_y),
+                theme.piece_colour(game.tray[1].colour))
+    ui.key("Escape")
+    from blockyard.frontend.launcher import LauncherView
+
+    assert isinstance(ui.view, LauncherView)
+
+
+def test_continue_is_offered_once_in_eu_and_taken_with_a_click(ui):
+    rows = ["##.#####.#"] * 10
+    for r in (1, 4, 8):
+        rows[r] = "#.########"
+    view, game = show(ui, board="\n".join(rows), tray=["#####", None, None])
+    assert game.over and game.can_continue
+    button = view.continue_button.rect
+    ui.click(button.center_x, button.center_y)
+    assert not game.over and game.board_text().splitlines()[8] == EMPTY
+
+
+def test_swap_needs_a_second_click_to_confirm(ui):
+    view, game = show(ui, ruleset="tiered", seed=3)
+    before = game.tray
+    rect = view.swap_button.rect
+    ui.click(rect.center_x, rect.center_y)
+    assert game.tray == before and game.swaps_left == 1 and view.swap_armed
+    assert view.swap_button.label == "Confirm swap?"
+    ui.click(rect.center_x, rect.center_y)
+    assert game.swaps_left == 0 and game.log[-1] == ["swap"]
+    assert not view.swap_armed
+
+
+def test_swap_by_keyboard_asks_first_and_another_key_cancels(ui):
+    view, game = show(ui, ruleset="tiered", seed=3)
+    ui.key("s")
+    assert view.swap_armed and game.swaps_left == 1
+    ui.key("1")
+    assert not view.swap_armed and game.swaps_left == 1
+    ui.key("s", "s")
+    assert game.swaps_left == 0
+
+
+def test_right_click_rotates_in_arcadeforge_rotate(ui):
+    view, game = show(ui, ruleset="arcadeforge-rotate", tray=["#./#./##", None, None])
+    ui.click(*slot_center(view, 0), button=3)
+    assert game.tray[0].art == "###\n#.."
+    ui.key("1", "r")
+    assert game.tray[0].art == "##\n.#\n.#"
+
+
+def test_gravity_rows_fall_after_a_clear(ui):
+    board = "\n".join(["#......."] + ["........"] * 6 + ["#######."])
+    view, game = show(ui, ruleset="arcadeforge", board=board, tray=["#", None, None])
+    ui.key("1")
+    view.key_anchor = (7, 7)
+    ui.key("Return")
+    assert game.board_text().splitlines()[1] == "#......."
+    assert view.fall_age < 0.2  # the fall animation runs
+    ui.pump(20)
+    x, y = view.layout.cell_center(1, 0)
+    assert abs(view.cells[8].center_y - y) < 0.5 and abs(view.cells[8].center_x - x) < 0.5
+
+
+def test_escape_pauses_with_resume_restart_and_launcher(ui):
+    view, _game = show(ui)
+    ui.key("Escape")
+    assert view.paused
+    ui.key("Escape")
+    assert not view.paused
+    ui.key("Escape", "Down", "Down", "Return")
+    from blockyard.frontend.launcher import LauncherView
+
+    assert isinstance(ui.view, LauncherView)
+
+
+def test_the_clock_runs_in_timed_rulesets(ui):
+    view, game = show(ui, ruleset="eu-timed")
+    ui.pump(60)
+    left = game.time_left
+    assert 178 < left < 180
+    assert view.clock_text.text == f"{int(left) // 60}:{int(left) % 60:02d}"
