@@ -72,9 +72,10 @@ class SummaryView(arcade.View):
             total = sum(p.width + 1 for p in failed) * cell
             left = width / 2 - total / 2
             top = y
+            families = len(self.game.ruleset.families)
             for piece in failed:
-                piece_sprites(piece.cells, theme.piece_colour(piece.colour), cell, left, top,
-                              self.pieces)
+                colour = theme.piece_colour(piece.colour, families)
+                piece_sprites(piece.cells, colour, cell, left, top, self.pieces)
                 left += (piece.width + 1) * cell
             y -= 5 * cell + 10 * scale
         self.tip = arcade.Text(f"Tip: {self.summary.tip}" if self.summary.tip else "",

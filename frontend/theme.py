@@ -36,8 +36,14 @@ SYMBOL_STONE: Color = (40, 40, 48, 255)
 FONT = ("Arial", "Liberation Sans", "DejaVu Sans")
 
 
-def piece_colour(index: int) -> Color:
-    """The colour of a filled cell with colour index ``index`` (> 0)."""
+NEUTRAL: Color = (150, 160, 190, 255)  # cells of a starting position, pieces from outside
+
+
+def piece_colour(index: int, families: int | None = None) -> Color:
+    """The colour of a filled cell with colour index ``index`` (> 0). Indexes past
+    the ruleset's ``families`` (pre-filled cells, custom pieces) are neutral."""
+    if families is not None and index > families:
+        return NEUTRAL
     return PALETTE[(index - 1) % len(PALETTE)]
 
 

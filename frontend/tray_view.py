@@ -179,11 +179,15 @@ class TrayGameView(arcade.View):
 
     # -- state → sprites --------------------------------------------------------------------
 
+    def colour(self, index: int) -> theme.Color:
+        """The drawing colour of colour index ``index`` in this ruleset."""
+        return theme.piece_colour(index, len(self.game.ruleset.families))
+
     def refresh(self) -> None:
         """Bring every sprite and text up to date with the game."""
         game = self.game
         for sprite, value in zip(self.cells, (v for row in game.board for v in row), strict=True):
-            color = theme.piece_colour(value) if value else theme.EMPTY_CELL
+            color = self.colour(value) if value else theme.EMPTY_CELL
             if sprite.color != color:
                 sprite.color = color
         fits = game.fit_masks()
@@ -199,7 +203,7 @@ class TrayGameView(arcade.View):
                 size *= 1.15
             left = rect.center_x - piece.width * size / 2
             top = rect.center_y + piece.height * size / 2
-            color = theme.piece_colour(piece.colour)
+            color = self.colour(piece.colour)
             if not fits[slot]:
                 color = (color[0], color[1], color[2], 70)  # fits nowhere: dimmed
             piece_sprites(piece.cells, color, size, left, top, sprites)
@@ -241,7 +245,7 @@ class TrayGameView(arcade.View):
             return
         piece = self.game.tray[slot]
         row, col = anchor
-        color = theme.piece_colour(piece.colour)
+        color = self.colour(piece.colour)
         if self.game.can_place(slot, row, col):
             self.anchor = anchor
             self.preview = self.game.preview(slot, row, col)
@@ -289,7 +293,7 @@ class TrayGameView(arcade.View):
         piece = self.game.tray[self.dragging]
         size = self.layout.cell
         x, y = self.pointer
-        piece_sprites(piece.cells, theme.piece_colour(piece.colour), size,
+        piece_sprites(piece.cells, self.colour(piece.colour), size,
                       x - piece.width * size / 2, y + LIFT_CELLS * size + piece.height * size,
                       self.drag_sprites)
 
@@ -324,7 +328,8 @@ class TrayGameView(arcade.View):
         for r, c in sorted(cleared):
             x, y = layout.cell_center(r, c)
             value = before[r][c] or result.piece.colour
-            self.flash.append(cell_sprite(theme.piece_colour(value), layout.cell * 0.94, x, y))
+            self.flash.append(cell_sprite(self.colour(value),
+                                          layout.cell * 0.94, x, y))
         self.flash_age = 0.0
         if result.points:
             x, y = layout.cell_center(result.row, result.col)
@@ -349,17 +354,23 @@ class TrayGameView(arcade.View):
             self.fall_age = 0.0
 
     def select(self, slot: int) -> None:
-        if self.game.over or self.game.tray[slot] is None:
+        """Select a tray piece for tap-to-place or the keyboard. A piece that fits
+        nowhere cannot be selected, unless turning it would make it fit."""
+        piece = self.game.tray[slot]
+        if self.game.over or piece is None:
             return
-        if not self.game.fit_masks()[slot]:
+        if not self.game.fit_masks()[slot] and not (
+                self.can_rotate and self.game.piece_fits_somewhere(piece)):
             self.say("That piece fits nowhere")
             return
         self.selected = slot
-        if self.key_anchor is not None or self.dragging is None:
-            moves = [m for m in self.game.legal_moves() if m[0] == slot]
-            self.key_anchor = (moves[len(moves) // 2][1], moves[len(moves) // 2][2]) \
-                if moves else (0, 0)
+        self._anchor_keyboard(slot)
         self.refresh()
+
+    def _anchor_keyboard(self, slot: int) -> None:
+        moves = [m for m in self.game.legal_moves() if m[0] == slot]
+        self.key_anchor = (moves[len(moves) // 2][1], moves[len(moves) // 2][2]) \
+            if moves else (0, 0)
 
     def rotate(self, slot: int | None) -> None:
         if slot is None or self.game.tray[slot] is None:
@@ -370,11 +381,13 @@ class TrayGameView(arcade.View):
             self.say(str(exc))
             return
         self.app.after_action(self.game)
-        if self.key_anchor is not None:
+        if self.selected == slot:
             piece = self.game.tray[slot]
-            r, c = self.key_anchor
+            r, c = self.key_anchor or (0, 0)
             self.key_anchor = (min(r, self.game.rows - piece.height),
                                min(c, self.game.cols - piece.width))
+            if not self.game.can_place(slot, *self.key_anchor):
+                self._anchor_keyboard(slot)
         self.refresh()
 
     def click_swap(self) -> None:
@@ -630,12 +643,17 @@ class TrayGameView(arcade.View):
         if self.game.over:
             return
         if symbol == key.S:
+            self.end_armed = False
             if not self.game.ruleset.hooks.has("swap"):
                 self.say("This ruleset has no swaps")
                 return
             self.click_swap()
             return
-        if self.swap_armed or self.end_armed:
+        if symbol == key.E:
+            self.swap_armed = False
+            self.click_end()
+            return
+        if self.swap_armed or self.end_armed:  # any other key cancels a confirmation
             self.swap_armed = self.end_armed = False
             self.refresh()
         if symbol in (key.KEY_1, key.KEY_2, key.KEY_3, key.NUM_1, key.NUM_2, key.NUM_3):
@@ -644,8 +662,6 @@ class TrayGameView(arcade.View):
             self.select(slot)
         elif symbol == key.R:
             self.rotate(self.selected)
-        elif symbol == key.E:
-            self.click_end()
         elif symbol in (key.LEFT, key.RIGHT, key.UP, key.DOWN) and self.selected is not None:
             piece = self.game.tray[self.selected]
             r, c = self.key_anchor or (0, 0)

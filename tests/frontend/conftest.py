@@ -76,8 +76,7 @@ class Driver:
     def xdo(self, *args: str) -> None:
         subprocess.run(["xdotool", *args], check=True)
         self.sync()
-        self.pump(2)
-        time.sleep(0.005)
+        self.pump(1)
         self.sync()
         self.pump(1)
 

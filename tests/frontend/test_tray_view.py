@@ -92,7 +92,7 @@ def test_ghost_and_glow_show_where_the_piece_would_land_and_what_would_clear(ui)
     # the ghost drawn over a glowing empty cell
     assert near(at(9, 7, fx=0.25), blend(colour, glowing_empty, theme.GHOST_ALPHA))
     # the rest of row 9 glows: filled cells lightened
-    filled = theme.piece_colour(len(game.ruleset.families) + 1)
+    filled = theme.NEUTRAL  # cells of the starting position
     assert near(at(9, 2), blend(theme.GLOW, filled, theme.GLOW[3]))
     # row 8 does not glow
     assert near(at(8, 2), theme.EMPTY_CELL)
