@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from .errors import PluginError, RulesetError
 
@@ -33,6 +34,33 @@ def _cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_check(args: argparse.Namespace) -> int:
+    from .rulefiles import load_ruleset
+    from .testing import check_ruleset
+
+    ruleset = load_ruleset(args.ruleset)  # a RulesetError is reported by main()
+    print(f"{ruleset.path}: rule file valid ({ruleset.id}, {ruleset.family}, "
+          f"{ruleset.rows}×{ruleset.cols}, plugins: "
+          f"{', '.join(name for name, _ in ruleset.plugin_objects)})")
+    report = check_ruleset(ruleset, games=args.games, max_actions=args.actions, seed=args.seed)
+    print(report.text())
+    return 0 if report.ok else 1
+
+
+def _cmd_new_plugin(args: argparse.Namespace) -> int:
+    from .scaffold import names, write_package
+
+    try:
+        target = write_package(args.name, args.into)
+    except (ValueError, FileExistsError) as exc:
+        print(f"blockyard: {exc}", file=sys.stderr)
+        return 2
+    n = names(args.name)
+    print(f"wrote the plugin package {n['dist']} into {target}")
+    print(f"next: pip install {target}   then: blockyard check {n['ruleset']}")
+    return 0
+
+
 def _cmd_play(args: argparse.Namespace) -> int:
     from .frontend_entry import run_frontend
 
@@ -48,6 +76,16 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("show", help="print a ruleset's resolved rule file as TOML")
     p.add_argument("ruleset", help="ruleset id or path to a .toml file")
     p.set_defaults(func=_cmd_show)
+    p = sub.add_parser("check", help="validate a rule file and run the conformance kit on it")
+    p.add_argument("ruleset", help="ruleset id or path to a .toml file")
+    p.add_argument("--games", type=int, default=8, help="random games to play (default 8)")
+    p.add_argument("--actions", type=int, default=150, help="actions per game (default 150)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the random player")
+    p.set_defaults(func=_cmd_check)
+    p = sub.add_parser("new-plugin", help="write a ready-to-install plugin package")
+    p.add_argument("name", help="plugin name, e.g. bomb-pieces")
+    p.add_argument("--into", type=Path, default=None, help="folder (default ./NAME)")
+    p.set_defaults(func=_cmd_new_plugin)
     p = sub.add_parser("play", help="open the game window straight into a game")
     p.add_argument("ruleset", help="ruleset id or path to a .toml file")
     p.add_argument("--seed", type=int, default=None, help="game seed (default: random)")

@@ -60,8 +60,8 @@ class RegistrySpecs:
 
         Call ``register(name, factory)`` for each plugin. ``factory(params)``
         receives the plugin's parameter table (:class:`~blockyard.params.Params`)
-        from the rule file and returns the plugin object; it must read every
-        parameter it supports and call ``params.finish()``.
+        from the rule file and returns the plugin object; the loader then
+        rejects every parameter the factory did not read.
         """
 
     @hookspec

@@ -1,8 +1,7 @@
 """A pytest plugin for rule-plugin authors: the ``blockyard_conformance`` fixture.
 
-In a plugin package's tests::
-
-    pytest_plugins = ["blockyard.pytest_plugin"]
+Installed with Blockyard (entry point ``pytest11``), so in a plugin package's
+tests one line is enough::
 
     def test_my_ruleset_conforms(blockyard_conformance):
         blockyard_conformance("my-ruleset")

@@ -355,7 +355,7 @@ def _check_single_answers(pm: pluggy.PluginManager, where: str) -> None:
         if not caller.spec or not caller.spec.opts.get("firstresult"):
             continue
         answering = [impl.plugin_name for impl in caller.get_hookimpls()
-                     if impl.plugin_name != "core"]
+                     if impl.plugin_name != "core" and not (impl.hookwrapper or impl.wrapper)]
         if len(answering) > 1:
             names = " and ".join(f"plugins.{n}" for n in sorted(answering))
             raise RulesetError(f"{names} both answer the single-answer hook {hook_name}; "

@@ -8,6 +8,8 @@ if [ ! -x .venv/bin/python ]; then
 fi
 if [ "${1:-}" = "test" ]; then
     .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test]"
+    # the example third-party plugin is installed and tested like any plugin
+    .venv/bin/python -m pip install --quiet --disable-pip-version-check -e examples/blockyard-diagonals
     if ! command -v Xvfb >/dev/null || ! command -v xdotool >/dev/null; then
         packages="xvfb xdotool libgl1-mesa-dri libglx-mesa0 fonts-dejavu-core"
         if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi

@@ -12,8 +12,6 @@ import pytest
 
 from blockyard import registry as registry_module
 
-pytest_plugins = ["blockyard.pytest_plugin"]
-
 
 @pytest.fixture(autouse=True)
 def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch

@@ -1,0 +1,155 @@
+"""``blockyard new-plugin NAME``: write a ready-to-install rule-plugin package.
+
+The package has a pyproject with the ``blockyard`` entry point, a plugin module
+implementing a hook, a rule file using it (registered through the entry point
+too), a passing test using the conformance kit, and a README. After
+``pip install ./NAME`` its ruleset appears in ``blockyard list`` and the launcher.
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+from pathlib import Path
+
+NAME_PATTERN = re.compile(r"^[a-z][a-z0-9-]*$")
+
+
+def names(name: str) -> dict[str, str]:
+    """The names a package called ``name`` uses (distribution, module, plugin, ruleset)."""
+    if not NAME_PATTERN.match(name):
+        raise ValueError(f"plugin name {name!r}: use lower-case letters, digits and '-', "
+                         "starting with a letter (e.g. 'bomb-pieces')")
+    base = name.removeprefix("blockyard-")
+    module = "blockyard_" + base.replace("-", "_")
+    if keyword.iskeyword(module):
+        raise ValueError(f"plugin name {name!r} makes the module name {module!r}, a keyword")
+    return {"dist": f"blockyard-{base}", "module": module, "plugin": base,
+            "ruleset": f"{base}-classic", "class": "".join(p.title() for p in base.split("-"))}
+
+
+def render(name: str) -> dict[str, str]:
+    """File path → content of the package."""
+    n = names(name)
+    module, plugin, ruleset, cls, dist = (n["module"], n["plugin"], n["ruleset"], n["class"],
+                                          n["dist"])
+    return {
+        "pyproject.toml": f'''[build-system]
+requires = ["setuptools>=61"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "{dist}"
+version = "0.1.0"
+description = "A Blockyard rule plugin: {plugin}"
+requires-python = ">=3.11"
+dependencies = ["blockyard"]
+
+[project.optional-dependencies]
+test = ["pytest"]
+
+# Blockyard finds the plugin (and its rule files) through this entry point.
+[project.entry-points.blockyard]
+{plugin} = "{module}"
+
+[tool.setuptools]
+packages = ["{module}", "{module}.rulesets"]
+
+[tool.setuptools.package-data]
+"{module}.rulesets" = ["*.toml"]
+''',
+        f"{module}/__init__.py": f'''"""{cls}: a Blockyard rule plugin.
+
+``{plugin}`` adds a bonus to every move that clears lines: ``bonus`` points per
+cleared line on top of the scoring plugin's points. Rule files name it as
+``[plugins.{plugin}]``.
+"""
+
+from __future__ import annotations
+
+from importlib.resources import files
+
+from blockyard import hookimpl
+from blockyard.results import Scoring
+
+
+class {cls}:
+    """Wraps the scoring answer: line points plus ``bonus`` per cleared line."""
+
+    name = "{plugin}"
+
+    def __init__(self, params):
+        self.bonus = params.integer("bonus", 5, minimum=0)
+
+    @hookimpl(hookwrapper=True)
+    def blockyard_score(self, game, move):
+        outcome = yield
+        scoring = outcome.get_result()
+        if scoring is not None and move.lines:
+            outcome.force_result(Scoring(scoring.points + self.bonus * move.lines,
+                                         scoring.combo, scoring.state))
+
+
+@hookimpl
+def blockyard_register_plugins(register):
+    register({cls}.name, {cls})
+
+
+@hookimpl
+def blockyard_register_rulesets(register):
+    register(files("{module}.rulesets"))
+''',
+        f"{module}/rulesets/__init__.py": '"""Rule files of this plugin (data)."""\n',
+        f"{module}/rulesets/{ruleset}.toml": f'''# {ruleset}: eu-classic with the {plugin} plugin.
+
+[ruleset]
+extends = "eu-classic"
+id = "{ruleset}"
+name = "{cls} Classic"
+family = "{plugin}"
+description = "Block Puzzle Classic, and every cleared line pays a bonus."
+
+[records]
+group = "{ruleset}"
+
+[plugins.{plugin}]
+bonus = 5
+''',
+        "tests/test_plugin.py": f'''"""Tests of the {plugin} plugin."""
+
+import blockyard
+
+
+def test_the_ruleset_conforms(blockyard_conformance):  # the fixture comes with blockyard
+    blockyard_conformance("{ruleset}")
+
+
+def test_a_cleared_line_pays_the_bonus():
+    board = "\\n".join(["#........."] + ["." * 10] * 8 + ["#########."])
+    game = blockyard.new_game("{ruleset}", seed=1, board=board, tray=["#", None, None])
+    assert game.place(0, 9, 9).points == 1 + 100 + 5
+''',
+        "README.md": f'''# {dist}
+
+A rule plugin for [Blockyard](https://pypi.org/project/blockyard/): `{plugin}`
+adds a bonus for every cleared line. It ships the ruleset `{ruleset}`.
+
+    pip install ./{name}          # then: blockyard list, blockyard check {ruleset}
+    pip install "./{name}[test]" && pytest {name}/tests
+
+Edit `{module}/__init__.py` (the hooks) and `{module}/rulesets/` (the rule
+files). The hook reference is in Blockyard's MODDING.md.
+''',
+    }
+
+
+def write_package(name: str, folder: Path | None = None) -> Path:
+    """Write the package for ``name`` into ``folder`` (default ``./NAME``)."""
+    target = Path(folder) if folder is not None else Path.cwd() / name
+    if target.exists() and any(target.iterdir()):
+        raise FileExistsError(f"{target} exists and is not empty")
+    for rel, content in render(name).items():
+        path = target / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(content, encoding="utf-8")
+    return target

@@ -1,0 +1,1 @@
+"""Rule files of the diagonals plugin (data)."""
