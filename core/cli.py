@@ -64,7 +64,18 @@ def _cmd_new_plugin(args: argparse.Namespace) -> int:
 def _cmd_play(args: argparse.Namespace) -> int:
     from .frontend_entry import run_frontend
 
-    return run_frontend(ruleset=getattr(args, "ruleset", None), seed=getattr(args, "seed", None))
+    if getattr(args, "ruleset", None) is None and getattr(args, "challenge", None) is None \
+            and getattr(args, "func", None) is _cmd_play and hasattr(args, "challenge"):
+        print("blockyard play: give a RULESET or --challenge CODE", file=sys.stderr)
+        return 2
+    return run_frontend(ruleset=getattr(args, "ruleset", None), seed=getattr(args, "seed", None),
+                        challenge=getattr(args, "challenge", None))
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from .frontend_entry import run_frontend
+
+    return run_frontend(replay=str(args.file))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -87,9 +98,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--into", type=Path, default=None, help="folder (default ./NAME)")
     p.set_defaults(func=_cmd_new_plugin)
     p = sub.add_parser("play", help="open the game window straight into a game")
-    p.add_argument("ruleset", help="ruleset id or path to a .toml file")
+    p.add_argument("ruleset", nargs="?", help="ruleset id or path to a .toml file")
     p.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
+    p.add_argument("--challenge", metavar="CODE", default=None,
+                   help="play the deal of a challenge code, with its score to beat")
     p.set_defaults(func=_cmd_play)
+    p = sub.add_parser("replay", help="watch a replay file")
+    p.add_argument("file", type=Path, help="a replay file (.json)")
+    p.set_defaults(func=_cmd_replay)
     return parser
 
 

@@ -6,10 +6,13 @@ switches views (launcher → game → summary). :func:`run` opens the window.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import arcade
 
 import blockyard
 from blockyard.records import RecordStore
+from blockyard.replays import Replay, ReplayError, load_replay, save_replay
 
 from .persistence import Settings, clear_saved_game, load_saved_game, save_game
 
@@ -22,18 +25,32 @@ class BlockyardApp:
         self.settings = Settings.load()
         self.records = RecordStore()
         self.saved_game: blockyard.Game | None = load_saved_game()
+        self.duel = None  # a duel.Duel while one is played
+        self.challenge_score: int | None = None  # the score to beat of the current game
+        self.last_replay: Path | None = None
 
     # -- screens ---------------------------------------------------------------------------
 
     def show_launcher(self) -> None:
+        """The launcher; leaving a duel or a challenge leads here."""
         from .launcher import LauncherView
 
+        self.duel = None
+        self.challenge_score = None
         self.window.show_view(LauncherView(self))
 
+    def restart(self, game: blockyard.Game) -> None:
+        """Start the ruleset again: the same deal in a duel or a challenge, else a new one."""
+        same_deal = self.duel is not None or self.challenge_score is not None
+        self.start_game(game.ruleset.id, game.seed if same_deal else None,
+                        challenge=self.challenge_score)
+
     def start_game(self, ruleset: str, seed: int | None = None, *,
-                   replace_saved: bool = True) -> blockyard.Game:
-        """Start a new game of ``ruleset`` (id or path) and show it."""
+                   replace_saved: bool = True, challenge: int | None = None) -> blockyard.Game:
+        """Start a new game of ``ruleset`` (id or path) and show it; ``challenge``
+        is a score to beat shown in the HUD."""
         game = blockyard.new_game(ruleset, seed=seed)
+        self.challenge_score = challenge
         if replace_saved:
             self.saved_game = None
         self.settings.last_ruleset = game.ruleset.id
@@ -44,7 +61,88 @@ class BlockyardApp:
 
     def resume(self, game: blockyard.Game) -> None:
         self.saved_game = None
+        self.challenge_score = None
         self.show_game(game)
+
+    def start_challenge(self, code: str) -> str | None:
+        """Start the game of a challenge code; returns an error message, or None."""
+        from blockyard.challenge import decode
+
+        try:
+            challenge = decode(code)
+        except ValueError as exc:
+            return str(exc)
+        self.duel = None
+        self.start_game(challenge.ruleset_id, challenge.seed, challenge=challenge.score)
+        return None
+
+    def prompt_challenge(self) -> None:
+        from .menus import PromptView
+
+        self.window.show_view(PromptView(
+            self, "Enter a challenge code", [("Code", "")],
+            lambda values: self.start_challenge(values[0]), self.show_launcher,
+            hint="The code a friend read out or sent you, e.g. 0BQ8-WM00-0007-V2C"))
+
+    def finish_game(self, game: blockyard.Game) -> None:
+        """A game is over: count it, keep its replay, forget the save, show what's next."""
+        summary = self.records.record(game)
+        player = self.duel.player if self.duel is not None else ""
+        self.last_replay = save_replay(game, player=player)
+        clear_saved_game()
+        if self.duel is not None:
+            from . import duel
+
+            duel.record_result(self, game, self.last_replay)
+        else:
+            self.show_summary(game, summary)
+
+    def watch_replay(self, replay: Replay | Path | str, back=None, title: str = "") -> str | None:
+        """Open the replay viewer; returns an error message instead when the replay
+        cannot be shown faithfully."""
+        from .replay_view import ReplayView
+
+        try:
+            loaded = replay if isinstance(replay, Replay) else load_replay(replay)
+            loaded.check()
+        except ReplayError as exc:
+            return str(exc)
+        self.window.show_view(ReplayView(self, loaded, back or self.show_launcher, title))
+        return None
+
+    def show_replays(self, ruleset_id: str) -> None:
+        """The replays kept for a ruleset, newest first."""
+        from blockyard.replays import list_replays
+
+        from .menus import MenuView
+
+        files = list_replays(ruleset_id)
+        choices = []
+        for path in files[:10]:
+            data = load_replay(path).data
+            who = f"{data['player']}: " if data.get("player") else ""
+            label = f"{data['finished'][:16].replace('T', ' ')}  {who}{data['score']} points"
+            choices.append((label, self._watch_from_list(path, ruleset_id)))
+        ruleset = blockyard.load_ruleset(ruleset_id)
+        lines = [f"{len(files)} kept (the last 20)"] if files else ["No finished games yet."]
+        self.window.show_view(MenuView(self, f"Replays: {ruleset.name}", lines, choices,
+                                       self.show_launcher))
+
+    def _watch_from_list(self, path: Path, ruleset_id: str):
+        def watch() -> None:
+            error = self.watch_replay(path, back=lambda: self.show_replays(ruleset_id))
+            if error:
+                from .menus import MenuView
+
+                self.window.show_view(MenuView(self, "Cannot show this replay", [error],
+                                               [("Back", lambda: self.show_replays(ruleset_id))],
+                                               lambda: self.show_replays(ruleset_id)))
+        return watch
+
+    def start_duel(self, ruleset_id: str) -> None:
+        from . import duel
+
+        duel.setup(self, ruleset_id)
 
     def show_game(self, game: blockyard.Game) -> None:
         if game.kind == "falling":
@@ -94,14 +192,34 @@ class BlockyardWindow(arcade.Window):
         super().on_close()
 
 
-def run(ruleset: str | None = None, seed: int | None = None) -> int:
-    """Open the window on the launcher, or straight into a game of ``ruleset``."""
+def run(ruleset: str | None = None, seed: int | None = None, challenge: str | None = None,
+        replay: str | None = None) -> int:
+    """Open the window on the launcher, straight into a game of ``ruleset`` or of a
+    ``challenge`` code, or on the viewer of a ``replay`` file."""
+    if challenge is not None:
+        from blockyard.challenge import decode
+
+        try:
+            decode(challenge)
+        except ValueError as exc:
+            print(f"blockyard: {exc}")
+            return 2
+    if replay is not None:
+        try:
+            load_replay(replay).check()
+        except ReplayError as exc:
+            print(f"blockyard: {exc}")
+            return 2
     settings = Settings.load()
     window = BlockyardWindow(settings.width, settings.height, "Blockyard", resizable=True)
     window.set_minimum_size(360, 360)
     app = BlockyardApp(window)
     window.app = app
-    if ruleset is not None:
+    if challenge is not None:
+        app.start_challenge(challenge)
+    elif replay is not None:
+        app.watch_replay(replay)
+    elif ruleset is not None:
         try:
             app.start_game(ruleset, seed)
         except blockyard.RulesetError as exc:

@@ -2,7 +2,9 @@
 
 Rulesets whose rule files share a ``[display] entry`` (the nepal pair) are one
 row whose only setting is their ``option``. A saved game in progress is offered
-first. Keys: ↑/↓ choose, ←/→ change the setting, Enter play, Esc quit.
+first. Each row also offers a duel and its replays. Keys: ↑/↓ choose, ←/→
+change the setting, Enter play, D duel, R replays, C enter a challenge code,
+Esc quit.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import blockyard
 
 from . import theme
 from .layout import Rect
+from .widgets import Button
 
 if TYPE_CHECKING:
     from .app import BlockyardApp
@@ -34,6 +37,8 @@ class Entry:
     texts: list[arcade.Text] = field(default_factory=list)
     rect: Rect = field(default_factory=lambda: Rect(0, 0, 0, 0))
     option_rect: Rect = field(default_factory=lambda: Rect(0, 0, 0, 0))
+    duel_rect: Rect = field(default_factory=lambda: Rect(0, 0, 0, 0))
+    replays_rect: Rect = field(default_factory=lambda: Rect(0, 0, 0, 0))
 
     @property
     def ruleset_id(self) -> str:
@@ -103,7 +108,10 @@ class LauncherView(arcade.View):
         self.scroll = 0.0
         self.title = arcade.Text("Blockyard", 0, 0, theme.TEXT, 34, font_name=theme.FONT,
                                  bold=True, anchor_x="center", anchor_y="center")
-        self.hint = arcade.Text("↑↓ choose   ←→ setting   Enter play   Esc quit", 0, 0,
+        self.challenge_button = Button("Challenge code", self.app.prompt_challenge,
+                                       font_size=13)
+        self.hint = arcade.Text("↑↓ choose  ←→ setting  Enter play  D duel  R replays  "
+                                "C code  Esc quit", 0, 0,
                                 theme.MUTED, 13, font_name=theme.FONT, anchor_x="center",
                                 anchor_y="center")
         self.headers: list[arcade.Text] = []
@@ -131,6 +139,8 @@ class LauncherView(arcade.View):
         self.row_height = 78 * scale
         self.title.position = (width / 2, height - 40 * scale)
         self.title.font_size = 34 * scale
+        self.challenge_button.place(Rect(width - 170 * scale, height - 58 * scale, 160 * scale,
+                                         36 * scale), 13 * scale)
         self.hint.position = (width / 2, 18 * scale)
         self.list_top = height - 84 * scale
         self.list_bottom = 40 * scale
@@ -171,6 +181,16 @@ class LauncherView(arcade.View):
                                                anchor_x="center", anchor_y="center"))
             else:
                 entry.option_rect = Rect(0, 0, 0, 0)
+            if entry.resume is None:
+                bw, bh = 84 * scale, 24 * scale
+                entry.replays_rect = Rect(r.right - bw - 8 * scale, r.bottom + 6 * scale, bw, bh)
+                entry.duel_rect = Rect(entry.replays_rect.left - bw - 8 * scale,
+                                       r.bottom + 6 * scale, bw, bh)
+                for label, rect in (("Duel", entry.duel_rect), ("Replays", entry.replays_rect)):
+                    entry.texts.append(arcade.Text(label, rect.center_x, rect.center_y,
+                                                   theme.TEXT, 11.5 * scale, font_name=theme.FONT,
+                                                   bold=True, anchor_x="center",
+                                                   anchor_y="center"))
             y -= self.row_height
 
     def _ensure_visible(self) -> None:
@@ -198,6 +218,10 @@ class LauncherView(arcade.View):
             if i == self.selected:
                 arcade.draw_lrbt_rectangle_filled(r.left, r.left + 5 * self.scale, r.bottom,
                                                   r.top, theme.ACCENT)
+            for small in (entry.duel_rect, entry.replays_rect):
+                if small.width:
+                    arcade.draw_lrbt_rectangle_filled(small.left, small.right, small.bottom,
+                                                      small.top, theme.BOARD_BG)
             for text in entry.texts:
                 text.draw()
         for header in self.headers:
@@ -207,6 +231,7 @@ class LauncherView(arcade.View):
         arcade.draw_lrbt_rectangle_filled(0, self.window.width, 0, self.list_bottom,
                                           theme.BACKGROUND)
         self.title.draw()
+        self.challenge_button.draw()
         self.hint.draw()
 
     def choose(self, index: int) -> None:
@@ -239,6 +264,12 @@ class LauncherView(arcade.View):
             self.cycle_option(self.selected, 1 if symbol == key.RIGHT else -1)
         elif symbol in (key.ENTER, key.RETURN, key.SPACE):
             self.choose(self.selected)
+        elif symbol == key.C:
+            self.app.prompt_challenge()
+        elif symbol == key.D and self.entries[self.selected].resume is None:
+            self.app.start_duel(self.entries[self.selected].ruleset_id)
+        elif symbol == key.R and self.entries[self.selected].resume is None:
+            self.app.show_replays(self.entries[self.selected].ruleset_id)
         elif symbol == key.ESCAPE:
             self.app.quit()
 
@@ -248,9 +279,18 @@ class LauncherView(arcade.View):
                 self.selected = i
 
     def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
+        if self.challenge_button.hit(x, y):
+            self.app.prompt_challenge()
+            return
         if y >= self.list_top:
             return
         for i, entry in enumerate(self.entries):
+            if entry.duel_rect.contains(x, y):
+                self.app.start_duel(entry.ruleset_id)
+                return
+            if entry.replays_rect.contains(x, y):
+                self.app.show_replays(entry.ruleset_id)
+                return
             if entry.option_rect.contains(x, y):
                 self.selected = i
                 self.cycle_option(i, 1)

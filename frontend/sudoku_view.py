@@ -43,10 +43,12 @@ def stone_glyph(stone: Stone) -> str:
 class SudokuView(arcade.View):
     """Plays one falling-stone game."""
 
-    def __init__(self, app: BlockyardApp, game: blockyard.Game) -> None:
+    def __init__(self, app: BlockyardApp, game: blockyard.Game, *,
+                 spectator: bool = False) -> None:
         super().__init__()
         self.app = app
         self.game = game
+        self.spectator = spectator  # replays: shown, never played, saved or recorded
         self.cells = arcade.SpriteList()
         self.overlay_sprites = arcade.SpriteList()
         self.batch = pyglet.graphics.Batch()
@@ -149,7 +151,10 @@ class SudokuView(arcade.View):
                 self.digits[i].text = ""
         self.score_text.text = str(game.score)
         left = game.time_left or 0
-        self.clock_text.text = f"{int(left) // 60}:{int(left) % 60:02d}"
+        clock = f"{int(left) // 60}:{int(left) % 60:02d}"
+        if self.app.challenge_score is not None and not self.spectator:
+            clock += f"   ·   to beat {self.app.challenge_score}"
+        self.clock_text.text = clock
         self.errors_text.text = "✗" * game.errors + "·" * max(0, 3 - game.errors)
         for sprite, text, stone in zip(self.upcoming_sprites, self.upcoming_texts,
                                        game.upcoming, strict=False):
@@ -190,24 +195,32 @@ class SudokuView(arcade.View):
                                     font_name=theme.FONT, bold=True, anchor_x="center",
                                     anchor_y="center")
                 self.labels.append((label, 0.0))
-        if results:
+        if results and not self.spectator:
             self.app.after_action(self.game)
 
+    def perform(self, action: list) -> None:
+        """Perform a logged action with its effects (the replay viewer)."""
+        moves = self.game.moves
+        outcome = self.game.apply(action)
+        if action[0] == "tick":
+            self._landed(outcome)
+        elif self.game.moves != moves:
+            self._landed([self.game.last_landing])
+        self.refresh()
+
     def on_update(self, delta_time: float) -> None:
-        if not self.paused and not self.game.over:
+        if not self.paused and not self.game.over and not self.spectator:
             self._landed(self.game.tick(delta_time))
         self.labels = [(text, age + delta_time) for text, age in self.labels
                        if age + delta_time < LABEL_TIME]
         for text, _ in self.labels:
             text.y += self.cell * delta_time
         self.refresh()
-        if self.game.over:
+        if self.game.over and not self.spectator:
             self.over_age += delta_time
             if self.over_age > OVER_DELAY and not self.recorded:
                 self.recorded = True
-                summary = self.app.records.record(self.game)
-                self.app.after_action(self.game)
-                self.app.show_summary(self.game, summary)
+                self.app.finish_game(self.game)
 
     def on_draw(self) -> None:
         self.clear(color=theme.BACKGROUND)
@@ -253,7 +266,7 @@ class SudokuView(arcade.View):
 
     def restart(self) -> None:
         self.paused = False
-        self.app.start_game(self.game.ruleset.id)
+        self.app.restart(self.game)
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         key = arcade.key

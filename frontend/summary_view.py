@@ -32,6 +32,8 @@ class SummaryView(arcade.View):
         self.again = Button("Play again", self.play_again, font_size=18,
                             color=(40, 120, 80, 255))
         self.change = Button("Change ruleset", self.app.show_launcher, font_size=18)
+        self.watch = Button("Watch replay", self.watch_replay, font_size=15)
+        self.code = challenge_code(game)
         self.pieces = arcade.SpriteList()
         self._layout()
 
@@ -48,6 +50,11 @@ class SummaryView(arcade.View):
             lines.append((f"Record: {before} → {s.record_after}", theme.TEXT, 16, False))
         unit = "areas completed" if self.game.kind == "falling" else "lines cleared"
         lines.append((f"{s.lines_cleared} {unit}", theme.TEXT, 16, False))
+        if self.app.challenge_score is not None:
+            beat = s.points > self.app.challenge_score
+            lines.append((f"Challenge: {s.points} vs {self.app.challenge_score} — "
+                          f"{'beaten!' if beat else 'not beaten'}",
+                          theme.GOOD if beat else theme.BAD, 16, True))
         if self.game.kind == "tray":
             combo = self.game.ruleset.display.combo_text(s.best_combo) or "—"
             lines.append((f"Best combo: {combo}", theme.TEXT, 16, False))
@@ -82,12 +89,24 @@ class SummaryView(arcade.View):
                                width / 2, y - 10 * scale, theme.ACCENT, 15 * scale,
                                font_name=theme.FONT, anchor_x="center", anchor_y="center",
                                multiline=True, width=int(width * 0.85), align="center")
+        self.code_text = arcade.Text(
+            f"Challenge a friend: {self.code}" if self.code else "", width / 2, 150 * scale,
+            theme.TEXT, 15 * scale, font_name=theme.FONT, bold=True, anchor_x="center",
+            anchor_y="center")
         bw, bh = 260 * scale, 52 * scale
         self.again.place(Rect(width / 2 - bw - 10 * scale, 60 * scale, bw, bh), 18 * scale)
         self.change.place(Rect(width / 2 + 10 * scale, 60 * scale, bw, bh), 18 * scale)
+        self.watch.place(Rect(width / 2 - 110 * scale, 8 * scale, 220 * scale, 40 * scale),
+                         15 * scale)
+
+    def watch_replay(self) -> None:
+        if self.app.last_replay is not None:
+            self.app.watch_replay(self.app.last_replay,
+                                  back=lambda: self.app.show_summary(self.game, self.summary))
 
     def play_again(self) -> None:
         self.app.start_game(self.game.ruleset.id)
+
 
     def on_resize(self, width: int, height: int) -> None:
         self._layout()
@@ -98,17 +117,31 @@ class SummaryView(arcade.View):
             text.draw()
         self.pieces.draw()
         self.tip.draw()
+        self.code_text.draw()
         self.again.draw()
         self.change.draw()
+        self.watch.draw()
 
     def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
-        hover_buttons([self.again, self.change], x, y)
+        hover_buttons([self.again, self.change, self.watch], x, y)
 
     def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
-        click_buttons([self.again, self.change], x, y)
+        click_buttons([self.again, self.change, self.watch], x, y)
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         if symbol in (arcade.key.ENTER, arcade.key.RETURN, arcade.key.SPACE):
             self.play_again()
         elif symbol in (arcade.key.ESCAPE, arcade.key.L):
             self.app.show_launcher()
+        elif symbol == arcade.key.W:
+            self.watch_replay()
+
+
+def challenge_code(game: blockyard.Game) -> str:
+    """The code of this game's deal with its score to beat ("" if it cannot have one)."""
+    from blockyard.challenge import encode
+
+    try:
+        return encode(game.ruleset.id, game.seed, game.score)
+    except ValueError:
+        return ""

@@ -46,10 +46,12 @@ class FloatingLabel:
 class TrayGameView(arcade.View):
     """Plays one tray game."""
 
-    def __init__(self, app: BlockyardApp, game: blockyard.TrayGame) -> None:
+    def __init__(self, app: BlockyardApp, game: blockyard.TrayGame, *,
+                 spectator: bool = False) -> None:
         super().__init__()
         self.app = app
         self.game = game
+        self.spectator = spectator  # replays: shown, never played, saved or recorded
         self.can_rotate = game.ruleset.hooks.has("rotate")
         self.layout: GameLayout = game_layout(self.window.width, self.window.height,
                                               game.rows, game.cols)
@@ -209,7 +211,9 @@ class TrayGameView(arcade.View):
             piece_sprites(piece.cells, color, size, left, top, sprites)
         self.score_text.text = str(game.score)
         best = self.app.records.best(game.ruleset, game.date)
-        if game.ruleset.record_kind == "none":
+        if self.app.challenge_score is not None and not self.spectator:
+            self.best_text.text = f"To beat {self.app.challenge_score}"
+        elif game.ruleset.record_kind == "none":
             self.best_text.text = "Zen: no score"
         else:
             shown = max(best or 0, game.score)
@@ -316,9 +320,22 @@ class TrayGameView(arcade.View):
         self.key_anchor = None
         self.swap_armed = self.end_armed = False
         self._start_effects(result, before)
-        self.app.after_action(self.game)
+        self.saved()
         self.refresh()
         return True
+
+    def saved(self) -> None:
+        """Save the game in progress (not for a replay)."""
+        if not self.spectator:
+            self.app.after_action(self.game)
+
+    def perform(self, action: list) -> None:
+        """Perform a logged action with its effects (the replay viewer)."""
+        if action[0] == "place":
+            self.try_place(*action[1:])
+            return
+        self.game.apply(action)
+        self.refresh()
 
     def _start_effects(self, result: blockyard.MoveResult, before: Any) -> None:
         game, layout = self.game, self.layout
@@ -380,7 +397,7 @@ class TrayGameView(arcade.View):
         except IllegalMove as exc:
             self.say(str(exc))
             return
-        self.app.after_action(self.game)
+        self.saved()
         if self.selected == slot:
             piece = self.game.tray[slot]
             r, c = self.key_anchor or (0, 0)
@@ -404,7 +421,7 @@ class TrayGameView(arcade.View):
         else:
             self.selected = self.key_anchor = None
             self.say("New pieces!")
-            self.app.after_action(self.game)
+            self.saved()
         self.refresh()
 
     def click_end(self) -> None:
@@ -416,7 +433,7 @@ class TrayGameView(arcade.View):
         self.end_armed = False
         if not self.game.over:
             self.game.end_round()
-            self.app.after_action(self.game)
+            self.saved()
         self.refresh()
 
     def do_continue(self) -> None:
@@ -424,7 +441,7 @@ class TrayGameView(arcade.View):
             self.game.continue_game()
             self.over_age = 0.0
             self.say("Rows emptied — go on!")
-            self.app.after_action(self.game)
+            self.saved()
             self.refresh()
 
     def finish(self) -> None:
@@ -440,29 +457,28 @@ class TrayGameView(arcade.View):
 
     def restart(self) -> None:
         self.paused = False
-        self.app.start_game(self.game.ruleset.id, replace_saved=True)
+        self.app.restart(self.game)
 
     def to_launcher(self) -> None:
         self.paused = False
         self.app.show_launcher()
 
     def _show_summary(self) -> None:
-        if not self.recorded:
+        if not self.recorded and not self.spectator:
             self.recorded = True
-            summary = self.app.records.record(self.game)
-            self.app.after_action(self.game)
-            self.app.show_summary(self.game, summary)
+            self.app.finish_game(self.game)
 
     # -- Arcade events -------------------------------------------------------------------------
 
     def on_update(self, delta_time: float) -> None:
         game = self.game
-        if not self.paused and not game.over and game.time_left is not None:
+        if not self.spectator and not self.paused and not game.over \
+                and game.time_left is not None:
             game.tick(delta_time)
             self.save_age += delta_time
             if game.over or self.save_age > 2.0:
                 self.save_age = 0.0
-                self.app.after_action(game)
+                self.saved()
             left = game.time_left
             text = f"{int(left) // 60}:{int(left) % 60:02d}"
             if self.clock_text.text != text:
@@ -484,7 +500,7 @@ class TrayGameView(arcade.View):
                                               self._cell_centres(), strict=True):
                 sprite.center_y = y + offset * k
                 sprite.center_x = x
-        if game.over and not self.paused:
+        if game.over and not self.paused and not self.spectator:
             if game.can_continue:
                 return
             self.over_age += delta_time
@@ -521,7 +537,7 @@ class TrayGameView(arcade.View):
             button.draw()
         if self.perfect_age < PERFECT_TIME:
             self.perfect_text.draw()
-        if self.game.over and self.game.can_continue:
+        if self.game.over and self.game.can_continue and not self.spectator:
             self._draw_overlay("Stuck! Continue once?")
             self.continue_button.draw()
             self.give_up_button.draw()

@@ -102,6 +102,10 @@ class Driver:
         for name in names:
             self.xdo("key", "--window", self.wid, name)
 
+    def type(self, text: str) -> None:
+        """Type text into the focused field (real key events)."""
+        self.xdo("type", "--window", self.wid, "--delay", "5", text)
+
     def key_down(self, name: str) -> None:
         self.xdo("keydown", "--window", self.wid, name)
 

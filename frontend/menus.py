@@ -1,0 +1,214 @@
+"""Two generic screens: a menu of choices, and a prompt with text fields.
+
+Both work with the keyboard (↑/↓ or Tab, Enter, Esc, typing) and the mouse.
+Duels, challenge codes and the replay list are built from them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+import arcade
+
+from . import theme
+from .layout import Rect
+from .widgets import Button, hover_buttons
+
+if TYPE_CHECKING:
+    from .app import BlockyardApp
+
+
+class MenuView(arcade.View):
+    """A title, some lines of text, and choices (label, action); Esc runs ``back``."""
+
+    def __init__(self, app: BlockyardApp, title: str, lines: Sequence[str],
+                 choices: Sequence[tuple[str, Callable[[], None]]],
+                 back: Callable[[], None]) -> None:
+        super().__init__()
+        self.app = app
+        self.back = back
+        self.title = arcade.Text(title, 0, 0, theme.TEXT, 28, font_name=theme.FONT, bold=True,
+                                 anchor_x="center", anchor_y="center")
+        self.lines = [arcade.Text(line, 0, 0, theme.TEXT, 16, font_name=theme.FONT,
+                                  anchor_x="center", anchor_y="center") for line in lines]
+        self.buttons = [Button(label, action, font_size=17) for label, action in choices]
+        self.index = 0
+        self._layout()
+
+    def _layout(self) -> None:
+        width, height = self.window.width, self.window.height
+        scale = max(0.7, min(1.3, min(width, height) / 720))
+        y = height - 70 * scale
+        self.title.position = (width / 2, y)
+        self.title.font_size = 28 * scale
+        y -= 56 * scale
+        for line in self.lines:
+            line.position = (width / 2, y)
+            line.font_size = 16 * scale
+            y -= 30 * scale
+        y -= 20 * scale
+        bw, bh = min(width * 0.8, 460 * scale), 46 * scale
+        for button in self.buttons:
+            button.place(Rect(width / 2 - bw / 2, y - bh, bw, bh), 17 * scale)
+            y -= bh + 12 * scale
+
+    def on_resize(self, width: int, height: int) -> None:
+        self._layout()
+
+    def on_draw(self) -> None:
+        self.clear(color=theme.BACKGROUND)
+        self.title.draw()
+        for line in self.lines:
+            line.draw()
+        for i, button in enumerate(self.buttons):
+            button.hover = button.hover or i == self.index
+            button.draw()
+
+    def on_key_press(self, symbol: int, modifiers: int) -> None:
+        key = arcade.key
+        if symbol == key.ESCAPE:
+            self.back()
+        elif symbol in (key.DOWN, key.TAB) and self.buttons:
+            self.index = (self.index + 1) % len(self.buttons)
+            hover_buttons(self.buttons, -1, -1)
+        elif symbol == key.UP and self.buttons:
+            self.index = (self.index - 1) % len(self.buttons)
+            hover_buttons(self.buttons, -1, -1)
+        elif symbol in (key.ENTER, key.RETURN, key.SPACE) and self.buttons:
+            self.buttons[self.index].action()
+
+    def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
+        hover_buttons(self.buttons, x, y)
+        for i, button in enumerate(self.buttons):
+            if button.rect.contains(x, y):
+                self.index = i
+
+    def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
+        for item in self.buttons:
+            if item.hit(x, y):
+                item.action()
+                return
+
+
+class PromptView(arcade.View):
+    """Text fields to fill in. ``done(values)`` returns an error message to show,
+    or ``None`` when the values were accepted."""
+
+    def __init__(self, app: BlockyardApp, title: str, fields: Sequence[tuple[str, str]],
+                 done: Callable[[list[str]], str | None], back: Callable[[], None],
+                 hint: str = "") -> None:
+        super().__init__()
+        self.app = app
+        self.done = done
+        self.back = back
+        self.labels = [label for label, _ in fields]
+        self.values = [value for _, value in fields]
+        self.focus = 0
+        self.error = ""
+        self.ready = False  # text typed with the key that opened the prompt is not input
+        self.title = arcade.Text(title, 0, 0, theme.TEXT, 26, font_name=theme.FONT, bold=True,
+                                 anchor_x="center", anchor_y="center")
+        self.hint = arcade.Text(hint or "Type, Tab for the next field, Enter to go on, Esc back",
+                                0, 0, theme.MUTED, 13, font_name=theme.FONT, anchor_x="center",
+                                anchor_y="center")
+        self.error_text = arcade.Text("", 0, 0, theme.BAD, 15, font_name=theme.FONT,
+                                      anchor_x="center", anchor_y="center", multiline=True,
+                                      width=600, align="center")
+        self.texts = [arcade.Text("", 0, 0, theme.TEXT, 18, font_name=theme.FONT,
+                                  anchor_y="center") for _ in fields]
+        self.ok = Button("OK", self.submit, font_size=18, color=(40, 120, 80, 255))
+        self.cancel = Button("Cancel", self.back, font_size=18)
+        self._layout()
+
+    def _layout(self) -> None:
+        width, height = self.window.width, self.window.height
+        scale = max(0.7, min(1.3, min(width, height) / 720))
+        self.title.position = (width / 2, height - 80 * scale)
+        self.hint.position = (width / 2, height - 120 * scale)
+        fw, fh = min(width * 0.85, 520 * scale), 48 * scale
+        self.field_rects = []
+        y = height - 180 * scale
+        for text in self.texts:
+            rect = Rect(width / 2 - fw / 2, y - fh, fw, fh)
+            self.field_rects.append(rect)
+            text.x, text.y = rect.left + 12 * scale, rect.center_y
+            y -= fh + 44 * scale
+        self.label_y_offset = 14 * scale
+        self.error_text.position = (width / 2, y - 10 * scale)
+        self.error_text.width = int(width * 0.85)
+        bw = 200 * scale
+        self.ok.place(Rect(width / 2 - bw - 8, y - 90 * scale, bw, fh), 18 * scale)
+        self.cancel.place(Rect(width / 2 + 8, y - 90 * scale, bw, fh), 18 * scale)
+        self._refresh()
+
+    def _refresh(self) -> None:
+        for i, text in enumerate(self.texts):
+            cursor = "|" if i == self.focus else ""
+            text.text = f"{self.labels[i]}: {self.values[i]}{cursor}"
+        self.error_text.text = self.error
+
+    def submit(self) -> None:
+        self.error = self.done(list(self.values)) or ""
+        self._refresh()
+
+    def on_resize(self, width: int, height: int) -> None:
+        self._layout()
+
+    def on_draw(self) -> None:
+        self.clear(color=theme.BACKGROUND)
+        self.title.draw()
+        self.hint.draw()
+        for i, rect in enumerate(self.field_rects):
+            color = theme.PANEL_HOVER if i == self.focus else theme.PANEL
+            arcade.draw_lrbt_rectangle_filled(rect.left, rect.right, rect.bottom, rect.top, color)
+        for text in self.texts:
+            text.draw()
+        self.error_text.draw()
+        self.ok.draw()
+        self.cancel.draw()
+
+    def on_update(self, delta_time: float) -> None:
+        self.ready = True
+
+    def on_text(self, text: str) -> None:
+        if not self.ready:
+            return
+        printable = "".join(ch for ch in text if ch.isprintable())
+        if printable:
+            self.values[self.focus] = (self.values[self.focus] + printable)[:40]
+            self.error = ""
+            self._refresh()
+
+    def on_key_press(self, symbol: int, modifiers: int) -> None:
+        key = arcade.key
+        if symbol == key.BACKSPACE:
+            self.values[self.focus] = self.values[self.focus][:-1]
+        elif symbol in (key.TAB, key.DOWN):
+            self.focus = (self.focus + 1) % len(self.values)
+        elif symbol == key.UP:
+            self.focus = (self.focus - 1) % len(self.values)
+        elif symbol in (key.ENTER, key.RETURN):
+            if self.focus < len(self.values) - 1:
+                self.focus += 1
+            else:
+                self.submit()
+                return
+        elif symbol == key.ESCAPE:
+            self.back()
+            return
+        self._refresh()
+
+    def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
+        hover_buttons([self.ok, self.cancel], x, y)
+
+    def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
+        for i, rect in enumerate(self.field_rects):
+            if rect.contains(x, y):
+                self.focus = i
+                self._refresh()
+                return
+        for item in (self.ok, self.cancel):
+            if item.hit(x, y):
+                item.action()
+                return

@@ -1,0 +1,139 @@
+"""The replay viewer: watch a finished game again, for every ruleset.
+
+Keys: Space play/pause, → step one action, 1 / 2 / 4 speed, Esc back. The game
+is rebuilt by running its log through the headless engine; ticks are played in
+real time (scaled by the speed) in frame-sized pieces, which the engine makes
+exact (``tick(a); tick(b)`` is ``tick(a + b)``), so the last frame is the
+finished game itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import arcade
+
+from blockyard.replays import Replay
+
+from . import theme
+
+if TYPE_CHECKING:
+    from .app import BlockyardApp
+
+ACTION_SECONDS = 0.45   # between replayed tray moves at ×1
+SPEEDS = {arcade.key.KEY_1: 1, arcade.key.KEY_2: 2, arcade.key.KEY_4: 4}
+
+
+class ReplayView(arcade.View):
+    """Plays a :class:`~blockyard.replays.Replay` back (check it first)."""
+
+    def __init__(self, app: BlockyardApp, replay: Replay, back: Callable[[], None],
+                 title: str = "") -> None:
+        super().__init__()
+        self.app = app
+        self.replay = replay
+        self.back = back
+        self.game = replay.start()
+        self.actions = [list(a) for a in replay.log[1:]]
+        self.index = 0
+        self.tick_left: int | None = None
+        self.wait = 0.0
+        self.speed = 1
+        self.playing = True
+        if self.game.kind == "falling":
+            from .sudoku_view import SudokuView
+
+            self.inner = SudokuView(app, self.game, spectator=True)
+        else:
+            from .tray_view import TrayGameView
+
+            self.inner = TrayGameView(app, self.game, spectator=True)
+        self.label = title or f"Replay: {self.game.ruleset.name}"
+        self.status = arcade.Text(self.label, 0, 0, theme.ACCENT, 14, font_name=theme.FONT,
+                                  bold=True, anchor_x="center", anchor_y="center")
+        self._place_status()
+
+    @property
+    def finished(self) -> bool:
+        return self.index >= len(self.actions)
+
+    def _place_status(self) -> None:
+        self.status.position = (self.window.width / 2, 12)
+
+    def _status_text(self) -> str:
+        state = "end" if self.finished else ("▶" if self.playing else "❚❚")
+        return (f"{self.label}  ·  {state}  ×{self.speed}  ·  "
+                f"{min(self.index, len(self.actions))}/{len(self.actions)}  ·  "
+                "Space pause  → step  1/2/4 speed  Esc back")
+
+    # -- playing ---------------------------------------------------------------------------
+
+    def step(self) -> None:
+        """Perform the next action whole (the rest of a tick included)."""
+        if self.finished:
+            return
+        action = self.actions[self.index]
+        if action[0] == "tick":
+            self.inner.perform(["tick", self.tick_left if self.tick_left is not None
+                                else action[1]])
+            self.tick_left = None
+        else:
+            self.inner.perform(action)
+        self.index += 1
+        self.wait = 0.0
+
+    def advance(self, seconds: float) -> None:
+        budget = round(seconds * 1_000_000)
+        while budget > 0 and not self.finished:
+            action = self.actions[self.index]
+            if action[0] == "tick":
+                left = self.tick_left if self.tick_left is not None else int(action[1])
+                use = min(left, budget)
+                self.inner.perform(["tick", use])
+                budget -= use
+                left -= use
+                if left:
+                    self.tick_left = left
+                else:
+                    self.tick_left = None
+                    self.index += 1
+            elif self.game.kind == "falling":
+                self.step()  # moves and drops happened between ticks
+            else:
+                self.wait += budget / 1_000_000
+                budget = 0
+                if self.wait >= ACTION_SECONDS:
+                    self.step()
+
+    def on_update(self, delta_time: float) -> None:
+        if self.playing:
+            self.advance(delta_time * self.speed)
+        self.inner.on_update(delta_time)
+        text = self._status_text()
+        if self.status.text != text:
+            self.status.text = text
+
+    def on_draw(self) -> None:
+        self.inner.on_draw()
+        arcade.draw_lrbt_rectangle_filled(0, self.window.width, 0, 26, theme.OVERLAY)
+        self.status.draw()
+
+    def on_resize(self, width: int, height: int) -> None:
+        self.inner.on_resize(width, height)
+        self._place_status()
+
+    def on_key_press(self, symbol: int, modifiers: int) -> None:
+        key = arcade.key
+        if symbol == key.ESCAPE:
+            self.back()
+        elif symbol == key.SPACE:
+            self.playing = not self.playing
+        elif symbol == key.RIGHT:
+            self.playing = False
+            self.step()
+        elif symbol in SPEEDS:
+            self.speed = SPEEDS[symbol]
+
+    def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
+        self.playing = not self.playing

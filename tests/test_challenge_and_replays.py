@@ -1,0 +1,152 @@
+"""Challenge codes (blockyard.challenge) and replay files (blockyard.replays)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import blockyard
+from blockyard.challenge import Challenge, decode, encode
+from blockyard.replays import (
+    KEEP,
+    ReplayError,
+    list_replays,
+    load_replay,
+    save_replay,
+    state_digest,
+)
+
+IDS = [info.id for info in blockyard.list_rulesets()]
+
+
+@pytest.mark.parametrize("ruleset_id", IDS)
+@pytest.mark.parametrize("seed, score", [(0, None), (7, 0), (2**32 - 1, 123456), (99, None)])
+def test_codes_round_trip_for_every_ruleset(ruleset_id, seed, score):
+    code = encode(ruleset_id, seed, score)
+    assert set(code) <= set("0123456789ABCDEFGHJKMNPQRSTVWXYZ-")
+    assert len(code.replace("-", "")) <= 24
+    assert decode(code) == Challenge(ruleset_id, seed, score)
+
+
+def test_codes_forgive_case_spaces_and_look_alike_letters():
+    code = encode("tiered", 4242, 900)
+    assert decode(code.lower()) == decode(code.replace("-", " ")) == Challenge("tiered", 4242, 900)
+    with_o = code.replace("0", "O")
+    assert decode(with_o) == Challenge("tiered", 4242, 900)
+
+
+def test_every_single_character_typo_is_caught():
+    code = encode("eu-classic", 31337, 2500)
+    plain = code.replace("-", "")
+    alphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+    caught = 0
+    for i, ch in enumerate(plain):
+        for other in alphabet.replace(ch, ""):
+            typo = plain[:i] + other + plain[i + 1:]
+            try:
+                decoded = decode(typo)
+            except ValueError:
+                caught += 1
+            else:
+                assert decoded != Challenge("eu-classic", 31337, 2500)
+    assert caught >= 0.999 * len(plain) * 31
+
+
+@pytest.mark.parametrize("code, message", [
+    ("", "empty"),
+    ("ABCD-EF", "has 6 characters"),
+    ("0BQ8-WM00-0007-V2U", "cannot be in a code: 'U'"),
+    ("0BQ8-WM00-0007-V2D", "mistyped"),
+    (None, "is text"),
+])
+def test_malformed_codes_get_a_readable_message(code, message):
+    with pytest.raises(ValueError, match=message):
+        decode(code)
+
+
+def test_a_code_for_a_ruleset_not_installed_here():
+    code = encode("someone-elses-mod", 5)
+    with pytest.raises(ValueError, match="not installed here"):
+        decode(code)
+
+
+def test_encode_refuses_what_does_not_fit():
+    with pytest.raises(ValueError, match="seed"):
+        encode("eu-classic", 2**32)
+    with pytest.raises(ValueError, match="score"):
+        encode("eu-classic", 1, -5)
+
+
+def finished_game(ruleset="eu-classic", seed=3):
+    game = blockyard.new_game(ruleset, seed=seed)
+    while not game.over and game.moves < 25:
+        if game.kind == "falling":
+            game.move(1 if game.moves % 2 else -1)
+            game.hard_drop()
+            game.tick(0.3)
+        else:
+            moves = game.legal_moves()
+            game.place(*moves[len(moves) // 2])
+    if not game.over:
+        game.end_round()
+    return game
+
+
+@pytest.mark.parametrize("ruleset", ["eu-classic", "sudoku-bloxx", "eu-timed"])
+def test_a_replay_file_rebuilds_the_finished_game_exactly(ruleset, tmp_path):
+    game = finished_game(ruleset)
+    path = save_replay(game, player="Ana", folder=tmp_path)
+    loaded = load_replay(path)
+    loaded.check()
+    assert loaded.player == "Ana" and loaded.score == game.score
+    assert loaded.rebuild().snapshot() == game.snapshot()
+    assert loaded.start().moves == 0
+    data = json.loads(path.read_text())
+    assert data["engine"] == blockyard.__version__
+    assert data["ruleset_digest"] == game.ruleset.digest
+
+
+def test_a_replay_whose_rule_file_changed_is_refused(tmp_path, isolated_home):
+    folder = isolated_home / "config" / "rulesets"
+    folder.mkdir(parents=True)
+    rules = folder / "mine.toml"
+    rules.write_text('[ruleset]\nextends = "eu-classic"\nid = "mine"\nname = "Mine"\n')
+    game = finished_game("mine")
+    path = save_replay(game, folder=tmp_path)
+    load_replay(path).check()
+    rules.write_text('[ruleset]\nextends = "eu-classic"\nid = "mine"\nname = "Mine"\n'
+                     "[plugins.line-scoring]\nperfect_clear = 5000\n")
+    with pytest.raises(ReplayError, match="rule file of 'mine' has changed"):
+        load_replay(path).check()
+
+
+def test_a_replay_that_plays_differently_is_refused(tmp_path):
+    game = finished_game()
+    path = save_replay(game, folder=tmp_path)
+    data = json.loads(path.read_text())
+    data["final_digest"] = "0" * 64
+    path.write_text(json.dumps(data))
+    with pytest.raises(ReplayError, match="plays it differently"):
+        load_replay(path).check()
+
+
+def test_not_a_replay(tmp_path):
+    bad = tmp_path / "x.json"
+    bad.write_text("[1, 2]")
+    with pytest.raises(ReplayError, match="not a Blockyard replay"):
+        load_replay(bad)
+    bad.write_text("{")
+    with pytest.raises(ReplayError, match="not a readable replay"):
+        load_replay(bad)
+
+
+def test_only_the_last_20_replays_per_ruleset_are_kept(isolated_home):
+    games = [finished_game(seed=s) for s in range(KEEP + 3)]
+    for game in games:
+        save_replay(game)
+    kept = list_replays("eu-classic")
+    assert len(kept) == KEEP
+    seeds = {load_replay(p).data["seed"] for p in kept}
+    assert seeds == {g.seed for g in games[3:]}
+    assert state_digest(games[0]) != state_digest(games[1])
