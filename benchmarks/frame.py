@@ -13,75 +13,61 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import shutil
 import statistics
-import subprocess
 import time
 
 TARGET_MEDIAN_MS = 8.0
 
 
-def ensure_display() -> subprocess.Popen | None:
-    if os.environ.get("DISPLAY"):
-        return None
-    if shutil.which("Xvfb") is None:
-        raise SystemExit("no DISPLAY and no Xvfb: install xvfb or run on a desktop")
-    read, write = os.pipe()
-    server = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1600x1200x24",
-                               "-nolisten", "tcp"], pass_fds=(write,),
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    os.close(write)
-    with os.fdopen(read) as pipe:
-        os.environ["DISPLAY"] = ":" + pipe.readline().strip()
-    return server
+def ensure_display() -> None:
+    if not os.environ.get("DISPLAY"):
+        from blockyard.frontend.virtual_display import start_virtual_display
+
+        start_virtual_display()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=600)
     args = parser.parse_args()
-    server = ensure_display()
+    ensure_display()
     os.environ.setdefault("BLOCKYARD_HOME", os.path.join("/tmp", f"blockyard-bench-{os.getpid()}"))
-    try:
-        import arcade
+    import arcade
 
-        import blockyard
-        from blockyard.frontend.app import BlockyardApp, BlockyardWindow
+    import blockyard
+    from blockyard.frontend.app import BlockyardApp, BlockyardWindow
 
-        window = BlockyardWindow(720, 960, "Blockyard frame benchmark")
-        app = BlockyardApp(window)
-        game = blockyard.new_game("eu-classic", seed=11)
-        for _ in range(9):  # a mid-game board
-            moves = game.legal_moves()
-            game.place(*moves[len(moves) // 3])
-        app.show_game(game)
-        view = window.current_view
-        for _ in range(10):
-            window.dispatch_events()
-            view.on_update(1 / 60)
-            view.on_draw()
-            window.flip()
-        slot = next(i for i, p in enumerate(game.tray) if p is not None)
-        rect = view.layout.slots[slot]
-        view.on_mouse_press(rect.center_x, rect.center_y, arcade.MOUSE_BUTTON_LEFT, 0)
-        board = view.layout.board
-        times = []
-        for frame in range(args.frames):
-            t = frame / 120
-            x = board.center_x + board.width * 0.45 * math.sin(t * 2.1)
-            y = board.center_y + board.height * 0.45 * math.cos(t * 1.3)
-            view.on_mouse_drag(x, y, 1, 1, arcade.MOUSE_BUTTON_LEFT, 0)
-            start = time.perf_counter()
-            view.on_update(1 / 60)
-            view.on_draw()
-            window.ctx.finish()
-            times.append((time.perf_counter() - start) * 1000)
-            window.flip()
-        renderer = window.ctx.info.RENDERER
-        window.close()
-    finally:
-        if server is not None:
-            server.terminate()
+    window = BlockyardWindow(720, 960, "Blockyard frame benchmark")
+    app = BlockyardApp(window)
+    game = blockyard.new_game("eu-classic", seed=11)
+    for _ in range(9):  # a mid-game board
+        moves = game.legal_moves()
+        game.place(*moves[len(moves) // 3])
+    app.show_game(game)
+    view = window.current_view
+    for _ in range(10):
+        window.dispatch_events()
+        view.on_update(1 / 60)
+        view.on_draw()
+        window.flip()
+    slot = next(i for i, p in enumerate(game.tray) if p is not None)
+    rect = view.layout.slots[slot]
+    view.on_mouse_press(rect.center_x, rect.center_y, arcade.MOUSE_BUTTON_LEFT, 0)
+    board = view.layout.board
+    times = []
+    for frame in range(args.frames):
+        t = frame / 120
+        x = board.center_x + board.width * 0.45 * math.sin(t * 2.1)
+        y = board.center_y + board.height * 0.45 * math.cos(t * 1.3)
+        view.on_mouse_drag(x, y, 1, 1, arcade.MOUSE_BUTTON_LEFT, 0)
+        start = time.perf_counter()
+        view.on_update(1 / 60)
+        view.on_draw()
+        window.ctx.finish()
+        times.append((time.perf_counter() - start) * 1000)
+        window.flip()
+    renderer = window.ctx.info.RENDERER
+    window.close()
     times.sort()
     median = statistics.median(times)
     p95 = times[int(len(times) * 0.95) - 1]

@@ -17,7 +17,7 @@ from blockyard.stones import Stone
 
 from . import theme
 from .layout import Rect
-from .widgets import Button, cell_sprite, click_buttons, hover_buttons
+from .widgets import PauseMenu, cell_sprite
 
 if TYPE_CHECKING:
     from .app import BlockyardApp
@@ -53,7 +53,6 @@ class SudokuView(arcade.View):
         self.overlay_sprites = arcade.SpriteList()
         self.batch = pyglet.graphics.Batch()
         self.digits: list[arcade.Text] = []
-        self.paused = False
         self.over_age = 0.0
         self.recorded = False
         self.labels: list[tuple[arcade.Text, float]] = []
@@ -72,15 +71,10 @@ class SudokuView(arcade.View):
         self.upcoming_texts = [arcade.Text("", 0, 0, (20, 20, 30, 255), 14, font_name=font,
                                            bold=True, anchor_x="center", anchor_y="center")
                                for _ in range(3)]
-        self.overlay_text = arcade.Text("Paused", 0, 0, theme.TEXT, 26, font_name=font,
-                                        bold=True, anchor_x="center", anchor_y="center")
         self.help_text = arcade.Text("←/→ move   ↓ soft drop   Space hard drop   Esc pause", 0, 0,
                                      theme.MUTED, 12, font_name=font, anchor_x="center",
                                      anchor_y="center")
-        self.pause_buttons = [Button("Resume", self.close_pause, font_size=20),
-                              Button("Restart", self.restart, font_size=20),
-                              Button("Back to launcher", self.app.show_launcher, font_size=20)]
-        self.pause_index = 0
+        self.pause = PauseMenu(lambda: self.app.restart(self.game), self.app.show_launcher)
         self._layout()
 
     # -- layout and sprites -----------------------------------------------------------------
@@ -123,10 +117,7 @@ class SudokuView(arcade.View):
         self.clock_text.position = (width / 2, height - 90 * scale)
         self.errors_text.position = (width - 90 * scale, height - 50 * scale)
         self.help_text.position = (width / 2, 16 * scale)
-        self.overlay_text.position = (width / 2, height * 0.66)
-        for i, button in enumerate(self.pause_buttons):
-            button.place(Rect(width / 2 - 150 * scale, height * 0.52 - i * 60 * scale,
-                              300 * scale, 46 * scale), 20 * scale)
+        self.pause.place(width, height, scale)
         self.refresh()
 
     def cell_center(self, row: float, col: float) -> tuple[float, float]:
@@ -251,38 +242,20 @@ class SudokuView(arcade.View):
             text.draw()
         for text, _age in self.labels:
             text.draw()
-        if self.paused:
-            arcade.draw_lrbt_rectangle_filled(0, self.window.width, 0, self.window.height,
-                                              theme.OVERLAY)
-            self.overlay_text.draw()
-            for i, button in enumerate(self.pause_buttons):
-                button.hover = button.hover or i == self.pause_index
-                button.draw()
+        self.pause.draw()
 
     # -- input ----------------------------------------------------------------------------------
 
-    def close_pause(self) -> None:
-        self.paused = False
-
-    def restart(self) -> None:
-        self.paused = False
-        self.app.restart(self.game)
+    @property
+    def paused(self) -> bool:
+        return self.pause.open
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         key = arcade.key
-        if self.paused:
-            if symbol in (key.UP, key.DOWN):
-                self.pause_index = (self.pause_index + (1 if symbol == key.DOWN else -1)) % 3
-                for button in self.pause_buttons:
-                    button.hover = False
-            elif symbol in (key.ENTER, key.RETURN, key.SPACE):
-                self.pause_buttons[self.pause_index].action()
-            elif symbol == key.ESCAPE:
-                self.paused = False
+        if self.pause.on_key(symbol):
             return
         if symbol == key.ESCAPE:
-            self.paused = True
-            self.pause_index = 0
+            self.pause.show()
             return
         if self.game.over:
             return
@@ -307,12 +280,10 @@ class SudokuView(arcade.View):
             self.game.soft_drop(False)
 
     def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
-        if self.paused:
-            hover_buttons(self.pause_buttons, x, y)
+        self.pause.on_mouse_motion(x, y)
 
     def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
-        if self.paused:
-            click_buttons(self.pause_buttons, x, y)
+        self.pause.on_mouse_press(x, y)
 
     def on_resize(self, width: int, height: int) -> None:
         self._layout()

@@ -20,7 +20,14 @@ from blockyard import IllegalMove
 
 from . import theme
 from .layout import GameLayout, Rect, game_layout
-from .widgets import Button, cell_sprite, click_buttons, hover_buttons, piece_sprites
+from .widgets import (
+    Button,
+    PauseMenu,
+    cell_sprite,
+    click_buttons,
+    hover_buttons,
+    piece_sprites,
+)
 
 if TYPE_CHECKING:
     from .app import BlockyardApp
@@ -71,8 +78,6 @@ class TrayGameView(arcade.View):
         self.preview: blockyard.MoveResult | None = None
         self.swap_armed = False
         self.end_armed = False
-        self.paused = False
-        self.pause_index = 0
         self.last_tray_click: tuple[int, float] = (-1, 0.0)
         self.message = ""
         self.message_age = 0.0
@@ -115,9 +120,7 @@ class TrayGameView(arcade.View):
         self.continue_button = Button("Continue", self.do_continue, font_size=18,
                                       color=(40, 120, 80, 255))
         self.give_up_button = Button("Finish", self.finish, font_size=18)
-        self.pause_buttons = [Button("Resume", self.close_pause, font_size=20),
-                              Button("Restart", self.restart, font_size=20),
-                              Button("Back to launcher", self.to_launcher, font_size=20)]
+        self.pause = PauseMenu(self.restart, self.to_launcher)
         self.overlay_text = arcade.Text("", 0, 0, theme.TEXT, 26, font_name=font, bold=True,
                                         anchor_x="center", anchor_y="center")
 
@@ -165,9 +168,7 @@ class TrayGameView(arcade.View):
         self.perfect_text.position = (board.center_x, board.center_y)
         self.perfect_text.font_size = 40 * scale
         self.overlay_text.position = (layout.width / 2, layout.height * 0.66)
-        for i, button in enumerate(self.pause_buttons):
-            button.place(Rect(layout.width / 2 - 150 * scale, layout.height * 0.52 - i * 60 * scale,
-                              300 * scale, 46 * scale), 20 * scale)
+        self.pause.place(layout.width, layout.height, scale)
         self.continue_button.place(Rect(layout.width / 2 - 150 * scale, layout.height * 0.5,
                                         300 * scale, 50 * scale), 18 * scale)
         self.give_up_button.place(Rect(layout.width / 2 - 150 * scale,
@@ -448,19 +449,17 @@ class TrayGameView(arcade.View):
         self.over_age = OVER_DELAY
         self._show_summary()
 
-    def open_pause(self) -> None:
-        self.paused = True
-        self.pause_index = 0
+    @property
+    def paused(self) -> bool:
+        return self.pause.open
 
-    def close_pause(self) -> None:
-        self.paused = False
+    def open_pause(self) -> None:
+        self.pause.show()
 
     def restart(self) -> None:
-        self.paused = False
         self.app.restart(self.game)
 
     def to_launcher(self) -> None:
-        self.paused = False
         self.app.show_launcher()
 
     def _show_summary(self) -> None:
@@ -541,11 +540,8 @@ class TrayGameView(arcade.View):
             self._draw_overlay("Stuck! Continue once?")
             self.continue_button.draw()
             self.give_up_button.draw()
-        elif self.paused:
-            self._draw_overlay("Paused")
-            for i, button in enumerate(self.pause_buttons):
-                button.hover = button.hover or i == self.pause_index
-                button.draw()
+        else:
+            self.pause.draw()
 
     def _draw_overlay(self, title: str) -> None:
         arcade.draw_lrbt_rectangle_filled(0, self.layout.width, 0, self.layout.height,
@@ -557,7 +553,7 @@ class TrayGameView(arcade.View):
         if self.game.over and self.game.can_continue:
             return [self.continue_button, self.give_up_button]
         if self.paused:
-            return self.pause_buttons
+            return self.pause.buttons
         return []
 
     def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
@@ -643,15 +639,7 @@ class TrayGameView(arcade.View):
             elif symbol in (key.ESCAPE, key.F):
                 self.finish()
             return
-        if self.paused:
-            if symbol in (key.UP, key.DOWN):
-                self.pause_index = (self.pause_index + (1 if symbol == key.DOWN else -1)) % 3
-                for button in self.pause_buttons:
-                    button.hover = False
-            elif symbol in (key.ENTER, key.RETURN, key.SPACE):
-                self.pause_buttons[self.pause_index].action()
-            elif symbol == key.ESCAPE:
-                self.close_pause()
+        if self.pause.on_key(symbol):
             return
         if symbol == key.ESCAPE:
             self.open_pause()

@@ -84,3 +84,72 @@ def piece_sprites(cells: Iterable[tuple[int, int]], color: theme.Color, size: fl
         out.append(cell_sprite(color, size * 0.96, left + (c + 0.5) * size,
                                top - (r + 0.5) * size))
     return out
+
+
+class PauseMenu:
+    """The pause overlay of the game screens: Resume, Restart, Back to launcher.
+    Keys while open: ↑/↓ choose, Enter or Space pick, Esc resume."""
+
+    def __init__(self, restart: Callable[[], None], launcher: Callable[[], None]) -> None:
+        self.open = False
+        self.index = 0
+        self.title = arcade.Text("Paused", 0, 0, theme.TEXT, 26, font_name=theme.FONT,
+                                 bold=True, anchor_x="center", anchor_y="center")
+        self.buttons = [Button("Resume", self.close, font_size=20),
+                        Button("Restart", self._then_close(restart), font_size=20),
+                        Button("Back to launcher", self._then_close(launcher), font_size=20)]
+        self.size = (0.0, 0.0)
+
+    def _then_close(self, action: Callable[[], None]) -> Callable[[], None]:
+        def run() -> None:
+            self.open = False
+            action()
+        return run
+
+    def show(self) -> None:
+        self.open = True
+        self.index = 0
+
+    def close(self) -> None:
+        self.open = False
+
+    def place(self, width: float, height: float, scale: float) -> None:
+        self.size = (width, height)
+        self.title.position = (width / 2, height * 0.66)
+        self.title.font_size = 26 * scale
+        for i, button in enumerate(self.buttons):
+            button.place(Rect(width / 2 - 150 * scale, height * 0.52 - i * 60 * scale,
+                              300 * scale, 46 * scale), 20 * scale)
+
+    def draw(self) -> None:
+        if not self.open:
+            return
+        arcade.draw_lrbt_rectangle_filled(0, self.size[0], 0, self.size[1], theme.OVERLAY)
+        self.title.draw()
+        for i, button in enumerate(self.buttons):
+            button.hover = button.hover or i == self.index
+            button.draw()
+
+    def on_key(self, symbol: int) -> bool:
+        """Handle a key while open; True if it was the menu's."""
+        if not self.open:
+            return False
+        key = arcade.key
+        if symbol in (key.UP, key.DOWN):
+            self.index = (self.index + (1 if symbol == key.DOWN else -1)) % len(self.buttons)
+            hover_buttons(self.buttons, -1, -1)
+        elif symbol in (key.ENTER, key.RETURN, key.SPACE):
+            self.buttons[self.index].action()
+        elif symbol == key.ESCAPE:
+            self.close()
+        return True
+
+    def on_mouse_motion(self, x: float, y: float) -> None:
+        if self.open:
+            hover_buttons(self.buttons, x, y)
+
+    def on_mouse_press(self, x: float, y: float) -> bool:
+        if not self.open:
+            return False
+        click_buttons(self.buttons, x, y)
+        return True

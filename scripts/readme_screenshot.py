@@ -6,7 +6,6 @@ Usage: python scripts/readme_screenshot.py   (needs Xvfb, like the frontend test
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -16,14 +15,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def main() -> None:
     if not os.environ.get("DISPLAY"):
-        read, write = os.pipe()
-        server = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0",
-                                   "1600x1200x24", "-nolisten", "tcp"], pass_fds=(write,))
-        os.close(write)
-        with os.fdopen(read) as pipe:
-            os.environ["DISPLAY"] = ":" + pipe.readline().strip()
-    else:
-        server = None
+        from blockyard.frontend.virtual_display import start_virtual_display
+
+        start_virtual_display()
     os.environ["BLOCKYARD_HOME"] = tempfile.mkdtemp(prefix="blockyard-shot-")
     import arcade
 
@@ -56,8 +50,6 @@ def main() -> None:
     arcade.get_image(0, 0, 720, 960).save(out)
     print(f"wrote {out} (preview: {view.preview})", file=sys.stderr)
     window.close()
-    if server is not None:
-        server.terminate()
 
 
 if __name__ == "__main__":

@@ -9,8 +9,6 @@ BLOCKYARD_HOME).
 
 from __future__ import annotations
 
-import atexit
-import os
 import shutil
 import subprocess
 import time
@@ -19,22 +17,13 @@ import pytest
 
 
 def _start_xvfb() -> None:
-    missing = [tool for tool in ("Xvfb", "xdotool") if shutil.which(tool) is None]
-    if missing:
-        raise RuntimeError(f"the frontend tests need {' and '.join(missing)}: install them with "
+    if shutil.which("xdotool") is None:
+        raise RuntimeError("the frontend tests need xdotool: install it with "
                            "'apt-get install xvfb xdotool' (bash scripts/test.sh does)")
-    read, write = os.pipe()
-    server = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1600x1200x24",
-                               "-nolisten", "tcp"], pass_fds=(write,),
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    os.close(write)
-    with os.fdopen(read) as pipe:
-        number = pipe.readline().strip()
-    if not number:
-        raise RuntimeError("Xvfb did not start")
-    os.environ["DISPLAY"] = f":{number}"
-    os.environ.pop("ARCADE_HEADLESS", None)
-    atexit.register(server.terminate)
+    # imported from its file: importing blockyard.frontend must wait for DISPLAY
+    from blockyard.frontend.virtual_display import start_virtual_display
+
+    start_virtual_display()
 
 
 _start_xvfb()
