@@ -210,8 +210,20 @@ def run(ruleset: str | None = None, seed: int | None = None, challenge: str | No
         except ReplayError as exc:
             print(f"blockyard: {exc}")
             return 2
+    if ruleset is not None:
+        try:
+            blockyard.load_ruleset(ruleset)
+        except blockyard.RulesetError as exc:
+            print(f"blockyard: {exc}")
+            return 2
     settings = Settings.load()
-    window = BlockyardWindow(settings.width, settings.height, "Blockyard", resizable=True)
+    try:
+        window = BlockyardWindow(settings.width, settings.height, "Blockyard", resizable=True)
+    except Exception as exc:  # pyglet's NoSuchDisplayException, no OpenGL, …
+        print(f"blockyard: cannot open the game window ({type(exc).__name__}: {exc}). "
+              "It needs a display (DISPLAY on Linux) with OpenGL 3.3; without one, use "
+              "the headless API or 'blockyard list', 'show' and 'check'.")
+        return 2
     window.set_minimum_size(360, 360)
     app = BlockyardApp(window)
     window.app = app

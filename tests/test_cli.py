@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -36,3 +37,20 @@ def test_python_m_blockyard_runs_the_cli():
     done = subprocess.run([sys.executable, "-m", "blockyard", "show", "eu-classic"],
                           capture_output=True, text=True, check=True)
     assert done.stdout.startswith("[ruleset]\nid = \"eu-classic\"")
+
+
+def test_without_a_display_the_window_command_says_what_is_missing(isolated_home):
+    env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
+    done = subprocess.run([sys.executable, "-m", "blockyard"], env=env, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2
+    assert "cannot open the game window" in done.stdout and "headless API" in done.stdout
+
+
+def test_play_an_unknown_ruleset_fails_before_opening_a_window():
+    done = subprocess.run([sys.executable, "-m", "blockyard", "play", "eu-clasic"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "unknown ruleset 'eu-clasic'" in done.stdout
+    done = subprocess.run([sys.executable, "-m", "blockyard", "play"], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2 and "give a RULESET or --challenge CODE" in done.stderr
