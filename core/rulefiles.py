@@ -227,6 +227,12 @@ class Ruleset:
             except Exception as exc:
                 raise RulesetError(f"plugin {name!r} is broken: {exc}", path=where,
                                    key=f"plugins.{name}") from exc
+        for hook_name, caller in vars(pm.hook).items():
+            if hook_name.startswith("blockyard_") and getattr(caller, "spec", None) is None:
+                impl = caller.get_hookimpls()[0]
+                raise RulesetError(f"plugin {impl.plugin_name!r} implements {hook_name}, which "
+                                   "is not a Blockyard hook (misspelled? see MODDING.md)",
+                                   path=where, key=f"plugins.{impl.plugin_name}")
         try:
             pm.check_pending()
         except Exception as exc:

@@ -101,6 +101,11 @@ class SudokuView(arcade.View):
                                                anchor_x="center", anchor_y="center",
                                                batch=self.batch))
         self.shown = [-1] * (game.rows * game.cols)
+        self.discard_marks = [arcade.Text("−100", self.board.left + (c + 0.5) * cell,
+                                          self.board.top + cell * 0.24, theme.TEXT,
+                                          cell * 0.2, font_name=theme.FONT, bold=True,
+                                          anchor_x="center", anchor_y="center")
+                              for c in range(game.cols)]
         self.falling = cell_sprite(theme.STONE, cell * 0.92)
         self.current_text.font_size = cell * 0.45
         self.upcoming_sprites = [cell_sprite(theme.STONE, cell * 0.62) for _ in range(3)]
@@ -224,7 +229,8 @@ class SudokuView(arcade.View):
             if self.game.column_full(col):
                 x = b.left + col * self.cell
                 arcade.draw_lrbt_rectangle_filled(x + 2, x + self.cell - 2, b.top + pad,
-                                                  b.top + self.cell * 0.35, theme.BAD)
+                                                  b.top + self.cell * 0.38, theme.BAD)
+                self.discard_marks[col].draw()
         self.cells.draw()
         self.batch.draw()
         for i in range(0, self.game.cols + 1, 3):

@@ -188,7 +188,8 @@ class SecondScorer:
 def test_a_misspelled_hook_fails_loudly(rule_file, register_plugin):
     register_plugin("misspelled", Misspelled)
     message = error_of(rule_file, MINIMAL + "[plugins.misspelled]\n")
-    assert "blockyard_scroe" in message and "plugins" in message
+    assert ": plugins.misspelled: plugin 'misspelled' implements blockyard_scroe, which is " \
+           "not a Blockyard hook" in message
 
 
 def test_a_hook_with_wrong_arguments_fails_loudly(rule_file, register_plugin):

@@ -85,3 +85,19 @@ def test_escape_pauses_the_clock(ui):
     ui.key("Escape")
     ui.pump(30)
     assert game.time_left < before
+
+
+def test_a_full_column_is_marked_as_the_place_to_discard(ui):
+    full = "\n".join("...." + "123456789"[r] + "...." for r in range(9))
+    view, game = show(ui, board=full, stream="5")
+    assert game.column_full(4) and not game.column_full(3)
+    image = ui.screenshot()
+
+    def above(col):
+        x = view.board.left + (col + 0.1) * view.cell
+        y = view.board.top + view.cell * 0.3
+        return image.getpixel((round(x), ui.window.height - 1 - round(y)))[:3]
+
+    assert above(4) == theme.BAD[:3]
+    assert above(3) != theme.BAD[:3]
+    assert view.discard_marks[4].text == "−100"
