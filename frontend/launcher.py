@@ -167,7 +167,8 @@ class LauncherView(arcade.View):
                             17 * scale, font_name=theme.FONT, bold=True, anchor_y="center"),
                 fitted(arcade.Text(description, r.left + 14 * scale, r.top - 40 * scale,
                                    theme.MUTED, 11.5 * scale, font_name=theme.FONT,
-                                   anchor_y="center"), r.width - 28 * scale),
+                                   anchor_y="center"),
+                       r.width - (28 if entry.resume is not None else 220) * scale),
                 arcade.Text(ruleset_note, r.left + 14 * scale, r.bottom + 12 * scale, theme.TEXT,
                             11.5 * scale, font_name=theme.FONT, anchor_y="center"),
             ]

@@ -50,7 +50,7 @@ class ReplayView(arcade.View):
 
             self.inner = TrayGameView(app, self.game, spectator=True)
         self.label = title or f"Replay: {self.game.ruleset.name}"
-        self.status = arcade.Text(self.label, 0, 0, theme.ACCENT, 14, font_name=theme.FONT,
+        self.status = arcade.Text(self.label, 0, 0, theme.ACCENT, 12, font_name=theme.FONT,
                                   bold=True, anchor_x="center", anchor_y="center")
         self._place_status()
 
@@ -63,9 +63,9 @@ class ReplayView(arcade.View):
 
     def _status_text(self) -> str:
         state = "end" if self.finished else ("▶" if self.playing else "❚❚")
-        return (f"{self.label}  ·  {state}  ×{self.speed}  ·  "
+        return (f"{self.label}  {state} ×{self.speed}  "
                 f"{min(self.index, len(self.actions))}/{len(self.actions)}  ·  "
-                "Space pause  → step  1/2/4 speed  Esc back")
+                "Space ❚❚  → step  1/2/4  Esc")
 
     # -- playing ---------------------------------------------------------------------------
 
