@@ -21,6 +21,8 @@ from .tray import TrayGame
 
 __version__ = "0.1.0"
 
+from . import challenge, records, replays, testing
+
 __all__ = [
     "Game",
     "IllegalMove",
@@ -32,12 +34,16 @@ __all__ = [
     "RulesetError",
     "RulesetInfo",
     "TrayGame",
+    "challenge",
     "daily_seed",
     "hookimpl",
     "hookspec",
     "list_rulesets",
     "load_ruleset",
     "new_game",
+    "records",
     "replay",
+    "replays",
     "restore",
+    "testing",
 ]

@@ -194,3 +194,8 @@ def test_python_m_blockyard_and_console_script_exist():
     import importlib.util
 
     assert importlib.util.find_spec("blockyard.__main__") is not None
+
+
+def test_challenge_codes_are_reachable_from_the_package():
+    code = blockyard.challenge.encode("eu-classic", 5, 100)
+    assert blockyard.challenge.decode(code) == blockyard.challenge.Challenge("eu-classic", 5, 100)
