@@ -178,9 +178,10 @@ class Board:
         for i in self.geo.bits_of(mask):
             colours[i] = 0
 
-    def collapse_rows(self, cleared_rows: list[int]) -> None:
+    def collapse_rows(self, cleared_rows: list[int]) -> tuple[int, ...]:
         """Gravity drop (RULES §6.2): every row above a cleared row moves down by
-        the number of cleared rows below it; the top rows become empty."""
+        the number of cleared rows below it; the top rows become empty. Returns,
+        for each row of the result, how many rows it fell."""
         geo = self.geo
         cols = geo.cols
         gone = set(cleared_rows)
@@ -198,6 +199,7 @@ class Board:
                 bits |= ((self.bits >> (src * cols)) & row_mask) << (dest * cols)
         self.colours = new_colours
         self.bits = bits
+        return tuple(0 if src is None else dest - src for dest, src in enumerate(new_rows))
 
     def row_counts(self) -> list[int]:
         """Filled cells per row."""

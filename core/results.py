@@ -14,11 +14,14 @@ class Clearing:
     """What a clearing plugin did to the board after a move.
 
     ``regions``: the completed regions that were cleared (rows, columns, …);
-    ``board``: the board afterwards (a new object; the input is never changed).
+    ``board``: the board afterwards (a new object; the input is never changed);
+    ``row_drops``: for a gravity drop, how many rows each row of the new board
+    fell (empty when nothing moved).
     """
 
     regions: tuple[Region, ...]
     board: Board
+    row_drops: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +63,9 @@ class MoveResult:
     ``cells`` is the number of cells placed (the ``cells`` term of the scoring
     rules); ``placed`` the board cells covered; ``cleared_rows``/``cleared_cols``
     the indices of the cleared lines (what the frontend makes glow); ``lines``
-    the number of cleared regions; ``combo`` the combo counter after the move.
+    the number of cleared regions; ``combo`` the combo counter after the move;
+    ``row_drops`` how many rows each row fell after the clear (gravity rulesets;
+    empty when nothing fell).
     """
 
     slot: int
@@ -76,6 +81,7 @@ class MoveResult:
     combo: int
     perfect_clear: bool
     regions: tuple[tuple[str, int], ...] = ()
+    row_drops: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -228,7 +228,7 @@ class TrayGame(Game):
             cleared_rows=tuple(sorted(r.index for r in regions if r.kind == "row")),
             cleared_cols=tuple(sorted(r.index for r in regions if r.kind == "col")),
             lines=lines, combo=scoring.combo, perfect_clear=perfect,
-            regions=tuple(r.key for r in regions))
+            regions=tuple(r.key for r in regions), row_drops=clearing.row_drops)
         return result, clearing.board, scoring
 
     def preview(self, slot: int, row: int, col: int) -> MoveResult:

@@ -356,19 +356,10 @@ class TrayGameView(arcade.View):
             self.labels.append(FloatingLabel(text, 0.0, LABEL_TIME, layout.cell * 1.5))
         if result.perfect_clear:
             self.perfect_age = 0.0
-        gravity = bool(result.cleared_rows) and any(
-            name == "line-clearing" and getattr(obj, "gravity", False)
-            for name, obj in game.ruleset.plugin_objects)
-        if gravity:
-            gone = set(result.cleared_rows)
-            offsets = [0.0] * (game.rows * game.cols)
-            for r in range(game.rows):
-                if r in gone:
-                    continue
-                shift = sum(1 for g in gone if g > r)  # the row fell this far
-                for c in range(game.cols):
-                    offsets[(r + shift) * game.cols + c] = shift * layout.cell
-            self.fall_offsets = offsets
+        if any(result.row_drops):  # rows fell (gravity): slide them down from above
+            cols = game.cols
+            self.fall_offsets = [result.row_drops[r] * layout.cell
+                                 for r in range(game.rows) for _ in range(cols)]
             self.fall_age = 0.0
 
     def select(self, slot: int) -> None:

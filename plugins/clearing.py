@@ -37,8 +37,9 @@ class LineClearing:
             union |= region.mask
         after = board.copy()
         after.empty(union)
+        drops: tuple[int, ...] = ()
         if self.gravity:
             rows = [r.index for r in full if r.kind == "row"]
             if rows:
-                after.collapse_rows(rows)
-        return Clearing(full, after)
+                drops = after.collapse_rows(rows)
+        return Clearing(full, after, drops)

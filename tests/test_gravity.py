@@ -65,6 +65,8 @@ def test_6_2_gravity_example_rows_5_and_7_cleared():
         EMPTY, EMPTY, "#.......", ".#......", "..#.....", "...#....", "....#...",
         "......#."]
     assert result.points == 2 + 30
+    # how far each row of the new board fell: rows 2-6 (were 0-4) by two, row 7 (was 6) by one
+    assert result.row_drops == (0, 0, 2, 2, 2, 2, 2, 1)
 
 
 def test_6_2_cleared_columns_just_become_empty():
@@ -73,6 +75,7 @@ def test_6_2_cleared_columns_just_become_empty():
                               tray=["##", None, None])
     result = game.place(0, 7, 0)
     assert result.cleared_cols == (1,) and result.cleared_rows == ()
+    assert not any(result.row_drops)
     assert game.board_text().splitlines() == [EMPTY] * 7 + ["#......."]
 
 

@@ -95,9 +95,12 @@ def test_gravity_collapse_agrees_with_a_naive_version(size, data):
     cleared = sorted(data.draw(st.sets(st.integers(0, rows - 1))))
     bits = sum(1 << i for i, v in enumerate(colours) if v)
     board = Board(geo, bits, list(colours))
-    board.collapse_rows(cleared)
+    drops = board.collapse_rows(cleared)
     grid = [colours[r * cols:(r + 1) * cols] for r in range(rows)]
     kept = [grid[r] for r in range(rows) if r not in cleared]
+    kept_rows = [r for r in range(rows) if r not in cleared]
+    assert drops == tuple([0] * len(cleared) + [len(cleared) + i - r
+                                                for i, r in enumerate(kept_rows)])
     expected = [[0] * cols for _ in cleared] + kept
     assert [list(row) for row in board.rows_tuple()] == expected
     assert board.bits == sum(1 << i for i, v in enumerate(v for row in expected for v in row) if v)
