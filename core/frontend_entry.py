@@ -1,4 +1,5 @@
-"""Starts the Arcade frontend, imported only when a window is wanted."""
+"""Starts the Arcade frontend, imported only when a window is wanted, so that the
+headless API and the other commands never load Arcade."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ def run_frontend(ruleset: str | None = None, seed: int | None = None,
     """Open the game window (launcher, a game, a challenge or a replay)."""
     try:
         from blockyard.frontend.app import run
-    except ImportError as exc:  # the frontend is not built yet
-        print(f"The game window is coming soon ({exc}). Meanwhile: 'blockyard list'.")
-        return 1
+    except ImportError as exc:
+        print(f"blockyard: the game window needs Arcade, which failed to load ({exc}); "
+              "reinstall with its dependencies: pip install -e . (or bash scripts/play.sh)")
+        return 2
     return run(ruleset=ruleset, seed=seed, challenge=challenge, replay=replay)
