@@ -93,10 +93,6 @@ class Geometry:
         """Whether anchor ``(row, col)`` keeps the piece inside the board."""
         return 0 <= row <= self.rows - info.height and 0 <= col <= self.cols - info.width
 
-    def placement(self, info: PieceGeometry, row: int, col: int) -> int:
-        """The cells a piece covers at a (valid) anchor, as a mask."""
-        return info.shape << (row * self.cols + col)
-
     def moves(self, slot: int, fit: int) -> list[tuple[int, int, int]]:
         """Expand an anchor mask into ``(slot, row, col)`` tuples, in board order."""
         table = self._move_tables.get(slot)

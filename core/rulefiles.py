@@ -260,10 +260,6 @@ class Ruleset:
         """SHA-256 of :meth:`to_toml`: identifies the exact rules a game used."""
         return hashlib.sha256(self.to_toml().encode()).hexdigest()
 
-    def info(self, source: str = "file") -> RulesetInfo:
-        return RulesetInfo(self.id, self.name, self.family, self.description,
-                           self.path or "", source)
-
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Ruleset):
             return NotImplemented

@@ -146,11 +146,8 @@ class SudokuView(arcade.View):
                 self.cells[i].color = theme.EMPTY_CELL
                 self.digits[i].text = ""
         self.score_text.text = str(game.score)
-        left = game.time_left or 0
-        clock = f"{int(left) // 60}:{int(left) % 60:02d}"
-        if self.app.challenge_score is not None and not self.spectator:
-            clock += f"   ·   to beat {self.app.challenge_score}"
-        self.clock_text.text = clock
+        self._update_clock()
+        self.shown_moves = game.moves
         self.errors_text.text = "✗" * game.errors + "·" * max(0, 3 - game.errors)
         for sprite, text, stone in zip(self.upcoming_sprites, self.upcoming_texts,
                                        game.upcoming, strict=False):
@@ -158,6 +155,14 @@ class SudokuView(arcade.View):
             text.text = stone_glyph(stone)
             text.color = theme.TEXT if (stone.symbol or stone.joker) else (20, 20, 30, 255)
         self._place_falling()
+
+    def _update_clock(self) -> None:
+        left = self.game.time_left or 0
+        clock = f"{int(left) // 60}:{int(left) % 60:02d}"
+        if self.app.challenge_score is not None and not self.spectator:
+            clock += f"   ·   to beat {self.app.challenge_score}"
+        if self.clock_text.text != clock:
+            self.clock_text.text = clock
 
     def _place_falling(self) -> None:
         current = self.game.current
@@ -211,7 +216,11 @@ class SudokuView(arcade.View):
                        if age + delta_time < LABEL_TIME]
         for text, _ in self.labels:
             text.y += self.cell * delta_time
-        self.refresh()
+        if self.game.moves != self.shown_moves or self.game.over:
+            self.refresh()  # a stone landed: board, score, upcoming stones
+        else:
+            self._update_clock()
+            self._place_falling()
         if self.game.over and not self.spectator:
             self.over_age += delta_time
             if self.over_age > OVER_DELAY and not self.recorded:

@@ -135,6 +135,8 @@ class TrayGameView(arcade.View):
                 self.cells.append(cell_sprite(theme.EMPTY_CELL, layout.cell * 0.94, x, y))
                 self.glow_pool.append(cell_sprite(theme.GLOW, layout.cell * 0.94, x, y))
         self.fall_offsets = [0.0] * len(self.cells)
+        self.centres = [layout.cell_center(r, c) for r in range(self.game.rows)
+                        for c in range(self.game.cols)]
         self._place_hud()
 
     def _place_hud(self) -> None:
@@ -399,13 +401,20 @@ class TrayGameView(arcade.View):
                 self._anchor_keyboard(slot)
         self.refresh()
 
-    def click_swap(self) -> None:
-        if not self.swap_armed:
-            self.swap_armed = True
-            self.say("Click Swap again (or press S) to swap the tray")
+    def _armed(self, flag: str, prompt: str) -> bool:
+        """Two-click confirmation: the first click arms ``flag`` and asks; the
+        second (flag already set) disarms it and returns True."""
+        if not getattr(self, flag):
+            setattr(self, flag, True)
+            self.say(prompt)
             self.refresh()
+            return False
+        setattr(self, flag, False)
+        return True
+
+    def click_swap(self) -> None:
+        if not self._armed("swap_armed", "Click Swap again (or press S) to swap the tray"):
             return
-        self.swap_armed = False
         try:
             self.game.swap()
         except IllegalMove as exc:
@@ -417,12 +426,8 @@ class TrayGameView(arcade.View):
         self.refresh()
 
     def click_end(self) -> None:
-        if not self.end_armed:
-            self.end_armed = True
-            self.say("Click again to end the round")
-            self.refresh()
+        if not self._armed("end_armed", "Click again to end the round"):
             return
-        self.end_armed = False
         if not self.game.over:
             self.game.end_round()
             self.saved()
@@ -486,8 +491,8 @@ class TrayGameView(arcade.View):
         if self.fall_age < FALL_TIME:
             self.fall_age += delta_time
             k = max(0.0, 1 - self.fall_age / FALL_TIME)
-            for sprite, offset, (x, y) in zip(self.cells, self.fall_offsets,
-                                              self._cell_centres(), strict=True):
+            for sprite, offset, (x, y) in zip(self.cells, self.fall_offsets, self.centres,
+                                              strict=True):
                 sprite.center_y = y + offset * k
                 sprite.center_x = x
         if game.over and not self.paused and not self.spectator:
@@ -496,10 +501,6 @@ class TrayGameView(arcade.View):
             self.over_age += delta_time
             if self.over_age >= OVER_DELAY:
                 self._show_summary()
-
-    def _cell_centres(self) -> list[tuple[float, float]]:
-        return [self.layout.cell_center(r, c) for r in range(self.game.rows)
-                for c in range(self.game.cols)]
 
     def on_draw(self) -> None:
         self.clear(color=theme.BACKGROUND)
