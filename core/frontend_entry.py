@@ -5,7 +5,8 @@ from __future__ import annotations
 
 
 def run_frontend(ruleset: str | None = None, seed: int | None = None,
-                 challenge: str | None = None, replay: str | None = None) -> int:
+                 challenge: str | None = None, replay: str | None = None,
+                 watch: bool = False) -> int:
     """Open the game window (launcher, a game, a challenge or a replay)."""
     try:
         from blockyard.frontend.app import run
@@ -13,4 +14,4 @@ def run_frontend(ruleset: str | None = None, seed: int | None = None,
         print(f"blockyard: the game window needs Arcade, which failed to load ({exc}); "
               "reinstall with its dependencies: pip install -e . (or bash scripts/play.sh)")
         return 2
-    return run(ruleset=ruleset, seed=seed, challenge=challenge, replay=replay)
+    return run(ruleset=ruleset, seed=seed, challenge=challenge, replay=replay, watch=watch)

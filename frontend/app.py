@@ -6,6 +6,7 @@ switches views (launcher → game → summary). :func:`run` opens the window.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import arcade
@@ -28,6 +29,7 @@ class BlockyardApp:
         self.duel = None  # a duel.Duel while one is played
         self.challenge_score: int | None = None  # the score to beat of the current game
         self.last_replay: Path | None = None
+        self.current_game: blockyard.Game | None = None
 
     # -- screens ---------------------------------------------------------------------------
 
@@ -144,7 +146,46 @@ class BlockyardApp:
 
         duel.setup(self, ruleset_id)
 
+    def watch_rule_file(self, path: str) -> None:
+        """Reload the rule file at ``path`` whenever it changes, keeping the game
+        on screen when the new rules allow it (a new game otherwise)."""
+        from pathlib import Path
+
+        from blockyard.game import carry_over
+
+        file = Path(path)
+
+        def stamp() -> tuple[int, int] | None:
+            try:
+                st = file.stat()
+            except OSError:
+                return None
+            return (st.st_mtime_ns, st.st_size)
+
+        seen = [stamp()]
+
+        def check(delta_time: float) -> None:
+            now = stamp()
+            if now == seen[0] or now is None:
+                return
+            seen[0] = now
+            try:
+                ruleset = blockyard.load_ruleset(file)
+            except (blockyard.RulesetError, blockyard.PluginError) as exc:
+                print(f"blockyard: {exc} (keeping the current rules)", file=sys.stderr)
+                return
+            game = self.current_game
+            if game is None or game.over:
+                self.start_game(str(file))
+                return
+            game = carry_over(game, ruleset)
+            print(f"blockyard: reloaded {file.name}", file=sys.stderr)
+            self.show_game(game)
+
+        arcade.schedule(check, 0.5)
+
     def show_game(self, game: blockyard.Game) -> None:
+        self.current_game = game
         if game.kind == "falling":
             from .sudoku_view import SudokuView
 
@@ -193,7 +234,7 @@ class BlockyardWindow(arcade.Window):
 
 
 def run(ruleset: str | None = None, seed: int | None = None, challenge: str | None = None,
-        replay: str | None = None) -> int:
+        replay: str | None = None, watch: bool = False) -> int:
     """Open the window on the launcher, straight into a game of ``ruleset`` or of a
     ``challenge`` code, or on the viewer of a ``replay`` file."""
     if challenge is not None:
@@ -213,7 +254,7 @@ def run(ruleset: str | None = None, seed: int | None = None, challenge: str | No
     if ruleset is not None:
         try:
             blockyard.load_ruleset(ruleset)
-        except blockyard.RulesetError as exc:
+        except (blockyard.RulesetError, blockyard.PluginError) as exc:
             print(f"blockyard: {exc}")
             return 2
     settings = Settings.load()
@@ -234,10 +275,12 @@ def run(ruleset: str | None = None, seed: int | None = None, challenge: str | No
     elif ruleset is not None:
         try:
             app.start_game(ruleset, seed)
-        except blockyard.RulesetError as exc:
+        except (blockyard.RulesetError, blockyard.PluginError) as exc:
             window.close()
             print(f"blockyard: {exc}")
             return 2
+        if watch:
+            app.watch_rule_file(ruleset)
     else:
         app.show_launcher()
     arcade.run()
