@@ -132,7 +132,7 @@ class GameSpecs:
         player gets: for tray games the three pieces of set ``index`` (the board
         may be consulted for a fit guarantee); for falling games the next stones
         (a bag). Draw randomness only from ``game.stream("deal", index, ...)``
-        (RULES T7), so every player of a seed gets the same batches."""
+        (docs/rules.md T7), so every player of a seed gets the same batches."""
 
     @hookspec
     def blockyard_allowed_anchors(self, game: Game, piece: Piece) -> int | None:

@@ -1,5 +1,5 @@
-"""``line-clearing``: full rows and columns clear together (RULES T3), with an
-optional gravity drop (RULES §6.2)."""
+"""``line-clearing``: full rows and columns clear together (docs/rules.md T3), with an
+optional gravity drop (docs/rules.md §6.2)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""End rules: ``end-when-stuck`` (RULES T6) and ``clock`` (eu-timed)."""
+"""End rules: ``end-when-stuck`` (docs/rules.md T6) and ``clock`` (eu-timed)."""
 
 from __future__ import annotations
 

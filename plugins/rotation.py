@@ -1,5 +1,5 @@
 """``rotation``: the player may turn a tray piece 90° clockwise, as often as
-wanted, before placing it (arcadeforge-rotate, RULES §6.2)."""
+wanted, before placing it (arcadeforge-rotate, docs/rules.md §6.2)."""
 
 from __future__ import annotations
 
