@@ -13,6 +13,8 @@ from pathlib import Path, PurePosixPath
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+# This file holds sample bad links and references to test the checker with.
+SELF = Path(__file__).resolve().relative_to(ROOT).as_posix()
 
 # Written in pieces so that this file does not match itself.
 FORBIDDEN = (
@@ -134,7 +136,7 @@ def broken_links(name: str, text: str, files: set[str], read=read_text) -> list[
 def test_no_file_points_outside_the_repository_documents():
     offenders = []
     for name in tracked_files():
-        text = read_text(name)
+        text = None if name == SELF else read_text(name)
         if text is None:
             continue
         for number, line in enumerate(text.splitlines(), 1):
@@ -152,7 +154,7 @@ def test_every_relative_markdown_link_resolves():
     files = set(names)
     problems = []
     for name in names:
-        text = read_text(name)
+        text = None if name == SELF else read_text(name)
         if text is not None:
             problems += broken_links(name, text, files)
     assert not problems, "\n".join(problems)
