@@ -1,6 +1,6 @@
 """Blockyard: a pluggable framework for block-puzzle games.
 
-The headless API (``shared/API.md``)::
+The headless API (``docs/api.md``)::
 
     import blockyard
     game = blockyard.new_game("eu-classic", seed=7)

@@ -1,5 +1,5 @@
 """Challenge codes: a ruleset, a seed and optionally a score to beat, as a short
-code a player can read out or paste (API.md).
+code a player can read out or paste (docs/api.md §10).
 
 A code is Crockford base32 (digits and letters without I, L, O, U; case does
 not matter; O reads as 0 and I, L as 1), grouped by dashes for reading, e.g.

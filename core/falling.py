@@ -1,4 +1,4 @@
-"""Falling play: steer one falling stone at a time (sudoku-bloxx, RULES §7).
+"""Falling play: steer one falling stone at a time (sudoku-bloxx, docs/rules.md §7).
 
 :class:`FallingGame` runs the stone: spawning above the board, moving, falling
 with the clock, soft and hard drops, landing on the lowest free cell with no

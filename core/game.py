@@ -142,7 +142,7 @@ class Game:
         return self._board.text()
 
     def stream(self, *key: int | str) -> random.Random:
-        """The random stream ``(seed, *key)`` (RULES T7)."""
+        """The random stream ``(seed, *key)`` (docs/rules.md T7)."""
         return rng.stream(self.seed, *key)
 
     def _end_reason(self, stuck: bool, action: str) -> str | None:
@@ -274,7 +274,7 @@ class Game:
             self.log.append(["tick", us])
 
     def summary(self, record_before: int | None = None) -> Summary:
-        """The end-of-round summary (RULES §4.5); see :class:`Summary`.
+        """The end-of-round summary (docs/rules.md §4.5); see :class:`Summary`.
 
         ``record_before`` is the best score before this game (the records module
         passes it); ``record_after`` is then the better of it and this score,

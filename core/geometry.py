@@ -244,7 +244,7 @@ class Board:
             colours[i] = 0
 
     def collapse_rows(self, cleared_rows: list[int]) -> tuple[int, ...]:
-        """Gravity drop (RULES §6.2): every row above a cleared row moves down by
+        """Gravity drop (docs/rules.md §6.2): every row above a cleared row moves down by
         the number of cleared rows below it; the top rows become empty. Returns,
         for each row of the result, how many rows it fell."""
         geo = self.geo

@@ -166,7 +166,7 @@ class MoveResult:
 
 @dataclass(frozen=True, slots=True)
 class Summary:
-    """The end-of-round summary (RULES §4.5) of a tray game.
+    """The end-of-round summary (docs/rules.md §4.5) of a tray game.
 
     ``record_before``/``record_after``: the best score of this ruleset's record
     (group, or date for daily rulesets) before and after this game; ``None``

@@ -1,7 +1,7 @@
 """The conformance kit: random-playout consistency checks for any ruleset.
 
 OpenSpiel-style: every ruleset, bundled or third-party, must keep the
-guarantees of API.md. :func:`check_ruleset` plays random games and checks:
+guarantees of docs/api.md §7. :func:`check_ruleset` plays random games and checks:
 
 - determinism: the same ruleset, seed and actions give identical snapshots;
 - ``restore(snapshot)`` mid-game continues identically; ``replay(log)`` rebuilds;

@@ -1,4 +1,4 @@
-"""Tray play: place pieces from a tray of three (RULES §2).
+"""Tray play: place pieces from a tray of three (docs/rules.md §2).
 
 :class:`TrayGame` is the engine of every tray ruleset (eu, tiered, nepal,
 gravity). It keeps the board as a bitboard, computes where pieces fit with

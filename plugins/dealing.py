@@ -17,7 +17,7 @@ Guarantees (parameter ``guarantee``):
 Weights come from each family's ``weight`` in ``[pieces]``, or, with ``tiers``,
 from the tier of the current score: ``tiers = [{ from_score = 0, weights =
 { family = w, … } }, …]``. Randomness: set ``i`` from ``(seed, "deal", i)``,
-attempt ``a`` > 0 from ``(seed, "deal", i, a)`` (RULES T7).
+attempt ``a`` > 0 from ``(seed, "deal", i, a)`` (docs/rules.md T7).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``falling-stones``: how stones fall in a falling game (RULES §7.2)."""
+"""``falling-stones``: how stones fall in a falling game (docs/rules.md §7.2)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``line-scoring``: points per move from data (RULES §3.3, §4.2, §5.3, §6.2).
+"""``line-scoring``: points per move from data (docs/rules.md §3.3, §4.2, §5.3, §6.2).
 
 ``points = cells + line_points(L) × multiplier(combo) + streak_bonus × (combo − 1)
 + perfect`` for a move that clears ``L ≥ 1`` regions, and ``cells`` for a move

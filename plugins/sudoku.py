@@ -1,4 +1,4 @@
-"""Sudoku Bloxx rules (RULES §7): the stone stream, the sudoku check, completed
+"""Sudoku Bloxx rules (docs/rules.md §7): the stone stream, the sudoku check, completed
 areas, jokers, scoring and the end.
 
 ``sudoku-stones`` deals bags of the nine digits in random order; before each

@@ -1,5 +1,5 @@
 """``tips``: the tip of the end-of-round summary, chosen from the end position
-(RULES §4.5). The conditions are code; the wording and which pieces count as
+(docs/rules.md §4.5). The conditions are code; the wording and which pieces count as
 "big" are parameters."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Records and statistics (RULES §3.4, §4.5, §5.4): groups, per-date bests, zen,
+"""Records and statistics (docs/rules.md §3.4, §4.5, §5.4): groups, per-date bests, zen,
 atomic writes and corrupt files."""
 
 from __future__ import annotations

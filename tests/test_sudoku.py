@@ -1,4 +1,4 @@
-"""RULES §7 (sudoku-bloxx) and its worked example in §8."""
+"""docs/rules.md §7 (sudoku-bloxx) and its worked example in §8."""
 
 from __future__ import annotations
 

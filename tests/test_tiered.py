@@ -1,4 +1,4 @@
-"""RULES §4 (family tiered): pieces, scoring and combo grace, dealing, swaps, summary."""
+"""docs/rules.md §4 (family tiered): pieces, scoring and combo grace, dealing, swaps, summary."""
 
 from __future__ import annotations
 
