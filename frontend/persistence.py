@@ -4,7 +4,7 @@ Settings (last ruleset, window size, launcher options) live in
 ``settings.toml`` in the config folder, written with tomli-w. The game in
 progress is a snapshot in ``saves/current.json`` in the data folder, written
 after every move, so that killing the process loses nothing. Both are written
-with :func:`blockyard.records.write_atomically`; an unreadable file is moved
+with :func:`blockyard.files.write_atomically`; an unreadable file is moved
 aside with a warning and play goes on.
 """
 
@@ -20,7 +20,7 @@ import tomli_w
 
 import blockyard
 from blockyard import paths
-from blockyard.records import read_toml_or_set_aside, set_aside, write_atomically
+from blockyard.files import read_toml_or_set_aside, set_aside, write_atomically
 
 DEFAULT_SIZE = (720, 960)
 
