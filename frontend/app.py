@@ -11,6 +11,8 @@ from pathlib import Path
 import arcade
 
 import blockyard
+from blockyard import paths
+from blockyard.files import remove_stray_temporaries
 from blockyard.records import RecordStore
 from blockyard.replays import Replay, ReplayError, load_replay, save_replay
 
@@ -22,6 +24,7 @@ class BlockyardApp:
 
     def __init__(self, window: arcade.Window) -> None:
         self.window = window
+        remove_stray_temporaries(paths.config_dir())  # the data folder's: by RecordStore
         self.settings = Settings.load()
         self.records = RecordStore()
         self.saved_game: blockyard.Game | None = load_saved_game()
@@ -86,9 +89,9 @@ class BlockyardApp:
 
     def finish_game(self, game: blockyard.Game) -> None:
         """A game is over: count it, keep its replay, forget the save, show what's next."""
-        summary = self.records.record(game)
         player = self.duel.player if self.duel is not None else ""
         self.last_replay = save_replay(game, player=player)
+        summary = self.records.record(game, replay=self.last_replay)
         clear_saved_game()
         if self.duel is not None:
             from . import duel
