@@ -11,12 +11,16 @@ from pathlib import Path
 import arcade
 
 import blockyard
-from blockyard import paths
-from blockyard.files import remove_stray_temporaries
 from blockyard.records import RecordStore
 from blockyard.replays import Replay, ReplayError, load_replay, save_replay
 
-from .persistence import Settings, clear_saved_game, load_saved_game, save_game
+from .persistence import (
+    Settings,
+    clear_saved_game,
+    load_saved_game,
+    remove_stray_files,
+    save_game,
+)
 
 
 class BlockyardApp:
@@ -24,7 +28,7 @@ class BlockyardApp:
 
     def __init__(self, window: arcade.Window) -> None:
         self.window = window
-        remove_stray_temporaries(paths.config_dir())  # the data folder's: by RecordStore
+        remove_stray_files()
         self.settings = Settings.load()
         self.records = RecordStore()
         self.saved_game: blockyard.Game | None = load_saved_game()
