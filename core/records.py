@@ -205,10 +205,13 @@ class RecordStore:
     def __init__(self, folder: Path | str | None = None) -> None:
         self.folder = Path(folder) if folder is not None else paths.data_dir()
         self.path = self.folder / FILE_NAME
-        self.folder.mkdir(parents=True, exist_ok=True)
+        self.in_memory = False  # True when the database could not be used at all
+        with contextlib.suppress(OSError):  # if it cannot be made, opening says why
+            self.folder.mkdir(parents=True, exist_ok=True)
         remove_stray_temporaries(self.folder)
         self._conn = self._open()
-        self._migrate_toml()
+        if not self.in_memory:
+            self._migrate_toml()
 
     # -- opening -------------------------------------------------------------------------
 
@@ -217,9 +220,9 @@ class RecordStore:
         try:
             conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
             if target != ":memory:":
-                mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-                if str(mode).lower() != "wal":
-                    raise sqlite3.DatabaseError(f"cannot use a WAL journal (got {mode!r})")
+                # where the file system cannot share WAL memory, SQLite keeps its rollback
+                # journal, which is just as safe for several processes (only slower)
+                conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = FULL")
             problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
             if problems != ["ok"]:
@@ -273,6 +276,7 @@ class RecordStore:
         except (OSError, sqlite3.DatabaseError) as exc:
             warnings.warn(f"records database {self.path} cannot be used ({exc}); records "
                           "of this session will not be kept", stacklevel=3)
+            self.in_memory = True
             return self._connect(":memory:")
 
     def _header_problem(self) -> str | None:
@@ -384,13 +388,11 @@ class RecordStore:
 
     def stats(self, ruleset_id: str) -> Stats:
         """Games played, lines cleared and best combo of a ruleset."""
-        full = self.statistics(ruleset_id)
-        return Stats(full.games, full.total_lines, full.best_combo)
+        games, _, lines, combo, _ = self._counts(ruleset_id)
+        return Stats(games, lines, combo)
 
-    def statistics(self, ruleset: Any) -> RulesetStatistics:
-        """Everything the statistics screen shows for ``ruleset`` (a Ruleset or an id;
-        with an id of a ruleset that is not installed, ``best`` is ``None``)."""
-        rid = _ruleset_id(ruleset)
+    def _counts(self, rid: str) -> tuple[int, int, int, int, float | None]:
+        """games, practice games, lines, best combo, average counted score."""
         row = self._conn.execute(
             "SELECT count(*), coalesce(sum(practice), 0), coalesce(sum(lines), 0), "
             "coalesce(max(CASE WHEN practice = 0 THEN best_combo END), 0), "
@@ -404,6 +406,13 @@ class RecordStore:
             games += imported[0]
             lines += imported[1]
             combo = max(combo, imported[2])
+        return games, practice, lines, combo, average
+
+    def statistics(self, ruleset: Any) -> RulesetStatistics:
+        """Everything the statistics screen shows for ``ruleset`` (a Ruleset or an id;
+        with an id of a ruleset that is not installed, ``best`` is ``None``)."""
+        rid = _ruleset_id(ruleset)
+        games, practice, lines, combo, average = self._counts(rid)
         best: int | None = None
         loaded = ruleset if not isinstance(ruleset, str) else _try_load(ruleset)
         if loaded is not None:
@@ -416,19 +425,19 @@ class RecordStore:
 
     def games_played(self, ruleset_id: str) -> int:
         """Finished games of a ruleset, practice and imported games included."""
-        return self.statistics(ruleset_id).games
+        return self._counts(ruleset_id)[0]
 
     def average_score(self, ruleset_id: str) -> float | None:
         """Mean score of the counted games of a ruleset kept in the history."""
-        return self.statistics(ruleset_id).average
+        return self._counts(ruleset_id)[4]
 
     def total_lines(self, ruleset_id: str) -> int:
         """Lines (areas) cleared in all finished games of a ruleset."""
-        return self.statistics(ruleset_id).total_lines
+        return self._counts(ruleset_id)[2]
 
     def best_combo(self, ruleset_id: str) -> int:
         """The best displayed combo factor of a ruleset's counted games."""
-        return self.statistics(ruleset_id).best_combo
+        return self._counts(ruleset_id)[3]
 
     def last_scores(self, ruleset_id: str, n: int = 10, *, practice: bool = False
                     ) -> list[int]:

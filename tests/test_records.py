@@ -455,6 +455,7 @@ def test_two_corrupt_databases_in_the_same_second_are_both_kept(tmp_path, monkey
 
 def test_a_database_that_cannot_be_set_aside_still_lets_play_go_on(tmp_path, monkeypatch):
     (tmp_path / "records.db").mkdir()  # not a database, and in the way
+    (tmp_path / "records.toml").write_text(LEGACY)
 
     def refuse(*args, **kwargs):
         raise PermissionError("read-only folder")
@@ -462,7 +463,10 @@ def test_a_database_that_cannot_be_set_aside_still_lets_play_go_on(tmp_path, mon
     monkeypatch.setattr(records, "set_aside", refuse)
     with pytest.warns(UserWarning, match="will not be kept"):
         store = RecordStore(tmp_path)
+    assert store.in_memory
     assert store.record(finished("tiered", 5)).record_after == 5
     assert store.stats("tiered").games == 1
     store.close()
     assert (tmp_path / "records.db").is_dir()
+    # the old records are not imported into a database that will not be kept
+    assert (tmp_path / "records.toml").read_text() == LEGACY
