@@ -514,7 +514,8 @@ class RecordStore:
         ``duration``: seconds played, when the caller knows them (otherwise the
         game clock of timed and falling games); ``hints``: hints used; ``replay``:
         the replay file kept for this game. One transaction: several stores (and
-        processes) may record into one folder at the same time."""
+        processes) may record into one folder at the same time; when anything fails
+        (the summary included), nothing is recorded."""
         ruleset = game.ruleset
         date = _date_text(game.date)
         combo = displayed_combo(ruleset, int(getattr(game, "best_combo", 0)))
@@ -526,6 +527,7 @@ class RecordStore:
             practice = bool(ruleset.is_daily and date is not None and self._counted_day_score(
                 conn, ruleset.record_group, date) is not None)
             before = self._best(conn, ruleset, date)
+            summary = game.summary(record_before=before)
             conn.execute(
                 "INSERT INTO games (finished, ruleset, record_group, record_kind, seed, "
                 "game_date, score, lines, moves, best_combo, duration, hints, over_reason, "
@@ -539,7 +541,6 @@ class RecordStore:
         except BaseException:
             conn.execute("ROLLBACK")
             raise
-        summary = game.summary(record_before=before)
         summary = replace(summary, best_combo=combo, practice=practice)
         if practice:
             summary = replace(summary, record_after=summary.record_before, new_record=False)

@@ -281,14 +281,14 @@ WRITER = textwrap.dedent("""
 """)
 
 
-def test_two_processes_recording_at_the_same_time_lose_nothing(tmp_path):
+def run_writers(tmp_path, names, count):
+    """Two processes record ``count`` games each into one folder, starting together."""
     script = tmp_path / "writer.py"
     script.write_text(WRITER)
     folder, go = tmp_path / "data", tmp_path / "go"
-    count = 40
     procs = [subprocess.Popen([sys.executable, str(script), str(folder), str(go), name,
                                str(count)], stdout=subprocess.PIPE, text=True)
-             for name in ("tiered", "eu-classic")]
+             for name in names]
     try:
         for proc in procs:
             assert proc.stdout.readline() == "ready\n"
@@ -301,12 +301,28 @@ def test_two_processes_recording_at_the_same_time_lose_nothing(tmp_path):
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()
-    with RecordStore(folder) as store:
+    return RecordStore(folder)
+
+
+def test_two_processes_recording_at_the_same_time_lose_nothing(tmp_path):
+    count = 40
+    with run_writers(tmp_path, ("tiered", "eu-classic"), count) as store:
         assert store.stats("tiered").games == count
         assert store.stats("eu-classic").games == count
         assert len(store.history()) == 2 * count
         assert store.best(rules("tiered")) == store.best(rules("eu-classic")) == count - 1
         assert sorted(store.last_scores("tiered", 100)) == list(range(count))
+
+
+def test_two_processes_finishing_daily_games_at_once_count_only_one(tmp_path):
+    count = 20
+    with run_writers(tmp_path, ("eu-daily", "eu-daily"), count) as store:
+        stats = store.statistics("eu-daily")
+        assert (stats.games, stats.practice_games) == (2 * count, 2 * count - 1)
+        days = store.played_days(rules("eu-daily"))
+        assert len(days) == 1
+        counted = [g for g in store.history("eu-daily") if not g.practice]
+        assert len(counted) == 1 and days[0] == (counted[0].game_date, counted[0].score)
 
 
 # -- migration from records.toml -----------------------------------------------------------
