@@ -25,7 +25,7 @@ from .tray import TrayGame
 
 __version__ = "0.1.0"
 
-from . import challenge, records, replays, testing
+from . import challenge, files, records, replays, testing
 
 __all__ = [
     "Action",
@@ -44,6 +44,7 @@ __all__ = [
     "TrayGame",
     "challenge",
     "daily_seed",
+    "files",
     "hookimpl",
     "hookspec",
     "list_rulesets",

@@ -20,8 +20,8 @@ from typing import Any
 
 from . import __version__, paths
 from .discovery import load_ruleset, load_ruleset_text
+from .files import write_atomically
 from .game import Game, replay
-from .records import write_atomically
 
 FORMAT = "blockyard-replay/1"
 KEEP = 20

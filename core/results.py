@@ -172,7 +172,9 @@ class Summary:
     (group, or date for daily rulesets) before and after this game; ``None``
     when no record store was consulted or the ruleset keeps no record.
     ``failed_pieces``: the pieces left in the tray at the end. ``tip``: the
-    first tip the ruleset's plugins chose from the end position.
+    first tip the ruleset's plugins chose from the end position. ``practice``:
+    a later game of a date already played in a daily ruleset, which changes no
+    record (set by the records module).
     """
 
     ruleset_id: str
@@ -187,6 +189,7 @@ class Summary:
     tip: str | None
     over_reason: str | None
     date: str | None = None
+    practice: bool = False
 
 
 @dataclass(frozen=True, slots=True)

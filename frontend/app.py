@@ -15,7 +15,13 @@ import blockyard
 from blockyard.records import RecordStore
 from blockyard.replays import Replay, ReplayError, load_replay, save_replay
 
-from .persistence import Settings, clear_saved_game, load_saved_game, save_game
+from .persistence import (
+    Settings,
+    clear_saved_game,
+    load_saved_game,
+    remove_stray_files,
+    save_game,
+)
 
 
 class BlockyardApp:
@@ -23,6 +29,7 @@ class BlockyardApp:
 
     def __init__(self, window: arcade.Window) -> None:
         self.window = window
+        remove_stray_files()
         self.settings = Settings.load()
         self.records = RecordStore()
         self.saved_game: blockyard.Game | None = load_saved_game()
@@ -88,9 +95,9 @@ class BlockyardApp:
 
     def finish_game(self, game: blockyard.Game) -> None:
         """A game is over: count it, keep its replay, forget the save, show what's next."""
-        summary = self.records.record(game)
         player = self.duel.player if self.duel is not None else ""
         self.last_replay = save_replay(game, player=player)
+        summary = self.records.record(game, replay=self.last_replay)
         clear_saved_game()
         if self.duel is not None:
             from . import duel

@@ -189,8 +189,11 @@ def test_4_3_dealing_depends_on_this_rounds_score_only(tmp_path):
     from blockyard.records import RecordStore
 
     store = RecordStore(tmp_path)
-    store.data["best"]["tiered"] = 99999
-    store.save()
+    record = blockyard.new_game("tiered", seed=3)
+    record.score = 99999
+    record.end_round()
+    store.record(record)
+    assert store.best(blockyard.load_ruleset("tiered")) == 99999
     assert blockyard.new_game("tiered", seed=8).tray == blockyard.new_game("tiered", seed=8).tray
 
 
