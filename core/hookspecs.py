@@ -122,6 +122,17 @@ class RulesetSpecs:
         The game is over with reason ``"time"`` when the clock reaches 0."""
 
     @hookspec
+    def blockyard_fast_path(self, ruleset: Ruleset, hook: str) -> Callable[..., Any] | None:
+        """Optional, for speed. Asked once per hot hook (``"clear"``, ``"score"``)
+        when a ruleset loads, and only of the one plugin that answers that
+        single-answer hook. Return a plain function taking the hook's arguments
+        positionally in the order of its specification (clear: ``game, board,
+        placed, piece, row, col``; score: ``game, move``) that answers exactly as
+        your hook implementation does — or ``None``. The engine calls it instead
+        of pluggy's caller on every move, except while hook-call monitoring is
+        on; the test suite compares its answers with the hook's."""
+
+    @hookspec
     def blockyard_actions(self, ruleset: Ruleset) -> list[ActionSpec]:
         """Every answer counts. The player actions other than placing that this
         plugin contributes (swap, rotate, continue, end round, zen refill, a

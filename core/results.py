@@ -9,7 +9,7 @@ from .geometry import Board, Geometry, Region
 from .pieces import Cell, Piece
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Clearing:
     """What a clearing plugin did to the board after a move.
 
@@ -28,7 +28,7 @@ class Clearing:
     cleared: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class MoveFacts:
     """What a move did, handed to the scoring hook before any state changes.
 
@@ -64,7 +64,7 @@ class MoveFacts:
         return self.geometry.cells_of(self.placed_mask)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Scoring:
     """The scoring hook's answer: points, the new combo counter, and updates to
     the scoring plugin's own saved state (merged into ``game.state``)."""

@@ -22,6 +22,7 @@ import hashlib
 import math
 import re
 import string
+import typing
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property
@@ -30,6 +31,7 @@ from typing import Any
 
 import pluggy
 import tomli_w
+from pluggy._callers import _multicall
 
 from .actions import RESERVED_NAMES, ActionSpec
 from .errors import IllegalMove, PluginError, RulesetError
@@ -132,6 +134,14 @@ class CoreDefaults:
     def blockyard_score(self, game: Any, move: Any) -> Scoring:
         return Scoring(0, 0)
 
+    @hookimpl
+    def blockyard_fast_path(self, ruleset: Ruleset, hook: str) -> Callable[..., Any] | None:
+        if hook == "clear":
+            return lambda game, board, placed, piece, row, col: Clearing((), board)
+        if hook == "score":
+            return lambda game, move: Scoring(0, 0)
+        return None
+
     @hookimpl(tryfirst=True)
     def blockyard_actions(self, ruleset: Ruleset) -> list[ActionSpec]:
         return [ActionSpec("end", "End round", _end_round, key="e",
@@ -176,6 +186,7 @@ ANSWER_TYPES: dict[str, tuple[str, Callable[[Any], bool]]] = {
     "invariants": ("a list of strings", _list_of(str)),
     "summary_tips": ("a list of strings", _list_of(str)),
     "deal": ("a list", lambda v: isinstance(v, list | tuple)),
+    "fast_path": ("a function", callable),
 }
 """For each hook (without the ``blockyard_`` prefix): the type every non-``None``
 answer must have, in words and as a check."""
@@ -285,6 +296,7 @@ class Ruleset:
                                    f"{MAX_TIME_LIMIT:g} seconds, found {limit!r}")
         self.time_limit: float | None = None if limit is None else float(limit)
         self.action_specs, self.action_owner = self._collect_actions()
+        self.fast_paths = {hook: self._fast_path(hook) for hook in HOT_HOOKS}
         self._load_call("check_ruleset", ruleset=self)
         if not pm.hook.blockyard_deal.get_hookimpls():
             raise RulesetError("no plugin deals pieces; add a dealing plugin such as "
@@ -417,6 +429,65 @@ class Ruleset:
     def _load_error(self, hook: str, expected: str) -> PluginError:
         return self.plugin_error(hook, f"expected {expected}", action="loading the ruleset")
 
+    def _fast_path(self, hook: str) -> Callable[..., Any] | None:
+        """The plain function the single answering plugin offers for ``hook``."""
+        pm = self.pm
+        impls = getattr(pm.hook, "blockyard_" + hook).get_hookimpls()
+        if any(i.hookwrapper or i.wrapper for i in impls):
+            return None
+        answering = [i.plugin_name for i in impls if i.plugin_name != "core"] or ["core"]
+        if len(answering) != 1:
+            return None
+        plugin = answering[0]
+        others = [p for p in pm.get_plugins() if pm.get_name(p) != plugin]
+        try:
+            answers = pm.subset_hook_caller("blockyard_fast_path", others)(ruleset=self,
+                                                                           hook=hook)
+        except Exception as exc:
+            raise self.plugin_error("fast_path", f"raised {type(exc).__name__}: {exc}",
+                                    plugin=plugin, action="loading the ruleset",
+                                    cause=exc) from exc
+        funcs = [a for a in answers if a is not None]
+        if not funcs:
+            return None
+        if len(funcs) > 1 or not callable(funcs[0]):
+            raise self.plugin_error("fast_path", f"expected one function, found {funcs!r:.80}",
+                                    plugin=plugin, action="loading the ruleset")
+        code = getattr(getattr(funcs[0], "__func__", funcs[0]), "__code__", None)
+        if code is not None:
+            self._code_owner.setdefault(code, plugin)
+        return typing.cast(Callable[..., Any], funcs[0])
+
+    def hot_caller(self, hook: str) -> Callable[..., Any]:
+        """A caller for a hot hook taking ``(seed, action, *args)`` with the hook's
+        arguments in specification order: the plugin's fast path while no hook
+        monitoring is on, pluggy's caller otherwise; checked like :meth:`call`."""
+        pm = self.pm
+        fast = self.fast_paths.get(hook)
+        caller = getattr(pm.hook, "blockyard_" + hook)
+        argnames = tuple(caller.spec.argnames)
+        wanted, check = ANSWER_TYPES[hook]
+        error = self.plugin_error
+        plain = _multicall
+        exact = {"clear": Clearing, "score": type(None)}.get(hook, type(None))
+
+        def call(seed: int, action: str, *args: Any) -> Any:
+            try:
+                if fast is not None and pm._inner_hookexec is plain:
+                    value = fast(*args)
+                else:
+                    value = caller(**dict(zip(argnames, args, strict=True)))
+            except (IllegalMove, PluginError, RulesetError):
+                raise
+            except Exception as exc:
+                raise error(hook, f"raised {type(exc).__name__}: {exc}", seed=seed,
+                            action=action, cause=exc) from exc
+            if type(value) is not exact and value is not None and not check(value):
+                raise error(hook, f"returned {describe(value)}; expected {wanted}", seed=seed,
+                            action=action)
+            return value
+        return call
+
     def _collect_actions(self) -> tuple[dict[str, ActionSpec], dict[str, str]]:
         specs: dict[str, ActionSpec] = {}
         owner: dict[str, str] = {}
@@ -490,6 +561,8 @@ class Ruleset:
 
 
 _OK = object()
+HOT_HOOKS = ("clear", "score")
+"""Hooks asked on every move, which plugins may answer through a fast path."""
 COLLECTING = frozenset({"regions", "piece_families", "actions", "allowed_anchors",
                         "move_state", "end_reason", "invariants", "summary_tips",
                         "check_ruleset", "game_start"})

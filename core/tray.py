@@ -8,8 +8,8 @@ deal, clear, score, rescue and end.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, ClassVar, NamedTuple
 
 from .errors import IllegalMove
 from .game import Game, TraySpec
@@ -19,6 +19,16 @@ from .results import MoveFacts, MoveResult
 from .ruleset import Ruleset
 
 TRAY_SLOTS = 3
+
+
+class Evaluation(NamedTuple):
+    """What a candidate move would do (:meth:`TrayGame.evaluate`)."""
+
+    points: int
+    lines: int
+    combo: int
+    perfect_clear: bool
+    bits: int
 
 
 class TrayGame(Game):
@@ -42,6 +52,8 @@ class TrayGame(Game):
         super().__init__(ruleset, seed, date)
         implemented = ruleset.implemented
         self._restricted = "allowed_anchors" in implemented
+        self._clear = ruleset.hot_caller("clear")
+        self._score = ruleset.hot_caller("score")
         self._has_move_state = "move_state" in implemented
         self._rescues = tuple(s for s in self._specs.values()
                               if not s.automatic and not s.after_end)
@@ -206,24 +218,50 @@ class TrayGame(Game):
             raise IllegalMove(f"slot {slot} is empty")
         return piece
 
-    def _evaluate(self, slot: int, row: int, col: int
-                  ) -> tuple[MoveResult, Any, Any, dict[str, Any] | None]:
+    def evaluate(self, moves: Iterable[tuple[int, int, int]]) -> list[Evaluation]:
+        """What each ``(slot, row, col)`` would do, changing nothing: an
+        :class:`Evaluation` (points, lines, combo, perfect clear, the board bits
+        afterwards) per move, asked of the same plugins as :meth:`place`, without
+        building the set-valued fields of a :class:`MoveResult` (for bots).
+        ``IllegalMove`` for a move that does not fit."""
+        out = []
+        outcome = self._outcome
+        for slot, row, col in moves:
+            _piece, _mask, clearing, regions, perfect, scoring = outcome(slot, row, col)
+            out.append(Evaluation(scoring.points, len(regions), scoring.combo, perfect,
+                                  clearing.board.bits))
+        return out
+
+    def _outcome(self, slot: int, row: int, col: int) -> tuple[Any, ...]:
+        """Ask the plugins what a move does: piece, mask, clearing, regions,
+        perfect clear, scoring."""
         piece, mask = self._check_move(slot, row, col)
         board = self._board.copy()
         board.fill(mask, piece.colour)
-        call = self._call
         seed = self.seed
-        clearing = call("clear", seed=seed, action="place", game=self, board=board,
-                        placed=mask, piece=piece, row=row, col=col)
+        clearing = self._clear(seed, "place", self, board, mask, piece, row, col)
         regions = clearing.regions
         geo = self._geo
-        if not isinstance(regions, tuple):
-            regions = tuple(regions)
-        if any(not isinstance(r, Region) for r in regions) or \
+        if (regions and (type(regions) is not tuple
+                        or any(not isinstance(r, Region) for r in regions))) or \
                 clearing.board.geo is not geo:
-            raise self.ruleset.plugin_error(
-                "clear", "returned a Clearing whose regions are not Region objects or whose "
-                "board is not this game's size", seed=seed, action="place")
+            if isinstance(regions, list) and all(isinstance(r, Region) for r in regions) \
+                    and clearing.board.geo is geo:
+                regions = tuple(regions)
+            else:
+                raise self.ruleset.plugin_error(
+                    "clear", "returned a Clearing whose regions are not Region objects or "
+                    "whose board is not this game's size", seed=seed, action="place")
+        perfect = bool(regions) and clearing.board.bits == 0
+        facts = MoveFacts(piece, piece.size, regions, len(regions), perfect, self.combo,
+                          self.state, row=row, col=col, placed_mask=mask, geometry=geo)
+        scoring = self._score(seed, "place", self, facts)
+        return piece, mask, clearing, regions, perfect, scoring
+
+    def _evaluate(self, slot: int, row: int, col: int
+                  ) -> tuple[MoveResult, Any, Any, dict[str, Any] | None]:
+        piece, mask, clearing, regions, perfect, scoring = self._outcome(slot, row, col)
+        geo = self._geo
         after = clearing.board
         if clearing.cleared is not None:
             cleared = clearing.cleared
@@ -231,18 +269,14 @@ class TrayGame(Game):
             cleared = 0
             for region in regions:
                 cleared |= region.mask
-        cleared &= board.bits
+        cleared &= self._board.bits | mask
         if regions and not regions[0].cells:
             regions = tuple(geo.bind(r) for r in regions)
-        lines = len(regions)
-        perfect = lines > 0 and after.bits == 0
-        facts = MoveFacts(piece, piece.size, regions, lines, perfect, self.combo, self.state,
-                          row=row, col=col, placed_mask=mask, geometry=geo)
-        scoring = call("score", seed=seed, action="place", game=self, move=facts)
         result = MoveResult(
-            slot=slot, row=row, col=col, piece=piece, points=scoring.points, lines=lines,
-            combo=scoring.combo, perfect_clear=perfect, regions=regions, placed_mask=mask,
-            cleared_mask=cleared, geometry=geo, row_drops=clearing.row_drops)
+            slot=slot, row=row, col=col, piece=piece, points=scoring.points,
+            lines=len(regions), combo=scoring.combo, perfect_clear=perfect, regions=regions,
+            placed_mask=mask, cleared_mask=cleared, geometry=geo,
+            row_drops=clearing.row_drops)
         return result, after, scoring, None
 
     def preview(self, slot: int, row: int, col: int) -> MoveResult:
