@@ -234,16 +234,16 @@ def load_ruleset_file(path: Path) -> Ruleset:
     key = str(path)
     cached = _file_cache.get(key)
     if cached is not None:
-        deps, ruleset = cached
-        if all(_stamp(Path(p)) == stamp for p, stamp in deps):
+        known, ruleset = cached
+        if all(_stamp(Path(p)) == stamp for p, stamp in known):
             _file_cache.move_to_end(key)
             return ruleset
     stamp = _stamp(path)
     if stamp is None:
         raise RulesetError("no such rule file", path=key)
     data = read_toml(path)
-    deps = [(key, stamp)]
     chain = _extends_chain(data, path)
+    deps: list[tuple[str, tuple[int, int] | None]] = [(key, stamp)]
     deps += [(p, _stamp(Path(p))) for p in chain]
     resolved = resolve(data, path, ())
     ruleset = Ruleset(canonical(resolved, key), key)

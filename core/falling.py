@@ -284,7 +284,7 @@ class FallingGame(Game):
         row, col = self.cur_row, self.cur_col
         discarded = row < 0
         error = False
-        regions: tuple = ()
+        regions: tuple[Region, ...] = ()
         jokers: list[tuple[int, int]] = []
         new_board = None
         if not discarded:

@@ -14,4 +14,6 @@ def run_frontend(ruleset: str | None = None, seed: int | None = None,
         print(f"blockyard: the game window needs Arcade, which failed to load ({exc}); "
               "reinstall with its dependencies: pip install -e . (or bash scripts/play.sh)")
         return 2
-    return run(ruleset=ruleset, seed=seed, challenge=challenge, replay=replay, watch=watch)
+    status: int = run(ruleset=ruleset, seed=seed, challenge=challenge, replay=replay,
+                      watch=watch)
+    return status

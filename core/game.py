@@ -150,7 +150,7 @@ class Game:
             for reason in self._call("end_reason", seed=self.seed, action=action, game=self,
                                      stuck=stuck):
                 if reason:
-                    return reason
+                    return str(reason)
         return None
 
     # -- actions contributed by plugins ---------------------------------------------------
@@ -280,7 +280,7 @@ class Game:
         passes it); ``record_after`` is then the better of it and this score,
         for rulesets that keep a record."""
         failed = self._failed_pieces()
-        facts = {"points": self.score, "failed_pieces": failed,
+        facts: dict[str, Any] = {"points": self.score, "failed_pieces": failed,
                  "lines_cleared": self.lines_cleared, "best_combo": self.best_combo}
         try:
             answers = self._call("summary_tips", seed=self.seed, action="summary", game=self,

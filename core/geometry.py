@@ -30,7 +30,7 @@ class Region(tuple[str, int]):
     """
 
     kind: str
-    index: int
+    index: int  # type: ignore[assignment]  # the region's number, not tuple.index
     mask: int
     cells: frozenset[Cell]
 
@@ -134,7 +134,8 @@ class Geometry:
                 ext(table[k][byte])
         return out
 
-    def _build_move_table(self, slot: int) -> tuple:
+    def _build_move_table(self, slot: int
+                          ) -> tuple[tuple[tuple[tuple[int, int, int], ...], ...], ...]:
         cells = self.cell_of_bit
         table = []
         for k in range(self.nbytes):

@@ -98,11 +98,13 @@ class RulesetSpecs:
         """Every answer counts. The regions whose completion matters: lines for
         tray games, rows/columns/blocks for sudoku, diagonals for a mod. The
         clearing and scoring hooks receive the regions a move completed."""
+        return []
 
     @hookspec
     def blockyard_piece_families(self, ruleset: Ruleset) -> list[PieceFamily]:
         """Every answer counts. Piece families added to those of the rule file's
         ``[pieces]`` table (which the core contributes first)."""
+        return []
 
     @hookspec
     def blockyard_check_ruleset(self, ruleset: Ruleset) -> None:
@@ -139,6 +141,7 @@ class RulesetSpecs:
         mod's own), as :class:`~blockyard.actions.ActionSpec` objects. Asked
         once when the ruleset loads; names must be unique within the ruleset.
         Keep the action's state in ``game.state[<plugin name>]``."""
+        return []
 
 
 # --------------------------------------------------------------------------
@@ -219,11 +222,13 @@ class GameSpecs:
         happen under the plugin's rules (e.g. a digit twice in a sudoku row); an
         empty list when all holds. The conformance kit checks them after every
         action."""
+        return []
 
     @hookspec
     def blockyard_summary_tips(self, game: Game, summary: dict[str, Any]) -> list[str]:
         """Every answer counts. Tips for the end-of-round summary, best first,
         chosen from the end position; the summary shows the first."""
+        return []
 
 
 SPEC_CLASSES = (RulesetSpecs, GameSpecs)

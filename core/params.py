@@ -9,6 +9,7 @@ so a misspelled parameter is an error rather than a silent default.
 from __future__ import annotations
 
 import math
+import typing
 from typing import Any
 
 from .errors import RulesetError
@@ -61,7 +62,7 @@ class Params:
                 maximum: int | None = None) -> int:
         value = self.raw(name, default)
         if value is default and default is not _MISSING:
-            return value
+            return typing.cast(int, value)
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.error(name, f"expected an integer, found {describe(value)}")
         self._check_range(name, value, -LIMIT if minimum is None else minimum,
@@ -72,7 +73,7 @@ class Params:
                maximum: float | None = None) -> float:
         value = self.raw(name, default)
         if value is default and default is not _MISSING:
-            return value
+            return typing.cast(float, value)
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise self.error(name, f"expected a number, found {describe(value)}")
         if not math.isfinite(value) or abs(value) > 1e15:
@@ -90,7 +91,7 @@ class Params:
                choices: tuple[str, ...] | None = None) -> str:
         value = self.raw(name, default)
         if value is default and default is not _MISSING:
-            return value
+            return typing.cast(str, value)
         if not isinstance(value, str):
             raise self.error(name, f"expected a string, found {describe(value)}")
         if choices is not None and value not in choices:
@@ -102,7 +103,7 @@ class Params:
                 integers: bool = False, nonempty: bool = True) -> list[float]:
         value = self.raw(name, default)
         if value is default and default is not _MISSING:
-            return value
+            return typing.cast(list[float], value)
         what = "integers" if integers else "numbers"
         if not isinstance(value, list):
             raise self.error(name, f"expected an array of {what}, found {describe(value)}")

@@ -353,13 +353,13 @@ class RecordStore:
                 "game_date = ? AND practice = 0 AND record_kind != 'none' UNION ALL "
                 "SELECT score FROM imported_daily WHERE record_group = ? AND game_date = ?)",
                 (group, date, group, date)).fetchone()
-            return row[0]
+            return None if row[0] is None else int(row[0])
         row = conn.execute(
             "SELECT max(s) FROM (SELECT score AS s FROM games WHERE record_group = ? AND "
             "practice = 0 AND record_kind != 'none' UNION ALL "
             "SELECT score FROM imported_best WHERE record_group = ?)",
             (group, group)).fetchone()
-        return row[0]
+        return None if row[0] is None else int(row[0])
 
     def played_today(self, ruleset: Any, date: _dt.date | str | None = None) -> int | None:
         """For a daily ruleset: the score of the game that counts for ``date`` (today
@@ -382,9 +382,10 @@ class RecordStore:
             "SELECT score FROM games WHERE record_group = ? AND game_date = ? AND practice = 0 "
             "ORDER BY id LIMIT 1", (group, date)).fetchone()
         if row is not None:
-            return row[0]
-        return _scalar(conn, "SELECT score FROM imported_daily WHERE record_group = ? AND "
-                       "game_date = ?", (group, date))
+            return int(row[0])
+        value = _scalar(conn, "SELECT score FROM imported_daily WHERE record_group = ? AND "
+                        "game_date = ?", (group, date))
+        return None if value is None else int(value)
 
     def stats(self, ruleset_id: str) -> Stats:
         """Games played, lines cleared and best combo of a ruleset."""
@@ -541,10 +542,10 @@ class RecordStore:
         except BaseException:
             conn.execute("ROLLBACK")
             raise
-        summary = replace(summary, best_combo=combo, practice=practice)
+        result: Summary = replace(summary, best_combo=combo, practice=practice)
         if practice:
-            summary = replace(summary, record_after=summary.record_before, new_record=False)
-        return summary
+            result = replace(result, record_after=result.record_before, new_record=False)
+        return result
 
     # -- lifetime ------------------------------------------------------------------------
 
@@ -570,7 +571,7 @@ def _scalar(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> Any:
 
 
 def _try_load(ruleset_id: str) -> Any:
-    from .rulefiles import load_ruleset
+    from .discovery import load_ruleset
 
     try:
         return load_ruleset(ruleset_id)

@@ -47,19 +47,20 @@ class Replay:
 
     @property
     def ruleset_id(self) -> str:
-        return self.data["ruleset_id"]
+        return str(self.data["ruleset_id"])
 
     @property
     def log(self) -> list[list[Any]]:
-        return self.data["log"]
+        log: list[list[Any]] = self.data["log"]
+        return log
 
     @property
     def player(self) -> str:
-        return self.data.get("player", "")
+        return str(self.data.get("player", ""))
 
     @property
     def score(self) -> int:
-        return self.data["score"]
+        return int(self.data["score"])
 
     def check(self) -> None:
         """Raise :class:`ReplayError` unless the game can be shown exactly as played."""

@@ -382,9 +382,9 @@ class Ruleset:
             try:
                 answers = pm.subset_hook_caller("blockyard_" + hook, others)(**kwargs)
             except Exception:
-                return impl.plugin_name
+                return str(impl.plugin_name)
             if any(a is not None and not expected(a) for a in answers):
-                return impl.plugin_name
+                return str(impl.plugin_name)
         return None
 
     def check_answer(self, hook: str, value: Any, *, seed: int | None = None,

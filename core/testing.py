@@ -37,6 +37,7 @@ from .discovery import load_ruleset
 from .errors import IllegalMove
 from .game import Game, new_game, replay, restore
 from .ruleset import Ruleset
+from .tray import TrayGame
 
 
 @dataclass
@@ -74,7 +75,7 @@ class Report:
         return "\n".join(lines)
 
 
-def _choose_action(game: Game, rnd: random.Random) -> list[Any] | None:
+def _choose_action(game: Any, rnd: random.Random) -> list[Any] | None:
     """A random legal action for ``game`` (a log entry), or ``None`` if none."""
     if game.kind == "falling":
         if game.over:
@@ -118,7 +119,8 @@ def _choose_action(game: Game, rnd: random.Random) -> list[Any] | None:
     return ["place", *rnd.choice(moves)]
 
 
-def _illegal_actions(game: Game, rnd: random.Random) -> list[tuple[str, Any]]:
+def _illegal_actions(game: Any, rnd: random.Random) -> list[tuple[str, Any]]:
+    tries: list[tuple[str, Any]]
     if game.kind == "falling":
         tries = [("move by 2", lambda: game.move(2)), ("move by 0", lambda: game.move(0)),
                  ("soft drop with a non-boolean", lambda: game.soft_drop(1)),
@@ -128,7 +130,7 @@ def _illegal_actions(game: Game, rnd: random.Random) -> list[tuple[str, Any]]:
                       ("hard drop after the end", game.hard_drop),
                       ("end a finished game", game.end_round)]
         return tries
-    tries: list[tuple[str, Any]] = [
+    tries = [
         ("place in slot 7", lambda: game.place(7, 0, 0)),
         ("place at a negative row", lambda: game.place(0, -1, 0)),
         ("place at a negative column", lambda: game.place(0, 0, -3)),
@@ -169,7 +171,7 @@ def _illegal_actions(game: Game, rnd: random.Random) -> list[tuple[str, Any]]:
     return tries
 
 
-def _check_position(game: Game, report: Report, where: str) -> None:
+def _check_position(game: Any, report: Report, where: str) -> None:
     rows, cols = game.rows, game.cols
     board = game.board
     if len(board) != rows or any(len(row) != cols for row in board):
@@ -280,7 +282,7 @@ def _play(ruleset: Ruleset, seed: int, rnd: random.Random, max_actions: int,
         action = _choose_action(game, rnd)
         if action is None:
             break
-        if action[0] == "place":
+        if action[0] == "place" and isinstance(game, TrayGame):
             expected = game.preview(*action[1:])
             score = game.score
             result = game.place(*action[1:])

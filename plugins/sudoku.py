@@ -137,7 +137,7 @@ class SudokuRules:
             for block in band_blocks:
                 for i in board.geo.bits_of(block.mask):
                     digit = digit_of(board.colours[i])
-                    if digit in shared:
+                    if digit is not None and digit in shared:
                         after.colours[i] = JOKER | digit
         return Clearing(completed, after)
 
@@ -155,6 +155,7 @@ class SudokuRules:
             points = self.digit_points if move.stone.digit is not None else 0
             points += self.hard_drop_points * move.dropped
             codes = game.grid.colours
+            assert move.cell is not None
             row, col = move.cell
             placed = row * game.cols + col
             for area in move.regions:

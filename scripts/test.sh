@@ -5,4 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh test
 .venv/bin/ruff check .
+.venv/bin/python scripts/typecheck.py
 exec .venv/bin/python -m pytest "$@"
