@@ -35,7 +35,7 @@ from typing import Any
 
 from .discovery import load_ruleset
 from .errors import IllegalMove
-from .game import Game, new_game, replay, restore
+from .game import new_game, replay, restore
 from .ruleset import Ruleset
 from .tray import TrayGame
 
