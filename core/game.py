@@ -399,11 +399,16 @@ class Game:
 
 def game_class(ruleset: Ruleset) -> type[Game]:
     """The engine class for the ruleset's ``mode``, found by table."""
-    from .falling import FallingGame
-    from .tray import TrayGame
+    if not GAME_CLASSES:
+        from .falling import FallingGame
+        from .tray import TrayGame
 
-    classes: dict[str, type[Game]] = {"tray": TrayGame, "falling": FallingGame}
-    return classes[ruleset.mode]
+        GAME_CLASSES.update({"tray": TrayGame, "falling": FallingGame})
+    return GAME_CLASSES[ruleset.mode]
+
+
+GAME_CLASSES: dict[str, type[Game]] = {}
+"""The engine class of each ``[ruleset] mode``, filled on first use."""
 
 
 def new_game(ruleset: str | Ruleset | Any, *, seed: int | None = None,

@@ -125,11 +125,13 @@ class RulesetSpecs:
 
     @hookspec
     def blockyard_fast_path(self, ruleset: Ruleset, hook: str) -> Callable[..., Any] | None:
-        """Optional, for speed. Asked once per hot hook (``"clear"``, ``"score"``)
+        """Optional, for speed. Asked once per hot hook (``"clear"``, ``"score"``,
+        ``"deal"``)
         when a ruleset loads, and only of the one plugin that answers that
         single-answer hook. Return a plain function taking the hook's arguments
         positionally in the order of its specification (clear: ``game, board,
-        placed, piece, row, col``; score: ``game, move``) that answers exactly as
+        placed, piece, row, col``; score: ``game, move``; deal: ``game, index``)
+        that answers exactly as
         your hook implementation does — or ``None``. The engine calls it instead
         of pluggy's caller on every move, except while hook-call monitoring is
         on; the test suite compares its answers with the hook's."""

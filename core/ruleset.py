@@ -297,6 +297,7 @@ class Ruleset:
         self.time_limit: float | None = None if limit is None else float(limit)
         self.action_specs, self.action_owner = self._collect_actions()
         self.fast_paths = {hook: self._fast_path(hook) for hook in HOT_HOOKS}
+        self.hot_callers = {hook: self.hot_caller(hook) for hook in HOT_HOOKS}
         self._load_call("check_ruleset", ruleset=self)
         if not pm.hook.blockyard_deal.get_hookimpls():
             raise RulesetError("no plugin deals pieces; add a dealing plugin such as "
@@ -469,7 +470,7 @@ class Ruleset:
         wanted, check = ANSWER_TYPES[hook]
         error = self.plugin_error
         plain = _multicall
-        exact = {"clear": Clearing, "score": type(None)}.get(hook, type(None))
+        exact = {"clear": Clearing, "deal": list}.get(hook, type(None))
 
         def call(seed: int, action: str, *args: Any) -> Any:
             try:
@@ -561,7 +562,7 @@ class Ruleset:
 
 
 _OK = object()
-HOT_HOOKS = ("clear", "score")
+HOT_HOOKS = ("clear", "score", "deal")
 """Hooks asked on every move, which plugins may answer through a fast path."""
 COLLECTING = frozenset({"regions", "piece_families", "actions", "allowed_anchors",
                         "move_state", "end_reason", "invariants", "summary_tips",

@@ -52,8 +52,9 @@ class TrayGame(Game):
         super().__init__(ruleset, seed, date)
         implemented = ruleset.implemented
         self._restricted = "allowed_anchors" in implemented
-        self._clear = ruleset.hot_caller("clear")
-        self._score = ruleset.hot_caller("score")
+        self._clear = ruleset.hot_callers["clear"]
+        self._score = ruleset.hot_callers["score"]
+        self._deal = ruleset.hot_callers["deal"]
         self._has_move_state = "move_state" in implemented
         self._rescues = tuple(s for s in self._specs.values()
                               if not s.automatic and not s.after_end)
@@ -431,8 +432,7 @@ class TrayGame(Game):
 
     def deal_next_set(self) -> None:
         """Deal set number ``set_index`` into the tray through the dealing hook."""
-        pieces = self._call("deal", seed=self.seed, action="deal", game=self,
-                            index=self.set_index)
+        pieces = self._deal(self.seed, "deal", self, self.set_index)
         if pieces is None or len(pieces) != TRAY_SLOTS or \
                 not all(isinstance(p, Piece) for p in pieces):
             raise self.ruleset.plugin_error(

@@ -22,7 +22,7 @@ def same_clearing(a, b) -> bool:
 
 def test_bundled_plugins_offer_fast_paths_for_the_hot_hooks():
     ruleset = blockyard.load_ruleset("eu-classic")
-    assert set(ruleset.fast_paths) == {"clear", "score"}
+    assert set(ruleset.fast_paths) == {"clear", "score", "deal"}
     assert all(ruleset.fast_paths.values())
 
 
@@ -96,3 +96,14 @@ def test_evaluate_answers_as_preview_for_every_candidate(ruleset_id):
         game.place(*rnd.choice(moves))
     with pytest.raises(blockyard.IllegalMove):
         game.evaluate([(0, -1, 0)])
+
+
+@pytest.mark.parametrize("ruleset_id", TRAY_RULESETS)
+def test_the_dealing_fast_path_deals_exactly_as_the_hook(ruleset_id):
+    ruleset = blockyard.load_ruleset(ruleset_id)
+    fast = ruleset.fast_paths["deal"]
+    assert fast is not None
+    game = blockyard.new_game(ruleset, seed=11)
+    for index in range(12):
+        via_hook = ruleset.pm.hook.blockyard_deal(game=game, index=index)
+        assert [p.cells for p in fast(game, index)] == [p.cells for p in via_hook]
