@@ -3,7 +3,10 @@
 Prints, for eu-classic:
 
 - random-playout placements per second through the public API
-  (``legal_moves()`` + ``place()`` on every move, new games as they end);
+  (``legal_moves()`` + ``place()`` on every move, new games as they end),
+  beside a lean plain-Python bitboard loop (the practical limit) and a
+  list-of-lists implementation, measured interleaved in the same run;
+- ``preview`` per second, ``new_game`` and ``restore`` times;
 - full-tray "where can each piece go" enumerations per second
   (``Game.fit_masks()``: for each of the three tray pieces, every anchor where
   it fits, as a bitmask);
@@ -85,6 +88,77 @@ class ListBoardGame:
 
 
 # --------------------------------------------------------------------------
+# the lean reference: the fastest plain-Python bitboard loop for eu-classic
+# --------------------------------------------------------------------------
+
+class LeanBitboardGame:
+    """eu-classic with no framework at all: the board is an int, every piece a
+    precomputed (shape, valid anchors, offsets) triple, dealing by weight from
+    one ``random.Random``, line clears by mask, eu scoring. The practical limit
+    of Python for this game; Blockyard's figures are measured against it."""
+
+    def __init__(self, ruleset: blockyard.Ruleset, seed: int) -> None:
+        geo = ruleset.geometry
+        self.full = geo.full
+        self.lines = geo.row_masks + geo.col_masks
+        self.cols = ruleset.cols
+        families = [f for f in ruleset.families if f.weight > 0]
+        self.weights = [f.weight for f in families]
+        self.families = [[(info.shape, info.valid, info.offsets, len(p.cells))
+                          for p in f.pieces for info in (geo.piece(p.cells),)]
+                         for f in families]
+        self.cells = geo.cell_of_bit
+        self.rng = random.Random(seed)
+        self.board = 0
+        self.score = 0
+        self.streak = 0
+        self.tray: list[tuple[int, int, tuple[int, ...], int] | None] = []
+        self.deal()
+
+    def deal(self) -> None:
+        rng = self.rng
+        self.tray = [rng.choice(rng.choices(self.families, self.weights)[0]) for _ in range(3)]
+
+    def legal_moves(self) -> list[tuple[int, int, int]]:
+        free = ~self.board & self.full
+        cells = self.cells
+        out = []
+        for slot, piece in enumerate(self.tray):
+            if piece is None:
+                continue
+            m = piece[1]
+            for off in piece[2]:
+                m &= free >> off
+            while m:
+                low = m & -m
+                out.append((slot, *cells[low.bit_length() - 1]))
+                m ^= low
+        return out
+
+    def place(self, slot: int, row: int, col: int) -> None:
+        piece = self.tray[slot]
+        assert piece is not None
+        board = self.board | piece[0] << (row * self.cols + col)
+        cleared = 0
+        count = 0
+        for line in self.lines:
+            if board & line == line:
+                cleared |= line
+                count += 1
+        self.board = board & ~cleared
+        if count:
+            self.streak += 1
+            points = (100, 250, 500, 1000)[count - 1] if count <= 4 else 1000 + 500 * (count - 4)
+            self.score += piece[3] + int(points * (1, 1.5, 2, 2.5, 3)[min(self.streak, 5) - 1])
+        else:
+            self.streak = 0
+            self.score += piece[3]
+        self.tray[slot] = None
+        if self.tray == [None, None, None]:
+            self.deal()
+
+
+# --------------------------------------------------------------------------
 # measurements
 # --------------------------------------------------------------------------
 
@@ -152,24 +226,55 @@ def reference_enumeration_rate(ruleset: blockyard.Ruleset, positions: list[block
     return count / (time.perf_counter() - start)
 
 
+def per_call_us(func, seconds: float) -> float:
+    """Microseconds per call of ``func()`` (best of five rounds)."""
+    import timeit
+
+    timer = timeit.Timer(func)
+    number, _ = timer.autorange()
+    rounds = max(1, int(seconds / 5 / max(timer.timeit(number) / number, 1e-9) / number))
+    return min(timer.repeat(5, number * rounds)) / (number * rounds) * 1e6
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     args = parser.parse_args()
     ruleset = blockyard.load_ruleset(RULESET)
+    t = args.seconds
 
-    ours_play = playout_rate(lambda seed: blockyard.new_game(ruleset, seed=seed), args.seconds)
-    ref_play = playout_rate(lambda seed: ListBoardGame(ruleset, seed), args.seconds)
+    # the three playouts interleaved, so that a busy machine slows all alike
+    plays = {"blockyard": 0.0, "lean": 0.0, "lists": 0.0}
+    makers = {"blockyard": lambda seed: blockyard.new_game(ruleset, seed=seed),
+              "lean": lambda seed: LeanBitboardGame(ruleset, seed),
+              "lists": lambda seed: ListBoardGame(ruleset, seed)}
+    for _ in range(3):
+        for name, make in makers.items():
+            plays[name] += playout_rate(make, t / 3) / 3
     positions = sample_positions(200)
-    ours_enum = enumeration_rate(positions, args.seconds)
-    ref_enum = reference_enumeration_rate(ruleset, positions, args.seconds)
+    ours_enum = enumeration_rate(positions, t)
+    ref_enum = reference_enumeration_rate(ruleset, positions, t)
 
-    print(f"ruleset {RULESET}, {args.seconds:g} s per figure")
-    print(f"{'':34}{'blockyard':>12}{'list-of-lists':>15}{'ratio':>8}{'target':>10}")
-    print(f"{'placements/s (legal_moves+place)':34}{ours_play:>12,.0f}{ref_play:>15,.0f}"
-          f"{ours_play / ref_play:>7.1f}x{TARGET_PLACEMENTS:>10,}")
-    print(f"{'tray enumerations/s':34}{ours_enum:>12,.0f}{ref_enum:>15,.0f}"
-          f"{ours_enum / ref_enum:>7.1f}x{TARGET_ENUMERATIONS:>10,}")
+    game = positions[0]
+    move = game.legal_moves()[0]
+    snap = game.snapshot()
+    preview_us = per_call_us(lambda: game.preview(*move), t)
+    new_loaded_us = per_call_us(lambda: blockyard.new_game(ruleset, seed=1), t)
+    new_id_us = per_call_us(lambda: blockyard.new_game(RULESET, seed=1), t)
+    restore_us = per_call_us(lambda: blockyard.restore(snap), t)
+
+    ours, lean, lists = plays["blockyard"], plays["lean"], plays["lists"]
+    print(f"ruleset {RULESET}, {t:g} s per figure")
+    print(f"{'':34}{'blockyard':>12}{'lean loop':>12}{'list-of-lists':>15}")
+    print(f"{'placements/s (legal_moves+place)':34}{ours:>12,.0f}{lean:>12,.0f}{lists:>15,.0f}")
+    print(f"  blockyard / list-of-lists {ours / lists:5.2f}x (target >= 5x);"
+          f"  lean / blockyard {lean / ours:5.2f}x (target <= 3x)")
+    print(f"{'tray enumerations/s':34}{ours_enum:>12,.0f}{'':>12}{ref_enum:>15,.0f}"
+          f"  {ours_enum / ref_enum:.1f}x (target {TARGET_ENUMERATIONS:,}/s)")
+    print(f"preview: {1e6 / preview_us:,.0f}/s (target >= 100,000/s)")
+    print(f"new_game of a loaded ruleset: {new_loaded_us:.1f} us (target <= 20 us); "
+          f"by id: {new_id_us:.1f} us (target <= 50 us)")
+    print(f"restore: {restore_us:.1f} us (target <= 50 us)")
 
 
 if __name__ == "__main__":
