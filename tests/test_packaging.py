@@ -226,9 +226,15 @@ def test_installed_wheel_opens_the_game_window(venv, display, tmp_path):
 
 def test_standalone_program_lists_and_checks_without_the_checkout(standalone, tmp_path):
     env = _clean_env(tmp_path / "home")
+    own = tmp_path / "home" / "config" / "rulesets" / "my-mode.toml"
+    own.parent.mkdir(parents=True)
+    own.write_text('[ruleset]\nextends = "eu-classic"\nid = "my-mode"\nname = "My Mode"\n'
+                   'description = "a player\'s own mode"\n\n[board]\nrows = 8\ncols = 8\n',
+                   encoding="utf-8")
     bundle = standalone.parent
     listed = _run([standalone, "list"], cwd=tmp_path, env=env)
     assert listed.stderr == ""  # the entry-point metadata loads: no plugin warning
+    assert "  my-mode " in listed.stdout and str(own) in listed.stdout
     for rule_file in RULE_FILES:
         rid = rule_file.removesuffix(".toml")
         path = bundle / "_internal" / "blockyard" / "rulesets" / rule_file
@@ -236,6 +242,8 @@ def test_standalone_program_lists_and_checks_without_the_checkout(standalone, tm
     assert str(ROOT) not in listed.stdout
     checked = _run([standalone, "check", "eu-classic"], cwd=tmp_path, env=env)
     assert checked.stdout.rstrip().endswith("all checks passed")
+    checked = _run([standalone, "check", "my-mode"], cwd=tmp_path, env=env)
+    assert "rule file valid (my-mode, eu, 8×8" in checked.stdout
     shown = _run([standalone, "show", "eu-hardcore"], cwd=tmp_path, env=env)
     assert shown.stdout == blockyard.load_ruleset("eu-hardcore").to_toml()
 
