@@ -1,6 +1,6 @@
 """Blockyard: a pluggable framework for block-puzzle games.
 
-The headless API (``shared/API.md``)::
+The headless API (``docs/api.md``)::
 
     import blockyard
     game = blockyard.new_game("eu-classic", seed=7)
@@ -10,40 +10,51 @@ The headless API (``shared/API.md``)::
 
 from __future__ import annotations
 
-from .errors import IllegalMove, PluginError, RulesetError
+from .actions import Action, ActionSpec
+from .discovery import RulesetInfo, list_rulesets, load_ruleset
+from .errors import DataError, IllegalMove, PluginError, RulesetError
 from .game import Game, new_game, replay, restore
+from .geometry import Region
 from .hookspecs import hookimpl, hookspec
 from .pieces import Piece, PieceFamily
+from .registry import register_plugin, unregister_plugin
 from .results import MoveResult
 from .rng import daily_seed
-from .rulefiles import Ruleset, RulesetInfo, list_rulesets, load_ruleset
+from .ruleset import Ruleset
 from .tray import TrayGame
 
 __version__ = "0.1.0"
 
-from . import challenge, records, replays, testing
+from . import challenge, files, records, replays, testing
 
 __all__ = [
+    "Action",
+    "ActionSpec",
+    "DataError",
     "Game",
     "IllegalMove",
     "MoveResult",
     "Piece",
     "PieceFamily",
     "PluginError",
+    "Region",
     "Ruleset",
     "RulesetError",
     "RulesetInfo",
     "TrayGame",
     "challenge",
     "daily_seed",
+    "files",
     "hookimpl",
     "hookspec",
     "list_rulesets",
     "load_ruleset",
     "new_game",
     "records",
+    "register_plugin",
     "replay",
     "replays",
     "restore",
     "testing",
+    "unregister_plugin",
 ]

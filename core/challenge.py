@@ -1,5 +1,5 @@
 """Challenge codes: a ruleset, a seed and optionally a score to beat, as a short
-code a player can read out or paste (API.md).
+code a player can read out or paste (docs/api.md §10).
 
 A code is Crockford base32 (digits and letters without I, L, O, U; case does
 not matter; O reads as 0 and I, L as 1), grouped by dashes for reading, e.g.
@@ -111,7 +111,7 @@ def decode(code: str, ruleset_ids: list[str] | None = None) -> Challenge:
     if version != VERSION or bool(has_score) != with_score:
         raise ValueError(f"the challenge code is from another version of Blockyard ({version})")
     if ruleset_ids is None:
-        from .rulefiles import list_rulesets
+        from .discovery import list_rulesets
 
         ruleset_ids = [info.id for info in list_rulesets()]
     matches = [rid for rid in ruleset_ids if ruleset_hash(rid) == hashed]

@@ -11,7 +11,7 @@ from .errors import PluginError, RulesetError
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
-    from .rulefiles import list_rulesets
+    from .discovery import list_rulesets
 
     infos = list_rulesets()
     if not infos:
@@ -24,27 +24,46 @@ def _cmd_list(args: argparse.Namespace) -> int:
             family = info.family
             print(f"{family}:")
         print(f"  {info.id:<{width}}  {info.name}  [{info.source}: {info.path}]")
+        if info.error is not None:
+            print(f"  {'':<{width}}  cannot be loaded: {info.error}")
     return 0
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
-    from .rulefiles import load_ruleset
+    from .discovery import load_ruleset
 
     print(load_ruleset(args.ruleset).to_toml(), end="")
     return 0
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
-    from .rulefiles import load_ruleset
+    from .discovery import load_ruleset
     from .testing import check_ruleset
 
     ruleset = load_ruleset(args.ruleset)  # a RulesetError is reported by main()
     print(f"{ruleset.path}: rule file valid ({ruleset.id}, {ruleset.family}, "
           f"{ruleset.rows}×{ruleset.cols}, plugins: "
           f"{', '.join(name for name, _ in ruleset.plugin_objects)})")
-    report = check_ruleset(ruleset, games=args.games, max_actions=args.actions, seed=args.seed)
+    report = check_ruleset(ruleset, games=args.games, max_actions=args.actions, seed=args.seed,
+                           hook_seconds=args.hook_seconds)
     print(report.text())
     return 0 if report.ok else 1
+
+
+def _cmd_plugins(args: argparse.Namespace) -> int:
+    from .docgen import plugin_catalogue
+
+    for plugin in plugin_catalogue():
+        print(f"{plugin.name}  [{plugin.source}]")
+        if plugin.summary:
+            print(f"    {plugin.summary}")
+        for p in plugin.parameters:
+            meaning = f" — {p.meaning}" if p.meaning else ""
+            print(f"    {p.name}: {p.type_text()}; default {p.default_text()}{meaning}")
+        if not plugin.parameters:
+            print("    (no parameters)")
+        print(f"    hooks: {', '.join(plugin.hooks) or 'none'}")
+    return 0
 
 
 def _cmd_new_plugin(args: argparse.Namespace) -> int:
@@ -70,6 +89,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
         return 2
     return run_frontend(ruleset=getattr(args, "ruleset", None), seed=getattr(args, "seed", None),
                         challenge=getattr(args, "challenge", None),
+                        watch=bool(getattr(args, "watch", False)),
                         screenshot=args.screenshot, quit_after=args.quit_after)
 
 
@@ -118,7 +138,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=8, help="random games to play (default 8)")
     p.add_argument("--actions", type=int, default=150, help="actions per game (default 150)")
     p.add_argument("--seed", type=int, default=0, help="seed of the random player")
+    p.add_argument("--hook-seconds", type=float, default=1.0,
+                   help="report (and stop) a hook call longer than this (default 1)")
     p.set_defaults(func=_cmd_check)
+    p = sub.add_parser("plugins", help="every installed rule plugin: parameters and hooks")
+    p.set_defaults(func=_cmd_plugins)
     p = sub.add_parser("new-plugin", help="write a ready-to-install plugin package")
     p.add_argument("name", help="plugin name, e.g. bomb-pieces")
     p.add_argument("--into", type=Path, default=None, help="folder (default ./NAME)")
@@ -128,6 +152,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
     p.add_argument("--challenge", metavar="CODE", default=None,
                    help="play the deal of a challenge code, with its score to beat")
+    p.add_argument("--watch", action="store_true",
+                   help="reload the rule file (a path) whenever it changes, keeping the game "
+                        "when the new rules allow it")
     p.set_defaults(func=_cmd_play)
     p = sub.add_parser("replay", help="watch a replay file")
     p.add_argument("file", type=Path, help="a replay file (.json)")

@@ -26,4 +26,41 @@ class IllegalMove(ValueError):
 
 
 class PluginError(RuntimeError):
-    """An installed plugin is broken (fails to import, registers a name twice, …)."""
+    """A plugin misbehaved: it raised, returned the wrong type, or is broken
+    (fails to import, registers a name twice, …).
+
+    The message names the plugin, the hook, the ruleset, the seed and the action
+    where they are known; they are also attributes. During an action the game
+    is left exactly as it was.
+    """
+
+    def __init__(self, message: str, *, plugin: str | None = None, hook: str | None = None,
+                 ruleset: str | None = None, seed: int | None = None,
+                 action: str | None = None) -> None:
+        self.plugin = plugin
+        self.hook = hook
+        self.ruleset = ruleset
+        self.seed = seed
+        self.action = action
+        self.problem = message
+        parts = []
+        if plugin is not None:
+            parts.append(f"plugin {plugin!r}")
+        if hook is not None:
+            parts.append(f"hook {hook}")
+        context = []
+        if ruleset is not None:
+            context.append(f"ruleset {ruleset!r}")
+        if seed is not None:
+            context.append(f"seed {seed}")
+        if action is not None:
+            context.append(f"action {action}")
+        text = ", ".join(parts)
+        if context:
+            text += f" ({', '.join(context)})"
+        super().__init__(f"{text}: {message}" if text else message)
+
+
+class DataError(ValueError):
+    """A snapshot, log, replay file, saved game or challenge code is malformed or
+    does not match; the message says what."""

@@ -1,4 +1,4 @@
-"""Falling play: steer one falling stone at a time (sudoku-bloxx, RULES §7).
+"""Falling play: steer one falling stone at a time (sudoku-bloxx, docs/rules.md §7).
 
 :class:`FallingGame` runs the stone: spawning above the board, moving, falling
 with the clock, soft and hard drops, landing on the lowest free cell with no
@@ -20,9 +20,9 @@ from typing import Any, ClassVar
 
 from .errors import IllegalMove
 from .game import Game, TraySpec
-from .geometry import parse_board_text
+from .geometry import Region, parse_board_text
 from .results import FallingRules, LandResult, MoveFacts
-from .rulefiles import Ruleset
+from .ruleset import Ruleset
 from .stones import Stone
 
 
@@ -48,7 +48,8 @@ class FallingGame(Game):
 
     def __init__(self, ruleset: Ruleset, seed: int, date: str | None) -> None:
         super().__init__(ruleset, seed, date)
-        rules: FallingRules = ruleset.hooks.falling_rules(ruleset=ruleset)
+        rules: FallingRules = ruleset.call("falling_rules", seed=seed, action="start",
+                                           ruleset=ruleset)
         self.rules = rules
         self._fall_interval = round(rules.fall_seconds * 1_000_000)
         self._soft_interval = round(rules.soft_drop_seconds * 1_000_000)
@@ -87,7 +88,7 @@ class FallingGame(Game):
                 "stream": None if tokens is None else " ".join(tokens)}
 
     def _begin(self) -> None:
-        reason = self._end_reason(False)
+        reason = self._end_reason(False, "start")
         if reason:
             self.over_reason = reason
             return
@@ -142,10 +143,27 @@ class FallingGame(Game):
 
     # -- actions -------------------------------------------------------------------------
 
+    def _guarded(self, action: Callable[..., Any], *args: Any) -> Any:
+        """Run ``action`` so that a plugin's failure leaves the game as it was."""
+        before = self.snapshot_state()
+        log_length = len(self.log)
+        last = list(self.log[-1]) if self.log else None
+        try:
+            return action(*args)
+        except BaseException:
+            self._restore_state(before)
+            del self.log[log_length:]
+            if last is not None:
+                self.log[-1] = last
+            raise
+
     def move(self, dx: int) -> bool:
         """Move the stone one column (``dx`` −1 or +1); ``False`` when blocked."""
+        return bool(self._guarded(self._move, dx))
+
+    def _move(self, dx: int) -> bool:
         self._require_running()
-        if dx not in (-1, 1) or isinstance(dx, bool):
+        if type(dx) is not int or dx not in (-1, 1):
             raise IllegalMove(f"move: expected -1 or +1, found {dx!r}")
         col = self.cur_col + dx
         if not 0 <= col < self.cols:
@@ -170,6 +188,10 @@ class FallingGame(Game):
 
     def hard_drop(self) -> LandResult:
         """Drop the stone at once: +1 point per row fallen (``dropped``)."""
+        result: LandResult = self._guarded(self._hard_drop)
+        return result
+
+    def _hard_drop(self) -> LandResult:
         self._require_running()
         self.log.append(["hard"])
         if self.cur_row < 0 and self.column_full(self.cur_col):
@@ -181,7 +203,9 @@ class FallingGame(Game):
 
     def tick(self, seconds: float) -> list[LandResult]:
         """Advance falling and the clock by ``seconds``; returns the landings."""
-        return self._advance_clock(self._seconds_to_us(seconds))
+        us = self._seconds_to_us(seconds)
+        landed: list[LandResult] = self._guarded(self._advance_clock, us)
+        return landed
 
     def _advance_clock(self, us: int) -> list[LandResult]:
         if self.over_reason is not None or us == 0:
@@ -210,7 +234,8 @@ class FallingGame(Game):
 
     def _actions(self) -> dict[str, Callable[..., Any]]:
         return {**super()._actions(), "move": self.move, "soft": self.soft_drop,
-                "hard": self.hard_drop}
+                "hard": self.hard_drop,
+                "tick": lambda us: self._guarded(self._advance_clock, self._log_us(us))}
 
     # -- the stone's life ----------------------------------------------------------------
 
@@ -219,10 +244,12 @@ class FallingGame(Game):
 
     def _fill_queue(self, count: int) -> None:
         while len(self.queue) < count:
-            batch = self._hook.deal(game=self, index=self.batch_index)
-            if not batch:
-                raise RuntimeError(f"the dealing plugin returned {batch!r} for batch "
-                                   f"{self.batch_index}; expected stones")
+            batch = self._call("deal", seed=self.seed, action="deal", game=self,
+                               index=self.batch_index)
+            if not batch or not all(isinstance(stone, Stone) for stone in batch):
+                raise self.ruleset.plugin_error(
+                    "deal", f"returned {batch!r:.80} for batch {self.batch_index}; expected "
+                    "a non-empty list of Stone", seed=self.seed, action="deal")
             self.batch_index += 1
             self.queue.extend(stone.code for stone in batch)
 
@@ -261,20 +288,29 @@ class FallingGame(Game):
         jokers: list[tuple[int, int]] = []
         new_board = None
         if not discarded:
-            accepted = self._hook.accept_stone(game=self, stone=stone, row=row, col=col)
+            accepted = self._call("accept_stone", seed=self.seed, action="land", game=self,
+                                  stone=stone, row=row, col=col)
             error = accepted is False
         if not discarded and not error:
             placed = 1 << (row * self.cols + col)
             board = self._board.copy()
             board.fill(placed, self.cur_code)
-            clearing = self._hook.clear(game=self, board=board, placed=placed)
-            regions, new_board = clearing.regions, clearing.board
+            clearing = self._call("clear", seed=self.seed, action="land", game=self,
+                                  board=board, placed=placed, piece=None, row=row, col=col)
+            regions, new_board = tuple(clearing.regions), clearing.board
+            if any(not isinstance(r, Region) for r in regions) or \
+                    new_board.geo is not self._geo:
+                raise self.ruleset.plugin_error(
+                    "clear", "returned a Clearing whose regions are not Region objects or "
+                    "whose board is not this game's size", seed=self.seed, action="land")
+            regions = tuple(self._geo.bind(r) for r in regions)
             jokers = [divmod(i, self.cols) for i, (a, b) in
                       enumerate(zip(board.colours, new_board.colours, strict=True)) if a != b]
         facts = MoveFacts(None, 0 if discarded or error else 1, regions, len(regions), False,
                           0, self.state, stone=stone, cell=None if discarded else (row, col),
-                          dropped=dropped, error=error, discarded=discarded)
-        scoring = self._hook.score(game=self, move=facts)
+                          dropped=dropped, error=error, discarded=discarded,
+                          row=None if discarded else row, col=None if discarded else col)
+        scoring = self._call("score", seed=self.seed, action="land", game=self, move=facts)
         if new_board is not None:
             self._board = new_board
         if error:
@@ -285,9 +321,9 @@ class FallingGame(Game):
         self.moves += 1
         self.lines_cleared += len(regions)
         result = LandResult(scoring.points, row, col, error, discarded,
-                            [r.key for r in regions], jokers, stone, dropped)
+                            list(regions), jokers, stone, dropped)
         self.last_landing = result
-        reason = self._end_reason(False)
+        reason = self._end_reason(False, "land")
         if reason:
             self.over_reason = reason
         else:

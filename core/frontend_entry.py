@@ -8,7 +8,7 @@ import os
 
 def run_frontend(ruleset: str | None = None, seed: int | None = None,
                  challenge: str | None = None, replay: str | None = None,
-                 screenshot: str | os.PathLike[str] | None = None,
+                 watch: bool = False, screenshot: str | os.PathLike[str] | None = None,
                  quit_after: float | None = None) -> int:
     """Open the game window (launcher, a game, a challenge or a replay); with
     ``quit_after`` it closes itself after that many seconds, saving its last frame
@@ -19,5 +19,5 @@ def run_frontend(ruleset: str | None = None, seed: int | None = None,
         print(f"blockyard: the game window needs Arcade, which failed to load ({exc}); "
               "reinstall with its dependencies: pip install -e . (or bash scripts/play.sh)")
         return 2
-    return run(ruleset=ruleset, seed=seed, challenge=challenge, replay=replay,
+    return run(ruleset=ruleset, seed=seed, challenge=challenge, replay=replay, watch=watch,
                screenshot=screenshot, quit_after=quit_after)

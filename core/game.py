@@ -25,11 +25,13 @@ from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from . import rng
-from .errors import IllegalMove
+from .actions import Action, ActionSpec
+from .discovery import load_ruleset, load_ruleset_text
+from .errors import IllegalMove, PluginError
 from .geometry import Board
 from .pieces import Piece
 from .results import Summary
-from .rulefiles import Ruleset, load_ruleset, load_ruleset_text
+from .ruleset import Ruleset
 
 SNAPSHOT_FORMAT = "blockyard-snapshot/1"
 
@@ -64,8 +66,10 @@ class Game:
         self.rows = ruleset.rows
         self.cols = ruleset.cols
         self._geo = ruleset.geometry
-        self._hook = ruleset.hooks
-        self._has_end = self._hook.has("end_reason")
+        self._call = ruleset.call
+        self._has_end = "end_reason" in ruleset.implemented
+        self._specs = ruleset.action_specs
+        self._auto = tuple(s for s in self._specs.values() if s.automatic)
         limit = ruleset.time_limit
         self._limit_us: int | None = None if limit is None else round(limit * 1_000_000)
         self._board = Board(self._geo)
@@ -101,7 +105,7 @@ class Game:
         extra = game._load_start(board=board, tray=tray, stream=stream)
         game.log.append(["start", {"ruleset": ruleset.to_toml(), "id": ruleset.id,
                                    "seed": seed, "date": day, **extra}])
-        game._hook.game_start(game=game)
+        ruleset.call("game_start", seed=seed, action="start", game=game)
         game._begin()
         return game
 
@@ -138,24 +142,117 @@ class Game:
         return self._board.text()
 
     def stream(self, *key: int | str) -> random.Random:
-        """The random stream ``(seed, *key)`` (RULES T7)."""
+        """The random stream ``(seed, *key)`` (docs/rules.md T7)."""
         return rng.stream(self.seed, *key)
 
-    def _end_reason(self, stuck: bool) -> str | None:
+    def _end_reason(self, stuck: bool, action: str) -> str | None:
         if self._has_end:
-            for reason in self._hook.end_reason(game=self, stuck=stuck):
+            for reason in self._call("end_reason", seed=self.seed, action=action, game=self,
+                                     stuck=stuck):
                 if reason:
                     return reason
         return None
 
+    # -- actions contributed by plugins ---------------------------------------------------
+
+    def _spec_available(self, spec: ActionSpec) -> bool:
+        if spec.automatic or spec.after_end != (self.over_reason is not None):
+            return False
+        return bool(self._ask_action(spec, "available", spec.available))
+
+    def _ask_action(self, spec: ActionSpec, what: str, func: Callable[..., Any],
+                    *args: Any) -> Any:
+        try:
+            return func(self, *args)
+        except (IllegalMove, PluginError):
+            raise
+        except Exception as exc:
+            raise self.ruleset.plugin_error(
+                "actions", f"action {spec.name!r}: {what} raised {type(exc).__name__}: {exc}",
+                plugin=self.ruleset.action_owner.get(spec.name), seed=self.seed,
+                action=spec.name, cause=exc) from exc
+
+    def actions(self) -> list[Action]:
+        """The player actions other than placing that are available now, as
+        plugins contribute them (swap, rotate, continue, end round, a mod's own).
+        Actions offered only after the end (eu's continue) are listed once the
+        game is over."""
+        out = []
+        for spec in self._specs.values():
+            if not self._spec_available(spec):
+                continue
+            uses = None if spec.uses_left is None else \
+                self._ask_action(spec, "uses_left", spec.uses_left)
+            out.append(Action(spec.name, spec.label, spec.key, spec.takes_slot,
+                              bool(self._ask_action(spec, "rescue", spec.rescue)),
+                              spec.after_end, uses, self.ruleset.action_owner[spec.name],
+                              spec.help))
+        return out
+
+    def has_action(self, name: str) -> bool:
+        """Whether the ruleset has the action ``name`` at all (available now or not)."""
+        return name in self._specs and not self._specs[name].automatic
+
+    def act(self, name: str, *args: Any) -> Any:
+        """Perform the available action ``name`` (``act("rotate", 0)``): atomic,
+        logged as ``[name, *args]`` and repeated by :func:`blockyard.replay`.
+        ``IllegalMove`` when it is not available now or its arguments are wrong;
+        the game is then left exactly as it was."""
+        spec = self._specs.get(name) if isinstance(name, str) else None
+        if spec is None or spec.automatic:
+            names = ", ".join(n for n, s in self._specs.items() if not s.automatic)
+            raise IllegalMove(f"no action {name!r} in ruleset {self.ruleset.id!r} "
+                              f"(its actions: {names})")
+        if spec.takes_slot:
+            if len(args) != 1:
+                raise IllegalMove(f"{name}: expected one tray slot, found {len(args)} arguments")
+            self._check_slot_arg(args[0])
+        elif args:
+            raise IllegalMove(f"{name}: takes no arguments, found {len(args)}")
+        if spec.after_end and self.over_reason is None:
+            raise IllegalMove(f"{spec.label}: only after the game is over")
+        if not spec.after_end and self.over_reason is not None:
+            raise IllegalMove(f"the game is over ({self.over_reason})")
+        if not self._spec_available(spec):
+            if spec.uses_left is not None and \
+                    self._ask_action(spec, "uses_left", spec.uses_left) == 0:
+                raise IllegalMove(f"{spec.label}: no {spec.name} left")
+            raise IllegalMove(f"{spec.label} is not available now")
+        before = self.snapshot_state()
+        log_length = len(self.log)
+        try:
+            answer = self._ask_action(spec, "perform", spec.perform, *args)
+            if spec.after_end and self.over_reason is not None \
+                    and self.over_reason == before["over_reason"]:
+                self.over_reason = None
+            self.log.append([name, *args])
+            if self.over_reason is None:
+                self._after_action(name)
+        except BaseException:
+            self._restore_state(before)
+            del self.log[log_length:]
+            raise
+        return answer
+
+    def _check_slot_arg(self, slot: Any) -> None:
+        raise IllegalMove("this game has no tray")
+
+    def _after_action(self, name: str) -> None:
+        """Re-deal and apply the end rule after an action."""
+
+    def end_game(self, reason: str) -> None:
+        """End the game with ``reason`` (for plugins' actions, e.g. end round)."""
+        if not isinstance(reason, str) or not reason:
+            raise TypeError(f"end_game: expected a reason, found {reason!r}")
+        self.over_reason = reason
+
     # -- actions every game has ---------------------------------------------------------
 
     def end_round(self) -> None:
-        """End the game now (reason ``"ended"``)."""
+        """End the game now (reason ``"ended"``); a shorthand for ``act("end")``."""
         if self.over_reason is not None:
             raise IllegalMove(f"the game is already over ({self.over_reason})")
-        self.over_reason = "ended"
-        self.log.append(["end"])
+        self.act("end")
 
     def _require_running(self) -> None:
         if self.over_reason is not None:
@@ -164,8 +261,9 @@ class Game:
     @staticmethod
     def _seconds_to_us(seconds: float) -> int:
         if isinstance(seconds, bool) or not isinstance(seconds, int | float) \
-                or not math.isfinite(seconds) or seconds < 0:
-            raise IllegalMove(f"tick: expected a finite number of seconds >= 0, found {seconds!r}")
+                or not math.isfinite(seconds) or not 0 <= seconds <= 86_400:
+            raise IllegalMove(f"tick: expected a number of seconds from 0 to 86400, "
+                              f"found {seconds!r:.40}")
         return round(seconds * 1_000_000)
 
     def _log_tick(self, us: int) -> None:
@@ -176,7 +274,7 @@ class Game:
             self.log.append(["tick", us])
 
     def summary(self, record_before: int | None = None) -> Summary:
-        """The end-of-round summary (RULES §4.5); see :class:`Summary`.
+        """The end-of-round summary (docs/rules.md §4.5); see :class:`Summary`.
 
         ``record_before`` is the best score before this game (the records module
         passes it); ``record_after`` is then the better of it and this score,
@@ -184,7 +282,15 @@ class Game:
         failed = self._failed_pieces()
         facts = {"points": self.score, "failed_pieces": failed,
                  "lines_cleared": self.lines_cleared, "best_combo": self.best_combo}
-        tips = [t for answer in self._hook.summary_tips(game=self, summary=facts) for t in answer]
+        try:
+            answers = self._call("summary_tips", seed=self.seed, action="summary", game=self,
+                                 summary=facts)
+        except PluginError as exc:
+            import warnings
+
+            warnings.warn(str(exc), stacklevel=2)
+            answers = []
+        tips = [t for answer in answers for t in answer]
         keeps = self.ruleset.record_kind != "none"
         after = None
         if keeps:
@@ -246,16 +352,28 @@ class Game:
         return game
 
     def _actions(self) -> dict[str, Callable[..., Any]]:
-        """Logged action names and how to perform them again."""
-        return {"tick": lambda us: self._advance_clock(int(us)), "end": self.end_round}
+        """The engine's own logged action names and how to perform them again."""
+        return {"tick": lambda us: self._advance_clock(self._log_us(us))}
+
+    @staticmethod
+    def _log_us(us: Any) -> int:
+        """A logged clock step: whole microseconds, at least 0, at most a day."""
+        if type(us) is not int or not 0 <= us <= 86_400_000_000:
+            raise IllegalMove(f"tick: expected whole microseconds from 0 to 86400000000, "
+                              f"found {us!r:.40}")
+        return us
 
     def apply(self, action: Sequence[Any]) -> Any:
-        """Perform one logged action (``["place", s, r, c]``, ``["tick", µs]``…)."""
+        """Perform one logged action (``["place", s, r, c]``, ``["tick", µs]``,
+        ``["swap"]``…)."""
         name, *args = action
         handler = self._actions().get(name)
-        if handler is None:
-            raise ValueError(f"unknown action {name!r} for a {self.kind} game")
-        return handler(*args)
+        if handler is not None:
+            return handler(*args)
+        if name in self._specs:
+            return self.act(name, *args)
+        raise IllegalMove(f"unknown action {name!r} for a {self.kind} game of "
+                          f"{self.ruleset.id!r}")
 
     @staticmethod
     def from_log(log: Sequence[Sequence[Any]]) -> Game:
@@ -280,14 +398,12 @@ class Game:
 
 
 def game_class(ruleset: Ruleset) -> type[Game]:
-    """The engine class for the ruleset's ``mode``."""
-    if ruleset.mode == "falling":
-        from .falling import FallingGame
-
-        return FallingGame
+    """The engine class for the ruleset's ``mode``, found by table."""
+    from .falling import FallingGame
     from .tray import TrayGame
 
-    return TrayGame
+    classes: dict[str, type[Game]] = {"tray": TrayGame, "falling": FallingGame}
+    return classes[ruleset.mode]
 
 
 def new_game(ruleset: str | Ruleset | Any, *, seed: int | None = None,
@@ -301,6 +417,19 @@ def new_game(ruleset: str | Ruleset | Any, *, seed: int | None = None,
     """
     return Game.start(load_ruleset(ruleset), seed=seed, date=date, board=board, tray=tray,
                       stream=stream)
+
+
+def carry_over(game: Game, ruleset: Ruleset) -> Game:
+    """``game`` under new rules: its log replayed with ``ruleset`` when the new
+    rules allow every action of it, else a new game of ``ruleset`` with the same
+    seed (``blockyard play --watch``)."""
+    start = dict(game.log[0][1])
+    start["ruleset"] = ruleset.to_toml()
+    start["id"] = ruleset.id
+    try:
+        return Game.from_log([["start", start], *game.log[1:]])
+    except (IllegalMove, PluginError, ValueError, TypeError, KeyError):
+        return Game.start(ruleset, seed=game.seed)
 
 
 def restore(snapshot: dict[str, Any]) -> Game:

@@ -19,20 +19,49 @@ from functools import cache
 from .pieces import Cell
 
 
-@dataclass(frozen=True, slots=True)
-class Region:
-    """A set of cells that can be completed: a row, a column, a sudoku block…
+class Region(tuple[str, int]):
+    """A set of cells that can be completed: a row, a column, a 3×3 block, a
+    diagonal, or any kind a plugin defines.
 
-    ``kind`` and ``index`` name it (``("row", 3)``); ``mask`` is its bitboard.
+    ``kind`` and ``index`` name it (``Region("row", 3, mask)``); ``mask`` is its
+    bitboard (bit ``row * cols + col``) and ``cells`` the frozenset of its
+    ``(row, col)`` cells. A region compares, sorts and hashes as the pair
+    ``(kind, index)``, so ``result.regions == (("row", 3),)`` reads naturally.
     """
 
     kind: str
     index: int
     mask: int
+    cells: frozenset[Cell]
+
+    def __new__(cls, kind: str, index: int, mask: int,
+                cells: frozenset[Cell] | None = None) -> Region:
+        if not isinstance(kind, str) or not kind:
+            raise TypeError(f"Region kind: expected a non-empty string, found {kind!r}")
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise TypeError(f"Region index: expected an integer, found {index!r}")
+        if isinstance(mask, bool) or not isinstance(mask, int) or mask < 0:
+            raise TypeError(f"Region mask: expected a bitboard (int >= 0), found {mask!r}")
+        self = super().__new__(cls, (kind, index))
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "index", index)
+        object.__setattr__(self, "mask", mask)
+        object.__setattr__(self, "cells", cells if cells is not None else frozenset())
+        return self
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Region is immutable")
 
     @property
     def key(self) -> tuple[str, int]:
+        """``(kind, index)`` as a plain tuple."""
         return (self.kind, self.index)
+
+    def __repr__(self) -> str:
+        return f"Region({self.kind!r}, {self.index})"
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (Region, (self.kind, self.index, self.mask, self.cells))
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,11 +159,51 @@ class Geometry:
             mask ^= low
         return out
 
+    def cells_of(self, mask: int) -> frozenset[Cell]:
+        """The ``(row, col)`` cells of a mask."""
+        cell = self.cell_of_bit
+        return frozenset(cell[i] for i in self.bits_of(mask))
+
+    def region(self, kind: str, index: int, mask: int) -> Region:
+        """A :class:`Region` of this board with its ``cells`` filled in."""
+        return Region(kind, index, mask, self.cells_of(mask))
+
+    def bind(self, region: Region) -> Region:
+        """``region`` with its ``cells`` computed for this board (plugins may
+        build regions from a mask alone)."""
+        if region.cells or not region.mask:
+            return region
+        return self.region(region.kind, region.index, region.mask)
+
+    def row_regions(self) -> tuple[Region, ...]:
+        """Every row as a region (kind ``"row"``, index = row)."""
+        return tuple(self.region("row", r, m) for r, m in enumerate(self.row_masks))
+
+    def col_regions(self) -> tuple[Region, ...]:
+        """Every column as a region (kind ``"col"``, index = column)."""
+        return tuple(self.region("col", c, m) for c, m in enumerate(self.col_masks))
+
     def line_regions(self) -> tuple[Region, ...]:
         """Every row then every column as regions."""
-        return tuple(Region("row", r, m) for r, m in enumerate(self.row_masks)) + tuple(
-            Region("col", c, m) for c, m in enumerate(self.col_masks)
-        )
+        return self.row_regions() + self.col_regions()
+
+    def block_regions(self, height: int, width: int) -> tuple[Region, ...]:
+        """The board tiled into ``height × width`` blocks (kind ``"block"``),
+        numbered row by row from the top left (a 9×9 board has blocks 0…8 of
+        3×3, as in sudoku). The board's size must be a multiple of the block's."""
+        if height < 1 or width < 1 or self.rows % height or self.cols % width:
+            raise ValueError(f"{height}×{width} blocks do not tile a "
+                             f"{self.rows}×{self.cols} board")
+        per_row = self.cols // width
+        out = []
+        for br in range(self.rows // height):
+            for bc in range(per_row):
+                mask = 0
+                for r in range(br * height, (br + 1) * height):
+                    for c in range(bc * width, (bc + 1) * width):
+                        mask |= 1 << (r * self.cols + c)
+                out.append(self.region("block", br * per_row + bc, mask))
+        return tuple(out)
 
 
 @cache
@@ -175,7 +244,7 @@ class Board:
             colours[i] = 0
 
     def collapse_rows(self, cleared_rows: list[int]) -> tuple[int, ...]:
-        """Gravity drop (RULES §6.2): every row above a cleared row moves down by
+        """Gravity drop (docs/rules.md §6.2): every row above a cleared row moves down by
         the number of cleared rows below it; the top rows become empty. Returns,
         for each row of the result, how many rows it fell."""
         geo = self.geo

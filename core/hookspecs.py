@@ -17,8 +17,16 @@ Arguments you may receive:
     the :class:`~blockyard.Ruleset` being loaded or played.
 ``game``
     the running :class:`~blockyard.Game`. Read anything; change state only in
-    hooks whose doc says so (``game_start``, ``after_move``, ``rescue``,
-    ``continue_game``, ``swap``), and only through documented members.
+    ``game_start`` and in the ``perform`` function of an action you contribute
+    (:class:`~blockyard.actions.ActionSpec`), and only through documented
+    members. Every other game hook must answer without changing the game:
+    ``preview`` and bots call them too, and the engine restores the game
+    exactly when any plugin raises.
+
+Whatever a plugin raises (other than :class:`~blockyard.IllegalMove` from an
+action's ``perform``) and whatever answer of the wrong type it returns becomes
+a :class:`~blockyard.PluginError` naming the plugin, the hook, the ruleset, the
+seed and the action; the game is left exactly as it was.
 """
 
 from __future__ import annotations
@@ -29,11 +37,12 @@ from typing import TYPE_CHECKING, Any
 import pluggy
 
 if TYPE_CHECKING:
+    from .actions import ActionSpec
     from .game import Game
     from .geometry import Board, Geometry, Region
     from .pieces import Piece, PieceFamily
     from .results import Clearing, FallingRules, MoveFacts, MoveResult, Scoring
-    from .rulefiles import Ruleset
+    from .ruleset import Ruleset
     from .stones import Stone
 
 PROJECT = "blockyard"
@@ -112,6 +121,14 @@ class RulesetSpecs:
         """Single answer. Seconds on the game clock, or ``None`` for no clock.
         The game is over with reason ``"time"`` when the clock reaches 0."""
 
+    @hookspec
+    def blockyard_actions(self, ruleset: Ruleset) -> list[ActionSpec]:
+        """Every answer counts. The player actions other than placing that this
+        plugin contributes (swap, rotate, continue, end round, zen refill, a
+        mod's own), as :class:`~blockyard.actions.ActionSpec` objects. Asked
+        once when the ruleset loads; names must be unique within the ruleset.
+        Keep the action's state in ``game.state[<plugin name>]``."""
+
 
 # --------------------------------------------------------------------------
 # Game hooks
@@ -123,16 +140,18 @@ class GameSpecs:
     @hookspec
     def blockyard_game_start(self, game: Game) -> None:
         """Every plugin is called once when a new game starts, before the first
-        set is dealt: set up ``game.state[<plugin name>]`` and counters such as
-        ``game.swaps_left``. Not called on restore or replay of a snapshot."""
+        set is dealt: set up ``game.state[<plugin name>]``. Not called on restore
+        or replay of a snapshot."""
 
     @hookspec(firstresult=True)
     def blockyard_deal(self, game: Game, index: int) -> list[Any] | None:
         """Single answer, required. Batch number ``index`` (0, 1, …) of what the
-        player gets: for tray games the three pieces of set ``index`` (the board
-        may be consulted for a fit guarantee); for falling games the next stones
-        (a bag). Draw randomness only from ``game.stream("deal", index, ...)``
-        (RULES T7), so every player of a seed gets the same batches."""
+        player gets: for tray games the three pieces of set ``index`` (a list of
+        three :class:`~blockyard.Piece`; the board may be consulted for a fit
+        guarantee); for falling games the next stones (a non-empty list of
+        :class:`~blockyard.stones.Stone`, a bag). Draw randomness only from
+        ``game.stream("deal", index, ...)`` (docs/rules.md T7), so every player of
+        a seed gets the same batches. Must not change the game."""
 
     @hookspec
     def blockyard_allowed_anchors(self, game: Game, piece: Piece) -> int | None:
@@ -141,20 +160,17 @@ class GameSpecs:
         answers are ANDed. ``None`` means no restriction. Called only when some
         plugin implements it, so the common case stays fast."""
 
-    @hookspec
-    def blockyard_alternatives(self, game: Game, piece: Piece) -> list[Piece]:
-        """Every answer counts. Other forms the player can turn ``piece`` into
-        without a move (rotations). A piece counts as fitting somewhere for the
-        end rule when it or one of its alternatives fits."""
-
     @hookspec(firstresult=True)
-    def blockyard_clear(self, game: Game, board: Board, placed: int) -> Clearing | None:
-        """Single answer. Called after ``placed`` (a mask) was added to ``board``:
-        find the regions the move completed and return a
-        :class:`~blockyard.results.Clearing` with them and the board afterwards
-        (tray games empty them and may let blocks fall; sudoku keeps them and
-        turns digits into jokers). Must not change ``board`` or the game:
-        ``preview`` calls it too. The core answers last with "nothing happens"."""
+    def blockyard_clear(self, game: Game, board: Board, placed: int, piece: Piece | None,
+                        row: int, col: int) -> Clearing | None:
+        """Single answer. Called after ``placed`` (a mask) was added to ``board``
+        by ``piece`` anchored at ``(row, col)`` (falling games: ``piece`` is
+        ``None`` and ``(row, col)`` is where the stone landed): find the regions
+        the move completed and return a :class:`~blockyard.results.Clearing`
+        with them and the board afterwards (tray games empty them and may let
+        blocks fall; sudoku keeps them and turns digits into jokers). Must not
+        change ``board`` or the game: ``preview`` calls it too. The core answers
+        last with "nothing happens"."""
 
     @hookspec(firstresult=True)
     def blockyard_accept_stone(self, game: Game, stone: Stone, row: int, col: int
@@ -165,44 +181,26 @@ class GameSpecs:
 
     @hookspec(firstresult=True)
     def blockyard_score(self, game: Game, move: MoveFacts) -> Scoring | None:
-        """Single answer. Points for a move and the new combo counter. Must not
-        change the game (``preview`` calls it); return state updates in
+        """Single answer. Points for a move and the new combo counter, from the
+        :class:`~blockyard.results.MoveFacts` (the piece, where it went and the
+        cells it covered, the regions it completed). Must not change the game
+        (``preview`` calls it); return state updates in
         :class:`~blockyard.results.Scoring` instead. The core answers last with 0."""
 
     @hookspec
-    def blockyard_after_move(self, game: Game, result: MoveResult) -> None:
-        """Every plugin is called after a move was applied and before the next
-        set is dealt (e.g. a perfect clear earns a swap). May change the game."""
-
-    @hookspec(firstresult=True)
-    def blockyard_rescue(self, game: Game) -> bool | None:
-        """Single answer. Called when no tray piece fits anywhere, before the end
-        rule is asked. May change the tray and board (zen refill); return
-        ``True`` if it did."""
+    def blockyard_move_state(self, game: Game, result: MoveResult) -> dict[str, Any] | None:
+        """Every answer counts. Called after a tray move was scored, before the
+        next set is dealt: return updates to your own saved state (a dict merged
+        into ``game.state``, e.g. ``{"swaps": {"left": 3}}`` when a perfect clear
+        earns a swap), or ``None``. Must not change the game."""
 
     @hookspec
     def blockyard_end_reason(self, game: Game, stuck: bool) -> str | None:
         """Every answer counts; the first reason given ends the game. Called after
-        each move, deal and rescue. ``stuck``: no tray piece fits anywhere.
-        Return ``"stuck"`` (or another reason) to end the game, or ``None``.
-        A ruleset none of whose plugins answers never ends by itself."""
-
-    @hookspec(firstresult=True)
-    def blockyard_continue_game(self, game: Game, apply: bool) -> bool | None:
-        """Single answer. A rescue the player may take after the game is over
-        (eu "continue"). With ``apply=False`` answer whether it is available now;
-        with ``apply=True`` perform it (the engine then re-checks the end rule)."""
-
-    @hookspec(firstresult=True)
-    def blockyard_swap(self, game: Game) -> bool | None:
-        """Single answer. Replace the tray with a new set (tiered "new blocks").
-        Raise :class:`~blockyard.IllegalMove` when not allowed; return ``True``
-        when done. No answer means the ruleset has no swaps."""
-
-    @hookspec(firstresult=True)
-    def blockyard_rotate(self, game: Game, piece: Piece) -> Piece | None:
-        """Single answer. The piece after the player turns it; ``None`` means the
-        ruleset does not allow turning pieces."""
+        each move, deal and action. ``stuck``: no tray piece fits and no
+        available action is a rescue (tray games: the engine itself then ends
+        the game as ``"stuck"``, so no plugin needs to). Return a reason such as
+        ``"complete"`` to end the game for a rule of your own, or ``None``."""
 
     @hookspec
     def blockyard_invariants(self, game: Game) -> list[str]:

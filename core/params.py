@@ -8,11 +8,14 @@ so a misspelled parameter is an error rather than a silent default.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from .errors import RulesetError
 
 _MISSING: Any = object()
+LIMIT = 10**9
+"""Integers of rule files lie within ±LIMIT unless a parameter says otherwise."""
 
 
 def describe(value: object) -> str:
@@ -33,6 +36,7 @@ class Params:
         self.path = path
         self.prefix = prefix
         self._used: set[str] = set()
+        self._asked: dict[str, None] = {}
 
     def key(self, name: str) -> str:
         return f"{self.prefix}.{name}" if self.prefix else name
@@ -41,9 +45,11 @@ class Params:
         return RulesetError(message, path=self.path, key=self.key(name))
 
     def has(self, name: str) -> bool:
+        self._asked[name] = None
         return name in self.table
 
     def raw(self, name: str, default: Any = _MISSING) -> Any:
+        self._asked[name] = None
         if name not in self.table:
             if default is _MISSING:
                 raise self.error(name, "missing; this key is required")
@@ -58,7 +64,8 @@ class Params:
             return value
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.error(name, f"expected an integer, found {describe(value)}")
-        self._check_range(name, value, minimum, maximum)
+        self._check_range(name, value, -LIMIT if minimum is None else minimum,
+                          LIMIT if maximum is None else maximum)
         return value
 
     def number(self, name: str, default: Any = _MISSING, *, minimum: float | None = None,
@@ -68,6 +75,8 @@ class Params:
             return value
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise self.error(name, f"expected a number, found {describe(value)}")
+        if not math.isfinite(value) or abs(value) > 1e15:
+            raise self.error(name, f"expected a finite number, found {value!r}")
         self._check_range(name, value, minimum, maximum)
         return value
 
@@ -104,9 +113,14 @@ class Params:
             if isinstance(item, bool) or not ok:
                 raise RulesetError(f"expected {what[:-1]}, found {describe(item)}",
                                    path=self.path, key=f"{self.key(name)}[{i}]")
+            if not math.isfinite(item) or abs(item) > 1e15:
+                raise RulesetError(f"expected a finite number, found {item!r}",
+                                   path=self.path, key=f"{self.key(name)}[{i}]")
             if minimum is not None and item < minimum:
                 raise RulesetError(f"expected at least {minimum}, found {item}",
                                    path=self.path, key=f"{self.key(name)}[{i}]")
+        if len(value) > 1000:
+            raise self.error(name, f"expected at most 1000 items, found {len(value)}")
         return list(value)
 
     def table_of(self, name: str, default: Any = _MISSING) -> Params:
@@ -132,7 +146,14 @@ class Params:
         """Raise for any key that was never read (a typo or an unsupported option)."""
         for name in self.table:
             if name not in self._used:
-                raise self.error(name, "unknown key (misspelled, or not a parameter here)")
+                import difflib
+
+                valid = list(self._asked)
+                close = difflib.get_close_matches(name, valid, n=1, cutoff=0.6)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                listing = f"; valid keys: {', '.join(valid)}" if valid else \
+                    "; this table takes no keys"
+                raise self.error(name, f"unknown key{hint}{listing}")
 
     def _check_range(self, name: str, value: float, minimum: float | None,
                      maximum: float | None) -> None:

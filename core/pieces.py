@@ -1,4 +1,4 @@
-"""Pieces: fixed-orientation polyominoes written as ASCII art (RULES §1)."""
+"""Pieces: fixed-orientation polyominoes written as ASCII art (docs/rules.md §1)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ def parse_art(art: str) -> frozenset[Cell]:
     """Parse ASCII art into a normalised cell set.
 
     ``#`` is a filled cell and ``.`` an empty one. Rows are separated by newlines
-    or by ``/`` (the compact form used in RULES.md). Leading and trailing blank
+    or by ``/`` (the compact form used in docs/rules.md). Leading and trailing blank
     lines and surrounding spaces are ignored. Raises ``ValueError`` naming the
     row on any other character, and for a piece with no filled cell.
     """

@@ -1,160 +1,624 @@
-"""Records and statistics, shared by the frontend and the command line.
+"""Records, statistics and the history of finished games, shared by the frontend
+and the command line.
 
-Per ruleset: games played, lines cleared, best combo. Best scores are kept per
-*record group* (``[records] group``; eu-classic and eu-hardcore share ``eu``),
-per date for ``kind = "per-date"`` rulesets (eu-daily), and not at all for
-``kind = "none"`` (zen).
+Every finished game is kept as one row of history in an SQLite database,
+``records.db`` in the data folder (or a folder given explicitly — tests never
+touch the player's): when it finished, its ruleset and record group, seed, date
+(daily rulesets), score, lines, moves, best combo, duration, hints used, why it
+ended, its replay file, and whether it was *practice*. Records are derived from
+that history by query, so several windows or processes can record games into
+one folder at the same time without losing any: each finished game is one
+transaction (WAL journal, writers wait for each other).
 
-The store is one TOML file, ``records.toml``, in the data folder (or a folder
-given explicitly — tests never touch the player's). It is written atomically:
-a temporary file in the same folder, flushed and fsynced, then renamed over the
-old one, so a crash leaves either the old or the new file. A file that cannot be
-read is moved aside (``records.toml.corrupt-<time>``) with a warning, and play
-goes on with empty records.
+Records (best scores) are kept per *record group* (``[records] group``;
+eu-classic and eu-hardcore share ``eu``), per date for ``kind = "per-date"``
+rulesets (eu-daily), and not at all for ``kind = "none"`` (zen).
+
+Daily rulesets (``seed = "daily"``: eu-daily, nepal-today): only the first
+finished game of a date counts for the records; a later game of the same date
+(and record group) is practice: it is kept in the history, flagged, counts as a
+game played, and changes no record, best combo or score statistic.
+
+Best combo is stored as the factor the ruleset displays: the combo counter capped
+at ``[display] combo_cap`` (tiered shows ×5 for a counter of 6).
+
+An old ``records.toml`` is imported on first start (its bests, per-date bests,
+games, lines and best combos) and kept as ``records.toml.migrated-<time>``. A
+database that cannot be opened or is corrupt is moved aside
+(``records.db.corrupt-<time>``, never replacing an earlier copy) with a warning,
+and a new one is started.
 """
 
 from __future__ import annotations
 
+import contextlib
+import datetime as _dt
+import math
 import os
-import tempfile
+import sqlite3
 import time
-import tomllib
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-import tomli_w
-
 from . import paths
+from .files import (
+    read_toml_or_set_aside,
+    remove_stray_temporaries,
+    set_aside,
+    write_atomically,
+)
 from .results import Summary
 
-FILE_NAME = "records.toml"
+FILE_NAME = "records.db"
+LEGACY_FILE_NAME = "records.toml"
+SCHEMA_VERSION = 1
+BUSY_TIMEOUT_SECONDS = 30.0
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    finished TEXT NOT NULL,
+    ruleset TEXT NOT NULL,
+    record_group TEXT NOT NULL,
+    record_kind TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    game_date TEXT,
+    score INTEGER NOT NULL,
+    lines INTEGER NOT NULL,
+    moves INTEGER NOT NULL,
+    best_combo INTEGER NOT NULL,
+    duration REAL,
+    hints INTEGER NOT NULL DEFAULT 0,
+    over_reason TEXT,
+    replay TEXT,
+    practice INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS games_by_ruleset ON games (ruleset, id);
+CREATE INDEX IF NOT EXISTS games_by_group ON games (record_group, game_date);
+CREATE TABLE IF NOT EXISTS imported_stats (
+    ruleset TEXT PRIMARY KEY,
+    games INTEGER NOT NULL,
+    lines INTEGER NOT NULL,
+    best_combo INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS imported_best (
+    record_group TEXT PRIMARY KEY,
+    score INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS imported_daily (
+    record_group TEXT NOT NULL,
+    game_date TEXT NOT NULL,
+    score INTEGER NOT NULL,
+    PRIMARY KEY (record_group, game_date)
+);
+CREATE TABLE IF NOT EXISTS meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+"""
+_TABLES = {"games", "imported_stats", "imported_best", "imported_daily", "meta"}
+_GAME_COLUMNS = ("id", "finished", "ruleset", "record_group", "record_kind", "seed",
+                 "game_date", "score", "lines", "moves", "best_combo", "duration", "hints",
+                 "over_reason", "replay", "practice")
 
 
 @dataclass(frozen=True, slots=True)
 class Stats:
-    """Statistics of one ruleset."""
+    """Statistics of one ruleset: games played (practice included), lines cleared
+    (practice included) and the best combo factor (practice excluded)."""
 
     games: int = 0
     lines: int = 0
     best_combo: int = 0
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` so that a crash leaves the old or the new file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    try:  # make the rename itself durable
-        dir_fd = os.open(path.parent, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(dir_fd)
-    except OSError:
-        pass
-    finally:
-        os.close(dir_fd)
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One finished game of the history.
+
+    ``finished``: local date and time with its UTC offset (ISO 8601, seconds);
+    ``game_date``: the date of a daily game (``YYYY-MM-DD``) or ``None``;
+    ``best_combo``: the displayed (capped) factor; ``duration``: seconds of game
+    clock, ``None`` when unknown; ``replay``: the replay file, if one was kept;
+    ``practice``: a later game of a date already played (daily rulesets)."""
+
+    id: int
+    finished: str
+    ruleset: str
+    record_group: str
+    record_kind: str
+    seed: int
+    game_date: str | None
+    score: int
+    lines: int
+    moves: int
+    best_combo: int
+    duration: float | None
+    hints: int
+    over_reason: str | None
+    replay: str | None
+    practice: bool
 
 
-def set_aside(path: Path, what: str, reason: str) -> None:
-    """Rename an unreadable data file out of the way (keeping it) and warn."""
-    aside = path.with_name(f"{path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
-    os.replace(path, aside)
-    warnings.warn(f"{what} file {path} could not be used ({reason}); it was moved to {aside} "
-                  "and a new one is started", stacklevel=3)
+@dataclass(frozen=True, slots=True)
+class RulesetStatistics:
+    """What the statistics screen shows for one ruleset.
+
+    ``games``: finished games, practice included (plus games imported from an
+    old ``records.toml``); ``practice_games``: how many of them were practice;
+    ``best``: the best score that counts (the group record; for per-date
+    rulesets the best day; ``None`` for rulesets that keep no record or without
+    a game); ``average``: mean score of the counted (non-practice) games in the
+    history, ``None`` without one (imported games have no individual scores);
+    ``total_lines``: lines (areas) cleared, practice included; ``best_combo``:
+    the best displayed combo factor of counted games."""
+
+    ruleset_id: str
+    games: int
+    practice_games: int
+    best: int | None
+    average: float | None
+    total_lines: int
+    best_combo: int
 
 
-def read_toml_or_set_aside(path: Path, what: str) -> dict[str, Any]:
-    """Read a TOML data file; a corrupt one is renamed aside with a warning."""
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        return {}
-    try:
-        return tomllib.loads(raw.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        set_aside(path, what, str(exc))
-        return {}
+@dataclass(frozen=True, slots=True)
+class HistogramBin:
+    """Counted games whose score lies in ``low .. high`` (both inclusive)."""
+
+    low: int
+    high: int
+    count: int
+
+
+def displayed_combo(ruleset: Any, combo: int) -> int:
+    """The combo factor the ruleset displays for a combo counter: the counter capped
+    at ``[display] combo_cap`` (0: no cap)."""
+    cap = getattr(getattr(ruleset, "display", None), "combo_cap", 0) or 0
+    return min(combo, cap) if cap else combo
+
+
+def _ruleset_id(ruleset: Any) -> str:
+    return ruleset if isinstance(ruleset, str) else ruleset.id
+
+
+def _date_text(date: _dt.date | str | None) -> str | None:
+    if date is None or isinstance(date, str):
+        return date
+    return date.isoformat()
+
+
+def _now_text() -> str:
+    return _dt.datetime.now().astimezone().isoformat(timespec="seconds")
 
 
 class RecordStore:
-    """Best scores and statistics, saved in ``folder/records.toml``."""
+    """The history of finished games and the records derived from it, kept in
+    ``folder/records.db`` (the data folder by default).
+
+    Open one per window or process; any number may share a folder. Call
+    :meth:`close` (or use ``with``) when done."""
 
     def __init__(self, folder: Path | str | None = None) -> None:
         self.folder = Path(folder) if folder is not None else paths.data_dir()
         self.path = self.folder / FILE_NAME
-        self.data = self._load()
+        self.in_memory = False  # True when the database could not be used at all
+        with contextlib.suppress(OSError):  # if it cannot be made, opening says why
+            self.folder.mkdir(parents=True, exist_ok=True)
+        remove_stray_temporaries(self.folder)
+        self._conn = self._open()
+        if not self.in_memory:
+            self._migrate_toml()
 
-    def _load(self) -> dict[str, Any]:
-        data = read_toml_or_set_aside(self.path, "records")
-        if not self._valid(data):
-            set_aside(self.path, "records", "unexpected layout")
-            data = {}
-        for table in ("best", "daily", "stats"):
-            data.setdefault(table, {})
-        return data
+    # -- opening -------------------------------------------------------------------------
+
+    def _connect(self, target: str) -> sqlite3.Connection:
+        conn = sqlite3.connect(target, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
+            if target != ":memory:":
+                # where the file system cannot share WAL memory, SQLite keeps its rollback
+                # journal, which is just as safe for several processes (only slower)
+                conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = FULL")
+            problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
+            if problems != ["ok"]:
+                raise sqlite3.DatabaseError("; ".join(str(p) for p in problems[:3]))
+            self._create_schema(conn)
+        except BaseException:
+            conn.close()
+            raise
+        return conn
 
     @staticmethod
-    def _valid(data: dict[str, Any]) -> bool:
+    def _create_schema(conn: sqlite3.Connection) -> None:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise sqlite3.DatabaseError(f"written by a newer Blockyard (schema {version}, "
+                                        f"this one reads {SCHEMA_VERSION})")
+        if version == SCHEMA_VERSION:
+            tables = {row[0] for row in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if not tables >= _TABLES:
+                raise sqlite3.DatabaseError(f"tables missing: {sorted(_TABLES - tables)}")
+            columns = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
+            if not set(_GAME_COLUMNS) <= columns:
+                raise sqlite3.DatabaseError("the games table lacks columns "
+                                            f"{sorted(set(_GAME_COLUMNS) - columns)}")
+            return
+        conn.execute("BEGIN IMMEDIATE")
         try:
-            for value in data.get("best", {}).values():
-                if not isinstance(value, int):
-                    return False
-            for per_date in data.get("daily", {}).values():
-                if not all(isinstance(v, int) for v in per_date.values()):
-                    return False
-            for stats in data.get("stats", {}).values():
-                if not all(isinstance(stats.get(k, 0), int) for k in ("games", "lines",
-                                                                       "best_combo")):
-                    return False
-        except AttributeError:
-            return False
-        return True
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
 
-    def best(self, ruleset: Any, date: str | None = None) -> int | None:
-        """The best score that counts for ``ruleset`` (on ``date`` for per-date rulesets)."""
+    def _open(self) -> sqlite3.Connection:
+        reason = self._header_problem()
+        if reason is None:
+            try:
+                return self._connect(str(self.path))
+            except sqlite3.DatabaseError as exc:  # OperationalError included
+                if getattr(exc, "sqlite_errorname", "") in ("SQLITE_BUSY", "SQLITE_LOCKED"):
+                    raise  # in use by another process for too long: not a broken file
+                reason = str(exc)
+        try:
+            with contextlib.suppress(FileNotFoundError):  # another process set it aside
+                set_aside(self.path, "records", reason, companions=("-wal", "-shm"))
+            return self._connect(str(self.path))
+        except (OSError, sqlite3.DatabaseError) as exc:
+            warnings.warn(f"records database {self.path} cannot be used ({exc}); records "
+                          "of this session will not be kept", stacklevel=3)
+            self.in_memory = True
+            return self._connect(":memory:")
+
+    def _header_problem(self) -> str | None:
+        """Why the file is certainly not a database (None: missing, empty or plausible)."""
+        if self.path.is_dir():
+            return "it is a folder"
+        try:
+            with open(self.path, "rb") as handle:
+                head = handle.read(len(_SQLITE_HEADER))
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            return str(exc)
+        if head and head != _SQLITE_HEADER[:len(head)]:
+            return "not an SQLite database"
+        return None
+
+    # -- migration from records.toml -----------------------------------------------------
+
+    def _migrate_toml(self) -> None:
+        legacy = self.folder / LEGACY_FILE_NAME
+        if not legacy.exists():
+            return
+        data = read_toml_or_set_aside(legacy, "records")
+        if not data and not legacy.exists():
+            return  # it was corrupt and has been set aside
+        if not _valid_legacy(data):
+            set_aside(legacy, "records", "unexpected layout")
+            return
+        conn = self._conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            done = conn.execute("SELECT 1 FROM meta WHERE key = 'migrated_toml'").fetchone()
+            if done is None:
+                _import_legacy(conn, data)
+                conn.execute("INSERT INTO meta (key, value) VALUES ('migrated_toml', ?)",
+                             (_now_text(),))
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        backup = legacy.with_name(f"{legacy.name}.migrated-{stamp}")
+        n = 2
+        while backup.exists():
+            backup = legacy.with_name(f"{legacy.name}.migrated-{stamp}-{n}")
+            n += 1
+        with contextlib.suppress(FileNotFoundError):  # another process renamed it first
+            os.replace(legacy, backup)
+
+    # -- queries -------------------------------------------------------------------------
+
+    def _one(self, sql: str, args: tuple[Any, ...] = ()) -> Any:
+        row = self._conn.execute(sql, args).fetchone()
+        return None if row is None else row[0]
+
+    def best(self, ruleset: Any, date: _dt.date | str | None = None) -> int | None:
+        """The best score that counts for ``ruleset`` (on ``date`` for per-date
+        rulesets; ``None`` for those without a date); ``None`` when there is none yet
+        or the ruleset keeps no record."""
+        return self._best(self._conn, ruleset, _date_text(date))
+
+    @staticmethod
+    def _best(conn: sqlite3.Connection, ruleset: Any, date: str | None) -> int | None:
         kind = ruleset.record_kind
+        group = ruleset.record_group
         if kind == "none":
             return None
         if kind == "per-date":
             if date is None:
                 return None
-            return self.data["daily"].get(ruleset.record_group, {}).get(date)
-        return self.data["best"].get(ruleset.record_group)
+            row = conn.execute(
+                "SELECT max(s) FROM (SELECT score AS s FROM games WHERE record_group = ? AND "
+                "game_date = ? AND practice = 0 AND record_kind != 'none' UNION ALL "
+                "SELECT score FROM imported_daily WHERE record_group = ? AND game_date = ?)",
+                (group, date, group, date)).fetchone()
+            return row[0]
+        row = conn.execute(
+            "SELECT max(s) FROM (SELECT score AS s FROM games WHERE record_group = ? AND "
+            "practice = 0 AND record_kind != 'none' UNION ALL "
+            "SELECT score FROM imported_best WHERE record_group = ?)",
+            (group, group)).fetchone()
+        return row[0]
+
+    def played_today(self, ruleset: Any, date: _dt.date | str | None = None) -> int | None:
+        """For a daily ruleset: the score of the game that counts for ``date`` (today
+        in the ruleset's time zone by default), or ``None`` when that date has not been
+        played yet, so a new game will count. Always ``None`` for other rulesets."""
+        if not ruleset.is_daily:
+            return None
+        if date is None:
+            from .game import today_in
+
+            date = today_in(ruleset.timezone)
+        return self._counted_day_score(self._conn, ruleset.record_group, _date_text(date))
+
+    @staticmethod
+    def _counted_day_score(conn: sqlite3.Connection, group: str, date: str | None
+                           ) -> int | None:
+        if date is None:
+            return None
+        row = conn.execute(
+            "SELECT score FROM games WHERE record_group = ? AND game_date = ? AND practice = 0 "
+            "ORDER BY id LIMIT 1", (group, date)).fetchone()
+        if row is not None:
+            return row[0]
+        return _scalar(conn, "SELECT score FROM imported_daily WHERE record_group = ? AND "
+                       "game_date = ?", (group, date))
 
     def stats(self, ruleset_id: str) -> Stats:
         """Games played, lines cleared and best combo of a ruleset."""
-        raw = self.data["stats"].get(ruleset_id, {})
-        return Stats(raw.get("games", 0), raw.get("lines", 0), raw.get("best_combo", 0))
+        games, _, lines, combo, _ = self._counts(ruleset_id)
+        return Stats(games, lines, combo)
 
-    def record(self, game: Any) -> Summary:
-        """Count a finished game, update the best score, save, and return its summary
-        with the record before and after."""
+    def _counts(self, rid: str) -> tuple[int, int, int, int, float | None]:
+        """games, practice games, lines, best combo, average counted score."""
+        row = self._conn.execute(
+            "SELECT count(*), coalesce(sum(practice), 0), coalesce(sum(lines), 0), "
+            "coalesce(max(CASE WHEN practice = 0 THEN best_combo END), 0), "
+            "avg(CASE WHEN practice = 0 THEN score END) FROM games WHERE ruleset = ?",
+            (rid,)).fetchone()
+        games, practice, lines, combo, average = row
+        imported = self._conn.execute(
+            "SELECT games, lines, best_combo FROM imported_stats WHERE ruleset = ?",
+            (rid,)).fetchone()
+        if imported is not None:
+            games += imported[0]
+            lines += imported[1]
+            combo = max(combo, imported[2])
+        return games, practice, lines, combo, average
+
+    def statistics(self, ruleset: Any) -> RulesetStatistics:
+        """Everything the statistics screen shows for ``ruleset`` (a Ruleset or an id;
+        with an id of a ruleset that is not installed, ``best`` is ``None``)."""
+        rid = _ruleset_id(ruleset)
+        games, practice, lines, combo, average = self._counts(rid)
+        best: int | None = None
+        loaded = ruleset if not isinstance(ruleset, str) else _try_load(ruleset)
+        if loaded is not None:
+            if loaded.record_kind == "per-date":
+                days = self.played_days(loaded)
+                best = max((score for _, score in days), default=None)
+            else:
+                best = self.best(loaded)
+        return RulesetStatistics(rid, games, practice, best, average, lines, combo)
+
+    def games_played(self, ruleset_id: str) -> int:
+        """Finished games of a ruleset, practice and imported games included."""
+        return self._counts(ruleset_id)[0]
+
+    def average_score(self, ruleset_id: str) -> float | None:
+        """Mean score of the counted games of a ruleset kept in the history."""
+        return self._counts(ruleset_id)[4]
+
+    def total_lines(self, ruleset_id: str) -> int:
+        """Lines (areas) cleared in all finished games of a ruleset."""
+        return self._counts(ruleset_id)[2]
+
+    def best_combo(self, ruleset_id: str) -> int:
+        """The best displayed combo factor of a ruleset's counted games."""
+        return self._counts(ruleset_id)[3]
+
+    def last_scores(self, ruleset_id: str, n: int = 10, *, practice: bool = False
+                    ) -> list[int]:
+        """The scores of the last ``n`` finished games of a ruleset, oldest first
+        (practice games only when ``practice`` is true)."""
+        if n <= 0:
+            return []
+        rows = self._conn.execute(
+            "SELECT score FROM games WHERE ruleset = ? AND (? OR practice = 0) "
+            "ORDER BY id DESC LIMIT ?", (ruleset_id, practice, n)).fetchall()
+        return [row[0] for row in reversed(rows)]
+
+    def score_histogram(self, ruleset_id: str, bins: int = 10) -> list[HistogramBin]:
+        """The counted games of a ruleset by score: ``bins`` bins of equal integer
+        width ``ceil((highest + 1) / bins)`` from 0, the last one ending at the
+        highest score (fewer bins when the scores are low); empty without games."""
+        if bins < 1:
+            raise ValueError(f"bins: expected at least 1, found {bins}")
+        top = _scalar(self._conn, "SELECT max(score) FROM games WHERE ruleset = ? AND "
+                      "practice = 0", (ruleset_id,))
+        if top is None:
+            return []
+        top = max(0, top)
+        width = max(1, math.ceil((top + 1) / bins))
+        count = top // width + 1
+        counts = dict(self._conn.execute(
+            "SELECT max(score, 0) / ? AS b, count(*) FROM games WHERE ruleset = ? AND "
+            "practice = 0 GROUP BY b", (width, ruleset_id)).fetchall())
+        return [HistogramBin(i * width, min(top, (i + 1) * width - 1), counts.get(i, 0))
+                for i in range(count)]
+
+    def played_days(self, ruleset: Any) -> list[tuple[str, int]]:
+        """For a ruleset with dated games: each date played (``YYYY-MM-DD``, oldest
+        first) with the score that counts for it (the first game of that date;
+        imported per-date records included)."""
+        group = ruleset.record_group
+        rows = self._conn.execute(
+            "SELECT game_date, score FROM games WHERE id IN (SELECT min(id) FROM games "
+            "WHERE record_group = ? AND game_date IS NOT NULL AND practice = 0 "
+            "GROUP BY game_date)", (group,)).fetchall()
+        days = dict(self._conn.execute(
+            "SELECT game_date, score FROM imported_daily WHERE record_group = ?",
+            (group,)).fetchall())
+        days.update(dict(rows))
+        return sorted(days.items())
+
+    def history(self, ruleset_id: str | None = None, limit: int | None = None
+                ) -> list[GameRecord]:
+        """Finished games, newest first (of one ruleset, or all; at most ``limit``)."""
+        sql = f"SELECT {', '.join(_GAME_COLUMNS)} FROM games"
+        args: list[Any] = []
+        if ruleset_id is not None:
+            sql += " WHERE ruleset = ?"
+            args.append(ruleset_id)
+        sql += " ORDER BY id DESC"
+        if limit is not None:
+            sql += " LIMIT ?"
+            args.append(max(0, limit))
+        out = []
+        for row in self._conn.execute(sql, args):
+            values = dict(zip(_GAME_COLUMNS, row, strict=True))
+            values["practice"] = bool(values["practice"])
+            out.append(GameRecord(**values))
+        return out
+
+    # -- recording -----------------------------------------------------------------------
+
+    def record(self, game: Any, *, replay: Path | str | None = None,
+               duration: float | None = None, hints: int = 0) -> Summary:
+        """Keep a finished game in the history and return its summary, with the
+        record before and after, ``practice`` set for a later daily game of a date
+        already played, and the best combo as the displayed (capped) factor.
+
+        ``duration``: seconds played, when the caller knows them (otherwise the
+        game clock of timed and falling games); ``hints``: hints used; ``replay``:
+        the replay file kept for this game. One transaction: several stores (and
+        processes) may record into one folder at the same time; when anything fails
+        (the summary included), nothing is recorded."""
         ruleset = game.ruleset
-        before = self.best(ruleset, game.date)
-        summary = game.summary(record_before=before)
-        if summary.record_after is not None and summary.record_after != before:
-            if ruleset.record_kind == "per-date" and game.date is not None:
-                self.data["daily"].setdefault(ruleset.record_group, {})[game.date] = \
-                    summary.record_after
-            elif ruleset.record_kind == "best":
-                self.data["best"][ruleset.record_group] = summary.record_after
-        stats = self.stats(ruleset.id)
-        self.data["stats"][ruleset.id] = {
-            "games": stats.games + 1, "lines": stats.lines + summary.lines_cleared,
-            "best_combo": max(stats.best_combo, summary.best_combo)}
-        self.save()
+        date = _date_text(game.date)
+        combo = displayed_combo(ruleset, int(getattr(game, "best_combo", 0)))
+        if duration is None and (game.kind == "falling" or game.time_left is not None):
+            duration = game.elapsed_us / 1_000_000
+        conn = self._conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            practice = bool(ruleset.is_daily and date is not None and self._counted_day_score(
+                conn, ruleset.record_group, date) is not None)
+            before = self._best(conn, ruleset, date)
+            summary = game.summary(record_before=before)
+            conn.execute(
+                "INSERT INTO games (finished, ruleset, record_group, record_kind, seed, "
+                "game_date, score, lines, moves, best_combo, duration, hints, over_reason, "
+                "replay, practice) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (_now_text(), ruleset.id, ruleset.record_group, ruleset.record_kind,
+                 int(game.seed), date, int(game.score), int(game.lines_cleared),
+                 int(game.moves), combo, None if duration is None else float(duration),
+                 int(hints), game.over_reason, None if replay is None else str(replay),
+                 int(practice)))
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        summary = replace(summary, best_combo=combo, practice=practice)
+        if practice:
+            summary = replace(summary, record_after=summary.record_before, new_record=False)
         return summary
 
-    def save(self) -> None:
-        write_atomically(self.path, tomli_w.dumps(self.data))
+    # -- lifetime ------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Close the database (the store cannot be used afterwards)."""
+        self._conn.close()
+
+    def __enter__(self) -> RecordStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        conn = getattr(self, "_conn", None)
+        if conn is not None:
+            conn.close()
+
+
+def _scalar(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> Any:
+    row = conn.execute(sql, args).fetchone()
+    return None if row is None else row[0]
+
+
+def _try_load(ruleset_id: str) -> Any:
+    from .rulefiles import load_ruleset
+
+    try:
+        return load_ruleset(ruleset_id)
+    except Exception:  # not installed (any more), or a broken user rule file
+        return None
+
+
+def _valid_legacy(data: dict[str, Any]) -> bool:
+    def ints(values: Any) -> bool:
+        return isinstance(values, dict) and all(
+            isinstance(v, int) and not isinstance(v, bool) for v in values.values())
+
+    if not isinstance(data.get("best", {}), dict) or not ints(data.get("best", {})):
+        return False
+    daily = data.get("daily", {})
+    if not isinstance(daily, dict) or not all(ints(v) for v in daily.values()):
+        return False
+    stats = data.get("stats", {})
+    if not isinstance(stats, dict):
+        return False
+    for entry in stats.values():
+        if not isinstance(entry, dict):
+            return False
+        for key in ("games", "lines", "best_combo"):
+            value = entry.get(key, 0)
+            if not isinstance(value, int) or isinstance(value, bool):
+                return False
+    return True
+
+
+def _import_legacy(conn: sqlite3.Connection, data: dict[str, Any]) -> None:
+    """Copy an old ``records.toml`` into the database (inside the caller's transaction).
+    Best combos become the displayed factor of their ruleset when it is installed."""
+    for group, score in data.get("best", {}).items():
+        conn.execute("INSERT OR REPLACE INTO imported_best VALUES (?, ?)", (group, score))
+    for group, per_date in data.get("daily", {}).items():
+        for date, score in per_date.items():
+            conn.execute("INSERT OR REPLACE INTO imported_daily VALUES (?, ?, ?)",
+                         (group, date, score))
+    for rid, entry in data.get("stats", {}).items():
+        combo = entry.get("best_combo", 0)
+        loaded = _try_load(rid)
+        if loaded is not None:
+            combo = displayed_combo(loaded, combo)
+        conn.execute("INSERT OR REPLACE INTO imported_stats VALUES (?, ?, ?, ?)",
+                     (rid, entry.get("games", 0), entry.get("lines", 0), combo))
+
+
+__all__ = ["FILE_NAME", "GameRecord", "HistogramBin", "RecordStore", "RulesetStatistics",
+           "Stats", "displayed_combo", "read_toml_or_set_aside", "set_aside",
+           "write_atomically"]

@@ -80,11 +80,47 @@ class Registry:
 
 
 _registry: Registry | None = None
+_runtime: dict[str, PluginEntry] = {}
+
+
+def register_plugin(name: str, factory: Callable[..., Any]) -> None:
+    """Register a rule plugin in this process only (tests, notebooks): afterwards
+    rule files can name it exactly like an entry-point plugin. ``factory(params)``
+    builds the plugin from its parameter table. A taken name raises
+    :class:`PluginError`."""
+    if not isinstance(name, str) or not name or len(name) > 64:
+        raise PluginError(f"register_plugin: expected a plugin name, found {name!r}")
+    if not callable(factory):
+        raise PluginError(f"register_plugin: the factory of {name!r} is not callable")
+    reg = registry()
+    old = reg.plugins.get(name)
+    if old is not None:
+        raise PluginError(f"plugin name {name!r} is taken (registered by {old.source!r})")
+    entry = PluginEntry(name, factory, "runtime")
+    reg.plugins[name] = entry
+    _runtime[name] = entry
+    _forget_rulesets()
+
+
+def unregister_plugin(name: str) -> None:
+    """Remove a plugin registered with :func:`register_plugin`."""
+    if name not in _runtime:
+        raise PluginError(f"no plugin {name!r} was registered with register_plugin")
+    del _runtime[name]
+    registry().plugins.pop(name, None)
+    _forget_rulesets()
+
+
+def _forget_rulesets() -> None:
+    from .discovery import clear_caches
+
+    clear_caches()
 
 
 def plugins_disabled() -> bool:
     """Whether third-party plugins are switched off by ``BLOCKYARD_DISABLE_PLUGINS``."""
-    return os.environ.get(DISABLE_ENV, "").strip().lower() not in ("", "0", "false", "no")
+    value = os.environ.get(DISABLE_ENV, "").strip().lower()
+    return value in ("1", "true", "yes", "on")
 
 
 def registry() -> Registry:
@@ -127,6 +163,8 @@ def _load() -> Registry:
         # Blockyard's own metadata is missing (a source tree on sys.path):
         # register the bundled plugins exactly as the entry point would.
         reg.add_module(importlib.import_module(BUNDLED_MODULE), BUNDLED_DIST)
+    for name, entry in _runtime.items():
+        reg.plugins.setdefault(name, entry)
     return reg
 
 

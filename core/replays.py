@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__, paths
+from .discovery import load_ruleset, load_ruleset_text
+from .files import write_atomically
 from .game import Game, replay
-from .records import write_atomically
-from .rulefiles import load_ruleset, load_ruleset_text
 
 FORMAT = "blockyard-replay/1"
 KEEP = 20

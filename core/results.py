@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .geometry import Board, Region
+from .geometry import Board, Geometry, Region
 from .pieces import Cell, Piece
 
 
@@ -13,24 +13,31 @@ from .pieces import Cell, Piece
 class Clearing:
     """What a clearing plugin did to the board after a move.
 
-    ``regions``: the completed regions that were cleared (rows, columns, …);
-    ``board``: the board afterwards (a new object; the input is never changed);
-    ``row_drops``: for a gravity drop, how many rows each row of the new board
-    fell (empty when nothing moved).
+    ``regions``: the completed regions that were cleared (rows, columns, blocks,
+    any kind a plugin defines); ``board``: the board afterwards (a new object;
+    the input is never changed); ``row_drops``: for a gravity drop, how many
+    rows each row of the new board fell (empty when nothing moved);
+    ``cleared``: the mask of every cell the move emptied, when the plugin
+    empties cells outside the completed regions (a bomb); ``None`` means "the
+    cells of ``regions``".
     """
 
     regions: tuple[Region, ...]
     board: Board
     row_drops: tuple[int, ...] = ()
+    cleared: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class MoveFacts:
     """What a move did, handed to the scoring hook before any state changes.
 
-    Tray games fill ``piece``; falling games fill ``stone``, ``cell`` (where it
-    landed), ``dropped`` (rows fallen in a hard drop), ``error`` and
-    ``discarded``. ``regions`` are the regions the move completed."""
+    Tray games fill ``piece``, ``row``/``col`` (the anchor: the top-left of the
+    piece's bounding box) and ``placed_mask`` (the board cells it covers);
+    falling games fill ``stone``, ``cell`` (where it landed), ``dropped`` (rows
+    fallen in a hard drop), ``error`` and ``discarded``. ``regions`` are the
+    regions the move completed, ``lines`` their number, ``combo`` the combo
+    counter before the move, ``state`` the plugins' saved state (read only)."""
 
     piece: Piece | None
     cells: int
@@ -44,6 +51,17 @@ class MoveFacts:
     dropped: int = 0
     error: bool = False
     discarded: bool = False
+    row: int | None = None
+    col: int | None = None
+    placed_mask: int = 0
+    geometry: Geometry | None = None
+
+    @property
+    def placed_cells(self) -> frozenset[Cell]:
+        """The ``(row, col)`` board cells the move covered."""
+        if self.geometry is None:
+            return frozenset([self.cell]) if self.cell is not None else frozenset()
+        return self.geometry.cells_of(self.placed_mask)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,43 +74,107 @@ class Scoring:
     state: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True)
 class MoveResult:
     """What ``Game.place`` did (or ``Game.preview`` would do).
 
-    ``cells`` is the number of cells placed (the ``cells`` term of the scoring
-    rules); ``placed`` the board cells covered; ``cleared_rows``/``cleared_cols``
-    the indices of the cleared lines (what the frontend makes glow); ``lines``
-    the number of cleared regions; ``combo`` the combo counter after the move;
-    ``row_drops`` how many rows each row fell after the clear (gravity rulesets;
-    empty when nothing fell).
+    ``points``; ``cells`` the number of cells placed (the ``cells`` term of the
+    scoring rules); ``placed`` the board cells covered; ``regions`` the cleared
+    regions as :class:`~blockyard.geometry.Region` objects (``kind``, ``index``,
+    ``cells``); ``cleared_rows``/``cleared_cols`` the indices of the cleared rows
+    and columns; ``cleared_cells`` every cell the move emptied; ``lines`` the
+    number of cleared regions; ``combo`` the combo counter after the move;
+    ``perfect_clear``; ``row_drops`` how many rows each row fell after the clear
+    (gravity rulesets; empty when nothing fell).
+
+    The set-valued fields are built on first use, so a bot that reads only
+    ``points`` pays for nothing else.
     """
 
-    slot: int
-    row: int
-    col: int
-    piece: Piece
-    points: int
-    cells: int
-    placed: frozenset[Cell]
-    cleared_rows: tuple[int, ...]
-    cleared_cols: tuple[int, ...]
-    lines: int
-    combo: int
-    perfect_clear: bool
-    regions: tuple[tuple[str, int], ...] = ()
-    row_drops: tuple[int, ...] = ()
+    __slots__ = ("_cleared", "_geo", "_placed", "_placed_mask", "col", "combo", "lines",
+                 "perfect_clear", "piece", "points", "regions", "row", "row_drops", "slot")
+
+    def __init__(self, *, slot: int, row: int, col: int, piece: Piece, points: int,
+                 lines: int, combo: int, perfect_clear: bool, regions: tuple[Region, ...],
+                 placed_mask: int, cleared_mask: int, geometry: Geometry,
+                 row_drops: tuple[int, ...] = ()) -> None:
+        self.slot = slot
+        self.row = row
+        self.col = col
+        self.piece = piece
+        self.points = points
+        self.lines = lines
+        self.combo = combo
+        self.perfect_clear = perfect_clear
+        self.regions = regions
+        self.row_drops = row_drops
+        self._placed_mask = placed_mask
+        self._cleared = cleared_mask
+        self._geo = geometry
+        self._placed: frozenset[Cell] | None = None
+
+    @property
+    def cells(self) -> int:
+        return self.piece.size
+
+    @property
+    def placed(self) -> frozenset[Cell]:
+        if self._placed is None:
+            self._placed = self._geo.cells_of(self._placed_mask)
+        return self._placed
+
+    @property
+    def placed_mask(self) -> int:
+        """The covered cells as a bitboard (bit ``row * cols + col``)."""
+        return self._placed_mask
+
+    @property
+    def cleared_mask(self) -> int:
+        """The emptied cells as a bitboard."""
+        return self._cleared
+
+    @property
+    def cleared_cells(self) -> frozenset[Cell]:
+        return self._geo.cells_of(self._cleared)
+
+    @property
+    def cleared_rows(self) -> tuple[int, ...]:
+        return tuple(sorted(r.index for r in self.regions if r.kind == "row"))
+
+    @property
+    def cleared_cols(self) -> tuple[int, ...]:
+        return tuple(sorted(r.index for r in self.regions if r.kind == "col"))
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.slot, self.row, self.col, self.piece, self.points, self.lines, self.combo,
+                self.perfect_clear, self.regions, self.row_drops, self._placed_mask,
+                self._cleared)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, MoveResult):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"MoveResult(slot={self.slot}, row={self.row}, col={self.col}, "
+                f"piece={self.piece.id!r}, points={self.points}, lines={self.lines}, "
+                f"combo={self.combo}, perfect_clear={self.perfect_clear}, "
+                f"regions={list(self.regions)!r})")
 
 
 @dataclass(frozen=True, slots=True)
 class Summary:
-    """The end-of-round summary (RULES §4.5) of a tray game.
+    """The end-of-round summary (docs/rules.md §4.5) of a tray game.
 
     ``record_before``/``record_after``: the best score of this ruleset's record
     (group, or date for daily rulesets) before and after this game; ``None``
     when no record store was consulted or the ruleset keeps no record.
     ``failed_pieces``: the pieces left in the tray at the end. ``tip``: the
-    first tip the ruleset's plugins chose from the end position.
+    first tip the ruleset's plugins chose from the end position. ``practice``:
+    a later game of a date already played in a daily ruleset, which changes no
+    record (set by the records module).
     """
 
     ruleset_id: str
@@ -107,6 +189,7 @@ class Summary:
     tip: str | None
     over_reason: str | None
     date: str | None = None
+    practice: bool = False
 
 
 @dataclass(frozen=True, slots=True)

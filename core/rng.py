@@ -1,4 +1,4 @@
-"""Seeded random streams (RULES T7).
+"""Seeded random streams (docs/rules.md T7).
 
 Every random choice is drawn from a generator derived from a key such as
 ``(seed, "deal", i)``. A key maps to a 64-bit seed through BLAKE2b over its JSON

@@ -1,7 +1,7 @@
 """The conformance kit: random-playout consistency checks for any ruleset.
 
 OpenSpiel-style: every ruleset, bundled or third-party, must keep the
-guarantees of API.md. :func:`check_ruleset` plays random games and checks:
+guarantees of docs/api.md §7. :func:`check_ruleset` plays random games and checks:
 
 - determinism: the same ruleset, seed and actions give identical snapshots;
 - ``restore(snapshot)`` mid-game continues identically; ``replay(log)`` rebuilds;
@@ -24,14 +24,19 @@ line as ``blockyard check RULESET``.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
+import signal
+import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from .discovery import load_ruleset
 from .errors import IllegalMove
 from .game import Game, new_game, replay, restore
-from .rulefiles import Ruleset, load_ruleset
+from .ruleset import Ruleset
 
 
 @dataclass
@@ -43,6 +48,7 @@ class Report:
     actions: int = 0
     failures: list[str] = field(default_factory=list)
     checks: dict[str, int] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -60,6 +66,8 @@ class Report:
         lines = [f"conformance of {self.ruleset}: {self.games} games, {self.actions} actions"]
         for name, n in sorted(self.checks.items()):
             lines.append(f"  ok  {name} ({n}×)")
+        for warning in self.warnings:
+            lines.append(f"  WARN {warning}")
         for failure in self.failures:
             lines.append(f"  FAIL {failure}")
         lines.append("all checks passed" if self.ok else f"{len(self.failures)} failure(s)")
@@ -81,30 +89,31 @@ def _choose_action(game: Game, rnd: random.Random) -> list[Any] | None:
         if roll > 0.998:
             return ["end"]
         return ["tick", rnd.choice((50_000, 400_000, 800_000, 2_500_000))]
+    actions = game.actions()
     if game.over:
-        if game.can_continue and rnd.random() < 0.5:
-            return ["continue"]
+        after = [a for a in actions if a.after_end]
+        if after and rnd.random() < 0.5:
+            return [rnd.choice(after).name]
         return None
     moves = game.legal_moves()
     roll = rnd.random()
     if game.time_left is not None and roll < 0.1:
         return ["tick", rnd.choice([250_000, 1_000_000, 7_000_000])]
-    if game.swaps_left > 0 and (not moves or roll < 0.03):
-        return ["swap"]
     filled = [s for s, p in enumerate(game.tray) if p is not None]
-    if filled and roll > 0.9:
-        try:
-            probe = restore(game.snapshot())
-            probe.rotate(filled[0])
-            return ["rotate", rnd.choice(filled)]
-        except IllegalMove:
-            pass
+    others = [a for a in actions if a.name != "end"]
     if not moves:
-        if filled:
-            # stuck but not over: a rotation must be able to help
-            return ["rotate", rnd.choice(filled)]
-        return None
-    if roll > 0.995:
+        # stuck but not over: an available action must be a rescue
+        rescues = [a for a in others if a.rescue]
+        if not rescues:
+            return None
+        action = rnd.choice(rescues)
+        return [action.name, rnd.choice(filled)] if action.takes_slot else [action.name]
+    if others and roll < 0.06:
+        action = rnd.choice(others)
+        if action.takes_slot:
+            return [action.name, rnd.choice(filled)] if filled else None
+        return [action.name]
+    if roll > 0.995 and any(a.name == "end" for a in actions):
         return ["end"]
     return ["place", *rnd.choice(moves)]
 
@@ -143,6 +152,20 @@ def _illegal_actions(game: Game, rnd: random.Random) -> list[tuple[str, Any]]:
         tries.append(("continue when not offered", game.continue_game))
     if game.over:
         tries.append(("end a finished game", game.end_round))
+    available = {a.name for a in game.actions()}
+    tries.append(("an action no plugin contributes", lambda: game.act("no-such-action")))
+    for name in game.ruleset.action_specs:
+        spec = game.ruleset.action_specs[name]
+        if spec.automatic:
+            continue
+        if name not in available:
+            args = [0] if spec.takes_slot else []
+            tries.append((f"action {name!r} when it is not available",
+                           lambda n=name, a=args: game.act(n, *a)))
+        elif spec.takes_slot:
+            tries.append((f"action {name!r} on slot 5", lambda n=name: game.act(n, 5)))
+        else:
+            tries.append((f"action {name!r} with an argument", lambda n=name: game.act(n, 1)))
     return tries
 
 
@@ -153,7 +176,9 @@ def _check_position(game: Game, report: Report, where: str) -> None:
         report.fail(f"{where}: board is not {rows}×{cols}")
     if game.grid.bits >> (rows * cols):
         report.fail(f"{where}: filled cell outside the board")
-    for problem in (p for answer in game.ruleset.hooks.invariants(game=game) for p in answer):
+    answers = game.ruleset.call("invariants", seed=game.seed, action="checking invariants",
+                                game=game)
+    for problem in (p for answer in answers for p in answer):
         report.fail(f"{where}: {problem}")
     report.count("plugin invariants")
     if game.kind == "falling":
@@ -168,10 +193,12 @@ def _check_position(game: Game, report: Report, where: str) -> None:
     any_fit = game.any_fits()
     if game.over_reason == "stuck" and any_fit:
         report.fail(f"{where}: over as 'stuck' although a tray piece fits")
-    if not game.over and not game.legal_moves():
-        rescue = game.swaps_left > 0 or any_fit
-        if not rescue:
-            report.fail(f"{where}: not over, but nothing fits and no rescue is left")
+    rescue = any(a.rescue for a in game.actions()) if not game.over else False
+    if not game.over and not game.legal_moves() and not (rescue or any_fit):
+        report.fail(f"{where}: not over, but nothing fits and no rescue is left")
+    if game.over_reason == "stuck" and any(a.rescue for a in game.actions()
+                                           if not a.after_end):
+        report.fail(f"{where}: over as 'stuck' although an action is a rescue")
     report.count("end rule")
 
 
@@ -285,19 +312,81 @@ def _play(ruleset: Ruleset, seed: int, rnd: random.Random, max_actions: int,
         report.count("snapshot/restore")
 
 
+class HookTimeout(Exception):
+    """Raised inside a hook call that ran longer than the kit allows."""
+
+
+def stray_hook_methods(ruleset: Ruleset) -> list[str]:
+    """Warnings for plugin methods named like hooks but lacking ``@hookimpl``
+    (pluggy ignores them silently)."""
+    out = []
+    for name, plugin in ruleset.plugin_objects:
+        for attr in dir(type(plugin)):
+            if attr.startswith("blockyard_") and callable(getattr(plugin, attr, None)) \
+                    and not hasattr(getattr(plugin, attr), "blockyard_impl"):
+                out.append(f"plugin {name!r}: method {attr} is named like a hook but lacks "
+                           "@hookimpl, so it is never called")
+    return out
+
+
+@contextlib.contextmanager
+def hook_time_limit(ruleset: Ruleset, report: Report, seconds: float = 1.0
+                    ) -> Iterator[None]:
+    """Stop and report any hook call of ``ruleset`` running longer than ``seconds``
+    (main thread only, with a real-time timer; elsewhere nothing is timed)."""
+    if threading.current_thread() is not threading.main_thread() or \
+            not hasattr(signal, "setitimer"):
+        yield
+        return
+    depth = [0]
+    running: list[str] = []
+
+    def on_alarm(signum: int, frame: Any) -> None:
+        hook = running[-1] if running else "?"
+        raise HookTimeout(f"{hook} ran longer than {seconds:g} s")
+
+    def before(hook_name: str, impls: Any, kwargs: Any) -> None:
+        depth[0] += 1
+        running.append(hook_name)
+        if depth[0] == 1:
+            signal.setitimer(signal.ITIMER_REAL, seconds)
+
+    def after(outcome: Any, hook_name: str, impls: Any, kwargs: Any) -> None:
+        depth[0] -= 1
+        running.pop()
+        if depth[0] == 0:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+
+    old = signal.signal(signal.SIGALRM, on_alarm)
+    undo = ruleset.pm.add_hookcall_monitoring(before, after)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        undo()
+        signal.signal(signal.SIGALRM, old)
+
+
 def check_ruleset(ruleset: str | Ruleset, *, games: int = 6, max_actions: int = 150,
-                  seed: int = 0) -> Report:
-    """Run the conformance checks on ``ruleset`` (id, path or Ruleset)."""
+                  seed: int = 0, hook_seconds: float = 1.0) -> Report:
+    """Run the conformance checks on ``ruleset`` (id, path or Ruleset). A hook
+    call longer than ``hook_seconds`` is stopped and reported, and the kit
+    goes on with the next game."""
     rs = load_ruleset(ruleset)
     report = Report(rs.id)
+    report.warnings.extend(stray_hook_methods(rs))
     rnd = random.Random(seed)
-    if rs.mode == "falling":
-        _check_stream_independence(rs, rnd.randrange(1 << 31), report)
-    for _ in range(games):
-        try:
-            _play(rs, rnd.randrange(1 << 31), rnd, max_actions, report)
-        except Exception as exc:  # a crash is a failure to report, not to hide
-            report.fail(f"{rs.id}: {type(exc).__name__}: {exc}")
+    with hook_time_limit(rs, report, hook_seconds):
+        if rs.mode == "falling":
+            try:
+                _check_stream_independence(rs, rnd.randrange(1 << 31), report)
+            except Exception as exc:
+                report.fail(f"{rs.id}: {type(exc).__name__}: {exc}")
+        for _ in range(games):
+            try:
+                _play(rs, rnd.randrange(1 << 31), rnd, max_actions, report)
+            except Exception as exc:  # a crash is a failure to report, not to hide
+                report.fail(f"{rs.id}: {type(exc).__name__}: {exc}")
     return report
 
 

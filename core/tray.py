@@ -1,4 +1,4 @@
-"""Tray play: place pieces from a tray of three (RULES §2).
+"""Tray play: place pieces from a tray of three (docs/rules.md §2).
 
 :class:`TrayGame` is the engine of every tray ruleset (eu, tiered, nepal,
 gravity). It keeps the board as a bitboard, computes where pieces fit with
@@ -13,10 +13,10 @@ from typing import Any, ClassVar
 
 from .errors import IllegalMove
 from .game import Game, TraySpec
-from .geometry import PieceGeometry, parse_board_text
+from .geometry import PieceGeometry, Region, parse_board_text
 from .pieces import Piece, normalise, parse_art
 from .results import MoveFacts, MoveResult
-from .rulefiles import Ruleset
+from .ruleset import Ruleset
 
 TRAY_SLOTS = 3
 
@@ -26,28 +26,30 @@ class TrayGame(Game):
 
     Tray members: ``tray``, ``legal_moves()``, ``can_place()``, ``preview()``,
     ``place()``, ``fit_masks()``, ``combo``, ``best_combo``, ``lines_cleared``,
-    ``swap()``/``swaps_left``, ``rotate()``, ``can_continue``/``continue_game()``.
+    ``actions()``/``act()`` and their shorthands ``swap()``/``swaps_left``,
+    ``rotate()``, ``can_continue``/``continue_game()``.
+
+    The end rule is the engine's: the game is over with reason ``"stuck"``
+    exactly when no tray piece fits and no available action is a rescue
+    (automatic rescues such as the zen refill are taken first).
     """
 
     kind: ClassVar[str] = "tray"
     _STATE_FIELDS: ClassVar[tuple[str, ...]] = (
-        *Game._STATE_FIELDS, "set_index", "combo", "best_combo", "lines_cleared",
-        "swaps_left", "continues_used")
+        *Game._STATE_FIELDS, "set_index", "combo", "best_combo", "lines_cleared")
 
     def __init__(self, ruleset: Ruleset, seed: int, date: str | None) -> None:
         super().__init__(ruleset, seed, date)
-        hooks = self._hook
-        self._restricted = hooks.has("allowed_anchors")
-        self._has_alternatives = hooks.has("alternatives")
-        self._has_after_move = hooks.has("after_move")
-        self._has_rescue = hooks.has("rescue")
+        implemented = ruleset.implemented
+        self._restricted = "allowed_anchors" in implemented
+        self._has_move_state = "move_state" in implemented
+        self._rescues = tuple(s for s in self._specs.values()
+                              if not s.automatic and not s.after_end)
         self._tray: list[Piece | None] = [None] * TRAY_SLOTS
         self._info: list[PieceGeometry | None] = [None] * TRAY_SLOTS
         self._fits: tuple[int, ...] | None = None
         self.set_index = 0
         self.combo = 0
-        self.swaps_left = 0
-        self.continues_used = 0
 
     def _load_start(self, *, board: str | None, tray: TraySpec | None,
                     stream: str | None) -> dict[str, Any]:
@@ -63,7 +65,7 @@ class TrayGame(Game):
         return {"board": None if board is None else self._board.text(), "tray": tray_art}
 
     def _begin(self) -> None:
-        self._settle()
+        self._settle("start")
 
     def _load_board(self, text: str) -> None:
         lines = parse_board_text(text, self.rows, self.cols, ".#")
@@ -137,7 +139,8 @@ class TrayGame(Game):
         piece = self._tray[slot]
         if piece is None or not mask:
             return mask
-        for allowed in self._hook.allowed_anchors(game=self, piece=piece):
+        for allowed in self._call("allowed_anchors", seed=self.seed, action="fit", game=self,
+                                  piece=piece):
             mask &= allowed
         return mask
 
@@ -160,26 +163,17 @@ class TrayGame(Game):
         return True
 
     def piece_fits_somewhere(self, piece: Piece) -> bool:
-        """Whether ``piece`` (or, with rotation, one of its turns) fits anywhere now."""
+        """Whether ``piece`` fits anywhere on the board now (placement
+        restrictions of the ruleset not included)."""
         geo = self._geo
-        free = ~self._board.bits & geo.full
-        candidates = [piece]
-        if self._has_alternatives:
-            candidates += [p for answer in self._hook.alternatives(game=self, piece=piece)
-                           for p in answer]
-        for cand in candidates:
-            info = geo.piece(cand.cells)
-            if info.height <= self.rows and info.width <= self.cols and geo.fits(free, info):
-                return True
-        return False
+        info = geo.piece(piece.cells)
+        if info.height > self.rows or info.width > self.cols:
+            return False
+        return bool(geo.fits(~self._board.bits & geo.full, info))
 
     def any_fits(self) -> bool:
-        """Whether some tray piece fits somewhere (the opposite of "stuck")."""
-        if any(self.fit_masks()):
-            return True
-        if self._has_alternatives:
-            return any(p is not None and self.piece_fits_somewhere(p) for p in self._tray)
-        return False
+        """Whether some tray piece fits somewhere now."""
+        return any(self.fit_masks())
 
     # -- actions ---------------------------------------------------------------------
 
@@ -212,24 +206,44 @@ class TrayGame(Game):
             raise IllegalMove(f"slot {slot} is empty")
         return piece
 
-    def _evaluate(self, slot: int, row: int, col: int) -> tuple[MoveResult, Any, Any]:
+    def _evaluate(self, slot: int, row: int, col: int
+                  ) -> tuple[MoveResult, Any, Any, dict[str, Any] | None]:
         piece, mask = self._check_move(slot, row, col)
         board = self._board.copy()
         board.fill(mask, piece.colour)
-        clearing = self._hook.clear(game=self, board=board, placed=mask)
+        call = self._call
+        seed = self.seed
+        clearing = call("clear", seed=seed, action="place", game=self, board=board,
+                        placed=mask, piece=piece, row=row, col=col)
         regions = clearing.regions
+        geo = self._geo
+        if not isinstance(regions, tuple):
+            regions = tuple(regions)
+        if any(not isinstance(r, Region) for r in regions) or \
+                clearing.board.geo is not geo:
+            raise self.ruleset.plugin_error(
+                "clear", "returned a Clearing whose regions are not Region objects or whose "
+                "board is not this game's size", seed=seed, action="place")
+        after = clearing.board
+        if clearing.cleared is not None:
+            cleared = clearing.cleared
+        else:
+            cleared = 0
+            for region in regions:
+                cleared |= region.mask
+        cleared &= board.bits
+        if regions and not regions[0].cells:
+            regions = tuple(geo.bind(r) for r in regions)
         lines = len(regions)
-        perfect = lines > 0 and clearing.board.bits == 0
-        facts = MoveFacts(piece, piece.size, regions, lines, perfect, self.combo, self.state)
-        scoring = self._hook.score(game=self, move=facts)
+        perfect = lines > 0 and after.bits == 0
+        facts = MoveFacts(piece, piece.size, regions, lines, perfect, self.combo, self.state,
+                          row=row, col=col, placed_mask=mask, geometry=geo)
+        scoring = call("score", seed=seed, action="place", game=self, move=facts)
         result = MoveResult(
-            slot=slot, row=row, col=col, piece=piece, points=scoring.points, cells=piece.size,
-            placed=frozenset((row + r, col + c) for r, c in piece.cells),
-            cleared_rows=tuple(sorted(r.index for r in regions if r.kind == "row")),
-            cleared_cols=tuple(sorted(r.index for r in regions if r.kind == "col")),
-            lines=lines, combo=scoring.combo, perfect_clear=perfect,
-            regions=tuple(r.key for r in regions), row_drops=clearing.row_drops)
-        return result, clearing.board, scoring
+            slot=slot, row=row, col=col, piece=piece, points=scoring.points, lines=lines,
+            combo=scoring.combo, perfect_clear=perfect, regions=regions, placed_mask=mask,
+            cleared_mask=cleared, geometry=geo, row_drops=clearing.row_drops)
+        return result, after, scoring, None
 
     def preview(self, slot: int, row: int, col: int) -> MoveResult:
         """What :meth:`place` would do, changing nothing. Raises ``IllegalMove``
@@ -238,68 +252,105 @@ class TrayGame(Game):
 
     def place(self, slot: int, row: int, col: int) -> MoveResult:
         """Place the piece of ``slot`` with its top-left at ``(row, col)``."""
-        result, board, scoring = self._evaluate(slot, row, col)
-        self._board = board
-        self._tray[slot] = None
-        self._info[slot] = None
-        self._fits = None
-        self.score += scoring.points
-        self.combo = scoring.combo
-        if scoring.combo > self.best_combo:
-            self.best_combo = scoring.combo
-        if scoring.state:
-            self.state.update(scoring.state)
-        self.lines_cleared += result.lines
-        self.moves += 1
-        self.log.append(["place", slot, row, col])
-        if self._has_after_move:
-            self._hook.after_move(game=self, result=result)
-        self._settle()
+        result, board, scoring, _ = self._evaluate(slot, row, col)
+        updates: list[dict[str, Any]] = []
+        if self._has_move_state:
+            updates = self._call("move_state", seed=self.seed, action="place", game=self,
+                                 result=result)
+        backup = self._backup()
+        try:
+            self._board = board
+            self._tray[slot] = None
+            self._info[slot] = None
+            self._fits = None
+            self.score += scoring.points
+            self.combo = scoring.combo
+            if scoring.combo > self.best_combo:
+                self.best_combo = scoring.combo
+            if scoring.state:
+                self.state.update(scoring.state)
+            for update in updates:
+                self.state.update(update)
+            self.lines_cleared += result.lines
+            self.moves += 1
+            self.log.append(["place", slot, row, col])
+            self._settle("place")
+        except BaseException:
+            self._recover(backup)
+            raise
         return result
 
+    def _backup(self) -> tuple[Any, ...]:
+        """What a move may change, cheaply (the board object is replaced, never
+        changed in place; plugins replace their state entries)."""
+        return (self._board, list(self._tray), list(self._info), self._fits, self.score,
+                self.combo, self.best_combo, self.lines_cleared, self.moves, self.set_index,
+                self.over_reason, dict(self.state), len(self.log), self.elapsed_us)
+
+    def _recover(self, backup: tuple[Any, ...]) -> None:
+        (self._board, tray, info, self._fits, self.score, self.combo, self.best_combo,
+         self.lines_cleared, self.moves, self.set_index, self.over_reason, state, log_length,
+         self.elapsed_us) = backup
+        self._tray[:] = tray
+        self._info[:] = info
+        self.state.clear()
+        self.state.update(state)
+        del self.log[log_length:]
+
+    # -- the shorthands of plugin actions --------------------------------------------
+
+    @property
+    def swaps_left(self) -> int:
+        """Swaps left (rulesets with a ``swap`` action; 0 elsewhere)."""
+        spec = self._specs.get("swap")
+        if spec is None or spec.uses_left is None:
+            return 0
+        return int(self._ask_action(spec, "uses_left", spec.uses_left) or 0)
+
     def swap(self) -> None:
-        """Discard the tray and deal a new set (rulesets with swaps)."""
-        self._require_running()
-        before = self.snapshot_state()
-        try:
-            done = self._hook.swap(game=self)
-        except IllegalMove:
-            self._restore_state(before)
-            raise
-        if not done:
-            self._restore_state(before)
+        """Discard the tray and deal a new set: ``act("swap")``."""
+        if "swap" not in self._specs:
+            self._require_running()
             raise IllegalMove(f"ruleset {self.ruleset.id!r} has no swaps")
-        self.log.append(["swap"])
-        self._settle()
+        self.act("swap")
 
     def rotate(self, slot: int) -> Piece:
-        """Turn the piece of ``slot`` (rulesets with rotation); returns the new piece."""
-        self._require_running()
-        piece = self._slot_piece(slot)
-        turned = self._hook.rotate(game=self, piece=piece)
-        if turned is None:
+        """Turn the piece of ``slot`` (rulesets with rotation): ``act("rotate",
+        slot)``; returns the new piece."""
+        if "rotate" not in self._specs:
+            self._require_running()
+            self._slot_piece(slot)
             raise IllegalMove(f"ruleset {self.ruleset.id!r} does not allow rotating pieces")
-        self._set_slot(slot, turned)
-        self.log.append(["rotate", slot])
-        return turned
+        self.act("rotate", slot)
+        piece = self._tray[slot]
+        assert piece is not None
+        return piece
 
     @property
     def can_continue(self) -> bool:
-        """Whether the player may continue now (eu: once, after being stuck)."""
-        if self.over_reason is None:
-            return False
-        return bool(self._hook.continue_game(game=self, apply=False))
+        """Whether the ``continue`` action is available now (eu: once, after
+        being stuck)."""
+        spec = self._specs.get("continue")
+        return spec is not None and self._spec_available(spec)
 
     def continue_game(self) -> None:
-        """Take the continue rescue (see ``can_continue``)."""
+        """Take the continue rescue: ``act("continue")``."""
         if not self.can_continue:
             raise IllegalMove("continue is not available now")
-        self._hook.continue_game(game=self, apply=True)
-        self.continues_used += 1
-        self.over_reason = None
+        self.act("continue")
+
+    @property
+    def continues_used(self) -> int:
+        """How often the game was continued (rulesets with a ``continue`` action)."""
+        entry = self.state.get(self.ruleset.action_owner.get("continue", ""), {})
+        return int(entry.get("used", 0)) if isinstance(entry, dict) else 0
+
+    def _check_slot_arg(self, slot: Any) -> None:
+        self._slot_piece(slot)
+
+    def _after_action(self, name: str) -> None:
         self._fits = None
-        self.log.append(["continue"])
-        self._settle()
+        self._settle(name)
 
     def tick(self, seconds: float) -> None:
         """Advance the clock of a timed ruleset; does nothing without a clock or
@@ -315,8 +366,7 @@ class TrayGame(Game):
             self.over_reason = "time"
 
     def _actions(self) -> dict[str, Callable[..., Any]]:
-        return {**super()._actions(), "place": self.place, "swap": self.swap,
-                "rotate": self.rotate, "continue": self.continue_game}
+        return {**super()._actions(), "place": self.place}
 
     def _failed_pieces(self) -> tuple[Piece, ...]:
         return tuple(p for p in self._tray if p is not None)
@@ -331,6 +381,12 @@ class TrayGame(Game):
     def _restore_state(self, data: dict[str, Any]) -> None:
         super()._restore_state(data)
         self.set_tray([None if p is None else _piece_from_json(p) for p in data["tray"]])
+        # snapshots written before swaps and continues became plugin actions
+        for old, action, key in (("swaps_left", "swap", "left"),
+                                 ("continues_used", "continue", "used")):
+            owner = self.ruleset.action_owner.get(action)
+            if old in data and owner and owner not in self.state:
+                self.state[owner] = {key: data[old]}
 
     # -- services for plugins ------------------------------------------------------------
 
@@ -341,11 +397,27 @@ class TrayGame(Game):
 
     def deal_next_set(self) -> None:
         """Deal set number ``set_index`` into the tray through the dealing hook."""
-        pieces = self._hook.deal(game=self, index=self.set_index)
-        if not pieces or len(pieces) != TRAY_SLOTS:
-            raise RuntimeError(f"the dealing plugin returned {pieces!r}; expected 3 pieces")
+        pieces = self._call("deal", seed=self.seed, action="deal", game=self,
+                            index=self.set_index)
+        if pieces is None or len(pieces) != TRAY_SLOTS or \
+                not all(isinstance(p, Piece) for p in pieces):
+            raise self.ruleset.plugin_error(
+                "deal", f"returned {pieces!r:.80}; expected a list of 3 Piece objects",
+                seed=self.seed, action="deal")
+        for piece in pieces:
+            info = self._geo.piece(piece.cells)
+            if info.height > self.rows or info.width > self.cols:
+                raise self.ruleset.plugin_error(
+                    "deal", f"dealt {piece.id!r}, which is larger than the board",
+                    seed=self.seed, action="deal")
         self.set_index += 1
         self.set_tray(pieces)
+
+    def set_slot(self, slot: int, piece: Piece | None) -> None:
+        """Put ``piece`` into tray slot ``slot`` (plugins' actions: rotation)."""
+        if piece is not None and not isinstance(piece, Piece):
+            raise TypeError(f"set_slot: expected a Piece or None, found {piece!r:.60}")
+        self._set_slot(slot, piece)
 
     def empty_cells(self, mask: int) -> None:
         """Empty the cells of ``mask`` (plugins: continue, zen refill)."""
@@ -359,15 +431,28 @@ class TrayGame(Game):
         self._info[slot] = None if piece is None else self._geo.piece(piece.cells)
         self._fits = None
 
-    def _settle(self) -> None:
+    def _settle(self, action: str) -> None:
+        """After a move or action: deal when the tray is empty, take automatic
+        rescues, then apply the end rule."""
         if self._tray.count(None) == TRAY_SLOTS:
             self.deal_next_set()
-        if not self._has_end and not self._has_rescue:
-            return
         stuck = not self.any_fits()
-        if stuck and self._has_rescue and self._hook.rescue(game=self):
-            stuck = not self.any_fits()
-        reason = self._end_reason(stuck)
+        if stuck:
+            for spec in self._auto:
+                if self._ask_action(spec, "available", spec.available):
+                    self._ask_action(spec, "perform", spec.perform)
+                    self._fits = None
+                    if self.any_fits():
+                        stuck = False
+                        break
+        if stuck and any(self._spec_available(spec)
+                         and self._ask_action(spec, "rescue", spec.rescue)
+                         for spec in self._rescues):
+            stuck = False
+        if stuck:
+            self.over_reason = "stuck"
+            return
+        reason = self._end_reason(False, action)
         if reason:
             self.over_reason = reason
 

@@ -7,6 +7,7 @@ switches views (launcher → game → summary). :func:`run` opens the window.
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import arcade
@@ -16,7 +17,13 @@ import blockyard
 from blockyard.records import RecordStore
 from blockyard.replays import Replay, ReplayError, load_replay, save_replay
 
-from .persistence import Settings, clear_saved_game, load_saved_game, save_game
+from .persistence import (
+    Settings,
+    clear_saved_game,
+    load_saved_game,
+    remove_stray_files,
+    save_game,
+)
 
 
 class BlockyardApp:
@@ -24,12 +31,14 @@ class BlockyardApp:
 
     def __init__(self, window: arcade.Window) -> None:
         self.window = window
+        remove_stray_files()
         self.settings = Settings.load()
         self.records = RecordStore()
         self.saved_game: blockyard.Game | None = load_saved_game()
         self.duel = None  # a duel.Duel while one is played
         self.challenge_score: int | None = None  # the score to beat of the current game
         self.last_replay: Path | None = None
+        self.current_game: blockyard.Game | None = None
 
     # -- screens ---------------------------------------------------------------------------
 
@@ -88,9 +97,9 @@ class BlockyardApp:
 
     def finish_game(self, game: blockyard.Game) -> None:
         """A game is over: count it, keep its replay, forget the save, show what's next."""
-        summary = self.records.record(game)
         player = self.duel.player if self.duel is not None else ""
         self.last_replay = save_replay(game, player=player)
+        summary = self.records.record(game, replay=self.last_replay)
         clear_saved_game()
         if self.duel is not None:
             from . import duel
@@ -146,7 +155,46 @@ class BlockyardApp:
 
         duel.setup(self, ruleset_id)
 
+    def watch_rule_file(self, path: str) -> None:
+        """Reload the rule file at ``path`` whenever it changes, keeping the game
+        on screen when the new rules allow it (a new game otherwise)."""
+        from pathlib import Path
+
+        from blockyard.game import carry_over
+
+        file = Path(path)
+
+        def stamp() -> tuple[int, int] | None:
+            try:
+                st = file.stat()
+            except OSError:
+                return None
+            return (st.st_mtime_ns, st.st_size)
+
+        seen = [stamp()]
+
+        def check(delta_time: float) -> None:
+            now = stamp()
+            if now == seen[0] or now is None:
+                return
+            seen[0] = now
+            try:
+                ruleset = blockyard.load_ruleset(file)
+            except (blockyard.RulesetError, blockyard.PluginError) as exc:
+                print(f"blockyard: {exc} (keeping the current rules)", file=sys.stderr)
+                return
+            game = self.current_game
+            if game is None or game.over:
+                self.start_game(str(file))
+                return
+            game = carry_over(game, ruleset)
+            print(f"blockyard: reloaded {file.name}", file=sys.stderr)
+            self.show_game(game)
+
+        arcade.schedule(check, 0.5)
+
     def show_game(self, game: blockyard.Game) -> None:
+        self.current_game = game
         if game.kind == "falling":
             from .sudoku_view import SudokuView
 
@@ -210,8 +258,8 @@ def save_frame(window: arcade.Window, path: str | os.PathLike[str]) -> None:
 
 
 def run(ruleset: str | None = None, seed: int | None = None, challenge: str | None = None,
-        replay: str | None = None, screenshot: str | os.PathLike[str] | None = None,
-        quit_after: float | None = None) -> int:
+        replay: str | None = None, watch: bool = False,
+        screenshot: str | os.PathLike[str] | None = None, quit_after: float | None = None) -> int:
     """Open the window on the launcher, straight into a game of ``ruleset`` or of a
     ``challenge`` code, or on the viewer of a ``replay`` file. With ``quit_after``
     the window closes itself after that many seconds, first saving its last frame
@@ -233,7 +281,7 @@ def run(ruleset: str | None = None, seed: int | None = None, challenge: str | No
     if ruleset is not None:
         try:
             blockyard.load_ruleset(ruleset)
-        except blockyard.RulesetError as exc:
+        except (blockyard.RulesetError, blockyard.PluginError) as exc:
             print(f"blockyard: {exc}")
             return 2
     settings = Settings.load()
@@ -254,10 +302,12 @@ def run(ruleset: str | None = None, seed: int | None = None, challenge: str | No
     elif ruleset is not None:
         try:
             app.start_game(ruleset, seed)
-        except blockyard.RulesetError as exc:
+        except (blockyard.RulesetError, blockyard.PluginError) as exc:
             window.close()
             print(f"blockyard: {exc}")
             return 2
+        if watch:
+            app.watch_rule_file(ruleset)
     else:
         app.show_launcher()
     if quit_after is not None:

@@ -1,4 +1,4 @@
-"""Hot-seat duels for every ruleset (RULES §7.6): two players, the same seed, one
+"""Hot-seat duels for every ruleset (docs/rules.md §7.6): two players, the same seed, one
 after the other on this machine; then a result table from which each player can
 watch the other's game, start a new duel or leave."""
 

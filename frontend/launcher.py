@@ -55,10 +55,12 @@ def build_entries(app: BlockyardApp) -> list[Entry]:
                              [("", saved.ruleset.id)], resume=saved))
     grouped: dict[str, Entry] = {}
     for info in blockyard.list_rulesets():
+        if info.error is not None:
+            continue  # a broken file or plugin: `blockyard list` gives the reason
         try:
             ruleset = blockyard.load_ruleset(info.path)
-        except blockyard.RulesetError:
-            continue  # a broken user file: `blockyard list` and `check` explain it
+        except Exception:  # nothing a plugin does may stop the launcher
+            continue
         display = ruleset.display
         key = display.entry or ruleset.id
         if key in grouped:

@@ -4,8 +4,9 @@ Settings (last ruleset, window size, launcher options) live in
 ``settings.toml`` in the config folder, written with tomli-w. The game in
 progress is a snapshot in ``saves/current.json`` in the data folder, written
 after every move, so that killing the process loses nothing. Both are written
-with :func:`blockyard.records.write_atomically`; an unreadable file is moved
-aside with a warning and play goes on.
+with :func:`blockyard.files.write_atomically`; an unreadable file is moved
+aside with a warning and play goes on. Temporary files left by a writer that
+was killed are removed at the next start (:func:`remove_stray_files`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,12 @@ import tomli_w
 
 import blockyard
 from blockyard import paths
-from blockyard.records import read_toml_or_set_aside, set_aside, write_atomically
+from blockyard.files import (
+    read_toml_or_set_aside,
+    remove_stray_temporaries,
+    set_aside,
+    write_atomically,
+)
 
 DEFAULT_SIZE = (720, 960)
 
@@ -56,6 +62,12 @@ class Settings:
 
     def save(self) -> None:
         write_atomically(self.path(), tomli_w.dumps(asdict(self)))
+
+
+def remove_stray_files() -> list[Path]:
+    """At start: delete the temporary files that writers killed mid-write left in the
+    config and data folders (see :func:`blockyard.files.remove_stray_temporaries`)."""
+    return remove_stray_temporaries(paths.config_dir(), paths.data_dir())
 
 
 def save_path() -> Path:

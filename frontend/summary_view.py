@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 REASONS = {"stuck": "No piece fits", "time": "Time is up", "ended": "Round ended",
            "errors": "Three errors", "complete": "Board complete!"}
+PRACTICE = "Practice — only the first game of the day counts"
 
 
 class SummaryView(arcade.View):
@@ -43,6 +44,8 @@ class SummaryView(arcade.View):
             (REASONS.get(s.over_reason or "", "Game over"), theme.MUTED, 18, False),
             (f"{s.points} points", theme.TEXT, 40, True),
         ]
+        if s.practice:
+            lines.append((PRACTICE, theme.MUTED, 16, True))
         if s.new_record:
             lines.append(("NEW RECORD!", theme.ACCENT, 26, True))
         if s.record_after is not None:

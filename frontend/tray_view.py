@@ -59,7 +59,7 @@ class TrayGameView(arcade.View):
         self.app = app
         self.game = game
         self.spectator = spectator  # replays: shown, never played, saved or recorded
-        self.can_rotate = game.ruleset.hooks.has("rotate")
+        self.can_rotate = game.has_action("rotate")
         self.layout: GameLayout = game_layout(self.window.width, self.window.height,
                                               game.rows, game.cols)
         self.cells = arcade.SpriteList()
@@ -225,7 +225,7 @@ class TrayGameView(arcade.View):
         self.combo_text.text = game.ruleset.display.combo_text(game.combo)
         left = game.time_left
         self.clock_text.text = "" if left is None else f"{int(left) // 60}:{int(left) % 60:02d}"
-        has_swaps = game.ruleset.hooks.has("swap")
+        has_swaps = game.has_action("swap")
         self.swap_button.visible = has_swaps
         self.swap_button.enabled = game.swaps_left > 0 and not game.over
         self.swap_button.label = ("Confirm swap?" if self.swap_armed
@@ -258,9 +258,7 @@ class TrayGameView(arcade.View):
             self.preview = self.game.preview(slot, row, col)
             ghost_color = (color[0], color[1], color[2], theme.GHOST_ALPHA)
             cols = self.game.cols
-            glowing = {r * cols + c for r in self.preview.cleared_rows for c in range(cols)}
-            glowing |= {r * cols + c for c in self.preview.cleared_cols
-                        for r in range(self.game.rows)}
+            glowing = {r * cols + c for r, c in self.preview.cleared_cells}
             for index in sorted(glowing):
                 self.glow.append(self.glow_pool[index])
             if self.preview.lines:
@@ -342,8 +340,7 @@ class TrayGameView(arcade.View):
 
     def _start_effects(self, result: blockyard.MoveResult, before: Any) -> None:
         game, layout = self.game, self.layout
-        cleared = {(r, c) for r in result.cleared_rows for c in range(game.cols)}
-        cleared |= {(r, c) for c in result.cleared_cols for r in range(game.rows)}
+        cleared = result.cleared_cells
         self.flash.clear()
         for r, c in sorted(cleared):
             x, y = layout.cell_center(r, c)
@@ -371,7 +368,8 @@ class TrayGameView(arcade.View):
         if self.game.over or piece is None:
             return
         if not self.game.fit_masks()[slot] and not (
-                self.can_rotate and self.game.piece_fits_somewhere(piece)):
+                self.can_rotate and any(self.game.piece_fits_somewhere(turned)
+                                        for turned in _turns(piece))):
             self.say("That piece fits nowhere")
             return
         self.selected = slot
@@ -640,7 +638,7 @@ class TrayGameView(arcade.View):
             return
         if symbol == key.S:
             self.end_armed = False
-            if not self.game.ruleset.hooks.has("swap"):
+            if not self.game.has_action("swap"):
                 self.say("This ruleset has no swaps")
                 return
             self.click_swap()
@@ -672,3 +670,13 @@ class TrayGameView(arcade.View):
             target = self.key_anchor or self.anchor
             if target is not None:
                 self.try_place(self.selected, *target)
+
+
+def _turns(piece: blockyard.Piece) -> list[blockyard.Piece]:
+    """The other three quarter turns of a piece."""
+    out = []
+    turned = piece
+    for _ in range(3):
+        turned = turned.rotated()
+        out.append(turned)
+    return out

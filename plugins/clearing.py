@@ -1,9 +1,15 @@
-"""``line-clearing``: full rows and columns clear together (RULES T3), with an
-optional gravity drop (RULES §6.2)."""
+"""``line-clearing``: completed regions clear together (docs/rules.md T3), with
+an optional gravity drop (docs/rules.md §6.2).
+
+The plugin declares the regions from data — rows, columns, and ``blocks``
+(any size that tiles the board: ``[3, 3]`` gives the nine 3×3 blocks of a 9×9
+board) — and after a move empties every completed region, including regions
+other plugins add (diagonals). No code is needed for Woodoku-style rules.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from blockyard.geometry import Board, Geometry, Region
 from blockyard.hookspecs import hookimpl
@@ -12,19 +18,55 @@ from blockyard.results import Clearing
 
 
 class LineClearing:
-    """Rows and columns are regions; after a move every completed region (rows,
-    columns, and any region another plugin adds) is emptied at once. With
+    """Rows, columns and optionally blocks are regions; after a move every
+    completed region (of any kind, from any plugin) is emptied at once. With
     ``gravity = true`` the rows above a cleared row then fall by the number of
-    cleared rows below them; cleared columns just become empty."""
+    cleared rows below them; cleared columns and blocks just become empty."""
 
     name = "line-clearing"
+    PARAMETERS: ClassVar[dict[str, str]] = {
+        "rows": "full rows clear",
+        "cols": "full columns clear",
+        "blocks": "[height, width] of blocks that tile the board and clear when full "
+                  "(e.g. [3, 3]); none when absent",
+        "gravity": "after a clear, the rows above a cleared row fall down",
+    }
 
     def __init__(self, params: Params) -> None:
+        self.rows = params.boolean("rows", True)
+        self.cols = params.boolean("cols", True)
+        self.blocks: tuple[int, int] | None = None
+        if params.has("blocks"):
+            size = params.numbers("blocks", integers=True, minimum=1)
+            if len(size) != 2:
+                raise params.error("blocks", f"expected [height, width], found {size!r}")
+            self.blocks = (int(size[0]), int(size[1]))
         self.gravity = params.boolean("gravity", False)
+        self.where, self.prefix = params.path, params.prefix
+
+    @hookimpl
+    def blockyard_check_ruleset(self, ruleset: Any) -> None:
+        if self.blocks is not None:
+            height, width = self.blocks
+            if ruleset.rows % height or ruleset.cols % width:
+                from blockyard.errors import RulesetError
+
+                raise RulesetError(f"blocks of {height}×{width} do not tile a "
+                                   f"{ruleset.rows}×{ruleset.cols} board", path=self.where,
+                                   key=f"{self.prefix}.blocks")
 
     @hookimpl
     def blockyard_regions(self, ruleset: Any, geometry: Geometry) -> list[Region]:
-        return list(geometry.line_regions())
+        regions: list[Region] = []
+        if self.rows:
+            regions += geometry.row_regions()
+        if self.cols:
+            regions += geometry.col_regions()
+        if self.blocks is not None:
+            height, width = self.blocks
+            if geometry.rows % height == 0 and geometry.cols % width == 0:
+                regions += geometry.block_regions(height, width)
+        return regions
 
     @hookimpl
     def blockyard_clear(self, game: Any, board: Board, placed: int) -> Clearing:

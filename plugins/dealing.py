@@ -17,7 +17,7 @@ Guarantees (parameter ``guarantee``):
 Weights come from each family's ``weight`` in ``[pieces]``, or, with ``tiers``,
 from the tier of the current score: ``tiers = [{ from_score = 0, weights =
 { family = w, … } }, …]``. Randomness: set ``i`` from ``(seed, "deal", i)``,
-attempt ``a`` > 0 from ``(seed, "deal", i, a)`` (RULES T7).
+attempt ``a`` > 0 from ``(seed, "deal", i, a)`` (docs/rules.md T7).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import random
 from bisect import bisect_right
 from collections.abc import Sequence
 from itertools import accumulate
-from typing import Any
+from typing import Any, ClassVar
 
 from blockyard.errors import RulesetError
 from blockyard.hookspecs import hookimpl
@@ -61,12 +61,18 @@ class WeightTable:
 
 class WeightedDealing:
     name = "weighted-dealing"
+    PARAMETERS: ClassVar[dict[str, str]] = {
+        "guarantee": "\"one-fits\": a set where nothing fits is drawn again; \"tiered\": the "
+                     "score-tier rules; \"none\": no guarantee",
+        "max_attempts": "draws before the fallback set is dealt",
+        "tiers": "score tiers: from_score and the family weights of each tier",
+    }
 
     def __init__(self, params: Params) -> None:
         self.where = params.path
         self.prefix = params.prefix
         self.guarantee = params.string("guarantee", "one-fits", choices=GUARANTEES)
-        self.max_attempts = params.integer("max_attempts", 100, minimum=1)
+        self.max_attempts = params.integer("max_attempts", 100, minimum=1, maximum=10_000)
         self.tiers: list[tuple[int, dict[str, float]]] = []
         if params.has("tiers"):
             for tier in params.tables("tiers"):

@@ -1,34 +1,43 @@
 """``rotation``: the player may turn a tray piece 90° clockwise, as often as
-wanted, before placing it (arcadeforge-rotate, RULES §6.2)."""
+wanted, before placing it (arcadeforge-rotate, docs/rules.md §6.2)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
+from blockyard.actions import ActionSpec
 from blockyard.hookspecs import hookimpl
 from blockyard.params import Params
-from blockyard.pieces import Piece
 
 
 class Rotation:
-    """Turning is free, so a piece counts as fitting when any turn of it fits
-    **(our choice)**: the game is not over while a rotation would save it."""
+    """Turning is free, so turning is a rescue whenever some turn of a tray
+    piece fits **(our choice)**: the game is not over while a rotation would
+    save it."""
 
     name = "rotation"
+    PARAMETERS: ClassVar[dict[str, str]] = {}
 
     def __init__(self, params: Params) -> None:
         pass
 
-    @hookimpl
-    def blockyard_rotate(self, game: Any, piece: Piece) -> Piece:
-        return piece.rotated()
+    def perform(self, game: Any, slot: int) -> None:
+        game.set_slot(slot, game.tray[slot].rotated())
+
+    def rescue(self, game: Any) -> bool:
+        for piece in game.tray:
+            if piece is None:
+                continue
+            turned = piece.rotated()
+            for _ in range(3):
+                if turned != piece and game.piece_fits_somewhere(turned):
+                    return True
+                turned = turned.rotated()
+        return False
 
     @hookimpl
-    def blockyard_alternatives(self, game: Any, piece: Piece) -> list[Piece]:
-        turns = []
-        current = piece
-        for _ in range(3):
-            current = current.rotated()
-            if current != piece and current not in turns:
-                turns.append(current)
-        return turns
+    def blockyard_actions(self, ruleset: Any) -> list[ActionSpec]:
+        return [ActionSpec(
+            "rotate", "Rotate", self.perform, key="r", takes_slot=True,
+            available=lambda game: any(p is not None for p in game.tray),
+            rescue=self.rescue, help="Turn a piece in the tray a quarter turn clockwise.")]

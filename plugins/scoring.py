@@ -1,4 +1,4 @@
-"""``line-scoring``: points per move from data (RULES §3.3, §4.2, §5.3, §6.2).
+"""``line-scoring``: points per move from data (docs/rules.md §3.3, §4.2, §5.3, §6.2).
 
 ``points = cells + line_points(L) × multiplier(combo) + streak_bonus × (combo − 1)
 + perfect`` for a move that clears ``L ≥ 1`` regions, and ``cells`` for a move
@@ -23,7 +23,7 @@ that clears nothing. Parameters:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from blockyard.hookspecs import hookimpl
 from blockyard.params import Params
@@ -33,7 +33,19 @@ NAME = "line-scoring"
 
 
 class LineScoring:
+    """Points per move from data: cells, line points times the combo
+    multiplier, a streak bonus and a perfect-clear bonus (see the module)."""
+
     name = NAME
+    PARAMETERS: ClassVar[dict[str, str]] = {
+        "line_points": "points for clearing 1, 2, … regions with one move",
+        "extra_line_points": "points added for each region beyond the line_points list",
+        "triangular_base": "instead of line_points: base × L × (L + 1) / 2 for L regions",
+        "multipliers": "factor for the 1st, 2nd, … clearing move in a row; the last holds",
+        "streak_bonus": "points per clearing move in a row beyond the first",
+        "reset_after_misses": "moves in a row that clear nothing before the combo resets",
+        "perfect_clear": "points added when a clear leaves the board empty",
+    }
 
     def __init__(self, params: Params) -> None:
         has_list = params.has("line_points")
@@ -50,6 +62,8 @@ class LineScoring:
             self.table = []
             self.extra = 0
         self.multipliers = params.numbers("multipliers", [1], minimum=0)
+        if max(self.multipliers) > 1000:
+            raise params.error("multipliers", "expected factors of at most 1000")
         self.streak_bonus = params.integer("streak_bonus", 0)
         self.reset_after = params.integer("reset_after_misses", 1, minimum=1)
         self.perfect = params.integer("perfect_clear", 0, minimum=0)

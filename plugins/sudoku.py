@@ -1,4 +1,4 @@
-"""Sudoku Bloxx rules (RULES §7): the stone stream, the sudoku check, completed
+"""Sudoku Bloxx rules (docs/rules.md §7): the stone stream, the sudoku check, completed
 areas, jokers, scoring and the end.
 
 ``sudoku-stones`` deals bags of the nine digits in random order; before each
@@ -16,7 +16,7 @@ them becomes a joker. Over at ``max_errors`` errors or when the board is full.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from blockyard.geometry import Board, Geometry, Region
 from blockyard.hookspecs import hookimpl
@@ -27,6 +27,10 @@ from blockyard.stones import GOLDEN, JOKER, Stone, digit_of
 
 class SudokuStones:
     name = "sudoku-stones"
+    PARAMETERS: ClassVar[dict[str, str]] = {
+        "symbol_chance": "chance that a symbol stone comes before a digit",
+        "golden_chance": "chance that a digit is golden",
+    }
 
     def __init__(self, params: Params) -> None:
         self.symbol_chance = params.number("symbol_chance", minimum=0, maximum=1)
@@ -47,6 +51,16 @@ class SudokuStones:
 
 class SudokuRules:
     name = "sudoku-rules"
+    PARAMETERS: ClassVar[dict[str, str]] = {
+        "block_rows": "height of a sudoku block", "block_cols": "width of a sudoku block",
+        "digit_points": "points for a digit that stays",
+        "hard_drop_points_per_row": "points per row of a hard drop",
+        "area_points": "points for completing a row, a column or a block",
+        "golden_bonus": "extra points when a golden digit completes an area",
+        "discard_points": "points for a stone discarded over a full column (negative)",
+        "max_errors": "errors that end the game",
+        "minimum_score": "the score never goes below this",
+    }
 
     def __init__(self, params: Params) -> None:
         self.block_rows = params.integer("block_rows", minimum=1)
@@ -75,16 +89,10 @@ class SudokuRules:
 
     @hookimpl
     def blockyard_regions(self, ruleset: Any, geometry: Geometry) -> list[Region]:
-        regions = list(geometry.line_regions())
-        per_row = geometry.cols // self.block_cols
-        for br in range(geometry.rows // self.block_rows):
-            for bc in range(per_row):
-                mask = 0
-                for r in range(br * self.block_rows, (br + 1) * self.block_rows):
-                    for c in range(bc * self.block_cols, (bc + 1) * self.block_cols):
-                        mask |= 1 << (r * geometry.cols + c)
-                regions.append(Region("block", br * per_row + bc, mask))
-        return regions
+        if geometry.rows % self.block_rows or geometry.cols % self.block_cols:
+            return list(geometry.line_regions())  # refused by blockyard_check_ruleset
+        return [*geometry.line_regions(),
+                *geometry.block_regions(self.block_rows, self.block_cols)]
 
     def areas_of(self, game: Any, row: int, col: int) -> list[Region]:
         bit = 1 << (row * game.cols + col)

@@ -1,10 +1,10 @@
 """``tips``: the tip of the end-of-round summary, chosen from the end position
-(RULES §4.5). The conditions are code; the wording and which pieces count as
+(docs/rules.md §4.5). The conditions are code; the wording and which pieces count as
 "big" are parameters."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from blockyard.hookspecs import hookimpl
 from blockyard.params import Params
@@ -12,6 +12,13 @@ from blockyard.params import Params
 
 class Tips:
     name = "tips"
+    PARAMETERS: ClassVar[dict[str, str]] = {
+        "big_pieces": "piece families that need a free 3×3 area",
+        "unused_swap": "tip when the round ended with a swap left",
+        "big_piece": "tip when a big piece did not fit",
+        "holes": "tip when the board has one-cell holes",
+        "general": "tip otherwise",
+    }
 
     def __init__(self, params: Params) -> None:
         self.big_pieces = params.raw("big_pieces", [])

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from blockyard import registry as registry_module
+import blockyard
 
 
 @pytest.fixture(autouse=True)
@@ -24,16 +24,15 @@ def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
 @pytest.fixture
 def register_plugin() -> Iterator[Callable[[str, Any], None]]:
     """Register a rule plugin factory under a name for one test."""
-    reg = registry_module.registry()
     added: list[str] = []
 
     def register(name: str, factory: Any) -> None:
-        reg.plugins[name] = registry_module.PluginEntry(name, factory, "tests")
+        blockyard.register_plugin(name, factory)
         added.append(name)
 
     yield register
     for name in added:
-        reg.plugins.pop(name, None)
+        blockyard.unregister_plugin(name)
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""The headless API contract (shared/API.md): names, meanings, starting positions,
+"""The headless API contract (docs/api.md): names, meanings, starting positions,
 snapshots and replays."""
 
 from __future__ import annotations

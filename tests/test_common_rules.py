@@ -1,4 +1,4 @@
-"""RULES §2: the rules common to every tray game (T1–T8), checked on eu-classic."""
+"""docs/rules.md §2: the rules common to every tray game (T1–T8), checked on eu-classic."""
 
 from __future__ import annotations
 

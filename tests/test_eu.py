@@ -1,4 +1,4 @@
-"""RULES §3 (family eu) and the eu worked examples of §8."""
+"""docs/rules.md §3 (family eu) and the eu worked examples of §8."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from blockyard.plugins.dealing import WeightTable
 EMPTY = ".........."
 EU_MODES = ["eu-classic", "eu-hardcore", "eu-daily", "eu-zen", "eu-timed"]
 
-# RULES §3.1, written here independently of the rule file (rows joined by "/")
+# docs/rules.md §3.1, written here independently of the rule file (rows joined by "/")
 EU_PIECES = {
     "dot": ["#"], "domino": ["##", "#/#"], "I3": ["###", "#/#/#"],
     "I4": ["####", "#/#/#/#"], "I5": ["#####", "#/#/#/#/#"],

@@ -1,4 +1,4 @@
-"""RULES §6 (family gravity): arcadeforge and arcadeforge-rotate, and the mixed
+"""docs/rules.md §6 (family gravity): arcadeforge and arcadeforge-rotate, and the mixed
 ruleset made from a rule file alone."""
 
 from __future__ import annotations

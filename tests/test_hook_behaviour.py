@@ -79,7 +79,7 @@ class LeftHalf:
 
 @pytest.fixture
 def hooks_ruleset(rule_file, register_plugin):
-    for name, factory in (("wide-board", WideBoard), ("diagonals", Diagonals),
+    for name, factory in (("wide-board", WideBoard), ("test-diagonals", Diagonals),
                           ("bomb", Bomb), ("left-half", LeftHalf)):
         register_plugin(name, factory)
 
@@ -95,7 +95,7 @@ def test_blockyard_board_size_can_come_from_a_plugin(hooks_ruleset):
 
 
 def test_blockyard_regions_adds_regions_that_clear_and_count(hooks_ruleset):
-    ruleset = hooks_ruleset("[plugins.diagonals]\n")
+    ruleset = hooks_ruleset("[plugins.test-diagonals]\n")
     board = "\n".join("".join("#" if r == c and r < 5 else "." for c in range(6))
                       for r in range(6))
     game = blockyard.new_game(ruleset, seed=1, board=board, tray=["#", None, None])
@@ -124,7 +124,7 @@ def test_blockyard_allowed_anchors_restricts_placement(hooks_ruleset):
 
 
 class MoveCounter:
-    """blockyard_game_start and blockyard_after_move: plugin state lives in
+    """blockyard_game_start and blockyard_move_state: plugin state lives in
     ``game.state`` so that snapshots, restore and replay carry it."""
 
     def __init__(self, params: Params) -> None:
@@ -135,12 +135,13 @@ class MoveCounter:
         game.state["move-counter"] = {"clears": 0}
 
     @hookimpl
-    def blockyard_after_move(self, game, result):
+    def blockyard_move_state(self, game, result):
         if result.lines:
-            game.state["move-counter"] = {"clears": game.state["move-counter"]["clears"] + 1}
+            return {"move-counter": {"clears": game.state["move-counter"]["clears"] + 1}}
+        return None
 
 
-def test_game_start_and_after_move_keep_plugin_state_in_the_game(rule_file, register_plugin):
+def test_game_start_and_move_state_keep_plugin_state_in_the_game(rule_file, register_plugin):
     register_plugin("move-counter", MoveCounter)
     ruleset = blockyard.load_ruleset(rule_file(BASE + "[plugins.move-counter]\n"))
     board = "\n".join(["#####."] + ["." * 6] * 5)

@@ -157,3 +157,26 @@ def test_the_tutorial_plugin_code_is_the_example_plugin():
     assert quoted is not None
     path, code = quoted.groups()
     assert (ROOT / path).read_text(encoding="utf-8") == code
+
+
+def test_the_generated_references_are_in_step_with_the_code():
+    from blockyard import docgen
+
+    assert docgen.regenerate(MODDING) == MODDING, \
+        "run: python -m blockyard.docgen MODDING.md"
+    sections = docgen.generated_sections(MODDING)
+    assert set(sections) == {"hooks", "plugins"}
+    assert "| `blocks` | array of integers" in sections["plugins"]
+    assert "### `blockyard_actions(ruleset)`" in sections["hooks"]
+
+
+def test_plugin_parameters_come_from_the_plugins_themselves():
+    from blockyard import docgen
+
+    catalogue = {p.name: p for p in docgen.plugin_catalogue()}
+    swaps = {p.name: p for p in catalogue["swaps"].parameters}
+    assert set(swaps) == {"start", "per_perfect_clear", "max"}
+    assert swaps["start"].type == "integer" and swaps["start"].required
+    scoring = {p.name: p for p in catalogue["line-scoring"].parameters}
+    assert scoring["multipliers"].default == [1] and scoring["line_points"].optional
+    assert "blockyard_actions" in catalogue["swaps"].hooks

@@ -1,4 +1,4 @@
-"""RULES §5 (family nepal): 8×8, 37 pieces, additive streak bonus, today's game."""
+"""docs/rules.md §5 (family nepal): 8×8, 37 pieces, additive streak bonus, today's game."""
 
 from __future__ import annotations
 

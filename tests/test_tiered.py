@@ -1,4 +1,4 @@
-"""RULES §4 (family tiered): pieces, scoring and combo grace, dealing, swaps, summary."""
+"""docs/rules.md §4 (family tiered): pieces, scoring and combo grace, dealing, swaps, summary."""
 
 from __future__ import annotations
 
@@ -95,7 +95,7 @@ def test_4_4_swaps_start_at_1_and_at_most_3_are_held():
     assert game.swaps_left == 1
     for _ in range(4):
         g = blockyard.new_game("tiered", seed=1, board=bottom("#########."), tray=["#"])
-        g.swaps_left = 3
+        g.state["swaps"] = {"left": 3}
         g.place(0, 9, 9)
         assert g.swaps_left == 3
 
@@ -189,8 +189,11 @@ def test_4_3_dealing_depends_on_this_rounds_score_only(tmp_path):
     from blockyard.records import RecordStore
 
     store = RecordStore(tmp_path)
-    store.data["best"]["tiered"] = 99999
-    store.save()
+    record = blockyard.new_game("tiered", seed=3)
+    record.score = 99999
+    record.end_round()
+    store.record(record)
+    assert store.best(blockyard.load_ruleset("tiered")) == 99999
     assert blockyard.new_game("tiered", seed=8).tray == blockyard.new_game("tiered", seed=8).tray
 
 
@@ -231,7 +234,7 @@ def test_4_5_not_over_while_a_swap_is_left_then_over_when_none_is():
     assert not game.over and game.legal_moves()
     # no swap left: over as soon as nothing left in the tray fits
     game = blockyard.new_game("tiered", seed=1, board=STUCK, tray=["##", "#", None])
-    game.swaps_left = 0
+    game.state["swaps"] = {"left": 0}
     game.place(1, 0, 1)
     assert game.over and game.over_reason == "stuck"
 
@@ -245,7 +248,7 @@ def test_4_5_end_round_at_any_time():
 def test_4_5_summary_shows_points_lines_combo_failed_pieces_and_a_tip():
     """blockyard_summary_tips chooses the tip from the end position."""
     game = blockyard.new_game("tiered", seed=1, board=STUCK, tray=["###/###/###", "##", None])
-    game.swaps_left = 0
+    game.state["swaps"] = {"left": 0}
     game.end_round()
     summary = game.summary(record_before=100)
     assert summary.points == 0 and summary.lines_cleared == 0 and summary.best_combo == 0
@@ -259,9 +262,9 @@ def test_4_5_tips_one_cell_holes_and_unused_swaps():
     holes.end_round()
     tip = holes.summary().tip
     assert tip.startswith("A swap was still available")  # ended early with a swap left
-    holes.swaps_left = 0
+    holes.state["swaps"] = {"left": 0}
     assert holes.summary().tip.startswith("Avoid one-cell holes")
     open_board = blockyard.new_game("tiered", seed=1, tray=["##", None, None])
-    open_board.swaps_left = 0
+    open_board.state["swaps"] = {"left": 0}
     open_board.end_round()
     assert open_board.summary().tip == "Clear lines early and keep the middle open."

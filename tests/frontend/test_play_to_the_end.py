@@ -31,8 +31,11 @@ def click(ui, button):
 def rescue_slot(game):
     """Stuck but not over: the slot whose piece fits after turning, if any."""
     for slot, piece in enumerate(game.tray):
-        if piece is not None and game.piece_fits_somewhere(piece):
-            return slot
+        turned = piece
+        for _ in range(3 if piece is not None else 0):
+            turned = turned.rotated()
+            if game.piece_fits_somewhere(turned):
+                return slot
     return None
 
 

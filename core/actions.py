@@ -1,0 +1,105 @@
+"""Player actions other than placing, contributed by plugins.
+
+A plugin contributes actions through ``blockyard_actions(ruleset)``, asked once
+when the ruleset loads, by returning :class:`ActionSpec` objects. The engine
+treats every contribution alike: :meth:`Game.actions` lists those available
+now, :meth:`Game.act` performs one atomically and logs it as ``[name, *args]``,
+:func:`blockyard.replay` repeats it, and the frontend shows a button and a key
+for it. Swap, rotate, continue, end round and the zen refill are all actions of
+ordinary plugins; a mod adds its own the same way.
+
+The end rule of tray games is general: a game is over with reason ``"stuck"``
+exactly when no tray piece fits and no available action is a *rescue*.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+ActionPredicate = Callable[[Any], bool]
+"""A function of the running game answering a yes/no question about an action."""
+
+RESERVED_NAMES = frozenset({"start", "place", "tick", "move", "soft", "hard"})
+"""Log entry names the engine uses itself; no plugin action may take them."""
+
+
+def _always(game: Any) -> bool:
+    return True
+
+
+def _never(game: Any) -> bool:
+    return False
+
+
+@dataclass(frozen=True, slots=True)
+class ActionSpec:
+    """An action a plugin contributes (the answer of ``blockyard_actions``).
+
+    ``name``
+        as written in the game log (``"swap"``); lower-case letters, digits,
+        ``-`` and ``_``; unique within a ruleset.
+    ``label``
+        the player's word for it (``"Swap"``), shown on its button.
+    ``perform(game, *args)``
+        does it. It may change the game through the documented services
+        (``game.state[<plugin name>]``, ``set_slot``, ``set_tray``,
+        ``deal_next_set``, ``empty_cells``, ``combo``, ``end_game``). Raise
+        :class:`~blockyard.IllegalMove` to refuse; the game is then restored.
+    ``key``
+        the default key (``"s"``), or ``None``.
+    ``takes_slot``
+        the action takes one argument, a tray slot 0–2 holding a piece
+        (rotate); otherwise it takes none.
+    ``after_end``
+        offered only once the game is over (eu "continue"): performing it
+        reopens the game, and the engine applies the end rule again.
+    ``automatic``
+        the engine takes it itself, before the end rule, whenever no tray
+        piece fits and it is available (zen refill); it is never listed by
+        ``Game.actions()`` and never logged (replaying the log repeats it).
+    ``available(game)``
+        whether it can be taken now (beyond running/over and ``after_end``).
+    ``rescue(game)``
+        whether taking it now can make a tray piece fit (a swap while swaps
+        are left; a turn after which a piece fits). A game is never over as
+        "stuck" while an available action is a rescue.
+    ``uses_left(game)``
+        how many times it can still be taken (shown on the button as
+        "Swap (2)"), or ``None`` when unlimited.
+    """
+
+    name: str
+    label: str
+    perform: Callable[..., Any]
+    key: str | None = None
+    takes_slot: bool = False
+    after_end: bool = False
+    automatic: bool = False
+    available: ActionPredicate = _always
+    rescue: ActionPredicate = _never
+    uses_left: Callable[[Any], int | None] | None = None
+    help: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """An action available now, as :meth:`Game.actions` lists it.
+
+    ``name`` (as written in the log), ``label`` (player text), ``key`` (default
+    key or ``None``), ``takes_slot``, ``rescue`` (taking it now can make a tray
+    piece fit), ``after_end`` (offered after the game ended), ``uses_left``
+    (``None`` when unlimited), ``plugin`` (the plugin contributing it) and
+    ``help`` (one line of player text explaining what it does).
+    """
+
+    name: str
+    label: str
+    key: str | None
+    takes_slot: bool
+    rescue: bool
+    after_end: bool
+    uses_left: int | None
+    plugin: str
+    help: str = ""

@@ -1,0 +1,599 @@
+"""The ruleset model: a validated rule file and the plugin manager that answers
+its rule questions.
+
+:class:`Ruleset` is built from the resolved rule-file table (see
+:mod:`blockyard.rulefiles` for reading and ``extends``, and
+:mod:`blockyard.discovery` for finding rule files). It starts the plugins the
+file names, registers them with one ``pluggy.PluginManager`` (shared by the
+games of the ruleset: plugins hold configuration only, every game keeps its own
+state), asks the load-time hooks (board size, piece families, regions, actions,
+clock) and checks every answer.
+
+Games ask their hooks through :meth:`Ruleset.call`, which calls pluggy's own hook
+caller and turns whatever a plugin raises, or an answer of the wrong type, into
+a :class:`~blockyard.PluginError` naming the plugin, the hook, the ruleset, the
+seed and the action.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import math
+import re
+import string
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import cached_property
+from types import CodeType, TracebackType
+from typing import Any
+
+import pluggy
+import tomli_w
+
+from .actions import RESERVED_NAMES, ActionSpec
+from .errors import IllegalMove, PluginError, RulesetError
+from .geometry import Geometry, Region, geometry
+from .hookspecs import PROJECT, SPEC_CLASSES, hookimpl
+from .params import Params, describe
+from .pieces import Piece, PieceFamily, parse_art
+from .registry import registry
+from .results import Clearing, FallingRules, Scoring
+
+ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+ACTION_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
+MAX_BOARD = 32
+MAX_TIME_LIMIT = 24 * 3600.0
+
+
+def did_you_mean(word: str, options: Iterable[str]) -> str:
+    """`` (did you mean 'x'?)`` for a close match among ``options``, else ``""``."""
+    close = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+@dataclass(frozen=True, slots=True)
+class Display:
+    """Presentation hints of a rule file's ``[display]`` table (frontend only)."""
+
+    combo_label: str = ""
+    combo_from: int = 2
+    combo_cap: int = 0
+    entry: str = ""
+    option: str = ""
+    default: bool = False
+
+    def combo_text(self, combo: int) -> str:
+        """The combo display for a combo counter, or "" when none is shown."""
+        if not self.combo_label or combo < self.combo_from:
+            return ""
+        n = min(combo, self.combo_cap) if self.combo_cap else combo
+        return self.combo_label.format(n=n)
+
+
+def check_format(template: str, fields: tuple[str, ...], *, path: str | None,
+                 key: str) -> str:
+    """Refuse a format string that names other fields than ``fields`` or asks for
+    a width or precision above 3 digits (a huge string every frame)."""
+    try:
+        parsed = list(string.Formatter().parse(template))
+    except ValueError as exc:
+        raise RulesetError(f"not a valid format string: {exc}", path=path, key=key) from None
+    for _text, name, spec, conversion in parsed:
+        if name is None:
+            continue
+        if name not in fields:
+            allowed = ", ".join("{" + f + "}" for f in fields)
+            raise RulesetError(f"unknown field {{{name}}} (allowed: {allowed})", path=path,
+                               key=key)
+        if conversion not in (None, "", "s", "r"):
+            raise RulesetError(f"unknown conversion !{conversion}", path=path, key=key)
+        if spec and (re.search(r"\d{4,}", spec) or "{" in spec):
+            raise RulesetError(f"format spec {spec!r} is too large or nested", path=path,
+                               key=key)
+        try:
+            template.format(**dict.fromkeys(fields, 0))
+        except (ValueError, IndexError, KeyError) as exc:
+            raise RulesetError(f"not a valid format string: {exc}", path=path,
+                               key=key) from None
+    return template
+
+
+# ---------------------------------------------------------------------------
+# the core's own answers and actions
+# ---------------------------------------------------------------------------
+
+def _end_round(game: Any) -> None:
+    game.end_game("ended")
+
+
+class CoreDefaults:
+    """The engine's own answers, asked last: board size from ``[board]``, pieces
+    from ``[pieces]``, nothing clears, nothing scores; and the one action every
+    game has, "end round"."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+
+    @hookimpl(trylast=True)
+    def blockyard_board_size(self, ruleset: Ruleset) -> tuple[int, int]:
+        board = ruleset.data["board"]
+        return (board["rows"], board["cols"])
+
+    @hookimpl(tryfirst=True)
+    def blockyard_piece_families(self, ruleset: Ruleset) -> list[PieceFamily]:
+        return list(ruleset.file_families)
+
+    @hookimpl(trylast=True)
+    def blockyard_clear(self, game: Any, board: Any, placed: int) -> Clearing:
+        return Clearing((), board)
+
+    @hookimpl(trylast=True)
+    def blockyard_score(self, game: Any, move: Any) -> Scoring:
+        return Scoring(0, 0)
+
+    @hookimpl(tryfirst=True)
+    def blockyard_actions(self, ruleset: Ruleset) -> list[ActionSpec]:
+        return [ActionSpec("end", "End round", _end_round, key="e",
+                           help="End the game now and count the score.")]
+
+
+# ---------------------------------------------------------------------------
+# checking answers
+# ---------------------------------------------------------------------------
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _list_of(kind: type | tuple[type, ...]) -> Callable[[Any], bool]:
+    def check(value: Any) -> bool:
+        return isinstance(value, list | tuple) and all(isinstance(v, kind) for v in value)
+    return check
+
+
+def _scoring_ok(value: Any) -> bool:
+    return (isinstance(value, Scoring) and _is_int(value.points) and _is_int(value.combo)
+            and value.combo >= 0 and isinstance(value.state, dict))
+
+
+ANSWER_TYPES: dict[str, tuple[str, Callable[[Any], bool]]] = {
+    "board_size": ("a (rows, cols) pair of integers",
+                   lambda v: isinstance(v, tuple | list) and len(v) == 2
+                   and all(_is_int(x) for x in v)),
+    "regions": ("a list of Region", _list_of(Region)),
+    "piece_families": ("a list of PieceFamily", _list_of(PieceFamily)),
+    "falling_rules": ("FallingRules", lambda v: isinstance(v, FallingRules)),
+    "time_limit": ("a number of seconds", lambda v: isinstance(v, int | float)
+                   and not isinstance(v, bool)),
+    "actions": ("a list of ActionSpec", _list_of(ActionSpec)),
+    "allowed_anchors": ("an integer mask", _is_int),
+    "clear": ("Clearing", lambda v: isinstance(v, Clearing)),
+    "accept_stone": ("a bool", lambda v: isinstance(v, bool)),
+    "score": ("Scoring with integer points and combo", _scoring_ok),
+    "move_state": ("a dict of state updates", lambda v: isinstance(v, dict)),
+    "end_reason": ("a string", lambda v: isinstance(v, str)),
+    "invariants": ("a list of strings", _list_of(str)),
+    "summary_tips": ("a list of strings", _list_of(str)),
+    "deal": ("a list", lambda v: isinstance(v, list | tuple)),
+}
+"""For each hook (without the ``blockyard_`` prefix): the type every non-``None``
+answer must have, in words and as a check."""
+
+
+class Ruleset:
+    """A loaded, validated ruleset. Compare with ``==`` (resolved contents)."""
+
+    id: str
+    name: str
+    family: str
+    description: str
+    rows: int
+    cols: int
+    pieces: tuple[Piece, ...]
+    families: tuple[PieceFamily, ...]
+    path: str | None
+
+    def __init__(self, data: dict[str, Any], path: str | None) -> None:
+        self.data = data
+        self.path = path
+        where = path or "<rule file>"
+        self.where = where
+        meta = Params(data["ruleset"], path=where, prefix="ruleset")
+        self.id = meta.string("id")
+        if not ID_PATTERN.match(self.id):
+            raise meta.error("id", "expected 1 to 64 lower-case letters, digits, '-' or '_', "
+                             f"found {self.id!r}")
+        self.name = meta.string("name")
+        self.family = meta.string("family")
+        self.description = meta.string("description")
+        self.mode = meta.string("mode", "tray", choices=("tray", "falling"))
+        self.seed_mode = meta.string("seed", "random", choices=("random", "daily"))
+        self.timezone = meta.string("timezone", "local")
+        meta.finish()
+        if self.seed_mode == "daily" and self.timezone != "local":
+            try:
+                from zoneinfo import ZoneInfo
+
+                ZoneInfo(self.timezone)
+            except Exception:
+                raise meta.error("timezone", f"unknown time zone {self.timezone!r}") from None
+
+        board = Params(data["board"], path=where, prefix="board")
+        rows = board.integer("rows", minimum=1, maximum=MAX_BOARD)
+        cols = board.integer("cols", minimum=1, maximum=MAX_BOARD)
+        board.finish()
+
+        records = Params(data.get("records", {}), path=where, prefix="records")
+        self.record_group = records.string("group", self.id)
+        self.record_kind = records.string("kind", "best", choices=("best", "per-date", "none"))
+        records.finish()
+
+        display = Params(data.get("display", {}), path=where, prefix="display")
+        self.display = Display(
+            combo_label=check_format(display.string("combo_label", ""), ("n",), path=where,
+                                     key="display.combo_label"),
+            combo_from=display.integer("combo_from", 2, minimum=0, maximum=1000),
+            combo_cap=display.integer("combo_cap", 0, minimum=0, maximum=1000),
+            entry=display.string("entry", ""), option=display.string("option", ""),
+            default=display.boolean("default", False))
+        display.finish()
+
+        self.file_families = tuple(_parse_pieces(data.get("pieces", {}), where))
+        self.plugin_objects = tuple(_build_plugins(data.get("plugins", {}), where))
+
+        pm = self.plugin_manager()
+        self.pm = pm
+        self._code_owner: dict[CodeType, str] = {}
+        for name in dir(pm.hook):
+            if name.startswith("blockyard_"):
+                for impl in getattr(pm.hook, name).get_hookimpls():
+                    code = getattr(impl.function, "__code__", None)
+                    if code is not None:
+                        self._code_owner[code] = impl.plugin_name
+        self.implemented = frozenset(
+            name.removeprefix("blockyard_") for name in dir(pm.hook)
+            if name.startswith("blockyard_") and any(
+                impl.plugin_name != "core" for impl in getattr(pm.hook, name).get_hookimpls()))
+
+        size = self._load_call("board_size", ruleset=self)
+        self.rows, self.cols = size if size else (rows, cols)
+        if not (1 <= self.rows <= MAX_BOARD and 1 <= self.cols <= MAX_BOARD):
+            raise self._load_error("board_size", f"a board of 1 to {MAX_BOARD} rows and "
+                                   f"columns, found {self.rows}×{self.cols}")
+        families = [f for answer in self._load_call("piece_families", ruleset=self)
+                    for f in answer]
+        self.families = tuple(_colour_families(families))
+        self.pieces = tuple(p for f in self.families for p in f.pieces)
+        for piece in self.pieces:
+            if piece.height > self.rows or piece.width > self.cols:
+                raise RulesetError(
+                    f"piece {piece.id!r} ({piece.height}×{piece.width}) does not fit on a "
+                    f"{self.rows}×{self.cols} board", path=where, key=f"pieces.{piece.family}")
+        self.geometry: Geometry = geometry(self.rows, self.cols)
+        geo = self.geometry
+        self.regions: tuple[Region, ...] = tuple(
+            geo.bind(r) for answer in self._load_call("regions", ruleset=self, geometry=geo)
+            for r in answer)
+        for region in self.regions:
+            if region.mask & ~geo.full or not region.mask:
+                raise self._load_error("regions", f"regions inside the {self.rows}×{self.cols} "
+                                       f"board, found {region!r} with cells outside it or none")
+        limit = self._load_call("time_limit", ruleset=self)
+        if limit is not None and not (math.isfinite(limit) and 0 < limit <= MAX_TIME_LIMIT):
+            raise self._load_error("time_limit", f"a clock of more than 0 and at most "
+                                   f"{MAX_TIME_LIMIT:g} seconds, found {limit!r}")
+        self.time_limit: float | None = None if limit is None else float(limit)
+        self.action_specs, self.action_owner = self._collect_actions()
+        self._load_call("check_ruleset", ruleset=self)
+        if not pm.hook.blockyard_deal.get_hookimpls():
+            raise RulesetError("no plugin deals pieces; add a dealing plugin such as "
+                               "[plugins.weighted-dealing]", path=where, key="plugins")
+        if self.mode == "tray" and not self.pieces:
+            raise RulesetError("the ruleset has no pieces", path=where, key="pieces")
+        if self.mode == "falling" and not pm.hook.blockyard_falling_rules.get_hookimpls():
+            raise RulesetError("a falling game needs a plugin that sets how stones fall, "
+                               "such as [plugins.falling-stones]", path=where, key="plugins")
+
+    # -- plugin managers -------------------------------------------------------
+
+    def plugin_manager(self) -> pluggy.PluginManager:
+        """A new plugin manager holding the core defaults and this ruleset's plugins.
+
+        Loading builds one (``ruleset.pm``), which the games of this ruleset
+        share: plugins hold only configuration, every game keeps its own state
+        in the game, so sharing it is the same as building one per game and
+        saves the registration cost on every new game."""
+        pm = pluggy.PluginManager(PROJECT)
+        for specs in SPEC_CLASSES:
+            pm.add_hookspecs(specs)
+        pm.register(CoreDefaults(self), name="core")
+        where = self.path or "<rule file>"
+        # pluggy calls the last registered first: register in reverse file order
+        for name, obj in reversed(self.plugin_objects):
+            try:
+                pm.register(obj, name=name)
+            except Exception as exc:
+                raise RulesetError(f"plugin {name!r} is broken: {exc}", path=where,
+                                   key=f"plugins.{name}") from exc
+        known = [n for n in dir(pm.hook) if n.startswith("blockyard_")
+                 and getattr(getattr(pm.hook, n), "spec", None) is not None]
+        for hook_name, caller in vars(pm.hook).items():
+            if hook_name.startswith("blockyard_") and getattr(caller, "spec", None) is None:
+                impl = caller.get_hookimpls()[0]
+                raise RulesetError(f"plugin {impl.plugin_name!r} implements {hook_name}, which "
+                                   f"is not a Blockyard hook{did_you_mean(hook_name, known)} "
+                                   "(see MODDING.md)",
+                                   path=where, key=f"plugins.{impl.plugin_name}")
+        try:
+            pm.check_pending()
+        except Exception as exc:
+            raise RulesetError(f"a plugin implements an unknown hook: {exc}", path=where,
+                               key="plugins") from exc
+        _check_single_answers(pm, where)
+        return pm
+
+    # -- asking plugins ----------------------------------------------------------
+
+    def owner_of(self, exc: BaseException, default: str = "?") -> str:
+        """The plugin whose code raised ``exc`` (the outermost plugin frame)."""
+        tb: TracebackType | None = exc.__traceback__
+        while tb is not None:
+            owner = self._code_owner.get(tb.tb_frame.f_code)
+            if owner is not None:
+                return owner
+            tb = tb.tb_next
+        return default
+
+    def _answering(self, hook: str) -> str:
+        impls = getattr(self.pm.hook, "blockyard_" + hook).get_hookimpls()
+        names = [i.plugin_name for i in impls if i.plugin_name != "core"]
+        return names[-1] if names else "core"
+
+    def plugin_error(self, hook: str, problem: str, *, plugin: str | None = None,
+                     seed: int | None = None, action: str | None = None,
+                     cause: BaseException | None = None) -> PluginError:
+        """A :class:`PluginError` naming the plugin, hook, ruleset, seed and action."""
+        if plugin is None:
+            plugin = self.owner_of(cause, self._answering(hook)) if cause else \
+                self._answering(hook)
+        return PluginError(problem, plugin=plugin, hook="blockyard_" + hook, ruleset=self.id,
+                           seed=seed, action=action)
+
+    def _culprit(self, hook: str, kwargs: dict[str, Any], expected: Callable[[Any], bool]
+                 ) -> str | None:
+        """Which plugin gave a wrong answer to a collecting hook (asked one by one;
+        only on the error path)."""
+        pm = self.pm
+        for impl in getattr(pm.hook, "blockyard_" + hook).get_hookimpls():
+            others = [p for p in pm.get_plugins() if pm.get_name(p) != impl.plugin_name]
+            try:
+                answers = pm.subset_hook_caller("blockyard_" + hook, others)(**kwargs)
+            except Exception:
+                return impl.plugin_name
+            if any(a is not None and not expected(a) for a in answers):
+                return impl.plugin_name
+        return None
+
+    def check_answer(self, hook: str, value: Any, *, seed: int | None = None,
+                     action: str | None = None, plugin: str | None = None,
+                     kwargs: dict[str, Any] | None = None) -> Any:
+        """``value`` if it is of the type ``hook`` must answer, else a PluginError."""
+        if value is None:
+            return value
+        expected = ANSWER_TYPES.get(hook)
+        if expected is None:
+            return value
+        if hook in COLLECTING and isinstance(value, list):
+            bad = next((v for v in value if v is not None and not expected[1](v)), _OK)
+            if bad is _OK:
+                return value
+            if plugin is None and kwargs is not None:
+                plugin = self._culprit(hook, kwargs, expected[1])
+            value = bad
+        elif expected[1](value):
+            return value
+        raise self.plugin_error(hook, f"returned {describe(value)}; expected {expected[0]}",
+                                seed=seed, action=action, plugin=plugin)
+
+    def call(self, hook: str, *, seed: int | None = None, action: str | None = None,
+             **kwargs: Any) -> Any:
+        """Ask ``blockyard_<hook>`` through pluggy and check the answer.
+
+        A plugin's exception (other than :class:`IllegalMove`) or an answer of
+        the wrong type becomes a :class:`PluginError`."""
+        try:
+            value = getattr(self.pm.hook, "blockyard_" + hook)(**kwargs)
+        except (IllegalMove, PluginError, RulesetError):
+            raise
+        except Exception as exc:
+            raise self.plugin_error(hook, f"raised {type(exc).__name__}: {exc}", seed=seed,
+                                    action=action, cause=exc) from exc
+        return self.check_answer(hook, value, seed=seed, action=action, kwargs=kwargs)
+
+    def _load_call(self, hook: str, **kwargs: Any) -> Any:
+        return self.call(hook, action="loading the ruleset", **kwargs)
+
+    def _load_error(self, hook: str, expected: str) -> PluginError:
+        return self.plugin_error(hook, f"expected {expected}", action="loading the ruleset")
+
+    def _collect_actions(self) -> tuple[dict[str, ActionSpec], dict[str, str]]:
+        specs: dict[str, ActionSpec] = {}
+        owner: dict[str, str] = {}
+        pm = self.pm
+        for impl in reversed(pm.hook.blockyard_actions.get_hookimpls()):
+            plugin = impl.plugin_name
+            others = [p for p in pm.get_plugins() if pm.get_name(p) != plugin]
+            caller = pm.subset_hook_caller("blockyard_actions", remove_plugins=others)
+            try:
+                answers = caller(ruleset=self)
+            except (PluginError, RulesetError):
+                raise
+            except Exception as exc:
+                raise self.plugin_error("actions", f"raised {type(exc).__name__}: {exc}",
+                                        plugin=plugin, action="loading the ruleset",
+                                        cause=exc) from exc
+            self.check_answer("actions", answers, plugin=plugin, action="loading the ruleset")
+            for answer in answers:
+                for spec in answer:
+                    if not ACTION_NAME.match(spec.name) or spec.name in RESERVED_NAMES:
+                        raise self.plugin_error(
+                            "actions", f"action name {spec.name!r} is not allowed (lower-case "
+                            "letters, digits, '-', '_'; not one of "
+                            f"{', '.join(sorted(RESERVED_NAMES))})", plugin=plugin,
+                            action="loading the ruleset")
+                    if spec.name in specs:
+                        raise RulesetError(
+                            f"plugins {owner[spec.name]!r} and {plugin!r} both contribute the "
+                            f"action {spec.name!r}; a ruleset may use only one of them",
+                            path=self.where, key="plugins")
+                    if not isinstance(spec.label, str) or not spec.label:
+                        raise self.plugin_error("actions", f"action {spec.name!r} has no label",
+                                                plugin=plugin, action="loading the ruleset")
+                    specs[spec.name] = spec
+                    owner[spec.name] = plugin
+                    for func in (spec.perform, spec.available, spec.rescue, spec.uses_left):
+                        code = getattr(getattr(func, "__func__", func), "__code__", None)
+                        if code is not None and plugin != "core":
+                            self._code_owner.setdefault(code, plugin)
+        return specs, owner
+
+    # -- identity and output -----------------------------------------------------
+
+    @property
+    def is_daily(self) -> bool:
+        return self.seed_mode == "daily"
+
+    def to_toml(self) -> str:
+        """The fully resolved rule file, written with tomli-w."""
+        return self._toml
+
+    @cached_property
+    def _toml(self) -> str:
+        return tomli_w.dumps(self.data, multiline_strings=True)
+
+    @cached_property
+    def digest(self) -> str:
+        """SHA-256 of :meth:`to_toml`: identifies the exact rules a game used."""
+        return hashlib.sha256(self.to_toml().encode()).hexdigest()
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Ruleset):
+            return NotImplemented
+        return self.data == other.data
+
+    def __hash__(self) -> int:
+        return hash(self.digest)
+
+    def __repr__(self) -> str:
+        return f"Ruleset({self.id!r})"
+
+
+_OK = object()
+COLLECTING = frozenset({"regions", "piece_families", "actions", "allowed_anchors",
+                        "move_state", "end_reason", "invariants", "summary_tips",
+                        "check_ruleset", "game_start"})
+"""Hooks whose answers pluggy collects into a list (not single-answer)."""
+
+
+# ---------------------------------------------------------------------------
+# parsing helpers
+# ---------------------------------------------------------------------------
+
+MAX_SHAPES = 64
+MAX_FAMILIES = 128
+
+
+def _parse_pieces(table: Any, where: str) -> list[PieceFamily]:
+    if not isinstance(table, dict):
+        raise RulesetError(f"expected a table of piece families, found {describe(table)}",
+                           path=where, key="pieces")
+    if len(table) > MAX_FAMILIES:
+        raise RulesetError(f"at most {MAX_FAMILIES} piece families, found {len(table)}",
+                           path=where, key="pieces")
+    families = []
+    for name, spec in table.items():
+        if not isinstance(spec, dict):
+            raise RulesetError(f"expected a table with weight and shapes, found {describe(spec)}",
+                               path=where, key=f"pieces.{name}")
+        params = Params(spec, path=where, prefix=f"pieces.{name}")
+        weight = params.number("weight", 1.0, minimum=0, maximum=1e6)
+        shapes = params.raw("shapes")
+        if not isinstance(shapes, list) or not shapes:
+            raise params.error("shapes", f"expected a non-empty array of ASCII-art strings, "
+                               f"found {describe(shapes)}")
+        if len(shapes) > MAX_SHAPES:
+            raise params.error("shapes", f"at most {MAX_SHAPES} shapes, found {len(shapes)}")
+        params.finish()
+        pieces = []
+        for i, art in enumerate(shapes):
+            key = f"pieces.{name}.shapes[{i}]"
+            if not isinstance(art, str):
+                raise RulesetError(f"expected an ASCII-art string, found {describe(art)}",
+                                   path=where, key=key)
+            if len(art) > 2 * (MAX_BOARD + 1) * MAX_BOARD:
+                raise RulesetError("the piece is larger than any board", path=where, key=key)
+            try:
+                cells = parse_art(art)
+            except ValueError as exc:
+                raise RulesetError(str(exc), path=where, key=key) from None
+            pid = name if len(shapes) == 1 else f"{name}-{i + 1}"
+            pieces.append(Piece(cells, id=pid, family=name))
+        families.append(PieceFamily(name, float(weight), tuple(pieces)))
+    return families
+
+
+def _colour_families(families: list[PieceFamily]) -> list[PieceFamily]:
+    out = []
+    for index, fam in enumerate(families, start=1):
+        out.append(PieceFamily(fam.name, fam.weight, tuple(
+            Piece(p.cells, id=p.id, family=fam.name, colour=index) for p in fam.pieces)))
+    return out
+
+
+def _build_plugins(table: Any, where: str) -> list[tuple[str, Any]]:
+    if not isinstance(table, dict):
+        raise RulesetError(f"expected a table of plugins, found {describe(table)}",
+                           path=where, key="plugins")
+    reg = registry()
+    out = []
+    for name, spec in table.items():
+        key = f"plugins.{name}"
+        if spec is False:
+            continue
+        if spec is True:
+            spec = {}
+        if not isinstance(spec, dict):
+            raise RulesetError(f"expected a table of parameters, true or false, found "
+                               f"{describe(spec)}", path=where, key=key)
+        entry = reg.get(name)
+        if entry is None:
+            known = ", ".join(reg.names())
+            raise RulesetError(f"unknown plugin {name!r}{did_you_mean(name, reg.names())} "
+                               f"(installed plugins: {known})", path=where, key=key)
+        params = Params(spec, path=where, prefix=key)
+        try:
+            obj = entry.factory(params)
+        except RulesetError:
+            raise
+        except Exception as exc:
+            raise RulesetError(f"plugin {name!r} from {entry.source!r} failed to start: "
+                               f"{type(exc).__name__}: {exc}", path=where, key=key) from exc
+        params.finish()
+        out.append((name, obj))
+    return out
+
+
+def _check_single_answers(pm: pluggy.PluginManager, where: str) -> None:
+    for hook_name in dir(pm.hook):
+        if not hook_name.startswith("blockyard_"):
+            continue
+        caller = getattr(pm.hook, hook_name)
+        if not caller.spec or not caller.spec.opts.get("firstresult"):
+            continue
+        answering = [impl.plugin_name for impl in caller.get_hookimpls()
+                     if impl.plugin_name != "core" and not (impl.hookwrapper or impl.wrapper)]
+        if len(answering) > 1:
+            names = " and ".join(f"plugins.{n}" for n in sorted(answering))
+            raise RulesetError(f"{names} both answer the single-answer hook {hook_name}; "
+                               "a ruleset may use only one of them", path=where, key="plugins")

@@ -1,0 +1,31 @@
+"""The daily rule on screen: a second finished daily game of the same date is
+practice, and the summary says so (real keys on Xvfb)."""
+
+from __future__ import annotations
+
+from blockyard.frontend.summary_view import PRACTICE, SummaryView
+
+
+def end_round(ui):
+    ui.key("1", "Return", "e", "e")  # one move, then end the round (two-click confirmation)
+    ui.pump(50)
+    assert isinstance(ui.view, SummaryView)
+    return ui.view
+
+
+def test_the_second_daily_game_of_a_date_is_shown_as_practice(ui):
+    first_game = ui.app.start_game("eu-daily")
+    first = end_round(ui)
+    texts = [t.text for t in first.texts]
+    assert not first.summary.practice and PRACTICE not in texts
+    assert f"Record: — → {first_game.score}" in texts
+    ui.key("Return")  # play again: the same date
+    second = end_round(ui)
+    assert second is not first and second.summary.practice
+    texts = [t.text for t in second.texts]
+    assert PRACTICE in texts and "NEW RECORD!" not in texts
+    assert f"Record: {first_game.score} → {first_game.score}" in texts
+    assert ui.app.records.played_today(first_game.ruleset) == first_game.score
+    history = ui.app.records.history("eu-daily")
+    assert [g.practice for g in history] == [True, False]
+    assert all(g.replay is not None and g.replay.endswith(".json") for g in history)
