@@ -89,18 +89,44 @@ def _cmd_play(args: argparse.Namespace) -> int:
         return 2
     return run_frontend(ruleset=getattr(args, "ruleset", None), seed=getattr(args, "seed", None),
                         challenge=getattr(args, "challenge", None),
-                        watch=bool(getattr(args, "watch", False)))
+                        watch=bool(getattr(args, "watch", False)),
+                        screenshot=args.screenshot, quit_after=args.quit_after)
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
     from .frontend_entry import run_frontend
 
-    return run_frontend(replay=str(args.file))
+    return run_frontend(replay=str(args.file), screenshot=args.screenshot,
+                        quit_after=args.quit_after)
+
+
+_WINDOW_COMMANDS = (_cmd_play, _cmd_replay)
+
+
+def _screenshot_problem(path: Path) -> str | None:
+    """Why a screenshot cannot be written to ``path`` (None when it can)."""
+    if not path.suffix:
+        return "needs a file name ending in an image type, e.g. .png"
+    if not path.parent.is_dir():
+        return f"the folder {path.parent} does not exist"
+    try:
+        from PIL import Image
+    except ImportError:  # the window reports the missing frontend itself
+        return None
+    if path.suffix.lower() not in Image.registered_extensions():
+        return f"unknown image type {path.suffix!r} (use .png, .jpg, .bmp …)"
+    return None
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="blockyard", description="Block-puzzle games: play, list and inspect rulesets.")
+    # for smoke tests of an installed or frozen build, and for measuring start time
+    parser.add_argument("--quit-after", type=float, default=None, metavar="SECONDS",
+                        help="close the window SECONDS after it opens (window commands only)")
+    parser.add_argument("--screenshot", type=Path, default=None, metavar="FILE",
+                        help="save the last frame to FILE (e.g. shot.png) when the window "
+                        "closes; with --quit-after (default 2 seconds)")
     sub = parser.add_subparsers(dest="command")
     p = sub.add_parser("list", help="every ruleset found, with where it comes from")
     p.set_defaults(func=_cmd_list)
@@ -141,6 +167,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     func = getattr(args, "func", _cmd_play)
+    if func not in _WINDOW_COMMANDS and (args.screenshot is not None
+                                         or args.quit_after is not None):
+        print(f"blockyard {args.command}: --screenshot and --quit-after apply only to the "
+              "window (play, replay, or no command)", file=sys.stderr)
+        return 2
+    if args.quit_after is not None and args.quit_after < 0:
+        print("blockyard: --quit-after needs a number of seconds >= 0", file=sys.stderr)
+        return 2
+    if args.screenshot is not None:
+        problem = _screenshot_problem(args.screenshot)
+        if problem:
+            print(f"blockyard: --screenshot {args.screenshot}: {problem}", file=sys.stderr)
+            return 2
+        if args.quit_after is None:
+            args.quit_after = 2.0
     try:
         return func(args)
     except (RulesetError, PluginError) as exc:

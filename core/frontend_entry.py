@@ -3,11 +3,16 @@ headless API and the other commands never load Arcade."""
 
 from __future__ import annotations
 
+import os
+
 
 def run_frontend(ruleset: str | None = None, seed: int | None = None,
                  challenge: str | None = None, replay: str | None = None,
-                 watch: bool = False) -> int:
-    """Open the game window (launcher, a game, a challenge or a replay)."""
+                 watch: bool = False, screenshot: str | os.PathLike[str] | None = None,
+                 quit_after: float | None = None) -> int:
+    """Open the game window (launcher, a game, a challenge or a replay); with
+    ``quit_after`` it closes itself after that many seconds, saving its last frame
+    to ``screenshot`` if given."""
     try:
         from blockyard.frontend.app import run
     except ImportError as exc:
@@ -15,5 +20,5 @@ def run_frontend(ruleset: str | None = None, seed: int | None = None,
               "reinstall with its dependencies: pip install -e . (or bash scripts/play.sh)")
         return 2
     status: int = run(ruleset=ruleset, seed=seed, challenge=challenge, replay=replay,
-                      watch=watch)
+                      watch=watch, screenshot=screenshot, quit_after=quit_after)
     return status

@@ -6,10 +6,12 @@ switches views (launcher → game → summary). :func:`run` opens the window.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
 import arcade
+from PIL import Image
 
 import blockyard
 from blockyard.records import RecordStore
@@ -240,10 +242,28 @@ class BlockyardWindow(arcade.Window):
         super().on_close()
 
 
+def save_frame(window: arcade.Window, path: str | os.PathLike[str]) -> None:
+    """Draw the current view now and save the frame to ``path`` (image type from its
+    suffix), written atomically."""
+    path = Path(path)
+    view = window.current_view
+    if view is not None:
+        view.on_draw()
+    else:
+        window.on_draw()
+    image = arcade.get_image(0, 0, window.width, window.height)
+    temp = path.with_name(f".{path.name}.tmp")
+    image.save(temp, format=Image.registered_extensions()[path.suffix.lower()])
+    os.replace(temp, path)
+
+
 def run(ruleset: str | None = None, seed: int | None = None, challenge: str | None = None,
-        replay: str | None = None, watch: bool = False) -> int:
+        replay: str | None = None, watch: bool = False,
+        screenshot: str | os.PathLike[str] | None = None, quit_after: float | None = None) -> int:
     """Open the window on the launcher, straight into a game of ``ruleset`` or of a
-    ``challenge`` code, or on the viewer of a ``replay`` file."""
+    ``challenge`` code, or on the viewer of a ``replay`` file. With ``quit_after``
+    the window closes itself after that many seconds, first saving its last frame
+    to ``screenshot`` when given (smoke tests of installed builds)."""
     if challenge is not None:
         from blockyard.challenge import decode
 
@@ -290,6 +310,13 @@ def run(ruleset: str | None = None, seed: int | None = None, challenge: str | No
             app.watch_rule_file(ruleset)
     else:
         app.show_launcher()
+    if quit_after is not None:
+        def finish(_delta: float) -> None:
+            if screenshot is not None:
+                save_frame(window, screenshot)
+            window.close()
+
+        arcade.schedule_once(finish, quit_after)
     arcade.run()
     return 0
 

@@ -1,5 +1,6 @@
 # Sourced by play.sh and test.sh: create .venv and install Blockyard (editable).
-# With the argument "test", also the test extra and the programs the frontend
+# With the argument "test", also the test and standalone extras (pytest, build,
+# PyInstaller for the packaging tests) and the programs the frontend
 # tests need (Xvfb for a virtual screen, xdotool for real input events),
 # installed with apt-get when missing (as root, or through sudo).
 python=${PYTHON:-python3}
@@ -7,7 +8,7 @@ if [ ! -x .venv/bin/python ]; then
     "$python" -m venv .venv
 fi
 if [ "${1:-}" = "test" ]; then
-    .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test]"
+    .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test,standalone]"
     # the example third-party plugin is installed and tested like any plugin
     .venv/bin/python -m pip install --quiet --disable-pip-version-check -e examples/blockyard-diagonals
     if ! command -v Xvfb >/dev/null || ! command -v xdotool >/dev/null; then

@@ -1,0 +1,268 @@
+"""Blockyard installs like an application: the wheel and sdist carry everything
+needed at run time, the wheel works from a fresh virtual environment outside the
+checkout, and the standalone (PyInstaller one-folder) program works without
+Python installed.
+
+Slow but bounded: one sdist + wheel build, one virtual environment with one
+install, one standalone build; each program is started a fixed number of times.
+The windows open on a virtual screen (Xvfb) of their own.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tarfile
+import zipfile
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+import blockyard
+from blockyard.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+# the checkout folders that become packages (pyproject's package-dir)
+PACKAGE_DIRS = {"core": "blockyard", "plugins": "blockyard/plugins",
+                "frontend": "blockyard/frontend", "rulesets": "blockyard/rulesets"}
+RULE_FILES = sorted(p.name for p in (ROOT / "rulesets").glob("*.toml"))
+
+
+def _run(cmd: list[str | Path], *, cwd: Path, env: dict[str, str] | None = None,
+         timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run([str(c) for c in cmd], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=timeout)
+    assert done.returncode == 0, (f"{cmd} failed ({done.returncode}):\n"
+                                  f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
+    return done
+
+
+def _clean_env(home: Path, display: str | None = None) -> dict[str, str]:
+    """The environment of a player's shell: nothing pointing into the checkout or
+    its virtual environment."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME", "DISPLAY")
+           and not k.startswith("PYTEST")}
+    venv_bin = str(Path(sys.executable).parent)
+    env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep)
+                                  if p and p != venv_bin)
+    env["BLOCKYARD_HOME"] = str(home)
+    if display is not None:
+        env["DISPLAY"] = display
+    return env
+
+
+def _data_files_in_checkout() -> list[str]:
+    """Every non-Python file in the package folders, as its path inside the wheel."""
+    found = []
+    for folder, package in PACKAGE_DIRS.items():
+        for path in (ROOT / folder).rglob("*"):
+            if (path.is_file() and path.suffix not in (".py", ".pyc")
+                    and "__pycache__" not in path.parts):
+                found.append(f"{package}/{path.relative_to(ROOT / folder).as_posix()}")
+    return sorted(found)
+
+
+def assert_real_frame(path: Path, size: tuple[int, int]) -> Image.Image:
+    """The screenshot is a drawn frame: the window's size, mostly background but
+    with a real share of drawn pixels in many colours (text, cells, pieces)."""
+    image = Image.open(path).convert("RGB")
+    assert image.size == size
+    counts = Counter(image.getdata())
+    background, count = counts.most_common(1)[0]
+    drawn = 1 - count / (size[0] * size[1])
+    assert 0.10 < drawn < 0.95, f"only {drawn:.1%} of the pixels differ from {background}"
+    assert len(counts) > 50, f"only {len(counts)} colours: not a drawn frame"
+    return image
+
+
+# -- fixtures ----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def display():
+    """A virtual screen of this module's own; DISPLAY is given to the programs
+    started here, the test process's environment is left as it was."""
+    from blockyard.frontend.virtual_display import start_virtual_display
+
+    saved = {k: os.environ.get(k) for k in ("DISPLAY", "ARCADE_HEADLESS")}
+    server = start_virtual_display()
+    name = os.environ["DISPLAY"]
+    for key, value in saved.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
+    yield name
+    server.terminate()
+    server.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def dists(tmp_path_factory) -> dict[str, Path]:
+    """``python -m build`` of the checkout: the sdist, then the wheel built from it."""
+    out = tmp_path_factory.mktemp("dist")
+    _run([sys.executable, "-m", "build", "--outdir", out, ROOT], cwd=ROOT)
+    wheels = list(out.glob("blockyard-*.whl"))
+    sdists = list(out.glob("blockyard-*.tar.gz"))
+    assert len(wheels) == 1 and len(sdists) == 1, sorted(out.iterdir())
+    return {"wheel": wheels[0], "sdist": sdists[0]}
+
+
+@pytest.fixture(scope="module")
+def venv(tmp_path_factory, dists) -> Path:
+    """A fresh virtual environment outside the checkout with the wheel installed
+    (not editable) together with its dependencies, as ``pip install`` does."""
+    place = tmp_path_factory.mktemp("player")
+    assert ROOT not in place.parents
+    _run([sys.executable, "-m", "venv", place / "venv"], cwd=place)
+    python = place / "venv" / "bin" / "python"
+    _run([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+          dists["wheel"]], cwd=place, env=_clean_env(place / "home"))
+    return place / "venv"
+
+
+@pytest.fixture(scope="module")
+def standalone(tmp_path_factory) -> Path:
+    """The one-folder program built once by scripts/build_standalone.sh."""
+    out = tmp_path_factory.mktemp("standalone")
+    done = _run(["bash", ROOT / "scripts" / "build_standalone.sh", out], cwd=ROOT)
+    program = out / "blockyard" / "blockyard"
+    assert program.is_file() and os.access(program, os.X_OK), done.stdout
+    return program
+
+
+# -- the command's window options --------------------------------------------------------
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--screenshot", "shot.png", "list"], "apply only to the window"),
+    (["--quit-after", "1", "show", "eu-classic"], "apply only to the window"),
+    (["--quit-after", "-1"], "--quit-after needs a number of seconds >= 0"),
+    (["--screenshot", "shot"], "needs a file name ending in an image type"),
+    (["--screenshot", "shot.nope", "play", "eu-classic"], "unknown image type '.nope'"),
+    (["--screenshot", "no/such/folder/shot.png"], "the folder no/such/folder does not exist"),
+])
+def test_window_options_are_checked_before_any_window_opens(argv, message, capsys, tmp_path,
+                                                            monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
+# -- sdist and wheel ---------------------------------------------------------------------
+
+
+def test_sdist_carries_the_rule_files_and_the_project(dists):
+    with tarfile.open(dists["sdist"]) as archive:
+        names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
+    for rule_file in RULE_FILES:
+        assert f"rulesets/{rule_file}" in names
+    for path in ("pyproject.toml", "MANIFEST.in", "README.md", "MODDING.md",
+                 "docs/screenshot.png", "tests/frontend/conftest.py",
+                 "scripts/build_standalone.sh", "packaging/blockyard.spec",
+                 "examples/blockyard-diagonals/pyproject.toml"):
+        assert path in names
+    assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
+
+
+def test_wheel_carries_every_data_file_and_the_entry_points(dists):
+    assert RULE_FILES  # the bundled rule files exist in the checkout
+    with zipfile.ZipFile(dists["wheel"]) as wheel:
+        names = set(wheel.namelist())
+        entry_points = wheel.read("blockyard-0.1.0.dist-info/entry_points.txt").decode()
+    for rule_file in RULE_FILES:
+        assert f"blockyard/rulesets/{rule_file}" in names
+    missing = [f for f in _data_files_in_checkout() if f not in names]
+    assert not missing, f"data files left out of the wheel (add a package-data pattern): {missing}"
+    assert "[blockyard]\nblockyard = blockyard.plugins.bundled" in entry_points
+    assert "[console_scripts]\nblockyard = blockyard.cli:main" in entry_points
+    assert not [n for n in names if "__pycache__" in n or n.startswith(("tests/", "core/"))]
+
+
+def test_installed_wheel_runs_from_any_folder(venv, tmp_path):
+    env = _clean_env(tmp_path / "home")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    where = _run([venv / "bin" / "python", "-c", "import blockyard; print(blockyard.__file__)"],
+                 cwd=elsewhere, env=env).stdout.strip()
+    assert Path(where) == venv / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" \
+        / "site-packages" / "blockyard" / "__init__.py"
+    assert ROOT not in Path(where).parents
+
+    listed = _run([venv / "bin" / "blockyard", "list"], cwd=elsewhere, env=env)
+    assert listed.stderr == ""
+    for rule_file in RULE_FILES:
+        rid = rule_file.removesuffix(".toml")
+        path = Path(where).parent / "rulesets" / rule_file
+        assert f"  {rid} " in listed.stdout and f"[bundled: {path}]" in listed.stdout
+
+    checked = _run([venv / "bin" / "blockyard", "check", "eu-classic"], cwd=elsewhere, env=env)
+    assert checked.stdout.rstrip().endswith("all checks passed")
+    assert "rule file valid (eu-classic, eu, 10×10" in checked.stdout
+
+
+def test_installed_wheel_opens_the_game_window(venv, display, tmp_path):
+    shot = tmp_path / "shot.png"
+    _run([venv / "bin" / "blockyard", "--quit-after", "0.5", "--screenshot", shot,
+          "play", "eu-classic", "--seed", "1"], cwd=tmp_path,
+         env=_clean_env(tmp_path / "home", display), timeout=120)
+    assert_real_frame(shot, (720, 960))
+    # the same frame as the development install draws (a sliver of tolerance, so
+    # that a future time-based animation cannot make this test flaky)
+    reference = tmp_path / "reference.png"
+    _run([sys.executable, "-m", "blockyard", "--quit-after", "0.5", "--screenshot", reference,
+          "play", "eu-classic", "--seed", "1"], cwd=tmp_path,
+         env=_clean_env(tmp_path / "home2", display) | {"PATH": os.environ["PATH"]},
+         timeout=120)
+    pixels = list(Image.open(shot).convert("RGB").getdata())
+    expected = list(Image.open(reference).convert("RGB").getdata())
+    differing = sum(a != b for a, b in zip(pixels, expected, strict=True))
+    assert differing <= len(pixels) // 100, f"{differing} pixels differ from the development run"
+
+
+# -- the standalone program --------------------------------------------------------------
+
+
+def test_standalone_program_lists_and_checks_without_the_checkout(standalone, tmp_path):
+    env = _clean_env(tmp_path / "home")
+    own = tmp_path / "home" / "config" / "rulesets" / "my-mode.toml"
+    own.parent.mkdir(parents=True)
+    own.write_text('[ruleset]\nextends = "eu-classic"\nid = "my-mode"\nname = "My Mode"\n'
+                   'description = "a player\'s own mode"\n\n[board]\nrows = 8\ncols = 8\n',
+                   encoding="utf-8")
+    bundle = standalone.parent
+    # the package metadata travels along: entry points as in an installed copy
+    entry_points = bundle / "_internal" / "blockyard-0.1.0.dist-info" / "entry_points.txt"
+    assert "[blockyard]\nblockyard = blockyard.plugins.bundled" in entry_points.read_text()
+    listed = _run([standalone, "list"], cwd=tmp_path, env=env)
+    assert listed.stderr == ""  # the entry-point metadata loads: no plugin warning
+    assert "  my-mode " in listed.stdout and str(own) in listed.stdout
+    for rule_file in RULE_FILES:
+        rid = rule_file.removesuffix(".toml")
+        path = bundle / "_internal" / "blockyard" / "rulesets" / rule_file
+        assert f"  {rid} " in listed.stdout and f"[bundled: {path}]" in listed.stdout
+    assert str(ROOT) not in listed.stdout
+    checked = _run([standalone, "check", "eu-classic"], cwd=tmp_path, env=env)
+    assert checked.stdout.rstrip().endswith("all checks passed")
+    checked = _run([standalone, "check", "my-mode"], cwd=tmp_path, env=env)
+    assert "rule file valid (my-mode, eu, 8×8" in checked.stdout
+    shown = _run([standalone, "show", "eu-hardcore"], cwd=tmp_path, env=env)
+    assert shown.stdout == blockyard.load_ruleset("eu-hardcore").to_toml()
+
+
+def test_standalone_program_opens_the_launcher_and_a_game(standalone, display, tmp_path):
+    env = _clean_env(tmp_path / "home", display)
+    launcher = tmp_path / "launcher.png"
+    done = _run([standalone, "--quit-after", "0.5", "--screenshot", launcher], cwd=tmp_path,
+                env=env, timeout=120)
+    assert "ERROR" not in done.stdout + done.stderr  # e.g. Arcade missing its VERSION file
+    assert_real_frame(launcher, (720, 960))
+    game = tmp_path / "game.png"
+    _run([standalone, "--quit-after", "0.5", "--screenshot", game, "play", "sudoku-bloxx",
+          "--seed", "3"], cwd=tmp_path, env=env, timeout=120)
+    image = assert_real_frame(game, (720, 960))
+    assert list(image.getdata()) != list(Image.open(launcher).convert("RGB").getdata())
