@@ -26,6 +26,9 @@ def _cmd_list(args: argparse.Namespace) -> int:
         print(f"  {info.id:<{width}}  {info.name}  [{info.source}: {info.path}]")
         if info.error is not None:
             print(f"  {'':<{width}}  cannot be loaded: {info.error}")
+    from . import paths
+
+    print(f"your own rule files go in: {paths.user_rulesets_dir()}")
     return 0
 
 
@@ -83,6 +86,12 @@ def _cmd_new_plugin(args: argparse.Namespace) -> int:
 def _cmd_play(args: argparse.Namespace) -> int:
     from .frontend_entry import run_frontend
 
+    ruleset = getattr(args, "ruleset", None)
+    if getattr(args, "watch", False) and (ruleset is None or not (
+            ruleset.endswith(".toml") or "/" in ruleset)):
+        print("blockyard play: --watch needs the path of a rule file (e.g. my-rules.toml)",
+              file=sys.stderr)
+        return 2
     if getattr(args, "ruleset", None) is None and getattr(args, "challenge", None) is None \
             and getattr(args, "func", None) is _cmd_play and hasattr(args, "challenge"):
         print("blockyard play: give a RULESET or --challenge CODE", file=sys.stderr)
@@ -183,7 +192,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.quit_after is None:
             args.quit_after = 2.0
     try:
-        return func(args)
+        status: int = func(args)
+        return status
     except (RulesetError, PluginError) as exc:
         print(f"blockyard: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # output piped into head & co.
+        import os
+
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0

@@ -26,7 +26,10 @@ with the same ``entry`` are one launcher row whose setting is ``option``; the
 one with ``default = true`` is chosen first).
 
 ``extends`` merges this file over its base table by table: a mode states only
-what differs. Loading never imports code: plugins are named, never located.
+what differs. Two things are not inherited: the ``id`` (a file that extends
+another must give its own) and ``[records] group`` (a variant keeps its own best
+score unless it names a group, as eu-hardcore shares "eu"). Loading never
+imports code: plugins are named, never located.
 
 Rule files may come from strangers, so reading is bounded: a file over 1 MiB,
 a special file (device, pipe) or a link leading out of the folder is refused
@@ -51,6 +54,7 @@ from .params import describe
 from .pieces import art_of, parse_art
 
 TOP_LEVEL = ("ruleset", "board", "pieces", "plugins", "records", "display")
+RULESET_KEYS = ("id", "name", "family", "description", "extends", "mode", "seed", "timezone")
 MAX_FILE_BYTES = 1 << 20
 MAX_EXTENDS_DEPTH = 8
 MAX_NESTING = 16
@@ -216,6 +220,12 @@ def resolve(data: dict[str, Any], path: Path | None,
     meta = data.get("ruleset")
     if not isinstance(meta, dict):
         raise RulesetError("missing table", path=where, key="ruleset")
+    for key in meta:
+        if key not in RULESET_KEYS:
+            from .ruleset import did_you_mean
+
+            raise RulesetError(f"unknown key{did_you_mean(str(key), RULESET_KEYS)}; valid keys: "
+                               f"{', '.join(RULESET_KEYS)}", path=where, key=f"ruleset.{key}")
     parent = meta.get("extends")
     if parent is None:
         return data
@@ -243,8 +253,15 @@ def resolve(data: dict[str, Any], path: Path | None,
         raise RulesetError(f"'extends' loops back to {base_path.name}", path=where,
                            key="ruleset.extends")
     base = resolve(read_toml(base_path), base_path, (*chain, marker))
+    if "id" not in meta:
+        raise RulesetError("missing; a rule file that extends another needs an id of its own",
+                           path=where, key="ruleset.id")
     merged = merge(base, data)
     merged["ruleset"].pop("extends", None)
+    own_records = data.get("records")
+    if isinstance(merged.get("records"), dict) and not (
+            isinstance(own_records, dict) and "group" in own_records):
+        merged["records"].pop("group", None)  # a variant keeps its own best unless it says so
     return merged
 
 

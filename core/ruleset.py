@@ -324,6 +324,7 @@ class Ruleset:
         where = self.path or "<rule file>"
         # pluggy calls the last registered first: register in reverse file order
         for name, obj in reversed(self.plugin_objects):
+            _check_hook_arguments(name, obj, where)
             try:
                 pm.register(obj, name=name)
             except Exception as exc:
@@ -642,9 +643,13 @@ def _build_plugins(table: Any, where: str) -> list[tuple[str, Any]]:
                                f"{describe(spec)}", path=where, key=key)
         entry = reg.get(name)
         if entry is None:
+            from .registry import DISABLE_ENV, plugins_disabled
+
             known = ", ".join(reg.names())
+            off = (f"; third-party plugins are switched off by {DISABLE_ENV}"
+                   if plugins_disabled() else "")
             raise RulesetError(f"unknown plugin {name!r}{did_you_mean(name, reg.names())} "
-                               f"(installed plugins: {known})", path=where, key=key)
+                               f"(installed plugins: {known}{off})", path=where, key=key)
         params = Params(spec, path=where, prefix=key)
         try:
             obj = entry.factory(params)
@@ -671,3 +676,32 @@ def _check_single_answers(pm: pluggy.PluginManager, where: str) -> None:
             names = " and ".join(f"plugins.{n}" for n in sorted(answering))
             raise RulesetError(f"{names} both answer the single-answer hook {hook_name}; "
                                "a ruleset may use only one of them", path=where, key="plugins")
+
+
+def _check_hook_arguments(name: str, plugin: Any, where: str) -> None:
+    """Refuse a hook implementation taking an argument its hook does not pass,
+    naming the arguments it may take."""
+    import inspect
+
+    for attr in dir(type(plugin)):
+        if not attr.startswith("blockyard_"):
+            continue
+        method = getattr(plugin, attr, None)
+        if method is None or not hasattr(method, "blockyard_impl"):
+            continue
+        spec = next((getattr(cls, attr) for cls in SPEC_CLASSES if hasattr(cls, attr)), None)
+        if spec is None:
+            continue
+        allowed = [p for p in inspect.signature(spec).parameters if p != "self"]
+        try:
+            taken = [p for p, v in inspect.signature(method).parameters.items()
+                     if v.default is inspect.Parameter.empty
+                     and v.kind not in (v.VAR_POSITIONAL, v.VAR_KEYWORD)]
+        except (TypeError, ValueError):
+            continue
+        unknown = [p for p in taken if p not in allowed]
+        if unknown:
+            raise RulesetError(
+                f"plugin {name!r}: {attr} takes {', '.join(map(repr, unknown))}, which the hook "
+                f"does not pass; it may take any of: {', '.join(allowed)}", path=where,
+                key=f"plugins.{name}")

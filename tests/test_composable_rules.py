@@ -415,3 +415,54 @@ def test_carry_over_keeps_a_game_when_the_new_rules_allow_it(rule_file):
         "cols = 6\n", "small.toml"))
     fresh = carry_over(game, smaller)
     assert fresh.moves == 0 and fresh.seed == game.seed and fresh.rows == 6
+
+
+# -- what a new modder trips over -------------------------------------------------------------
+
+def test_a_variant_needs_its_own_id_and_keeps_its_own_best(rule_file):
+    with pytest.raises(blockyard.RulesetError, match="ruleset.id: missing; a rule file that "
+                                                      "extends another needs an id"):
+        blockyard.load_ruleset(rule_file('[ruleset]\nextends = "woodoku"\nname = "W"\n'))
+    variant = blockyard.load_ruleset(rule_file(
+        '[ruleset]\nextends = "woodoku"\nid = "w2"\nname = "W2"\n', "w2.toml"))
+    assert variant.record_group == "w2"
+    shared = blockyard.load_ruleset(rule_file(
+        '[ruleset]\nextends = "woodoku"\nid = "w3"\nname = "W3"\n[records]\ngroup = "woodoku"\n',
+        "w3.toml"))
+    assert shared.record_group == "woodoku"
+    assert blockyard.load_ruleset("eu-hardcore").record_group == "eu"
+
+
+def test_a_misspelled_ruleset_key_is_named_before_anything_else(rule_file):
+    with pytest.raises(blockyard.RulesetError, match=r"ruleset.extend: unknown key \(did you "
+                                                      r"mean 'extends'\?\)"):
+        blockyard.load_ruleset(rule_file('[ruleset]\nextend = "woodoku"\nid = "x"\n'))
+
+
+class WrongArgument:
+    def __init__(self, params: Params) -> None:
+        pass
+
+    @hookimpl
+    def blockyard_actions(self, rules):
+        return []
+
+
+def test_a_hook_with_a_wrong_argument_lists_the_arguments_it_may_take(rule_file,
+                                                                     register_plugin):
+    register_plugin("wrong-arg", WrongArgument)
+    with pytest.raises(blockyard.RulesetError, match=r"blockyard_actions takes 'rules', which "
+                                                      r"the hook does not pass; it may take any "
+                                                      r"of: ruleset"):
+        blockyard.load_ruleset(rule_file(
+            '[ruleset]\nextends = "eu-classic"\nid = "x"\nname = "X"\n[plugins.wrong-arg]\n'))
+
+
+def test_cli_list_says_where_own_rule_files_go_and_watch_needs_a_path(capsys, isolated_home):
+    from blockyard.cli import main
+
+    assert main(["list"]) == 0
+    assert f"your own rule files go in: {isolated_home / 'config' / 'rulesets'}" in \
+        capsys.readouterr().out
+    assert main(["play", "woodoku", "--watch"]) == 2
+    assert "--watch needs the path of a rule file" in capsys.readouterr().err
