@@ -186,7 +186,8 @@ class Bot:
         best action found within that many milliseconds."""
         deadline = None if budget_ms is None else time.perf_counter() + budget_ms / 1000
         best: BotAction | None = None
-        for best in self.steps(game):  # noqa: B007 — the last one yielded is the choice
+        for found in self.steps(game):  # the last one yielded is the choice
+            best = found
             if deadline is not None and time.perf_counter() >= deadline:
                 break
         return best
@@ -593,10 +594,7 @@ class SearchBot(Bot):
                 grew = False
                 for slot in node.left:
                     for turns, piece, info in oris[slot]:
-                        if depth == 0 and turns == 0:
-                            fit = fit_masks[slot]
-                        else:
-                            fit = geo.fits(free, info)
+                        fit = fit_masks[slot] if depth == 0 and turns == 0 else geo.fits(free, info)
                         while fit:
                             low = fit & -fit
                             fit ^= low
@@ -790,7 +788,8 @@ def run_steps(steps: Generator[BotAction | None, None, None] | Iterator[BotActio
     returns ``(best so far, finished)``. A window calls it once per frame."""
     deadline = time.perf_counter() + budget_ms / 1000
     best = None
-    for best in steps:  # noqa: B007
+    for found in steps:
+        best = found
         if time.perf_counter() >= deadline:
             return best, False
     return best, True
