@@ -127,6 +127,73 @@ def _screenshot_problem(path: Path) -> str | None:
     return None
 
 
+def _bot_params(pairs: list[str]) -> dict[str, object]:
+    """``NAME=VALUE`` pairs; values are read as JSON where they parse (8, 1.5, true)."""
+    import json
+
+    out: dict[str, object] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            raise ValueError(f"--bot-param: expected NAME=VALUE, found {pair!r}")
+        try:
+            out[name] = json.loads(value)
+        except ValueError:
+            out[name] = value
+    return out
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    from . import lab
+
+    try:
+        params = _bot_params(args.bot_param or [])
+        if args.compare is None and args.ruleset is None:
+            print("blockyard simulate: give a RULESET or --compare A B", file=sys.stderr)
+            return 2
+        executor = None
+        client = None
+        if args.scheduler:
+            try:
+                from distributed import Client
+            except ImportError:
+                print("blockyard simulate: --scheduler needs Dask distributed: "
+                      "pip install 'blockyard[cluster]'", file=sys.stderr)
+                return 2
+            client = Client(args.scheduler)  # type: ignore[no-untyped-call]
+            executor = client.get_executor()  # type: ignore[no-untyped-call]
+        options = dict(bot=args.bot, games=args.games, seed=args.seed, workers=args.workers,
+                       executor=executor, bot_params=params, max_moves=args.max_moves,
+                       seconds_per_move=args.seconds_per_move)
+        bar = None if args.quiet else lab.ProgressBar(sys.stderr)
+        try:
+            if args.compare is not None:
+                result: lab.Comparison | lab.SimulationReport = lab.compare(
+                    args.compare[0], args.compare[1], progress=bar, **options)
+            else:
+                result = lab.simulate(args.ruleset, progress=bar, **options)
+        finally:
+            if client is not None:
+                client.close()  # type: ignore[no-untyped-call]
+        print(result.text())
+        if args.json is not None:
+            lab.write_json(result.to_json(), args.json)
+            print(f"wrote {args.json}")
+        if args.plot is not None:
+            reports = [result.a, result.b] if isinstance(result, lab.Comparison) else [result]
+            for report in reports:
+                target = args.plot if len(reports) == 1 else \
+                    args.plot.with_name(f"{args.plot.stem}-{report.ruleset}{args.plot.suffix}")
+                lab.plot(report, target)
+                print(f"wrote {target}")
+    except (ValueError, RuntimeError, OSError) as exc:
+        if isinstance(exc, RulesetError | PluginError):
+            raise
+        print(f"blockyard simulate: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="blockyard", description="Block-puzzle games: play, list and inspect rulesets.")
@@ -168,6 +235,31 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("replay", help="watch a replay file")
     p.add_argument("file", type=Path, help="a replay file (.json)")
     p.set_defaults(func=_cmd_replay)
+    p = sub.add_parser("simulate", help="play many games with a bot and report how the "
+                                         "ruleset plays")
+    p.add_argument("ruleset", nargs="?", help="ruleset id or path to a .toml file")
+    p.add_argument("--bot", default="greedy", help="random, greedy, search or an installed "
+                                                   "bot (default greedy)")
+    p.add_argument("--bot-param", action="append", metavar="NAME=VALUE",
+                   help="a parameter of the bot, e.g. beam=8 (repeatable)")
+    p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    p.add_argument("--workers", type=int, default=None, help="local worker processes")
+    p.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                   help="run the games on a Dask distributed cluster (tcp://host:8786)")
+    p.add_argument("--max-moves", type=int, default=5000,
+                   help="stop a game after this many moves (default 5000)")
+    p.add_argument("--seconds-per-move", type=float, default=1.0,
+                   help="game-clock seconds each move takes the bot (timed rulesets; "
+                        "default 1)")
+    p.add_argument("--json", type=Path, default=None, metavar="FILE",
+                   help="write every game and the summary as JSON")
+    p.add_argument("--plot", type=Path, default=None, metavar="FILE.png",
+                   help="draw score and length histograms and the killer-piece chart")
+    p.add_argument("--compare", nargs=2, metavar=("A", "B"), default=None,
+                   help="simulate two rulesets on the same seeds and show the differences")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=_cmd_simulate)
     return parser
 
 

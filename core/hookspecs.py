@@ -78,6 +78,16 @@ class RegistrySpecs:
         """Contribute rule files: call ``register(path)`` with a ``.toml`` file or
         a folder of them (a ``pathlib.Path`` or an ``importlib.resources`` path)."""
 
+    @hookspec
+    def blockyard_register_bots(self, register: Callable[[str, Callable[..., Any]], None]
+                                ) -> None:
+        """Contribute bots (players for ``blockyard simulate`` and
+        :mod:`blockyard.bots`): call ``register(name, factory)`` for each.
+        ``factory(**params)`` returns a :class:`blockyard.bots.Bot` (subclass it
+        and implement ``tray_steps`` and ``falling_value``); ``params`` are those
+        given to ``get_bot(name, **params)`` or ``--bot-param``. A name taken by
+        Blockyard's own bots or by another package is reported and skipped."""
+
 
 # --------------------------------------------------------------------------
 # Ruleset hooks (asked once, while a ruleset loads)

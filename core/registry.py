@@ -27,6 +27,7 @@ ENTRY_POINT_GROUP = "blockyard"
 DISABLE_ENV = "BLOCKYARD_DISABLE_PLUGINS"
 BUNDLED_MODULE = "blockyard.plugins.bundled"
 BUNDLED_DIST = "blockyard"
+BUNDLED_BOTS = frozenset({"random", "greedy", "search"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,9 +41,10 @@ class PluginEntry:
 
 @dataclass
 class Registry:
-    """Rule plugins by name and the rule-file locations packages contribute."""
+    """Rule plugins and bots by name and the rule-file locations packages contribute."""
 
     plugins: dict[str, PluginEntry] = field(default_factory=dict)
+    bots: dict[str, PluginEntry] = field(default_factory=dict)
     ruleset_paths: list[tuple[Any, str]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
@@ -75,7 +77,21 @@ class Registry:
         def register_rulesets(path: Any) -> None:
             self.ruleset_paths.append((path, source))
 
+        def register_bot(name: str, factory: Callable[..., Any]) -> None:
+            if not isinstance(name, str) or not name or not callable(factory):
+                raise PluginError(f"plugin package {source!r} registered a bot without a "
+                                  "name or a callable factory")
+            old = self.bots.get(name)
+            if name in BUNDLED_BOTS or (old is not None and old.factory is not factory):
+                by = "Blockyard" if name in BUNDLED_BOTS else repr(old.source if old else "")
+                message = f"bot name {name!r} of {source!r} is taken (by {by}); skipped"
+                self.problems.append(message)
+                warnings.warn(message, stacklevel=2)
+                return
+            self.bots[name] = PluginEntry(name, factory, source)
+
         pm.hook.blockyard_register_plugins(register=register_plugin)
+        pm.hook.blockyard_register_bots(register=register_bot)
         pm.hook.blockyard_register_rulesets(register=register_rulesets)
 
 

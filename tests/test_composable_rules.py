@@ -420,8 +420,8 @@ def test_carry_over_keeps_a_game_when_the_new_rules_allow_it(rule_file):
 # -- what a new modder trips over -------------------------------------------------------------
 
 def test_a_variant_needs_its_own_id_and_keeps_its_own_best(rule_file):
-    with pytest.raises(blockyard.RulesetError, match="ruleset.id: missing; a rule file that "
-                                                      "extends another needs an id"):
+    with pytest.raises(blockyard.RulesetError, match=r"ruleset.id: missing; a rule file that "
+                                                      r"extends another needs an id"):
         blockyard.load_ruleset(rule_file('[ruleset]\nextends = "woodoku"\nname = "W"\n'))
     variant = blockyard.load_ruleset(rule_file(
         '[ruleset]\nextends = "woodoku"\nid = "w2"\nname = "W2"\n', "w2.toml"))

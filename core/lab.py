@@ -1,0 +1,407 @@
+"""The balance lab: play many games with a bot and measure how a ruleset plays.
+
+::
+
+    from blockyard import lab
+    report = lab.simulate("eu-classic", bot="greedy", games=1000, workers=2)
+    print(report.text())
+
+Game ``i`` plays seed ``seed + i``, so two runs with the same seeds play the
+same deals, and the report is identical whatever the worker count or
+executor: the games run in local processes (``workers=N``), or on any
+:class:`concurrent.futures.Executor` — a Dask distributed client's
+``client.get_executor()`` runs them on a cluster. The rule file travels as
+text, so the workers need Blockyard but not the file.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from .bots import DEFAULT_SECONDS_PER_MOVE, get_bot
+from .discovery import load_ruleset, load_ruleset_text
+from .game import Game
+from .ruleset import Ruleset
+
+DEFAULT_MAX_MOVES = 5000
+"""Moves after which :func:`simulate` stops a game (rulesets that never end,
+such as eu-zen, and bots that never lose); such games have ``over_reason``
+``None``."""
+
+ProgressCallback = Callable[[int, int], None]
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One simulated game: its ``seed``, final ``score``, ``moves`` (pieces
+    placed or stones landed), ``lines`` (regions completed), ``over_reason``
+    (``None`` when stopped at the move limit), ``failed_pieces`` (ids of the
+    tray pieces that did not fit at the end), ``sets`` dealt, ``dead_sets``
+    (dealt sets in which no piece fitted) and ``clearing_moves`` (moves that
+    completed at least one region)."""
+
+    seed: int
+    score: int
+    moves: int
+    lines: int
+    over_reason: str | None
+    failed_pieces: tuple[str, ...]
+    sets: int
+    dead_sets: int
+    clearing_moves: int
+
+    def to_json(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["failed_pieces"] = list(self.failed_pieces)
+        return out
+
+
+@lru_cache(maxsize=8)
+def _ruleset_from_text(text: str) -> Ruleset:
+    return load_ruleset_text(text, "<simulation>")
+
+
+def play_game(ruleset_text: str, bot: str, seed: int, *, bot_params: dict[str, Any] | None = None,
+              max_moves: int = DEFAULT_MAX_MOVES,
+              seconds_per_move: float = DEFAULT_SECONDS_PER_MOVE) -> GameRecord:
+    """Play one game of the rule file ``ruleset_text`` with seed ``seed``."""
+    ruleset = _ruleset_from_text(ruleset_text)
+    player = get_bot(bot, **(bot_params or {}))
+    game: Any = Game.start(ruleset, seed=seed)
+    tray = game.kind == "tray"
+    sets = dead = clearing = 0
+    last_set = -1
+    if tray:
+        last_set = game.set_index
+        sets = 1
+        dead = 0 if any(game.fit_masks()) else 1
+    while game.moves < max_moves:
+        lines_before, moves_before = game.lines_cleared, game.moves
+        if player.play(game, max_moves=1, seconds_per_move=seconds_per_move) == 0:
+            break
+        if game.lines_cleared > lines_before and game.moves > moves_before:
+            clearing += 1
+        if tray and game.set_index != last_set:
+            sets += game.set_index - last_set
+            last_set = game.set_index
+            if not any(game.fit_masks()):
+                dead += 1
+    summary = game.summary()
+    return GameRecord(seed=seed, score=game.score, moves=game.moves, lines=game.lines_cleared,
+                      over_reason=game.over_reason,
+                      failed_pieces=tuple(p.id for p in summary.failed_pieces)
+                      if game.over_reason == "stuck" else (),
+                      sets=sets, dead_sets=dead, clearing_moves=clearing)
+
+
+def _play_chunk(ruleset_text: str, bot: str, seeds: Sequence[int], bot_params: dict[str, Any],
+                max_moves: int, seconds_per_move: float) -> list[GameRecord]:
+    return [play_game(ruleset_text, bot, s, bot_params=bot_params, max_moves=max_moves,
+                      seconds_per_move=seconds_per_move) for s in seeds]
+
+
+def _quantile(values: Sequence[float], q: float) -> float:
+    """The ``q`` quantile of sorted ``values`` (linear between ranks)."""
+    if not values:
+        return 0.0
+    pos = (len(values) - 1) * q
+    lo = math.floor(pos)
+    hi = min(lo + 1, len(values) - 1)
+    return values[lo] + (values[hi] - values[lo]) * (pos - lo)
+
+
+def _interval(values: Sequence[float]) -> tuple[float, float, float]:
+    """Mean and the bounds of its 95% confidence interval (normal approximation)."""
+    n = len(values)
+    mean = statistics.fmean(values) if values else 0.0
+    half = 1.96 * statistics.stdev(values) / math.sqrt(n) if n > 1 else 0.0
+    return mean, mean - half, mean + half
+
+
+@dataclass(frozen=True)
+class SimulationReport:
+    """The games of one simulation (``games``, in seed order) and figures about
+    them (:meth:`summary`). Equal reports compare equal."""
+
+    ruleset: str
+    bot: str
+    seed: int
+    games: tuple[GameRecord, ...]
+    bot_params: dict[str, Any] = field(default_factory=dict)
+    max_moves: int = DEFAULT_MAX_MOVES
+
+    def summary(self) -> dict[str, Any]:
+        """Score mean, median, standard deviation and deciles; game length;
+        lines per move; clear rate (share of moves that completed a region);
+        how often each piece was in the tray when a game ended stuck (share of
+        games, by piece id); how often a dealt set had no piece that fitted
+        (share of sets); the end reasons."""
+        games = self.games
+        scores = sorted(float(g.score) for g in games)
+        lengths = sorted(float(g.moves) for g in games)
+        moves = sum(g.moves for g in games)
+        sets = sum(g.sets for g in games)
+        killers: Counter[str] = Counter()
+        for g in games:
+            killers.update(set(g.failed_pieces))
+        n = len(games) or 1
+        return {
+            "games": len(games),
+            "score": {
+                "mean": statistics.fmean(scores) if scores else 0.0,
+                "median": _quantile(scores, 0.5),
+                "stdev": statistics.stdev(scores) if len(scores) > 1 else 0.0,
+                "min": scores[0] if scores else 0.0,
+                "max": scores[-1] if scores else 0.0,
+                "deciles": [_quantile(scores, k / 10) for k in range(1, 10)],
+            },
+            "moves": {
+                "mean": statistics.fmean(lengths) if lengths else 0.0,
+                "median": _quantile(lengths, 0.5),
+                "deciles": [_quantile(lengths, k / 10) for k in range(1, 10)],
+            },
+            "lines_per_move": sum(g.lines for g in games) / moves if moves else 0.0,
+            "clear_rate": sum(g.clearing_moves for g in games) / moves if moves else 0.0,
+            "killer_pieces": {piece: count / n for piece, count in
+                              sorted(killers.items(), key=lambda kv: (-kv[1], kv[0]))},
+            "dead_set_rate": sum(g.dead_sets for g in games) / sets if sets else 0.0,
+            "over_reasons": dict(sorted(Counter(str(g.over_reason) for g in games).items())),
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"ruleset", "bot", "seed", "games": [...], "summary"}``."""
+        return {"ruleset": self.ruleset, "bot": self.bot, "bot_params": self.bot_params,
+                "seed": self.seed, "max_moves": self.max_moves,
+                "games": [g.to_json() for g in self.games], "summary": self.summary()}
+
+    def text(self) -> str:
+        """The summary as a few readable lines."""
+        s = self.summary()
+        sc, mv = s["score"], s["moves"]
+        last = self.seed + len(self.games) - 1
+        lines = [
+            f"{self.ruleset}, bot {self.bot}: {s['games']} games, seeds {self.seed}–{last}",
+            f"  score   mean {sc['mean']:.1f}  median {sc['median']:.1f}  sd {sc['stdev']:.1f}"
+            f"  min {sc['min']:.0f}  max {sc['max']:.0f}",
+            "  score deciles  " + "  ".join(f"{d:.0f}" for d in sc["deciles"]),
+            f"  length  mean {mv['mean']:.1f} moves  median {mv['median']:.1f}",
+            f"  lines per move {s['lines_per_move']:.3f}   clear rate {s['clear_rate']:.1%}"
+            f"   dealt sets with no fitting piece {s['dead_set_rate']:.2%}",
+            "  ended  " + ", ".join(f"{k} {v}" for k, v in s["over_reasons"].items()),
+        ]
+        if s["killer_pieces"]:
+            top = list(s["killer_pieces"].items())[:8]
+            lines.append("  in the tray at the end  "
+                         + ", ".join(f"{p} {share:.0%}" for p, share in top))
+        return "\n".join(lines)
+
+
+def simulate(ruleset: str | Ruleset | Any, *, bot: str = "greedy", games: int = 100,
+             seed: int = 0, workers: int | None = None, executor: Executor | None = None,
+             bot_params: dict[str, Any] | None = None, max_moves: int = DEFAULT_MAX_MOVES,
+             seconds_per_move: float = DEFAULT_SECONDS_PER_MOVE,
+             progress: ProgressCallback | None = None, chunk: int | None = None
+             ) -> SimulationReport:
+    """Play ``games`` games of ``ruleset`` with ``bot``: game ``i`` plays seed
+    ``seed + i``. ``workers``: that many local processes (``None`` or 1: this
+    process); ``executor``: any ``concurrent.futures.Executor`` instead (a Dask
+    client's ``get_executor()``). ``progress(done, total)`` is called as games
+    finish. The report is the same whatever the workers or executor."""
+    for label, value, low in (("games", games, 1), ("seed", seed, None),
+                              ("max_moves", max_moves, 1)):
+        if isinstance(value, bool) or not isinstance(value, int) or \
+                (low is not None and value < low):
+            raise ValueError(f"simulate: {label}: expected a whole number"
+                             f"{'' if low is None else f' >= {low}'}, found {value!r}")
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
+                                or workers < 1):
+        raise ValueError(f"simulate: workers: expected a whole number >= 1, found {workers!r}")
+    rules = load_ruleset(ruleset)
+    text = rules.to_toml()
+    params = dict(bot_params or {})
+    get_bot(bot, **params)  # a wrong name or parameter fails here, not in a worker
+    seeds = list(range(seed, seed + games))
+    args = (params, max_moves, seconds_per_move)
+    results: dict[int, GameRecord] = {}
+
+    def done(records: list[GameRecord]) -> None:
+        for r in records:
+            results[r.seed] = r
+        if progress is not None:
+            progress(len(results), games)
+
+    own_pool = None
+    if executor is None and workers is not None and workers > 1:
+        own_pool = executor = ProcessPoolExecutor(max_workers=workers)
+    try:
+        if executor is None:
+            for s in seeds:
+                done(_play_chunk(text, bot, [s], *args))
+        else:
+            size = chunk or max(1, min(50, games // ((workers or 4) * 8)))
+            futures: list[Future[list[GameRecord]]] = [
+                executor.submit(_play_chunk, text, bot, seeds[i:i + size], *args)
+                for i in range(0, games, size)]
+            from concurrent.futures import as_completed
+
+            for future in as_completed(futures):
+                done(future.result())
+    finally:
+        if own_pool is not None:
+            own_pool.shutdown(cancel_futures=True)
+    return SimulationReport(ruleset=rules.id, bot=bot, seed=seed,
+                            games=tuple(results[s] for s in seeds), bot_params=params,
+                            max_moves=max_moves)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Two simulations of the same bot on the same seeds (:func:`compare`)."""
+
+    a: SimulationReport
+    b: SimulationReport
+
+    def differences(self) -> dict[str, tuple[float, float, float]]:
+        """For score and game length: the mean of ``b − a`` over the seeds with the
+        bounds of its 95% confidence interval (paired by seed)."""
+        out = {}
+        for key in ("score", "moves"):
+            diffs = [float(getattr(gb, key) - getattr(ga, key))
+                     for ga, gb in zip(self.a.games, self.b.games, strict=True)]
+            out[key] = _interval(diffs)
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        diffs = self.differences()
+        return {"a": self.a.to_json(), "b": self.b.to_json(),
+                "differences": {k: {"mean": m, "low": lo, "high": hi}
+                                for k, (m, lo, hi) in diffs.items()}}
+
+    def text(self) -> str:
+        a, b = self.a, self.b
+        sa, sb = a.summary(), b.summary()
+        width = max(len(a.ruleset), len(b.ruleset), 10)
+        rows = [f"{'':<22}{a.ruleset:>{width}}  {b.ruleset:>{width}}"]
+
+        def row(label: str, x: float, y: float, fmt: str) -> None:
+            rows.append(f"{label:<22}{x:>{width}{fmt}}  {y:>{width}{fmt}}")
+
+        for label, key, fmt in (("score mean", ("score", "mean"), ".1f"),
+                                ("score median", ("score", "median"), ".1f"),
+                                ("moves mean", ("moves", "mean"), ".1f"),
+                                ("moves median", ("moves", "median"), ".1f")):
+            row(label, sa[key[0]][key[1]], sb[key[0]][key[1]], fmt)
+        row("lines per move", sa["lines_per_move"], sb["lines_per_move"], ".3f")
+        row("clear rate", sa["clear_rate"], sb["clear_rate"], ".3f")
+        row("dead-set rate", sa["dead_set_rate"], sb["dead_set_rate"], ".4f")
+        last = a.seed + len(a.games) - 1
+        rows.append(f"{b.ruleset} − {a.ruleset}, paired over seeds {a.seed}–{last}, "
+                    f"bot {a.bot} (95% confidence interval):")
+        for name, (mean, lo, hi) in self.differences().items():
+            rows.append(f"  {name:<6} {mean:+.1f}  [{lo:+.1f}, {hi:+.1f}]")
+        return "\n".join(rows)
+
+
+def compare(a: str | Ruleset | Any, b: str | Ruleset | Any, **options: Any) -> Comparison:
+    """Simulate rulesets ``a`` and ``b`` with the same bot and seeds (the options
+    of :func:`simulate`)."""
+    progress = options.pop("progress", None)
+    games = options.get("games", 100)
+
+    def shifted(offset: int) -> ProgressCallback | None:
+        if progress is None:
+            return None
+        return lambda done, total: progress(offset + done, 2 * games)
+
+    return Comparison(simulate(a, progress=shifted(0), **options),
+                      simulate(b, progress=shifted(games), **options))
+
+
+def plot(report: SimulationReport, path: str | Path) -> Path:
+    """Draw the score and game-length histograms and the killer-piece chart
+    into a PNG file (needs matplotlib: ``pip install blockyard[lab]``)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError as exc:
+        raise RuntimeError("--plot needs matplotlib: pip install 'blockyard[lab]'") from exc
+    from .files import temporary_name
+
+    target = Path(path)
+    s = report.summary()
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4.5))
+    bins = min(40, max(5, len(report.games) // 5))
+    axes[0].hist([g.score for g in report.games], bins=bins, color="#4a7bd0")
+    axes[0].set_title(f"score (mean {s['score']['mean']:.0f})")
+    axes[0].set_xlabel("points")
+    axes[0].set_ylabel("games")
+    axes[1].hist([g.moves for g in report.games], bins=bins, color="#53a653")
+    axes[1].set_title(f"game length (mean {s['moves']['mean']:.0f} moves)")
+    axes[1].set_xlabel("moves")
+    killers = list(s["killer_pieces"].items())[:15]
+    axes[2].barh([k for k, _ in killers][::-1], [v for _, v in killers][::-1], color="#d0664a")
+    axes[2].set_title("in the tray when the game ended")
+    axes[2].set_xlabel("share of games")
+    fig.suptitle(f"{report.ruleset}, bot {report.bot}, {len(report.games)} games")
+    fig.tight_layout()
+    temp = temporary_name(target)
+    try:
+        fig.savefig(temp, format="png", dpi=100)
+        temp.replace(target)
+    finally:
+        plt.close(fig)
+        if temp.exists():
+            temp.unlink()
+    return target
+
+
+def write_json(data: dict[str, Any], path: str | Path) -> None:
+    """Write ``data`` as JSON atomically."""
+    from .files import write_atomically
+
+    write_atomically(Path(path), json.dumps(data, indent=1) + "\n")
+
+
+class ProgressBar:
+    """A one-line progress bar with the time left, for a terminal stream."""
+
+    def __init__(self, stream: Any, label: str = "") -> None:
+        self.stream = stream
+        self.label = label
+        self.start = time.monotonic()
+        self.last = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if done < total and now - self.last < 0.2:
+            return
+        self.last = now
+        elapsed = now - self.start
+        eta = elapsed / done * (total - done) if done else 0.0
+        width = 30
+        filled = width * done // total if total else width
+        bar = "#" * filled + "-" * (width - filled)
+        self.stream.write(f"\r{self.label}[{bar}] {done}/{total} games  "
+                          f"{_clock(elapsed)} elapsed, ETA {_clock(eta)} ")
+        if done >= total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def _clock(seconds: float) -> str:
+    seconds = round(seconds)
+    h, rest = divmod(seconds, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"

@@ -1,0 +1,83 @@
+"""Write the greedy-against-search table of docs/bots.md.
+
+    .venv/bin/python scripts/bots_table.py [--games 4] [--max-moves 300] [--write]
+
+For every bundled ruleset, plays seeds 0…games−1 with greedy and with search
+(each game stopped after --max-moves moves) in this process, and prints a
+Markdown table: mean and median score, moves per game, ms per move. With
+--write it replaces the table between the markers in docs/bots.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import blockyard
+from blockyard.bots import get_bot
+from blockyard.files import write_atomically
+
+BEGIN = "<!-- bots-table:begin -->"
+END = "<!-- bots-table:end -->"
+DOC = Path(__file__).resolve().parent.parent / "docs" / "bots.md"
+
+
+def measure(bot: str, ruleset: str, games: int, max_moves: int) -> tuple[float, float, float,
+                                                                          float, int]:
+    scores, moves, spent, capped = [], 0, 0.0, 0
+    for seed in range(games):
+        game = blockyard.new_game(ruleset, seed=seed)
+        player = get_bot(bot)
+        start = time.perf_counter()
+        moves += player.play(game, max_moves=max_moves)
+        spent += time.perf_counter() - start
+        scores.append(game.score)
+        capped += not game.over
+    return (statistics.fmean(scores), statistics.median(scores), moves / games,
+            1000 * spent / max(moves, 1), capped)
+
+
+def table(games: int, max_moves: int) -> str:
+    rulesets = sorted(info.id for info in blockyard.list_rulesets()
+                      if info.source == "bundled" and info.error is None)
+    rows = ["| ruleset | greedy mean | greedy median | greedy moves | greedy ms/move "
+            "| search mean | search median | search moves | search ms/move | search ÷ greedy |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for ruleset in rulesets:
+        g = measure("greedy", ruleset, games, max_moves)
+        s = measure("search", ruleset, games, max_moves)
+        ratio = f"{s[0] / g[0]:.1f}×" if g[0] else "—"
+        capped = f" ({s[4]} of {games} stopped)" if s[4] else ""
+        rows.append(f"| {ruleset} | {g[0]:.0f} | {g[1]:.0f} | {g[2]:.0f} | {g[3]:.1f} "
+                    f"| {s[0]:.0f} | {s[1]:.0f} | {s[2]:.0f}{capped} | {s[3]:.1f} | {ratio} |")
+        print(rows[-1], file=sys.stderr, flush=True)
+    return "\n".join(rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--max-moves", type=int, default=300)
+    parser.add_argument("--write", action="store_true", help="update docs/bots.md")
+    args = parser.parse_args(argv)
+    text = (f"Seeds 0–{args.games - 1}, every game stopped after {args.max_moves} moves "
+            f"(Sudoku Bloxx: stones), one second of game clock per move.\n\n"
+            + table(args.games, args.max_moves))
+    print(text)
+    if args.write:
+        doc = DOC.read_text(encoding="utf-8")
+        if BEGIN not in doc or END not in doc:
+            print(f"{DOC}: the markers {BEGIN} … {END} are missing", file=sys.stderr)
+            return 1
+        head, rest = doc.split(BEGIN, 1)
+        _, tail = rest.split(END, 1)
+        write_atomically(DOC, f"{head}{BEGIN}\n{text}\n{END}{tail}")
+        print(f"wrote {DOC}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,122 @@
+"""The balance lab: simulate, compare, the same report whatever the workers, the CLI."""
+
+from __future__ import annotations
+
+import json
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+import blockyard
+from blockyard import lab
+from blockyard.bots import get_bot
+from blockyard.cli import main
+
+
+def test_each_game_plays_its_seed_and_the_record_matches_a_game_played_by_hand():
+    report = lab.simulate("eu-classic", bot="greedy", games=3, seed=10)
+    assert [g.seed for g in report.games] == [10, 11, 12]
+    game = blockyard.new_game("eu-classic", seed=11)
+    get_bot("greedy").play(game)
+    record = report.games[1]
+    assert (record.score, record.moves, record.lines, record.over_reason) == \
+        (game.score, game.moves, game.lines_cleared, "stuck")
+    assert record.failed_pieces == tuple(p.id for p in game.tray if p is not None)
+    assert record.sets == game.set_index and record.dead_sets == 0
+
+
+def test_the_summary_figures():
+    report = lab.simulate("arcadeforge", bot="random", games=6, seed=0)
+    s = report.summary()
+    scores = sorted(g.score for g in report.games)
+    assert s["games"] == 6
+    assert s["score"]["mean"] == pytest.approx(sum(scores) / 6)
+    assert s["score"]["median"] == pytest.approx((scores[2] + scores[3]) / 2)
+    assert len(s["score"]["deciles"]) == 9
+    moves = sum(g.moves for g in report.games)
+    assert s["lines_per_move"] == pytest.approx(sum(g.lines for g in report.games) / moves)
+    assert s["clear_rate"] == pytest.approx(sum(g.clearing_moves for g in report.games) / moves)
+    sets = sum(g.sets for g in report.games)
+    assert s["dead_set_rate"] == pytest.approx(sum(g.dead_sets for g in report.games) / sets)
+    for piece, share in s["killer_pieces"].items():
+        assert share == sum(piece in g.failed_pieces for g in report.games) / 6
+    assert s["over_reasons"] == {"stuck": 6}
+    assert "arcadeforge, bot random: 6 games, seeds 0–5" in report.text()
+
+
+def test_a_game_that_never_ends_stops_at_the_move_limit():
+    report = lab.simulate("eu-zen", bot="random", games=2, max_moves=40)
+    assert [(g.moves, g.over_reason) for g in report.games] == [(40, None), (40, None)]
+
+
+def test_sudoku_is_simulated_on_the_clock():
+    report = lab.simulate("sudoku-bloxx", bot="greedy", games=1, seconds_per_move=60)
+    game = blockyard.new_game("sudoku-bloxx", seed=0)
+    get_bot("greedy").play(game, seconds_per_move=60)
+    record = report.games[0]
+    assert (record.score, record.moves, record.over_reason) == \
+        (game.score, game.moves, game.over_reason)
+    assert game.over_reason in ("time", "errors") and record.sets == 0
+
+
+def test_the_report_is_the_same_whatever_the_workers_or_executor():
+    local = lab.simulate("tiered", bot="greedy", games=6, seed=3)
+    processes = lab.simulate("tiered", bot="greedy", games=6, seed=3, workers=2)
+    with ThreadPoolExecutor(3) as pool:
+        threads = lab.simulate("tiered", bot="greedy", games=6, seed=3, executor=pool, chunk=1)
+    assert local == processes == threads
+
+
+def test_the_report_is_the_same_on_a_dask_cluster():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        remote = lab.simulate("eu-classic", bot="greedy", games=4, seed=7,
+                              executor=client.get_executor())
+    assert remote == lab.simulate("eu-classic", bot="greedy", games=4, seed=7)
+
+
+def test_wrong_arguments_are_named():
+    with pytest.raises(ValueError, match="games"):
+        lab.simulate("eu-classic", games=0)
+    with pytest.raises(ValueError, match="workers"):
+        lab.simulate("eu-classic", games=1, workers=0)
+    with pytest.raises(ValueError, match="no bot named 'nobody'"):
+        lab.simulate("eu-classic", games=1, bot="nobody")
+
+
+def test_compare_pairs_the_seeds():
+    comparison = lab.compare("eu-classic", "eu-hardcore", bot="greedy", games=4, seed=0)
+    diffs = comparison.differences()
+    expected = [b.score - a.score for a, b in zip(comparison.a.games, comparison.b.games,
+                                                  strict=True)]
+    mean, low, high = diffs["score"]
+    assert mean == pytest.approx(sum(expected) / 4)
+    assert low <= mean <= high
+    assert "eu-hardcore − eu-classic" in comparison.text()
+
+
+def test_the_command_line(tmp_path, capsys):
+    out_json = tmp_path / "run.json"
+    out_png = tmp_path / "run.png"
+    assert main(["simulate", "woodoku", "--games", "3", "--bot", "random", "--json",
+                 str(out_json), "--plot", str(out_png)]) == 0
+    captured = capsys.readouterr()
+    assert "woodoku, bot random: 3 games" in captured.out
+    assert "ETA" in captured.err and "3/3 games" in captured.err
+    data = json.loads(out_json.read_text())
+    assert set(data) >= {"ruleset", "bot", "seed", "games", "summary"}
+    assert [g["seed"] for g in data["games"]] == [0, 1, 2]
+    assert set(data["games"][0]) >= {"seed", "score", "moves", "lines", "over_reason",
+                                     "failed_pieces"}
+    assert out_png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_command_line_compares(capsys):
+    assert main(["simulate", "--compare", "eu-classic", "eu-hardcore", "--games", "3",
+                 "--quiet", "--bot-param", "seed=2"]) == 0
+    out = capsys.readouterr().out
+    assert "score mean" in out and "eu-hardcore − eu-classic" in out
+    assert main(["simulate", "eu-classic", "--bot", "nobody", "--games", "1"]) == 2
+    assert "no bot named 'nobody'" in capsys.readouterr().err
