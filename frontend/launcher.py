@@ -18,6 +18,7 @@ import blockyard
 
 from . import theme
 from .layout import Rect
+from .persistence import SavedGame
 from .widgets import Button
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ class Entry:
     description: str
     options: list[tuple[str, str]]   # (option label, ruleset id)
     choice: int = 0
-    resume: blockyard.Game | None = None
+    resume: SavedGame | None = None
     texts: list[arcade.Text] = field(default_factory=list)
     rect: Rect = field(default_factory=lambda: Rect(0, 0, 0, 0))
     option_rect: Rect = field(default_factory=lambda: Rect(0, 0, 0, 0))
@@ -48,11 +49,9 @@ class Entry:
 def build_entries(app: BlockyardApp) -> list[Entry]:
     """The launcher rows, in family order, with records and games played."""
     entries: list[Entry] = []
-    saved = app.saved_game
-    if saved is not None:
-        entries.append(Entry(f"Resume: {saved.ruleset.name}", "continue",
-                             f"Score {saved.score} after {saved.moves} moves",
-                             [("", saved.ruleset.id)], resume=saved))
+    for saved in sorted(app.saves.values(), key=lambda s: -s.saved_at):
+        entries.append(Entry(resume_title(saved), "continue", resume_note(saved),
+                             [("", saved.game.ruleset.id)], resume=saved))
     grouped: dict[str, Entry] = {}
     for info in blockyard.list_rulesets():
         if info.error is not None:
@@ -79,6 +78,28 @@ def build_entries(app: BlockyardApp) -> list[Entry]:
             if rid == remembered:
                 entry.choice = i
     return entries
+
+
+def resume_title(saved: SavedGame) -> str:
+    """The launcher title of a game in progress: its ruleset, and whose duel turn
+    or which challenge it is."""
+    title = f"Resume: {saved.game.ruleset.name}"
+    if saved.duel is not None:
+        names = saved.duel.get("names", [])
+        turn = len(saved.duel.get("results", []))
+        if 0 <= turn < len(names):
+            title += f" — duel, {names[turn]}'s turn"
+    elif saved.challenge is not None:
+        title += f" — challenge ({saved.challenge} to beat)"
+    return title
+
+
+def resume_note(saved: SavedGame) -> str:
+    game = saved.game
+    note = f"Score {game.score} after {game.moves} moves"
+    if game.over:
+        note += "  ·  over: " + ("it can go on" if game.actions() else "to be recorded")
+    return note
 
 
 def fitted(text: arcade.Text, width: float) -> arcade.Text:
@@ -116,6 +137,11 @@ class LauncherView(arcade.View):
                                 "C code  Esc quit", 0, 0,
                                 theme.MUTED, 13, font_name=theme.FONT, anchor_x="center",
                                 anchor_y="center")
+        self.notices = list(app.notices)  # files set aside: said once, here
+        app.notices.clear()
+        self.notice_text = arcade.Text("\n".join(self.notices), 0, 0, theme.ACCENT, 12,
+                                       font_name=theme.FONT, anchor_x="center", anchor_y="top",
+                                       multiline=True, width=600, align="center")
         self.headers: list[arcade.Text] = []
         self.row_height = 80.0
         self._layout()
@@ -145,6 +171,11 @@ class LauncherView(arcade.View):
                                          36 * scale), 13 * scale)
         self.hint.position = (width / 2, 18 * scale)
         self.list_top = height - 84 * scale
+        if self.notices:
+            self.notice_text.font_size = 12 * scale
+            self.notice_text.width = int(width * 0.9)
+            self.notice_text.position = (width / 2, self.list_top - 4 * scale)
+            self.list_top -= self.notice_text.content_height + 12 * scale
         self.list_bottom = 40 * scale
         margin = max(16.0, width * 0.05)
         y = self.list_top + self.scroll
@@ -234,6 +265,8 @@ class LauncherView(arcade.View):
         arcade.draw_lrbt_rectangle_filled(0, self.window.width, 0, self.list_bottom,
                                           theme.BACKGROUND)
         self.title.draw()
+        if self.notices:
+            self.notice_text.draw()
         self.challenge_button.draw()
         self.hint.draw()
 
@@ -244,7 +277,7 @@ class LauncherView(arcade.View):
             return
         if len(entry.options) > 1:
             self.app.settings.options[entry.title] = entry.ruleset_id
-        self.app.start_game(entry.ruleset_id)
+        self.app.confirm_new_game(entry.ruleset_id, self.app.show_launcher)
 
     def cycle_option(self, index: int, step: int) -> None:
         entry = self.entries[index]
