@@ -365,6 +365,9 @@ class BlockyardApp:
         self.window.close()
 
 
+IDLE_EVENTS = frozenset({"on_update", "on_fixed_update", "on_draw", "on_refresh"})
+"""Events that do not by themselves change what the window shows."""
+
 GAME_VIEWS = {"tray": ("tray_view", "TrayGameView"), "falling": ("sudoku_view", "SudokuView")}
 """The game screen of each game kind: (module of this package, class)."""
 
@@ -393,6 +396,33 @@ class BlockyardWindow(arcade.Window):
     def __init__(self, width: int, height: int, title: str, **kwargs: object) -> None:
         kwargs.setdefault("antialiasing", False)
         super().__init__(width, height, title, **kwargs)
+        self.stale = True
+        self.frames_drawn = 0
+
+    def invalidate(self) -> None:
+        """Ask for the next frame to be drawn (something changed)."""
+        self.stale = True
+
+    def dispatch_event(self, event_type: str, *args: object) -> object:
+        # input, resizing, exposing, a new view: the next frame must be drawn
+        if event_type not in IDLE_EVENTS:
+            self.stale = True
+        return super().dispatch_event(event_type, *args)
+
+    def show_view(self, new_view: arcade.View) -> None:
+        self.stale = True
+        super().show_view(new_view)
+
+    def draw(self, dt: float) -> None:
+        """Draw a frame only when something changed or animates: an idle window
+        costs next to no CPU (the last frame stays on screen)."""
+        view = self.current_view
+        animating = getattr(view, "animating", None)
+        if not self.stale and not (animating is not None and animating()):
+            return
+        self.stale = False
+        self.frames_drawn += 1
+        super().draw(dt)
 
     def on_close(self) -> None:
         if self.app is not None:

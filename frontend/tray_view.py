@@ -307,12 +307,13 @@ class TrayGameView(arcade.View):
             if spec.takes_slot:
                 enabled = enabled and self.selected is not None
             button.enabled = enabled
+            button.visible = not self.spectator  # a replay is watched, not played
         for spec in self.after_end_specs:
             action = available.get(spec.name)
             button = self.after_end_buttons[spec.name]
             button.visible = action is not None
             button.label = action_label(spec.label, action.uses_left if action else None)
-        self.menu_button.enabled = not self.spectator
+        self.menu_button.visible = not self.spectator
 
     def _uses_left(self, spec: Any) -> int | None:
         if spec.uses_left is None:
