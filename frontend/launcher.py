@@ -19,7 +19,7 @@ import blockyard
 from . import theme
 from .layout import Rect
 from .persistence import SavedGame
-from .widgets import Button
+from .widgets import Button, fit_text
 
 if TYPE_CHECKING:
     from .app import BlockyardApp
@@ -142,6 +142,9 @@ class LauncherView(arcade.View):
         self.notice_text = arcade.Text("\n".join(self.notices), 0, 0, theme.ACCENT, 12,
                                        font_name=theme.FONT, anchor_x="center", anchor_y="top",
                                        multiline=True, width=600, align="center")
+        self.more = arcade.Text("▼ more below: scroll or ↓", 0, 0, theme.ACCENT, 12,
+                                font_name=theme.FONT, bold=True, anchor_x="right",
+                                anchor_y="center")
         self.headers: list[arcade.Text] = []
         self.row_height = 80.0
         self._layout()
@@ -170,6 +173,9 @@ class LauncherView(arcade.View):
         self.challenge_button.place(Rect(width - 170 * scale, height - 58 * scale, 160 * scale,
                                          36 * scale), 13 * scale)
         self.hint.position = (width / 2, 18 * scale)
+        fit_text(self.hint, width - 16, 24 * scale, 13 * scale)
+        self.more.position = (width - 12 * scale, 40 * scale)
+        self.more.font_size = 12 * scale
         self.list_top = height - 84 * scale
         if self.notices:
             self.notice_text.font_size = 12 * scale
@@ -195,9 +201,12 @@ class LauncherView(arcade.View):
             ruleset_note = self._stats_line(entry)
             description = "" if entry.resume is not None else \
                 blockyard.load_ruleset(entry.ruleset_id).description
+            title = arcade.Text(entry.title, r.left + 14 * scale, r.top - 18 * scale, theme.TEXT,
+                                17 * scale, font_name=theme.FONT, bold=True, anchor_y="center")
+            fit_text(title, r.width - (250 if len(entry.options) > 1 else 28) * scale,
+                     26 * scale, 17 * scale, smallest=9)
             entry.texts = [
-                arcade.Text(entry.title, r.left + 14 * scale, r.top - 18 * scale, theme.TEXT,
-                            17 * scale, font_name=theme.FONT, bold=True, anchor_y="center"),
+                fitted(title, r.width - (250 if len(entry.options) > 1 else 28) * scale),
                 fitted(arcade.Text(description, r.left + 14 * scale, r.top - 40 * scale,
                                    theme.MUTED, 11.5 * scale, font_name=theme.FONT,
                                    anchor_y="center"),
@@ -231,12 +240,13 @@ class LauncherView(arcade.View):
         if not self.entries:
             return
         rect = self.entries[self.selected].rect
+        before = self.scroll
         if rect.bottom < self.list_bottom:
             self.scroll += self.list_bottom - rect.bottom
         elif rect.top > self.list_top:
             self.scroll -= rect.top - self.list_top
         self.scroll = max(0.0, self.scroll)
-        self._layout()
+        self._shift(self.scroll - before)
 
     def on_resize(self, width: int, height: int) -> None:
         self._layout()
@@ -264,6 +274,8 @@ class LauncherView(arcade.View):
                                           self.window.height, theme.BACKGROUND)
         arcade.draw_lrbt_rectangle_filled(0, self.window.width, 0, self.list_bottom,
                                           theme.BACKGROUND)
+        if self.entries and min(e.rect.bottom for e in self.entries) < self.list_bottom - 1:
+            self.more.draw()
         self.title.draw()
         if self.notices:
             self.notice_text.draw()
@@ -337,6 +349,29 @@ class LauncherView(arcade.View):
                 return
 
     def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> None:
-        content = sum(e.rect.height for e in self.entries) + 400
-        self.scroll = max(0.0, min(content, self.scroll - scroll_y * 40))
-        self._layout()
+        if not self.entries:
+            return
+        lowest = min(e.rect.bottom for e in self.entries) - self.scroll
+        most = max(0.0, self.list_bottom - lowest + 8)
+        scroll = max(0.0, min(most, self.scroll - scroll_y * 40))
+        self._shift(scroll - self.scroll)
+        self.scroll = scroll
+
+    def _shift(self, dy: float) -> None:
+        """Move the built rows by ``dy`` pixels (scrolling rebuilds no text)."""
+        if not dy:
+            return
+
+        def moved(rect: Rect) -> Rect:
+            return Rect(rect.left, rect.bottom + dy, rect.width, rect.height) if rect.width \
+                else rect
+
+        for entry in self.entries:
+            entry.rect = moved(entry.rect)
+            entry.option_rect = moved(entry.option_rect)
+            entry.duel_rect = moved(entry.duel_rect)
+            entry.replays_rect = moved(entry.replays_rect)
+            for text in entry.texts:
+                text.y += dy
+        for header in self.headers:
+            header.y += dy
