@@ -177,6 +177,8 @@ class LauncherView(arcade.View):
         self.more.position = (width - 12 * scale, 40 * scale)
         self.more.font_size = 12 * scale
         self.list_top = height - 84 * scale
+        self.text_offset = 0.0
+        self.list_camera = arcade.Camera2D()
         if self.notices:
             self.notice_text.font_size = 12 * scale
             self.notice_text.width = int(width * 0.9)
@@ -266,10 +268,17 @@ class LauncherView(arcade.View):
                 if small.width:
                     arcade.draw_lrbt_rectangle_filled(small.left, small.right, small.bottom,
                                                       small.top, theme.BOARD_BG)
-            for text in entry.texts:
-                text.draw()
-        for header in self.headers:
-            header.draw()
+        camera = self.list_camera
+        camera.position = (self.window.width / 2, self.window.height / 2 - self.text_offset)
+        with camera.activate():
+            for entry in self.entries:
+                r = entry.rect
+                if r.top < 0 or r.bottom > self.window.height:
+                    continue
+                for text in entry.texts:
+                    text.draw()
+            for header in self.headers:
+                header.draw()
         arcade.draw_lrbt_rectangle_filled(0, self.window.width, self.list_top,
                                           self.window.height, theme.BACKGROUND)
         arcade.draw_lrbt_rectangle_filled(0, self.window.width, 0, self.list_bottom,
@@ -371,7 +380,4 @@ class LauncherView(arcade.View):
             entry.option_rect = moved(entry.option_rect)
             entry.duel_rect = moved(entry.duel_rect)
             entry.replays_rect = moved(entry.replays_rect)
-            for text in entry.texts:
-                text.y += dy
-        for header in self.headers:
-            header.y += dy
+        self.text_offset += dy  # texts stay built; the list camera moves them
