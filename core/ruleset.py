@@ -56,7 +56,13 @@ def did_you_mean(word: str, options: Iterable[str]) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Display:
-    """Presentation hints of a rule file's ``[display]`` table (frontend only)."""
+    """Presentation hints of a rule file's ``[display]`` table (frontend only).
+
+    ``score = false``: the game keeps no score, so none is shown; ``note``: a line
+    shown in the game's header; ``[display.texts]``: player texts by name that
+    replace the frontend's own words (``stuck``, ``time``, ``ended``, ``errors``,
+    ``complete`` for why a game ended; ``continue`` for the title of the prompt
+    offered after the end)."""
 
     combo_label: str = ""
     combo_from: int = 2
@@ -64,6 +70,13 @@ class Display:
     entry: str = ""
     option: str = ""
     default: bool = False
+    score: bool = True
+    note: str = ""
+    texts: tuple[tuple[str, str], ...] = ()
+
+    def text(self, name: str, default: str = "") -> str:
+        """The rule file's player text ``name`` from ``[display.texts]``, or ``default``."""
+        return dict(self.texts).get(name, default)
 
     def combo_text(self, combo: int) -> str:
         """The combo display for a combo counter, or "" when none is shown."""
@@ -71,6 +84,18 @@ class Display:
             return ""
         n = min(combo, self.combo_cap) if self.combo_cap else combo
         return self.combo_label.format(n=n)
+
+
+def _display_texts(table: Params) -> tuple[tuple[str, str], ...]:
+    """``[display.texts]``: player texts by name (strings of at most 200 characters)."""
+    out = []
+    for name in table.names():
+        text = table.string(name)
+        if len(text) > 200:
+            raise table.error(name, f"expected at most 200 characters, found {len(text)}")
+        out.append((name, text))
+    table.finish()
+    return tuple(out)
 
 
 def check_format(template: str, fields: tuple[str, ...], *, path: str | None,
@@ -247,7 +272,9 @@ class Ruleset:
             combo_from=display.integer("combo_from", 2, minimum=0, maximum=1000),
             combo_cap=display.integer("combo_cap", 0, minimum=0, maximum=1000),
             entry=display.string("entry", ""), option=display.string("option", ""),
-            default=display.boolean("default", False))
+            default=display.boolean("default", False),
+            score=display.boolean("score", True), note=display.string("note", ""),
+            texts=_display_texts(display.table_of("texts", {})))
         display.finish()
 
         self.file_families = tuple(_parse_pieces(data.get("pieces", {}), where))

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 import sys
+import time
+import warnings
 from pathlib import Path
 
 import arcade
@@ -18,62 +20,177 @@ from blockyard.records import RecordStore
 from blockyard.replays import Replay, ReplayError, load_replay, save_replay
 
 from .persistence import (
+    SavedGame,
     Settings,
-    clear_saved_game,
-    load_saved_game,
+    forget_game,
+    load_saved_games,
+    move_aside,
+    notices_from_warnings,
     remove_stray_files,
     save_game,
+    save_key,
 )
 
 
 class BlockyardApp:
-    """Switches between the screens of one window and keeps the player's files."""
+    """Switches between the screens of one window and keeps the player's files.
+
+    ``saves`` holds every game in progress by save key; ``playing`` is the one
+    on screen (with its challenge score or duel). ``notices`` are messages about
+    player files that had to be set aside, shown by the launcher."""
 
     def __init__(self, window: arcade.Window) -> None:
         self.window = window
-        remove_stray_files()
-        self.settings = Settings.load()
-        self.records = RecordStore()
-        self.saved_game: blockyard.Game | None = load_saved_game()
+        self.notices: list[str] = []
+        with notices_from_warnings(self.notices):
+            remove_stray_files()
+            self.records = RecordStore()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # reported in self.notices instead
+            self.settings = Settings.load(self.notices)
+            self.saves: dict[str, SavedGame] = {
+                s.key: s for s in load_saved_games(self.notices)}
         self.duel = None  # a duel.Duel while one is played
-        self.challenge_score: int | None = None  # the score to beat of the current game
+        self.playing: SavedGame | None = None
         self.last_replay: Path | None = None
-        self.current_game: blockyard.Game | None = None
+
+    @property
+    def current_game(self) -> blockyard.Game | None:
+        return self.playing.game if self.playing is not None else None
+
+    @property
+    def challenge_score(self) -> int | None:
+        """The score to beat of the game on screen (a challenge), or None."""
+        return self.playing.challenge if self.playing is not None else None
+
+    @property
+    def saved_game(self) -> blockyard.Game | None:
+        """The most recently saved game in progress."""
+        latest = max(self.saves.values(), key=lambda s: s.saved_at, default=None)
+        return latest.game if latest is not None else None
 
     # -- screens ---------------------------------------------------------------------------
 
     def show_launcher(self) -> None:
-        """The launcher; leaving a duel or a challenge leads here."""
+        """The launcher; leaving a game (kept saved), a duel or a challenge leads here."""
         from .launcher import LauncherView
 
         self.duel = None
-        self.challenge_score = None
+        self.playing = None
         self.window.show_view(LauncherView(self))
 
+    def key_for(self, ruleset_id: str, seed: int | None, challenge: int | None) -> str:
+        """The save key a new game of these would have."""
+        if self.duel is not None:
+            return save_key(ruleset_id, duel_turn=len(self.duel.results), seed=self.duel.seed)
+        if challenge is not None:
+            return save_key(ruleset_id, challenge=True, seed=seed)
+        return save_key(ruleset_id)
+
     def restart(self, game: blockyard.Game) -> None:
-        """Start the ruleset again: the same deal in a duel or a challenge, else a new one."""
+        """End and record the game on screen, then start its ruleset again: the same
+        deal in a duel or a challenge, a new one otherwise."""
         same_deal = self.duel is not None or self.challenge_score is not None
-        self.start_game(game.ruleset.id, game.seed if same_deal else None,
-                        challenge=self.challenge_score)
+        challenge = self.challenge_score
+        if self.playing is not None:
+            self.abandon(self.playing)
+        self.start_game(game.ruleset.id, game.seed if same_deal else None, challenge=challenge)
+
+    def confirm_restart(self, game: blockyard.Game, view: arcade.View) -> None:
+        """Ask before restarting: the game on screen would end and be recorded."""
+        from .menus import MenuView
+
+        def keep() -> None:
+            self.window.show_view(view)
+
+        lines = ["This game ends here and is recorded with its replay."]
+        if not game.over:
+            lines.insert(0, f"You have {game.score} points after {game.moves} moves.")
+        self.window.show_view(MenuView(
+            self, f"Restart {game.ruleset.name}?", lines,
+            [("Restart", lambda: self.restart(game)), ("Keep playing", keep)], keep))
 
     def start_game(self, ruleset: str, seed: int | None = None, *,
                    replace_saved: bool = True, challenge: int | None = None) -> blockyard.Game:
         """Start a new game of ``ruleset`` (id or path) and show it; ``challenge``
-        is a score to beat shown in the HUD."""
+        is a score to beat shown in the HUD. A game in progress under the same save
+        key is ended and recorded first (callers ask the player before)."""
         game = blockyard.new_game(ruleset, seed=seed)
-        self.challenge_score = challenge
-        if replace_saved:
-            self.saved_game = None
+        key = self.key_for(game.ruleset.id, game.seed, challenge)
+        if key in self.saves:
+            self.abandon(self.saves[key])
+        duel = self.duel.data() if self.duel is not None else None
+        self.playing = SavedGame(key, game, challenge, duel)
         self.settings.last_ruleset = game.ruleset.id
-        self.settings.save()
+        self.save_settings()
         self.after_action(game)
         self.show_game(game)
         return game
 
-    def resume(self, game: blockyard.Game) -> None:
-        self.saved_game = None
-        self.challenge_score = None
-        self.show_game(game)
+    def confirm_new_game(self, ruleset_id: str, back, seed: int | None = None,
+                         challenge: int | None = None) -> None:
+        """Start a game, asking first when it would end a game in progress."""
+        key = self.key_for(ruleset_id, seed, challenge)
+        saved = self.saves.get(key)
+        if saved is None:
+            self.start_game(ruleset_id, seed, challenge=challenge)
+            return
+        from .menus import MenuView
+
+        game = saved.game
+        self.window.show_view(MenuView(
+            self, f"New game of {game.ruleset.name}?",
+            [f"You have a game in progress: {game.score} points after {game.moves} moves.",
+             "A new game ends it here and records it."],
+            [("Resume that game", lambda: self.resume(saved)),
+             ("End it and start a new game",
+              lambda: self.start_game(ruleset_id, seed, challenge=challenge)),
+             ("Back", back)], back))
+
+    def resume(self, saved: SavedGame | blockyard.Game) -> None:
+        """Go on with a game in progress, exactly where it was saved."""
+        from . import duel
+
+        if not isinstance(saved, SavedGame):
+            saved = next((s for s in self.saves.values() if s.game is saved),
+                         SavedGame(save_key(saved.ruleset.id), saved))
+        self.duel = None
+        if saved.duel is not None:
+            try:
+                self.duel = duel.Duel.from_data(saved.duel)
+            except ValueError as exc:
+                self.notices.append(f"The duel of this game could not be read ({exc}); "
+                                    "it goes on as an ordinary game.")
+                saved.duel = None
+        self.playing = saved
+        self.saves[saved.key] = saved
+        self.show_game(saved.game)
+
+    def abandon(self, saved: SavedGame) -> None:
+        """End a game in progress (as the player's "end round") and record it with
+        its replay, without showing its summary."""
+        game = saved.game
+        if not game.over:
+            try:
+                game.act("end")
+            except (blockyard.IllegalMove, blockyard.PluginError):
+                game.end_game("ended")
+        player = ""
+        if saved.duel is not None:
+            names = saved.duel.get("names", [])
+            turn = len(saved.duel.get("results", []))
+            player = str(names[turn]) if 0 <= turn < len(names) else ""
+        replay = save_replay(game, player=player)
+        self.records.record(game, replay=replay)
+        self.forget(saved)
+
+    def forget(self, saved: SavedGame) -> None:
+        """Delete a recorded game's save."""
+        forget_game(saved.key)
+        if self.saves.get(saved.key) is saved:
+            del self.saves[saved.key]
+        if self.playing is saved:
+            self.playing = None
 
     def start_challenge(self, code: str) -> str | None:
         """Start the game of a challenge code; returns an error message, or None."""
@@ -84,7 +201,8 @@ class BlockyardApp:
         except ValueError as exc:
             return str(exc)
         self.duel = None
-        self.start_game(challenge.ruleset_id, challenge.seed, challenge=challenge.score)
+        self.confirm_new_game(challenge.ruleset_id, self.show_launcher, challenge.seed,
+                              challenge.score)
         return None
 
     def prompt_challenge(self) -> None:
@@ -96,11 +214,14 @@ class BlockyardApp:
             hint="The code a friend read out or sent you, e.g. 0BQ8-WM00-0007-V2C"))
 
     def finish_game(self, game: blockyard.Game) -> None:
-        """A game is over: count it, keep its replay, forget the save, show what's next."""
+        """A game is over: count it, keep its replay, forget its save, show what's next."""
         player = self.duel.player if self.duel is not None else ""
         self.last_replay = save_replay(game, player=player)
         summary = self.records.record(game, replay=self.last_replay)
-        clear_saved_game()
+        if self.playing is not None and self.playing.game is game:
+            forget_game(self.playing.key)
+            self.saves.pop(self.playing.key, None)
+            self.playing.key = ""  # recorded: never saved again
         if self.duel is not None:
             from . import duel
 
@@ -129,15 +250,27 @@ class BlockyardApp:
 
         files = list_replays(ruleset_id)
         choices = []
-        for path in files[:10]:
-            data = load_replay(path).data
-            who = f"{data['player']}: " if data.get("player") else ""
-            label = f"{data['finished'][:16].replace('T', ' ')}  {who}{data['score']} points"
+        problems: list[str] = []
+        for path in files:
+            if len(choices) == 8:
+                break
+            try:
+                data = load_replay(path).data
+                who = f"{data['player']}: " if data.get("player") else ""
+                label = (f"{str(data['finished'])[:16].replace('T', ' ')}  {who}"
+                         f"{int(data['score'])} points")
+            except (ReplayError, KeyError, TypeError, ValueError) as exc:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    problems.append(move_aside(path, "replay", _short(exc)))
+                continue
             choices.append((label, self._watch_from_list(path, ruleset_id)))
+        choices.append(("Back", self.show_launcher))
         ruleset = blockyard.load_ruleset(ruleset_id)
-        lines = [f"{len(files)} kept (the last 20)"] if files else ["No finished games yet."]
-        self.window.show_view(MenuView(self, f"Replays: {ruleset.name}", lines, choices,
-                                       self.show_launcher))
+        kept = len(files) - len(problems)
+        lines = [f"{kept} kept (the last 20)"] if kept > 0 else ["No finished games yet."]
+        self.window.show_view(MenuView(self, f"Replays: {ruleset.name}", lines + problems,
+                                       choices, self.show_launcher))
 
     def _watch_from_list(self, path: Path, ruleset_id: str):
         def watch() -> None:
@@ -194,15 +327,10 @@ class BlockyardApp:
         arcade.schedule(check, 0.5)
 
     def show_game(self, game: blockyard.Game) -> None:
-        self.current_game = game
-        if game.kind == "falling":
-            from .sudoku_view import SudokuView
-
-            self.window.show_view(SudokuView(self, game))
-        else:
-            from .tray_view import TrayGameView
-
-            self.window.show_view(TrayGameView(self, game))
+        """Show the game screen of the game's kind (see :data:`GAME_VIEWS`)."""
+        if self.playing is None or self.playing.game is not game:
+            self.playing = SavedGame(self.key_for(game.ruleset.id, game.seed, None), game)
+        self.window.show_view(game_view(game.kind)(self, game))
 
     def show_summary(self, game: blockyard.Game, summary: blockyard.results.Summary) -> None:
         from .summary_view import SummaryView
@@ -212,16 +340,51 @@ class BlockyardApp:
     # -- persistence -----------------------------------------------------------------------
 
     def after_action(self, game: blockyard.Game) -> None:
-        """Save the game in progress after every action (forgotten once over)."""
-        save_game(game)
+        """Save the game on screen after every action, over or not, until it is
+        recorded (closing the window at the "continue?" prompt loses nothing)."""
+        playing = self.playing
+        if playing is None or playing.game is not game or not playing.key:
+            return
+        playing.saved_at = time.time()
+        self.saves[playing.key] = playing
+        try:
+            save_game(playing)
+        except OSError as exc:
+            self.notices.append(f"The game could not be saved ({exc}).")
+
+    def save_settings(self) -> None:
+        try:
+            self.settings.save()
+        except OSError as exc:
+            self.notices.append(f"The settings could not be saved ({exc}).")
 
     def remember_size(self, width: int, height: int) -> None:
         self.settings.width, self.settings.height = width, height
-        self.settings.save()
+        self.save_settings()
 
     def quit(self) -> None:
         self.remember_size(self.window.width, self.window.height)
         self.window.close()
+
+
+IDLE_EVENTS = frozenset({"on_update", "on_fixed_update", "on_draw", "on_refresh"})
+"""Events that do not by themselves change what the window shows."""
+
+GAME_VIEWS = {"tray": ("tray_view", "TrayGameView"), "falling": ("sudoku_view", "SudokuView")}
+"""The game screen of each game kind: (module of this package, class)."""
+
+
+def game_view(kind: str) -> type[arcade.View]:
+    """The view class that plays games of ``kind``."""
+    import importlib
+
+    module, name = GAME_VIEWS[kind]
+    return getattr(importlib.import_module(f".{module}", __package__), name)
+
+
+def _short(exc: BaseException) -> str:
+    text = str(exc).split(": ", 1)[-1] if isinstance(exc, ReplayError) else str(exc)
+    return text[:100] or type(exc).__name__
 
 
 class BlockyardWindow(arcade.Window):
@@ -235,6 +398,33 @@ class BlockyardWindow(arcade.Window):
     def __init__(self, width: int, height: int, title: str, **kwargs: object) -> None:
         kwargs.setdefault("antialiasing", False)
         super().__init__(width, height, title, **kwargs)
+        self.stale = True
+        self.frames_drawn = 0
+
+    def invalidate(self) -> None:
+        """Ask for the next frame to be drawn (something changed)."""
+        self.stale = True
+
+    def dispatch_event(self, event_type: str, *args: object) -> object:
+        # input, resizing, exposing, a new view: the next frame must be drawn
+        if event_type not in IDLE_EVENTS:
+            self.stale = True
+        return super().dispatch_event(event_type, *args)
+
+    def show_view(self, new_view: arcade.View) -> None:
+        self.stale = True
+        super().show_view(new_view)
+
+    def draw(self, dt: float) -> None:
+        """Draw a frame only when something changed or animates: an idle window
+        costs next to no CPU (the last frame stays on screen)."""
+        view = self.current_view
+        animating = getattr(view, "animating", None)
+        if not self.stale and not (animating is not None and animating()):
+            return
+        self.stale = False
+        self.frames_drawn += 1
+        super().draw(dt)
 
     def on_close(self) -> None:
         if self.app is not None:
@@ -284,7 +474,9 @@ def run(ruleset: str | None = None, seed: int | None = None, challenge: str | No
         except (blockyard.RulesetError, blockyard.PluginError) as exc:
             print(f"blockyard: {exc}")
             return 2
-    settings = Settings.load()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the app reports unreadable files in the window
+        settings = Settings.load()
     try:
         window = BlockyardWindow(settings.width, settings.height, "Blockyard", resizable=True)
     except Exception as exc:  # pyglet's NoSuchDisplayException, no OpenGL, …
@@ -321,4 +513,4 @@ def run(ruleset: str | None = None, seed: int | None = None, challenge: str | No
     return 0
 
 
-__all__ = ["BlockyardApp", "clear_saved_game", "run"]
+__all__ = ["GAME_VIEWS", "BlockyardApp", "BlockyardWindow", "game_view", "run"]

@@ -4,9 +4,9 @@ watch the other's game, start a new duel or leave."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import blockyard
 from blockyard import rng
@@ -44,6 +44,26 @@ class Duel:
     @property
     def finished(self) -> bool:
         return len(self.results) == len(self.names)
+
+    def data(self) -> dict[str, Any]:
+        """The duel as JSON-safe data, saved with each turn's game in progress."""
+        return {"ruleset_id": self.ruleset_id, "seed": self.seed, "names": list(self.names),
+                "results": [{**asdict(r), "replay": str(r.replay)} for r in self.results]}
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> Duel:
+        """The duel saved by :meth:`data` (``ValueError`` when it is not one)."""
+        try:
+            results = [DuelResult(str(r["name"]), int(r["score"]), int(r["lines"]),
+                                  int(r["moves"]), r.get("over_reason"), Path(r["replay"]))
+                       for r in data.get("results", [])]
+            duel = cls(str(data["ruleset_id"]), int(data["seed"]),
+                       [str(n) for n in data["names"]], results)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"not a saved duel ({exc})") from None
+        if len(duel.names) != 2 or len(results) >= len(duel.names):
+            raise ValueError("not a saved duel (players and results do not match)")
+        return duel
 
 
 def setup(app: BlockyardApp, ruleset_id: str) -> None:

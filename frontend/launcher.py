@@ -18,7 +18,8 @@ import blockyard
 
 from . import theme
 from .layout import Rect
-from .widgets import Button
+from .persistence import SavedGame
+from .widgets import Button, fit_text
 
 if TYPE_CHECKING:
     from .app import BlockyardApp
@@ -33,7 +34,7 @@ class Entry:
     description: str
     options: list[tuple[str, str]]   # (option label, ruleset id)
     choice: int = 0
-    resume: blockyard.Game | None = None
+    resume: SavedGame | None = None
     texts: list[arcade.Text] = field(default_factory=list)
     rect: Rect = field(default_factory=lambda: Rect(0, 0, 0, 0))
     option_rect: Rect = field(default_factory=lambda: Rect(0, 0, 0, 0))
@@ -48,11 +49,9 @@ class Entry:
 def build_entries(app: BlockyardApp) -> list[Entry]:
     """The launcher rows, in family order, with records and games played."""
     entries: list[Entry] = []
-    saved = app.saved_game
-    if saved is not None:
-        entries.append(Entry(f"Resume: {saved.ruleset.name}", "continue",
-                             f"Score {saved.score} after {saved.moves} moves",
-                             [("", saved.ruleset.id)], resume=saved))
+    for saved in sorted(app.saves.values(), key=lambda s: -s.saved_at):
+        entries.append(Entry(resume_title(saved), "continue", resume_note(saved),
+                             [("", saved.game.ruleset.id)], resume=saved))
     grouped: dict[str, Entry] = {}
     for info in blockyard.list_rulesets():
         if info.error is not None:
@@ -79,6 +78,28 @@ def build_entries(app: BlockyardApp) -> list[Entry]:
             if rid == remembered:
                 entry.choice = i
     return entries
+
+
+def resume_title(saved: SavedGame) -> str:
+    """The launcher title of a game in progress: its ruleset, and whose duel turn
+    or which challenge it is."""
+    title = f"Resume: {saved.game.ruleset.name}"
+    if saved.duel is not None:
+        names = saved.duel.get("names", [])
+        turn = len(saved.duel.get("results", []))
+        if 0 <= turn < len(names):
+            title += f" — duel, {names[turn]}'s turn"
+    elif saved.challenge is not None:
+        title += f" — challenge ({saved.challenge} to beat)"
+    return title
+
+
+def resume_note(saved: SavedGame) -> str:
+    game = saved.game
+    note = f"Score {game.score} after {game.moves} moves"
+    if game.over:
+        note += "  ·  over: " + ("it can go on" if game.actions() else "to be recorded")
+    return note
 
 
 def fitted(text: arcade.Text, width: float) -> arcade.Text:
@@ -116,6 +137,14 @@ class LauncherView(arcade.View):
                                 "C code  Esc quit", 0, 0,
                                 theme.MUTED, 13, font_name=theme.FONT, anchor_x="center",
                                 anchor_y="center")
+        self.notices = list(app.notices)  # files set aside: said once, here
+        app.notices.clear()
+        self.notice_text = arcade.Text("\n".join(self.notices), 0, 0, theme.ACCENT, 12,
+                                       font_name=theme.FONT, anchor_x="center", anchor_y="top",
+                                       multiline=True, width=600, align="center")
+        self.more = arcade.Text("▼ more below: scroll or ↓", 0, 0, theme.ACCENT, 12,
+                                font_name=theme.FONT, bold=True, anchor_x="right",
+                                anchor_y="center")
         self.headers: list[arcade.Text] = []
         self.row_height = 80.0
         self._layout()
@@ -144,7 +173,17 @@ class LauncherView(arcade.View):
         self.challenge_button.place(Rect(width - 170 * scale, height - 58 * scale, 160 * scale,
                                          36 * scale), 13 * scale)
         self.hint.position = (width / 2, 18 * scale)
+        fit_text(self.hint, width - 16, 24 * scale, 13 * scale)
+        self.more.position = (width - 12 * scale, 40 * scale)
+        self.more.font_size = 12 * scale
         self.list_top = height - 84 * scale
+        self.text_offset = 0.0
+        self.list_camera = arcade.Camera2D()
+        if self.notices:
+            self.notice_text.font_size = 12 * scale
+            self.notice_text.width = int(width * 0.9)
+            self.notice_text.position = (width / 2, self.list_top - 4 * scale)
+            self.list_top -= self.notice_text.content_height + 12 * scale
         self.list_bottom = 40 * scale
         margin = max(16.0, width * 0.05)
         y = self.list_top + self.scroll
@@ -164,9 +203,12 @@ class LauncherView(arcade.View):
             ruleset_note = self._stats_line(entry)
             description = "" if entry.resume is not None else \
                 blockyard.load_ruleset(entry.ruleset_id).description
+            title = arcade.Text(entry.title, r.left + 14 * scale, r.top - 18 * scale, theme.TEXT,
+                                17 * scale, font_name=theme.FONT, bold=True, anchor_y="center")
+            fit_text(title, r.width - (250 if len(entry.options) > 1 else 28) * scale,
+                     26 * scale, 17 * scale, smallest=9)
             entry.texts = [
-                arcade.Text(entry.title, r.left + 14 * scale, r.top - 18 * scale, theme.TEXT,
-                            17 * scale, font_name=theme.FONT, bold=True, anchor_y="center"),
+                fitted(title, r.width - (250 if len(entry.options) > 1 else 28) * scale),
                 fitted(arcade.Text(description, r.left + 14 * scale, r.top - 40 * scale,
                                    theme.MUTED, 11.5 * scale, font_name=theme.FONT,
                                    anchor_y="center"),
@@ -200,12 +242,13 @@ class LauncherView(arcade.View):
         if not self.entries:
             return
         rect = self.entries[self.selected].rect
+        before = self.scroll
         if rect.bottom < self.list_bottom:
             self.scroll += self.list_bottom - rect.bottom
         elif rect.top > self.list_top:
             self.scroll -= rect.top - self.list_top
         self.scroll = max(0.0, self.scroll)
-        self._layout()
+        self._shift(self.scroll - before)
 
     def on_resize(self, width: int, height: int) -> None:
         self._layout()
@@ -225,15 +268,26 @@ class LauncherView(arcade.View):
                 if small.width:
                     arcade.draw_lrbt_rectangle_filled(small.left, small.right, small.bottom,
                                                       small.top, theme.BOARD_BG)
-            for text in entry.texts:
-                text.draw()
-        for header in self.headers:
-            header.draw()
+        camera = self.list_camera
+        camera.position = (self.window.width / 2, self.window.height / 2 - self.text_offset)
+        with camera.activate():
+            for entry in self.entries:
+                r = entry.rect
+                if r.top < 0 or r.bottom > self.window.height:
+                    continue
+                for text in entry.texts:
+                    text.draw()
+            for header in self.headers:
+                header.draw()
         arcade.draw_lrbt_rectangle_filled(0, self.window.width, self.list_top,
                                           self.window.height, theme.BACKGROUND)
         arcade.draw_lrbt_rectangle_filled(0, self.window.width, 0, self.list_bottom,
                                           theme.BACKGROUND)
+        if self.entries and min(e.rect.bottom for e in self.entries) < self.list_bottom - 1:
+            self.more.draw()
         self.title.draw()
+        if self.notices:
+            self.notice_text.draw()
         self.challenge_button.draw()
         self.hint.draw()
 
@@ -244,7 +298,7 @@ class LauncherView(arcade.View):
             return
         if len(entry.options) > 1:
             self.app.settings.options[entry.title] = entry.ruleset_id
-        self.app.start_game(entry.ruleset_id)
+        self.app.confirm_new_game(entry.ruleset_id, self.app.show_launcher)
 
     def cycle_option(self, index: int, step: int) -> None:
         entry = self.entries[index]
@@ -304,6 +358,26 @@ class LauncherView(arcade.View):
                 return
 
     def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> None:
-        content = sum(e.rect.height for e in self.entries) + 400
-        self.scroll = max(0.0, min(content, self.scroll - scroll_y * 40))
-        self._layout()
+        if not self.entries:
+            return
+        lowest = min(e.rect.bottom for e in self.entries) - self.scroll
+        most = max(0.0, self.list_bottom - lowest + 8)
+        scroll = max(0.0, min(most, self.scroll - scroll_y * 40))
+        self._shift(scroll - self.scroll)
+        self.scroll = scroll
+
+    def _shift(self, dy: float) -> None:
+        """Move the built rows by ``dy`` pixels (scrolling rebuilds no text)."""
+        if not dy:
+            return
+
+        def moved(rect: Rect) -> Rect:
+            return Rect(rect.left, rect.bottom + dy, rect.width, rect.height) if rect.width \
+                else rect
+
+        for entry in self.entries:
+            entry.rect = moved(entry.rect)
+            entry.option_rect = moved(entry.option_rect)
+            entry.duel_rect = moved(entry.duel_rect)
+            entry.replays_rect = moved(entry.replays_rect)
+        self.text_offset += dy  # texts stay built; the list camera moves them

@@ -104,6 +104,7 @@ class PromptView(arcade.View):
         self.back = back
         self.labels = [label for label, _ in fields]
         self.values = [value for _, value in fields]
+        self.fresh = [bool(value) for value in self.values]  # a suggestion: typing replaces it
         self.focus = 0
         self.error = ""
         self.ready = False  # text typed with the key that opened the prompt is not input
@@ -145,7 +146,12 @@ class PromptView(arcade.View):
     def _refresh(self) -> None:
         for i, text in enumerate(self.texts):
             cursor = "|" if i == self.focus else ""
-            text.text = f"{self.labels[i]}: {self.values[i]}{cursor}"
+            if self.fresh[i]:  # shown as a suggestion until the player types
+                text.text = f"{self.labels[i]}: {cursor}{self.values[i]}"
+                text.color = theme.MUTED
+            else:
+                text.text = f"{self.labels[i]}: {self.values[i]}{cursor}"
+                text.color = theme.TEXT
         self.error_text.text = self.error
 
     def submit(self) -> None:
@@ -176,6 +182,9 @@ class PromptView(arcade.View):
             return
         printable = "".join(ch for ch in text if ch.isprintable())
         if printable:
+            if self.fresh[self.focus]:
+                self.values[self.focus] = ""
+                self.fresh[self.focus] = False
             self.values[self.focus] = (self.values[self.focus] + printable)[:40]
             self.error = ""
             self._refresh()
@@ -183,6 +192,9 @@ class PromptView(arcade.View):
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         key = arcade.key
         if symbol == key.BACKSPACE:
+            if self.fresh[self.focus]:
+                self.values[self.focus] = ""
+                self.fresh[self.focus] = False
             self.values[self.focus] = self.values[self.focus][:-1]
         elif symbol in (key.TAB, key.DOWN):
             self.focus = (self.focus + 1) % len(self.values)

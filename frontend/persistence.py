@@ -1,19 +1,32 @@
-"""The player's settings and the game in progress, saved atomically.
+"""The player's settings and the games in progress, saved atomically.
 
 Settings (last ruleset, window size, launcher options) live in
-``settings.toml`` in the config folder, written with tomli-w. The game in
-progress is a snapshot in ``saves/current.json`` in the data folder, written
-after every move, so that killing the process loses nothing. Both are written
-with :func:`blockyard.files.write_atomically`; an unreadable file is moved
-aside with a warning and play goes on. Temporary files left by a writer that
-was killed are removed at the next start (:func:`remove_stray_files`).
+``settings.toml`` in the config folder, written with tomli-w. Games in
+progress are kept one per *save key* in ``saves/<key>.json`` in the data
+folder: one per ruleset, and one of their own for a challenge's game and for
+each duel turn (:func:`save_key`). A game is written after every action and
+stays saved until it is recorded, so closing the window at any moment (at the
+"continue?" prompt too) and starting again resumes exactly there.
+
+Every file is written with :func:`blockyard.files.write_atomically`. A file
+that cannot be read (random bytes, a folder in its place, values out of range
+such as ``width = inf``) is moved aside under a unique name and a message for
+the player is returned; nothing is overwritten silently and nothing crashes.
+Temporary files left by a writer that was killed are removed at the next start
+(:func:`remove_stray_files`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import math
+import os
+import re
+import time
 import warnings
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -21,15 +34,51 @@ import tomli_w
 
 import blockyard
 from blockyard import paths
-from blockyard.files import (
-    read_toml_or_set_aside,
-    remove_stray_temporaries,
-    set_aside,
-    write_atomically,
-)
+from blockyard.files import remove_stray_temporaries, set_aside, write_atomically
 
 DEFAULT_SIZE = (720, 960)
+MIN_SIZE = 360
+MAX_SIZE = 8192
+SAVE_FORMAT = 1
 
+
+@contextlib.contextmanager
+def notices_from_warnings(notices: list[str]) -> Iterator[None]:
+    """Collect the warnings raised inside (files set aside by the core) as messages."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield
+    for warning in caught:
+        notices.append(player_notice(str(warning.message)))
+
+
+def player_notice(message: str) -> str:
+    """A core warning about a file, shortened for the window (the path's last part)."""
+    return re.sub(r"(/[^\s/]+)+/([^\s/]+)", r"\2", message)
+
+
+def move_aside(path: Path, what: str, reason: str) -> str:
+    """Move an unusable file or folder at ``path`` out of the way under a unique
+    ``<name>.corrupt-<time>`` name; returns the message for the player."""
+    path = Path(path)
+    if path.is_dir() and not path.is_symlink():
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        n = 1
+        while True:
+            aside = path.with_name(f"{path.name}.corrupt-{stamp}" + ("" if n == 1 else f"-{n}"))
+            if not aside.exists():
+                break
+            n += 1
+        os.replace(path, aside)
+        warnings.warn(f"{what} file {path} could not be used ({reason}); it was moved to "
+                      f"{aside} and a new one is started", stacklevel=2)
+    else:
+        aside = set_aside(path, what, reason)
+    return (f"The {what} file could not be used ({reason}). It was kept as {aside.name} "
+            "and a new one is started.")
+
+
+# -- settings ------------------------------------------------------------------------------
 
 @dataclass
 class Settings:
@@ -45,23 +94,62 @@ class Settings:
         return paths.config_dir() / "settings.toml"
 
     @classmethod
-    def load(cls) -> Settings:
-        data = read_toml_or_set_aside(cls.path(), "settings")
+    def load(cls, notices: list[str] | None = None) -> Settings:
+        """The saved settings. An unreadable file, or one with values out of range,
+        is moved aside (a message is added to ``notices``); the good values are kept."""
+        notices = notices if notices is not None else []
+        path = cls.path()
         settings = cls()
         try:
-            settings.last_ruleset = str(data.get("last_ruleset", ""))
-            settings.width = max(320, int(data.get("width", settings.width)))
-            settings.height = max(320, int(data.get("height", settings.height)))
-            options = data.get("options", {})
-            settings.options = {str(k): str(v) for k, v in options.items()}
-        except (TypeError, ValueError, AttributeError):
-            warnings.warn(f"settings file {cls.path()} has unexpected values; using defaults",
-                          stacklevel=2)
-            settings = cls()
+            import tomllib
+
+            data: Any = tomllib.loads(path.read_bytes().decode("utf-8"))
+        except FileNotFoundError:
+            return settings
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            reason = "it is a folder" if path.is_dir() else f"{type(exc).__name__}: {exc}"
+            notices.append(move_aside(path, "settings", reason))
+            return settings
+        problems: list[str] = []
+        settings.last_ruleset = _read(data, "last_ruleset", str, "", problems)
+        settings.width = _read(data, "width", _size, settings.width, problems)
+        settings.height = _read(data, "height", _size, settings.height, problems)
+        settings.options = _read(data, "options", _options, {}, problems)
+        if problems:
+            notices.append(move_aside(path, "settings", "; ".join(problems)))
+            with contextlib.suppress(OSError):
+                settings.save()
         return settings
 
     def save(self) -> None:
-        write_atomically(self.path(), tomli_w.dumps(asdict(self)))
+        write_atomically(self.path(), tomli_w.dumps({
+            "last_ruleset": self.last_ruleset, "width": self.width, "height": self.height,
+            "options": dict(self.options)}))
+
+
+def _read(data: dict[str, Any], key: str, convert: Callable[[Any], Any], default: Any,
+          problems: list[str]) -> Any:
+    if key not in data:
+        return default
+    try:
+        return convert(data[key])
+    except (TypeError, ValueError, AttributeError) as exc:
+        problems.append(f"{key}: {exc}")
+        return default
+
+
+def _size(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ValueError(f"{value!r} is not a window size")
+    if not MIN_SIZE <= value <= MAX_SIZE:
+        raise ValueError(f"{value!r} is outside {MIN_SIZE}–{MAX_SIZE} pixels")
+    return int(value)
+
+
+def _options(value: Any) -> dict[str, str]:
+    if not isinstance(value, dict):
+        raise ValueError("not a table")
+    return {str(k): str(v) for k, v in value.items()}
 
 
 def remove_stray_files() -> list[Path]:
@@ -70,33 +158,116 @@ def remove_stray_files() -> list[Path]:
     return remove_stray_temporaries(paths.config_dir(), paths.data_dir())
 
 
-def save_path() -> Path:
-    return paths.data_dir() / "saves" / "current.json"
+# -- games in progress ---------------------------------------------------------------------
+
+def saves_dir() -> Path:
+    return paths.data_dir() / "saves"
 
 
-def save_game(game: blockyard.Game) -> None:
-    """Save the game in progress (or forget it once it is over)."""
-    if game.over:
-        clear_saved_game()
-        return
-    write_atomically(save_path(), json.dumps(game.snapshot()))
+def save_key(ruleset_id: str, *, challenge: bool = False, duel_turn: int | None = None,
+             seed: int | None = None) -> str:
+    """The name a game in progress is saved under: the ruleset id for an ordinary
+    game; a challenge's game and each duel turn have their own (with the seed)."""
+    key = ruleset_id
+    if challenge:
+        key += f".challenge-{seed}"
+    if duel_turn is not None:
+        key += f".duel-{seed}-{duel_turn + 1}"
+    return re.sub(r"[^A-Za-z0-9._-]", "_", key)
 
 
-def clear_saved_game() -> None:
-    save_path().unlink(missing_ok=True)
+@dataclass
+class SavedGame:
+    """A game in progress with what the session needs to go on with it."""
+
+    key: str
+    game: blockyard.Game
+    challenge: int | None = None       # the score to beat of a challenge's game
+    duel: dict[str, Any] | None = None  # the duel it belongs to (see duel.Duel.data)
+    saved_at: float = 0.0
+
+    @property
+    def path(self) -> Path:
+        return saves_dir() / f"{self.key}.json"
+
+
+def save_game(saved: SavedGame | blockyard.Game) -> None:
+    """Write the game in progress (kept until :func:`forget_game` after recording);
+    a bare game is saved as its ruleset's ordinary game."""
+    if not isinstance(saved, SavedGame):
+        saved = SavedGame(save_key(saved.ruleset.id), saved)
+    write_atomically(saved.path, json.dumps({
+        "format": SAVE_FORMAT, "snapshot": saved.game.snapshot(),
+        "challenge": saved.challenge, "duel": saved.duel}))
+
+
+def forget_game(key: str) -> None:
+    (saves_dir() / f"{key}.json").unlink(missing_ok=True)
+
+
+def legacy_save_path() -> Path:
+    return saves_dir() / "current.json"
+
+
+def _read_save(path: Path) -> SavedGame:
+    data: Any = json.loads(path.read_text(encoding="utf-8"))
+    if path == legacy_save_path():  # the single save of earlier versions: a snapshot
+        game = blockyard.restore(data)
+        return SavedGame(save_key(game.ruleset.id), game)
+    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+        raise ValueError("not a Blockyard save")
+    game = blockyard.restore(data["snapshot"])
+    challenge = data.get("challenge")
+    if challenge is not None and (isinstance(challenge, bool) or not isinstance(challenge, int)):
+        raise ValueError(f"challenge: expected a score, found {challenge!r}")
+    duel = data.get("duel")
+    if duel is not None and not isinstance(duel, dict):
+        raise ValueError("duel: expected a table")
+    return SavedGame(path.stem, game, challenge, duel, path.stat().st_mtime)
+
+
+def load_saved_games(notices: list[str] | None = None) -> list[SavedGame]:
+    """Every game in progress, most recently saved first. A save that cannot be
+    read is moved aside with a message in ``notices``."""
+    notices = notices if notices is not None else []
+    folder = saves_dir()
+    if folder.exists() and not folder.is_dir():
+        notices.append(move_aside(folder, "saves folder", "it is not a folder"))
+        return []
+    try:
+        candidates = sorted(folder.glob("*.json"))
+    except OSError:
+        return []
+    found: dict[str, SavedGame] = {}
+    for path in candidates:
+        try:
+            saved = _read_save(path)
+        except Exception as exc:  # any unreadable save: keep it aside, go on
+            reason = "it is a folder" if path.is_dir() else _reason(exc)
+            notices.append(move_aside(path, "saved game", reason))
+            continue
+        if path == legacy_save_path():
+            if saved.key in found or (folder / f"{saved.key}.json").exists():
+                continue
+            save_game(saved)
+            path.unlink(missing_ok=True)
+        found[saved.key] = saved
+    return sorted(found.values(), key=lambda s: -s.saved_at)
 
 
 def load_saved_game() -> blockyard.Game | None:
-    """The saved game in progress, or ``None``. A broken save is moved aside."""
-    path = save_path()
-    try:
-        raw = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None
-    try:
-        data: Any = json.loads(raw)
-        game = blockyard.restore(data)
-    except Exception as exc:  # any unreadable save: keep it aside, start fresh
-        set_aside(path, "saved game", f"{type(exc).__name__}: {exc}")
-        return None
-    return None if game.over else game
+    """The most recently saved game in progress, or ``None``."""
+    saved = load_saved_games()
+    return saved[0].game if saved else None
+
+
+def save_path() -> Path:
+    """Where earlier versions kept their single saved game (read once, then moved)."""
+    return legacy_save_path()
+
+
+def _reason(exc: BaseException) -> str:
+    text = str(exc)
+    if len(text) > 120:
+        text = text[:117] + "…"
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

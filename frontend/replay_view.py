@@ -17,6 +17,8 @@ import arcade
 from blockyard.replays import Replay
 
 from . import theme
+from .layout import Rect
+from .widgets import Button, click_buttons, hover_buttons
 
 if TYPE_CHECKING:
     from .app import BlockyardApp
@@ -50,6 +52,10 @@ class ReplayView(arcade.View):
 
             self.inner = TrayGameView(app, self.game, spectator=True)
         self.label = title or f"Replay: {self.game.ruleset.name}"
+        self.buttons = [Button("❚❚ Pause", self.toggle, font_size=13),
+                        Button("Step ▶", self.step_once, font_size=13),
+                        Button("Speed ×1", self.next_speed, font_size=13),
+                        Button("Back", self.back, font_size=13)]
         self.status = arcade.Text(self.label, 0, 0, theme.ACCENT, 12, font_name=theme.FONT,
                                   bold=True, anchor_x="center", anchor_y="center")
         self._place_status()
@@ -59,7 +65,26 @@ class ReplayView(arcade.View):
         return self.index >= len(self.actions)
 
     def _place_status(self) -> None:
-        self.status.position = (self.window.width / 2, 12)
+        width = self.window.width
+        self.status.position = (width / 2, 12)
+        bw, bh, gap = min(110.0, (width - 50) / 4), 30.0, 8
+        left = width / 2 - (4 * bw + 3 * gap) / 2
+        for i, button in enumerate(self.buttons):
+            button.place(Rect(left + i * (bw + gap), 30, bw, bh), 13)
+
+    def toggle(self) -> None:
+        self.playing = not self.playing and not self.finished
+
+    def step_once(self) -> None:
+        self.playing = False
+        self.step()
+
+    def next_speed(self) -> None:
+        speeds = sorted(SPEEDS.values())
+        self.speed = speeds[(speeds.index(self.speed) + 1) % len(speeds)]
+
+    def animating(self) -> bool:
+        return (self.playing and not self.finished) or self.inner.animating()
 
     def _status_text(self) -> str:
         state = "end" if self.finished else ("▶" if self.playing else "❚❚")
@@ -113,11 +138,17 @@ class ReplayView(arcade.View):
         text = self._status_text()
         if self.status.text != text:
             self.status.text = text
+        self.buttons[0].label = "▶ Play" if not self.playing or self.finished else "❚❚ Pause"
+        self.buttons[0].enabled = not self.finished
+        self.buttons[1].enabled = not self.finished
+        self.buttons[2].label = f"Speed ×{self.speed}"
 
     def on_draw(self) -> None:
         self.inner.on_draw()
-        arcade.draw_lrbt_rectangle_filled(0, self.window.width, 0, 26, theme.OVERLAY)
+        arcade.draw_lrbt_rectangle_filled(0, self.window.width, 0, 66, theme.OVERLAY)
         self.status.draw()
+        for button in self.buttons:
+            button.draw()
 
     def on_resize(self, width: int, height: int) -> None:
         self.inner.on_resize(width, height)
@@ -135,5 +166,8 @@ class ReplayView(arcade.View):
         elif symbol in SPEEDS:
             self.speed = SPEEDS[symbol]
 
+    def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
+        hover_buttons(self.buttons, x, y)
+
     def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
-        self.playing = not self.playing
+        click_buttons(self.buttons, x, y)

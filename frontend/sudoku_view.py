@@ -1,8 +1,10 @@
 """The Sudoku Bloxx screen: falling stones on a 9×9 board.
 
-Keys: ←/→ move, ↓ soft drop (while held), Space hard drop, Esc pause. The view
-only renders the headless ``FallingGame`` and forwards keys; every rule,
-landing and point comes from the game.
+Keys: ←/→ move, ↓ soft drop (while held), Space hard drop, Esc pause; the same
+controls are buttons under the board for the mouse or a touch screen (soft drop
+while the button is held). A shadow shows where the stone would land. The view
+only renders the headless ``FallingGame`` and forwards input; every rule,
+landing and point comes from the game, every number shown from its rules.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from blockyard.stones import Stone
 
 from . import theme
 from .layout import Rect
-from .widgets import PauseMenu, cell_sprite
+from .rulewords import discard_points, max_errors, signed
+from .widgets import Button, PauseMenu, cell_sprite, fit_text, hover_buttons
 
 if TYPE_CHECKING:
     from .app import BlockyardApp
@@ -71,10 +74,25 @@ class SudokuView(arcade.View):
         self.upcoming_texts = [arcade.Text("", 0, 0, (20, 20, 30, 255), 14, font_name=font,
                                            bold=True, anchor_x="center", anchor_y="center")
                                for _ in range(3)]
-        self.help_text = arcade.Text("←/→ move   ↓ soft drop   Space hard drop   Esc pause", 0, 0,
-                                     theme.MUTED, 12, font_name=font, anchor_x="center",
+        self.help_text = arcade.Text("Keys: ←/→ move   ↓ soft drop   Space hard drop   Esc pause",
+                                     0, 0, theme.MUTED, 12, font_name=font, anchor_x="center",
                                      anchor_y="center")
-        self.pause = PauseMenu(lambda: self.app.restart(self.game), self.app.show_launcher)
+        self.max_errors = max_errors(game.ruleset)
+        discard = discard_points(game.ruleset)
+        self.discard_label = signed(discard) if discard is not None else ""
+        self.errors_label = arcade.Text("Errors", 0, 0, theme.MUTED, 12, font_name=font,
+                                        anchor_x="center", anchor_y="center")
+        self.menu_button = Button("Menu", self.open_pause, font_size=13)
+        self.controls = {
+            "left": Button("◀", lambda: self.control("left"), font_size=22),
+            "soft": Button("▼ soft", lambda: self.control("soft"), font_size=15),
+            "hard": Button("⤓ drop", lambda: self.control("hard"), font_size=15),
+            "right": Button("▶", lambda: self.control("right"), font_size=22),
+        }
+        self.shadow = cell_sprite(theme.GLOW, 10)
+        self.held: str | None = None
+        self.pause = PauseMenu(lambda: self.app.confirm_restart(self.game, self),
+                               self.app.show_launcher)
         self._layout()
 
     # -- layout and sprites -----------------------------------------------------------------
@@ -85,10 +103,23 @@ class SudokuView(arcade.View):
         scale = max(0.7, min(1.3, min(width, height) / 720))
         self.scale = scale
         top_band = 130 * scale
-        cell = min((width - 40 * scale) / game.cols, (height - top_band - 70 * scale) / game.rows)
+        control_h = 56 * scale
+        bottom_band = control_h + 44 * scale
+        cell = min((width - 40 * scale) / game.cols,
+                   (height - top_band - bottom_band) / game.rows)
         self.cell = cell
         bw, bh = cell * game.cols, cell * game.rows
-        self.board = Rect((width - bw) / 2, 40 * scale, bw, bh)
+        self.board = Rect((width - bw) / 2, bottom_band, bw, bh)
+        gap = 8 * scale
+        cw = min(120 * scale, (width - 5 * gap) / 4)
+        left = width / 2 - (4 * cw + 3 * gap) / 2
+        for i, button in enumerate(self.controls.values()):
+            button.place(Rect(left + i * (cw + gap), 30 * scale, cw, control_h),
+                         button.font_size)
+        self.menu_button.place(Rect(width - 110 * scale, height - 44 * scale, 100 * scale,
+                                    34 * scale), 13 * scale)
+        self.shadow = cell_sprite(theme.GLOW, cell * 0.92)
+        self.shadow.alpha = 70
         self.cells.clear()
         self.digits = []
         self.batch = pyglet.graphics.Batch()
@@ -101,7 +132,7 @@ class SudokuView(arcade.View):
                                                anchor_x="center", anchor_y="center",
                                                batch=self.batch))
         self.shown = [-1] * (game.rows * game.cols)
-        self.discard_marks = [arcade.Text("−100", self.board.left + (c + 0.5) * cell,
+        self.discard_marks = [arcade.Text(self.discard_label, self.board.left + (c + 0.5) * cell,
                                           self.board.top + cell * 0.24, theme.TEXT,
                                           cell * 0.2, font_name=theme.FONT, bold=True,
                                           anchor_x="center", anchor_y="center")
@@ -110,6 +141,7 @@ class SudokuView(arcade.View):
         self.current_text.font_size = cell * 0.45
         self.upcoming_sprites = [cell_sprite(theme.STONE, cell * 0.62) for _ in range(3)]
         self.overlay_sprites.clear()
+        self.overlay_sprites.append(self.shadow)
         self.overlay_sprites.append(self.falling)
         for i, sprite in enumerate(self.upcoming_sprites):
             sprite.position = (24 * scale + cell * 0.4 + i * cell * 0.75,
@@ -120,8 +152,11 @@ class SudokuView(arcade.View):
         self.next_text.position = (24 * scale, height - 40 * scale)
         self.score_text.position = (width / 2, height - 50 * scale)
         self.clock_text.position = (width / 2, height - 90 * scale)
-        self.errors_text.position = (width - 90 * scale, height - 50 * scale)
-        self.help_text.position = (width / 2, 16 * scale)
+        self.errors_text.position = (width - 170 * scale, height - 50 * scale)
+        self.errors_label.position = (width - 170 * scale, height - 78 * scale)
+        self.help_text.position = (width / 2, 14 * scale)
+        fit_text(self.help_text, width - 16, 20 * scale, 12 * scale)
+        self.block_lines = block_lines(game.ruleset, self.board, cell)
         self.pause.place(width, height, scale)
         self.refresh()
 
@@ -148,7 +183,12 @@ class SudokuView(arcade.View):
         self.score_text.text = str(game.score)
         self._update_clock()
         self.shown_moves = game.moves
-        self.errors_text.text = "✗" * game.errors + "·" * max(0, 3 - game.errors)
+        if self.max_errors is not None:
+            self.errors_text.text = "✗" * game.errors + "·" * max(0, self.max_errors - game.errors)
+            self.errors_label.text = f"Errors {game.errors} of {self.max_errors}"
+        else:
+            self.errors_text.text = ""
+            self.errors_label.text = f"Errors {game.errors}" if game.errors else ""
         for sprite, text, stone in zip(self.upcoming_sprites, self.upcoming_texts,
                                        game.upcoming, strict=False):
             sprite.color = stone_colour(stone)
@@ -168,9 +208,13 @@ class SudokuView(arcade.View):
         current = self.game.current
         if current is None:
             self.falling.visible = False
+            self.shadow.visible = False
             self.current_text.text = ""
             return
         self.falling.visible = True
+        landing = self.game.landing_row()
+        self.shadow.visible = landing > current.row
+        self.shadow.position = self.cell_center(max(landing, 0), current.col)
         # smooth: between its row and the next by the share of the fall interval elapsed
         progress = 0.0
         if self.game.landing_row() > current.row:  # still falling: glide towards the next row
@@ -242,21 +286,21 @@ class SudokuView(arcade.View):
                 self.discard_marks[col].draw()
         self.cells.draw()
         self.batch.draw()
-        for i in range(0, self.game.cols + 1, 3):
-            x = b.left + i * self.cell
-            arcade.draw_line(x, b.bottom, x, b.top, theme.ACCENT, 3)
-        for i in range(0, self.game.rows + 1, 3):
-            y = b.bottom + i * self.cell
-            arcade.draw_line(b.left, y, b.right, y, theme.ACCENT, 3)
+        for left, right, bottom, top in self.block_lines:
+            arcade.draw_lrbt_rectangle_outline(left, right, bottom, top, theme.ACCENT, 3)
         self.overlay_sprites.draw()
         self.current_text.draw()
         for text in self.upcoming_texts:
             text.draw()
-        for text in (self.score_text, self.clock_text, self.errors_text, self.next_text,
-                     self.help_text):
+        for text in (self.score_text, self.clock_text, self.errors_text, self.errors_label,
+                     self.next_text, self.help_text):
             text.draw()
         for text, _age in self.labels:
             text.draw()
+        if not self.spectator:
+            self.menu_button.draw()
+            for button in self.controls.values():
+                button.draw()
         self.pause.draw()
 
     # -- input ----------------------------------------------------------------------------------
@@ -265,40 +309,93 @@ class SudokuView(arcade.View):
     def paused(self) -> bool:
         return self.pause.open
 
-    def on_key_press(self, symbol: int, modifiers: int) -> None:
-        key = arcade.key
-        if self.pause.on_key(symbol):
-            return
-        if symbol == key.ESCAPE:
-            self.pause.show()
-            return
-        if self.game.over:
+    def open_pause(self) -> None:
+        self.release_soft_drop()
+        self.pause.show()
+
+    def control(self, name: str) -> None:
+        """One of the controls, by key or button: left, right, soft, hard."""
+        if self.game.over or self.paused or self.spectator:
             return
         moves = self.game.moves
-        if symbol == key.LEFT:
+        if name == "left":
             self.game.move(-1)
-        elif symbol == key.RIGHT:
+        elif name == "right":
             self.game.move(1)
-        elif symbol == key.DOWN:
+        elif name == "soft":
             self.game.soft_drop(True)
-        elif symbol == key.SPACE:
+        elif name == "hard":
             self.game.hard_drop()
-        else:
-            return
         if self.game.moves != moves:  # a hard drop, or a move onto a resting place
             self._landed([self.game.last_landing])
         self.app.after_action(self.game)
         self.refresh()
 
-    def on_key_release(self, symbol: int, modifiers: int) -> None:
-        if symbol == arcade.key.DOWN and not self.game.over and self.game.soft:
+    def release_soft_drop(self) -> None:
+        if not self.game.over and self.game.soft and not self.spectator:
             self.game.soft_drop(False)
+            self.app.after_action(self.game)
+
+    def animating(self) -> bool:
+        """Falling stones move every frame while the game runs; labels fade."""
+        return bool(self.labels) or (not self.game.over and not self.paused) \
+            or (self.game.over and not self.recorded)
+
+    def on_key_press(self, symbol: int, modifiers: int) -> None:
+        key = arcade.key
+        if self.pause.on_key(symbol):
+            return
+        if symbol == key.ESCAPE:
+            self.open_pause()
+            return
+        name = {key.LEFT: "left", key.RIGHT: "right", key.DOWN: "soft",
+                key.SPACE: "hard"}.get(symbol)
+        if name is not None:
+            self.control(name)
+
+    def on_key_release(self, symbol: int, modifiers: int) -> None:
+        if symbol == arcade.key.DOWN:
+            self.release_soft_drop()
 
     def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
-        self.pause.on_mouse_motion(x, y)
+        if self.paused:
+            self.pause.on_mouse_motion(x, y)
+        else:
+            hover_buttons([self.menu_button, *self.controls.values()], x, y)
 
     def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
-        self.pause.on_mouse_press(x, y)
+        if self.pause.on_mouse_press(x, y) or self.spectator:
+            return
+        if self.menu_button.hit(x, y):
+            self.open_pause()
+            return
+        for name, control in self.controls.items():
+            if control.hit(x, y):
+                self.held = name
+                self.control(name)
+                return
+
+    def on_mouse_release(self, x: float, y: float, button: int, modifiers: int) -> None:
+        if self.held == "soft":
+            self.release_soft_drop()
+        self.held = None
 
     def on_resize(self, width: int, height: int) -> None:
         self._layout()
+
+
+def block_lines(ruleset: blockyard.Ruleset, board: Rect, cell: float
+                ) -> list[tuple[float, float, float, float]]:
+    """The outline (left, right, bottom, top) of every region of kind "block" of the
+    ruleset: the sudoku blocks, however large the rule file makes them."""
+    out = []
+    for region in ruleset.regions:
+        if region.kind != "block" or not region.cells:
+            continue
+        top = min(r for r, _ in region.cells)
+        bottom = max(r for r, _ in region.cells) + 1
+        left = min(c for _, c in region.cells)
+        right = max(c for _, c in region.cells) + 1
+        out.append((board.left + left * cell, board.left + right * cell,
+                    board.top - bottom * cell, board.top - top * cell))
+    return out

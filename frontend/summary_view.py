@@ -11,13 +11,12 @@ import blockyard
 
 from . import theme
 from .layout import Rect
+from .rulewords import over_words
 from .widgets import Button, click_buttons, hover_buttons, piece_sprites
 
 if TYPE_CHECKING:
     from .app import BlockyardApp
 
-REASONS = {"stuck": "No piece fits", "time": "Time is up", "ended": "Round ended",
-           "errors": "Three errors", "complete": "Board complete!"}
 PRACTICE = "Practice — only the first game of the day counts"
 
 
@@ -41,9 +40,10 @@ class SummaryView(arcade.View):
     def _lines(self) -> list[tuple[str, theme.Color, float, bool]]:
         s = self.summary
         lines: list[tuple[str, theme.Color, float, bool]] = [
-            (REASONS.get(s.over_reason or "", "Game over"), theme.MUTED, 18, False),
-            (f"{s.points} points", theme.TEXT, 40, True),
+            (over_words(self.game, s.over_reason or "") or "Game over", theme.MUTED, 18, False),
         ]
+        if self.game.ruleset.display.score:
+            lines.append((f"{s.points} points", theme.TEXT, 40, True))
         if s.practice:
             lines.append((PRACTICE, theme.MUTED, 16, True))
         if s.new_record:
@@ -58,11 +58,12 @@ class SummaryView(arcade.View):
             lines.append((f"Challenge: {s.points} vs {self.app.challenge_score} — "
                           f"{'beaten!' if beat else 'not beaten'}",
                           theme.GOOD if beat else theme.BAD, 16, True))
-        if self.game.kind == "tray":
+        if self.game.kind == "tray" and self.game.ruleset.display.score:
             combo = self.game.ruleset.display.combo_text(s.best_combo) or "—"
             lines.append((f"Best combo: {combo}", theme.TEXT, 16, False))
             if s.failed_pieces:
-                lines.append(("Did not fit:", theme.MUTED, 15, False))
+                lines.append(("Did not fit:" if s.over_reason == "stuck" else "Left in the tray:",
+                              theme.MUTED, 15, False))
         return lines
 
     def _layout(self) -> None:

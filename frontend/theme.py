@@ -21,6 +21,12 @@ PANEL: Color = (44, 50, 84, 255)
 PANEL_HOVER: Color = (64, 72, 118, 255)
 OVERLAY: Color = (10, 12, 24, 200)
 GLOW: Color = (255, 255, 255, 110)
+DISABLED: Color = (30, 34, 56, 255)
+DISABLED_EDGE: Color = (70, 76, 110, 255)
+DISABLED_TEXT: Color = (120, 126, 156, 255)
+BUTTON_EDGE: Color = (96, 106, 160, 255)
+SELECTED: Color = (255, 204, 64, 70)
+NO_FIT: Color = (24, 24, 32, 170)
 GHOST_ALPHA = 120
 
 # piece colours by colour index (1-based); more colours wrap around
@@ -34,6 +40,24 @@ GOLDEN_STONE: Color = (250, 200, 60, 255)
 SYMBOL_STONE: Color = (40, 40, 48, 255)
 
 FONT = ("Arial", "Liberation Sans", "DejaVu Sans")
+
+
+BLOCK_SHADE: Color = (44, 51, 84, 255)  # empty cells of every other block
+
+
+def luminance(color: Color) -> float:
+    """Relative luminance of an sRGB colour (WCAG 2)."""
+    def channel(value: int) -> float:
+        c = value / 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (channel(v) for v in color[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: Color, b: Color) -> float:
+    """The WCAG contrast ratio of two colours (1 to 21)."""
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
 
 
 NEUTRAL: Color = (150, 160, 190, 255)  # cells of a starting position, pieces from outside

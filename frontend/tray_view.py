@@ -20,11 +20,13 @@ from blockyard import IllegalMove
 
 from . import theme
 from .layout import GameLayout, Rect, game_layout
+from .rulewords import action_label, key_name, over_words
 from .widgets import (
     Button,
     PauseMenu,
     cell_sprite,
     click_buttons,
+    fit_text,
     hover_buttons,
     piece_sprites,
 )
@@ -76,8 +78,7 @@ class TrayGameView(arcade.View):
         self.key_anchor: tuple[int, int] | None = None
         self.anchor: tuple[int, int] | None = None
         self.preview: blockyard.MoveResult | None = None
-        self.swap_armed = False
-        self.end_armed = False
+        self.armed: str | None = None  # the action waiting for its confirming second click
         self.last_tray_click: tuple[int, float] = (-1, 0.0)
         self.message = ""
         self.message_age = 0.0
@@ -114,15 +115,44 @@ class TrayGameView(arcade.View):
                                         bold=True, anchor_x="center", anchor_y="center")
         self.title_text = arcade.Text(self.game.ruleset.name, 0, 0, theme.MUTED, 12,
                                       font_name=font, anchor_x="center", anchor_y="center")
+        self.note_text = arcade.Text(self.game.ruleset.display.note, 0, 0, theme.MUTED, 14,
+                                     font_name=font, anchor_x="center", anchor_y="center")
         self.menu_button = Button("Menu", self.open_pause, font_size=13)
-        self.swap_button = Button("Swap", self.click_swap, font_size=13)
-        self.end_button = Button("End round", self.click_end, font_size=13)
-        self.continue_button = Button("Continue", self.do_continue, font_size=18,
-                                      color=(40, 120, 80, 255))
-        self.give_up_button = Button("Finish", self.finish, font_size=18)
+        # one button per action the rules contribute (swap, rotate, end round, a mod's own)
+        self.action_specs = [spec for spec in self.game.ruleset.action_specs.values()
+                             if not spec.automatic and not spec.after_end]
+        self.action_buttons = {spec.name: Button(spec.label, self._clicker(spec.name),
+                                                 font_size=13)
+                               for spec in self.action_specs}
+        # the actions offered after the end (eu continue) get a prompt of their own
+        self.after_end_specs = [spec for spec in self.game.ruleset.action_specs.values()
+                                if spec.after_end and not spec.automatic]
+        self.after_end_buttons = {spec.name: Button(spec.label, self._clicker(spec.name),
+                                                    font_size=18, color=(40, 120, 80, 255))
+                                  for spec in self.after_end_specs}
+        self.give_up_button = Button("Finish: see the score", self.finish, font_size=18)
         self.pause = PauseMenu(self.restart, self.to_launcher)
         self.overlay_text = arcade.Text("", 0, 0, theme.TEXT, 26, font_name=font, bold=True,
                                         anchor_x="center", anchor_y="center")
+        self.overlay_help = arcade.Text("", 0, 0, theme.TEXT, 15, font_name=font,
+                                        anchor_x="center", anchor_y="top", multiline=True,
+                                        width=400, align="center")
+
+    @property
+    def swap_button(self) -> Button:
+        return self.action_buttons["swap"]
+
+    @property
+    def end_button(self) -> Button:
+        return self.action_buttons["end"]
+
+    @property
+    def continue_button(self) -> Button:
+        return self.after_end_buttons["continue"]
+
+    @property
+    def hud_buttons(self) -> list[Button]:
+        return [self.menu_button, *self.action_buttons.values()]
 
     def _build_board(self) -> None:
         layout = self.layout
@@ -134,6 +164,7 @@ class TrayGameView(arcade.View):
                 x, y = layout.cell_center(r, c)
                 self.cells.append(cell_sprite(theme.EMPTY_CELL, layout.cell * 0.94, x, y))
                 self.glow_pool.append(cell_sprite(theme.GLOW, layout.cell * 0.94, x, y))
+        self.empty_colours = block_shading(self.game.ruleset, self.game.rows, self.game.cols)
         self.fall_offsets = [0.0] * len(self.cells)
         self.centres = [layout.cell_center(r, c) for r in range(self.game.rows)
                         for c in range(self.game.cols)]
@@ -142,40 +173,69 @@ class TrayGameView(arcade.View):
     def _place_hud(self) -> None:
         layout, hud = self.layout, self.layout.hud
         scale = max(0.7, min(1.4, min(layout.width, layout.height) / 720))
+        self.scale = scale
         self.score_text.font_size = 32 * scale
         self.combo_text.font_size = 18 * scale
+        buttons = self.hud_buttons
         if layout.portrait:
+            bw = min(130 * scale, hud.width * 0.3)
+            bh = min(34 * scale, hud.height / len(buttons) - 4)
+            for i, button in enumerate(buttons):
+                button.place(Rect(hud.right - bw, hud.top - (i + 1) * bh - i * 4, bw, bh),
+                             13 * scale)
+            middle = hud.width - 2 * bw - 16
             self.score_text.position = (hud.center_x, hud.top - hud.height * 0.35)
             self.best_text.position = (hud.center_x, hud.top - hud.height * 0.68)
             self.combo_text.position = (hud.center_x, hud.bottom + hud.height * 0.08)
-            self.title_text.position = (hud.left + 90 * scale, hud.top - 12 * scale)
-            self.clock_text.position = (hud.left + 70 * scale, hud.center_y - 8 * scale)
-            bw, bh = 112 * scale, 34 * scale
-            self.menu_button.place(Rect(hud.right - bw, hud.top - bh, bw, bh), 13 * scale)
-            self.swap_button.place(Rect(hud.right - bw, hud.top - 2.2 * bh, bw, bh), 13 * scale)
-            self.end_button.place(Rect(hud.right - bw, hud.top - 3.4 * bh, bw, bh), 13 * scale)
+            self.note_text.position = (hud.center_x, hud.top - hud.height * 0.68)
+            self.title_text.anchor_x = "left"
+            self.title_text.position = (hud.left, hud.top - 10 * scale)
+            self.clock_text.position = (hud.left + bw / 2, hud.center_y - 8 * scale)
+            side = bw
         else:
+            per_row = 3
+            rows = -(-len(buttons) // per_row)
+            gap = hud.width * 0.04
+            bw = (hud.width - gap * (per_row - 1)) / per_row
+            bh = 32 * scale
+            for i, button in enumerate(buttons):
+                row, col = divmod(i, per_row)
+                button.place(Rect(hud.left + col * (bw + gap),
+                                  hud.bottom + (rows - 1 - row) * (bh + 6), bw, bh), 12 * scale)
+            self.title_text.anchor_x = "center"
             self.title_text.position = (hud.center_x, hud.top - 10 * scale)
             self.score_text.position = (hud.center_x, hud.top - hud.height * 0.25)
             self.best_text.position = (hud.center_x, hud.top - hud.height * 0.45)
+            self.note_text.position = (hud.center_x, hud.top - hud.height * 0.45)
             self.combo_text.position = (hud.center_x, hud.top - hud.height * 0.6)
             self.clock_text.position = (hud.center_x, hud.top - hud.height * 0.74)
-            bw, bh = hud.width / 3.3, 32 * scale
-            for i, button in enumerate((self.menu_button, self.swap_button, self.end_button)):
-                button.place(Rect(hud.left + i * (bw + hud.width * 0.05), hud.bottom, bw, bh),
-                             12 * scale)
+            middle = hud.width
+            side = hud.width
+        fit_text(self.title_text, side if layout.portrait else hud.width, 20 * scale, 12 * scale)
+        fit_text(self.best_text, middle, 22 * scale, 14 * scale)
+        fit_text(self.note_text, middle, 22 * scale, 14 * scale)
         board = layout.board
         self.message_text.position = (board.center_x, board.bottom - 14 * scale
                                       if layout.portrait else board.bottom + 14)
+        self.message_width = layout.width - 16
         self.perfect_text.position = (board.center_x, board.center_y)
-        self.perfect_text.font_size = 40 * scale
-        self.overlay_text.position = (layout.width / 2, layout.height * 0.66)
+        fit_text(self.perfect_text, board.width * 0.95, board.height, 40 * scale)
         self.pause.place(layout.width, layout.height, scale)
-        self.continue_button.place(Rect(layout.width / 2 - 150 * scale, layout.height * 0.5,
-                                        300 * scale, 50 * scale), 18 * scale)
-        self.give_up_button.place(Rect(layout.width / 2 - 150 * scale,
-                                       layout.height * 0.5 - 64 * scale, 300 * scale, 50 * scale),
-                                  18 * scale)
+        self._place_prompt()
+
+    def _place_prompt(self) -> None:
+        """The prompt offered after the end: title, what continuing does, its buttons."""
+        layout, scale = self.layout, self.scale
+        width = min(layout.width - 24, 420 * scale)
+        self.overlay_text.position = (layout.width / 2, layout.height * 0.7)
+        fit_text(self.overlay_text, width, 40 * scale, 26 * scale)
+        self.overlay_help.width = int(width)
+        self.overlay_help.font_size = 15 * scale
+        self.overlay_help.position = (layout.width / 2, layout.height * 0.66)
+        y = layout.height * 0.5
+        for button in (*self.after_end_buttons.values(), self.give_up_button):
+            button.place(Rect(layout.width / 2 - width / 2, y, width, 50 * scale), 18 * scale)
+            y -= 64 * scale
 
     def on_resize(self, width: int, height: int) -> None:
         self.layout = game_layout(width, height, self.game.rows, self.game.cols)
@@ -191,8 +251,9 @@ class TrayGameView(arcade.View):
     def refresh(self) -> None:
         """Bring every sprite and text up to date with the game."""
         game = self.game
-        for sprite, value in zip(self.cells, (v for row in game.board for v in row), strict=True):
-            color = self.colour(value) if value else theme.EMPTY_CELL
+        for sprite, value, empty in zip(self.cells, (v for row in game.board for v in row),
+                                        self.empty_colours, strict=True):
+            color = self.colour(value) if value else empty
             if sprite.color != color:
                 sprite.color = color
         fits = game.fit_masks()
@@ -212,27 +273,55 @@ class TrayGameView(arcade.View):
             if not fits[slot]:
                 color = (color[0], color[1], color[2], 70)  # fits nowhere: dimmed
             piece_sprites(piece.cells, color, size, left, top, sprites)
-        self.score_text.text = str(game.score)
-        best = self.app.records.best(game.ruleset, game.date)
+        shows_score = game.ruleset.display.score
+        self.score_text.text = str(game.score) if shows_score else ""
         if self.app.challenge_score is not None and not self.spectator:
             self.best_text.text = f"To beat {self.app.challenge_score}"
-        elif game.ruleset.record_kind == "none":
-            self.best_text.text = "Zen: no score"
+        elif not shows_score or game.ruleset.record_kind == "none":
+            self.best_text.text = ""
         else:
+            best = self.app.records.best(game.ruleset, game.date)
             shown = max(best or 0, game.score)
             self.best_text.text = f"Best {shown}" + ("  NEW!" if best is not None
                                                      and game.score > best else "")
         self.combo_text.text = game.ruleset.display.combo_text(game.combo)
         left = game.time_left
         self.clock_text.text = "" if left is None else f"{int(left) // 60}:{int(left) % 60:02d}"
-        has_swaps = game.has_action("swap")
-        self.swap_button.visible = has_swaps
-        self.swap_button.enabled = game.swaps_left > 0 and not game.over
-        self.swap_button.label = ("Confirm swap?" if self.swap_armed
-                                  else f"Swap ({game.swaps_left})")
-        self.end_button.label = "Confirm end?" if self.end_armed else "End round"
-        self.end_button.enabled = not game.over
+        self._refresh_buttons()
         self._update_ghost()
+
+    def _refresh_buttons(self) -> None:
+        """Labels, uses left and the enabled look of the action buttons, from
+        ``game.actions()``."""
+        game = self.game
+        available = {action.name: action for action in game.actions()}
+        for spec in self.action_specs:
+            button = self.action_buttons[spec.name]
+            action = available.get(spec.name)
+            uses = action.uses_left if action is not None else self._uses_left(spec)
+            if self.armed == spec.name:
+                button.label = f"{spec.label}?"
+            else:
+                button.label = action_label(spec.label, uses)
+            enabled = action is not None and not self.spectator
+            if spec.takes_slot:
+                enabled = enabled and self.selected is not None
+            button.enabled = enabled
+            button.visible = not self.spectator  # a replay is watched, not played
+        for spec in self.after_end_specs:
+            action = available.get(spec.name)
+            button = self.after_end_buttons[spec.name]
+            button.visible = action is not None
+            button.label = action_label(spec.label, action.uses_left if action else None)
+        self.menu_button.visible = not self.spectator
+
+    def _uses_left(self, spec: Any) -> int | None:
+        if spec.uses_left is None:
+            return None
+        try:
+            return int(spec.uses_left(self.game))
+        except Exception:  # a plugin's answer is only shown here; the game asks it again
+            return None
 
     def _current_slot(self) -> int | None:
         return self.dragging if self.dragging is not None else self.selected
@@ -266,7 +355,7 @@ class TrayGameView(arcade.View):
                 x, y = self.layout.cell_center(row, col + piece.width / 2 - 0.5)
                 self.preview_text.position = (x, y + self.layout.cell * 0.9)
         elif self.dragging is None and self.key_anchor is not None:
-            ghost_color = (theme.BAD[0], theme.BAD[1], theme.BAD[2], 90)  # keyboard: no fit
+            ghost_color = theme.NO_FIT  # keyboard: no fit (dark, outlined in red when drawn)
         else:
             return
         board = self.layout.board
@@ -307,6 +396,7 @@ class TrayGameView(arcade.View):
     def say(self, text: str) -> None:
         self.message = text
         self.message_text.text = text
+        fit_text(self.message_text, self.message_width, 30 * self.scale, 16 * self.scale)
         self.message_age = 0.0
 
     def try_place(self, slot: int, row: int, col: int) -> bool:
@@ -314,12 +404,12 @@ class TrayGameView(arcade.View):
         try:
             before = self.game.board
             result = self.game.place(slot, row, col)
-        except IllegalMove as exc:
-            self.say(str(exc))
+        except IllegalMove:
+            self.say(f"It does not fit there (row {row + 1}, column {col + 1})")
             return False
         self.selected = None
         self.key_anchor = None
-        self.swap_armed = self.end_armed = False
+        self.armed = None
         self._start_effects(result, before)
         self.saved()
         self.refresh()
@@ -348,11 +438,15 @@ class TrayGameView(arcade.View):
             self.flash.append(cell_sprite(self.colour(value),
                                           layout.cell * 0.94, x, y))
         self.flash_age = 0.0
-        if result.points:
+        if result.points and game.ruleset.display.score:
             x, y = layout.cell_center(result.row, result.col)
-            text = arcade.Text(f"+{result.points}", x, y, theme.ACCENT, 22, font_name=theme.FONT,
-                               bold=True, anchor_x="center", anchor_y="center")
-            self.labels.append(FloatingLabel(text, 0.0, LABEL_TIME, layout.cell * 1.5))
+            rise = layout.cell * 1.5
+            # the label rises on the board, never into the header
+            y = min(y, layout.board.top - rise - layout.cell * 0.5)
+            text = arcade.Text(f"+{result.points}", x, y, theme.ACCENT, 22 * self.scale,
+                               font_name=theme.FONT, bold=True, anchor_x="center",
+                               anchor_y="center")
+            self.labels.append(FloatingLabel(text, 0.0, LABEL_TIME, rise))
         if result.perfect_clear:
             self.perfect_age = 0.0
         if any(result.row_drops):  # rows fell (gravity): slide them down from above
@@ -385,9 +479,9 @@ class TrayGameView(arcade.View):
         if slot is None or self.game.tray[slot] is None:
             return
         try:
-            self.game.rotate(slot)
-        except IllegalMove as exc:
-            self.say(str(exc))
+            self.game.act("rotate", slot)
+        except IllegalMove:
+            self.say("That piece cannot be turned now")
             return
         self.saved()
         if self.selected == slot:
@@ -399,45 +493,75 @@ class TrayGameView(arcade.View):
                 self._anchor_keyboard(slot)
         self.refresh()
 
-    def _armed(self, flag: str, prompt: str) -> bool:
-        """Two-click confirmation: the first click arms ``flag`` and asks; the
-        second (flag already set) disarms it and returns True."""
-        if not getattr(self, flag):
-            setattr(self, flag, True)
-            self.say(prompt)
+    def _clicker(self, name: str):
+        return lambda: self.use_action(name)
+
+    def use_action(self, name: str) -> None:
+        """Take the action ``name`` (a button or its key). An action on a tray piece
+        applies to the selected one; any other asks first (click or key again)."""
+        spec = self.game.ruleset.action_specs[name]
+        if spec.takes_slot:
+            if name == "rotate":
+                self.rotate(self.selected)
+            elif self.selected is None:
+                self.say(f"Select a piece first (1, 2, 3 or a tap), then {spec.label}")
+            else:
+                self._perform(spec, self.selected)
+            return
+        if not spec.after_end and self.armed != name:
+            self.armed = name
+            key = key_name(spec.key)
+            again = f"Click {spec.label} again" + (f" (or press {key})" if key else "")
+            self.say(f"{again} to confirm. {spec.help}".strip())
             self.refresh()
-            return False
-        setattr(self, flag, False)
-        return True
+            return
+        self.armed = None
+        self._perform(spec)
+
+    def _perform(self, spec: Any, *args: Any) -> None:
+        was_over = self.game.over
+        tray = self.game.tray
+        try:
+            self.game.act(spec.name, *args)
+        except IllegalMove:
+            self.say(f"{spec.label}: not possible now")
+            self.refresh()
+            return
+        except blockyard.PluginError:
+            self.say(f"{spec.label} failed; the game is unchanged")
+            self.refresh()
+            return
+        if self.game.tray != tray:
+            self.selected = self.key_anchor = None
+        if was_over and not self.game.over:
+            self.over_age = 0.0
+            self.say(f"{spec.label}: play on!")
+        self.saved()
+        self.refresh()
 
     def click_swap(self) -> None:
-        if not self._armed("swap_armed", "Click Swap again (or press S) to swap the tray"):
-            return
-        try:
-            self.game.swap()
-        except IllegalMove as exc:
-            self.say(str(exc))
-        else:
-            self.selected = self.key_anchor = None
-            self.say("New pieces!")
-            self.saved()
-        self.refresh()
+        self.use_action("swap")
 
     def click_end(self) -> None:
-        if not self._armed("end_armed", "Click again to end the round"):
-            return
-        if not self.game.over:
-            self.game.end_round()
-            self.saved()
-        self.refresh()
+        self.use_action("end")
 
     def do_continue(self) -> None:
-        if self.game.can_continue:
-            self.game.continue_game()
-            self.over_age = 0.0
-            self.say("Rows emptied — go on!")
-            self.saved()
-            self.refresh()
+        if self.game.over and any(a.name == "continue" for a in self.game.actions()):
+            self.use_action("continue")
+
+    @property
+    def swap_armed(self) -> bool:
+        return self.armed == "swap"
+
+    @property
+    def end_armed(self) -> bool:
+        return self.armed == "end"
+
+    @property
+    def prompting(self) -> bool:
+        """Over, with an action offered after the end (continue): the prompt shows."""
+        return self.game.over and not self.spectator and not self.recorded \
+            and bool(self.game.actions())
 
     def finish(self) -> None:
         self.over_age = OVER_DELAY
@@ -451,7 +575,7 @@ class TrayGameView(arcade.View):
         self.pause.show()
 
     def restart(self) -> None:
-        self.app.restart(self.game)
+        self.app.confirm_restart(self.game, self)
 
     def to_launcher(self) -> None:
         self.app.show_launcher()
@@ -494,62 +618,95 @@ class TrayGameView(arcade.View):
                 sprite.center_y = y + offset * k
                 sprite.center_x = x
         if game.over and not self.paused and not self.spectator:
-            if game.can_continue:
+            if self.prompting:
                 return
             self.over_age += delta_time
             if self.over_age >= OVER_DELAY:
                 self._show_summary()
 
+    def animating(self) -> bool:
+        """Whether the next frame differs from the last with no input (the window
+        draws only then, or after input)."""
+        game = self.game
+        return (self.flash_age < FLASH_TIME or self.perfect_age < PERFECT_TIME
+                or self.fall_age < FALL_TIME or bool(self.labels) or bool(self.message)
+                or (game.time_left is not None and not game.over and not self.paused)
+                or (game.over and not self.prompting and not self.recorded))
+
     def on_draw(self) -> None:
         self.clear(color=theme.BACKGROUND)
-        board = self.layout.board
-        pad = self.layout.cell * 0.12
+        layout = self.layout
+        board = layout.board
+        pad = layout.cell * 0.12
         arcade.draw_lrbt_rectangle_filled(board.left - pad, board.right + pad,
                                           board.bottom - pad, board.top + pad, theme.BOARD_BG)
         self.cells.draw()
         self.glow.draw()
         self.ghost.draw()
+        if self.anchor is None and len(self.ghost):  # the piece does not fit there
+            half = layout.cell * 0.45
+            for sprite in self.ghost:
+                arcade.draw_lrbt_rectangle_outline(sprite.center_x - half, sprite.center_x + half,
+                                                   sprite.center_y - half, sprite.center_y + half,
+                                                   theme.BAD, 2)
         if self.flash_age < FLASH_TIME:
             alpha = int(255 * (1 - self.flash_age / FLASH_TIME))
             self.flash.alpha = alpha
             self.flash.draw()
+        if self.selected is not None and self.dragging is None:
+            rect = layout.slots[self.selected]
+            arcade.draw_lrbt_rectangle_filled(rect.left + 3, rect.right - 3, rect.bottom + 3,
+                                              rect.top - 3, theme.SELECTED)
+            arcade.draw_lrbt_rectangle_outline(rect.left + 3, rect.right - 3, rect.bottom + 3,
+                                               rect.top - 3, theme.ACCENT, 3)
         for sprites in self.tray_sprites:
             sprites.draw()
         self.drag_sprites.draw()
-        for text in (self.title_text, self.score_text, self.best_text, self.combo_text,
-                     self.clock_text, self.message_text, self.preview_text):
+        for text in (self.title_text, self.score_text, self.best_text, self.note_text,
+                     self.combo_text, self.clock_text, self.message_text, self.preview_text):
             text.draw()
         for label in self.labels:
             label.text.color = (*theme.ACCENT[:3], int(255 * (1 - label.age / label.life)))
             label.text.draw()
-        for button in (self.menu_button, self.swap_button, self.end_button):
+        for button in self.hud_buttons:
             button.draw()
         if self.perfect_age < PERFECT_TIME:
             self.perfect_text.draw()
-        if self.game.over and self.game.can_continue and not self.spectator:
-            self._draw_overlay("Stuck! Continue once?")
-            self.continue_button.draw()
-            self.give_up_button.draw()
-        else:
-            self.pause.draw()
+        if self.prompting and not self.paused:
+            self._draw_prompt()
+        self.pause.draw()
 
-    def _draw_overlay(self, title: str) -> None:
+    def _draw_prompt(self) -> None:
+        """Over, with a way to go on: why, what going on does, and the choices."""
         arcade.draw_lrbt_rectangle_filled(0, self.layout.width, 0, self.layout.height,
                                           theme.OVERLAY)
-        self.overlay_text.text = title
+        actions = self.game.actions()
+        title = self.game.ruleset.display.text("continue") or over_words(self.game)
+        if self.overlay_text.text != title:
+            self.overlay_text.text = title
+            fit_text(self.overlay_text, self.overlay_help.width, 40 * self.scale,
+                     26 * self.scale)
+        helps = "\n".join(a.help for a in actions if a.help)
+        keys = "  ·  ".join(f"{key_name(a.key)}: {a.label}" for a in actions if a.key)
+        body = helps + (f"\n{keys}  ·  F: finish" if keys else "")
+        if self.overlay_help.text != body:
+            self.overlay_help.text = body
         self.overlay_text.draw()
+        self.overlay_help.draw()
+        for button in (*self.after_end_buttons.values(), self.give_up_button):
+            button.draw()
 
     def _modal_buttons(self) -> list[Button]:
-        if self.game.over and self.game.can_continue:
-            return [self.continue_button, self.give_up_button]
         if self.paused:
             return self.pause.buttons
+        if self.prompting:
+            return [*self.after_end_buttons.values(), self.give_up_button]
         return []
 
     def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
         self.pointer = (x, y)
         modal = self._modal_buttons()
-        hover_buttons(modal or [self.menu_button, self.swap_button, self.end_button], x, y)
+        hover_buttons(modal or self.hud_buttons, x, y)
         if self.selected is not None and self.dragging is None and not modal:
             if self.layout.board.contains(x, y):
                 self.key_anchor = None
@@ -561,10 +718,10 @@ class TrayGameView(arcade.View):
         if modal:
             click_buttons(modal, x, y)
             return
-        if click_buttons([self.menu_button, self.swap_button, self.end_button], x, y):
+        if click_buttons(self.hud_buttons, x, y):
             return
-        if self.swap_armed or self.end_armed:
-            self.swap_armed = self.end_armed = False
+        if self.armed is not None:
+            self.armed = None
             self.refresh()
         if self.game.over:
             return
@@ -621,41 +778,46 @@ class TrayGameView(arcade.View):
         else:
             self.refresh()  # no ghost (off the board, over the tray, no fit): back to its slot
 
+    def _action_for_key(self, symbol: int, specs: list[Any]) -> str | None:
+        for spec in specs:
+            if spec.key and getattr(arcade.key, spec.key.upper(), None) == symbol:
+                return spec.name
+        return None
+
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         key = arcade.key
-        if self.game.over and self.game.can_continue:
-            if symbol in (key.C, key.ENTER, key.RETURN):
-                self.do_continue()
-            elif symbol in (key.ESCAPE, key.F):
-                self.finish()
-            return
         if self.pause.on_key(symbol):
             return
-        if symbol == key.ESCAPE:
+        if symbol == key.ESCAPE:  # pause, also over the prompt: nothing is thrown away
             self.open_pause()
+            return
+        if self.prompting:
+            name = self._action_for_key(symbol, self.after_end_specs)
+            if name is None and symbol in (key.ENTER, key.RETURN) and self.after_end_specs:
+                name = self.after_end_specs[0].name
+            if name is not None:
+                self.use_action(name)
+            elif symbol == key.F:
+                self.finish()
             return
         if self.game.over:
             return
-        if symbol == key.S:
-            self.end_armed = False
-            if not self.game.has_action("swap"):
-                self.say("This ruleset has no swaps")
-                return
-            self.click_swap()
+        name = self._action_for_key(symbol, self.action_specs)
+        if name is not None:
+            if self.armed not in (None, name):
+                self.armed = None
+            self.use_action(name)
             return
-        if symbol == key.E:
-            self.swap_armed = False
-            self.click_end()
+        if symbol == key.S and not self.game.has_action("swap"):
+            self.say("This ruleset has no swaps")
             return
-        if self.swap_armed or self.end_armed:  # any other key cancels a confirmation
-            self.swap_armed = self.end_armed = False
+        if self.armed is not None:  # any other key cancels a confirmation
+            self.armed = None
             self.refresh()
         if symbol in (key.KEY_1, key.KEY_2, key.KEY_3, key.NUM_1, key.NUM_2, key.NUM_3):
             slot = {key.KEY_1: 0, key.KEY_2: 1, key.KEY_3: 2,
                     key.NUM_1: 0, key.NUM_2: 1, key.NUM_3: 2}[symbol]
             self.select(slot)
-        elif symbol == key.R:
-            self.rotate(self.selected)
         elif symbol in (key.LEFT, key.RIGHT, key.UP, key.DOWN) and self.selected is not None:
             piece = self.game.tray[self.selected]
             r, c = self.key_anchor or (0, 0)
@@ -670,6 +832,23 @@ class TrayGameView(arcade.View):
             target = self.key_anchor or self.anchor
             if target is not None:
                 self.try_place(self.selected, *target)
+
+
+def block_shading(ruleset: blockyard.Ruleset, rows: int, cols: int) -> list[theme.Color]:
+    """The colour of each empty cell: every other region of kind "block" (woodoku's
+    3×3 blocks, sudoku's) is shaded, so the blocks that clear can be seen."""
+    colours = [theme.EMPTY_CELL] * (rows * cols)
+    for region in ruleset.regions:
+        if region.kind != "block" or not region.cells:
+            continue
+        top = min(r for r, _ in region.cells)
+        left = min(c for _, c in region.cells)
+        height = max(r for r, _ in region.cells) - top + 1
+        width = max(c for _, c in region.cells) - left + 1
+        if (top // height + left // width) % 2:
+            for r, c in region.cells:
+                colours[r * cols + c] = theme.BLOCK_SHADE
+    return colours
 
 
 def _turns(piece: blockyard.Piece) -> list[blockyard.Piece]:

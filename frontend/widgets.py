@@ -21,6 +21,7 @@ class Button:
         self.visible = True
         self.enabled = True
         self.hover = False
+        self.font_size = font_size
         self.text = arcade.Text(label, 0, 0, theme.TEXT, font_size, anchor_x="center",
                                 anchor_y="center", font_name=theme.FONT, bold=True)
 
@@ -32,12 +33,20 @@ class Button:
     def label(self, value: str) -> None:
         if self.text.text != value:
             self.text.text = value
+            self._fit()
 
     def place(self, rect: Rect, font_size: float | None = None) -> None:
         self.rect = rect
         self.text.x, self.text.y = rect.center_x, rect.center_y
         if font_size is not None:
-            self.text.font_size = font_size
+            self.font_size = font_size
+        self._fit()
+
+    def _fit(self) -> None:
+        """The largest font size up to the button's own at which the label fits."""
+        if self.rect.width <= 0:
+            return
+        fit_text(self.text, self.rect.width - 12, self.rect.height - 4, self.font_size)
 
     def hit(self, x: float, y: float) -> bool:
         return self.visible and self.enabled and self.rect.contains(x, y)
@@ -46,11 +55,32 @@ class Button:
         if not self.visible:
             return
         r = self.rect
-        color = theme.PANEL_HOVER if self.hover and self.enabled else self.color
-        if not self.enabled:
-            color = (color[0], color[1], color[2], 110)
+        if not self.enabled:  # flat, dark and dim: nothing to press
+            arcade.draw_lrbt_rectangle_filled(r.left, r.right, r.bottom, r.top, theme.DISABLED)
+            arcade.draw_lrbt_rectangle_outline(r.left, r.right, r.bottom, r.top,
+                                               theme.DISABLED_EDGE, 1)
+            if self.text.color != theme.DISABLED_TEXT:
+                self.text.color = theme.DISABLED_TEXT
+            self.text.draw()
+            return
+        if self.text.color != theme.TEXT:
+            self.text.color = theme.TEXT
+        color = theme.PANEL_HOVER if self.hover else self.color
         arcade.draw_lrbt_rectangle_filled(r.left, r.right, r.bottom, r.top, color)
+        arcade.draw_lrbt_rectangle_filled(r.left, r.right, r.bottom, r.bottom + 3,
+                                          theme.BUTTON_EDGE)
         self.text.draw()
+
+
+def fit_text(text: arcade.Text, width: float, height: float, size: float,
+             smallest: float = 7.0) -> None:
+    """Set ``text``'s font size to the largest up to ``size`` at which it is at most
+    ``width`` × ``height`` pixels (not below ``smallest``)."""
+    if text.font_size != size:
+        text.font_size = size
+    while text.font_size > smallest and (text.content_width > width
+                                         or text.content_height > height):
+        text.font_size = max(smallest, text.font_size * 0.9)
 
 
 def click_buttons(buttons: Iterable[Button], x: float, y: float) -> bool:

@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
 
 import blockyard
 from blockyard.frontend.app import BlockyardApp
 from blockyard.frontend.launcher import LauncherView
-from blockyard.frontend.persistence import Settings, save_path
+from blockyard.frontend.menus import MenuView
+from blockyard.frontend.persistence import SavedGame, Settings, save_game, saves_dir
 from blockyard.frontend.tray_view import TrayGameView
+from blockyard.replays import replays_dir
 
 
 def launcher(ui):
@@ -68,43 +77,230 @@ def test_records_and_games_played_show_in_the_launcher(ui):
     assert "best 420" in entry.texts[2].text and "1 game played" in entry.texts[2].text
 
 
-def test_a_game_in_progress_resumes_after_a_restart(ui, window):
-    game = ui.app.start_game("eu-classic", seed=5)
-    view = ui.view
-    ui.key("1", "Return")
-    assert game.moves == 1
-    saved = json.loads(save_path().read_text())
-    assert saved["score"] == game.score and saved["moves"] == 1
-    # a new process: a new app reading the same folders
+def relaunch(ui, window):
+    """A new app reading the same folders, as a new process would."""
     app = BlockyardApp(window)
     window.app = app
     ui.app = app
     app.show_launcher()
     ui.pump(3)
+    return app
+
+
+def test_a_game_in_progress_resumes_after_a_restart(ui, window):
+    game = ui.app.start_game("eu-classic", seed=5)
+    view = ui.view
+    ui.key("1", "Return")
+    assert game.moves == 1
+    saved = json.loads((saves_dir() / "eu-classic.json").read_text())
+    assert saved["snapshot"]["score"] == game.score and saved["snapshot"]["moves"] == 1
+    relaunch(ui, window)
     first = ui.view.entries[0]
     assert first.resume is not None and first.title == "Resume: Block Puzzle — Classic"
     ui.key("Return")
     resumed = ui.view
     assert isinstance(resumed, TrayGameView) and resumed is not view
     assert resumed.game.snapshot() == game.snapshot()
-    assert resumed.game.board_text() == game.board_text()
 
 
-def test_a_finished_game_is_not_offered_for_resuming(ui):
+def test_back_to_the_launcher_offers_resume_at_once_and_other_rulesets_keep_it(ui):
     game = ui.app.start_game("eu-classic", seed=5)
-    ui.key("Escape", "Down", "Return")  # pause → restart: a fresh game
-    assert ui.view.game is not game
-    ui.view.game.end_round()
-    ui.app.after_action(ui.view.game)
-    assert not save_path().exists()
+    ui.key("1", "Return")
+    ui.key("Escape", "Down", "Down", "Return")  # pause → back to launcher
+    view = ui.view
+    assert isinstance(view, LauncherView)
+    assert view.entries[0].resume is not None and view.entries[0].resume.game is game
+    tiered = next(i for i, e in enumerate(view.entries) if e.ruleset_id == "tiered")
+    view.choose(tiered)
+    ui.pump(2)
+    assert ui.view.game.ruleset.id == "tiered"
+    assert (saves_dir() / "eu-classic.json").exists() and (saves_dir() / "tiered.json").exists()
+    ui.key("Escape", "Down", "Down", "Return")
+    assert [e.resume.game.ruleset.id for e in ui.view.entries if e.resume] == \
+        ["tiered", "eu-classic"]
 
 
-def test_a_broken_save_is_moved_aside(ui, window, recwarn):
-    save_path().parent.mkdir(parents=True, exist_ok=True)
-    save_path().write_text("{not json")
-    app = BlockyardApp(window)
-    assert app.saved_game is None
-    assert any(".corrupt-" in p.name for p in save_path().parent.iterdir())
+def test_restart_asks_and_records_the_abandoned_game(ui):
+    game = ui.app.start_game("eu-classic", seed=5)
+    ui.key("1", "Return")
+    ui.key("Escape", "Down", "Return")  # pause → restart: asks first
+    assert isinstance(ui.view, MenuView) and "Restart" in ui.view.title.text
+    ui.key("Escape")  # keep playing
+    assert ui.view.game is game and not game.over
+    assert ui.app.records.stats("eu-classic").games == 0
+    ui.key("Escape", "Down", "Return", "Return")  # restart, confirmed
+    assert ui.view.game is not game and game.over_reason == "ended"
+    assert ui.app.records.stats("eu-classic").games == 1
+    assert list((saves_dir()).glob("eu-classic.json"))
+
+
+def test_a_new_game_over_a_saved_one_asks_first(ui):
+    game = ui.app.start_game("tiered", seed=5)
+    ui.key("1", "Return")
+    ui.app.show_launcher()
+    ui.pump(2)
+    view = ui.view
+    index = next(i for i, e in enumerate(view.entries)
+                 if e.resume is None and e.ruleset_id == "tiered")
+    view.choose(index)
+    ui.pump(2)
+    assert isinstance(ui.view, MenuView)
+    labels = [b.label for b in ui.view.buttons]
+    assert labels == ["Resume that game", "End it and start a new game", "Back"]
+    ui.key("Down", "Return")
+    assert ui.view.game is not game and game.over
+    assert ui.app.records.stats("tiered").games == 1
+
+
+STUCK_BOARD = "\n".join(["#.#.#.#.#.", ".#.#.#.#.#"] * 5)
+
+
+def start_process(home, **kwargs):
+    """The game window in a process of its own (``run(**kwargs)``), on this screen."""
+    env = {**os.environ, "BLOCKYARD_HOME": str(home)}
+    code = f"from blockyard.frontend.app import run; run(**{kwargs!r})"
+    return subprocess.Popen([sys.executable, "-c", code], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def process_window(ours: str) -> str:
+    """The X window id of the other Blockyard window (the process's)."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        found = subprocess.run(["xdotool", "search", "--name", "^Blockyard$"],
+                               capture_output=True, text=True).stdout.split()
+        others = [w for w in found if w != ours]
+        if others:
+            return others[-1]
+        time.sleep(0.2)
+    raise AssertionError("the game window of the process did not open")
+
+
+def send_keys(wid, *keys, pause=0.4):
+    for key in keys:
+        subprocess.run(["xdotool", "key", "--window", wid, key], check=True)
+        time.sleep(pause)
+
+
+def wait_for(condition, seconds=30.0):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.1)
+    raise AssertionError("timed out")
+
+
+def test_closing_the_window_at_the_continue_prompt_loses_nothing(ui, window, isolated_home):
+    # a saved eu game one move from being stuck: the long piece fits nowhere
+    game = blockyard.new_game("eu-classic", seed=3, board=STUCK_BOARD,
+                              tray=["#", "#####", None])
+    assert not game.over
+    save_game(SavedGame("eu-classic", game))
+    process = start_process(isolated_home)
+    try:
+        wid = process_window(ui.wid)
+        time.sleep(1.5)
+        send_keys(wid, "Return", "1", "Return")  # resume, select the piece, place it
+        path = saves_dir() / "eu-classic.json"
+
+        def stuck() -> bool:
+            return json.loads(path.read_text())["snapshot"]["over_reason"] == "stuck"
+        wait_for(stuck)
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+    relaunch(ui, window)
+    entry = ui.view.entries[0]
+    assert entry.resume is not None and "it can go on" in entry.texts[2].text
+    ui.key("Return")
+    view = ui.view
+    assert isinstance(view, TrayGameView) and view.prompting
+    assert view.overlay_text.text == "No piece fits"
+    assert "Empty up to 4 of the fullest rows" in view.overlay_help.text
+    ui.key("Escape")  # pauses; the continue stays offered
+    assert view.paused and view.prompting
+    ui.key("Escape")
+    ui.click(view.continue_button.rect.center_x, view.continue_button.rect.center_y)
+    assert not view.game.over and view.game.log[-1] == ["continue"]
+    assert json.loads((saves_dir() / "eu-classic.json").read_text())["snapshot"][
+        "over_reason"] is None
+
+
+def test_back_to_the_launcher_then_killed_resumes_in_a_new_process(ui, window, isolated_home):
+    process = start_process(isolated_home, ruleset="tiered", seed=4)
+    try:
+        wid = process_window(ui.wid)
+        time.sleep(1.5)
+        send_keys(wid, "1", "Return", "Escape", "Down", "Down", "Return")
+        wait_for(lambda: (saves_dir() / "tiered.json").exists() and json.loads(
+            (saves_dir() / "tiered.json").read_text())["snapshot"]["moves"] == 1)
+        time.sleep(0.5)
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+    relaunch(ui, window)
+    entry = ui.view.entries[0]
+    assert entry.resume is not None and entry.resume.game.moves == 1
+    assert entry.resume.game.seed == 4
+
+
+@pytest.mark.parametrize("content", [b"\x00\xff random bytes \x13", None],
+                         ids=["random-bytes", "a-folder"])
+def test_an_unreadable_save_is_moved_aside_with_a_message(ui, window, content):
+    path = saves_dir() / "eu-classic.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if content is None:
+        path.mkdir()
+    else:
+        path.write_bytes(content)
+    relaunch(ui, window)
+    assert not any(e.resume for e in ui.view.entries)
+    assert any("saved game file could not be used" in n for n in ui.view.notices)
+    assert ui.view.notice_text.text and any(".corrupt-" in p.name
+                                             for p in saves_dir().iterdir())
+    ui.app.start_game("eu-classic", seed=1)
+    assert path.is_file()
+
+
+@pytest.mark.parametrize("content", ["width = inf\nheight = 700\nlast_ruleset = 'tiered'\n",
+                                     "width = 100000000\nlast_ruleset = 'tiered'\n",
+                                     "width = [", None],
+                         ids=["inf", "huge", "broken", "a-folder"])
+def test_unreadable_settings_are_moved_aside_and_the_good_values_kept(ui, window, content):
+    path = Settings.path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if content is None:
+        path.mkdir()
+    else:
+        path.write_text(content)
+    notices: list[str] = []
+    with pytest.warns(UserWarning, match="moved to"):
+        settings = Settings.load(notices)
+    assert settings.width == 720 and notices
+    if content and "tiered" in content:
+        assert settings.last_ruleset == "tiered"
+    if content and content.startswith("width = inf"):
+        assert settings.height == 700
+    assert any(".corrupt-" in p.name for p in path.parent.iterdir())
+    assert path.is_file() or not path.exists()
+
+
+def test_a_bad_replay_file_is_moved_aside_and_the_others_listed(ui):
+    game = blockyard.new_game("tiered", seed=1)
+    game.end_round()
+    ui.app.finish_game(game)
+    folder = replays_dir("tiered")
+    (folder / "99999999-bad.json").write_text("{not json")
+    ui.app.show_replays("tiered")
+    ui.pump(2)
+    view = ui.view
+    labels = [b.label for b in view.buttons]
+    assert len(labels) == 2 and labels[-1] == "Back"
+    assert any("replay file could not be used" in line.text for line in view.lines)
+    back = view.buttons[-1].rect
+    ui.click(back.center_x, back.center_y)
+    assert isinstance(ui.view, LauncherView)
 
 
 def test_settings_remember_the_last_ruleset_and_the_window_size(ui):

@@ -79,7 +79,9 @@ def play_with_keyboard(ui, view, game):
     if not game.over:
         ui.key("e", "e")
     if game.can_continue:
-        ui.key("Escape")
+        ui.key("Escape")  # pauses: the continue is not thrown away
+        assert view.paused and view.prompting
+        ui.key("Escape", "f")  # back to the prompt, then finish
 
 
 @pytest.mark.parametrize("how", ["mouse", "keyboard"])

@@ -203,7 +203,9 @@ def test_swap_needs_a_second_click_to_confirm(ui):
     rect = view.swap_button.rect
     ui.click(rect.center_x, rect.center_y)
     assert game.tray == before and game.swaps_left == 1 and view.swap_armed
-    assert view.swap_button.label == "Confirm swap?"
+    assert view.swap_button.label == "Swap?"
+    text = view.swap_button.text
+    assert text.content_width <= rect.width and text.content_height <= rect.height
     ui.click(rect.center_x, rect.center_y)
     assert game.swaps_left == 0 and game.log[-1] == ["swap"]
     assert not view.swap_armed
