@@ -73,7 +73,7 @@ def test_game_over_says_why(ui):
     assert game.over_reason == "errors"
     ui.pump(60)
     assert isinstance(ui.view, SummaryView)
-    assert ui.view.texts[0].text == "Three errors"
+    assert ui.view.texts[0].text == "3 errors"
 
 
 def test_escape_pauses_the_clock(ui):
