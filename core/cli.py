@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from .errors import PluginError, RulesetError
+from .errors import DataError, PluginError, RulesetError
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
@@ -94,7 +94,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 def _cmd_replay(args: argparse.Namespace) -> int:
     from .frontend_entry import run_frontend
+    from .replays import load_replay
 
+    load_replay(args.file).check()  # a ReplayError is reported by main(), before any window
     return run_frontend(replay=str(args.file))
 
 
@@ -143,6 +145,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     func = getattr(args, "func", _cmd_play)
     try:
         return func(args)
-    except (RulesetError, PluginError) as exc:
+    except (RulesetError, PluginError, DataError) as exc:
         print(f"blockyard: {exc}", file=sys.stderr)
         return 2
