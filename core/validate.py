@@ -235,7 +235,7 @@ def check_entry(entry: Any, index: int, kind: str) -> list[Any]:
         raise _fail(where, f"{name!r} takes {arity} argument{'s' * (arity != 1)}, "
                     f"found {len(items) - 1}")
     if name == "tick":
-        check_int(items[1], f"{where}[1]", 0, 86_400_000_000)
+        check_int(items[1], f"{where} tick (whole microseconds)", 0, 86_400_000_000)
     return items
 
 
