@@ -94,9 +94,13 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 def _cmd_replay(args: argparse.Namespace) -> int:
     from .frontend_entry import run_frontend
-    from .replays import load_replay
+    from .replays import ReplayError, load_replay
 
-    load_replay(args.file).check()  # a ReplayError is reported by main(), before any window
+    try:
+        load_replay(args.file).check()  # before any window is opened
+    except ReplayError as exc:
+        print(f"blockyard: {exc}")  # on standard output, as the game window reports it
+        return 2
     return run_frontend(replay=str(args.file))
 
 

@@ -195,9 +195,10 @@ def load_replay(path: Path | str) -> Replay:
     try:
         raw = read_bytes_safely(path, "replay file", MAX_REPLAY_BYTES)
     except OSError as exc:
-        raise ReplayError(f"{path}: cannot read the file: {exc.strerror or exc}") from None
+        raise ReplayError(f"{path}: not a readable replay file: cannot read the file: "
+                          f"{exc.strerror or exc}") from None
     except ValueError as exc:
-        raise ReplayError(f"{path}: refused: {exc}") from None
+        raise ReplayError(f"{path}: not a readable replay file: refused: {exc}") from None
     try:
         data = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
     except UnicodeDecodeError as exc:

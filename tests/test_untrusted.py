@@ -164,7 +164,7 @@ def test_special_and_huge_replay_files_are_refused_unread(tmp_path):
         f.truncate(9 << 20)
     with pytest.raises(ReplayError, match="larger than"):
         load_replay(big)
-    with pytest.raises(ReplayError, match="cannot read"):
+    with pytest.raises(ReplayError, match="not a readable replay file: cannot read"):
         load_replay(tmp_path / "missing.json")
 
 
@@ -184,7 +184,7 @@ def test_blockyard_replay_reports_crafted_files_without_a_traceback(tmp_path):
                               capture_output=True, text=True, env=env, timeout=60)
         assert proc.returncode == 2, (name, proc.stderr)
         assert "Traceback" not in proc.stderr + proc.stdout, name
-        assert proc.stderr.startswith("blockyard: "), name
+        assert proc.stdout.startswith("blockyard: "), name
 
 
 def test_a_genuine_replay_still_checks(tmp_path):
