@@ -3,10 +3,16 @@ code a player can read out or paste (docs/api.md §10).
 
 A code is Crockford base32 (digits and letters without I, L, O, U; case does
 not matter; O reads as 0 and I, L as 1), grouped by dashes for reading, e.g.
-``8QF2-M1KZ-0C7T-RJ4``. It packs a format version, a 20-bit hash of the
-ruleset id, the 32-bit seed, the score (when given) and a 15-bit checksum, so
-a mistyped character is caught. Decoding finds the ruleset among those
-installed here.
+``0KQ8-WM00-0007-YX93``. It packs a format version, a 20-bit hash of the
+ruleset id, the 32-bit seed and the score (when given), followed by four check
+characters: a Reed–Solomon code over the 32 characters, so that any code with
+one to four characters changed is refused, never read as another code (the
+minimum distance of the code is 5). Decoding finds the ruleset among those
+installed here, and takes time linear in the length of what it is given.
+
+Codes of the first format (version 1: 15 or 20 characters, a 15-bit hash as
+check) are still read; a typo in one of those is caught with probability
+1 − 2⁻¹⁵ only, which is why new codes have the longer check.
 """
 
 from __future__ import annotations
@@ -14,13 +20,33 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
+from .errors import DataError
+
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 READ_AS = {"O": "0", "I": "1", "L": "1"}
-VERSION = 1
+VALUES = {ch: i for i, ch in enumerate(ALPHABET)}
+VERSION = 2
+OLD_VERSION = 1
 SEED_BITS = 32
 SCORE_BITS = 28
 HASH_BITS = 20
-CHECK_BITS = 15
+OLD_CHECK_BITS = 15
+CHECK_SYMBOLS = 4
+MAX_INPUT = 200
+"""Longer text is refused before it is looked at character by character."""
+
+_HEAD_BITS = 3 + 1 + HASH_BITS + SEED_BITS
+
+
+def _symbols_for(bits: int) -> int:
+    return (bits + 4) // 5
+
+
+LENGTHS = {_symbols_for(_HEAD_BITS) + CHECK_SYMBOLS: False,
+           _symbols_for(_HEAD_BITS + SCORE_BITS) + CHECK_SYMBOLS: True}
+"""Characters of a code (dashes not counted) → whether it carries a score."""
+OLD_LENGTHS = {_symbols_for(_HEAD_BITS + OLD_CHECK_BITS): False,
+               _symbols_for(_HEAD_BITS + SCORE_BITS + OLD_CHECK_BITS): True}
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,67 +63,166 @@ def ruleset_hash(ruleset_id: str) -> int:
                           "big") >> (32 - HASH_BITS)
 
 
-def _checksum(value: int, bits: int) -> int:
+# ---------------------------------------------------------------------------
+# Reed–Solomon check characters over GF(32)
+# ---------------------------------------------------------------------------
+
+def _gf_tables() -> tuple[list[int], list[int]]:
+    exp = [0] * 62
+    log = [0] * 32
+    x = 1
+    for i in range(31):
+        exp[i] = exp[i + 31] = x
+        log[x] = i
+        x <<= 1
+        if x & 32:
+            x ^= 0b100101  # x^5 + x^2 + 1, primitive
+    return exp, log
+
+
+_EXP, _LOG = _gf_tables()
+
+
+def _mul(a: int, b: int) -> int:
+    return 0 if a == 0 or b == 0 else _EXP[_LOG[a] + _LOG[b]]
+
+
+def _generator() -> list[int]:
+    """Coefficients (highest first) of (x − α)(x − α²)(x − α³)(x − α⁴)."""
+    poly = [1]
+    for i in range(1, CHECK_SYMBOLS + 1):
+        root = _EXP[i]
+        out = [*poly, 0]
+        for j, c in enumerate(poly):
+            out[j + 1] ^= _mul(c, root)
+        poly = out
+    return poly
+
+
+_GEN = _generator()
+
+
+def check_symbols(data: list[int]) -> list[int]:
+    """The Reed–Solomon check symbols of ``data`` (symbols 0–31, highest first):
+    the remainder of data(x)·x⁴ divided by the generator."""
+    rem = [0] * CHECK_SYMBOLS
+    for symbol in data:
+        factor = symbol ^ rem[0]
+        rem = [*rem[1:], 0]
+        if factor:
+            for j in range(CHECK_SYMBOLS):
+                rem[j] ^= _mul(_GEN[j + 1], factor)
+    return rem
+
+
+def _old_checksum(value: int, bits: int) -> int:
     data = value.to_bytes((bits + 7) // 8, "big")
     return int.from_bytes(hashlib.blake2b(data, digest_size=4,
                                           person=b"blockyard-chal").digest(),
-                          "big") >> (32 - CHECK_BITS)
+                          "big") >> (32 - OLD_CHECK_BITS)
+
+
+# ---------------------------------------------------------------------------
+# encoding and decoding
+# ---------------------------------------------------------------------------
+
+def _to_symbols(value: int, count: int) -> list[int]:
+    return [(value >> (5 * (count - 1 - i))) & 31 for i in range(count)]
+
+
+def _from_symbols(symbols: list[int]) -> int:
+    value = 0
+    for symbol in symbols:
+        value = value << 5 | symbol
+    return value
+
+
+def _group(symbols: list[int]) -> str:
+    text = "".join(ALPHABET[s] for s in symbols)
+    return "-".join(text[i:i + 4] for i in range(0, len(text), 4))
+
+
+def _payload(version: int, ruleset_id: str, seed: int, score: int | None) -> tuple[int, int]:
+    value = version << 1 | (score is not None)
+    value = value << HASH_BITS | ruleset_hash(ruleset_id)
+    value = value << SEED_BITS | seed
+    bits = _HEAD_BITS
+    if score is not None:
+        value = value << SCORE_BITS | score
+        bits += SCORE_BITS
+    return value, bits
+
+
+def _check_arguments(seed: int, score: int | None) -> None:
+    if type(seed) is not int or not 0 <= seed < 1 << SEED_BITS:
+        raise ValueError(f"seed: expected an integer from 0 to {(1 << SEED_BITS) - 1}, "
+                         f"found {seed!r:.40}")
+    if score is not None and (type(score) is not int or not 0 <= score < 1 << SCORE_BITS):
+        raise ValueError(f"score: expected an integer from 0 to {(1 << SCORE_BITS) - 1}, "
+                         f"found {score!r:.40}")
 
 
 def encode(ruleset_id: str, seed: int, score: int | None = None) -> str:
     """The challenge code for ``ruleset_id``, ``seed`` and an optional score to beat."""
-    if not isinstance(seed, int) or not 0 <= seed < 1 << SEED_BITS:
-        raise ValueError(f"seed: expected an integer from 0 to {(1 << SEED_BITS) - 1}, "
-                         f"found {seed!r}")
-    if score is not None and (not isinstance(score, int) or not 0 <= score < 1 << SCORE_BITS):
-        raise ValueError(f"score: expected an integer from 0 to {(1 << SCORE_BITS) - 1}, "
-                         f"found {score!r}")
-    value = VERSION
-    value = value << 1 | (score is not None)
-    value = value << HASH_BITS | ruleset_hash(ruleset_id)
-    value = value << SEED_BITS | seed
-    bits = 3 + 1 + HASH_BITS + SEED_BITS
-    if score is not None:
-        value = value << SCORE_BITS | score
-        bits += SCORE_BITS
-    value = value << CHECK_BITS | _checksum(value, bits)
-    bits += CHECK_BITS
-    chars = []
-    for _ in range((bits + 4) // 5):
-        chars.append(ALPHABET[value & 31])
-        value >>= 5
-    text = "".join(reversed(chars))
-    return "-".join(text[i:i + 4] for i in range(0, len(text), 4))
+    _check_arguments(seed, score)
+    value, bits = _payload(VERSION, ruleset_id, seed, score)
+    data = _to_symbols(value, _symbols_for(bits))
+    return _group(data + check_symbols(data))
+
+
+def encode_old(ruleset_id: str, seed: int, score: int | None = None) -> str:
+    """A code of the first format (version 1), as earlier Blockyards wrote them;
+    for tests of reading old codes."""
+    _check_arguments(seed, score)
+    value, bits = _payload(OLD_VERSION, ruleset_id, seed, score)
+    value = value << OLD_CHECK_BITS | _old_checksum(value, bits)
+    return _group(_to_symbols(value, _symbols_for(bits + OLD_CHECK_BITS)))
 
 
 def decode(code: str, ruleset_ids: list[str] | None = None) -> Challenge:
     """Read a challenge code. ``ruleset_ids``: the rulesets to match (default:
-    every ruleset installed). Raises ``ValueError`` with a readable message for a
-    malformed or mistyped code."""
+    every ruleset installed). Raises :class:`~blockyard.DataError` (a
+    ``ValueError``) with a readable message for a malformed or mistyped code."""
     if not isinstance(code, str):
-        raise ValueError("a challenge code is text, like 8QF2-M1KZ-0C7T-RJ4")
-    cleaned = "".join(ch for ch in code.upper() if ch not in " -_\t\n")
+        raise DataError("a challenge code is text, like 0KQ8-WM00-0007-YX93")
+    expected = " or ".join(str(n) for n in sorted(LENGTHS))
+    if len(code) > MAX_INPUT:
+        raise DataError(f"the challenge code is {len(code)} characters long; a code has "
+                        f"{expected} (dashes do not count)")
+    cleaned = [ch for ch in code.upper() if ch not in " -_\t\n"]
     if not cleaned:
-        raise ValueError("the challenge code is empty")
-    value = 0
+        raise DataError("the challenge code is empty")
+    symbols = []
     for position, ch in enumerate(cleaned, start=1):
-        ch = READ_AS.get(ch, ch)
-        if ch not in ALPHABET:
-            raise ValueError(f"the challenge code has a character that cannot be in a code: "
-                             f"{ch!r} (position {position})")
-        value = value << 5 | ALPHABET.index(ch)
-    lengths = {(3 + 1 + HASH_BITS + SEED_BITS + CHECK_BITS + 4) // 5: False,
-               (3 + 1 + HASH_BITS + SEED_BITS + SCORE_BITS + CHECK_BITS + 4) // 5: True}
-    if len(cleaned) not in lengths:
-        expected = " or ".join(str(n) for n in sorted(lengths))
-        raise ValueError(f"the challenge code has {len(cleaned)} characters; a code has "
-                         f"{expected} (dashes do not count)")
-    with_score = lengths[len(cleaned)]
-    bits = 3 + 1 + HASH_BITS + SEED_BITS + (SCORE_BITS if with_score else 0)
-    check = value & ((1 << CHECK_BITS) - 1)
-    payload = value >> CHECK_BITS
-    if payload >> bits or _checksum(payload, bits) != check:
-        raise ValueError("the challenge code is mistyped (its check characters do not match)")
+        value = VALUES.get(READ_AS.get(ch, ch))
+        if value is None:
+            raise DataError(f"the challenge code has a character that cannot be in a code: "
+                            f"{ch!r} (position {position})")
+        symbols.append(value)
+    if len(symbols) in LENGTHS:
+        with_score = LENGTHS[len(symbols)]
+        data, check = symbols[:-CHECK_SYMBOLS], symbols[-CHECK_SYMBOLS:]
+        if check_symbols(data) != check:
+            raise DataError("the challenge code is mistyped (its check characters do not "
+                            "match)")
+        bits = _HEAD_BITS + (SCORE_BITS if with_score else 0)
+        payload = _from_symbols(data)
+        version = VERSION
+    elif len(symbols) in OLD_LENGTHS:
+        with_score = OLD_LENGTHS[len(symbols)]
+        bits = _HEAD_BITS + (SCORE_BITS if with_score else 0)
+        value = _from_symbols(symbols)
+        old_check = value & ((1 << OLD_CHECK_BITS) - 1)
+        payload = value >> OLD_CHECK_BITS
+        if payload >> bits or _old_checksum(payload, bits) != old_check:
+            raise DataError("the challenge code is mistyped (its check characters do not "
+                            "match)")
+        version = OLD_VERSION
+    else:
+        raise DataError(f"the challenge code has {len(symbols)} characters; a code has "
+                        f"{expected} (dashes do not count)")
+    if payload >> bits:
+        raise DataError("the challenge code is mistyped (it is too large)")
     score = None
     if with_score:
         score = payload & ((1 << SCORE_BITS) - 1)
@@ -107,15 +232,15 @@ def decode(code: str, ruleset_ids: list[str] | None = None) -> Challenge:
     hashed = payload & ((1 << HASH_BITS) - 1)
     payload >>= HASH_BITS
     has_score = payload & 1
-    version = payload >> 1
-    if version != VERSION or bool(has_score) != with_score:
-        raise ValueError(f"the challenge code is from another version of Blockyard ({version})")
+    found = payload >> 1
+    if found != version or bool(has_score) != with_score:
+        raise DataError(f"the challenge code is from another version of Blockyard ({found})")
     if ruleset_ids is None:
         from .discovery import list_rulesets
 
         ruleset_ids = [info.id for info in list_rulesets()]
     matches = [rid for rid in ruleset_ids if ruleset_hash(rid) == hashed]
     if not matches:
-        raise ValueError("the challenge is for a ruleset that is not installed here "
-                         "(a plugin's ruleset, perhaps)")
+        raise DataError("the challenge is for a ruleset that is not installed here "
+                        "(a plugin's ruleset, perhaps)")
     return Challenge(matches[0], seed, score)

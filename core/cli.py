@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from .errors import PluginError, RulesetError
+from .errors import DataError, PluginError, RulesetError
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
@@ -104,7 +104,13 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 def _cmd_replay(args: argparse.Namespace) -> int:
     from .frontend_entry import run_frontend
+    from .replays import ReplayError, load_replay
 
+    try:
+        load_replay(args.file).check()  # before any window is opened
+    except ReplayError as exc:
+        print(f"blockyard: {exc}")  # on standard output, as the game window reports it
+        return 2
     return run_frontend(replay=str(args.file), screenshot=args.screenshot,
                         quit_after=args.quit_after)
 
@@ -286,7 +292,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         status: int = func(args)
         return status
-    except (RulesetError, PluginError) as exc:
+    except (RulesetError, PluginError, DataError) as exc:
         print(f"blockyard: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # output piped into head & co.

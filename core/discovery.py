@@ -229,7 +229,7 @@ def load_ruleset_file(path: Path) -> Ruleset:
     a file it extends changes)."""
     try:
         path = path.resolve()
-    except (OSError, RuntimeError) as exc:
+    except (OSError, RuntimeError, ValueError) as exc:
         raise RulesetError(f"cannot resolve the path: {exc}", path=str(path)) from None
     key = str(path)
     cached = _file_cache.get(key)
@@ -269,7 +269,7 @@ def _extends_chain(data: dict[str, Any], path: Path) -> list[str]:
                     break
                 nxt = Path(info.path).resolve()
             meta = read_toml(nxt).get("ruleset")
-        except (RulesetError, OSError):
+        except (RulesetError, OSError, ValueError, RuntimeError):
             break
         out.append(str(nxt))
         current = nxt

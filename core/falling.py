@@ -70,6 +70,8 @@ class FallingGame(Game):
                     stream: str | None) -> dict[str, Any]:
         if tray is not None:
             raise ValueError(f"tray: ruleset {self.ruleset.id!r} has no tray (tray games only)")
+        if board is None:
+            board = self.ruleset.given  # [board] given: the stones every game starts with
         if board is not None:
             lines = parse_board_text(board, self.rows, self.cols, ".123456789SJ")
             for r, line in enumerate(lines):

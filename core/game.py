@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 from . import rng
 from .actions import Action, ActionSpec
 from .discovery import load_ruleset, load_ruleset_text
-from .errors import IllegalMove, PluginError
+from .errors import DataError, IllegalMove, PluginError, RulesetError
 from .geometry import Board
 from .pieces import Piece
 from .results import Summary
@@ -300,7 +300,8 @@ class Game:
             record_before=record_before if keeps else None, record_after=after,
             new_record=keeps and self.score > 0 and (record_before is None
                                                      or self.score > record_before),
-            lines_cleared=facts["lines_cleared"], best_combo=facts["best_combo"],
+            lines_cleared=facts["lines_cleared"], best_combo=self.ruleset.display.factor(
+                facts["best_combo"]),
             moves=self.moves, failed_pieces=failed, tip=tips[0] if tips else None,
             over_reason=self.over_reason, date=self.date)
 
@@ -338,17 +339,31 @@ class Game:
 
     @staticmethod
     def from_snapshot(snap: dict[str, Any]) -> Game:
-        """Rebuild a game from :meth:`snapshot`."""
-        if not isinstance(snap, dict) or snap.get("format") != SNAPSHOT_FORMAT:
-            raise ValueError("not a Blockyard snapshot (missing or unknown 'format')")
-        ruleset = load_ruleset_text(snap["ruleset"], "<snapshot>")
+        """Rebuild a game from :meth:`snapshot`. The snapshot is checked completely
+        first (:mod:`blockyard.validate`): ``DataError`` for anything malformed,
+        ``RulesetError`` for its rule text."""
+        from . import validate
+
+        text, kind = validate.snapshot_header(snap, SNAPSHOT_FORMAT)
+        ruleset = load_ruleset_text(text, "<snapshot>")
         cls = game_class(ruleset)
-        if cls.kind != snap.get("kind"):
-            raise ValueError(f"snapshot of a {snap.get('kind')!r} game, but ruleset "
-                             f"{ruleset.id!r} plays {cls.kind!r}")
+        if cls.kind != kind:
+            raise DataError(f"snapshot of a {kind[:32]!r} game, but ruleset "
+                            f"{ruleset.id!r} plays {cls.kind!r}")
+        validate.check_snapshot(snap, ruleset, cls.kind, cls._STATE_FIELDS)
+        try:
+            model = Game.start(ruleset, seed=snap["seed"]).state
+        except (IllegalMove, ValueError):
+            model = {}
+        validate.check_state_shape(snap["state"], model)
         game = cls(ruleset, snap["seed"], snap["date"])
-        game._restore_state(snap)
-        game.log = copy.deepcopy(snap["log"])
+        try:
+            game._restore_state(snap)
+        except (KeyError, TypeError, AttributeError, IndexError, ValueError) as exc:
+            raise DataError(f"snapshot: cannot be restored: {type(exc).__name__}: "
+                            f"{exc}") from None
+        game.log = copy.deepcopy(list(snap["log"]))
+        validate.check_restored(game)
         return game
 
     def _actions(self) -> dict[str, Callable[..., Any]]:
@@ -377,16 +392,31 @@ class Game:
 
     @staticmethod
     def from_log(log: Sequence[Sequence[Any]]) -> Game:
-        """Rebuild a game by running ``log`` again from its start."""
-        if not log or log[0][0] != "start":
-            raise ValueError("a game log starts with a 'start' entry")
-        start = log[0][1]
+        """Rebuild a game by running ``log`` again from its start. A malformed
+        log, or one with an action that is not allowed where it stands, is a
+        ``DataError`` naming the entry; its rule text a ``RulesetError``."""
+        from . import validate
+
+        entries = validate.check_log(log)
+        start = entries[0][1]
         ruleset = load_ruleset_text(start["ruleset"], "<log>")
+        if "id" in start and start["id"] != ruleset.id:
+            raise DataError(f"log[0]: the start names ruleset {start['id'][:64]!r} but its "
+                            f"rules are {ruleset.id!r}")
         date = _dt.date.fromisoformat(start["date"]) if start.get("date") else None
-        game = Game.start(ruleset, seed=start["seed"], date=date, board=start.get("board"),
-                          tray=start.get("tray"), stream=start.get("stream"))
-        for action in log[1:]:
-            game.apply(action)
+        try:
+            game = Game.start(ruleset, seed=start["seed"], date=date, board=start.get("board"),
+                              tray=start.get("tray"), stream=start.get("stream"))
+        except RulesetError:
+            raise
+        except ValueError as exc:  # IllegalMove included: a wrong starting position
+            raise DataError(f"log[0]: {exc}") from None
+        for index, action in enumerate(entries[1:], start=1):
+            validate.check_entry(action, index, game.kind)
+            try:
+                game.apply(action)
+            except IllegalMove as exc:
+                raise DataError(f"log[{index}] {action!r:.60}: {exc}") from None
         return game
 
     def _advance_clock(self, us: int) -> Any:

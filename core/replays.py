@@ -3,10 +3,15 @@
 A replay is JSON: the game's log (whose first entry carries the resolved rule
 file, seed and starting position), the engine version, the SHA-256 of the
 resolved rule file and a digest of the final game state. Opening one checks
-that the ruleset's current rule file is the one the game was played with and
-that running the log again gives the same final state, and says so instead of
-silently showing a different game. The last ``KEEP`` replays per ruleset are
-kept in the data folder's ``replays/``.
+that the rule text it carries has the recorded hash, that the ruleset's current
+rule file is the one the game was played with and that running the log again
+gives the same final state, and says so instead of silently showing a
+different game. The last ``KEEP`` replays per ruleset are kept in the data
+folder's ``replays/``.
+
+Replay files may come from strangers: the ``ruleset_id`` is an id, never a
+path; files over 8 MiB and special files are refused unread; every problem is
+a :class:`ReplayError` (a :class:`~blockyard.DataError`) with a message.
 """
 
 from __future__ import annotations
@@ -14,21 +19,29 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import __version__, paths
-from .discovery import load_ruleset, load_ruleset_text
+from . import __version__, paths, validate
+from .discovery import load_ruleset
+from .errors import DataError, IllegalMove, PluginError, RulesetError
 from .files import write_atomically
 from .game import Game, replay
+from .rulefiles import read_bytes_safely
+from .ruleset import ID_PATTERN
 
 FORMAT = "blockyard-replay/1"
 KEEP = 20
+MAX_REPLAY_BYTES = 8 << 20
+"""Replay files larger than this are refused unread."""
+HEX_DIGEST = re.compile(r"^[0-9a-f]{64}$")
 
 
-class ReplayError(ValueError):
-    """A replay cannot be shown faithfully (changed rules, another engine, bad file)."""
+class ReplayError(DataError):
+    """A replay cannot be shown faithfully (changed rules, another engine, bad or
+    altered file). The message says which."""
 
 
 def state_digest(game: Game) -> str:
@@ -36,6 +49,47 @@ def state_digest(game: Game) -> str:
     snap = game.snapshot()
     snap.pop("log", None)
     return hashlib.sha256(json.dumps(snap, sort_keys=True).encode()).hexdigest()
+
+
+def text_digest(text: str) -> str:
+    """SHA-256 of rule text, as replay files record it (the same as
+    :attr:`Ruleset.digest` of the ruleset the text was written from)."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def check_replay_data(data: Any, where: str = "replay") -> dict[str, Any]:
+    """The content of a replay file, checked field by field (``ReplayError``
+    naming the field otherwise); optional text fields get their defaults."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ReplayError(f"{where}: not a Blockyard replay file")
+    try:
+        rid = validate.check_str(data.get("ruleset_id"), "ruleset_id", 64)
+        if not ID_PATTERN.match(rid):
+            raise ReplayError(f"{where}: ruleset_id: expected a ruleset id (lower-case "
+                              f"letters, digits, '-', '_'), found {rid[:64]!r}")
+        for key in ("ruleset_digest", "final_digest"):
+            value = validate.check_str(data.get(key), key, 64)
+            if not HEX_DIGEST.match(value):
+                raise ReplayError(f"{where}: {key}: expected a SHA-256 in hexadecimal")
+        validate.check_int(data.get("score"), "score", -validate.MAX_COUNTER,
+                           validate.MAX_COUNTER)
+        for key in ("player", "finished", "engine"):
+            validate.check_str(data.get(key, ""), key, 200)
+        if data.get("over_reason") is not None:
+            validate.check_str(data["over_reason"], "over_reason", 64)
+        validate.check_date(data.get("date"), "date")
+        if data.get("seed") is not None:
+            validate.check_int(data["seed"], "seed", -validate.MAX_SEED, validate.MAX_SEED - 1)
+        log = validate.check_log(data.get("log"))
+    except ReplayError:
+        raise
+    except DataError as exc:
+        raise ReplayError(f"{where}: {exc}") from None
+    start = log[0][1]
+    if start.get("id", rid) != rid:
+        raise ReplayError(f"{where}: the game in this file is of {start['id'][:64]!r}, not "
+                          f"{rid!r}")
+    return {"player": "", "finished": "", "engine": "", **data}
 
 
 @dataclass
@@ -51,8 +105,7 @@ class Replay:
 
     @property
     def log(self) -> list[list[Any]]:
-        log: list[list[Any]] = self.data["log"]
-        return log
+        return list(self.data["log"])
 
     @property
     def player(self) -> str:
@@ -62,37 +115,58 @@ class Replay:
     def score(self) -> int:
         return int(self.data["score"])
 
+    def _where(self) -> str:
+        return str(self.path) if self.path is not None else "replay"
+
     def check(self) -> None:
-        """Raise :class:`ReplayError` unless the game can be shown exactly as played."""
+        """Raise :class:`ReplayError` unless the game can be shown exactly as played.
+
+        In this order, cheapest first: the file's fields; the rule text it carries
+        hashed and compared with the hash recorded with it; the ruleset id (an id,
+        never a path) looked up among the installed rulesets and its rule file
+        compared with the recorded hash; the log run again and its final state
+        compared with the recorded one."""
+        where = self._where()
+        self.data = check_replay_data(self.data, where)
+        rid = self.ruleset_id
+        text = self.data["log"][0][1]["ruleset"]
+        if text_digest(text) != self.data["ruleset_digest"]:
+            raise ReplayError(f"{where}: the rules in this replay do not match the hash "
+                              "recorded with them; the file was altered")
         try:
-            current = load_ruleset(self.ruleset_id)
-        except ValueError as exc:
-            raise ReplayError(f"the ruleset {self.ruleset_id!r} of this replay is not "
-                              f"installed here: {exc}") from None
+            current = load_ruleset(rid)  # an id: ID_PATTERN admits no path
+        except (RulesetError, PluginError) as exc:
+            raise ReplayError(f"the ruleset {rid!r} of this replay is not installed here or "
+                              f"cannot be loaded: {exc}") from None
         if current.digest != self.data["ruleset_digest"]:
-            raise ReplayError(f"the rule file of {self.ruleset_id!r} has changed since this "
-                              "game was played; the replay would show a different game")
+            raise ReplayError(f"the rule file of {rid!r} has changed since this game was "
+                              "played; the replay would show a different game")
         rebuilt = self.rebuild()
         if state_digest(rebuilt) != self.data["final_digest"]:
             raise ReplayError(f"this replay was recorded by Blockyard "
-                              f"{self.data.get('engine')}; this engine ({__version__}) plays "
-                              "it differently")
+                              f"{str(self.data.get('engine'))[:40]}; this engine "
+                              f"({__version__}) plays it differently")
 
     def rebuild(self) -> Game:
         """The finished game, rebuilt by running the log again."""
-        return replay(self.log)
+        return self._replay(self.log)
 
     def start(self) -> Game:
         """The game as it started (for the viewer to step through)."""
-        start = self.log[0]
-        return replay([start])
+        return self._replay(self.log[:1])
+
+    def _replay(self, log: list[list[Any]]) -> Game:
+        try:
+            return replay(log)
+        except (DataError, RulesetError, PluginError, IllegalMove) as exc:
+            raise ReplayError(f"{self._where()}: the game cannot be replayed: {exc}") from None
 
 
 def replay_data(game: Game, player: str = "") -> dict[str, Any]:
     """The JSON content of a replay of ``game``."""
-    rules = load_ruleset_text(game.log[0][1]["ruleset"])
+    text = game.log[0][1]["ruleset"]
     return {"format": FORMAT, "engine": __version__, "ruleset_id": game.ruleset.id,
-            "ruleset_digest": rules.digest, "seed": game.seed, "date": game.date,
+            "ruleset_digest": text_digest(text), "seed": game.seed, "date": game.date,
             "player": player, "score": game.score, "over_reason": game.over_reason,
             "finished": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
             "final_digest": state_digest(game), "log": game.log}
@@ -115,15 +189,28 @@ def save_replay(game: Game, player: str = "", folder: Path | None = None) -> Pat
 
 
 def load_replay(path: Path | str) -> Replay:
-    """Read a replay file (``ReplayError`` for anything that is not one)."""
+    """Read a replay file (``ReplayError`` for anything that is not one: a file
+    over 8 MiB or a special file is refused unread)."""
     path = Path(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ReplayError(f"{path}: not a readable replay file ({exc})") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ReplayError(f"{path}: not a Blockyard replay file")
-    return Replay(path, data)
+        raw = read_bytes_safely(path, "replay file", MAX_REPLAY_BYTES)
+    except OSError as exc:
+        raise ReplayError(f"{path}: not a readable replay file: cannot read the file: "
+                          f"{exc.strerror or exc}") from None
+    except ValueError as exc:
+        raise ReplayError(f"{path}: not a readable replay file: refused: {exc}") from None
+    try:
+        data = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+    except UnicodeDecodeError as exc:
+        raise ReplayError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    except (ValueError, RecursionError) as exc:
+        raise ReplayError(f"{path}: not a readable replay file "
+                          f"({type(exc).__name__}: {str(exc)[:200]})") from None
+    return Replay(path, check_replay_data(data, str(path)))
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not allowed")
 
 
 def list_replays(ruleset_id: str | None = None) -> list[Path]:

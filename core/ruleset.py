@@ -35,7 +35,7 @@ from pluggy._callers import _multicall
 
 from .actions import RESERVED_NAMES, ActionSpec
 from .errors import IllegalMove, PluginError, RulesetError
-from .geometry import Geometry, Region, geometry
+from .geometry import Geometry, Region, geometry, parse_board_text
 from .hookspecs import PROJECT, SPEC_CLASSES, hookimpl
 from .params import Params, describe
 from .pieces import Piece, PieceFamily, parse_art
@@ -78,12 +78,16 @@ class Display:
         """The rule file's player text ``name`` from ``[display.texts]``, or ``default``."""
         return dict(self.texts).get(name, default)
 
+    def factor(self, combo: int) -> int:
+        """The combo factor shown for a combo counter: the counter capped at
+        ``combo_cap`` (0: no cap). Summaries and records keep this number."""
+        return min(combo, self.combo_cap) if self.combo_cap else combo
+
     def combo_text(self, combo: int) -> str:
         """The combo display for a combo counter, or "" when none is shown."""
         if not self.combo_label or combo < self.combo_from:
             return ""
-        n = min(combo, self.combo_cap) if self.combo_cap else combo
-        return self.combo_label.format(n=n)
+        return self.combo_label.format(n=self.factor(combo))
 
 
 def _display_texts(table: Params) -> tuple[tuple[str, str], ...]:
@@ -258,6 +262,7 @@ class Ruleset:
         board = Params(data["board"], path=where, prefix="board")
         rows = board.integer("rows", minimum=1, maximum=MAX_BOARD)
         cols = board.integer("cols", minimum=1, maximum=MAX_BOARD)
+        given = board.string("given", "")
         board.finish()
 
         records = Params(data.get("records", {}), path=where, prefix="records")
@@ -317,6 +322,7 @@ class Ruleset:
             if region.mask & ~geo.full or not region.mask:
                 raise self._load_error("regions", f"regions inside the {self.rows}×{self.cols} "
                                        f"board, found {region!r} with cells outside it or none")
+        self.given: str | None = self._parse_given(given) if given else None
         limit = self._load_call("time_limit", ruleset=self)
         if limit is not None and not (math.isfinite(limit) and 0 < limit <= MAX_TIME_LIMIT):
             raise self._load_error("time_limit", f"a clock of more than 0 and at most "
@@ -334,6 +340,21 @@ class Ruleset:
         if self.mode == "falling" and not pm.hook.blockyard_falling_rules.get_hookimpls():
             raise RulesetError("a falling game needs a plugin that sets how stones fall, "
                                "such as [plugins.falling-stones]", path=where, key="plugins")
+
+    def _parse_given(self, text: str) -> str:
+        """``[board] given``: the stones a falling game starts with, as board text
+        (``.`` empty, ``1``–``9`` a digit), one line per row; returned as the
+        canonical board text. Whether the digits keep the game's own rule (the
+        sudoku rule) is checked by its plugins."""
+        if self.mode != "falling":
+            raise RulesetError("given stones are for falling games (mode = \"falling\"); "
+                               "a tray game's starting board is given to new_game(board=...)",
+                               path=self.where, key="board.given")
+        try:
+            lines = parse_board_text(text, self.rows, self.cols, ".123456789")
+        except ValueError as exc:
+            raise RulesetError(str(exc), path=self.where, key="board.given") from None
+        return "\n".join(lines)
 
     # -- plugin managers -------------------------------------------------------
 

@@ -10,7 +10,8 @@ Guarantees (parameter ``guarantee``):
 ``"tiered"`` (tiered §4.3)
     at most ``max_attempts`` attempts: three identical pieces → draw the third
     again; none fits → draw the set again; then the largest-fitting fallback,
-    avoiding three identical pieces.
+    avoiding three identical pieces (when only the first two's piece fits, the
+    third is the largest other piece, although it does not fit).
 ``"none"`` (gravity §6.2)
     one draw, no check.
 
@@ -165,9 +166,19 @@ class WeightedDealing:
                 pieces = table.draw_set(rng)
 
     def _fallback(self, game: Any, pieces: list[Piece], *, avoid_triple: bool) -> list[Piece]:
-        for candidate in self.largest_first(game.ruleset):
+        """The third piece becomes the largest piece that fits now (ties: table
+        order); with ``avoid_triple``, never one that makes three identical
+        pieces. When none fits (tiered: only the first two's piece fits), the
+        third is the largest piece that is not the first two's, fitting or not:
+        "never three identical" is absolute (tiered §4.3)."""
+        order = self.largest_first(game.ruleset)
+        for candidate in order:
             if avoid_triple and pieces[0] == pieces[1] == candidate:
                 continue
             if game.piece_fits_somewhere(candidate):
                 return [pieces[0], pieces[1], candidate]
+        if avoid_triple and pieces[0] == pieces[1] == pieces[2]:
+            for candidate in order:
+                if candidate != pieces[0]:
+                    return [pieces[0], pieces[1], candidate]
         return pieces

@@ -80,12 +80,31 @@ class SudokuRules:
 
     @hookimpl
     def blockyard_check_ruleset(self, ruleset: Any) -> None:
-        if ruleset.rows % self.block_rows or ruleset.cols % self.block_cols:
-            from blockyard.errors import RulesetError
+        from blockyard.errors import RulesetError
 
+        if ruleset.rows % self.block_rows or ruleset.cols % self.block_cols:
             raise RulesetError(f"blocks of {self.block_rows}×{self.block_cols} do not tile a "
                                f"{ruleset.rows}×{ruleset.cols} board", path=self.where,
                                key=self.prefix)
+        given = getattr(ruleset, "given", None)
+        if not given:
+            return
+        # the given stones keep the sudoku rule (docs/rules.md §7.1)
+        cells = given.replace("\n", "")
+        for area in ruleset.regions:
+            seen: dict[str, int] = {}
+            for i in ruleset.geometry.bits_of(area.mask):
+                ch = cells[i]
+                if ch == ".":
+                    continue
+                if ch in seen:
+                    first = seen[ch]
+                    raise RulesetError(
+                        f"the digit {ch} is given twice in {area.kind} {area.index}: at row "
+                        f"{first // ruleset.cols}, column {first % ruleset.cols} and at row "
+                        f"{i // ruleset.cols}, column {i % ruleset.cols}",
+                        path=ruleset.where, key="board.given")
+                seen[ch] = i
 
     @hookimpl
     def blockyard_regions(self, ruleset: Any, geometry: Geometry) -> list[Region]:
@@ -152,8 +171,12 @@ class SudokuRules:
         elif move.error:
             points = 0
         else:
-            points = self.digit_points if move.stone.digit is not None else 0
-            points += self.hard_drop_points * move.dropped
+            # symbol stones score nothing of their own: no placement and no hard-drop
+            # points; the areas they complete still pay (docs/rules.md §7.4)
+            if move.stone.digit is not None:
+                points = self.digit_points + self.hard_drop_points * move.dropped
+            else:
+                points = 0
             codes = game.grid.colours
             assert move.cell is not None
             row, col = move.cell

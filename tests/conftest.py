@@ -50,3 +50,15 @@ def rule_file(tmp_path: Path) -> Callable[[str, str], Path]:
 def board(*rows: str) -> str:
     """Join board rows (helper for readable starting positions)."""
     return "\n".join(rows)
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Print the fuzz figures of tests/test_fuzz.py when it ran."""
+    import sys
+
+    for name in ("test_fuzz", "tests.test_fuzz"):
+        module = sys.modules.get(name)
+        if module is not None:
+            for line in module.figure_lines():
+                terminalreporter.write_line(line)
+            break

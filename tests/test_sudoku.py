@@ -246,9 +246,10 @@ def test_8_a_5_hard_dropped_onto_the_bottom_row_scores_19():
     assert game.score == 19
 
 
-def test_7_4_symbol_stones_score_nothing_but_the_drop():
+def test_7_4_symbol_stones_score_nothing_of_their_own_not_even_the_drop():
     game = game_with("S")
-    assert game.hard_drop().points == 9
+    landing = game.hard_drop()
+    assert landing.dropped == 9 and landing.points == 0
 
 
 @pytest.mark.parametrize("rows, stream, col, areas, points", [

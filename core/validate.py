@@ -1,0 +1,427 @@
+"""Checking snapshots and logs before a game is built from them.
+
+Snapshots, logs and replay files may come from strangers, so
+:func:`blockyard.restore` and :func:`blockyard.replay` check everything they
+are given before they build a game: every field is present, of its type and
+inside its range; cells lie on the board and agree with the bitboard; tray
+pieces fit the board; stones are stones; counters are not negative; the
+plugins' saved state has the shape a game of the ruleset gives it; and the
+restored game passes the ruleset's invariants. Anything else is a
+:class:`~blockyard.DataError` whose message names the field and what was wrong
+(the embedded rule text is checked by the rule-file loader and gives a
+:class:`~blockyard.RulesetError`).
+
+Everything here only reads what it is given: nothing is built or changed before
+the checks pass.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .errors import DataError, IllegalMove, PluginError
+from .stones import GOLDEN, JOKER, SYMBOL
+
+MAX_DEPTH = 32
+"""Nesting of lists and tables allowed in saved data (plugin state included)."""
+MAX_ITEMS = 100_000
+"""Items of one list or table in saved data (the log excepted)."""
+MAX_LOG_ENTRIES = 500_000
+"""Entries of a game log; a real game of any length stays far below."""
+MAX_TEXT = 1 << 20
+"""Characters of one string in saved data."""
+MAX_COUNTER = 10**15
+"""The largest score, move count, clock (µs) or other counter a snapshot may hold."""
+MAX_SEED = 1 << 63
+"""Seeds lie in ``-MAX_SEED <= seed < MAX_SEED`` (what the records database stores)."""
+MAX_QUEUE = 10_000
+"""Stones waiting in a falling game's queue."""
+MAX_COLOUR = 255
+
+DIGIT_CODES = frozenset(d | g for d in range(1, 10) for g in (0, GOLDEN))
+STREAM_CODES = DIGIT_CODES | {SYMBOL, JOKER}
+"""Codes of stones that can fall (digits, golden digits, symbol stones, jokers)."""
+CELL_CODES = STREAM_CODES | {JOKER | d for d in range(1, 10)}
+"""Codes a falling game's cell may hold (a joker remembers its digit)."""
+
+ENGINE_ACTIONS: dict[str, dict[str, int]] = {
+    "tray": {"place": 3, "tick": 1},
+    "falling": {"move": 1, "soft": 1, "hard": 0, "tick": 1},
+}
+"""For each kind of game, the engine's own logged actions and their arity."""
+
+
+def _fail(where: str, message: str) -> DataError:
+    return DataError(f"{where}: {message}")
+
+
+def _show(value: Any) -> str:
+    """A short description of a value for messages (never a huge string)."""
+    try:
+        text = repr(value)
+    except Exception:  # a hostile object's __repr__
+        text = f"<{type(value).__name__}>"
+    if len(text) > 60:
+        text = text[:57] + "..."
+    return f"{type(value).__name__} {text}"
+
+
+# ---------------------------------------------------------------------------
+# plain values
+# ---------------------------------------------------------------------------
+
+def check_int(value: Any, where: str, low: int, high: int) -> int:
+    """``value`` if it is an integer (not a bool) with ``low <= value <= high``."""
+    if type(value) is not int:
+        raise _fail(where, f"expected an integer, found {_show(value)}")
+    if not low <= value <= high:
+        raise _fail(where, f"expected an integer from {low} to {high}, found {_show(value)}")
+    return value
+
+
+def check_bool(value: Any, where: str) -> bool:
+    if type(value) is not bool:
+        raise _fail(where, f"expected true or false, found {_show(value)}")
+    return value
+
+
+def check_str(value: Any, where: str, limit: int = MAX_TEXT, *, empty: bool = True) -> str:
+    if type(value) is not str:
+        raise _fail(where, f"expected a string, found {_show(value)}")
+    if len(value) > limit:
+        raise _fail(where, f"expected at most {limit} characters, found {len(value)}")
+    if not empty and not value:
+        raise _fail(where, "expected a non-empty string")
+    return value
+
+
+def check_list(value: Any, where: str, limit: int = MAX_ITEMS) -> list[Any]:
+    if type(value) not in (list, tuple):
+        raise _fail(where, f"expected a list, found {_show(value)}")
+    if len(value) > limit:
+        raise _fail(where, f"expected at most {limit} items, found {len(value)}")
+    return list(value)
+
+
+def check_table(value: Any, where: str) -> dict[str, Any]:
+    if type(value) is not dict:
+        raise _fail(where, f"expected a table, found {_show(value)}")
+    if len(value) > MAX_ITEMS:
+        raise _fail(where, f"expected at most {MAX_ITEMS} entries, found {len(value)}")
+    return value
+
+
+def check_date(value: Any, where: str) -> str | None:
+    """``None`` or an ISO date ``YYYY-MM-DD``."""
+    if value is None:
+        return None
+    check_str(value, where, 10)
+    try:
+        _dt.date.fromisoformat(value)
+    except ValueError:
+        raise _fail(where, f"expected a date YYYY-MM-DD, found {_show(value)}") from None
+    return str(value)
+
+
+def check_json(value: Any, where: str, depth: int = 0) -> None:
+    """Refuse anything that is not JSON-safe data of bounded size: ``None``,
+    booleans, integers within ±2⁶³, finite numbers, strings, lists and tables
+    with string keys, nested at most :data:`MAX_DEPTH` deep."""
+    if depth > MAX_DEPTH:
+        raise _fail(where, f"nested deeper than {MAX_DEPTH}")
+    kind = type(value)
+    if value is None or kind is bool:
+        return
+    if kind is int:
+        if not -MAX_SEED <= value < MAX_SEED:
+            raise _fail(where, f"integer out of range: {_show(value)}")
+        return
+    if kind is float:
+        if not math.isfinite(value):
+            raise _fail(where, f"expected a finite number, found {value!r}")
+        return
+    if kind is str:
+        check_str(value, where)
+        return
+    if kind in (list, tuple):
+        for i, item in enumerate(check_list(value, where)):
+            check_json(item, f"{where}[{i}]", depth + 1)
+        return
+    if kind is dict:
+        for key, item in check_table(value, where).items():
+            if type(key) is not str:
+                raise _fail(where, f"expected string keys, found {_show(key)}")
+            check_json(item, f"{where}.{key[:40]}", depth + 1)
+        return
+    raise _fail(where, f"expected JSON data, found {_show(value)}")
+
+
+def check_same_shape(value: Any, model: Any, where: str) -> None:
+    """``value`` has the types ``model`` (a fresh game's) has, where both have
+    a key: a plugin reading its state never meets a table where it keeps a
+    number."""
+    if model is None:
+        return
+    if isinstance(model, bool):
+        check_bool(value, where)
+    elif isinstance(model, int):
+        if type(value) is not int:
+            raise _fail(where, f"expected an integer, found {_show(value)}")
+    elif isinstance(model, float):
+        if type(value) not in (int, float):
+            raise _fail(where, f"expected a number, found {_show(value)}")
+    elif isinstance(model, str):
+        check_str(value, where)
+    elif isinstance(model, list | tuple):
+        items = check_list(value, where)
+        if model:
+            for i, item in enumerate(items):
+                check_same_shape(item, model[0], f"{where}[{i}]")
+    elif isinstance(model, dict):
+        table = check_table(value, where)
+        for key, item in model.items():
+            if key in table:
+                check_same_shape(table[key], item, f"{where}.{key}")
+
+
+# ---------------------------------------------------------------------------
+# logs
+# ---------------------------------------------------------------------------
+
+def check_start(entry: Any, where: str = "log[0]") -> dict[str, Any]:
+    """The table of a log's ``["start", {...}]`` entry, checked."""
+    entry = check_list(entry, where, 2)
+    if len(entry) != 2 or entry[0] != "start":
+        raise _fail(where, "a game log starts with [\"start\", {...}]")
+    start = check_table(entry[1], f"{where}[1]")
+    check_json(start, f"{where}[1]")
+    check_str(start.get("ruleset"), f"{where}[1].ruleset")
+    if "id" in start:
+        check_str(start["id"], f"{where}[1].id", 64)
+    check_int(start.get("seed"), f"{where}[1].seed", -MAX_SEED, MAX_SEED - 1)
+    check_date(start.get("date"), f"{where}[1].date")
+    for key in ("board", "stream"):
+        if start.get(key) is not None:
+            check_str(start[key], f"{where}[1].{key}", 1 << 16)
+    if start.get("tray") is not None:
+        tray = check_list(start["tray"], f"{where}[1].tray", 3)
+        for i, item in enumerate(tray):
+            if item is not None:
+                check_str(item, f"{where}[1].tray[{i}]", 4096)
+    return start
+
+
+def check_entry(entry: Any, index: int, kind: str) -> list[Any]:
+    """A logged action after the start: ``[name, *args]`` with a name and
+    JSON-safe scalar arguments; the engine's own actions with their arity."""
+    where = f"log[{index}]"
+    items = check_list(entry, where, 8)
+    if not items:
+        raise _fail(where, "an empty entry")
+    name = items[0]
+    check_str(name, f"{where}[0]", 64, empty=False)
+    if name == "start":
+        raise _fail(where, "a second start")
+    for i, arg in enumerate(items[1:], start=1):
+        if arg is not None and type(arg) not in (bool, int, float, str):
+            raise _fail(f"{where}[{i}]", f"expected a number, a string or a boolean, "
+                        f"found {_show(arg)}")
+        check_json(arg, f"{where}[{i}]")
+    arity = ENGINE_ACTIONS.get(kind, {}).get(name)
+    if arity is not None and len(items) - 1 != arity:
+        raise _fail(where, f"{name!r} takes {arity} argument{'s' * (arity != 1)}, "
+                    f"found {len(items) - 1}")
+    if name == "tick":
+        check_int(items[1], f"{where} tick (whole microseconds)", 0, 86_400_000_000)
+    return items
+
+
+def check_log(log: Any) -> list[Any]:
+    """A log's entries (a list), its start checked; the other entries are
+    checked one by one as they are replayed (:func:`check_entry`)."""
+    if isinstance(log, str | bytes) or not isinstance(log, Sequence):
+        raise _fail("log", f"expected a list of entries, found {_show(log)}")
+    entries = check_list(log, "log", MAX_LOG_ENTRIES)
+    if not entries:
+        raise _fail("log", "empty; a game log starts with a 'start' entry")
+    check_start(entries[0])
+    return entries
+
+
+# ---------------------------------------------------------------------------
+# snapshots
+# ---------------------------------------------------------------------------
+
+SNAPSHOT_COMMON = ("format", "kind", "ruleset", "seed", "date", "log", "score", "moves",
+                   "over_reason", "elapsed_us", "cells", "bits", "state")
+
+
+def snapshot_header(snap: Any, expected_format: str) -> tuple[str, str]:
+    """The rule text and kind of a snapshot, after checking it is one."""
+    if not isinstance(snap, Mapping):
+        raise DataError(f"not a Blockyard snapshot: expected a table, found {_show(snap)}")
+    if snap.get("format") != expected_format:
+        raise DataError(f"not a Blockyard snapshot (missing or unknown 'format': "
+                        f"{_show(snap.get('format'))}; expected {expected_format!r})")
+    text = check_str(snap.get("ruleset"), "snapshot.ruleset")
+    kind = check_str(snap.get("kind"), "snapshot.kind", 32)
+    return text, kind
+
+
+def check_snapshot(snap: Mapping[str, Any], ruleset: Any, kind: str,
+                   fields: Sequence[str]) -> None:
+    """Check every field of a snapshot of a ``kind`` game of ``ruleset``;
+    ``fields`` are the state fields the engine restores."""
+    where = "snapshot"
+    missing = [f for f in (*SNAPSHOT_COMMON, *fields) if f not in snap]
+    if kind == "tray" and "tray" not in snap:
+        missing.append("tray")
+    if missing:
+        raise _fail(where, f"missing {', '.join(repr(m) for m in missing)}")
+    seed = check_int(snap["seed"], "snapshot.seed", -MAX_SEED, MAX_SEED - 1)
+    date = check_date(snap["date"], "snapshot.date")
+    check_int(snap["score"], "snapshot.score", -MAX_COUNTER, MAX_COUNTER)
+    check_int(snap["moves"], "snapshot.moves", 0, MAX_COUNTER)
+    over = snap["over_reason"]
+    if over is not None:
+        check_str(over, "snapshot.over_reason", 64, empty=False)
+    limit = ruleset.time_limit
+    high = MAX_COUNTER if limit is None else round(limit * 1_000_000)
+    elapsed = check_int(snap["elapsed_us"], "snapshot.elapsed_us", 0, high)
+    if limit is not None and over is None and elapsed >= high:
+        raise _fail("snapshot.elapsed_us", "the clock has run out but the game is not over")
+    _check_board(snap, ruleset, kind)
+    state = check_table(snap["state"], "snapshot.state")
+    check_json(state, "snapshot.state")
+    for old in ("swaps_left", "continues_used"):
+        if old in snap:
+            check_int(snap[old], f"snapshot.{old}", 0, 10**9)
+    if kind == "tray":
+        _check_tray_fields(snap, ruleset)
+    elif kind == "falling":
+        _check_falling_fields(snap, ruleset)
+    _check_snapshot_log(snap["log"], snap["ruleset"], seed, date, kind)
+
+
+def _check_board(snap: Mapping[str, Any], ruleset: Any, kind: str) -> None:
+    rows, cols = ruleset.rows, ruleset.cols
+    size = rows * cols
+    cells = check_list(snap["cells"], "snapshot.cells", size)
+    if len(cells) != size:
+        raise _fail("snapshot.cells", f"expected {size} cells ({rows}×{cols}), "
+                    f"found {len(cells)}")
+    bits = check_int(snap["bits"], "snapshot.bits", 0, (1 << size) - 1)
+    for i, code in enumerate(cells):
+        at = f"snapshot.cells[{i}] (row {i // cols}, column {i % cols})"
+        check_int(code, at, 0, MAX_COLOUR)
+        filled = bits >> i & 1
+        if code and not filled:
+            raise _fail(at, f"holds {code} but the bitboard says the cell is empty")
+        if kind == "falling" and filled and code not in CELL_CODES:
+            raise _fail(at, f"expected a stone code, found {code}")
+
+
+def _check_piece(data: Any, where: str, ruleset: Any) -> None:
+    table = check_table(data, where)
+    for key in ("cells", "id", "family", "colour"):
+        if key not in table:
+            raise _fail(where, f"missing {key!r}")
+    check_str(table["id"], f"{where}.id", 200)
+    check_str(table["family"], f"{where}.family", 200)
+    check_int(table["colour"], f"{where}.colour", 0, MAX_COLOUR)
+    cells = check_list(table["cells"], f"{where}.cells", ruleset.rows * ruleset.cols)
+    if not cells:
+        raise _fail(f"{where}.cells", "a piece has at least one cell")
+    seen = set()
+    for i, cell in enumerate(cells):
+        pair = check_list(cell, f"{where}.cells[{i}]", 2)
+        if len(pair) != 2:
+            raise _fail(f"{where}.cells[{i}]", f"expected [row, col], found {_show(cell)}")
+        r = check_int(pair[0], f"{where}.cells[{i}][0]", 0, ruleset.rows - 1)
+        c = check_int(pair[1], f"{where}.cells[{i}][1]", 0, ruleset.cols - 1)
+        seen.add((r, c))
+    top = min(r for r, _ in seen)
+    left = min(c for _, c in seen)
+    height = max(r for r, _ in seen) - top + 1
+    width = max(c for _, c in seen) - left + 1
+    if height > ruleset.rows or width > ruleset.cols:
+        raise _fail(where, "the piece is larger than the board")
+
+
+def _check_tray_fields(snap: Mapping[str, Any], ruleset: Any) -> None:
+    check_int(snap["set_index"], "snapshot.set_index", 0, 10**9)
+    combo = check_int(snap["combo"], "snapshot.combo", 0, 10**9)
+    best = check_int(snap["best_combo"], "snapshot.best_combo", 0, 10**9)
+    if best < combo:
+        raise _fail("snapshot.best_combo", f"{best} is below the current combo {combo}")
+    check_int(snap["lines_cleared"], "snapshot.lines_cleared", 0, MAX_COUNTER)
+    tray = check_list(snap["tray"], "snapshot.tray", 3)
+    if len(tray) != 3:
+        raise _fail("snapshot.tray", f"expected 3 slots, found {len(tray)}")
+    for slot, piece in enumerate(tray):
+        if piece is not None:
+            _check_piece(piece, f"snapshot.tray[{slot}]", ruleset)
+    if snap["over_reason"] is None and all(p is None for p in tray):
+        raise _fail("snapshot.tray", "the game is not over but the tray is empty")
+
+
+def _check_falling_fields(snap: Mapping[str, Any], ruleset: Any) -> None:
+    rows, cols = ruleset.rows, ruleset.cols
+    check_int(snap["errors"], "snapshot.errors", 0, 10**9)
+    check_int(snap["lines_cleared"], "snapshot.lines_cleared", 0, MAX_COUNTER)
+    check_int(snap["batch_index"], "snapshot.batch_index", 0, 10**9)
+    queue = check_list(snap["queue"], "snapshot.queue", MAX_QUEUE)
+    for i, code in enumerate(queue):
+        check_int(code, f"snapshot.queue[{i}]", 0, MAX_COLOUR)
+        if code not in STREAM_CODES:
+            raise _fail(f"snapshot.queue[{i}]", f"expected a stone code, found {code}")
+    code = check_int(snap["cur_code"], "snapshot.cur_code", 0, MAX_COLOUR)
+    if code not in STREAM_CODES:
+        raise _fail("snapshot.cur_code", f"expected a stone code, found {code}")
+    row = check_int(snap["cur_row"], "snapshot.cur_row", -1, rows - 1)
+    col = check_int(snap["cur_col"], "snapshot.cur_col", 0, cols - 1)
+    soft = check_bool(snap["soft"], "snapshot.soft")
+    rules = ruleset.call("falling_rules", action="restore", ruleset=ruleset)
+    interval = round((rules.soft_drop_seconds if soft else rules.fall_seconds) * 1_000_000)
+    check_int(snap["fall_us"], "snapshot.fall_us", 0, interval)
+    if row >= 0 and snap["bits"] >> (row * cols + col) & 1:
+        raise _fail("snapshot.cur_row", f"the falling stone at ({row}, {col}) overlaps a "
+                    "filled cell")
+
+
+def _check_snapshot_log(log: Any, text: str, seed: int, date: str | None, kind: str) -> None:
+    entries = check_log(log)
+    start = entries[0][1]
+    if start["ruleset"] != text:
+        raise _fail("snapshot.log[0]", "the log starts with other rules than the snapshot's")
+    if start["seed"] != seed or start.get("date") != date:
+        raise _fail("snapshot.log[0]", "the log starts with another seed or date than the "
+                    "snapshot's")
+    for index, entry in enumerate(entries[1:], start=1):
+        check_entry(entry, index, kind)
+
+
+def check_state_shape(state: Mapping[str, Any], model: Mapping[str, Any]) -> None:
+    """The plugins' saved state has the types a fresh game of the ruleset gives it."""
+    for key, value in state.items():
+        if key in model:
+            check_same_shape(value, model[key], f"snapshot.state.{key[:40]}")
+
+
+def check_restored(game: Any) -> None:
+    """Ask the restored game what a player would ask first (its actions, its
+    fits, its invariants): a plugin that cannot read the state, or a state that
+    breaks the ruleset's invariants, refuses the snapshot."""
+    try:
+        game.actions()
+        if game.kind == "tray":
+            game.fit_masks()
+        problems = [p for answer in game.ruleset.call(
+            "invariants", seed=game.seed, action="restore", game=game) for p in answer]
+    except (PluginError, IllegalMove) as exc:
+        raise DataError(f"snapshot: the ruleset's plugins cannot use its state: {exc}") from None
+    if problems:
+        raise DataError(f"snapshot: the position breaks the rules: {'; '.join(problems[:3])}")
