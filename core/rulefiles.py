@@ -25,6 +25,9 @@ combo_from``, never above ``combo_cap``); ``entry`` and ``option`` (rulesets
 with the same ``entry`` are one launcher row whose setting is ``option``; the
 one with ``default = true`` is chosen first).
 
+``[help]``  plain player texts: ``text`` (the how-to-play page) and notes by
+name (``duel``: shown on the duel screen).
+
 ``extends`` merges this file over its base table by table: a mode states only
 what differs. Two things are not inherited: the ``id`` (a file that extends
 another must give its own) and ``[records] group`` (a variant keeps its own best
@@ -53,7 +56,7 @@ from .errors import RulesetError
 from .params import describe
 from .pieces import art_of, parse_art
 
-TOP_LEVEL = ("ruleset", "board", "pieces", "plugins", "records", "display")
+TOP_LEVEL = ("ruleset", "board", "pieces", "plugins", "records", "display", "help")
 RULESET_KEYS = ("id", "name", "family", "description", "extends", "mode", "seed", "timezone")
 MAX_FILE_BYTES = 1 << 20
 MAX_EXTENDS_DEPTH = 8

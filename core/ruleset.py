@@ -90,6 +90,50 @@ class Display:
         return self.combo_label.format(n=self.factor(combo))
 
 
+HELP_MAX_CHARS = 4000
+"""The longest text a ``[help]`` table may hold (one page)."""
+HELP_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
+
+
+@dataclass(frozen=True, slots=True)
+class Help:
+    """The rule file's ``[help]`` table: plain player texts by name (frontend only).
+
+    ``text`` is the how-to-play page of the ruleset (paragraphs separated by a
+    blank line); any other name is a note a screen shows where it applies, for
+    example ``duel`` on the duel screen. Each text is at most
+    :data:`HELP_MAX_CHARS` characters; names are lower-case words."""
+
+    texts: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def page(self) -> str:
+        """The how-to-play page, or ``""`` when the rule file has none."""
+        return self.get("text")
+
+    def get(self, name: str, default: str = "") -> str:
+        """The help text ``name``, or ``default``."""
+        return dict(self.texts).get(name, default)
+
+    def __bool__(self) -> bool:
+        return bool(self.page)
+
+
+def _help_texts(table: Params) -> Help:
+    """``[help]``: plain texts by name (see :class:`Help`)."""
+    out = []
+    for name in table.names():
+        if not HELP_NAME.match(name):
+            raise table.error(name, "expected a lower-case name (letters, digits, '-', '_')")
+        text = table.string(name)
+        if len(text) > HELP_MAX_CHARS:
+            raise table.error(name, f"expected at most {HELP_MAX_CHARS} characters, "
+                              f"found {len(text)}")
+        out.append((name, text.strip()))
+    table.finish()
+    return Help(tuple(out))
+
+
 def _display_texts(table: Params) -> tuple[tuple[str, str], ...]:
     """``[display.texts]``: player texts by name (strings of at most 200 characters)."""
     out = []
@@ -233,6 +277,7 @@ class Ruleset:
     pieces: tuple[Piece, ...]
     families: tuple[PieceFamily, ...]
     path: str | None
+    help: Help
 
     def __init__(self, data: dict[str, Any], path: str | None) -> None:
         self.data = data
@@ -281,6 +326,7 @@ class Ruleset:
             score=display.boolean("score", True), note=display.string("note", ""),
             texts=_display_texts(display.table_of("texts", {})))
         display.finish()
+        self.help = _help_texts(Params(data.get("help", {}), path=where, prefix="help"))
 
         self.file_families = tuple(_parse_pieces(data.get("pieces", {}), where))
         self.plugin_objects = tuple(_build_plugins(data.get("plugins", {}), where))
