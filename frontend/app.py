@@ -19,6 +19,8 @@ import blockyard
 from blockyard.records import RecordStore
 from blockyard.replays import Replay, ReplayError, load_replay, save_replay
 
+from . import theme
+from .i18n import _
 from .persistence import (
     SavedGame,
     Settings,
@@ -50,6 +52,14 @@ class BlockyardApp:
             self.settings = Settings.load(self.notices)
             self.saves: dict[str, SavedGame] = {
                 s.key: s for s in load_saved_games(self.notices)}
+        from .sound import SoundPlayer
+
+        self.sounds = SoundPlayer(self.settings)
+        try:
+            self.sounds.load()
+        except Exception as exc:  # no audio driver, an unwritable data folder
+            self.sounds.problem = f"{type(exc).__name__}: {exc}"
+        self.apply_settings(rebuild=False)
         self.duel = None  # a duel.Duel while one is played
         self.playing: SavedGame | None = None
         self.last_replay: Path | None = None
@@ -122,10 +132,69 @@ class BlockyardApp:
         duel = self.duel.data() if self.duel is not None else None
         self.playing = SavedGame(key, game, challenge, duel)
         self.settings.last_ruleset = game.ruleset.id
+        first_time = bool(game.ruleset.help) and game.ruleset.id not in self.settings.help_seen
+        if first_time:  # the how-to-play page, once, the first time a ruleset is played
+            self.settings.help_seen.append(game.ruleset.id)
         self.save_settings()
         self.after_action(game)
-        self.show_game(game)
+        if first_time:
+            self.show_help(game.ruleset.id, lambda: self.show_game(game))
+        else:
+            self.show_game(game)
         return game
+
+    # -- settings, how to play, statistics -----------------------------------------------------
+
+    def apply_settings(self, *, rebuild: bool = True) -> None:
+        """Make the settings take effect now: theme, palette and patterns (the view
+        on screen is rebuilt, so the next frame shows them) and the window mode.
+        Sound and volume are read by the sound player at each effect; reduced
+        motion by the views at each effect."""
+        s = self.settings
+        theme.apply(s.theme, s.palette, s.patterns)
+        fullscreen = s.window_mode == "fullscreen"
+        if bool(self.window.fullscreen) != fullscreen:
+            try:
+                self.window.set_fullscreen(fullscreen)
+            except Exception as exc:  # a window manager that refuses
+                self.notices.append(_("The window mode could not be changed ({error}).")
+                                    .format(error=exc))
+        invalidate = getattr(self.window, "invalidate", None)
+        if invalidate is not None:
+            invalidate()
+        if rebuild:
+            view = self.window.current_view
+            rebuild_view = getattr(view, "rebuild", None)
+            if rebuild_view is not None:
+                rebuild_view()
+
+    def change_setting(self, name: str, value: object) -> None:
+        """Set one setting, save the settings file (atomically) and apply it at once."""
+        if not hasattr(self.settings, name):
+            raise AttributeError(f"unknown setting {name!r}")
+        setattr(self.settings, name, value)
+        self.save_settings()
+        self.apply_settings()
+
+    def show_settings(self, back=None) -> None:
+        """The settings screen; ``back`` (the launcher by default) leaves it."""
+        from .pages import SettingsView
+
+        self.window.show_view(SettingsView(self, back or self.show_launcher))
+
+    def show_help(self, ruleset_id: str, back=None) -> None:
+        """The how-to-play page of a ruleset, from its rule file's ``[help]``."""
+        from .pages import HelpView
+
+        ruleset = blockyard.load_ruleset(ruleset_id)
+        self.window.show_view(HelpView(self, ruleset, back or self.show_launcher))
+
+    def show_stats(self, ruleset_id: str, back=None) -> None:
+        """The statistics screen of a ruleset, from the records store."""
+        from .pages import StatsView
+
+        ruleset = blockyard.load_ruleset(ruleset_id)
+        self.window.show_view(StatsView(self, ruleset, back or self.show_launcher))
 
     def confirm_new_game(self, ruleset_id: str, back, seed: int | None = None,
                          challenge: int | None = None) -> None:

@@ -4,6 +4,7 @@ watch the other's game, start a new duel or leave."""
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -94,11 +95,17 @@ def start(app: BlockyardApp, ruleset_id: str, names: list[str]) -> None:
     show_turn(app)
 
 
+def duel_note(ruleset: blockyard.Ruleset, width: int = 62) -> list[str]:
+    """The rule file's note for duels (``[help] duel``: tiered sets are equal only
+    while the players' score tiers are), as lines of at most ``width`` characters."""
+    return textwrap.wrap(ruleset.help.get("duel"), width)
+
+
 def show_turn(app: BlockyardApp) -> None:
     duel = app.duel
     assert duel is not None
     ruleset = blockyard.load_ruleset(duel.ruleset_id)
-    lines = [ruleset.name]
+    lines = [ruleset.name, *duel_note(ruleset)]
     if duel.results:
         last = duel.results[-1]
         lines.append(f"{last.name} scored {last.score}.")
@@ -138,7 +145,7 @@ def show_result(app: BlockyardApp) -> None:
         verdict = "A draw!"
     else:
         verdict = f"{ranked[0].name} wins!"
-    lines = [ruleset.name, verdict, ""]
+    lines = [ruleset.name, verdict, *duel_note(ruleset), ""]
     lines += [f"{r.name}:  {r.score} points  ·  {r.lines} lines  ·  {r.moves} moves"
               for r in duel.results]
 

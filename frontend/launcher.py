@@ -2,9 +2,10 @@
 
 Rulesets whose rule files share a ``[display] entry`` (the nepal pair) are one
 row whose only setting is their ``option``. A saved game in progress is offered
-first. Each row also offers a duel and its replays. Keys: ↑/↓ choose, ←/→
-change the setting, Enter play, D duel, R replays, C enter a challenge code,
-Esc quit.
+first. Each row also offers its rules (how to play), statistics, a duel and its
+replays; a daily ruleset's row says whether today's game was played and its
+score. Keys: ↑/↓ choose, ←/→ change the setting, Enter play, H how to play,
+T statistics, D duel, R replays, C enter a challenge code, S settings, Esc quit.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import arcade
 import blockyard
 
 from . import theme
+from .i18n import _
 from .layout import Rect
 from .persistence import SavedGame
 from .widgets import Button, fit_text
@@ -40,6 +42,8 @@ class Entry:
     option_rect: Rect = field(default_factory=lambda: Rect(0, 0, 0, 0))
     duel_rect: Rect = field(default_factory=lambda: Rect(0, 0, 0, 0))
     replays_rect: Rect = field(default_factory=lambda: Rect(0, 0, 0, 0))
+    stats_rect: Rect = field(default_factory=lambda: Rect(0, 0, 0, 0))
+    help_rect: Rect = field(default_factory=lambda: Rect(0, 0, 0, 0))
 
     @property
     def ruleset_id(self) -> str:
@@ -74,7 +78,7 @@ def build_entries(app: BlockyardApp) -> list[Entry]:
         entries.append(entry)
     for entry in entries:
         remembered = app.settings.options.get(entry.title)
-        for i, (_, rid) in enumerate(entry.options):
+        for i, (_label, rid) in enumerate(entry.options):
             if rid == remembered:
                 entry.choice = i
     return entries
@@ -133,8 +137,9 @@ class LauncherView(arcade.View):
                                  bold=True, anchor_x="center", anchor_y="center")
         self.challenge_button = Button("Challenge code", self.app.prompt_challenge,
                                        font_size=13)
-        self.hint = arcade.Text("↑↓ choose  ←→ setting  Enter play  D duel  R replays  "
-                                "C code  Esc quit", 0, 0,
+        self.settings_button = Button(_("Settings"), self.open_settings, font_size=13)
+        self.hint = arcade.Text(_("↑↓ choose  ←→ setting  Enter play  H rules  T stats  "
+                                  "D duel  R replays  C code  S settings  Esc quit"), 0, 0,
                                 theme.MUTED, 13, font_name=theme.FONT, anchor_x="center",
                                 anchor_y="center")
         self.notices = list(app.notices)  # files set aside: said once, here
@@ -156,9 +161,11 @@ class LauncherView(arcade.View):
         best = self.app.records.best(ruleset, None)
         games = self.app.records.stats(ruleset.id).games
         parts = [f"{ruleset.rows}×{ruleset.cols}"]
-        if ruleset.record_kind == "per-date":
-            parts.append("best per day")
-        elif ruleset.record_kind == "best":
+        if ruleset.is_daily:
+            today = self.app.records.played_today(ruleset)
+            parts.append(_("today: not played yet") if today is None
+                         else _("today: played, {score} points").format(score=today))
+        if ruleset.record_kind == "best":
             parts.append(f"best {best}" if best is not None else "no record yet")
         parts.append(f"{games} game{'s' if games != 1 else ''} played")
         return "  ·  ".join(parts)
@@ -172,6 +179,8 @@ class LauncherView(arcade.View):
         self.title.font_size = 34 * scale
         self.challenge_button.place(Rect(width - 170 * scale, height - 58 * scale, 160 * scale,
                                          36 * scale), 13 * scale)
+        self.settings_button.place(Rect(10 * scale, height - 58 * scale, 120 * scale,
+                                        36 * scale), 13 * scale)
         self.hint.position = (width / 2, 18 * scale)
         fit_text(self.hint, width - 16, 24 * scale, 13 * scale)
         self.more.position = (width - 12 * scale, 40 * scale)
@@ -227,11 +236,19 @@ class LauncherView(arcade.View):
             else:
                 entry.option_rect = Rect(0, 0, 0, 0)
             if entry.resume is None:
-                bw, bh = 84 * scale, 24 * scale
+                bw, bh = 70 * scale, 24 * scale
                 entry.replays_rect = Rect(r.right - bw - 8 * scale, r.bottom + 6 * scale, bw, bh)
-                entry.duel_rect = Rect(entry.replays_rect.left - bw - 8 * scale,
+                entry.duel_rect = Rect(entry.replays_rect.left - bw - 6 * scale,
                                        r.bottom + 6 * scale, bw, bh)
-                for label, rect in (("Duel", entry.duel_rect), ("Replays", entry.replays_rect)):
+                entry.stats_rect = Rect(entry.duel_rect.left - bw - 6 * scale,
+                                        r.bottom + 6 * scale, bw, bh)
+                entry.help_rect = Rect(entry.stats_rect.left - bw - 6 * scale,
+                                       r.bottom + 6 * scale, bw, bh)
+                note = entry.texts[2]
+                fitted(note, entry.help_rect.left - note.x - 6 * scale)
+                for label, rect in ((_("Rules"), entry.help_rect), (_("Stats"), entry.stats_rect),
+                                    (_("Duel"), entry.duel_rect),
+                                    (_("Replays"), entry.replays_rect)):
                     entry.texts.append(arcade.Text(label, rect.center_x, rect.center_y,
                                                    theme.TEXT, 11.5 * scale, font_name=theme.FONT,
                                                    bold=True, anchor_x="center",
@@ -264,7 +281,8 @@ class LauncherView(arcade.View):
             if i == self.selected:
                 arcade.draw_lrbt_rectangle_filled(r.left, r.left + 5 * self.scale, r.bottom,
                                                   r.top, theme.ACCENT)
-            for small in (entry.duel_rect, entry.replays_rect):
+            for small in (entry.help_rect, entry.stats_rect, entry.duel_rect,
+                          entry.replays_rect):
                 if small.width:
                     arcade.draw_lrbt_rectangle_filled(small.left, small.right, small.bottom,
                                                       small.top, theme.BOARD_BG)
@@ -289,7 +307,16 @@ class LauncherView(arcade.View):
         if self.notices:
             self.notice_text.draw()
         self.challenge_button.draw()
+        self.settings_button.draw()
         self.hint.draw()
+
+    def open_settings(self) -> None:
+        self.app.show_settings(self.app.show_launcher)
+
+    def rebuild(self) -> None:
+        view = LauncherView(self.app)
+        view.selected = self.selected
+        self.window.show_view(view)
 
     def choose(self, index: int) -> None:
         entry = self.entries[index]
@@ -327,6 +354,12 @@ class LauncherView(arcade.View):
             self.app.start_duel(self.entries[self.selected].ruleset_id)
         elif symbol == key.R and self.entries[self.selected].resume is None:
             self.app.show_replays(self.entries[self.selected].ruleset_id)
+        elif symbol == key.T:
+            self.app.show_stats(self.entries[self.selected].ruleset_id)
+        elif symbol == key.H:
+            self.app.show_help(self.entries[self.selected].ruleset_id)
+        elif symbol == key.S:
+            self.open_settings()
         elif symbol == key.ESCAPE:
             self.app.quit()
 
@@ -339,6 +372,9 @@ class LauncherView(arcade.View):
         if self.challenge_button.hit(x, y):
             self.app.prompt_challenge()
             return
+        if self.settings_button.hit(x, y):
+            self.open_settings()
+            return
         if y >= self.list_top:
             return
         for i, entry in enumerate(self.entries):
@@ -347,6 +383,12 @@ class LauncherView(arcade.View):
                 return
             if entry.replays_rect.contains(x, y):
                 self.app.show_replays(entry.ruleset_id)
+                return
+            if entry.stats_rect.contains(x, y):
+                self.app.show_stats(entry.ruleset_id)
+                return
+            if entry.help_rect.contains(x, y):
+                self.app.show_help(entry.ruleset_id)
                 return
             if entry.option_rect.contains(x, y):
                 self.selected = i
@@ -380,4 +422,6 @@ class LauncherView(arcade.View):
             entry.option_rect = moved(entry.option_rect)
             entry.duel_rect = moved(entry.duel_rect)
             entry.replays_rect = moved(entry.replays_rect)
+            entry.stats_rect = moved(entry.stats_rect)
+            entry.help_rect = moved(entry.help_rect)
         self.text_offset += dy  # texts stay built; the list camera moves them

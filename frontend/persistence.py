@@ -37,6 +37,9 @@ from blockyard import paths
 from blockyard.files import remove_stray_temporaries, set_aside, write_atomically
 
 DEFAULT_SIZE = (720, 960)
+THEMES = ("dark", "light", "high-contrast")
+PALETTES = ("standard", "colour-blind")
+WINDOW_MODES = ("windowed", "fullscreen")
 MIN_SIZE = 360
 MAX_SIZE = 8192
 SAVE_FORMAT = 1
@@ -82,12 +85,22 @@ def move_aside(path: Path, what: str, reason: str) -> str:
 
 @dataclass
 class Settings:
-    """What the frontend remembers between runs."""
+    """What the frontend remembers between runs: the player's settings (sound,
+    volume 0–1, reduced motion, theme, piece palette and patterns, window mode),
+    the rulesets whose how-to-play page was shown, and the launcher's state."""
 
     last_ruleset: str = ""
     width: int = DEFAULT_SIZE[0]
     height: int = DEFAULT_SIZE[1]
     options: dict[str, str] = field(default_factory=dict)  # launcher entry -> ruleset id
+    sound: bool = True
+    volume: float = 0.7
+    reduced_motion: bool = False
+    theme: str = "dark"
+    palette: str = "standard"
+    patterns: bool = False
+    window_mode: str = "windowed"
+    help_seen: list[str] = field(default_factory=list)
 
     @classmethod
     def path(cls) -> Path:
@@ -115,6 +128,15 @@ class Settings:
         settings.width = _read(data, "width", _size, settings.width, problems)
         settings.height = _read(data, "height", _size, settings.height, problems)
         settings.options = _read(data, "options", _options, {}, problems)
+        settings.sound = _read(data, "sound", _flag, settings.sound, problems)
+        settings.volume = _read(data, "volume", _volume, settings.volume, problems)
+        settings.reduced_motion = _read(data, "reduced_motion", _flag, False, problems)
+        settings.theme = _read(data, "theme", _choice(THEMES), settings.theme, problems)
+        settings.palette = _read(data, "palette", _choice(PALETTES), settings.palette, problems)
+        settings.patterns = _read(data, "patterns", _flag, False, problems)
+        settings.window_mode = _read(data, "window_mode", _choice(WINDOW_MODES),
+                                     settings.window_mode, problems)
+        settings.help_seen = _read(data, "help_seen", _names, [], problems)
         if problems:
             notices.append(move_aside(path, "settings", "; ".join(problems)))
             with contextlib.suppress(OSError):
@@ -124,7 +146,10 @@ class Settings:
     def save(self) -> None:
         write_atomically(self.path(), tomli_w.dumps({
             "last_ruleset": self.last_ruleset, "width": self.width, "height": self.height,
-            "options": dict(self.options)}))
+            "options": dict(self.options), "sound": self.sound, "volume": self.volume,
+            "reduced_motion": self.reduced_motion, "theme": self.theme,
+            "palette": self.palette, "patterns": self.patterns,
+            "window_mode": self.window_mode, "help_seen": list(self.help_seen)}))
 
 
 def _read(data: dict[str, Any], key: str, convert: Callable[[Any], Any], default: Any,
@@ -144,6 +169,33 @@ def _size(value: Any) -> int:
     if not MIN_SIZE <= value <= MAX_SIZE:
         raise ValueError(f"{value!r} is outside {MIN_SIZE}–{MAX_SIZE} pixels")
     return int(value)
+
+
+def _flag(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"expected true or false, found {value!r}")
+    return value
+
+
+def _volume(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) \
+            or not 0 <= value <= 1:  # also refuses nan
+        raise ValueError(f"expected a volume from 0 to 1, found {value!r}")
+    return float(value)
+
+
+def _choice(choices: tuple[str, ...]) -> Callable[[Any], str]:
+    def read(value: Any) -> str:
+        if value not in choices:
+            raise ValueError(f"expected one of {', '.join(choices)}, found {value!r}")
+        return str(value)
+    return read
+
+
+def _names(value: Any) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValueError("expected a list of ruleset ids")
+    return list(dict.fromkeys(value))[:1000]
 
 
 def _options(value: Any) -> dict[str, str]:

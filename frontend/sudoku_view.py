@@ -57,6 +57,7 @@ class SudokuView(arcade.View):
         self.batch = pyglet.graphics.Batch()
         self.digits: list[arcade.Text] = []
         self.over_age = 0.0
+        self.over_sounded = game.over
         self.recorded = False
         self.labels: list[tuple[arcade.Text, float]] = []
         self.shown: list[int] = []
@@ -92,7 +93,10 @@ class SudokuView(arcade.View):
         self.shadow = cell_sprite(theme.GLOW, 10)
         self.held: str | None = None
         self.pause = PauseMenu(lambda: self.app.confirm_restart(self.game, self),
-                               self.app.show_launcher)
+                               self.app.show_launcher,
+                               lambda: self.app.show_help(game.ruleset.id,
+                                                          lambda: self.app.show_game(game)),
+                               lambda: self.app.show_settings(lambda: self.app.show_game(game)))
         self._layout()
 
     # -- layout and sprites -----------------------------------------------------------------
@@ -230,6 +234,18 @@ class SudokuView(arcade.View):
     # -- game flow ----------------------------------------------------------------------------
 
     def _landed(self, results: list) -> None:
+        if not self.spectator:
+            for result in results:
+                if result is None:
+                    continue
+                if result.error:
+                    self.app.sounds.play("error")
+                elif result.discarded:
+                    self.app.sounds.play("discard")
+                else:
+                    self.app.sounds.play("place")
+                    if result.completed:
+                        self.app.sounds.play("clear", len(result.completed))
         for result in results:
             if result.points or result.error:
                 text = "Error!" if result.error else f"{result.points:+d}"
@@ -256,10 +272,14 @@ class SudokuView(arcade.View):
     def on_update(self, delta_time: float) -> None:
         if not self.paused and not self.game.over and not self.spectator:
             self._landed(self.game.tick(delta_time))
+        if self.game.over and not self.over_sounded and not self.spectator:
+            self.over_sounded = True
+            self.app.sounds.play("game_over")
         self.labels = [(text, age + delta_time) for text, age in self.labels
                        if age + delta_time < LABEL_TIME]
-        for text, _ in self.labels:
-            text.y += self.cell * delta_time
+        if not self.app.settings.reduced_motion:
+            for text, _age in self.labels:
+                text.y += self.cell * delta_time
         if self.game.moves != self.shown_moves or self.game.over:
             self.refresh()  # a stone landed: board, score, upcoming stones
         else:

@@ -10,6 +10,7 @@ import arcade
 import blockyard
 
 from . import theme
+from .i18n import _
 from .layout import Rect
 from .rulewords import over_words
 from .widgets import Button, click_buttons, hover_buttons, piece_sprites
@@ -24,7 +25,7 @@ class SummaryView(arcade.View):
     """Shows a finished game's summary."""
 
     def __init__(self, app: BlockyardApp, game: blockyard.Game,
-                 summary: blockyard.results.Summary) -> None:
+                 summary: blockyard.results.Summary, *, fresh: bool = True) -> None:
         super().__init__()
         self.app = app
         self.game = game
@@ -33,6 +34,9 @@ class SummaryView(arcade.View):
                             color=(40, 120, 80, 255))
         self.change = Button("Change ruleset", self.app.show_launcher, font_size=18)
         self.watch = Button("Watch replay", self.watch_replay, font_size=15)
+        self.stats = Button(_("Statistics"), self.show_stats, font_size=15)
+        if summary.new_record and fresh:  # not again when coming back from the statistics
+            app.sounds.play("record")
         self.code = challenge_code(game)
         self.pieces = arcade.SpriteList()
         self._layout()
@@ -86,7 +90,7 @@ class SummaryView(arcade.View):
             families = len(self.game.ruleset.families)
             for piece in failed:
                 colour = theme.piece_colour(piece.colour, families)
-                piece_sprites(piece.cells, colour, cell, left, top, self.pieces)
+                piece_sprites(piece.cells, colour, cell, left, top, self.pieces, piece.colour)
                 left += (piece.width + 1) * cell
             y -= 5 * cell + 10 * scale
         self.tip = arcade.Text(f"Tip: {self.summary.tip}" if self.summary.tip else "",
@@ -100,13 +104,21 @@ class SummaryView(arcade.View):
         bw, bh = 260 * scale, 52 * scale
         self.again.place(Rect(width / 2 - bw - 10 * scale, 60 * scale, bw, bh), 18 * scale)
         self.change.place(Rect(width / 2 + 10 * scale, 60 * scale, bw, bh), 18 * scale)
-        self.watch.place(Rect(width / 2 - 110 * scale, 8 * scale, 220 * scale, 40 * scale),
+        self.watch.place(Rect(width / 2 - 230 * scale, 8 * scale, 220 * scale, 40 * scale),
+                         15 * scale)
+        self.stats.place(Rect(width / 2 + 10 * scale, 8 * scale, 220 * scale, 40 * scale),
                          15 * scale)
 
     def watch_replay(self) -> None:
         if self.app.last_replay is not None:
             self.app.watch_replay(self.app.last_replay,
                                   back=lambda: self.app.show_summary(self.game, self.summary))
+
+    def show_stats(self) -> None:
+        def back() -> None:
+            self.window.show_view(SummaryView(self.app, self.game, self.summary, fresh=False))
+
+        self.app.show_stats(self.game.ruleset.id, back)
 
     def play_again(self) -> None:
         self.app.start_game(self.game.ruleset.id)
@@ -125,12 +137,13 @@ class SummaryView(arcade.View):
         self.again.draw()
         self.change.draw()
         self.watch.draw()
+        self.stats.draw()
 
     def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
-        hover_buttons([self.again, self.change, self.watch], x, y)
+        hover_buttons([self.again, self.change, self.watch, self.stats], x, y)
 
     def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
-        click_buttons([self.again, self.change, self.watch], x, y)
+        click_buttons([self.again, self.change, self.watch, self.stats], x, y)
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         if symbol in (arcade.key.ENTER, arcade.key.RETURN, arcade.key.SPACE):
@@ -139,6 +152,8 @@ class SummaryView(arcade.View):
             self.app.show_launcher()
         elif symbol == arcade.key.W:
             self.watch_replay()
+        elif symbol == arcade.key.T:
+            self.show_stats()
 
 
 def challenge_code(game: blockyard.Game) -> str:

@@ -9,40 +9,120 @@ from PIL import Image, ImageDraw
 
 Color = tuple[int, int, int, int]
 
-BACKGROUND: Color = (24, 28, 48, 255)
-BOARD_BG: Color = (36, 42, 70, 255)
-EMPTY_CELL: Color = (52, 60, 96, 255)
-TEXT: Color = (236, 238, 248, 255)
-MUTED: Color = (150, 158, 190, 255)
-ACCENT: Color = (255, 204, 64, 255)
-GOOD: Color = (96, 220, 140, 255)
-BAD: Color = (240, 96, 96, 255)
-PANEL: Color = (44, 50, 84, 255)
-PANEL_HOVER: Color = (64, 72, 118, 255)
-OVERLAY: Color = (10, 12, 24, 200)
-GLOW: Color = (255, 255, 255, 110)
-DISABLED: Color = (30, 34, 56, 255)
-DISABLED_EDGE: Color = (70, 76, 110, 255)
-DISABLED_TEXT: Color = (120, 126, 156, 255)
-BUTTON_EDGE: Color = (96, 106, 160, 255)
-SELECTED: Color = (255, 204, 64, 70)
-NO_FIT: Color = (24, 24, 32, 170)
+THEMES: dict[str, dict[str, Color]] = {
+    "dark": {
+        "BACKGROUND": (24, 28, 48, 255), "BOARD_BG": (36, 42, 70, 255),
+        "EMPTY_CELL": (52, 60, 96, 255), "BLOCK_SHADE": (44, 51, 84, 255),
+        "TEXT": (236, 238, 248, 255), "MUTED": (150, 158, 190, 255),
+        "ACCENT": (255, 204, 64, 255), "GOOD": (96, 220, 140, 255), "BAD": (240, 96, 96, 255),
+        "PANEL": (44, 50, 84, 255), "PANEL_HOVER": (64, 72, 118, 255),
+        "OVERLAY": (10, 12, 24, 200), "GLOW": (255, 255, 255, 110),
+        "DISABLED": (30, 34, 56, 255), "DISABLED_EDGE": (70, 76, 110, 255),
+        "DISABLED_TEXT": (120, 126, 156, 255), "BUTTON_EDGE": (96, 106, 160, 255),
+        "SELECTED": (255, 204, 64, 70), "NO_FIT": (24, 24, 32, 170),
+        "NEUTRAL": (150, 160, 190, 255), "STONE": (232, 226, 210, 255),
+        "GOLDEN_STONE": (250, 200, 60, 255), "SYMBOL_STONE": (40, 40, 48, 255),
+        "CHART": (96, 170, 255, 255), "GRID": (70, 78, 116, 255),
+    },
+    "light": {
+        "BACKGROUND": (238, 240, 246, 255), "BOARD_BG": (196, 202, 220, 255),
+        "EMPTY_CELL": (226, 230, 240, 255), "BLOCK_SHADE": (210, 216, 232, 255),
+        "TEXT": (22, 26, 44, 255), "MUTED": (78, 86, 114, 255),
+        "ACCENT": (150, 82, 0, 255), "GOOD": (20, 120, 56, 255), "BAD": (186, 28, 28, 255),
+        "PANEL": (214, 220, 236, 255), "PANEL_HOVER": (188, 198, 228, 255),
+        "OVERLAY": (238, 240, 246, 215), "GLOW": (30, 30, 60, 90),
+        "DISABLED": (226, 228, 236, 255), "DISABLED_EDGE": (176, 180, 198, 255),
+        "DISABLED_TEXT": (120, 124, 144, 255), "BUTTON_EDGE": (110, 122, 176, 255),
+        "SELECTED": (150, 82, 0, 50), "NO_FIT": (60, 60, 72, 140),
+        "NEUTRAL": (130, 138, 162, 255), "STONE": (250, 246, 234, 255),
+        "GOLDEN_STONE": (250, 200, 60, 255), "SYMBOL_STONE": (40, 40, 48, 255),
+        "CHART": (20, 90, 200, 255), "GRID": (180, 186, 206, 255),
+    },
+    "high-contrast": {
+        "BACKGROUND": (0, 0, 0, 255), "BOARD_BG": (0, 0, 0, 255),
+        "EMPTY_CELL": (38, 38, 38, 255), "BLOCK_SHADE": (70, 70, 70, 255),
+        "TEXT": (255, 255, 255, 255), "MUTED": (225, 225, 225, 255),
+        "ACCENT": (255, 240, 0, 255), "GOOD": (0, 255, 120, 255), "BAD": (255, 90, 90, 255),
+        "PANEL": (16, 16, 16, 255), "PANEL_HOVER": (0, 0, 150, 255),
+        "OVERLAY": (0, 0, 0, 235), "GLOW": (255, 255, 255, 160),
+        "DISABLED": (0, 0, 0, 255), "DISABLED_EDGE": (150, 150, 150, 255),
+        "DISABLED_TEXT": (165, 165, 165, 255), "BUTTON_EDGE": (255, 240, 0, 255),
+        "SELECTED": (255, 240, 0, 80), "NO_FIT": (0, 0, 0, 200),
+        "NEUTRAL": (200, 200, 200, 255), "STONE": (255, 255, 255, 255),
+        "GOLDEN_STONE": (255, 210, 0, 255), "SYMBOL_STONE": (60, 0, 120, 255),
+        "CHART": (0, 230, 255, 255), "GRID": (120, 120, 120, 255),
+    },
+}
+"""The window's colour themes by setting name (see :func:`apply`)."""
+
+THEME_NAMES = tuple(THEMES)
+
+BACKGROUND: Color = THEMES["dark"]["BACKGROUND"]
+BOARD_BG: Color = THEMES["dark"]["BOARD_BG"]
+EMPTY_CELL: Color = THEMES["dark"]["EMPTY_CELL"]
+BLOCK_SHADE: Color = THEMES["dark"]["BLOCK_SHADE"]  # empty cells of every other block
+TEXT: Color = THEMES["dark"]["TEXT"]
+MUTED: Color = THEMES["dark"]["MUTED"]
+ACCENT: Color = THEMES["dark"]["ACCENT"]
+GOOD: Color = THEMES["dark"]["GOOD"]
+BAD: Color = THEMES["dark"]["BAD"]
+PANEL: Color = THEMES["dark"]["PANEL"]
+PANEL_HOVER: Color = THEMES["dark"]["PANEL_HOVER"]
+OVERLAY: Color = THEMES["dark"]["OVERLAY"]
+GLOW: Color = THEMES["dark"]["GLOW"]
+DISABLED: Color = THEMES["dark"]["DISABLED"]
+DISABLED_EDGE: Color = THEMES["dark"]["DISABLED_EDGE"]
+DISABLED_TEXT: Color = THEMES["dark"]["DISABLED_TEXT"]
+BUTTON_EDGE: Color = THEMES["dark"]["BUTTON_EDGE"]
+SELECTED: Color = THEMES["dark"]["SELECTED"]
+NO_FIT: Color = THEMES["dark"]["NO_FIT"]
+NEUTRAL: Color = THEMES["dark"]["NEUTRAL"]  # cells of a starting position, pieces from outside
+STONE: Color = THEMES["dark"]["STONE"]
+GOLDEN_STONE: Color = THEMES["dark"]["GOLDEN_STONE"]
+SYMBOL_STONE: Color = THEMES["dark"]["SYMBOL_STONE"]
+CHART: Color = THEMES["dark"]["CHART"]
+GRID: Color = THEMES["dark"]["GRID"]
 GHOST_ALPHA = 120
 
-# piece colours by colour index (1-based); more colours wrap around
-PALETTE: tuple[Color, ...] = (
-    (238, 84, 84, 255), (250, 160, 60, 255), (248, 214, 72, 255), (120, 210, 90, 255),
-    (60, 200, 180, 255), (70, 160, 240, 255), (130, 110, 240, 255), (210, 100, 220, 255),
-    (240, 120, 170, 255), (170, 200, 80, 255), (90, 130, 210, 255), (220, 150, 110, 255),
-)
-STONE: Color = (232, 226, 210, 255)
-GOLDEN_STONE: Color = (250, 200, 60, 255)
-SYMBOL_STONE: Color = (40, 40, 48, 255)
+PALETTES: dict[str, tuple[Color, ...]] = {
+    # piece colours by colour index (1-based); more colours wrap around
+    "standard": (
+        (238, 84, 84, 255), (250, 160, 60, 255), (248, 214, 72, 255), (120, 210, 90, 255),
+        (60, 200, 180, 255), (70, 160, 240, 255), (130, 110, 240, 255), (210, 100, 220, 255),
+        (240, 120, 170, 255), (170, 200, 80, 255), (90, 130, 210, 255), (220, 150, 110, 255),
+    ),
+    # eight colours that stay at least ΔE 20 apart from each other and from every
+    # theme's empty cells under protanopia, deuteranopia and tritanopia (tested)
+    "colour-blind": (
+        (224, 32, 0, 255), (0, 224, 128, 255), (64, 64, 224, 255), (224, 192, 64, 255),
+        (160, 64, 192, 255), (96, 160, 128, 255), (160, 64, 64, 255), (128, 128, 160, 255),
+    ),
+}
+"""Piece palettes by setting name."""
+
+PALETTE: tuple[Color, ...] = PALETTES["standard"]
+PATTERNS = ("dot", "horizontal", "vertical", "diagonal", "cross", "ring", "checker", "corner")
+"""The pattern drawn on each colour index (wrapping like the palette) when patterns are on."""
+patterns_on = False
+current_theme = "dark"
+
+
+def apply(theme: str = "dark", palette: str = "standard", patterns: bool = False) -> None:
+    """Make ``theme``, ``palette`` and the pattern choice the ones every view draws
+    with from the next frame on (views rebuild their texts; see ``BlockyardApp``)."""
+    global PALETTE, patterns_on, current_theme
+    if theme not in THEMES:
+        raise ValueError(f"unknown theme {theme!r} (choose from {', '.join(THEMES)})")
+    if palette not in PALETTES:
+        raise ValueError(f"unknown palette {palette!r} (choose from {', '.join(PALETTES)})")
+    globals().update(THEMES[theme])
+    current_theme = theme
+    PALETTE = PALETTES[palette]
+    patterns_on = patterns
+
 
 FONT = ("Arial", "Liberation Sans", "DejaVu Sans")
 
-
-BLOCK_SHADE: Color = (44, 51, 84, 255)  # empty cells of every other block
 
 
 def luminance(color: Color) -> float:
@@ -60,9 +140,6 @@ def contrast(a: Color, b: Color) -> float:
     return (la + 0.05) / (lb + 0.05)
 
 
-NEUTRAL: Color = (150, 160, 190, 255)  # cells of a starting position, pieces from outside
-
-
 def piece_colour(index: int, families: int | None = None) -> Color:
     """The colour of a filled cell with colour index ``index`` (> 0). Indexes past
     the ruleset's ``families`` (pre-filled cells, custom pieces) are neutral."""
@@ -71,13 +148,57 @@ def piece_colour(index: int, families: int | None = None) -> Color:
     return PALETTE[(index - 1) % len(PALETTE)]
 
 
+def pattern_of(index: int) -> str:
+    """The pattern of colour index ``index`` (> 0), or ``""`` when patterns are off."""
+    if not patterns_on or index <= 0:
+        return ""
+    return PATTERNS[(index - 1) % len(PALETTE) % len(PATTERNS)]
+
+
+def piece_texture(index: int) -> arcade.Texture:
+    """The tile texture of a cell of colour index ``index`` (patterned or plain)."""
+    return cell_texture(pattern_of(index))
+
+
 @cache
-def cell_texture() -> arcade.Texture:
-    """A white rounded tile with a soft bevel, tinted per cell with ``sprite.color``."""
+def cell_texture(pattern: str = "") -> arcade.Texture:
+    """A white rounded tile with a soft bevel, tinted per cell with ``sprite.color``;
+    with a ``pattern`` (one of :data:`PATTERNS`) drawn on it in dark grey, so
+    colours also differ in shape."""
     size = 64
     image = Image.new("RGBA", (size, size), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
     draw.rounded_rectangle((2, 2, size - 3, size - 3), radius=10, fill=(214, 214, 214, 255))
     draw.rounded_rectangle((6, 6, size - 7, size - 9), radius=8, fill=(255, 255, 255, 255))
     draw.rounded_rectangle((10, 8, size - 11, 18), radius=5, fill=(255, 255, 255, 255))
-    return arcade.Texture(image, hash="blockyard-cell")
+    ink = (70, 70, 70, 255)
+    lo, hi, mid = 14, size - 15, size // 2
+    if pattern == "dot":
+        draw.ellipse((mid - 9, mid - 9, mid + 9, mid + 9), fill=ink)
+    elif pattern == "horizontal":
+        for y in (20, 31, 42):
+            draw.rectangle((lo, y, hi, y + 4), fill=ink)
+    elif pattern == "vertical":
+        for x in (20, 31, 42):
+            draw.rectangle((x, lo, x + 4, hi), fill=ink)
+    elif pattern == "diagonal":
+        for k in (-14, 0, 14):
+            draw.line((lo + max(0, k), hi - max(0, -k), hi - max(0, -k), lo + max(0, k)),
+                      fill=ink, width=5)
+    elif pattern == "cross":
+        draw.line((lo, lo, hi, hi), fill=ink, width=6)
+        draw.line((lo, hi, hi, lo), fill=ink, width=6)
+    elif pattern == "ring":
+        draw.ellipse((mid - 16, mid - 16, mid + 16, mid + 16), outline=ink, width=5)
+    elif pattern == "checker":
+        step = (hi - lo) // 4
+        for i in range(4):
+            for j in range(4):
+                if (i + j) % 2 == 0:
+                    draw.rectangle((lo + i * step, lo + j * step, lo + (i + 1) * step - 1,
+                                    lo + (j + 1) * step - 1), fill=ink)
+    elif pattern == "corner":
+        draw.polygon([(lo, hi), (hi, hi), (lo, lo)], fill=ink)
+    elif pattern:
+        raise ValueError(f"unknown pattern {pattern!r}")
+    return arcade.Texture(image, hash=f"blockyard-cell-{pattern or 'plain'}")

@@ -9,6 +9,8 @@ the glow, the tray and the dragged piece.
 
 from __future__ import annotations
 
+import math
+import random
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -19,6 +21,7 @@ import blockyard
 from blockyard import IllegalMove
 
 from . import theme
+from .i18n import _
 from .layout import GameLayout, Rect, game_layout
 from .rulewords import action_label, key_name, over_words
 from .widgets import (
@@ -42,6 +45,12 @@ LABEL_TIME = 0.8
 PERFECT_TIME = 1.2
 FALL_TIME = 0.18
 OVER_DELAY = 0.6
+PARTICLE_TIME = 0.7       # clear and perfect-clear particles
+PARTICLES_PER_CELL = 3
+MAX_PARTICLES = 600
+COMBO_TIME = 0.9          # the combo factor shown big over the board
+SHAKE_TIME = 0.3          # the board shakes and its edge flashes after an invalid drop
+SHAKE_CELLS = 0.12        # how far it moves, in cells
 
 
 @dataclass
@@ -91,6 +100,15 @@ class TrayGameView(arcade.View):
         self.over_age = 0.0
         self.recorded = False
         self.save_age = 0.0
+        self.particles = arcade.SpriteList()
+        self.particle_motion: list[tuple[float, float]] = []
+        self.particle_age = PARTICLE_TIME
+        self.combo_age = COMBO_TIME
+        self.shake_age = SHAKE_TIME
+        self.effects: list[str] = []  # the effects started, in order (tests, figures)
+        self.board_camera = arcade.Camera2D()
+        self.practice = (not spectator and game.ruleset.is_daily
+                         and app.records.played_today(game.ruleset, game.date) is not None)
         self._build_hud()
         self._build_board()
         self.refresh()
@@ -111,8 +129,11 @@ class TrayGameView(arcade.View):
                                         anchor_x="center", anchor_y="center")
         self.preview_text = arcade.Text("", 0, 0, theme.ACCENT, 20, font_name=font, bold=True,
                                         anchor_x="center", anchor_y="center")
-        self.perfect_text = arcade.Text("PERFECT CLEAR!", 0, 0, theme.ACCENT, 40, font_name=font,
-                                        bold=True, anchor_x="center", anchor_y="center")
+        self.perfect_text = arcade.Text(_("PERFECT CLEAR!"), 0, 0, theme.ACCENT, 40,
+                                        font_name=font, bold=True, anchor_x="center",
+                                        anchor_y="center")
+        self.big_combo_text = arcade.Text("", 0, 0, theme.ACCENT, 52, font_name=font, bold=True,
+                                          anchor_x="center", anchor_y="center")
         self.title_text = arcade.Text(self.game.ruleset.name, 0, 0, theme.MUTED, 12,
                                       font_name=font, anchor_x="center", anchor_y="center")
         self.note_text = arcade.Text(self.game.ruleset.display.note, 0, 0, theme.MUTED, 14,
@@ -131,7 +152,8 @@ class TrayGameView(arcade.View):
                                                     font_size=18, color=(40, 120, 80, 255))
                                   for spec in self.after_end_specs}
         self.give_up_button = Button("Finish: see the score", self.finish, font_size=18)
-        self.pause = PauseMenu(self.restart, self.to_launcher)
+        self.pause = PauseMenu(self.restart, self.to_launcher, self.show_help,
+                               self.show_settings)
         self.overlay_text = arcade.Text("", 0, 0, theme.TEXT, 26, font_name=font, bold=True,
                                         anchor_x="center", anchor_y="center")
         self.overlay_help = arcade.Text("", 0, 0, theme.TEXT, 15, font_name=font,
@@ -219,6 +241,7 @@ class TrayGameView(arcade.View):
                                       if layout.portrait else board.bottom + 14)
         self.message_width = layout.width - 16
         self.perfect_text.position = (board.center_x, board.center_y)
+        self.big_combo_text.position = (board.center_x, board.center_y + board.height * 0.18)
         fit_text(self.perfect_text, board.width * 0.95, board.height, 40 * scale)
         self.pause.place(layout.width, layout.height, scale)
         self._place_prompt()
@@ -251,11 +274,15 @@ class TrayGameView(arcade.View):
     def refresh(self) -> None:
         """Bring every sprite and text up to date with the game."""
         game = self.game
+        plain = theme.cell_texture()
         for sprite, value, empty in zip(self.cells, (v for row in game.board for v in row),
                                         self.empty_colours, strict=True):
             color = self.colour(value) if value else empty
             if sprite.color != color:
                 sprite.color = color
+            texture = theme.piece_texture(value) if theme.patterns_on and value else plain
+            if sprite.texture is not texture:
+                sprite.texture = texture
         fits = game.fit_masks()
         for slot in range(3):
             sprites = self.tray_sprites[slot]
@@ -272,10 +299,14 @@ class TrayGameView(arcade.View):
             color = self.colour(piece.colour)
             if not fits[slot]:
                 color = (color[0], color[1], color[2], 70)  # fits nowhere: dimmed
-            piece_sprites(piece.cells, color, size, left, top, sprites)
+            piece_sprites(piece.cells, color, size, left, top, sprites, piece.colour)
         shows_score = game.ruleset.display.score
         self.score_text.text = str(game.score) if shows_score else ""
-        if self.app.challenge_score is not None and not self.spectator:
+        if self.practice:
+            counted = self.app.records.played_today(game.ruleset, game.date)
+            self.best_text.text = _("Practice — today's game counted {score}").format(
+                score=counted)
+        elif self.app.challenge_score is not None and not self.spectator:
             self.best_text.text = f"To beat {self.app.challenge_score}"
         elif not shows_score or game.ruleset.record_kind == "none":
             self.best_text.text = ""
@@ -361,7 +392,7 @@ class TrayGameView(arcade.View):
         board = self.layout.board
         size = self.layout.cell
         piece_sprites(piece.cells, ghost_color, size, board.left + col * size,
-                      board.top - row * size, self.ghost)
+                      board.top - row * size, self.ghost, piece.colour)
 
     def _target_anchor(self, slot: int) -> tuple[int, int] | None:
         piece = self.game.tray[slot]
@@ -389,7 +420,7 @@ class TrayGameView(arcade.View):
         x, y = self.pointer
         piece_sprites(piece.cells, self.colour(piece.colour), size,
                       x - piece.width * size / 2, y + LIFT_CELLS * size + piece.height * size,
-                      self.drag_sprites)
+                      self.drag_sprites, piece.colour)
 
     # -- actions ---------------------------------------------------------------------------
 
@@ -405,15 +436,53 @@ class TrayGameView(arcade.View):
             before = self.game.board
             result = self.game.place(slot, row, col)
         except IllegalMove:
-            self.say(f"It does not fit there (row {row + 1}, column {col + 1})")
+            self.say(_("It does not fit there (row {row}, column {col})").format(
+                row=row + 1, col=col + 1))
+            self.invalid_drop()
             return False
         self.selected = None
         self.key_anchor = None
         self.armed = None
         self._start_effects(result, before)
+        self._sounds_of(result)
         self.saved()
         self.refresh()
         return True
+
+    @property
+    def motion(self) -> bool:
+        """Whether effects move (off under the reduced-motion setting)."""
+        return not self.app.settings.reduced_motion
+
+    def play(self, name: str, combo: int = 1) -> None:
+        """Play a sound effect (not while watching a replay)."""
+        if not self.spectator:
+            self.app.sounds.play(name, combo)
+
+    def _sounds_of(self, result: blockyard.MoveResult) -> None:
+        """The sounds of a placed piece: place, clear (higher with the combo),
+        perfect clear, and game over when the move ended the game."""
+        self.play("place")
+        if result.lines:
+            self.play("clear", max(1, self.game.ruleset.display.factor(self.game.combo)))
+        if result.perfect_clear:
+            self.play("perfect")
+        if self.game.over and not self.prompting:
+            self.play("game_over")
+
+    def invalid_drop(self) -> None:
+        """A piece dropped (or placed by key) where it cannot go: a buzz, and a short
+        shake with a red edge on the board unless motion is reduced."""
+        self.play("invalid")
+        if self.motion:
+            self.shake_age = 0.0
+            self.effects.append("shake")
+
+    def show_help(self) -> None:
+        self.app.show_help(self.game.ruleset.id, lambda: self.app.show_game(self.game))
+
+    def show_settings(self) -> None:
+        self.app.show_settings(lambda: self.app.show_game(self.game))
 
     def saved(self) -> None:
         """Save the game in progress (not for a replay)."""
@@ -438,6 +507,24 @@ class TrayGameView(arcade.View):
             self.flash.append(cell_sprite(self.colour(value),
                                           layout.cell * 0.94, x, y))
         self.flash_age = 0.0
+        if self.motion and cleared:
+            self._burst([(layout.cell_center(r, c), self.colour(before[r][c]
+                                                                 or result.piece.colour))
+                         for r, c in sorted(cleared)], PARTICLES_PER_CELL, 2.5)
+            self.effects.append("particles")
+        combo = game.ruleset.display.combo_text(game.combo) if result.lines else ""
+        if combo and self.motion:
+            self.big_combo_text.text = combo
+            fit_text(self.big_combo_text, layout.board.width * 0.9, layout.board.height * 0.3,
+                     52 * self.scale)
+            self.combo_age = 0.0
+            self.effects.append("combo")
+        if result.perfect_clear and self.motion:
+            board = layout.board
+            colours = [self.colour(i + 1) for i in range(8)]
+            self._burst([((board.center_x, board.center_y), colours[i % 8])
+                         for i in range(40)], 4, 7.0)
+            self.effects.append("perfect")
         if result.points and game.ruleset.display.score:
             x, y = layout.cell_center(result.row, result.col)
             rise = layout.cell * 1.5
@@ -449,11 +536,32 @@ class TrayGameView(arcade.View):
             self.labels.append(FloatingLabel(text, 0.0, LABEL_TIME, rise))
         if result.perfect_clear:
             self.perfect_age = 0.0
-        if any(result.row_drops):  # rows fell (gravity): slide them down from above
+        if any(result.row_drops) and self.motion:  # rows fell (gravity): slide them down from above
             cols = game.cols
             self.fall_offsets = [result.row_drops[r] * layout.cell
                                  for r in range(game.rows) for _ in range(cols)]
             self.fall_age = 0.0
+
+    def _burst(self, sources: list[tuple[tuple[float, float], theme.Color]], per_source: int,
+               speed_cells: float) -> None:
+        """Particles flying out of each source point (seeded by the move number, so
+        a replay shows the same)."""
+        rng = random.Random(self.game.moves)
+        if self.particle_age >= PARTICLE_TIME:
+            self.particles.clear()
+            self.particle_motion = []
+        size = max(3.0, self.layout.cell * 0.22)
+        texture = theme.cell_texture()
+        for (x, y), colour in sources:
+            for _i in range(per_source):
+                if len(self.particles) >= MAX_PARTICLES:
+                    break
+                angle = rng.uniform(0, 2 * math.pi)
+                speed = rng.uniform(0.4, 1.0) * speed_cells * self.layout.cell
+                self.particles.append(cell_sprite(colour, size, x, y, texture))
+                self.particle_motion.append((math.cos(angle) * speed,
+                                             math.sin(angle) * speed + self.layout.cell))
+        self.particle_age = 0.0
 
     def select(self, slot: int) -> None:
         """Select a tray piece for tap-to-place or the keyboard. A piece that fits
@@ -464,8 +572,11 @@ class TrayGameView(arcade.View):
         if not self.game.fit_masks()[slot] and not (
                 self.can_rotate and any(self.game.piece_fits_somewhere(turned)
                                         for turned in _turns(piece))):
-            self.say("That piece fits nowhere")
+            self.say(_("That piece fits nowhere"))
+            self.invalid_drop()
             return
+        if self.selected != slot:
+            self.play("pickup")
         self.selected = slot
         self._anchor_keyboard(slot)
         self.refresh()
@@ -533,6 +644,10 @@ class TrayGameView(arcade.View):
             return
         if self.game.tray != tray:
             self.selected = self.key_anchor = None
+        if spec.name == "swap":
+            self.play("swap")
+        if self.game.over and not was_over and not self.prompting:
+            self.play("game_over")
         if was_over and not self.game.over:
             self.over_age = 0.0
             self.say(f"{spec.label}: play on!")
@@ -592,6 +707,8 @@ class TrayGameView(arcade.View):
         if not self.spectator and not self.paused and not game.over \
                 and game.time_left is not None:
             game.tick(delta_time)
+            if game.over:
+                self.play("game_over")
             self.save_age += delta_time
             if game.over or self.save_age > 2.0:
                 self.save_age = 0.0
@@ -602,6 +719,21 @@ class TrayGameView(arcade.View):
                 self.clock_text.text = text
         self.flash_age += delta_time
         self.perfect_age += delta_time
+        self.combo_age += delta_time
+        self.shake_age += delta_time
+        if self.particle_age < PARTICLE_TIME:
+            self.particle_age += delta_time
+            fall = self.layout.cell * 6 * delta_time
+            alpha = max(0, int(255 * (1 - self.particle_age / PARTICLE_TIME)))
+            for i, (sprite, (vx, vy)) in enumerate(zip(self.particles, self.particle_motion,
+                                                       strict=True)):
+                sprite.center_x += vx * delta_time
+                sprite.center_y += vy * delta_time
+                self.particle_motion[i] = (vx, vy - fall)
+            self.particles.alpha = alpha
+            if self.particle_age >= PARTICLE_TIME:
+                self.particles.clear()
+                self.particle_motion = []
         self.message_age += delta_time
         if self.message and self.message_age > 2.5:
             self.message = ""
@@ -629,6 +761,8 @@ class TrayGameView(arcade.View):
         draws only then, or after input)."""
         game = self.game
         return (self.flash_age < FLASH_TIME or self.perfect_age < PERFECT_TIME
+                or self.particle_age < PARTICLE_TIME or self.combo_age < COMBO_TIME
+                or self.shake_age < SHAKE_TIME
                 or self.fall_age < FALL_TIME or bool(self.labels) or bool(self.message)
                 or (game.time_left is not None and not game.over and not self.paused)
                 or (game.over and not self.prompting and not self.recorded))
@@ -638,11 +772,24 @@ class TrayGameView(arcade.View):
         layout = self.layout
         board = layout.board
         pad = layout.cell * 0.12
+        shaking = self.shake_age < SHAKE_TIME
+        if shaking:  # a damped side-to-side shake of the board
+            k = 1 - self.shake_age / SHAKE_TIME
+            dx = math.sin(self.shake_age * 70) * SHAKE_CELLS * layout.cell * k
+            self.board_camera.position = (layout.width / 2 - dx, layout.height / 2)
+            self.board_camera.match_window()
+            self.board_camera.position = (layout.width / 2 - dx, layout.height / 2)
+            self.board_camera.use()
         arcade.draw_lrbt_rectangle_filled(board.left - pad, board.right + pad,
                                           board.bottom - pad, board.top + pad, theme.BOARD_BG)
         self.cells.draw()
         self.glow.draw()
         self.ghost.draw()
+        if shaking:
+            arcade.draw_lrbt_rectangle_outline(board.left - pad, board.right + pad,
+                                               board.bottom - pad, board.top + pad, theme.BAD,
+                                               max(3.0, pad))
+            self.window.default_camera.use()
         if self.anchor is None and len(self.ghost):  # the piece does not fit there
             half = layout.cell * 0.45
             for sprite in self.ghost:
@@ -659,6 +806,8 @@ class TrayGameView(arcade.View):
                                               rect.top - 3, theme.SELECTED)
             arcade.draw_lrbt_rectangle_outline(rect.left + 3, rect.right - 3, rect.bottom + 3,
                                                rect.top - 3, theme.ACCENT, 3)
+        if self.particle_age < PARTICLE_TIME:
+            self.particles.draw()
         for sprites in self.tray_sprites:
             sprites.draw()
         self.drag_sprites.draw()
@@ -672,6 +821,10 @@ class TrayGameView(arcade.View):
             button.draw()
         if self.perfect_age < PERFECT_TIME:
             self.perfect_text.draw()
+        if self.combo_age < COMBO_TIME:  # grows a little, then fades
+            k = self.combo_age / COMBO_TIME
+            self.big_combo_text.color = (*theme.ACCENT[:3], int(255 * min(1.0, 2 * (1 - k))))
+            self.big_combo_text.draw()
         if self.prompting and not self.paused:
             self._draw_prompt()
         self.pause.draw()
@@ -735,8 +888,10 @@ class TrayGameView(arcade.View):
                     self.rotate(slot)
                     return
             if not self.game.fit_masks()[slot]:
-                self.say("That piece fits nowhere")
+                self.say(_("That piece fits nowhere"))
+                self.invalid_drop()
                 return
+            self.play("pickup")
             self.dragging = slot
             self.press = (x, y)
             self.key_anchor = None
@@ -776,6 +931,8 @@ class TrayGameView(arcade.View):
         if anchor is not None:  # where the ghost is, the piece lands
             self.try_place(slot, *anchor)
         else:
+            if self.layout.board.contains(x, y):  # dropped on the board where it cannot go
+                self.invalid_drop()
             self.refresh()  # no ghost (off the board, over the tray, no fit): back to its slot
 
     def _action_for_key(self, symbol: int, specs: list[Any]) -> str | None:
@@ -855,7 +1012,7 @@ def _turns(piece: blockyard.Piece) -> list[blockyard.Piece]:
     """The other three quarter turns of a piece."""
     out = []
     turned = piece
-    for _ in range(3):
+    for _turn in range(3):
         turned = turned.rotated()
         out.append(turned)
     return out

@@ -97,37 +97,50 @@ def hover_buttons(buttons: Iterable[Button], x: float, y: float) -> None:
         button.hover = button.rect.contains(x, y)
 
 
-def cell_sprite(color: theme.Color, size: float, x: float = 0, y: float = 0) -> arcade.Sprite:
-    """A tile sprite of ``size`` pixels centred on ``(x, y)``."""
-    sprite = arcade.Sprite(theme.cell_texture(), center_x=x, center_y=y)
+def cell_sprite(color: theme.Color, size: float, x: float = 0, y: float = 0,
+                texture: arcade.Texture | None = None) -> arcade.Sprite:
+    """A tile sprite of ``size`` pixels centred on ``(x, y)`` (plain, or ``texture``)."""
+    sprite = arcade.Sprite(texture or theme.cell_texture(), center_x=x, center_y=y)
     sprite.width = sprite.height = size
     sprite.color = color
     return sprite
 
 
 def piece_sprites(cells: Iterable[tuple[int, int]], color: theme.Color, size: float,
-                  left: float, top: float, sprites: arcade.SpriteList | None = None
-                  ) -> arcade.SpriteList:
-    """Sprites for a piece whose bounding box's top-left corner is at ``(left, top)``."""
+                  left: float, top: float, sprites: arcade.SpriteList | None = None,
+                  index: int = 0) -> arcade.SpriteList:
+    """Sprites for a piece whose bounding box's top-left corner is at ``(left, top)``;
+    ``index``: its colour index (for its pattern when patterns are on)."""
     out = sprites if sprites is not None else arcade.SpriteList()
+    texture = theme.piece_texture(index)
     for r, c in cells:
         out.append(cell_sprite(color, size * 0.96, left + (c + 0.5) * size,
-                               top - (r + 0.5) * size))
+                               top - (r + 0.5) * size, texture))
     return out
 
 
 class PauseMenu:
-    """The pause overlay of the game screens: Resume, Restart, Back to launcher.
-    Keys while open: ↑/↓ choose, Enter or Space pick, Esc resume."""
+    """The pause overlay of the game screens: Resume, Restart, Back to launcher,
+    How to play, Settings. Keys while open: ↑/↓ choose, Enter or Space pick,
+    Esc resume."""
 
-    def __init__(self, restart: Callable[[], None], launcher: Callable[[], None]) -> None:
+    def __init__(self, restart: Callable[[], None], launcher: Callable[[], None],
+                 help: Callable[[], None] | None = None,
+                 settings: Callable[[], None] | None = None) -> None:
+        from .i18n import _
+
         self.open = False
         self.index = 0
-        self.title = arcade.Text("Paused", 0, 0, theme.TEXT, 26, font_name=theme.FONT,
+        self.title = arcade.Text(_("Paused"), 0, 0, theme.TEXT, 26, font_name=theme.FONT,
                                  bold=True, anchor_x="center", anchor_y="center")
-        self.buttons = [Button("Resume", self.close, font_size=20),
-                        Button("Restart", self._then_close(restart), font_size=20),
-                        Button("Back to launcher", self._then_close(launcher), font_size=20)]
+        self.buttons = [Button(_("Resume"), self.close, font_size=20),
+                        Button(_("Restart"), self._then_close(restart), font_size=20),
+                        Button(_("Back to launcher"), self._then_close(launcher),
+                               font_size=20)]
+        if help is not None:
+            self.buttons.append(Button(_("How to play"), self._then_close(help), font_size=20))
+        if settings is not None:
+            self.buttons.append(Button(_("Settings"), self._then_close(settings), font_size=20))
         self.size = (0.0, 0.0)
 
     def _then_close(self, action: Callable[[], None]) -> Callable[[], None]:
@@ -145,11 +158,13 @@ class PauseMenu:
 
     def place(self, width: float, height: float, scale: float) -> None:
         self.size = (width, height)
-        self.title.position = (width / 2, height * 0.66)
+        step = min(60 * scale, height * 0.6 / len(self.buttons))
+        top = height / 2 + step * len(self.buttons) / 2
+        self.title.position = (width / 2, top + 40 * scale)
         self.title.font_size = 26 * scale
         for i, button in enumerate(self.buttons):
-            button.place(Rect(width / 2 - 150 * scale, height * 0.52 - i * 60 * scale,
-                              300 * scale, 46 * scale), 20 * scale)
+            button.place(Rect(width / 2 - 150 * scale, top - (i + 1) * step,
+                              300 * scale, step * 0.78), 20 * scale)
 
     def draw(self) -> None:
         if not self.open:

@@ -28,8 +28,13 @@ def _start_xvfb() -> None:
 
 _start_xvfb()
 
+import pyglet  # noqa: E402
+
+pyglet.options["audio"] = ("silent",)  # sounds are played, and logged, without a device
+
 import arcade  # noqa: E402  (after DISPLAY is set)
 
+import blockyard  # noqa: E402
 from blockyard.frontend.app import BlockyardApp, BlockyardWindow  # noqa: E402
 
 WIDTH, HEIGHT = 720, 960
@@ -135,6 +140,9 @@ def ui(window, isolated_home):
         window.set_size(WIDTH, HEIGHT)
         window.dispatch_events()
     app = BlockyardApp(window)
+    # the how-to-play page shows itself the first time a ruleset is played; tests
+    # start games directly unless they test that page (they clear this list)
+    app.settings.help_seen = [info.id for info in blockyard.list_rulesets()]
     window.app = app
     driver = Driver(window)
     driver.app = app

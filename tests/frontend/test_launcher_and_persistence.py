@@ -232,7 +232,8 @@ def test_back_to_the_launcher_then_killed_resumes_in_a_new_process(ui, window, i
     try:
         wid = process_window(ui.wid)
         time.sleep(1.5)
-        send_keys(wid, "1", "Return", "Escape", "Down", "Down", "Return")
+        # Return: past the how-to-play page shown the first time a ruleset is played
+        send_keys(wid, "Return", "1", "Return", "Escape", "Down", "Down", "Return")
         wait_for(lambda: (saves_dir() / "tiered.json").exists() and json.loads(
             (saves_dir() / "tiered.json").read_text())["snapshot"]["moves"] == 1)
         time.sleep(0.5)
