@@ -236,7 +236,7 @@ class LauncherView(arcade.View):
             else:
                 entry.option_rect = Rect(0, 0, 0, 0)
             if entry.resume is None:
-                bw, bh = 70 * scale, 24 * scale
+                bw, bh = 62 * scale, 24 * scale
                 entry.replays_rect = Rect(r.right - bw - 8 * scale, r.bottom + 6 * scale, bw, bh)
                 entry.duel_rect = Rect(entry.replays_rect.left - bw - 6 * scale,
                                        r.bottom + 6 * scale, bw, bh)

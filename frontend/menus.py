@@ -118,7 +118,7 @@ class PromptView(arcade.View):
                                       width=600, align="center")
         self.texts = [arcade.Text("", 0, 0, theme.TEXT, 18, font_name=theme.FONT,
                                   anchor_y="center") for _ in fields]
-        self.ok = Button("OK", self.submit, font_size=18, color=(40, 120, 80, 255))
+        self.ok = Button("OK", self.submit, font_size=18, color="GO")
         self.cancel = Button("Cancel", self.back, font_size=18)
         self._layout()
 

@@ -213,7 +213,7 @@ class HelpView(arcade.View):
         self.scroll = 0.0
         page = ruleset.help.page or _("This ruleset's rule file has no how-to-play page.")
         self.page = page
-        self.done_button = Button(_("Got it"), back, font_size=17, color=(40, 120, 80, 255))
+        self.done_button = Button(_("Got it"), back, font_size=17, color="GO")
         self._layout()
 
     def rebuild(self) -> None:
@@ -237,6 +237,10 @@ class HelpView(arcade.View):
         room = self.top - self.bottom
         while self.body.font_size > 10 and self.body.content_height > room * 1.6:
             self.body.font_size *= 0.92
+        self.more = arcade.Text(_("▼ more: scroll or ↓"), width - 12 * scale,
+                                self.bottom - 14 * scale, theme.ACCENT, 12 * scale,
+                                font_name=theme.FONT, bold=True, anchor_x="right",
+                                anchor_y="center")
         bw = min(width * 0.6, 240 * scale)
         self.done_button.place(Rect(width / 2 - bw / 2, 24 * scale, bw, 46 * scale), 17 * scale)
 
@@ -259,6 +263,8 @@ class HelpView(arcade.View):
         arcade.draw_lrbt_rectangle_filled(0, self.window.width, 0, self.bottom - 4,
                                           theme.BACKGROUND)
         self.title.draw()
+        if self.scroll < self.most_scroll - 1:
+            self.more.draw()
         self.done_button.draw()
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
@@ -371,7 +377,9 @@ class StatsView(arcade.View):
                                              bold=True).text
             self._text(label, x, height - 106 * scale, 12, theme.MUTED)
         if s.practice_games:
-            self._text(_("{n} practice games (not counted)").format(n=s.practice_games),
+            words = _("{n} practice game (not counted)") if s.practice_games == 1 else \
+                _("{n} practice games (not counted)")
+            self._text(words.format(n=s.practice_games),
                        width / 2, height - 128 * scale, 12, theme.MUTED)
         margin = max(40 * scale, width * 0.08)
         daily = r.is_daily
@@ -399,7 +407,7 @@ class StatsView(arcade.View):
         # histogram
         top -= part
         self.histogram_area = Rect(margin, top - part + 44 * scale, width - 2 * margin,
-                                   part - 74 * scale)
+                                   part - 90 * scale)
         self._text(_("Scores by range"), margin, top - 12 * scale, 14, bold=True,
                    anchor_x="left")
         self.bars = histogram_bars(self.bins, self.histogram_area)

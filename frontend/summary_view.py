@@ -31,7 +31,7 @@ class SummaryView(arcade.View):
         self.game = game
         self.summary = summary
         self.again = Button("Play again", self.play_again, font_size=18,
-                            color=(40, 120, 80, 255))
+                            color="GO")
         self.change = Button("Change ruleset", self.app.show_launcher, font_size=18)
         self.watch = Button("Watch replay", self.watch_replay, font_size=15)
         self.stats = Button(_("Statistics"), self.show_stats, font_size=15)

@@ -22,7 +22,7 @@ THEMES: dict[str, dict[str, Color]] = {
         "SELECTED": (255, 204, 64, 70), "NO_FIT": (24, 24, 32, 170),
         "NEUTRAL": (150, 160, 190, 255), "STONE": (232, 226, 210, 255),
         "GOLDEN_STONE": (250, 200, 60, 255), "SYMBOL_STONE": (40, 40, 48, 255),
-        "CHART": (96, 170, 255, 255), "GRID": (70, 78, 116, 255),
+        "CHART": (96, 170, 255, 255), "GRID": (70, 78, 116, 255), "GO": (40, 120, 80, 255),
     },
     "light": {
         "BACKGROUND": (238, 240, 246, 255), "BOARD_BG": (196, 202, 220, 255),
@@ -36,7 +36,7 @@ THEMES: dict[str, dict[str, Color]] = {
         "SELECTED": (150, 82, 0, 50), "NO_FIT": (60, 60, 72, 140),
         "NEUTRAL": (130, 138, 162, 255), "STONE": (250, 246, 234, 255),
         "GOLDEN_STONE": (250, 200, 60, 255), "SYMBOL_STONE": (40, 40, 48, 255),
-        "CHART": (20, 90, 200, 255), "GRID": (180, 186, 206, 255),
+        "CHART": (20, 90, 200, 255), "GRID": (180, 186, 206, 255), "GO": (140, 214, 160, 255),
     },
     "high-contrast": {
         "BACKGROUND": (0, 0, 0, 255), "BOARD_BG": (0, 0, 0, 255),
@@ -50,7 +50,7 @@ THEMES: dict[str, dict[str, Color]] = {
         "SELECTED": (255, 240, 0, 80), "NO_FIT": (0, 0, 0, 200),
         "NEUTRAL": (200, 200, 200, 255), "STONE": (255, 255, 255, 255),
         "GOLDEN_STONE": (255, 210, 0, 255), "SYMBOL_STONE": (60, 0, 120, 255),
-        "CHART": (0, 230, 255, 255), "GRID": (120, 120, 120, 255),
+        "CHART": (0, 230, 255, 255), "GRID": (120, 120, 120, 255), "GO": (0, 100, 0, 255),
     },
 }
 """The window's colour themes by setting name (see :func:`apply`)."""
@@ -82,6 +82,7 @@ GOLDEN_STONE: Color = THEMES["dark"]["GOLDEN_STONE"]
 SYMBOL_STONE: Color = THEMES["dark"]["SYMBOL_STONE"]
 CHART: Color = THEMES["dark"]["CHART"]
 GRID: Color = THEMES["dark"]["GRID"]
+GO: Color = THEMES["dark"]["GO"]  # the button that goes on (play again, start)
 GHOST_ALPHA = 120
 
 PALETTES: dict[str, tuple[Color, ...]] = {

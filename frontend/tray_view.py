@@ -149,7 +149,7 @@ class TrayGameView(arcade.View):
         self.after_end_specs = [spec for spec in self.game.ruleset.action_specs.values()
                                 if spec.after_end and not spec.automatic]
         self.after_end_buttons = {spec.name: Button(spec.label, self._clicker(spec.name),
-                                                    font_size=18, color=(40, 120, 80, 255))
+                                                    font_size=18, color="GO")
                                   for spec in self.after_end_specs}
         self.give_up_button = Button("Finish: see the score", self.finish, font_size=18)
         self.pause = PauseMenu(self.restart, self.to_launcher, self.show_help,

@@ -11,10 +11,12 @@ from .layout import Rect
 
 
 class Button:
-    """A clickable rectangle with a label. ``action`` runs on click."""
+    """A clickable rectangle with a label. ``action`` runs on click. ``color``: its
+    fill (a colour, or the name of a theme colour such as ``"GO"``; the theme's
+    panel colour by default)."""
 
     def __init__(self, label: str, action: Callable[[], None], *, font_size: float = 16,
-                 color: theme.Color = theme.PANEL) -> None:
+                 color: theme.Color | str | None = None) -> None:
         self.rect = Rect(0, 0, 0, 0)
         self.action = action
         self.color = color
@@ -65,7 +67,11 @@ class Button:
             return
         if self.text.color != theme.TEXT:
             self.text.color = theme.TEXT
-        color = theme.PANEL_HOVER if self.hover else self.color
+        color = self.color or theme.PANEL
+        if isinstance(color, str):  # a theme colour by name, as the theme is now
+            color = getattr(theme, color)
+        if self.hover:
+            color = theme.PANEL_HOVER
         arcade.draw_lrbt_rectangle_filled(r.left, r.right, r.bottom, r.top, color)
         arcade.draw_lrbt_rectangle_filled(r.left, r.right, r.bottom, r.bottom + 3,
                                           theme.BUTTON_EDGE)
