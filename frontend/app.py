@@ -428,7 +428,8 @@ class BlockyardApp:
             self.notices.append(f"The settings could not be saved ({exc}).")
 
     def remember_size(self, width: int, height: int) -> None:
-        self.settings.width, self.settings.height = width, height
+        if not self.window.fullscreen:  # the window's own size, not the screen's
+            self.settings.width, self.settings.height = width, height
         self.save_settings()
 
     def quit(self) -> None:
@@ -547,7 +548,8 @@ def run(ruleset: str | None = None, seed: int | None = None, challenge: str | No
         warnings.simplefilter("ignore")  # the app reports unreadable files in the window
         settings = Settings.load()
     try:
-        window = BlockyardWindow(settings.width, settings.height, "Blockyard", resizable=True)
+        window = BlockyardWindow(settings.width, settings.height, "Blockyard", resizable=True,
+                                 fullscreen=settings.window_mode == "fullscreen")
     except Exception as exc:  # pyglet's NoSuchDisplayException, no OpenGL, …
         print(f"blockyard: cannot open the game window ({type(exc).__name__}: {exc}). "
               "It needs a display (DISPLAY on Linux) with OpenGL 3.3; without one, use "

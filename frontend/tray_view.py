@@ -506,7 +506,7 @@ class TrayGameView(arcade.View):
             value = before[r][c] or result.piece.colour
             self.flash.append(cell_sprite(self.colour(value),
                                           layout.cell * 0.94, x, y))
-        self.flash_age = 0.0
+        self.flash_age = 0.0 if self.motion else FLASH_TIME
         if self.motion and cleared:
             self._burst([(layout.cell_center(r, c), self.colour(before[r][c]
                                                                  or result.piece.colour))

@@ -45,7 +45,11 @@ class Driver:
 
     def __init__(self, window: arcade.Window) -> None:
         self.window = window
-        self.wid = str(window._window)  # the X window id (pyglet's xlib window)
+
+    @property
+    def wid(self) -> str:
+        """The X window id (pyglet's xlib window; a new one after going full screen)."""
+        return str(self.window._window)
 
     @property
     def view(self):
@@ -147,4 +151,9 @@ def ui(window, isolated_home):
     driver = Driver(window)
     driver.app = app
     driver.pump(2)
-    return driver
+    yield driver
+    from blockyard.frontend import theme
+
+    theme.apply()  # the theme is the module's state: back to the default for the next test
+    if window.fullscreen:
+        window.set_fullscreen(False)
