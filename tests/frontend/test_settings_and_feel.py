@@ -11,6 +11,7 @@ import time
 import tomllib
 
 import pytest
+from test_launcher_and_persistence import process_window, start_process
 
 import blockyard
 from blockyard.frontend import colourvision, theme
@@ -22,8 +23,6 @@ from blockyard.frontend.sound import SOUNDS, pitch, synthesise
 from blockyard.frontend.sudoku_view import SudokuView
 from blockyard.frontend.summary_view import SummaryView
 from blockyard.frontend.tray_view import LIFT_CELLS, TrayGameView
-
-from test_launcher_and_persistence import process_window, start_process
 
 ROW = {option.name: i for i, option in enumerate(setting_options())}
 
@@ -103,7 +102,7 @@ def test_every_setting_is_saved_and_read_back(ui, window):
             loaded.patterns) == (False, pytest.approx(0.8), True, "colour-blind", True)
     relaunch(ui, window)
     assert ui.app.settings.palette == "colour-blind" and theme.patterns_on
-    assert theme.PALETTE == theme.PALETTES["colour-blind"]
+    assert theme.PALETTES["colour-blind"] == theme.PALETTE
 
 
 def test_window_mode_full_screen_opens_the_next_window_full_screen(ui, isolated_home):
