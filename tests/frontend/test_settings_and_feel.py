@@ -136,7 +136,8 @@ def test_bad_setting_values_are_set_aside_with_a_message(isolated_home, value, p
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(f'{value}\nlast_ruleset = "tiered"\n', encoding="utf-8")
     notices: list[str] = []
-    loaded = Settings.load(notices)
+    with pytest.warns(UserWarning, match="settings file"):
+        loaded = Settings.load(notices)
     assert loaded.last_ruleset == "tiered" and problem in notices[0]
     assert loaded == Settings(last_ruleset="tiered")
 
