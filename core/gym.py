@@ -139,6 +139,8 @@ class _Codec:
                 else:
                     extras.append((name, None))
         self.extras = tuple(extras)
+        self.extra_after_end = tuple(ruleset.action_specs[name].after_end
+                                     for name, _ in extras)
         self.n_actions = self.placements + len(extras)
         names = [f"place {s} {r} {c}" for s in range(TRAY_SLOTS) for r in range(rows)
                  for c in range(cols)]
@@ -151,6 +153,8 @@ class _Codec:
             "stats": spaces.Box(0.0, _STAT_HIGH, (len(STAT_NAMES),), np.float32),
         })
         self._grids: dict[frozenset[tuple[int, int]], np.ndarray] = {}
+        self._tray_grids = np.zeros((TRAY_SLOTS, piece_size, piece_size), np.int8)
+        self._shown: list[Piece | None] = [None] * TRAY_SLOTS
 
     # -- encoding --------------------------------------------------------------------
 
@@ -169,25 +173,51 @@ class _Codec:
             self._grids[piece.cells] = grid
         return grid
 
-    def observe(self, game: TrayGame, board: np.ndarray, pieces: np.ndarray,
-                stats: np.ndarray) -> None:
-        """Write the observation of ``game`` into the given arrays."""
-        bits = game.grid.bits
+    def observe(self, game: TrayGame) -> dict[str, np.ndarray]:
+        """The observation of ``game``: new arrays (the piece grids are kept
+        per environment and copied, since the tray changes one slot at a time)."""
+        board = np.unpackbits(
+            np.frombuffer(game.grid.bits.to_bytes(self.board_bytes, "little"), np.uint8),
+            count=self.size, bitorder="little").view(np.int8).reshape(self.rows, self.cols)
+        left = game.time_left
+        stats = np.array((game.score, game.combo, game.moves, game.lines_cleared,
+                          game.swaps_left, 0.0 if left is None else left), np.float32)
+        return {"board": board, "pieces": self.tray_grids(game).copy(), "stats": stats}
+
+    def observe_into(self, game: TrayGame, board: np.ndarray, pieces: np.ndarray,
+                     stats: np.ndarray) -> None:
+        """Write the observation of ``game`` into the given arrays (a row of a batch)."""
         board.reshape(-1)[:] = np.unpackbits(
-            np.frombuffer(bits.to_bytes(self.board_bytes, "little"), np.uint8),
+            np.frombuffer(game.grid.bits.to_bytes(self.board_bytes, "little"), np.uint8),
             count=self.size, bitorder="little")
-        pieces[:] = 0
-        for slot, piece in enumerate(game.tray):
-            if piece is not None:
-                grid = self.piece_grid(piece)
-                pieces[slot, :grid.shape[0], :grid.shape[1]] = grid
+        pieces[:] = self.tray_grids(game)
         left = game.time_left
         stats[:] = (game.score, game.combo, game.moves, game.lines_cleared,
                     game.swaps_left, 0.0 if left is None else left)
 
-    def mask(self, game: TrayGame, out: np.ndarray) -> None:
-        """Write the legal actions of ``game`` into the boolean array ``out``."""
+    def tray_grids(self, game: TrayGame) -> np.ndarray:
+        """The piece grids of the tray, updated where a slot changed since the
+        last call (read-only to callers: copy before handing out)."""
+        tray = game.tray
+        shown = self._shown
+        grids = self._tray_grids
+        for slot in range(TRAY_SLOTS):
+            piece = tray[slot]
+            if piece is not shown[slot]:
+                if piece is None:
+                    grids[slot] = 0
+                else:
+                    grid = self.piece_grid(piece)
+                    grids[slot] = 0
+                    grids[slot, :grid.shape[0], :grid.shape[1]] = grid
+                shown[slot] = piece
+        return grids
+
+    def mask(self, game: TrayGame, out: np.ndarray) -> bool:
+        """Write the legal actions of ``game`` into the boolean array ``out``;
+        returns whether any action is legal."""
         base = self.placements
+        legal = False
         if game.over_reason is None:
             size = self.size
             f0, f1, f2 = game.fit_masks()
@@ -195,13 +225,22 @@ class _Codec:
             out[:base] = np.unpackbits(
                 np.frombuffer(bits.to_bytes(self.place_bytes, "little"), np.uint8),
                 count=base, bitorder="little")
+            legal = bits != 0
         else:
             out[:base] = False
         if self.extras:
-            available = {action.name for action in game.actions()}
-            tray = game.tray
-            for i, (name, slot) in enumerate(self.extras, base):
-                out[i] = name in available and (slot is None or tray[slot] is not None)
+            out[base:] = False
+            # actions offered only after the end are never available during
+            # play and the others never after it (docs/api.md §5.4, §5.5), so
+            # the game is asked only when some action can be available now
+            over = game.over_reason is not None
+            if any(after_end == over for after_end in self.extra_after_end):
+                available = {action.name for action in game.actions()}
+                tray = game.tray
+                for i, (name, slot) in enumerate(self.extras, base):
+                    if name in available and (slot is None or tray[slot] is not None):
+                        out[i] = legal = True
+        return legal
 
     def describe(self, action: int) -> str:
         return self.action_names[action]
@@ -277,6 +316,7 @@ class BlockyardEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         self.cell_pixels = cell_pixels
         self.game: TrayGame | None = None
         self._mask = np.zeros(codec.n_actions, bool)
+        self._legal = False
 
     # -- public description -------------------------------------------------------------
 
@@ -351,11 +391,19 @@ class BlockyardEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
                         tray=options.get("tray"))
         assert isinstance(game, TrayGame)
         self.game = game
-        self._codec.mask(game, self._mask)
-        return self._observation(), self._info(0, 0, False)
+        self._legal = self._codec.mask(game, self._mask)
+        return self._codec.observe(game), self._info(0, 0, False)
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool,
                                          dict[str, Any]]:
+        reward, terminated, points, lines, illegal = self._play(action)
+        assert self.game is not None
+        return (self._codec.observe(self.game), reward, terminated, False,
+                self._info(points, lines, illegal))
+
+    def _play(self, action: Any) -> tuple[float, bool, int, int, bool]:
+        """Perform ``action`` on the game: ``(reward, terminated, points,
+        lines, illegal)``; the mask is brought up to date."""
         game = self.game
         if game is None:
             raise RuntimeError("call reset() before step()")
@@ -364,8 +412,7 @@ class BlockyardEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         if not mask[a]:
             if self.illegal_action == "raise":
                 raise IllegalMove(f"action {a} ({self._codec.describe(a)}) is not legal now")
-            return (self._observation(), self.illegal_reward, not mask.any(), False,
-                    self._info(0, 0, True))
+            return self.illegal_reward, not self._legal, 0, 0, True
         codec = self._codec
         points = lines = 0
         if a < codec.placements:
@@ -384,9 +431,8 @@ class BlockyardEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
             reward = 0.0
         if self.seconds_per_move and game.over_reason is None:
             game.tick(self.seconds_per_move)
-        codec.mask(game, mask)
-        terminated = not mask.any()
-        return self._observation(), reward, terminated, False, self._info(points, lines, False)
+        self._legal = legal = codec.mask(game, mask)
+        return reward, not legal, points, lines, False
 
     def render(self) -> Any:
         """``"rgb_array"``: an ``H × W × 3`` image; ``"ansi"``: text; ``None``
@@ -410,16 +456,6 @@ class BlockyardEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
             raise ValueError(f"action {action!r:.40} is outside "
                              f"Discrete({self._codec.n_actions})")
         return a
-
-    def _observation(self) -> dict[str, np.ndarray]:
-        codec = self._codec
-        p = codec.piece_size
-        obs = {"board": np.empty((codec.rows, codec.cols), np.int8),
-               "pieces": np.empty((TRAY_SLOTS, p, p), np.int8),
-               "stats": np.empty(len(STAT_NAMES), np.float32)}
-        assert self.game is not None
-        codec.observe(self.game, obs["board"], obs["pieces"], obs["stats"])
-        return obs
 
     def _info(self, points: int, lines: int, illegal: bool) -> dict[str, Any]:
         game = self.game
@@ -545,14 +581,15 @@ class BlockyardVectorEnv(VectorEnv):
                 self._steps[i] = 0
                 self._write(i, env)
                 continue
-            obs, reward, term, _, info = env.step(actions[i])
+            reward, term, points[i], lines[i], illegal[i] = env._play(actions[i])
             self._steps[i] += 1
             trunc = limit is not None and not term and self._steps[i] >= limit
             rewards[i], terminated[i], truncated[i] = reward, term, trunc
-            points[i], lines[i], illegal[i] = info["points"], info["lines"], info["illegal"]
             if term or trunc:
                 if same_step:
-                    finals[i] = (obs, info)
+                    assert env.game is not None
+                    finals[i] = (env._codec.observe(env.game),
+                                 env._info(int(points[i]), int(lines[i]), bool(illegal[i])))
                     env.reset()
                     self._steps[i] = 0
                 else:
@@ -581,7 +618,7 @@ class BlockyardVectorEnv(VectorEnv):
 
     def _write(self, i: int, env: BlockyardEnv) -> None:
         assert env.game is not None
-        self._codec.observe(env.game, self._board[i], self._pieces[i], self._stats[i])
+        env._codec.observe_into(env.game, self._board[i], self._pieces[i], self._stats[i])
         self._masks[i] = env._mask
 
     def _observations(self) -> dict[str, np.ndarray]:
@@ -666,9 +703,10 @@ def render_image(game: TrayGame, piece_size: int = MIN_PIECE_SIZE,
 
 # -- registration ------------------------------------------------------------------------------
 
-def register_envs(rulesets: Sequence[str | Ruleset] | None = None) -> list[str]:
-    """Register ``blockyard/<id>-v0`` for the given rulesets (by default every
-    tray ruleset :func:`blockyard.list_rulesets` finds that loads) and return
+def register_envs(rulesets: Sequence[str | Path | Ruleset] | None = None) -> list[str]:
+    """Register ``blockyard/<id>-v0`` for the given rulesets (ids, rule-file
+    paths or loaded rulesets; by default every tray ruleset
+    :func:`blockyard.list_rulesets` finds that loads) and return
     the ids registered now. An id registered already is left as it is; a
     ruleset that is not a tray game, does not load, or whose id Gymnasium
     cannot use, is skipped (or, when named explicitly, raises ``ValueError``)."""
@@ -691,10 +729,15 @@ def register_envs(rulesets: Sequence[str | Ruleset] | None = None) -> list[str]:
         name = env_id(loaded.id)
         if name in gymnasium.registry:
             continue
+        # made again by id, by the rule file's path, or from the ruleset itself
+        # when it has no file (rule text)
+        source: str | Ruleset = loaded.id
+        if explicit:
+            source = str(item) if not isinstance(item, Ruleset) else (item.path or item)
         gymnasium.register(
             id=name, entry_point="blockyard.gym:BlockyardEnv",
             vector_entry_point="blockyard.gym:BlockyardVectorEnv",
-            kwargs={"ruleset": loaded.id})
+            kwargs={"ruleset": source})
         done.append(name)
     return done
 
