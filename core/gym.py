@@ -29,7 +29,9 @@ are described in ``docs/gym.md``; in short:
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Sequence
+from functools import cached_property
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
@@ -108,6 +110,16 @@ def _largest_extent(ruleset: Ruleset) -> int:
     return extent
 
 
+class _Tray:
+    """The piece grids an environment shows, and which pieces they show."""
+
+    __slots__ = ("grids", "shown")
+
+    def __init__(self, grids: np.ndarray) -> None:
+        self.grids = grids
+        self.shown: list[Piece | None] = [None] * TRAY_SLOTS
+
+
 class _Codec:
     """What one ruleset's environments share: spaces, the action table and the
     encoding of a game into observation arrays and action masks."""
@@ -142,19 +154,26 @@ class _Codec:
         self.extra_after_end = tuple(ruleset.action_specs[name].after_end
                                      for name, _ in extras)
         self.n_actions = self.placements + len(extras)
-        names = [f"place {s} {r} {c}" for s in range(TRAY_SLOTS) for r in range(rows)
-                 for c in range(cols)]
-        names += [name if slot is None else f"{name} {slot}" for name, slot in extras]
-        self.action_names = tuple(names)
-        self.action_space = spaces.Discrete(self.n_actions)
-        self.observation_space = spaces.Dict({
-            "board": spaces.MultiBinary([rows, cols]),
-            "pieces": spaces.MultiBinary([TRAY_SLOTS, piece_size, piece_size]),
+        self._grids: dict[frozenset[tuple[int, int]], np.ndarray] = {}
+
+    @cached_property
+    def action_names(self) -> tuple[str, ...]:
+        names = [f"place {s} {r} {c}" for s in range(TRAY_SLOTS) for r in range(self.rows)
+                 for c in range(self.cols)]
+        names += [name if slot is None else f"{name} {slot}" for name, slot in self.extras]
+        return tuple(names)
+
+    def spaces(self) -> tuple[spaces.Discrete, spaces.Dict]:
+        """New action and observation spaces (each environment seeds its own)."""
+        p = self.piece_size
+        return spaces.Discrete(self.n_actions), spaces.Dict({
+            "board": spaces.MultiBinary([self.rows, self.cols]),
+            "pieces": spaces.MultiBinary([TRAY_SLOTS, p, p]),
             "stats": spaces.Box(0.0, _STAT_HIGH, (len(STAT_NAMES),), np.float32),
         })
-        self._grids: dict[frozenset[tuple[int, int]], np.ndarray] = {}
-        self._tray_grids = np.zeros((TRAY_SLOTS, piece_size, piece_size), np.int8)
-        self._shown: list[Piece | None] = [None] * TRAY_SLOTS
+
+    def new_tray(self) -> _Tray:
+        return _Tray(np.zeros((TRAY_SLOTS, self.piece_size, self.piece_size), np.int8))
 
     # -- encoding --------------------------------------------------------------------
 
@@ -173,7 +192,7 @@ class _Codec:
             self._grids[piece.cells] = grid
         return grid
 
-    def observe(self, game: TrayGame) -> dict[str, np.ndarray]:
+    def observe(self, game: TrayGame, tray: _Tray) -> dict[str, np.ndarray]:
         """The observation of ``game``: new arrays (the piece grids are kept
         per environment and copied, since the tray changes one slot at a time)."""
         board = np.unpackbits(
@@ -182,25 +201,25 @@ class _Codec:
         left = game.time_left
         stats = np.array((game.score, game.combo, game.moves, game.lines_cleared,
                           game.swaps_left, 0.0 if left is None else left), np.float32)
-        return {"board": board, "pieces": self.tray_grids(game).copy(), "stats": stats}
+        return {"board": board, "pieces": self.tray_grids(game, tray).copy(), "stats": stats}
 
-    def observe_into(self, game: TrayGame, board: np.ndarray, pieces: np.ndarray,
-                     stats: np.ndarray) -> None:
+    def observe_into(self, game: TrayGame, tray: _Tray, board: np.ndarray,
+                     pieces: np.ndarray, stats: np.ndarray) -> None:
         """Write the observation of ``game`` into the given arrays (a row of a batch)."""
         board.reshape(-1)[:] = np.unpackbits(
             np.frombuffer(game.grid.bits.to_bytes(self.board_bytes, "little"), np.uint8),
             count=self.size, bitorder="little")
-        pieces[:] = self.tray_grids(game)
+        pieces[:] = self.tray_grids(game, tray)
         left = game.time_left
         stats[:] = (game.score, game.combo, game.moves, game.lines_cleared,
                     game.swaps_left, 0.0 if left is None else left)
 
-    def tray_grids(self, game: TrayGame) -> np.ndarray:
+    def tray_grids(self, game: TrayGame, view: _Tray) -> np.ndarray:
         """The piece grids of the tray, updated where a slot changed since the
         last call (read-only to callers: copy before handing out)."""
         tray = game.tray
-        shown = self._shown
-        grids = self._tray_grids
+        shown = view.shown
+        grids = view.grids
         for slot in range(TRAY_SLOTS):
             piece = tray[slot]
             if piece is not shown[slot]:
@@ -244,6 +263,21 @@ class _Codec:
 
     def describe(self, action: int) -> str:
         return self.action_names[action]
+
+
+_CODECS: weakref.WeakValueDictionary[tuple[int, str, int | None], _Codec] = \
+    weakref.WeakValueDictionary()
+
+
+def _codec(ruleset: Ruleset, actions: str, piece_size: int | None) -> _Codec:
+    """The codec of a ruleset, shared by its environments while any is alive
+    (the key holds the ruleset's identity; the codec keeps the ruleset alive)."""
+    key = (id(ruleset), actions, piece_size)
+    codec = _CODECS.get(key)
+    if codec is None or codec.ruleset is not ruleset:
+        codec = _Codec(ruleset, actions, piece_size)
+        _CODECS[key] = codec
+    return codec
 
 
 class BlockyardEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
@@ -307,9 +341,9 @@ class BlockyardEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
             raise ValueError(f"cell_pixels: expected an integer from 4 to 128, "
                              f"found {cell_pixels!r}")
         self.ruleset = _resolve(ruleset)
-        self._codec = codec = _Codec(self.ruleset, actions, piece_size)
-        self.action_space = codec.action_space
-        self.observation_space = codec.observation_space
+        self._codec = codec = _codec(self.ruleset, actions, piece_size)
+        self.action_space, self.observation_space = codec.spaces()
+        self._tray = codec.new_tray()
         self.render_mode = render_mode
         self.seconds_per_move = float(seconds_per_move)
         self.illegal_reward = float(illegal_reward)
@@ -392,13 +426,13 @@ class BlockyardEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         assert isinstance(game, TrayGame)
         self.game = game
         self._legal = self._codec.mask(game, self._mask)
-        return self._codec.observe(game), self._info(0, 0, False)
+        return self._codec.observe(game, self._tray), self._info(0, 0, False)
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool,
                                          dict[str, Any]]:
         reward, terminated, points, lines, illegal = self._play(action)
         assert self.game is not None
-        return (self._codec.observe(self.game), reward, terminated, False,
+        return (self._codec.observe(self.game, self._tray), reward, terminated, False,
                 self._info(points, lines, illegal))
 
     def _play(self, action: Any) -> tuple[float, bool, int, int, bool]:
@@ -588,7 +622,7 @@ class BlockyardVectorEnv(VectorEnv):
             if term or trunc:
                 if same_step:
                     assert env.game is not None
-                    finals[i] = (env._codec.observe(env.game),
+                    finals[i] = (env._codec.observe(env.game, env._tray),
                                  env._info(int(points[i]), int(lines[i]), bool(illegal[i])))
                     env.reset()
                     self._steps[i] = 0
@@ -618,7 +652,8 @@ class BlockyardVectorEnv(VectorEnv):
 
     def _write(self, i: int, env: BlockyardEnv) -> None:
         assert env.game is not None
-        env._codec.observe_into(env.game, self._board[i], self._pieces[i], self._stats[i])
+        env._codec.observe_into(env.game, env._tray, self._board[i], self._pieces[i],
+                                self._stats[i])
         self._masks[i] = env._mask
 
     def _observations(self) -> dict[str, np.ndarray]:
