@@ -130,7 +130,6 @@ class _Codec:
         self.cols = cols = ruleset.cols
         self.size = size = rows * cols
         self.placements = TRAY_SLOTS * size
-        self.place_bytes = (self.placements + 7) // 8
         self.board_bytes = (size + 7) // 8
         needed = max(MIN_PIECE_SIZE, _largest_extent(ruleset))
         if piece_size is None:
@@ -154,6 +153,7 @@ class _Codec:
         self.extra_after_end = tuple(ruleset.action_specs[name].after_end
                                      for name, _ in extras)
         self.n_actions = self.placements + len(extras)
+        self.mask_bytes = (self.n_actions + 7) // 8
         self._grids: dict[frozenset[tuple[int, int]], np.ndarray] = {}
 
     @cached_property
@@ -232,23 +232,15 @@ class _Codec:
                 shown[slot] = piece
         return grids
 
-    def mask(self, game: TrayGame, out: np.ndarray) -> bool:
-        """Write the legal actions of ``game`` into the boolean array ``out``;
-        returns whether any action is legal."""
-        base = self.placements
-        legal = False
+    def legal_bits(self, game: TrayGame) -> int:
+        """The legal actions of ``game`` as an int: bit ``a`` is set when action
+        ``a`` is legal now."""
+        bits = 0
         if game.over_reason is None:
             size = self.size
             f0, f1, f2 = game.fit_masks()
             bits = f0 | (f1 << size) | (f2 << (2 * size))
-            out[:base] = np.unpackbits(
-                np.frombuffer(bits.to_bytes(self.place_bytes, "little"), np.uint8),
-                count=base, bitorder="little")
-            legal = bits != 0
-        else:
-            out[:base] = False
         if self.extras:
-            out[base:] = False
             # actions offered only after the end are never available during
             # play and the others never after it (docs/api.md §5.4, §5.5), so
             # the game is asked only when some action can be available now
@@ -256,10 +248,16 @@ class _Codec:
             if any(after_end == over for after_end in self.extra_after_end):
                 available = {action.name for action in game.actions()}
                 tray = game.tray
-                for i, (name, slot) in enumerate(self.extras, base):
+                for i, (name, slot) in enumerate(self.extras, self.placements):
                     if name in available and (slot is None or tray[slot] is not None):
-                        out[i] = legal = True
-        return legal
+                        bits |= 1 << i
+        return bits
+
+    def mask(self, bits: int) -> np.ndarray:
+        """A new boolean array of the actions whose bits are set."""
+        return np.unpackbits(
+            np.frombuffer(bits.to_bytes(self.mask_bytes, "little"), np.uint8),
+            count=self.n_actions, bitorder="little").view(bool)
 
     def describe(self, action: int) -> str:
         return self.action_names[action]
@@ -349,8 +347,7 @@ class BlockyardEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         self.illegal_reward = float(illegal_reward)
         self.cell_pixels = cell_pixels
         self.game: TrayGame | None = None
-        self._mask = np.zeros(codec.n_actions, bool)
-        self._legal = False
+        self._legal = 0  # the legal actions now, as bits (see _Codec.legal_bits)
 
     # -- public description -------------------------------------------------------------
 
@@ -371,7 +368,7 @@ class BlockyardEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
 
     def action_masks(self) -> np.ndarray:
         """The legal actions now, as a boolean array (a new copy)."""
-        return self._mask.copy()
+        return self._codec.mask(self._legal)
 
     def decode_action(self, action: int) -> tuple[Any, ...]:
         """What action number ``action`` does, as a log entry of the game:
@@ -425,7 +422,7 @@ class BlockyardEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
                         tray=options.get("tray"))
         assert isinstance(game, TrayGame)
         self.game = game
-        self._legal = self._codec.mask(game, self._mask)
+        self._legal = self._codec.legal_bits(game)
         return self._codec.observe(game, self._tray), self._info(0, 0, False)
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool,
@@ -442,11 +439,10 @@ class BlockyardEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         if game is None:
             raise RuntimeError("call reset() before step()")
         a = self._check_action(action)
-        mask = self._mask
-        if not mask[a]:
+        if not (self._legal >> a) & 1:
             if self.illegal_action == "raise":
                 raise IllegalMove(f"action {a} ({self._codec.describe(a)}) is not legal now")
-            return self.illegal_reward, not self._legal, 0, 0, True
+            return self.illegal_reward, self._legal == 0, 0, 0, True
         codec = self._codec
         points = lines = 0
         if a < codec.placements:
@@ -465,8 +461,8 @@ class BlockyardEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
             reward = 0.0
         if self.seconds_per_move and game.over_reason is None:
             game.tick(self.seconds_per_move)
-        self._legal = legal = codec.mask(game, mask)
-        return reward, not legal, points, lines, False
+        self._legal = legal = codec.legal_bits(game)
+        return reward, legal == 0, points, lines, False
 
     def render(self) -> Any:
         """``"rgb_array"``: an ``H × W × 3`` image; ``"ansi"``: text; ``None``
@@ -494,7 +490,7 @@ class BlockyardEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
     def _info(self, points: int, lines: int, illegal: bool) -> dict[str, Any]:
         game = self.game
         assert game is not None
-        return {"action_mask": self._mask.copy(), "points": points, "lines": lines,
+        return {"action_mask": self._codec.mask(self._legal), "points": points, "lines": lines,
                 "illegal": illegal, "score": game.score, "over_reason": game.over_reason}
 
 
@@ -654,7 +650,7 @@ class BlockyardVectorEnv(VectorEnv):
         assert env.game is not None
         env._codec.observe_into(env.game, env._tray, self._board[i], self._pieces[i],
                                 self._stats[i])
-        self._masks[i] = env._mask
+        self._masks[i] = env._codec.mask(env._legal)
 
     def _observations(self) -> dict[str, np.ndarray]:
         return {"board": self._board.copy(), "pieces": self._pieces.copy(),
