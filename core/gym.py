@@ -553,8 +553,11 @@ class BlockyardVectorEnv(VectorEnv):
         self._pieces = np.zeros((num_envs, TRAY_SLOTS, p, p), np.int8)
         self._stats = np.zeros((num_envs, len(STAT_NAMES)), np.float32)
         self._masks = np.zeros((num_envs, codec.n_actions), bool)
-        self._steps = np.zeros(num_envs, np.int64)
-        self._pending = np.zeros(num_envs, bool)  # NEXT_STEP: reset on the next step
+        self._steps = [0] * num_envs
+        self._pending = [False] * num_envs  # NEXT_STEP: reset on the next step
+        for i, env in enumerate(self.envs):
+            # each game's piece grids are a row of the batch, updated in place
+            env._tray = _Tray(self._pieces[i])
 
     @property
     def action_names(self) -> tuple[str, ...]:
@@ -581,9 +584,9 @@ class BlockyardVectorEnv(VectorEnv):
                 seeds[0] if seeds[0] is not None else None)
         for i, env in enumerate(self.envs):
             env.reset(seed=seeds[i], options=options)
-            self._write(i, env)
-        self._steps[:] = 0
-        self._pending[:] = False
+        self._write()
+        self._steps = [0] * self.num_envs
+        self._pending = [False] * self.num_envs
         n = self.num_envs
         zeros = np.zeros(n, np.int64)
         return self._observations(), self._infos(zeros, zeros.copy(), np.zeros(n, bool))
@@ -609,7 +612,6 @@ class BlockyardVectorEnv(VectorEnv):
                 env.reset()
                 self._pending[i] = False
                 self._steps[i] = 0
-                self._write(i, env)
                 continue
             reward, term, points[i], lines[i], illegal[i] = env._play(actions[i])
             self._steps[i] += 1
@@ -624,7 +626,7 @@ class BlockyardVectorEnv(VectorEnv):
                     self._steps[i] = 0
                 else:
                     self._pending[i] = True
-            self._write(i, env)
+        self._write()
         infos = self._infos(points, lines, illegal)
         if finals:
             final_obs = np.empty(n, object)
@@ -646,11 +648,31 @@ class BlockyardVectorEnv(VectorEnv):
         for env in self.envs:
             env.close()
 
-    def _write(self, i: int, env: BlockyardEnv) -> None:
-        assert env.game is not None
-        env._codec.observe_into(env.game, env._tray, self._board[i], self._pieces[i],
-                                self._stats[i])
-        self._masks[i] = env._codec.mask(env._legal)
+    def _write(self) -> None:
+        """Bring the batch arrays up to date with every game: boards and masks
+        unpacked all at once; the piece grids are already in place (each
+        game's tray view is a row of the batch)."""
+        codec = self._codec
+        n = self.num_envs
+        games = [env.game for env in self.envs]
+        size, nb = codec.size, codec.board_bytes
+        buffer = b"".join(g.grid.bits.to_bytes(nb, "little") for g in games if g)
+        self._board.reshape(n, size)[:] = np.unpackbits(
+            np.frombuffer(buffer, np.uint8).reshape(n, nb), axis=1, count=size,
+            bitorder="little")
+        mb = codec.mask_bytes
+        buffer = b"".join(env._legal.to_bytes(mb, "little") for env in self.envs)
+        self._masks.view(np.uint8)[:] = np.unpackbits(
+            np.frombuffer(buffer, np.uint8).reshape(n, mb), axis=1, count=codec.n_actions,
+            bitorder="little")
+        stats = []
+        for env, game in zip(self.envs, games, strict=True):
+            assert game is not None
+            codec.tray_grids(game, env._tray)
+            left = game.time_left
+            stats.append((game.score, game.combo, game.moves, game.lines_cleared,
+                          game.swaps_left, 0.0 if left is None else left))
+        self._stats[:] = stats
 
     def _observations(self) -> dict[str, np.ndarray]:
         return {"board": self._board.copy(), "pieces": self._pieces.copy(),
