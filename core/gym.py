@@ -28,6 +28,7 @@ are described in ``docs/gym.md``; in short:
 
 from __future__ import annotations
 
+import operator
 import re
 import weakref
 from collections.abc import Sequence
@@ -110,16 +111,6 @@ def _largest_extent(ruleset: Ruleset) -> int:
     return extent
 
 
-class _Tray:
-    """The piece grids an environment shows, and which pieces they show."""
-
-    __slots__ = ("grids", "shown")
-
-    def __init__(self, grids: np.ndarray) -> None:
-        self.grids = grids
-        self.shown: list[Piece | None] = [None] * TRAY_SLOTS
-
-
 class _Codec:
     """What one ruleset's environments share: spaces, the action table and the
     encoding of a game into observation arrays and action masks."""
@@ -130,7 +121,6 @@ class _Codec:
         self.cols = cols = ruleset.cols
         self.size = size = rows * cols
         self.placements = TRAY_SLOTS * size
-        self.board_bytes = (size + 7) // 8
         needed = max(MIN_PIECE_SIZE, _largest_extent(ruleset))
         if piece_size is None:
             piece_size = needed
@@ -154,7 +144,11 @@ class _Codec:
                                      for name, _ in extras)
         self.n_actions = self.placements + len(extras)
         self.mask_bytes = (self.n_actions + 7) // 8
-        self._grids: dict[frozenset[tuple[int, int]], np.ndarray] = {}
+        self.grid_bits = piece_size * piece_size
+        self.mask_offset = size + TRAY_SLOTS * self.grid_bits
+        self.packed_bits = self.mask_offset + self.n_actions
+        self.packed_bytes = (self.packed_bits + 7) // 8
+        self._piece_bits: dict[frozenset[tuple[int, int]], int] = {}
 
     @cached_property
     def action_names(self) -> tuple[str, ...]:
@@ -172,65 +166,68 @@ class _Codec:
             "stats": spaces.Box(0.0, _STAT_HIGH, (len(STAT_NAMES),), np.float32),
         })
 
-    def new_tray(self) -> _Tray:
-        return _Tray(np.zeros((TRAY_SLOTS, self.piece_size, self.piece_size), np.int8))
-
     # -- encoding --------------------------------------------------------------------
+    #
+    # A step's board, tray and mask are packed into one int -- the board's bits,
+    # then the three piece grids (row-major, P × P each), then the legal actions --
+    # and unpacked by one numpy call; the arrays handed out are views of that
+    # fresh array, so nothing is shared between steps.
 
-    def piece_grid(self, piece: Piece) -> np.ndarray:
-        grid = self._grids.get(piece.cells)
-        if grid is None:
+    def piece_bits(self, piece: Piece) -> int:
+        """The P × P grid of ``piece`` as bits (``r * P + c``), cached per shape."""
+        bits = self._piece_bits.get(piece.cells)
+        if bits is None:
             p = self.piece_size
             if piece.height > p or piece.width > p:
                 raise ValueError(
                     f"piece {piece.id!r} ({piece.height}×{piece.width}) does not fit the "
                     f"{p}×{p} piece grids of this environment; pass a larger piece_size")
-            grid = np.zeros((p, p), np.int8)
-            for r, c in piece.cells:
-                grid[r, c] = 1
-            grid.flags.writeable = False
-            self._grids[piece.cells] = grid
-        return grid
+            bits = sum(1 << (r * p + c) for r, c in piece.cells)
+            self._piece_bits[piece.cells] = bits
+        return bits
 
-    def observe(self, game: TrayGame, tray: _Tray) -> dict[str, np.ndarray]:
-        """The observation of ``game``: new arrays (the piece grids are kept
-        per environment and copied, since the tray changes one slot at a time)."""
-        board = np.unpackbits(
-            np.frombuffer(game.grid.bits.to_bytes(self.board_bytes, "little"), np.uint8),
-            count=self.size, bitorder="little").view(np.int8).reshape(self.rows, self.cols)
+    def packed(self, game: TrayGame, legal: int) -> int:
+        """Board, tray and legal actions of ``game`` as one int (see above)."""
+        tray = 0
+        shift = self.size
+        grid = self.grid_bits
+        for piece in game.tray:
+            if piece is not None:
+                bits = self._piece_bits.get(piece.cells)
+                tray |= (self.piece_bits(piece) if bits is None else bits) << shift
+            shift += grid
+        return game.grid.bits | tray | (legal << self.mask_offset)
+
+    def stats(self, game: TrayGame) -> tuple[float, ...]:
         left = game.time_left
-        stats = np.array((game.score, game.combo, game.moves, game.lines_cleared,
-                          game.swaps_left, 0.0 if left is None else left), np.float32)
-        return {"board": board, "pieces": self.tray_grids(game, tray).copy(), "stats": stats}
+        return (game.score, game.combo, game.moves, game.lines_cleared, game.swaps_left,
+                0.0 if left is None else left)
 
-    def observe_into(self, game: TrayGame, tray: _Tray, board: np.ndarray,
-                     pieces: np.ndarray, stats: np.ndarray) -> None:
-        """Write the observation of ``game`` into the given arrays (a row of a batch)."""
-        board.reshape(-1)[:] = np.unpackbits(
-            np.frombuffer(game.grid.bits.to_bytes(self.board_bytes, "little"), np.uint8),
-            count=self.size, bitorder="little")
-        pieces[:] = self.tray_grids(game, tray)
-        left = game.time_left
-        stats[:] = (game.score, game.combo, game.moves, game.lines_cleared,
-                    game.swaps_left, 0.0 if left is None else left)
+    def observe(self, game: TrayGame, legal: int) -> tuple[dict[str, np.ndarray], np.ndarray]:
+        """The observation of ``game`` and its action mask, as new arrays."""
+        flat = np.unpackbits(
+            np.frombuffer(self.packed(game, legal).to_bytes(self.packed_bytes, "little"),
+                          np.uint8), bitorder="little").view(np.int8)
+        p, size, offset = self.piece_size, self.size, self.mask_offset
+        obs = {"board": flat[:size].reshape(self.rows, self.cols),
+               "pieces": flat[size:offset].reshape(TRAY_SLOTS, p, p),
+               "stats": np.array(self.stats(game), np.float32)}
+        return obs, flat[offset:self.packed_bits].view(bool)
 
-    def tray_grids(self, game: TrayGame, view: _Tray) -> np.ndarray:
-        """The piece grids of the tray, updated where a slot changed since the
-        last call (read-only to callers: copy before handing out)."""
-        tray = game.tray
-        shown = view.shown
-        grids = view.grids
-        for slot in range(TRAY_SLOTS):
-            piece = tray[slot]
-            if piece is not shown[slot]:
-                if piece is None:
-                    grids[slot] = 0
-                else:
-                    grid = self.piece_grid(piece)
-                    grids[slot] = 0
-                    grids[slot, :grid.shape[0], :grid.shape[1]] = grid
-                shown[slot] = piece
-        return grids
+    def observe_batch(self, games: Sequence[TrayGame], legal: Sequence[int]
+                      ) -> tuple[dict[str, np.ndarray], np.ndarray]:
+        """The stacked observations and masks of ``games``, as new arrays."""
+        n, nb = len(games), self.packed_bytes
+        buffer = b"".join(self.packed(game, bits).to_bytes(nb, "little")
+                          for game, bits in zip(games, legal, strict=True))
+        flat = np.unpackbits(np.frombuffer(buffer, np.uint8).reshape(n, nb), axis=1,
+                             bitorder="little").view(np.int8)
+        p, size, offset = self.piece_size, self.size, self.mask_offset
+        obs = {"board": flat[:, :size].reshape(n, self.rows, self.cols),
+               "pieces": flat[:, size:offset].reshape(n, TRAY_SLOTS, p, p),
+               "stats": np.array([self.stats(game) for game in games], np.float32)
+               .reshape(n, len(STAT_NAMES))}
+        return obs, flat[:, offset:self.packed_bits].view(bool)
 
     def legal_bits(self, game: TrayGame) -> int:
         """The legal actions of ``game`` as an int: bit ``a`` is set when action
@@ -341,7 +338,6 @@ class BlockyardEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         self.ruleset = _resolve(ruleset)
         self._codec = codec = _codec(self.ruleset, actions, piece_size)
         self.action_space, self.observation_space = codec.spaces()
-        self._tray = codec.new_tray()
         self.render_mode = render_mode
         self.seconds_per_move = float(seconds_per_move)
         self.illegal_reward = float(illegal_reward)
@@ -423,14 +419,15 @@ class BlockyardEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         assert isinstance(game, TrayGame)
         self.game = game
         self._legal = self._codec.legal_bits(game)
-        return self._codec.observe(game, self._tray), self._info(0, 0, False)
+        obs, mask = self._codec.observe(game, self._legal)
+        return obs, self._info(mask, 0, 0, False)
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool,
                                          dict[str, Any]]:
         reward, terminated, points, lines, illegal = self._play(action)
         assert self.game is not None
-        return (self._codec.observe(self.game, self._tray), reward, terminated, False,
-                self._info(points, lines, illegal))
+        obs, mask = self._codec.observe(self.game, self._legal)
+        return obs, reward, terminated, False, self._info(mask, points, lines, illegal)
 
     def _play(self, action: Any) -> tuple[float, bool, int, int, bool]:
         """Perform ``action`` on the game: ``(reward, terminated, points,
@@ -479,18 +476,19 @@ class BlockyardEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
 
     def _check_action(self, action: Any) -> int:
         try:
-            a = int(action)
-        except (TypeError, ValueError):
+            a = operator.index(action)  # ints and numpy integers, never floats
+        except TypeError:
             raise ValueError(f"action: expected an integer, found {action!r:.40}") from None
-        if a != action or not 0 <= a < self._codec.n_actions:
+        if not 0 <= a < self._codec.n_actions:
             raise ValueError(f"action {action!r:.40} is outside "
                              f"Discrete({self._codec.n_actions})")
         return a
 
-    def _info(self, points: int, lines: int, illegal: bool) -> dict[str, Any]:
+    def _info(self, mask: np.ndarray, points: int, lines: int, illegal: bool
+              ) -> dict[str, Any]:
         game = self.game
         assert game is not None
-        return {"action_mask": self._codec.mask(self._legal), "points": points, "lines": lines,
+        return {"action_mask": mask, "points": points, "lines": lines,
                 "illegal": illegal, "score": game.score, "over_reason": game.over_reason}
 
 
@@ -549,15 +547,13 @@ class BlockyardVectorEnv(VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self._codec = codec = first._codec
         p = codec.piece_size
-        self._board = np.zeros((num_envs, codec.rows, codec.cols), np.int8)
-        self._pieces = np.zeros((num_envs, TRAY_SLOTS, p, p), np.int8)
-        self._stats = np.zeros((num_envs, len(STAT_NAMES)), np.float32)
+        self._obs: dict[str, np.ndarray] = {
+            "board": np.zeros((num_envs, codec.rows, codec.cols), np.int8),
+            "pieces": np.zeros((num_envs, TRAY_SLOTS, p, p), np.int8),
+            "stats": np.zeros((num_envs, len(STAT_NAMES)), np.float32)}
         self._masks = np.zeros((num_envs, codec.n_actions), bool)
         self._steps = [0] * num_envs
         self._pending = [False] * num_envs  # NEXT_STEP: reset on the next step
-        for i, env in enumerate(self.envs):
-            # each game's piece grids are a row of the batch, updated in place
-            env._tray = _Tray(self._pieces[i])
 
     @property
     def action_names(self) -> tuple[str, ...]:
@@ -620,8 +616,9 @@ class BlockyardVectorEnv(VectorEnv):
             if term or trunc:
                 if same_step:
                     assert env.game is not None
-                    finals[i] = (env._codec.observe(env.game, env._tray),
-                                 env._info(int(points[i]), int(lines[i]), bool(illegal[i])))
+                    obs, mask = env._codec.observe(env.game, env._legal)
+                    finals[i] = (obs, env._info(mask, int(points[i]), int(lines[i]),
+                                                bool(illegal[i])))
                     env.reset()
                     self._steps[i] = 0
                 else:
@@ -649,34 +646,16 @@ class BlockyardVectorEnv(VectorEnv):
             env.close()
 
     def _write(self) -> None:
-        """Bring the batch arrays up to date with every game: boards and masks
-        unpacked all at once; the piece grids are already in place (each
-        game's tray view is a row of the batch)."""
-        codec = self._codec
-        n = self.num_envs
-        games = [env.game for env in self.envs]
-        size, nb = codec.size, codec.board_bytes
-        buffer = b"".join(g.grid.bits.to_bytes(nb, "little") for g in games if g)
-        self._board.reshape(n, size)[:] = np.unpackbits(
-            np.frombuffer(buffer, np.uint8).reshape(n, nb), axis=1, count=size,
-            bitorder="little")
-        mb = codec.mask_bytes
-        buffer = b"".join(env._legal.to_bytes(mb, "little") for env in self.envs)
-        self._masks.view(np.uint8)[:] = np.unpackbits(
-            np.frombuffer(buffer, np.uint8).reshape(n, mb), axis=1, count=codec.n_actions,
-            bitorder="little")
-        stats = []
-        for env, game in zip(self.envs, games, strict=True):
-            assert game is not None
-            codec.tray_grids(game, env._tray)
-            left = game.time_left
-            stats.append((game.score, game.combo, game.moves, game.lines_cleared,
-                          game.swaps_left, 0.0 if left is None else left))
-        self._stats[:] = stats
+        """Encode every game at once (one unpack for the whole batch)."""
+        games = [env.game for env in self.envs if env.game is not None]
+        assert len(games) == self.num_envs, "reset() starts every game"
+        self._obs, self._masks = self._codec.observe_batch(
+            games, [env._legal for env in self.envs])
 
     def _observations(self) -> dict[str, np.ndarray]:
-        return {"board": self._board.copy(), "pieces": self._pieces.copy(),
-                "stats": self._stats.copy()}
+        # the arrays are new at every step; hand out copies only of what is
+        # kept for action_masks()
+        return dict(self._obs)
 
     def _infos(self, points: np.ndarray, lines: np.ndarray, illegal: np.ndarray
                ) -> dict[str, Any]:
