@@ -383,9 +383,11 @@ class BlockyardEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         environment has no such action."""
         codec = self._codec
         if name == "place":
-            if len(args) != 3 or not all(isinstance(x, int) for x in args):
-                raise ValueError("place: expected slot, row and col")
-            slot, row, col = args
+            try:
+                slot, row, col = (operator.index(x) for x in args)
+            except (TypeError, ValueError):
+                raise ValueError(f"place: expected slot, row and col as integers, "
+                                 f"found {args!r:.60}") from None
             if not (0 <= slot < TRAY_SLOTS and 0 <= row < codec.rows and 0 <= col < codec.cols):
                 raise ValueError(f"place {slot} {row} {col}: outside the tray or the "
                                  f"{codec.rows}×{codec.cols} board")

@@ -175,6 +175,11 @@ def test_action_number_is_slot_row_col():
     assert env.decode_action(299) == ("place", 2, 9, 9)
     assert env.decode_action(300) == ("continue",)
     assert env.encode_action("place", 2, 4, 5) == 245
+    assert env.encode_action("place", np.int64(2), 4, 5) == 245
+    with pytest.raises(ValueError, match="place: expected slot, row and col"):
+        env.encode_action("place", 1, 2)
+    with pytest.raises(ValueError, match="outside the tray"):
+        env.encode_action("place", 3, 0, 0)
     assert env.encode_action("continue") == 300
     rotate = bg.BlockyardEnv("arcadeforge-rotate")
     assert rotate.encode_action("rotate", 2) == 194
