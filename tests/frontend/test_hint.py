@@ -59,7 +59,7 @@ def test_the_hint_button_works_and_the_hint_goes_when_the_game_moves_on(ui):
 
 
 def test_hints_used_are_counted_in_the_summary(ui):
-    view, game = start(ui, seed=7)
+    _view, _game = start(ui, seed=7)
     ui.key("h")
     ui.key("h")
     assert ui.app.playing.hints == 2
@@ -77,7 +77,7 @@ def test_daily_rules_switch_hints_off(ui):
     assert not hints_allowed(daily, in_duel=False)
     assert hints_allowed(blockyard.load_ruleset("eu-classic"), in_duel=False)
     assert not hints_allowed(blockyard.load_ruleset("eu-classic"), in_duel=True)
-    view, game = start(ui, ruleset="eu-daily")
+    view, _game = start(ui, ruleset="eu-daily")
     assert view.hint_button not in view.hud_buttons
     ui.key("h")
     ui.pump(5)
