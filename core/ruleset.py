@@ -62,7 +62,8 @@ class Display:
     shown in the game's header; ``[display.texts]``: player texts by name that
     replace the frontend's own words (``stuck``, ``time``, ``ended``, ``errors``,
     ``complete`` for why a game ended; ``continue`` for the title of the prompt
-    offered after the end)."""
+    offered after the end); ``hints``: when the player may ask for a hint —
+    ``"always"``, ``"never"`` (daily games) or ``"not-in-duels"`` (the default)."""
 
     combo_label: str = ""
     combo_from: int = 2
@@ -73,6 +74,7 @@ class Display:
     score: bool = True
     note: str = ""
     texts: tuple[tuple[str, str], ...] = ()
+    hints: str = "not-in-duels"
 
     def text(self, name: str, default: str = "") -> str:
         """The rule file's player text ``name`` from ``[display.texts]``, or ``default``."""
@@ -324,7 +326,9 @@ class Ruleset:
             entry=display.string("entry", ""), option=display.string("option", ""),
             default=display.boolean("default", False),
             score=display.boolean("score", True), note=display.string("note", ""),
-            texts=_display_texts(display.table_of("texts", {})))
+            texts=_display_texts(display.table_of("texts", {})),
+            hints=display.string("hints", "not-in-duels",
+                                 choices=("always", "never", "not-in-duels")))
         display.finish()
         self.help = _help_texts(Params(data.get("help", {}), path=where, prefix="help"))
 

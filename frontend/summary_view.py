@@ -50,6 +50,8 @@ class SummaryView(arcade.View):
             lines.append((f"{s.points} points", theme.TEXT, 40, True))
         if s.practice:
             lines.append((PRACTICE, theme.MUTED, 16, True))
+        if s.hints:
+            lines.append((f"Hints used: {s.hints}", theme.MUTED, 16, False))
         if s.new_record:
             lines.append(("NEW RECORD!", theme.ACCENT, 26, True))
         if s.record_after is not None:

@@ -21,6 +21,7 @@ import blockyard
 from blockyard import IllegalMove
 
 from . import theme
+from .hint import HintFinder, hints_allowed
 from .i18n import _
 from .layout import GameLayout, Rect, game_layout
 from .rulewords import action_label, key_name, over_words
@@ -109,6 +110,10 @@ class TrayGameView(arcade.View):
         self.board_camera = arcade.Camera2D()
         self.practice = (not spectator and game.ruleset.is_daily
                          and app.records.played_today(game.ruleset, game.date) is not None)
+        # the hint: the search bot's move, found a little each frame
+        self.hint = HintFinder()
+        self.hint_sprites = arcade.SpriteList()
+        self.can_hint = not spectator and hints_allowed(game.ruleset, app.duel is not None)
         self._build_hud()
         self._build_board()
         self.refresh()
@@ -139,6 +144,7 @@ class TrayGameView(arcade.View):
         self.note_text = arcade.Text(self.game.ruleset.display.note, 0, 0, theme.MUTED, 14,
                                      font_name=font, anchor_x="center", anchor_y="center")
         self.menu_button = Button("Menu", self.open_pause, font_size=13)
+        self.hint_button = Button("Hint", self.ask_hint, font_size=13)
         # one button per action the rules contribute (swap, rotate, end round, a mod's own)
         self.action_specs = [spec for spec in self.game.ruleset.action_specs.values()
                              if not spec.automatic and not spec.after_end]
@@ -174,7 +180,38 @@ class TrayGameView(arcade.View):
 
     @property
     def hud_buttons(self) -> list[Button]:
-        return [self.menu_button, *self.action_buttons.values()]
+        hint = [self.hint_button] if self.can_hint else []
+        return [self.menu_button, *hint, *self.action_buttons.values()]
+
+    # -- the hint ---------------------------------------------------------------------------
+
+    def ask_hint(self) -> None:
+        """Show the search bot's move (H, or the Hint button); counted as a hint used."""
+        if not self.can_hint or self.game.over or self.spectator:
+            return
+        self.hint.ask(self.game)
+        playing = self.app.playing
+        if playing is not None and playing.game is self.game:
+            playing.hints += 1
+            self.saved()
+        self.hint_sprites.clear()
+
+    def _show_hint(self) -> None:
+        self.hint_sprites.clear()
+        placement = self.hint.placement()
+        if placement is not None:
+            slot, row, col = placement
+            piece = self.game.tray[slot]
+            if piece is not None:
+                size = self.layout.cell * 0.94
+                for r, c in piece.cells:
+                    x, y = self.layout.cell_center(row + r, col + c)
+                    self.hint_sprites.append(cell_sprite(self.colour(piece.colour), size, x, y))
+            return
+        action = self.hint.action()
+        if action is not None:
+            spec = self.game.ruleset.action_specs.get(action[0])
+            self.say(f"Hint: {spec.label if spec is not None else action[0]}")
 
     def _build_board(self) -> None:
         layout = self.layout
@@ -704,6 +741,8 @@ class TrayGameView(arcade.View):
 
     def on_update(self, delta_time: float) -> None:
         game = self.game
+        if self.hint.active and self.hint.update(game):
+            self._show_hint()
         if not self.spectator and not self.paused and not game.over \
                 and game.time_left is not None:
             game.tick(delta_time)
@@ -765,7 +804,8 @@ class TrayGameView(arcade.View):
                 or self.shake_age < SHAKE_TIME
                 or self.fall_age < FALL_TIME or bool(self.labels) or bool(self.message)
                 or (game.time_left is not None and not game.over and not self.paused)
-                or (game.over and not self.prompting and not self.recorded))
+                or (game.over and not self.prompting and not self.recorded)
+                or self.hint.active)
 
     def on_draw(self) -> None:
         self.clear(color=theme.BACKGROUND)
@@ -784,6 +824,9 @@ class TrayGameView(arcade.View):
                                           board.bottom - pad, board.top + pad, theme.BOARD_BG)
         self.cells.draw()
         self.glow.draw()
+        if len(self.hint_sprites) and self.hint.active:
+            self.hint_sprites.alpha = self.hint.alpha()
+            self.hint_sprites.draw()
         self.ghost.draw()
         if shaking:
             arcade.draw_lrbt_rectangle_outline(board.left - pad, board.right + pad,
@@ -964,6 +1007,12 @@ class TrayGameView(arcade.View):
             if self.armed not in (None, name):
                 self.armed = None
             self.use_action(name)
+            return
+        if symbol == key.H:
+            if self.can_hint:
+                self.ask_hint()
+            else:
+                self.say("Hints are off in this game")
             return
         if symbol == key.S and not self.game.has_action("swap"):
             self.say("This ruleset has no swaps")
