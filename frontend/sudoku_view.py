@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from .app import BlockyardApp
 
 LABEL_TIME = 0.9
+SWEEP_TIME = 0.45   # completed rows, columns and blocks light up and fade
 OVER_DELAY = 0.8
 
 
@@ -58,6 +59,9 @@ class SudokuView(arcade.View):
         self.digits: list[arcade.Text] = []
         self.over_age = 0.0
         self.over_sounded = game.over
+        self.sweep = arcade.SpriteList()
+        self.sweep_age = SWEEP_TIME
+        self.effects: list[str] = []  # the effects started, in order (tests)
         self.recorded = False
         self.labels: list[tuple[arcade.Text, float]] = []
         self.shown: list[int] = []
@@ -246,6 +250,7 @@ class SudokuView(arcade.View):
                     self.app.sounds.play("place")
                     if result.completed:
                         self.app.sounds.play("clear", len(result.completed))
+                        self._sweep(result.completed)
         for result in results:
             if result.points or result.error:
                 text = "Error!" if result.error else f"{result.points:+d}"
@@ -258,6 +263,20 @@ class SudokuView(arcade.View):
                 self.labels.append((label, 0.0))
         if results and not self.spectator:
             self.app.after_action(self.game)
+
+    def _sweep(self, completed: list) -> None:
+        """Light up the cells of the completed areas (not under reduced motion)."""
+        if self.app.settings.reduced_motion:
+            return
+        done = {tuple(area) for area in completed}
+        cells = {cell for region in self.game.ruleset.regions
+                 if (region.kind, region.index) in done for cell in region.cells}
+        self.sweep.clear()
+        for r, c in sorted(cells):
+            x, y = self.cell_center(r, c)
+            self.sweep.append(cell_sprite(theme.ACCENT, self.cell * 0.92, x, y))
+        self.sweep_age = 0.0
+        self.effects.append("sweep")
 
     def perform(self, action: list) -> None:
         """Perform a logged action with its effects (the replay viewer)."""
@@ -280,6 +299,9 @@ class SudokuView(arcade.View):
         if not self.app.settings.reduced_motion:
             for text, _age in self.labels:
                 text.y += self.cell * delta_time
+        if self.sweep_age < SWEEP_TIME:
+            self.sweep_age += delta_time
+            self.sweep.alpha = max(0, int(200 * (1 - self.sweep_age / SWEEP_TIME)))
         if self.game.moves != self.shown_moves or self.game.over:
             self.refresh()  # a stone landed: board, score, upcoming stones
         else:
@@ -305,6 +327,8 @@ class SudokuView(arcade.View):
                                                   b.top + self.cell * 0.38, theme.BAD)
                 self.discard_marks[col].draw()
         self.cells.draw()
+        if self.sweep_age < SWEEP_TIME:
+            self.sweep.draw()
         self.batch.draw()
         for left, right, bottom, top in self.block_lines:
             arcade.draw_lrbt_rectangle_outline(left, right, bottom, top, theme.ACCENT, 3)
@@ -358,7 +382,8 @@ class SudokuView(arcade.View):
 
     def animating(self) -> bool:
         """Falling stones move every frame while the game runs; labels fade."""
-        return bool(self.labels) or (not self.game.over and not self.paused) \
+        return bool(self.labels) or self.sweep_age < SWEEP_TIME \
+            or (not self.game.over and not self.paused) \
             or (self.game.over and not self.recorded)
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:

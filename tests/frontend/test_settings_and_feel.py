@@ -326,3 +326,21 @@ def test_sudoku_place_error_and_discard(ui):
         ui.key("Right")
     ui.key("space")
     assert sounds(ui)[-1] == "discard" and game.last_landing.discarded
+
+
+def test_sudoku_completed_row_sweeps_and_sounds_and_not_under_reduced_motion(ui):
+    row = "\n".join(["........."] * 8 + ["12345678."])
+    for reduced in (False, True):
+        ui.app.settings.reduced_motion = reduced
+        game = blockyard.new_game("sudoku-bloxx", seed=1, stream="9", board=row)
+        ui.app.show_game(game)
+        ui.pump(2)
+        while game.current.col < 8:
+            ui.key("Right")
+        ui.key("space")
+        view = ui.view
+        assert game.last_landing.completed == [("row", 8)]
+        assert sounds(ui)[-2:] == ["place", "clear"]
+        assert view.effects == ([] if reduced else ["sweep"])
+        if not reduced:
+            assert len(view.sweep) == 9 and view.animating()
