@@ -57,7 +57,7 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return _translations.ngettext(singular, plural, n)
 
 
-def N_(message: str) -> str:  # noqa: N802 - the gettext convention
+def N_(message: str) -> str:
     """Marks ``message`` for translation without translating it (translate with :func:`_`
     where it is shown); for texts defined at import time."""
     return message
