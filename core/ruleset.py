@@ -24,7 +24,7 @@ import re
 import string
 import typing
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from types import CodeType, TracebackType
 from typing import Any
@@ -54,6 +54,11 @@ def did_you_mean(word: str, options: Iterable[str]) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
+I18N_CODE = re.compile(r"^[a-z]{2,3}(_[a-z]{2})?$")
+#: The keys a ``[display.i18n.<language>]`` table may give.
+I18N_KEYS = ("name", "description", "entry", "option", "note", "combo_label", "texts")
+
+
 @dataclass(frozen=True, slots=True)
 class Display:
     """Presentation hints of a rule file's ``[display]`` table (frontend only).
@@ -62,7 +67,12 @@ class Display:
     shown in the game's header; ``[display.texts]``: player texts by name that
     replace the frontend's own words (``stuck``, ``time``, ``ended``, ``errors``,
     ``complete`` for why a game ended; ``continue`` for the title of the prompt
-    offered after the end)."""
+    offered after the end).
+
+    ``[display.i18n.<language>]`` (a language code such as ``de`` or ``pt_br``)
+    gives the player texts in that language: ``name`` and ``description`` of the
+    ruleset, ``entry``, ``option``, ``note``, ``combo_label`` and a ``texts`` table;
+    :meth:`in_language` applies them, :attr:`translations` keeps them."""
 
     combo_label: str = ""
     combo_from: int = 2
@@ -73,10 +83,31 @@ class Display:
     score: bool = True
     note: str = ""
     texts: tuple[tuple[str, str], ...] = ()
+    name: str = ""
+    description: str = ""
+    translations: tuple[tuple[str, Display], ...] = ()
 
     def text(self, name: str, default: str = "") -> str:
         """The rule file's player text ``name`` from ``[display.texts]``, or ``default``."""
         return dict(self.texts).get(name, default)
+
+    def languages(self) -> tuple[str, ...]:
+        """The language codes the rule file gives player texts in (``[display.i18n]``)."""
+        return tuple(code for code, _ in self.translations)
+
+    def in_language(self, code: str) -> Display:
+        """These hints with the player texts of language ``code`` where the rule file
+        gives them (the others stay as written); ``name`` and ``description`` are ""
+        where not translated. A language ``de_at`` falls back to ``de``."""
+        given = dict(self.translations)
+        own = given.get(code) or given.get(code.split("_")[0])
+        if own is None:
+            return self
+        return replace(
+            self, entry=own.entry or self.entry, option=own.option or self.option,
+            note=own.note or self.note, combo_label=own.combo_label or self.combo_label,
+            texts=tuple({**dict(self.texts), **dict(own.texts)}.items()),
+            name=own.name, description=own.description)
 
     def factor(self, combo: int) -> int:
         """The combo factor shown for a combo counter: the counter capped at
@@ -88,6 +119,29 @@ class Display:
         if not self.combo_label or combo < self.combo_from:
             return ""
         return self.combo_label.format(n=self.factor(combo))
+
+
+def _translations(table: Params, where: str) -> tuple[tuple[str, Display], ...]:
+    """``[display.i18n]``: a table of player texts per language code."""
+    out = []
+    for code in table.names():
+        if not I18N_CODE.match(code):
+            raise table.error(code, "expected a language code such as 'de', 'ne' or "
+                              "'pt_br' (lower-case letters, '_' before a region)")
+        lang = table.table_of(code)
+        texts = {name: lang.string(name, "") for name in I18N_KEYS if name != "texts"}
+        for name, text in texts.items():
+            if len(text) > 300:
+                raise lang.error(name, f"expected at most 300 characters, found {len(text)}")
+        out.append((code, Display(
+            entry=texts["entry"], option=texts["option"], note=texts["note"],
+            combo_label=check_format(texts["combo_label"], ("n",), path=where,
+                                     key=f"display.i18n.{code}.combo_label"),
+            texts=_display_texts(lang.table_of("texts", {})),
+            name=texts["name"], description=texts["description"])))
+        lang.finish()
+    table.finish()
+    return tuple(out)
 
 
 def _display_texts(table: Params) -> tuple[tuple[str, str], ...]:
@@ -279,7 +333,8 @@ class Ruleset:
             entry=display.string("entry", ""), option=display.string("option", ""),
             default=display.boolean("default", False),
             score=display.boolean("score", True), note=display.string("note", ""),
-            texts=_display_texts(display.table_of("texts", {})))
+            texts=_display_texts(display.table_of("texts", {})),
+            translations=_translations(display.table_of("i18n", {}), where))
         display.finish()
 
         self.file_families = tuple(_parse_pieces(data.get("pieces", {}), where))
@@ -580,6 +635,15 @@ class Ruleset:
         return specs, owner
 
     # -- identity and output -----------------------------------------------------
+
+    def name_in(self, language: str) -> str:
+        """The ruleset's name in ``language`` (``[display.i18n.<language>] name``), or
+        its ``name`` when the rule file gives none in that language."""
+        return self.display.in_language(language).name or self.name
+
+    def description_in(self, language: str) -> str:
+        """The ruleset's description in ``language``, or its ``description``."""
+        return self.display.in_language(language).description or self.description
 
     @property
     def is_daily(self) -> bool:
