@@ -88,6 +88,8 @@ class Settings:
     width: int = DEFAULT_SIZE[0]
     height: int = DEFAULT_SIZE[1]
     options: dict[str, str] = field(default_factory=dict)  # launcher entry -> ruleset id
+    language: str = ""          # a code of i18n.LANGUAGES; "" follows the system's language
+    native_digits: bool = True  # numbers in the language's own digits (Nepali: ०–९)
 
     @classmethod
     def path(cls) -> Path:
@@ -115,6 +117,8 @@ class Settings:
         settings.width = _read(data, "width", _size, settings.width, problems)
         settings.height = _read(data, "height", _size, settings.height, problems)
         settings.options = _read(data, "options", _options, {}, problems)
+        settings.language = _read(data, "language", _language, "", problems)
+        settings.native_digits = _read(data, "native_digits", _boolean, True, problems)
         if problems:
             notices.append(move_aside(path, "settings", "; ".join(problems)))
             with contextlib.suppress(OSError):
@@ -124,7 +128,8 @@ class Settings:
     def save(self) -> None:
         write_atomically(self.path(), tomli_w.dumps({
             "last_ruleset": self.last_ruleset, "width": self.width, "height": self.height,
-            "options": dict(self.options)}))
+            "options": dict(self.options), "language": self.language,
+            "native_digits": self.native_digits}))
 
 
 def _read(data: dict[str, Any], key: str, convert: Callable[[Any], Any], default: Any,
@@ -150,6 +155,20 @@ def _options(value: Any) -> dict[str, str]:
     if not isinstance(value, dict):
         raise ValueError("not a table")
     return {str(k): str(v) for k, v in value.items()}
+
+
+def _language(value: Any) -> str:
+    from .i18n import LANGUAGES
+
+    if value != "" and value not in LANGUAGES:
+        raise ValueError(f"{value!r} is not one of the languages {', '.join(LANGUAGES)}")
+    return str(value)
+
+
+def _boolean(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"{value!r} is not true or false")
+    return value
 
 
 def remove_stray_files() -> list[Path]:
