@@ -40,6 +40,7 @@ LANGUAGES: dict[str, str] = {
 DEFAULT_LANGUAGE = "en"
 
 _NEPALI_DIGITS = str.maketrans("0123456789", "०१२३४५६७८९")
+_LATIN_DIGITS = str.maketrans("०१२३४५६७८९", "0123456789")
 
 _language = DEFAULT_LANGUAGE
 _native_digits = True
@@ -145,10 +146,11 @@ def set_native_digits(on: bool) -> None:
 
 
 def localise_digits(text: str) -> str:
-    """``text`` with its digits 0–9 written in the current language's digits."""
+    """``text`` with its digits written in the current language's digits: 0–9 become
+    ०–९ in Nepali, and ०–९ become 0–9 where Devanagari digits are not wanted."""
     if _language == "ne" and _native_digits:
         return text.translate(_NEPALI_DIGITS)
-    return text
+    return text.translate(_LATIN_DIGITS)
 
 
 def format_number(number: int | float) -> str:
