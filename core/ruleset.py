@@ -121,6 +121,32 @@ class Display:
         return self.combo_label.format(n=self.factor(combo))
 
 
+def drop_stale_translations(resolved: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
+    """``resolved`` (a rule file merged over what it ``extends``) without the translated
+    ``name`` and ``description`` it inherited for an English text the file replaced:
+    a translation goes with the text it was written for, so a variant that gives its
+    own ``name`` but no ``[display.i18n.<language>] name`` shows its own name (in
+    English) rather than its base's translated name. ``own`` is the file's own table."""
+    languages = resolved.get("display", {}).get("i18n")
+    if not isinstance(languages, dict):
+        return resolved
+    own_meta = own.get("ruleset", {}) if isinstance(own.get("ruleset"), dict) else {}
+    own_display = own.get("display", {}) if isinstance(own.get("display"), dict) else {}
+    own_i18n = own_display.get("i18n", {}) if isinstance(own_display.get("i18n"), dict) else {}
+    out = dict(resolved)
+    out["display"] = dict(resolved["display"])
+    out["display"]["i18n"] = kept = {}
+    for code, table in languages.items():
+        if not isinstance(table, dict):
+            kept[code] = table
+            continue
+        own_table = own_i18n.get(code, {}) if isinstance(own_i18n.get(code), dict) else {}
+        kept[code] = {key: value for key, value in table.items()
+                      if key not in ("name", "description") or key not in own_meta
+                      or key in own_table}
+    return out
+
+
 def _translations(table: Params, where: str) -> tuple[tuple[str, Display], ...]:
     """``[display.i18n]``: a table of player texts per language code."""
     out = []
