@@ -17,7 +17,7 @@ import arcade
 import blockyard
 
 from . import rulewords, theme
-from .i18n import LANGUAGES, _, format_number, language, localise_digits, ngettext
+from .i18n import LANGUAGES, N_, _, format_number, language, localise_digits, ngettext
 from .layout import Rect
 from .persistence import SavedGame
 from .rulewords import ruleset_description, ruleset_name
@@ -26,6 +26,12 @@ from .widgets import Button, fit_text
 
 if TYPE_CHECKING:
     from .app import BlockyardApp
+
+
+#: The launcher's headings of the bundled families (others show their id in capitals).
+FAMILIES = {"continue": N_("Continue"), "eu": N_("EU"), "gravity": N_("GRAVITY"),
+            "mixed": N_("MIXED"), "nepal": N_("NEPAL"), "sudoku": N_("SUDOKU"),
+            "tiered": N_("TIERED")}
 
 
 @dataclass
@@ -165,6 +171,8 @@ class LauncherView(arcade.View):
         best = self.app.records.best(ruleset, None)
         games = self.app.records.stats(ruleset.id).games
         parts = [localise_digits(f"{ruleset.rows}×{ruleset.cols}")]
+        if ruleset.is_daily:
+            parts.append(rulewords.today_text(ruleset))
         if ruleset.record_kind == "per-date":
             parts.append(_("best per day"))
         elif ruleset.record_kind == "best":
@@ -205,7 +213,7 @@ class LauncherView(arcade.View):
         for entry in self.entries:
             if entry.family != family:
                 family = entry.family
-                label = _("Continue") if family == "continue" else family.upper()
+                label = _(FAMILIES[family]) if family in FAMILIES else family.upper()
                 self.headers.append(Text(label, margin, y - 14 * scale, theme.ACCENT,
                                                 13 * scale, font_name=theme.FONT, bold=True,
                                                 anchor_y="center"))
@@ -229,6 +237,8 @@ class LauncherView(arcade.View):
                 Text(ruleset_note, r.left + 14 * scale, r.bottom + 12 * scale, theme.TEXT,
                             11.5 * scale, font_name=theme.FONT, anchor_y="center"),
             ]
+            fit_text(entry.texts[-1], r.width - (28 if entry.resume is not None else 220) * scale,
+                     20 * scale, 11.5 * scale, smallest=8)
             if len(entry.options) > 1:
                 label = f"◀  {entry.options[entry.choice][0]}  ▶"
                 entry.option_rect = Rect(r.right - 230 * scale, r.top - 34 * scale, 220 * scale,

@@ -18,7 +18,7 @@ from typing import Any
 import blockyard
 from blockyard.ruleset import Display
 
-from .i18n import N_, _, format_number, language, localise_digits, ngettext
+from .i18n import N_, _, format_date, format_number, language, localise_digits, ngettext
 
 OVER_WORDS = {"stuck": N_("No piece fits"), "time": N_("Time is up"),
               "ended": N_("Round ended"), "complete": N_("Board complete!")}
@@ -118,3 +118,28 @@ def clock(seconds_left: float) -> str:
     """A clock's time left as ``m:ss``, in the language's digits."""
     left = int(seconds_left)
     return localise_digits(f"{left // 60}:{left % 60:02d}")
+
+
+def game_title(game: blockyard.Game) -> str:
+    """The ruleset's name, with the date of a daily game written in the language
+    (``Nepal Blocks — Today's Game · 30 Nov 2026``)."""
+    name = ruleset_name(game.ruleset)
+    if not game.date:
+        return name
+    import datetime as dt
+
+    try:
+        day = dt.date.fromisoformat(str(game.date))
+    except ValueError:
+        return name
+    return f"{name}  ·  {format_date(day)}"
+
+
+def today_text(ruleset: blockyard.Ruleset) -> str:
+    """Today's date where the daily ruleset's day is counted (its time zone), written
+    in the language; "" for a ruleset that is not daily."""
+    if not ruleset.is_daily:
+        return ""
+    from blockyard.game import today_in
+
+    return format_date(today_in(ruleset.timezone))

@@ -116,6 +116,13 @@ class SummaryView(arcade.View):
         self.watch.place(Rect(width / 2 - 110 * scale, 8 * scale, 220 * scale, 40 * scale),
                          15 * scale)
 
+    def rebuild(self) -> None:
+        """Build the texts again in the language now chosen."""
+        self.again.label = _("Play again")
+        self.change.label = _("Change ruleset")
+        self.watch.label = _("Watch replay")
+        self._layout()
+
     def watch_replay(self) -> None:
         if self.app.last_replay is not None:
             self.app.watch_replay(self.app.last_replay,

@@ -26,9 +26,9 @@ from .rulewords import (
     clock,
     display,
     engine_text,
+    game_title,
     key_name,
     over_words,
-    ruleset_name,
     signed,
 )
 from .text import Text
@@ -124,7 +124,7 @@ class TrayGameView(arcade.View):
                                         anchor_x="center", anchor_y="center")
         self.perfect_text = Text(_("PERFECT CLEAR!"), 0, 0, theme.ACCENT, 40, font_name=font,
                                         bold=True, anchor_x="center", anchor_y="center")
-        self.title_text = Text(ruleset_name(self.game.ruleset), 0, 0, theme.MUTED, 12,
+        self.title_text = Text(game_title(self.game), 0, 0, theme.MUTED, 12,
                                       font_name=font, anchor_x="center", anchor_y="center")
         self.note_text = Text(display(self.game.ruleset).note, 0, 0, theme.MUTED, 14,
                                      font_name=font, anchor_x="center", anchor_y="center")
