@@ -267,4 +267,5 @@ class Text(arcade.Text):
         if not self.visible:
             return
         texture = render(self.text, self._pixels(), self._is_bold(), self._wrap(), self.align)
-        arcade.draw_texture_rect(texture, rect, color=self.color)
+        # drawn 1:1 at whole pixels: nearest sampling keeps Pillow's pixels exactly
+        arcade.draw_texture_rect(texture, rect, color=self.color, pixelated=True)
