@@ -55,6 +55,8 @@ class BlockyardApp:
                 s.key: s for s in load_saved_games(self.notices)}
         i18n.set_native_digits(self.settings.native_digits)
         i18n.set_language(self.settings.language or i18n.system_language())
+        # whoever changes the language (the launcher, a settings screen), the screen follows
+        self._stop_listening = i18n.on_change(self._language_changed)
         self.duel = None  # a duel.Duel while one is played
         self.playing: SavedGame | None = None
         self.last_replay: Path | None = None
@@ -364,17 +366,26 @@ class BlockyardApp:
 
     def set_language(self, code: str) -> None:
         """Show the window in language ``code`` (a key of :data:`.i18n.LANGUAGES`) from now
-        on: remembered in the settings, and the screen on show is built again in it."""
-        i18n.set_language(code)
-        self.settings.language = i18n.language()
+        on: remembered in the settings, and the screen on show is built again in it
+        (as after any :func:`.i18n.set_language`)."""
+        chosen = i18n.supported(code)
+        if chosen is None:
+            i18n.set_language(code)  # says which languages there are
+            return
+        self.settings.language = chosen  # saved first: the rebuilt screen may read it
+        i18n.set_language(chosen)
         self.save_settings()
-        self.rebuild_view()
 
     def set_native_digits(self, on: bool) -> None:
         """Numbers in the language's own digits (Nepali ०–९) or in 0–9, at once."""
-        i18n.set_native_digits(on)
         self.settings.native_digits = on
+        i18n.set_native_digits(on)
         self.save_settings()
+
+    def _language_changed(self, _code: str) -> None:
+        if getattr(self.window, "app", self) is not self:  # an app no longer on the window
+            self._stop_listening()
+            return
         self.rebuild_view()
 
     def rebuild_view(self) -> None:
