@@ -75,8 +75,14 @@ def _in(ch: str, ranges: tuple[tuple[int, int], ...]) -> bool:
     return any(first <= code <= last for first, last in ranges)
 
 
+# the ASCII characters Noto Sans Devanagari has too (digits, punctuation): drawn with
+# it, so "उत्कृष्ट 12,480" is one run (one shaping call) instead of three
+_DEVANAGARI_ASCII = frozenset(chr(c) for c in range(0x20, 0x7F)) - set(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz$&@`")
+
+
 def _font_of(ch: str) -> int:
-    if _in(ch, _COMPLEX) or ch in "।॥":
+    if _in(ch, _COMPLEX) or ch in "।॥" or ch in _DEVANAGARI_ASCII:
         return _DEVANAGARI
     if _in(ch, _ARROW_RANGES):
         return _ARROWS
