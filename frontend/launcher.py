@@ -238,7 +238,7 @@ class LauncherView(arcade.View):
                             11.5 * scale, font_name=theme.FONT, anchor_y="center"),
             ]
             fit_text(entry.texts[-1], r.width - (28 if entry.resume is not None else 220) * scale,
-                     20 * scale, 11.5 * scale, smallest=8)
+                     26 * scale, 11.5 * scale, smallest=8)
             if len(entry.options) > 1:
                 label = f"◀  {entry.options[entry.choice][0]}  ▶"
                 entry.option_rect = Rect(r.right - 230 * scale, r.top - 34 * scale, 220 * scale,
