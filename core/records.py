@@ -542,7 +542,8 @@ class RecordStore:
         except BaseException:
             conn.execute("ROLLBACK")
             raise
-        result: Summary = replace(summary, best_combo=combo, practice=practice)
+        result: Summary = replace(summary, best_combo=combo, practice=practice,
+                                  hints=int(hints))
         if practice:
             result = replace(result, record_after=result.record_before, new_record=False)
         return result

@@ -190,6 +190,7 @@ class Summary:
     over_reason: str | None
     date: str | None = None
     practice: bool = False
+    hints: int = 0
 
 
 @dataclass(frozen=True, slots=True)

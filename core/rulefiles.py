@@ -8,7 +8,8 @@ inside it), ``mode`` (``"tray"``, the default, or ``"falling"``), ``seed``
 (``"random"`` or ``"daily"``) and ``timezone`` (``"local"`` or an IANA name,
 for daily seeds).
 
-``[board]``  ``rows`` and ``cols`` (1 to 32).
+``[board]``  ``rows`` and ``cols`` (1 to 32); falling games may list ``given``
+stones as board text (``.`` empty, ``1``–``9`` a digit).
 
 ``[pieces.<family>]``  ``weight`` and ``shapes`` (ASCII art strings).
 
@@ -23,7 +24,10 @@ for daily seeds).
 with ``{n}``), ``combo_from`` and ``combo_cap`` (show the combo from ``n =
 combo_from``, never above ``combo_cap``); ``entry`` and ``option`` (rulesets
 with the same ``entry`` are one launcher row whose setting is ``option``; the
-one with ``default = true`` is chosen first).
+one with ``default = true`` is chosen first); ``score = false`` (no score is
+shown), ``note`` (a line in the game's header), ``hints`` (``"always"``,
+``"never"`` or ``"not-in-duels"``) and ``[display.texts]`` (player texts that
+replace the window's own words, see :class:`blockyard.ruleset.Display`).
 
 ``extends`` merges this file over its base table by table: a mode states only
 what differs. Two things are not inherited: the ``id`` (a file that extends

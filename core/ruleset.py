@@ -67,7 +67,8 @@ class Display:
     shown in the game's header; ``[display.texts]``: player texts by name that
     replace the frontend's own words (``stuck``, ``time``, ``ended``, ``errors``,
     ``complete`` for why a game ended; ``continue`` for the title of the prompt
-    offered after the end).
+    offered after the end); ``hints``: when the player may ask for a hint —
+    ``"always"``, ``"never"`` (daily games) or ``"not-in-duels"`` (the default).
 
     ``[display.i18n.<language>]`` (a language code such as ``de`` or ``pt_br``)
     gives the player texts in that language: ``name`` and ``description`` of the
@@ -83,6 +84,7 @@ class Display:
     score: bool = True
     note: str = ""
     texts: tuple[tuple[str, str], ...] = ()
+    hints: str = "not-in-duels"
     name: str = ""
     description: str = ""
     translations: tuple[tuple[str, Display], ...] = ()
@@ -360,6 +362,8 @@ class Ruleset:
             default=display.boolean("default", False),
             score=display.boolean("score", True), note=display.string("note", ""),
             texts=_display_texts(display.table_of("texts", {})),
+            hints=display.string("hints", "not-in-duels",
+                                 choices=("always", "never", "not-in-duels")),
             translations=_translations(display.table_of("i18n", {}), where))
         display.finish()
 

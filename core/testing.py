@@ -29,7 +29,7 @@ import json
 import random
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -75,21 +75,24 @@ class Report:
         return "\n".join(lines)
 
 
-def _choose_action(game: Any, rnd: random.Random) -> list[Any] | None:
-    """A random legal action for ``game`` (a log entry), or ``None`` if none."""
-    if game.kind == "falling":
-        if game.over:
-            return None
-        roll = rnd.random()
-        if roll < 0.35:
-            return ["move", rnd.choice((-1, 1))]
-        if roll < 0.45:
-            return ["soft", not game.soft]
-        if roll < 0.7:
-            return ["hard"]
-        if roll > 0.998:
-            return ["end"]
-        return ["tick", rnd.choice((50_000, 400_000, 800_000, 2_500_000))]
+def _choose_falling(game: Any, rnd: random.Random) -> list[Any] | None:
+    """A random legal action of a falling game (a log entry), or ``None`` if none."""
+    if game.over:
+        return None
+    roll = rnd.random()
+    if roll < 0.35:
+        return ["move", rnd.choice((-1, 1))]
+    if roll < 0.45:
+        return ["soft", not game.soft]
+    if roll < 0.7:
+        return ["hard"]
+    if roll > 0.998:
+        return ["end"]
+    return ["tick", rnd.choice((50_000, 400_000, 800_000, 2_500_000))]
+
+
+def _choose_tray(game: Any, rnd: random.Random) -> list[Any] | None:
+    """A random legal action of a tray game (a log entry), or ``None`` if none."""
     actions = game.actions()
     if game.over:
         after = [a for a in actions if a.after_end]
@@ -119,18 +122,20 @@ def _choose_action(game: Any, rnd: random.Random) -> list[Any] | None:
     return ["place", *rnd.choice(moves)]
 
 
-def _illegal_actions(game: Any, rnd: random.Random) -> list[tuple[str, Any]]:
-    tries: list[tuple[str, Any]]
-    if game.kind == "falling":
-        tries = [("move by 2", lambda: game.move(2)), ("move by 0", lambda: game.move(0)),
-                 ("soft drop with a non-boolean", lambda: game.soft_drop(1)),
-                 ("tick a negative time", lambda: game.tick(-1))]
-        if game.over:
-            tries += [("move after the end", lambda: game.move(1)),
-                      ("hard drop after the end", game.hard_drop),
-                      ("end a finished game", game.end_round)]
-        return tries
-    tries = [
+def _illegal_falling(game: Any, rnd: random.Random) -> list[tuple[str, Any]]:
+    tries: list[tuple[str, Any]] = [
+        ("move by 2", lambda: game.move(2)), ("move by 0", lambda: game.move(0)),
+        ("soft drop with a non-boolean", lambda: game.soft_drop(1)),
+        ("tick a negative time", lambda: game.tick(-1))]
+    if game.over:
+        tries += [("move after the end", lambda: game.move(1)),
+                  ("hard drop after the end", game.hard_drop),
+                  ("end a finished game", game.end_round)]
+    return tries
+
+
+def _illegal_tray(game: Any, rnd: random.Random) -> list[tuple[str, Any]]:
+    tries: list[tuple[str, Any]] = [
         ("place in slot 7", lambda: game.place(7, 0, 0)),
         ("place at a negative row", lambda: game.place(0, -1, 0)),
         ("place at a negative column", lambda: game.place(0, 0, -3)),
@@ -183,9 +188,11 @@ def _check_position(game: Any, report: Report, where: str) -> None:
     for problem in (p for answer in answers for p in answer):
         report.fail(f"{where}: {problem}")
     report.count("plugin invariants")
-    if game.kind == "falling":
-        _check_falling(game, report, where)
-        return
+    KIND_CHECKS[game.kind].position(game, report, where)
+
+
+def _check_tray(game: Any, report: Report, where: str) -> None:
+    rows, cols = game.rows, game.cols
     for slot, piece in enumerate(game.tray):
         if piece is not None and (piece.height > rows or piece.width > cols):
             report.fail(f"{where}: tray slot {slot} piece {piece.id} is larger than the board")
@@ -252,6 +259,7 @@ def _play(ruleset: Ruleset, seed: int, rnd: random.Random, max_actions: int,
           report: Report) -> None:
     game = new_game(ruleset, seed=seed)
     twin = new_game(ruleset, seed=seed)
+    checks = KIND_CHECKS[game.kind]
     where = f"{ruleset.id} seed {seed}"
     snapshot_at = rnd.randrange(1, max(2, max_actions // 2))
     saved: dict[str, Any] | None = None
@@ -260,7 +268,7 @@ def _play(ruleset: Ruleset, seed: int, rnd: random.Random, max_actions: int,
         _check_position(game, report, f"{where} step {step}")
         if step % 7 == 0:
             before = game.snapshot()
-            for label, action in _illegal_actions(game, rnd):
+            for label, action in checks.illegal(game, rnd):
                 try:
                     action()
                 except IllegalMove:
@@ -279,7 +287,7 @@ def _play(ruleset: Ruleset, seed: int, rnd: random.Random, max_actions: int,
                 report.count("snapshot is JSON-safe")
             except (TypeError, ValueError) as exc:
                 report.fail(f"{where}: snapshot is not JSON-safe: {exc}")
-        action = _choose_action(game, rnd)
+        action = checks.choose(game, rnd)
         if action is None:
             break
         if action[0] == "place" and isinstance(game, TrayGame):
@@ -312,6 +320,25 @@ def _play(ruleset: Ruleset, seed: int, rnd: random.Random, max_actions: int,
         if resumed.snapshot() != final:
             report.fail(f"{where}: restore(snapshot) did not continue identically")
         report.count("snapshot/restore")
+
+
+@dataclass(frozen=True)
+class KindChecks:
+    """The kit's checks for one kind of play (``[ruleset] mode``): a random legal
+    action, the illegal ones to try, the position checks, and checks of the
+    whole ruleset."""
+
+    choose: Callable[[Any, random.Random], list[Any] | None]
+    illegal: Callable[[Any, random.Random], list[tuple[str, Any]]]
+    position: Callable[[Any, Report, str], None]
+    ruleset_checks: tuple[Callable[[Ruleset, int, Report], None], ...] = ()
+
+
+KIND_CHECKS: dict[str, KindChecks] = {
+    "tray": KindChecks(_choose_tray, _illegal_tray, _check_tray),
+    "falling": KindChecks(_choose_falling, _illegal_falling, _check_falling,
+                          (_check_stream_independence,)),
+}
 
 
 class HookTimeout(Exception):
@@ -379,9 +406,9 @@ def check_ruleset(ruleset: str | Ruleset, *, games: int = 6, max_actions: int = 
     report.warnings.extend(stray_hook_methods(rs))
     rnd = random.Random(seed)
     with hook_time_limit(rs, report, hook_seconds):
-        if rs.mode == "falling":
+        for extra in KIND_CHECKS[rs.mode].ruleset_checks:
             try:
-                _check_stream_independence(rs, rnd.randrange(1 << 31), report)
+                extra(rs, rnd.randrange(1 << 31), report)
             except Exception as exc:
                 report.fail(f"{rs.id}: {type(exc).__name__}: {exc}")
         for _ in range(games):

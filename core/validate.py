@@ -314,6 +314,19 @@ def _check_board(snap: Mapping[str, Any], ruleset: Any, kind: str) -> None:
         raise _fail("snapshot.cells", f"expected {size} cells ({rows}×{cols}), "
                     f"found {len(cells)}")
     bits = check_int(snap["bits"], "snapshot.bits", 0, (1 << size) - 1)
+    falling = kind == "falling"
+    if not falling and set(map(type, cells)) <= {int} and (  # the common case, fast
+            not cells or (min(cells) >= 0 and max(cells) <= MAX_COLOUR)):
+        coloured = int("".join("1" if c else "0" for c in reversed(cells)) or "0", 2)
+        if coloured & ~bits == 0:
+            return
+    for i, code in enumerate(cells):  # the common case, fast; the messages below
+        if type(code) is not int or not 0 <= code <= MAX_COLOUR \
+                or (code and not bits >> i & 1) \
+                or (falling and bits >> i & 1 and code not in CELL_CODES):
+            break
+    else:
+        return
     for i, code in enumerate(cells):
         at = f"snapshot.cells[{i}] (row {i // cols}, column {i % cols})"
         check_int(code, at, 0, MAX_COLOUR)

@@ -227,7 +227,9 @@ class BlockyardApp:
         """A game is over: count it, keep its replay, forget its save, show what's next."""
         player = self.duel.player if self.duel is not None else ""
         self.last_replay = save_replay(game, player=player)
-        summary = self.records.record(game, replay=self.last_replay)
+        hints = self.playing.hints if self.playing is not None and \
+            self.playing.game is game else 0
+        summary = self.records.record(game, replay=self.last_replay, hints=hints)
         if self.playing is not None and self.playing.game is game:
             forget_game(self.playing.key)
             self.saves.pop(self.playing.key, None)

@@ -204,6 +204,7 @@ class SavedGame:
     challenge: int | None = None       # the score to beat of a challenge's game
     duel: dict[str, Any] | None = None  # the duel it belongs to (see duel.Duel.data)
     saved_at: float = 0.0
+    hints: int = 0                     # hints asked for so far
 
     @property
     def path(self) -> Path:
@@ -217,7 +218,7 @@ def save_game(saved: SavedGame | blockyard.Game) -> None:
         saved = SavedGame(save_key(saved.ruleset.id), saved)
     write_atomically(saved.path, json.dumps({
         "format": SAVE_FORMAT, "snapshot": saved.game.snapshot(),
-        "challenge": saved.challenge, "duel": saved.duel}))
+        "challenge": saved.challenge, "duel": saved.duel, "hints": saved.hints}))
 
 
 def forget_game(key: str) -> None:
@@ -242,7 +243,10 @@ def _read_save(path: Path) -> SavedGame:
     duel = data.get("duel")
     if duel is not None and not isinstance(duel, dict):
         raise ValueError("duel: expected a table")
-    return SavedGame(path.stem, game, challenge, duel, path.stat().st_mtime)
+    hints = data.get("hints", 0)
+    if isinstance(hints, bool) or not isinstance(hints, int) or not 0 <= hints < 1_000_000:
+        raise ValueError(f"hints: expected a count, found {hints!r}")
+    return SavedGame(path.stem, game, challenge, duel, path.stat().st_mtime, hints)
 
 
 def load_saved_games(notices: list[str] | None = None) -> list[SavedGame]:

@@ -51,6 +51,9 @@ class SummaryView(arcade.View):
                 n=format_number(s.points)), theme.TEXT, 40, True))
         if s.practice:
             lines.append((_(PRACTICE), theme.MUTED, 16, True))
+        if s.hints:
+            lines.append((_("Hints used: {n}").format(n=format_number(s.hints)), theme.MUTED,
+                          16, False))
         if s.new_record:
             lines.append((_("NEW RECORD!"), theme.ACCENT, 26, True))
         if s.record_after is not None:

@@ -19,6 +19,7 @@ import blockyard
 from blockyard import IllegalMove
 
 from . import theme
+from .hint import HintFinder, hints_allowed
 from .i18n import _, format_number, localise_digits
 from .layout import GameLayout, Rect, game_layout
 from .rulewords import (
@@ -102,6 +103,10 @@ class TrayGameView(arcade.View):
         self.over_age = 0.0
         self.recorded = False
         self.save_age = 0.0
+        # the hint: the search bot's move, found a little each frame
+        self.hint = HintFinder()
+        self.hint_sprites = arcade.SpriteList()
+        self.can_hint = not spectator and hints_allowed(game.ruleset, app.duel is not None)
         self._build_hud()
         self._build_board()
         self.refresh()
@@ -129,6 +134,7 @@ class TrayGameView(arcade.View):
         self.note_text = Text(display(self.game.ruleset).note, 0, 0, theme.MUTED, 14,
                                      font_name=font, anchor_x="center", anchor_y="center")
         self.menu_button = Button(_("Menu"), self.open_pause, font_size=13)
+        self.hint_button = Button(_("Hint"), self.ask_hint, font_size=13)
         # one button per action the rules contribute (swap, rotate, end round, a mod's own)
         self.action_specs = [spec for spec in self.game.ruleset.action_specs.values()
                              if not spec.automatic and not spec.after_end]
@@ -164,7 +170,39 @@ class TrayGameView(arcade.View):
 
     @property
     def hud_buttons(self) -> list[Button]:
-        return [self.menu_button, *self.action_buttons.values()]
+        hint = [self.hint_button] if self.can_hint else []
+        return [self.menu_button, *hint, *self.action_buttons.values()]
+
+    # -- the hint ---------------------------------------------------------------------------
+
+    def ask_hint(self) -> None:
+        """Show the search bot's move (H, or the Hint button); counted as a hint used."""
+        if not self.can_hint or self.game.over or self.spectator:
+            return
+        self.hint.ask(self.game)
+        playing = self.app.playing
+        if playing is not None and playing.game is self.game:
+            playing.hints += 1
+            self.saved()
+        self.hint_sprites.clear()
+
+    def _show_hint(self) -> None:
+        self.hint_sprites.clear()
+        placement = self.hint.placement()
+        if placement is not None:
+            slot, row, col = placement
+            piece = self.game.tray[slot]
+            if piece is not None:
+                size = self.layout.cell * 0.94
+                for r, c in piece.cells:
+                    x, y = self.layout.cell_center(row + r, col + c)
+                    self.hint_sprites.append(cell_sprite(self.colour(piece.colour), size, x, y))
+            return
+        action = self.hint.action()
+        if action is not None:
+            spec = self.game.ruleset.action_specs.get(action[0])
+            self.say(_("Hint: {action}").format(
+                action=engine_text(spec.label) if spec is not None else action[0]))
 
     def _build_board(self) -> None:
         layout = self.layout
@@ -607,6 +645,8 @@ class TrayGameView(arcade.View):
 
     def on_update(self, delta_time: float) -> None:
         game = self.game
+        if self.hint.active and self.hint.update(game):
+            self._show_hint()
         if not self.spectator and not self.paused and not game.over \
                 and game.time_left is not None:
             game.tick(delta_time)
@@ -649,7 +689,8 @@ class TrayGameView(arcade.View):
         return (self.flash_age < FLASH_TIME or self.perfect_age < PERFECT_TIME
                 or self.fall_age < FALL_TIME or bool(self.labels) or bool(self.message)
                 or (game.time_left is not None and not game.over and not self.paused)
-                or (game.over and not self.prompting and not self.recorded))
+                or (game.over and not self.prompting and not self.recorded)
+                or self.hint.active)
 
     def on_draw(self) -> None:
         self.clear(color=theme.BACKGROUND)
@@ -660,6 +701,9 @@ class TrayGameView(arcade.View):
                                           board.bottom - pad, board.top + pad, theme.BOARD_BG)
         self.cells.draw()
         self.glow.draw()
+        if len(self.hint_sprites) and self.hint.active:
+            self.hint_sprites.alpha = self.hint.alpha()
+            self.hint_sprites.draw()
         self.ghost.draw()
         if self.anchor is None and len(self.ghost):  # the piece does not fit there
             half = layout.cell * 0.45
@@ -826,6 +870,12 @@ class TrayGameView(arcade.View):
             if self.armed not in (None, name):
                 self.armed = None
             self.use_action(name)
+            return
+        if symbol == key.H:
+            if self.can_hint:
+                self.ask_hint()
+            else:
+                self.say(_("Hints are off in this game"))
             return
         if symbol == key.S and not self.game.has_action("swap"):
             self.say(_("This ruleset has no swaps"))

@@ -236,10 +236,14 @@ def faulty_plugin(hook: str, fault: str):
     """A plugin that misbehaves in one per-move hook, after the game has started."""
 
     def misbehave(game, good):
-        if not game.state.get("armed", {}).get("on"):
+        armed = game.state.get("armed", {}).get("on") or (fault == "endless" and game.moves)
+        if not armed:
             return good
         if fault == "raises":
             raise ZeroDivisionError("boom")
+        if fault == "endless":
+            while True:
+                pass
         return 42 if hook == "end_reason" else "wrong"
 
     class Faulty:
@@ -466,3 +470,20 @@ def test_cli_list_says_where_own_rule_files_go_and_watch_needs_a_path(capsys, is
         capsys.readouterr().out
     assert main(["play", "woodoku", "--watch"]) == 2
     assert "--watch needs the path of a rule file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("hook", [h for h in PER_MOVE_HOOKS if h != "action"])
+def test_check_stops_and_reports_an_endless_loop_in_any_per_move_hook(hook, rule_file,
+                                                                      register_plugin):
+    register_plugin("faulty", faulty_plugin(hook, "endless"))
+    text = '[ruleset]\nid = "f"\nname = "F"\nfamily = "t"\ndescription = "d"\n' \
+           "[board]\nrows = 5\ncols = 5\n[pieces.dot]\nshapes = [\"#\"]\n" \
+           + ("" if hook == "clear" else "[plugins.line-clearing]\n") \
+           + ("" if hook == "score" else "[plugins.line-scoring]\nline_points = [10]\n")
+    if hook != "deal":
+        text += '[plugins.weighted-dealing]\nguarantee = "none"\n'
+    text += "[plugins.faulty]\n"
+    ruleset = blockyard.load_ruleset(rule_file(text))
+    report = blockyard.testing.check_ruleset(ruleset, games=2, max_actions=6, hook_seconds=0.2)
+    assert any(f"blockyard_{hook} ran longer than 0.2 s" in f and "plugin 'faulty'" in f
+               for f in report.failures), report.text()

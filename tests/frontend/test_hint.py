@@ -1,0 +1,84 @@
+"""The Hint (H key and Hint button): the search bot's move as a pulsing ghost,
+found a little each frame, counted in the summary, off where the rules say so."""
+
+from __future__ import annotations
+
+import blockyard
+from blockyard.bots import get_bot
+from blockyard.frontend.hint import STEP_BUDGET_MS, hints_allowed
+from blockyard.frontend.tray_view import TrayGameView
+
+EMPTY = ".........."
+
+
+def start(ui, ruleset="eu-classic", seed=3, board=None, tray=None):
+    game = ui.app.start_game(ruleset, seed=seed) if board is None else None
+    if game is None:
+        game = blockyard.new_game(ruleset, seed=seed, board=board, tray=tray)
+        ui.app.show_game(game)
+    ui.pump(3)
+    assert isinstance(ui.view, TrayGameView)
+    return ui.view, game
+
+
+def test_h_shows_the_search_bots_move_as_a_ghost_on_the_board(ui):
+    view, game = start(ui)
+    expected = get_bot("search").choose(game)
+    assert expected[0] == "place"
+    before = ui.screenshot()
+    ui.key("h")
+    frames = 1
+    while view.hint.placement() is None:
+        ui.pump(1)
+        frames += 1
+        assert frames <= 100 / STEP_BUDGET_MS, "no hint within 100 ms of thinking"
+    assert ("place", *view.hint.placement()) == expected
+    after = ui.screenshot()
+    slot, row, col = view.hint.placement()
+    changed = 0
+    for r, c in game.tray[slot].cells:
+        x, y = view.layout.cell_center(row + r, col + c)
+        xy = (round(x), ui.window.height - 1 - round(y))
+        changed += before.getpixel(xy)[:3] != after.getpixel(xy)[:3]
+    assert changed == len(game.tray[slot].cells)
+    assert game.moves == 0  # the hint changed nothing
+    assert ui.app.playing.hints == 1
+
+
+def test_the_hint_button_works_and_the_hint_goes_when_the_game_moves_on(ui):
+    view, game = start(ui, seed=5)
+    ui.click(view.hint_button.rect.center_x, view.hint_button.rect.center_y)
+    for _ in range(40):
+        ui.pump(1)
+    assert view.hint.placement() is not None
+    slot, row, col = view.hint.placement()
+    game.place(slot, row, col)
+    view.refresh()
+    ui.pump(2)
+    assert not view.hint.active and view.hint.placement() is None
+
+
+def test_hints_used_are_counted_in_the_summary(ui):
+    _view, _game = start(ui, seed=7)
+    ui.key("h")
+    ui.key("h")
+    assert ui.app.playing.hints == 2
+    ui.key("e", "e")  # end the round, confirmed
+    ui.pump(60)
+    summary = ui.view.summary
+    assert summary.hints == 2
+    assert any(text.text == "Hints used: 2" for text in ui.view.texts)
+    history = ui.app.records.history("eu-classic")
+    assert history[0].hints == 2
+
+
+def test_daily_rules_switch_hints_off(ui):
+    daily = blockyard.load_ruleset("eu-daily")
+    assert not hints_allowed(daily, in_duel=False)
+    assert hints_allowed(blockyard.load_ruleset("eu-classic"), in_duel=False)
+    assert not hints_allowed(blockyard.load_ruleset("eu-classic"), in_duel=True)
+    view, _game = start(ui, ruleset="eu-daily")
+    assert view.hint_button not in view.hud_buttons
+    ui.key("h")
+    ui.pump(5)
+    assert not view.hint.active and view.message == "Hints are off in this game"
