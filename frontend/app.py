@@ -53,10 +53,15 @@ class BlockyardApp:
             self.settings = Settings.load(self.notices)
             self.saves: dict[str, SavedGame] = {
                 s.key: s for s in load_saved_games(self.notices)}
+        # one app per window follows the language: an earlier app on it stops listening
+        earlier = getattr(window, "stop_following_language", None)
+        if callable(earlier):
+            earlier()
         i18n.set_native_digits(self.settings.native_digits)
         i18n.set_language(self.settings.language or i18n.system_language())
         # whoever changes the language (the launcher, a settings screen), the screen follows
         self._stop_listening = i18n.on_change(self._language_changed)
+        window.stop_following_language = self._stop_listening
         self.duel = None  # a duel.Duel while one is played
         self.playing: SavedGame | None = None
         self.last_replay: Path | None = None
