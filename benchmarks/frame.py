@@ -7,7 +7,7 @@ Measures, per frame, ``on_update`` + ``on_draw`` with the GPU finished
 llvmpipe software renderer under Xvfb, which this script starts when there is
 no DISPLAY). Prints the median and the 95th percentile.
 
-Run:  python benchmarks/frame.py [--frames 600]
+Run:  python benchmarks/frame.py [--frames 600] [--language ne]
 """
 
 from __future__ import annotations
@@ -31,6 +31,8 @@ def ensure_display() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=600)
+    parser.add_argument("--language", default="en",
+                        help="the window's language (en, de, es, ne; ne draws shaped text)")
     args = parser.parse_args()
     ensure_display()
     os.environ.setdefault("BLOCKYARD_HOME", os.path.join("/tmp", f"blockyard-bench-{os.getpid()}"))
@@ -41,6 +43,7 @@ def main() -> None:
 
     window = BlockyardWindow(720, 960, "Blockyard frame benchmark")
     app = BlockyardApp(window)
+    app.set_language(args.language)
     game = blockyard.new_game("eu-classic", seed=11)
     for _ in range(9):  # a mid-game board
         moves = game.legal_moves()

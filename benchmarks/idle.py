@@ -6,7 +6,7 @@ CPU time (user + system, from /proc) over a few seconds of no input. Prints the
 share of one core per second of wall time for each screen. Starts a virtual
 screen (Xvfb) when there is no DISPLAY. Linux only (/proc).
 
-Run:  python benchmarks/idle.py [--seconds 5]
+Run:  python benchmarks/idle.py [--seconds 5] [--language ne]
 """
 
 from __future__ import annotations
@@ -37,11 +37,12 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICKS  # utime + stime
 
 
-def measure(call: str, settle: float, seconds: float) -> float:
+def measure(call: str, settle: float, seconds: float, language: str = "en") -> float:
     home = tempfile.mkdtemp(prefix="blockyard-idle-")
-    env = {**os.environ, "BLOCKYARD_HOME": home}
-    # sound on (the default) and the how-to-play pages already seen, so the game
-    # screen itself is measured, not the page shown the first time
+    # a fresh home has no saved language: the window follows LANGUAGE; sound on (the
+    # default) and the how-to-play pages already seen, so the game screen itself is
+    # measured, not the page shown the first time
+    env = {**os.environ, "BLOCKYARD_HOME": home, "LANGUAGE": language}
     subprocess.run([sys.executable, "-c", SEEN], env=env, check=True)
     child = subprocess.Popen(
         [sys.executable, "-c", f"from blockyard.frontend.app import run; {call}"],
@@ -63,13 +64,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--settle", type=float, default=4.0)
+    parser.add_argument("--language", default="en",
+                        help="the window's language (en, de, es, ne; ne draws shaped text)")
     args = parser.parse_args()
     if not os.environ.get("DISPLAY"):
         from blockyard.frontend.virtual_display import start_virtual_display
 
         start_virtual_display()
     for name, call in SCREENS.items():
-        share = measure(call, args.settle, args.seconds)
+        share = measure(call, args.settle, args.seconds, args.language)
         verdict = "OK" if share < TARGET_SHARE else "BUSY"
         print(f"{name:20s} {share * 100:5.1f} % of a core while idle "
               f"(target < {TARGET_SHARE * 100:.0f} %) -> {verdict}")

@@ -24,7 +24,7 @@ from . import paths
 from .errors import PluginError, RulesetError
 from .registry import as_path, registry
 from .rulefiles import canonical, parse_toml, read_toml, resolve
-from .ruleset import Ruleset, did_you_mean
+from .ruleset import Ruleset, did_you_mean, drop_stale_translations
 
 CACHE_SIZE = 64
 
@@ -245,7 +245,7 @@ def load_ruleset_file(path: Path) -> Ruleset:
     chain = _extends_chain(data, path)
     deps: list[tuple[str, tuple[int, int] | None]] = [(key, stamp)]
     deps += [(p, _stamp(Path(p))) for p in chain]
-    resolved = resolve(data, path, ())
+    resolved = drop_stale_translations(resolve(data, path, ()), data)
     ruleset = Ruleset(canonical(resolved, key), key)
     _remember(_file_cache, key, (tuple(deps), ruleset))
     return ruleset

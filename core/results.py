@@ -93,7 +93,7 @@ class MoveResult:
     __slots__ = ("_cleared", "_geo", "_placed", "_placed_mask", "col", "combo", "lines",
                  "perfect_clear", "piece", "points", "regions", "row", "row_drops", "slot")
 
-    def __init__(self, *, slot: int, row: int, col: int, piece: Piece, points: int,
+    def __init__(self, slot: int, row: int, col: int, piece: Piece, points: int,
                  lines: int, combo: int, perfect_clear: bool, regions: tuple[Region, ...],
                  placed_mask: int, cleared_mask: int, geometry: Geometry,
                  row_drops: tuple[int, ...] = ()) -> None:

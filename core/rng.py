@@ -17,9 +17,28 @@ import secrets
 SEED_BITS = 32
 
 
+_JSON_STRINGS: dict[str, str] = {}
+
+
+def _json_of(part: int | str) -> str:
+    if type(part) is int:
+        return str(part)  # what json.dumps writes for an int
+    text = _JSON_STRINGS.get(part)  # type: ignore[arg-type]
+    if text is None:
+        text = json.dumps(part)
+        if len(_JSON_STRINGS) < 1024:
+            _JSON_STRINGS[part] = text  # type: ignore[index]
+    return text
+
+
 def derive_seed(*key: int | str) -> int:
-    """Return a 64-bit integer derived from ``key`` (ints and strings only)."""
-    data = json.dumps(key, separators=(",", ":")).encode()
+    """Return a 64-bit integer derived from ``key`` (ints and strings only): the
+    BLAKE2b hash of its compact JSON form (written here part by part, the same
+    bytes as ``json.dumps(key, separators=(",", ":"))``)."""
+    if all(type(part) is int or type(part) is str for part in key):
+        data = ("[" + ",".join(map(_json_of, key)) + "]").encode()
+    else:
+        data = json.dumps(key, separators=(",", ":")).encode()
     return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "big")
 
 

@@ -24,7 +24,7 @@ import re
 import string
 import typing
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from types import CodeType, TracebackType
 from typing import Any
@@ -54,6 +54,11 @@ def did_you_mean(word: str, options: Iterable[str]) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
+I18N_CODE = re.compile(r"^[a-z]{2,3}(_[a-z]{2})?$")
+#: The keys a ``[display.i18n.<language>]`` table may give.
+I18N_KEYS = ("name", "description", "entry", "option", "note", "combo_label", "texts")
+
+
 @dataclass(frozen=True, slots=True)
 class Display:
     """Presentation hints of a rule file's ``[display]`` table (frontend only).
@@ -63,7 +68,12 @@ class Display:
     replace the frontend's own words (``stuck``, ``time``, ``ended``, ``errors``,
     ``complete`` for why a game ended; ``continue`` for the title of the prompt
     offered after the end); ``hints``: when the player may ask for a hint —
-    ``"always"``, ``"never"`` (daily games) or ``"not-in-duels"`` (the default)."""
+    ``"always"``, ``"never"`` (daily games) or ``"not-in-duels"`` (the default).
+
+    ``[display.i18n.<language>]`` (a language code such as ``de`` or ``pt_br``)
+    gives the player texts in that language: ``name`` and ``description`` of the
+    ruleset, ``entry``, ``option``, ``note``, ``combo_label`` and a ``texts`` table;
+    :meth:`in_language` applies them, :attr:`translations` keeps them."""
 
     combo_label: str = ""
     combo_from: int = 2
@@ -75,10 +85,31 @@ class Display:
     note: str = ""
     texts: tuple[tuple[str, str], ...] = ()
     hints: str = "not-in-duels"
+    name: str = ""
+    description: str = ""
+    translations: tuple[tuple[str, Display], ...] = ()
 
     def text(self, name: str, default: str = "") -> str:
         """The rule file's player text ``name`` from ``[display.texts]``, or ``default``."""
         return dict(self.texts).get(name, default)
+
+    def languages(self) -> tuple[str, ...]:
+        """The language codes the rule file gives player texts in (``[display.i18n]``)."""
+        return tuple(code for code, _ in self.translations)
+
+    def in_language(self, code: str) -> Display:
+        """These hints with the player texts of language ``code`` where the rule file
+        gives them (the others stay as written); ``name`` and ``description`` are ""
+        where not translated. A language ``de_at`` falls back to ``de``."""
+        given = dict(self.translations)
+        own = given.get(code) or given.get(code.split("_")[0])
+        if own is None:
+            return self
+        return replace(
+            self, entry=own.entry or self.entry, option=own.option or self.option,
+            note=own.note or self.note, combo_label=own.combo_label or self.combo_label,
+            texts=tuple({**dict(self.texts), **dict(own.texts)}.items()),
+            name=own.name, description=own.description)
 
     def factor(self, combo: int) -> int:
         """The combo factor shown for a combo counter: the counter capped at
@@ -134,6 +165,54 @@ def _help_texts(table: Params) -> Help:
         out.append((name, text.strip()))
     table.finish()
     return Help(tuple(out))
+
+def drop_stale_translations(resolved: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
+    """``resolved`` (a rule file merged over what it ``extends``) without the translated
+    ``name`` and ``description`` it inherited for an English text the file replaced:
+    a translation goes with the text it was written for, so a variant that gives its
+    own ``name`` but no ``[display.i18n.<language>] name`` shows its own name (in
+    English) rather than its base's translated name. ``own`` is the file's own table."""
+    languages = resolved.get("display", {}).get("i18n")
+    if not isinstance(languages, dict):
+        return resolved
+    own_meta = own.get("ruleset", {}) if isinstance(own.get("ruleset"), dict) else {}
+    own_display = own.get("display", {}) if isinstance(own.get("display"), dict) else {}
+    own_i18n = own_display.get("i18n", {}) if isinstance(own_display.get("i18n"), dict) else {}
+    out = dict(resolved)
+    out["display"] = dict(resolved["display"])
+    out["display"]["i18n"] = kept = {}
+    for code, table in languages.items():
+        if not isinstance(table, dict):
+            kept[code] = table
+            continue
+        own_table = own_i18n.get(code, {}) if isinstance(own_i18n.get(code), dict) else {}
+        kept[code] = {key: value for key, value in table.items()
+                      if key not in ("name", "description") or key not in own_meta
+                      or key in own_table}
+    return out
+
+
+def _translations(table: Params, where: str) -> tuple[tuple[str, Display], ...]:
+    """``[display.i18n]``: a table of player texts per language code."""
+    out = []
+    for code in table.names():
+        if not I18N_CODE.match(code):
+            raise table.error(code, "expected a language code such as 'de', 'ne' or "
+                              "'pt_br' (lower-case letters, '_' before a region)")
+        lang = table.table_of(code)
+        texts = {name: lang.string(name, "") for name in I18N_KEYS if name != "texts"}
+        for name, text in texts.items():
+            if len(text) > 300:
+                raise lang.error(name, f"expected at most 300 characters, found {len(text)}")
+        out.append((code, Display(
+            entry=texts["entry"], option=texts["option"], note=texts["note"],
+            combo_label=check_format(texts["combo_label"], ("n",), path=where,
+                                     key=f"display.i18n.{code}.combo_label"),
+            texts=_display_texts(lang.table_of("texts", {})),
+            name=texts["name"], description=texts["description"])))
+        lang.finish()
+    table.finish()
+    return tuple(out)
 
 
 def _display_texts(table: Params) -> tuple[tuple[str, str], ...]:
@@ -328,7 +407,8 @@ class Ruleset:
             score=display.boolean("score", True), note=display.string("note", ""),
             texts=_display_texts(display.table_of("texts", {})),
             hints=display.string("hints", "not-in-duels",
-                                 choices=("always", "never", "not-in-duels")))
+                                 choices=("always", "never", "not-in-duels")),
+            translations=_translations(display.table_of("i18n", {}), where))
         display.finish()
         self.help = _help_texts(Params(data.get("help", {}), path=where, prefix="help"))
 
@@ -630,6 +710,15 @@ class Ruleset:
         return specs, owner
 
     # -- identity and output -----------------------------------------------------
+
+    def name_in(self, language: str) -> str:
+        """The ruleset's name in ``language`` (``[display.i18n.<language>] name``), or
+        its ``name`` when the rule file gives none in that language."""
+        return self.display.in_language(language).name or self.name
+
+    def description_in(self, language: str) -> str:
+        """The ruleset's description in ``language``, or its ``description``."""
+        return self.display.in_language(language).description or self.description
 
     @property
     def is_daily(self) -> bool:

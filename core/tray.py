@@ -255,7 +255,7 @@ class TrayGame(Game):
                     "whose board is not this game's size", seed=seed, action="place")
         perfect = bool(regions) and clearing.board.bits == 0
         facts = MoveFacts(piece, piece.size, regions, len(regions), perfect, self.combo,
-                          self.state, row=row, col=col, placed_mask=mask, geometry=geo)
+                          self.state, None, None, 0, False, False, row, col, mask, geo)
         scoring = self._score(seed, "place", self, facts)
         return piece, mask, clearing, regions, perfect, scoring
 
@@ -273,11 +273,8 @@ class TrayGame(Game):
         cleared &= self._board.bits | mask
         if regions and not regions[0].cells:
             regions = tuple(geo.bind(r) for r in regions)
-        result = MoveResult(
-            slot=slot, row=row, col=col, piece=piece, points=scoring.points,
-            lines=len(regions), combo=scoring.combo, perfect_clear=perfect, regions=regions,
-            placed_mask=mask, cleared_mask=cleared, geometry=geo,
-            row_drops=clearing.row_drops)
+        result = MoveResult(slot, row, col, piece, scoring.points, len(regions), scoring.combo,
+                            perfect, regions, mask, cleared, geo, clearing.row_drops)
         return result, after, scoring, None
 
     def preview(self, slot: int, row: int, col: int) -> MoveResult:

@@ -19,8 +19,8 @@ import blockyard
 from blockyard.records import RecordStore
 from blockyard.replays import Replay, ReplayError, load_replay, save_replay
 
-from . import theme
-from .i18n import _
+from . import i18n, theme
+from .i18n import _, format_number
 from .persistence import (
     SavedGame,
     Settings,
@@ -32,6 +32,7 @@ from .persistence import (
     save_game,
     save_key,
 )
+from .rulewords import ruleset_name
 
 
 class BlockyardApp:
@@ -52,6 +53,15 @@ class BlockyardApp:
             self.settings = Settings.load(self.notices)
             self.saves: dict[str, SavedGame] = {
                 s.key: s for s in load_saved_games(self.notices)}
+        # one app per window follows the language: an earlier app on it stops listening
+        earlier = getattr(window, "stop_following_language", None)
+        if callable(earlier):
+            earlier()
+        i18n.set_native_digits(self.settings.native_digits)
+        i18n.set_language(self.settings.language or i18n.system_language())
+        # whoever changes the language (the launcher, a settings screen), the screen follows
+        self._stop_listening = i18n.on_change(self._language_changed)
+        window.stop_following_language = self._stop_listening
         from .sound import SoundPlayer
 
         self.sounds = SoundPlayer(self.settings)
@@ -113,12 +123,13 @@ class BlockyardApp:
         def keep() -> None:
             self.window.show_view(view)
 
-        lines = ["This game ends here and is recorded with its replay."]
+        lines = [_("This game ends here and is recorded with its replay.")]
         if not game.over:
-            lines.insert(0, f"You have {game.score} points after {game.moves} moves.")
+            lines.insert(0, _("You have {points} points after {moves} moves.").format(
+                points=format_number(game.score), moves=format_number(game.moves)))
         self.window.show_view(MenuView(
-            self, f"Restart {game.ruleset.name}?", lines,
-            [("Restart", lambda: self.restart(game)), ("Keep playing", keep)], keep))
+            self, _("Restart {name}?").format(name=ruleset_name(game.ruleset)), lines,
+            [(_("Restart"), lambda: self.restart(game)), (_("Keep playing"), keep)], keep))
 
     def start_game(self, ruleset: str, seed: int | None = None, *,
                    replace_saved: bool = True, challenge: int | None = None) -> blockyard.Game:
@@ -208,13 +219,14 @@ class BlockyardApp:
 
         game = saved.game
         self.window.show_view(MenuView(
-            self, f"New game of {game.ruleset.name}?",
-            [f"You have a game in progress: {game.score} points after {game.moves} moves.",
-             "A new game ends it here and records it."],
-            [("Resume that game", lambda: self.resume(saved)),
-             ("End it and start a new game",
+            self, _("New game of {name}?").format(name=ruleset_name(game.ruleset)),
+            [_("You have a game in progress: {points} points after {moves} moves.").format(
+                points=format_number(game.score), moves=format_number(game.moves)),
+             _("A new game ends it here and records it.")],
+            [(_("Resume that game"), lambda: self.resume(saved)),
+             (_("End it and start a new game"),
               lambda: self.start_game(ruleset_id, seed, challenge=challenge)),
-             ("Back", back)], back))
+             (_("Back"), back)], back))
 
     def resume(self, saved: SavedGame | blockyard.Game) -> None:
         """Go on with a game in progress, exactly where it was saved."""
@@ -228,8 +240,8 @@ class BlockyardApp:
             try:
                 self.duel = duel.Duel.from_data(saved.duel)
             except ValueError as exc:
-                self.notices.append(f"The duel of this game could not be read ({exc}); "
-                                    "it goes on as an ordinary game.")
+                self.notices.append(_("The duel of this game could not be read ({reason}); "
+                                      "it goes on as an ordinary game.").format(reason=exc))
                 saved.duel = None
         self.playing = saved
         self.saves[saved.key] = saved
@@ -278,9 +290,10 @@ class BlockyardApp:
         from .menus import PromptView
 
         self.window.show_view(PromptView(
-            self, "Enter a challenge code", [("Code", "")],
+            self, _("Enter a challenge code"), [(_("Code"), "")],
             lambda values: self.start_challenge(values[0]), self.show_launcher,
-            hint="The code a friend read out or sent you, e.g. 0BQ8-WM00-0007-V2C"))
+            hint=_("The code a friend read out or sent you, e.g. {code}").format(
+                code="0BQ8-WM00-0007-V2C")))
 
     def finish_game(self, game: blockyard.Game) -> None:
         """A game is over: count it, keep its replay, forget its save, show what's next."""
@@ -328,19 +341,21 @@ class BlockyardApp:
             try:
                 data = load_replay(path).data
                 who = f"{data['player']}: " if data.get("player") else ""
-                label = (f"{str(data['finished'])[:16].replace('T', ' ')}  {who}"
-                         f"{int(data['score'])} points")
+                label = (f"{replay_time(str(data['finished']))}  {who}"
+                         + _("{points} points").format(points=format_number(int(data['score']))))
             except (ReplayError, KeyError, TypeError, ValueError) as exc:
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
                     problems.append(move_aside(path, "replay", _short(exc)))
                 continue
             choices.append((label, self._watch_from_list(path, ruleset_id)))
-        choices.append(("Back", self.show_launcher))
+        choices.append((_("Back"), self.show_launcher))
         ruleset = blockyard.load_ruleset(ruleset_id)
         kept = len(files) - len(problems)
-        lines = [f"{kept} kept (the last 20)"] if kept > 0 else ["No finished games yet."]
-        self.window.show_view(MenuView(self, f"Replays: {ruleset.name}", lines + problems,
+        lines = ([_("{n} kept (the last 20)").format(n=format_number(kept))] if kept > 0
+                 else [_("No finished games yet.")])
+        self.window.show_view(MenuView(self, _("Replays: {name}").format(
+                                           name=ruleset_name(ruleset)), lines + problems,
                                        choices, self.show_launcher))
 
     def _watch_from_list(self, path: Path, ruleset_id: str):
@@ -349,8 +364,8 @@ class BlockyardApp:
             if error:
                 from .menus import MenuView
 
-                self.window.show_view(MenuView(self, "Cannot show this replay", [error],
-                                               [("Back", lambda: self.show_replays(ruleset_id))],
+                self.window.show_view(MenuView(self, _("Cannot show this replay"), [error],
+                                               [(_("Back"), lambda: self.show_replays(ruleset_id))],
                                                lambda: self.show_replays(ruleset_id)))
         return watch
 
@@ -421,13 +436,50 @@ class BlockyardApp:
         try:
             save_game(playing)
         except OSError as exc:
-            self.notices.append(f"The game could not be saved ({exc}).")
+            self.notices.append(_("The game could not be saved ({reason}).").format(reason=exc))
+
+    def set_language(self, code: str) -> None:
+        """Show the window in language ``code`` (a key of :data:`.i18n.LANGUAGES`) from now
+        on: remembered in the settings, and the screen on show is built again in it
+        (as after any :func:`.i18n.set_language`)."""
+        chosen = i18n.supported(code)
+        if chosen is None:
+            i18n.set_language(code)  # says which languages there are
+            return
+        self.settings.language = chosen  # saved first: the rebuilt screen may read it
+        i18n.set_language(chosen)
+        self.save_settings()
+
+    def set_native_digits(self, on: bool) -> None:
+        """Numbers in the language's own digits (Nepali ०–९) or in 0–9, at once."""
+        self.settings.native_digits = on
+        i18n.set_native_digits(on)
+        self.save_settings()
+
+    def _language_changed(self, _code: str) -> None:
+        if getattr(self.window, "app", self) is not self:  # an app no longer on the window
+            self._stop_listening()
+            return
+        self.rebuild_view()
+
+    def rebuild_view(self) -> None:
+        """Build the texts of the screen on show again (after a change of language):
+        a view with a ``rebuild()`` method does it itself; a game screen is made anew
+        for its game."""
+        view = self.window.current_view
+        rebuild = getattr(view, "rebuild", None)
+        if callable(rebuild):
+            rebuild()
+        elif view is not None and getattr(view, "game", None) is not None \
+                and type(view) is game_view(view.game.kind):
+            self.show_game(view.game)
+        self.window.invalidate()
 
     def save_settings(self) -> None:
         try:
             self.settings.save()
         except OSError as exc:
-            self.notices.append(f"The settings could not be saved ({exc}).")
+            self.notices.append(_("The settings could not be saved ({reason}).").format(reason=exc))
 
     def remember_size(self, width: int, height: int) -> None:
         if not self.window.fullscreen:  # the window's own size, not the screen's
@@ -452,6 +504,19 @@ def game_view(kind: str) -> type[arcade.View]:
 
     module, name = GAME_VIEWS[kind]
     return getattr(importlib.import_module(f".{module}", __package__), name)
+
+
+def replay_time(finished: str) -> str:
+    """When a replay's game finished (ISO time), as a date and time of the language."""
+    import datetime as dt
+
+    from .i18n import format_date, localise_digits
+
+    try:
+        when = dt.datetime.fromisoformat(finished)
+    except ValueError:
+        return finished[:16].replace("T", " ")
+    return f"{format_date(when.date(), 'short')} {localise_digits(when.strftime('%H:%M'))}"
 
 
 def _short(exc: BaseException) -> str:

@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING, Any
 import blockyard
 from blockyard import rng
 
+from .i18n import _, format_number
 from .menus import MenuView, PromptView
+from .rulewords import ruleset_name
 
 if TYPE_CHECKING:
     from .app import BlockyardApp
@@ -70,24 +72,26 @@ class Duel:
 def setup(app: BlockyardApp, ruleset_id: str) -> None:
     """Ask for the two names, then start the duel."""
     ruleset = blockyard.load_ruleset(ruleset_id)
-    names = app.settings.options.get("duel names", "Player 1|Player 2").split("|")
+    names = app.settings.options.get("duel names", "").split("|")
+    if len(names) < 2:
+        names = [_("Player 1"), _("Player 2")]
 
     def done(values: list[str]) -> str | None:
         cleaned = [v.strip() for v in values]
         if not all(cleaned):
-            return "Both players need a name."
+            return _("Both players need a name.")
         if cleaned[0] == cleaned[1]:
-            return "The two names must differ."
+            return _("The two names must differ.")
         app.settings.options["duel names"] = "|".join(cleaned)
         app.settings.save()
         start(app, ruleset_id, cleaned)
         return None
 
-    app.window.show_view(PromptView(app, f"Duel: {ruleset.name}",
-                                    [("Player 1", names[0]), ("Player 2", names[-1])],
+    app.window.show_view(PromptView(app, _("Duel: {name}").format(name=ruleset_name(ruleset)),
+                                    [(_("Player 1"), names[0]), (_("Player 2"), names[-1])],
                                     done, app.show_launcher,
-                                    hint="Both play the same pieces, one after the other. "
-                                         "Tab: next name, Enter: go on"))
+                                    hint=_("Both play the same pieces, one after the other. "
+                                           "Tab: next name, Enter: go on")))
 
 
 def start(app: BlockyardApp, ruleset_id: str, names: list[str]) -> None:
@@ -105,17 +109,20 @@ def show_turn(app: BlockyardApp) -> None:
     duel = app.duel
     assert duel is not None
     ruleset = blockyard.load_ruleset(duel.ruleset_id)
-    lines = [ruleset.name, *duel_note(ruleset)]
+    lines = [ruleset_name(ruleset), *duel_note(ruleset)]
     if duel.results:
         last = duel.results[-1]
-        lines.append(f"{last.name} scored {last.score}.")
-        lines.append(f"Now {duel.player} plays the same pieces.")
+        lines.append(_("{name} scored {points}.").format(name=last.name,
+                                                         points=format_number(last.score)))
+        lines.append(_("Now {name} plays the same pieces.").format(name=duel.player))
     else:
-        lines.append(f"{duel.player} plays first; hand over when the game is over.")
+        lines.append(_("{name} plays first; hand over when the game is over.").format(
+            name=duel.player))
     app.window.show_view(MenuView(
-        app, f"{duel.player}'s turn", lines,
-        [(f"Start — {duel.player}", lambda: app.start_game(duel.ruleset_id, duel.seed)),
-         ("Leave the duel", leave(app))], leave(app)))
+        app, _("{name}'s turn").format(name=duel.player), lines,
+        [(_("Start — {name}").format(name=duel.player),
+          lambda: app.start_game(duel.ruleset_id, duel.seed)),
+         (_("Leave the duel"), leave(app))], leave(app)))
 
 
 def leave(app: BlockyardApp):
@@ -142,18 +149,20 @@ def show_result(app: BlockyardApp) -> None:
     ruleset = blockyard.load_ruleset(duel.ruleset_id)
     ranked = sorted(duel.results, key=lambda r: -r.score)
     if len(ranked) > 1 and ranked[0].score == ranked[1].score:
-        verdict = "A draw!"
+        verdict = _("A draw!")
     else:
-        verdict = f"{ranked[0].name} wins!"
-    lines = [ruleset.name, verdict, *duel_note(ruleset), ""]
-    lines += [f"{r.name}:  {r.score} points  ·  {r.lines} lines  ·  {r.moves} moves"
+        verdict = _("{name} wins!").format(name=ranked[0].name)
+    lines = [ruleset_name(ruleset), verdict, *duel_note(ruleset), ""]
+    lines += [_("{name}:  {points} points  ·  {lines} lines  ·  {moves} moves").format(
+                  name=r.name, points=format_number(r.score), lines=format_number(r.lines),
+                  moves=format_number(r.moves))
               for r in duel.results]
 
     def watch(result: DuelResult):
         return lambda: app.watch_replay(result.replay, back=lambda: show_result(app),
-                                        title=f"{result.name}'s game")
+                                        title=_("{name}'s game").format(name=result.name))
 
-    choices = [(f"Watch {r.name}'s game", watch(r)) for r in duel.results]
-    choices.append(("New duel", lambda: start(app, duel.ruleset_id, duel.names)))
-    choices.append(("Leave", leave(app)))
-    app.window.show_view(MenuView(app, "Duel result", lines, choices, leave(app)))
+    choices = [(_("Watch {name}'s game").format(name=r.name), watch(r)) for r in duel.results]
+    choices.append((_("New duel"), lambda: start(app, duel.ruleset_id, duel.names)))
+    choices.append((_("Leave"), leave(app)))
+    app.window.show_view(MenuView(app, _("Duel result"), lines, choices, leave(app)))

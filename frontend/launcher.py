@@ -17,14 +17,22 @@ import arcade
 
 import blockyard
 
-from . import theme
-from .i18n import _
+from . import rulewords, theme
+from .i18n import LANGUAGES, N_, _, format_number, language, localise_digits, ngettext
 from .layout import Rect
 from .persistence import SavedGame
+from .rulewords import ruleset_description, ruleset_name
+from .text import Text
 from .widgets import Button, fit_text
 
 if TYPE_CHECKING:
     from .app import BlockyardApp
+
+
+#: The launcher's headings of the bundled families (others show their id in capitals).
+FAMILIES = {"continue": N_("Continue"), "eu": N_("EU"), "gravity": N_("GRAVITY"),
+            "mixed": N_("MIXED"), "nepal": N_("NEPAL"), "sudoku": N_("SUDOKU"),
+            "tiered": N_("TIERED")}
 
 
 @dataclass
@@ -37,6 +45,7 @@ class Entry:
     options: list[tuple[str, str]]   # (option label, ruleset id)
     choice: int = 0
     resume: SavedGame | None = None
+    key: str = ""                    # the [display] entry or ruleset id: remembers the choice
     texts: list[arcade.Text] = field(default_factory=list)
     rect: Rect = field(default_factory=lambda: Rect(0, 0, 0, 0))
     option_rect: Rect = field(default_factory=lambda: Rect(0, 0, 0, 0))
@@ -64,20 +73,21 @@ def build_entries(app: BlockyardApp) -> list[Entry]:
             ruleset = blockyard.load_ruleset(info.path)
         except Exception:  # nothing a plugin does may stop the launcher
             continue
-        display = ruleset.display
-        key = display.entry or ruleset.id
+        display = rulewords.display(ruleset)
+        key = ruleset.display.entry or ruleset.id
         if key in grouped:
             entry = grouped[key]
-            entry.options.append((display.option or ruleset.name, ruleset.id))
+            entry.options.append((display.option or ruleset_name(ruleset), ruleset.id))
             if display.default:
                 entry.choice = len(entry.options) - 1
             continue
-        entry = Entry(display.entry or ruleset.name, ruleset.family, ruleset.description,
-                      [(display.option, ruleset.id)])
+        entry = Entry(display.entry or ruleset_name(ruleset), ruleset.family,
+                      ruleset_description(ruleset), [(display.option, ruleset.id)],
+                      key=key)
         grouped[key] = entry
         entries.append(entry)
     for entry in entries:
-        remembered = app.settings.options.get(entry.title)
+        remembered = app.settings.options.get(entry.key)
         for i, (_label, rid) in enumerate(entry.options):
             if rid == remembered:
                 entry.choice = i
@@ -87,22 +97,25 @@ def build_entries(app: BlockyardApp) -> list[Entry]:
 def resume_title(saved: SavedGame) -> str:
     """The launcher title of a game in progress: its ruleset, and whose duel turn
     or which challenge it is."""
-    title = f"Resume: {saved.game.ruleset.name}"
+    title = _("Resume: {name}").format(name=ruleset_name(saved.game.ruleset))
     if saved.duel is not None:
         names = saved.duel.get("names", [])
         turn = len(saved.duel.get("results", []))
         if 0 <= turn < len(names):
-            title += f" — duel, {names[turn]}'s turn"
+            title += " — " + _("duel, {name}'s turn").format(name=names[turn])
     elif saved.challenge is not None:
-        title += f" — challenge ({saved.challenge} to beat)"
+        title += " — " + _("challenge ({points} to beat)").format(
+            points=format_number(saved.challenge))
     return title
 
 
 def resume_note(saved: SavedGame) -> str:
     game = saved.game
-    note = f"Score {game.score} after {game.moves} moves"
+    note = _("Score {points} after {moves} moves").format(points=format_number(game.score),
+                                                          moves=format_number(game.moves))
     if game.over:
-        note += "  ·  over: " + ("it can go on" if game.actions() else "to be recorded")
+        note += "  ·  " + (_("over: it can go on") if game.actions()
+                           else _("over: to be recorded"))
     return note
 
 
@@ -133,21 +146,22 @@ class LauncherView(arcade.View):
         if self.entries and self.entries[0].resume is not None:
             self.selected = 0
         self.scroll = 0.0
-        self.title = arcade.Text("Blockyard", 0, 0, theme.TEXT, 34, font_name=theme.FONT,
+        self.title = Text(_("Blockyard"), 0, 0, theme.TEXT, 34, font_name=theme.FONT,
                                  bold=True, anchor_x="center", anchor_y="center")
-        self.challenge_button = Button("Challenge code", self.app.prompt_challenge,
+        self.challenge_button = Button(_("Challenge code"), self.app.prompt_challenge,
                                        font_size=13)
+        self.language_button = Button(LANGUAGES[language()], self.next_language, font_size=13)
         self.settings_button = Button(_("Settings"), self.open_settings, font_size=13)
-        self.hint = arcade.Text(_("↑↓ choose  ←→ setting  Enter play  H rules  T stats  "
-                                  "D duel  R replays  C code  S settings  Esc quit"), 0, 0,
+        self.hint = Text(_("↑↓ choose  ←→ setting  Enter play  H rules  T stats  D duel  "
+                           "R replays  C code  S settings  L language  Esc quit"), 0, 0,
                                 theme.MUTED, 13, font_name=theme.FONT, anchor_x="center",
                                 anchor_y="center")
         self.notices = list(app.notices)  # files set aside: said once, here
         app.notices.clear()
-        self.notice_text = arcade.Text("\n".join(self.notices), 0, 0, theme.ACCENT, 12,
+        self.notice_text = Text("\n".join(self.notices), 0, 0, theme.ACCENT, 12,
                                        font_name=theme.FONT, anchor_x="center", anchor_y="top",
                                        multiline=True, width=600, align="center")
-        self.more = arcade.Text("▼ more below: scroll or ↓", 0, 0, theme.ACCENT, 12,
+        self.more = Text(_("▼ more below: scroll or ↓"), 0, 0, theme.ACCENT, 12,
                                 font_name=theme.FONT, bold=True, anchor_x="right",
                                 anchor_y="center")
         self.headers: list[arcade.Text] = []
@@ -160,14 +174,19 @@ class LauncherView(arcade.View):
         ruleset = blockyard.load_ruleset(entry.ruleset_id)
         best = self.app.records.best(ruleset, None)
         games = self.app.records.stats(ruleset.id).games
-        parts = [f"{ruleset.rows}×{ruleset.cols}"]
+        parts = [localise_digits(f"{ruleset.rows}×{ruleset.cols}")]
         if ruleset.is_daily:
             today = self.app.records.played_today(ruleset)
-            parts.append(_("today: not played yet") if today is None
-                         else _("today: played, {score} points").format(score=today))
-        if ruleset.record_kind == "best":
-            parts.append(f"best {best}" if best is not None else "no record yet")
-        parts.append(f"{games} game{'s' if games != 1 else ''} played")
+            parts.append(rulewords.today_text(ruleset))
+            parts.append(_("not played yet") if today is None
+                         else _("played: {points} points").format(points=format_number(today)))
+        if ruleset.record_kind == "per-date":
+            parts.append(_("best per day"))
+        elif ruleset.record_kind == "best":
+            parts.append(_("best {points}").format(points=format_number(best))
+                         if best is not None else _("no record yet"))
+        parts.append(ngettext("{n} game played", "{n} games played", games).format(
+            n=format_number(games)))
         return "  ·  ".join(parts)
 
     def _layout(self) -> None:
@@ -179,7 +198,9 @@ class LauncherView(arcade.View):
         self.title.font_size = 34 * scale
         self.challenge_button.place(Rect(width - 170 * scale, height - 58 * scale, 160 * scale,
                                          36 * scale), 13 * scale)
-        self.settings_button.place(Rect(10 * scale, height - 58 * scale, 120 * scale,
+        self.settings_button.place(Rect(128 * scale, height - 58 * scale, 110 * scale,
+                                        36 * scale), 13 * scale)
+        self.language_button.place(Rect(10 * scale, height - 58 * scale, 110 * scale,
                                         36 * scale), 13 * scale)
         self.hint.position = (width / 2, 18 * scale)
         fit_text(self.hint, width - 16, 24 * scale, 13 * scale)
@@ -201,8 +222,8 @@ class LauncherView(arcade.View):
         for entry in self.entries:
             if entry.family != family:
                 family = entry.family
-                label = "Continue" if family == "continue" else family.upper()
-                self.headers.append(arcade.Text(label, margin, y - 14 * scale, theme.ACCENT,
+                label = _(FAMILIES[family]) if family in FAMILIES else family.upper()
+                self.headers.append(Text(label, margin, y - 14 * scale, theme.ACCENT,
                                                 13 * scale, font_name=theme.FONT, bold=True,
                                                 anchor_y="center"))
                 y -= 28 * scale
@@ -211,25 +232,27 @@ class LauncherView(arcade.View):
             r = entry.rect
             ruleset_note = self._stats_line(entry)
             description = "" if entry.resume is not None else \
-                blockyard.load_ruleset(entry.ruleset_id).description
-            title = arcade.Text(entry.title, r.left + 14 * scale, r.top - 18 * scale, theme.TEXT,
+                ruleset_description(blockyard.load_ruleset(entry.ruleset_id))
+            title = Text(entry.title, r.left + 14 * scale, r.top - 18 * scale, theme.TEXT,
                                 17 * scale, font_name=theme.FONT, bold=True, anchor_y="center")
             fit_text(title, r.width - (250 if len(entry.options) > 1 else 28) * scale,
                      26 * scale, 17 * scale, smallest=9)
             entry.texts = [
                 fitted(title, r.width - (250 if len(entry.options) > 1 else 28) * scale),
-                fitted(arcade.Text(description, r.left + 14 * scale, r.top - 40 * scale,
+                fitted(Text(description, r.left + 14 * scale, r.top - 40 * scale,
                                    theme.MUTED, 11.5 * scale, font_name=theme.FONT,
                                    anchor_y="center"),
                        r.width - (28 if entry.resume is not None else 220) * scale),
-                arcade.Text(ruleset_note, r.left + 14 * scale, r.bottom + 12 * scale, theme.TEXT,
+                Text(ruleset_note, r.left + 14 * scale, r.bottom + 12 * scale, theme.TEXT,
                             11.5 * scale, font_name=theme.FONT, anchor_y="center"),
             ]
+            fit_text(entry.texts[-1], r.width - (28 if entry.resume is not None else 220) * scale,
+                     26 * scale, 11.5 * scale, smallest=8)
             if len(entry.options) > 1:
                 label = f"◀  {entry.options[entry.choice][0]}  ▶"
                 entry.option_rect = Rect(r.right - 230 * scale, r.top - 34 * scale, 220 * scale,
                                          28 * scale)
-                entry.texts.append(arcade.Text(label, entry.option_rect.center_x,
+                entry.texts.append(Text(label, entry.option_rect.center_x,
                                                entry.option_rect.center_y, theme.ACCENT,
                                                14 * scale, font_name=theme.FONT, bold=True,
                                                anchor_x="center", anchor_y="center"))
@@ -249,7 +272,7 @@ class LauncherView(arcade.View):
                 for label, rect in ((_("Rules"), entry.help_rect), (_("Stats"), entry.stats_rect),
                                     (_("Duel"), entry.duel_rect),
                                     (_("Replays"), entry.replays_rect)):
-                    entry.texts.append(arcade.Text(label, rect.center_x, rect.center_y,
+                    entry.texts.append(Text(label, rect.center_x, rect.center_y,
                                                    theme.TEXT, 11.5 * scale, font_name=theme.FONT,
                                                    bold=True, anchor_x="center",
                                                    anchor_y="center"))
@@ -308,15 +331,12 @@ class LauncherView(arcade.View):
             self.notice_text.draw()
         self.challenge_button.draw()
         self.settings_button.draw()
+        self.language_button.draw()
         self.hint.draw()
 
     def open_settings(self) -> None:
         self.app.show_settings(self.app.show_launcher)
 
-    def rebuild(self) -> None:
-        view = LauncherView(self.app)
-        view.selected = self.selected
-        self.window.show_view(view)
 
     def choose(self, index: int) -> None:
         entry = self.entries[index]
@@ -324,14 +344,14 @@ class LauncherView(arcade.View):
             self.app.resume(entry.resume)
             return
         if len(entry.options) > 1:
-            self.app.settings.options[entry.title] = entry.ruleset_id
+            self.app.settings.options[entry.key] = entry.ruleset_id
         self.app.confirm_new_game(entry.ruleset_id, self.app.show_launcher)
 
     def cycle_option(self, index: int, step: int) -> None:
         entry = self.entries[index]
         if len(entry.options) > 1:
             entry.choice = (entry.choice + step) % len(entry.options)
-            self.app.settings.options[entry.title] = entry.ruleset_id
+            self.app.settings.options[entry.key] = entry.ruleset_id
             self._layout()
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
@@ -350,6 +370,8 @@ class LauncherView(arcade.View):
             self.choose(self.selected)
         elif symbol == key.C:
             self.app.prompt_challenge()
+        elif symbol == key.L:
+            self.next_language()
         elif symbol == key.D and self.entries[self.selected].resume is None:
             self.app.start_duel(self.entries[self.selected].ruleset_id)
         elif symbol == key.R and self.entries[self.selected].resume is None:
@@ -375,6 +397,9 @@ class LauncherView(arcade.View):
         if self.settings_button.hit(x, y):
             self.open_settings()
             return
+        if self.language_button.hit(x, y):
+            self.next_language()
+            return
         if y >= self.list_top:
             return
         for i, entry in enumerate(self.entries):
@@ -398,6 +423,22 @@ class LauncherView(arcade.View):
                 self.selected = i
                 self.choose(i)
                 return
+
+    def next_language(self) -> None:
+        """Switch to the next language of :data:`~.i18n.LANGUAGES` (at once)."""
+        codes = list(LANGUAGES)
+        self.app.set_language(codes[(codes.index(language()) + 1) % len(codes)])
+
+    def rebuild(self) -> None:
+        """Build every text again in the language now chosen, keeping the selection
+        and the scroll position."""
+        fresh = LauncherView(self.app)
+        fresh.notices = self.notices
+        fresh.notice_text.text = "\n".join(self.notices)
+        fresh.selected = min(self.selected, max(0, len(fresh.entries) - 1))
+        fresh.scroll = self.scroll
+        fresh._layout()
+        self.window.show_view(fresh)
 
     def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> None:
         if not self.entries:

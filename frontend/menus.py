@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING
 import arcade
 
 from . import theme
+from .i18n import _
 from .layout import Rect
+from .text import Text
 from .widgets import Button, hover_buttons
 
 if TYPE_CHECKING:
@@ -28,9 +30,9 @@ class MenuView(arcade.View):
         super().__init__()
         self.app = app
         self.back = back
-        self.title = arcade.Text(title, 0, 0, theme.TEXT, 28, font_name=theme.FONT, bold=True,
+        self.title = Text(title, 0, 0, theme.TEXT, 28, font_name=theme.FONT, bold=True,
                                  anchor_x="center", anchor_y="center")
-        self.lines = [arcade.Text(line, 0, 0, theme.TEXT, 16, font_name=theme.FONT,
+        self.lines = [Text(line, 0, 0, theme.TEXT, 16, font_name=theme.FONT,
                                   anchor_x="center", anchor_y="center") for line in lines]
         self.buttons = [Button(label, action, font_size=17) for label, action in choices]
         self.index = 0
@@ -102,24 +104,24 @@ class PromptView(arcade.View):
         self.app = app
         self.done = done
         self.back = back
-        self.labels = [label for label, _ in fields]
-        self.values = [value for _, value in fields]
+        self.labels = [label for label, _value in fields]
+        self.values = [value for _label, value in fields]
         self.fresh = [bool(value) for value in self.values]  # a suggestion: typing replaces it
         self.focus = 0
         self.error = ""
         self.ready = False  # text typed with the key that opened the prompt is not input
-        self.title = arcade.Text(title, 0, 0, theme.TEXT, 26, font_name=theme.FONT, bold=True,
+        self.title = Text(title, 0, 0, theme.TEXT, 26, font_name=theme.FONT, bold=True,
                                  anchor_x="center", anchor_y="center")
-        self.hint = arcade.Text(hint or "Type, Tab for the next field, Enter to go on, Esc back",
+        self.hint = Text(hint or _("Type, Tab for the next field, Enter to go on, Esc back"),
                                 0, 0, theme.MUTED, 13, font_name=theme.FONT, anchor_x="center",
                                 anchor_y="center")
-        self.error_text = arcade.Text("", 0, 0, theme.BAD, 15, font_name=theme.FONT,
+        self.error_text = Text("", 0, 0, theme.BAD, 15, font_name=theme.FONT,
                                       anchor_x="center", anchor_y="center", multiline=True,
                                       width=600, align="center")
-        self.texts = [arcade.Text("", 0, 0, theme.TEXT, 18, font_name=theme.FONT,
-                                  anchor_y="center") for _ in fields]
-        self.ok = Button("OK", self.submit, font_size=18, color="GO")
-        self.cancel = Button("Cancel", self.back, font_size=18)
+        self.texts = [Text("", 0, 0, theme.TEXT, 18, font_name=theme.FONT,
+                                  anchor_y="center") for _field in fields]
+        self.ok = Button(_("OK"), self.submit, font_size=18, color="GO")
+        self.cancel = Button(_("Cancel"), self.back, font_size=18)
         self._layout()
 
     def _layout(self) -> None:

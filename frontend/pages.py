@@ -22,9 +22,19 @@ import arcade
 import blockyard
 
 from . import theme
-from .i18n import _
+from .i18n import (
+    LANGUAGES,
+    _,
+    format_date,
+    format_number,
+    language,
+    localise_digits,
+    ngettext,
+)
 from .layout import Rect
 from .persistence import PALETTES, THEMES, WINDOW_MODES
+from .rulewords import ruleset_name
+from .text import Text
 from .widgets import Button, click_buttons, fit_text, hover_buttons
 
 if TYPE_CHECKING:
@@ -61,6 +71,7 @@ def setting_options() -> list[Option]:
         Option("palette", _("Piece colours"), [(p, palette_words[p]) for p in PALETTES]),
         Option("patterns", _("Pattern on each colour"), on_off),
         Option("window_mode", _("Window mode"), [(m, mode_words[m]) for m in WINDOW_MODES]),
+        Option("language", _("Language"), list(LANGUAGES.items())),
     ]
 
 
@@ -82,7 +93,8 @@ class SettingsView(arcade.View):
         self.window.show_view(SettingsView(self.app, self.back, self.selected))
 
     def value_word(self, option: Option) -> str:
-        current = getattr(self.app.settings, option.name)
+        current = language() if option.name == "language" \
+            else getattr(self.app.settings, option.name)
         for value, word in option.values:
             if value == current or (isinstance(value, float) and isinstance(current, float)
                                     and abs(value - current) < 0.05):
@@ -93,10 +105,10 @@ class SettingsView(arcade.View):
         width, height = self.window.width, self.window.height
         scale = _scale(width, height)
         self.scale = scale
-        self.title = arcade.Text(_("Settings"), width / 2, height - 60 * scale, theme.TEXT,
+        self.title = Text(_("Settings"), width / 2, height - 60 * scale, theme.TEXT,
                                  28 * scale, font_name=theme.FONT, bold=True,
                                  anchor_x="center", anchor_y="center")
-        self.hint = arcade.Text(_("↑↓ choose  ←→ or Enter change  Esc back"), width / 2,
+        self.hint = Text(_("↑↓ choose  ←→ or Enter change  Esc back"), width / 2,
                                 18 * scale, theme.MUTED, 13 * scale, font_name=theme.FONT,
                                 anchor_x="center", anchor_y="center")
         fit_text(self.hint, width - 16, 24 * scale, 13 * scale)
@@ -106,10 +118,10 @@ class SettingsView(arcade.View):
         for option in self.options:
             rect = Rect(width / 2 - rw / 2, y - rh, rw, rh - 6 * scale)
             self.rows.append(rect)
-            label = arcade.Text(option.label, rect.left + 14 * scale, rect.center_y, theme.TEXT,
+            label = Text(option.label, rect.left + 14 * scale, rect.center_y, theme.TEXT,
                                 16 * scale, font_name=theme.FONT, anchor_y="center")
             fit_text(label, rect.width * 0.5, rect.height, 16 * scale)
-            value = arcade.Text(f"◀  {self.value_word(option)}  ▶", rect.right - 14 * scale,
+            value = Text(f"◀  {self.value_word(option)}  ▶", rect.right - 14 * scale,
                                 rect.center_y, theme.ACCENT, 16 * scale, font_name=theme.FONT,
                                 bold=True, anchor_x="right", anchor_y="center")
             fit_text(value, rect.width * 0.46, rect.height, 16 * scale)
@@ -129,7 +141,7 @@ class SettingsView(arcade.View):
             sprite.texture = theme.piece_texture(i + 1)
             sprite.width = sprite.height = size * 0.94
             self.swatches.append(sprite)
-        self.swatch_label = arcade.Text(_("Pieces look like this"), width / 2,
+        self.swatch_label = Text(_("Pieces look like this"), width / 2,
                                         self.swatch_y - size * 0.9, theme.MUTED, 13 * scale,
                                         font_name=theme.FONT, anchor_x="center",
                                         anchor_y="center")
@@ -164,7 +176,10 @@ class SettingsView(arcade.View):
         current = words.index(self.value_word(option)) if self.value_word(option) in words \
             else 0
         value = option.values[(current + step) % len(option.values)][0]
-        self.app.change_setting(option.name, value)
+        if option.name == "language":  # saved, and every screen follows (see the app)
+            self.app.set_language(str(value))
+        else:
+            self.app.change_setting(option.name, value)
         if option.name in ("sound", "volume"):
             self.app.sounds.play("pickup")  # hear the new volume at once
         if self.window.current_view is self:  # apply_settings did not rebuild it
@@ -223,21 +238,21 @@ class HelpView(arcade.View):
         width, height = self.window.width, self.window.height
         scale = _scale(width, height)
         self.scale = scale
-        self.title = arcade.Text(_("How to play: {name}").format(name=self.ruleset.name),
+        self.title = Text(_("How to play: {name}").format(name=ruleset_name(self.ruleset)),
                                  width / 2, height - 50 * scale, theme.TEXT, 24 * scale,
                                  font_name=theme.FONT, bold=True, anchor_x="center",
                                  anchor_y="center")
         fit_text(self.title, width - 24, 40 * scale, 24 * scale)
         self.top = height - 90 * scale
         self.bottom = 90 * scale
-        self.body = arcade.Text(self.page, width / 2, self.top + self.scroll, theme.TEXT,
+        self.body = Text(self.page, width / 2, self.top + self.scroll, theme.TEXT,
                                 15 * scale, font_name=theme.FONT, anchor_x="center",
                                 anchor_y="top", multiline=True, width=int(width * 0.88),
                                 align="left")
         room = self.top - self.bottom
         while self.body.font_size > 10 and self.body.content_height > room * 1.6:
             self.body.font_size *= 0.92
-        self.more = arcade.Text(_("▼ more: scroll or ↓"), width - 12 * scale,
+        self.more = Text(_("▼ more: scroll or ↓"), width - 12 * scale,
                                 self.bottom - 14 * scale, theme.ACCENT, 12 * scale,
                                 font_name=theme.FONT, bold=True, anchor_x="right",
                                 anchor_y="center")
@@ -345,8 +360,8 @@ class StatsView(arcade.View):
         self.window.show_view(StatsView(self.app, self.ruleset, self.back))
 
     def _text(self, text: str, x: float, y: float, size: float, color: theme.Color | None = None,
-              *, bold: bool = False, anchor_x: str = "center") -> arcade.Text:
-        out = arcade.Text(text, x, y, color or theme.TEXT, size * self.scale,
+              *, bold: bool = False, anchor_x: str = "center") -> Text:
+        out = Text(text, x, y, color or theme.TEXT, size * self.scale,
                           font_name=theme.FONT, bold=bold, anchor_x=anchor_x, anchor_y="center")
         self.texts.append(out)
         return out
@@ -355,20 +370,22 @@ class StatsView(arcade.View):
         width, height = self.window.width, self.window.height
         scale = _scale(width, height)
         self.scale = scale
-        self.texts: list[arcade.Text] = []
+        self.texts: list[Text] = []
         s, r = self.stats, self.ruleset
-        title = self._text(_("Statistics: {name}").format(name=r.name), width / 2,
+        title = self._text(_("Statistics: {name}").format(name=ruleset_name(r)), width / 2,
                            height - 36 * scale, 22, bold=True)
         fit_text(title, width - 24, 34 * scale, 22 * scale)
-        average = "—" if s.average is None else f"{s.average:.0f}"
-        best = "—" if s.best is None else str(s.best)
+        average = "—" if s.average is None else format_number(round(s.average))
+        best = "—" if s.best is None else format_number(s.best)
         shows_score = r.display.score
-        figures = [(_("Games"), str(s.games))]
+        figures = [(_("Games"), format_number(s.games))]
         if shows_score:
             figures += [(_("Best"), best), (_("Average"), average)]
-        figures += [(_("Lines") if r.mode == "tray" else _("Areas"), str(s.total_lines))]
+        figures += [(_("Lines") if r.mode == "tray" else _("Areas"),
+                     format_number(s.total_lines))]
         if shows_score and r.mode == "tray":
-            figures.append((_("Best combo"), f"×{s.best_combo}" if s.best_combo else "—"))
+            figures.append((_("Best combo"), localise_digits(f"×{s.best_combo}")
+                            if s.best_combo else "—"))
         cw = width / len(figures)
         self.figures = {}
         for i, (label, value) in enumerate(figures):
@@ -377,9 +394,9 @@ class StatsView(arcade.View):
                                              bold=True).text
             self._text(label, x, height - 106 * scale, 12, theme.MUTED)
         if s.practice_games:
-            words = _("{n} practice game (not counted)") if s.practice_games == 1 else \
-                _("{n} practice games (not counted)")
-            self._text(words.format(n=s.practice_games),
+            words = ngettext("{n} practice game (not counted)",
+                             "{n} practice games (not counted)", s.practice_games)
+            self._text(words.format(n=format_number(s.practice_games)),
                        width / 2, height - 128 * scale, 12, theme.MUTED)
         margin = max(40 * scale, width * 0.08)
         daily = r.is_daily
@@ -391,15 +408,17 @@ class StatsView(arcade.View):
         # line chart of the last scores
         self.chart_area = Rect(margin, top - part + 34 * scale, width - 2 * margin,
                                part - 64 * scale)
-        self._text(_("Last {n} scores").format(n=LAST_GAMES) if len(self.scores) >= LAST_GAMES
-                   else _("Scores of the last {n} games").format(n=len(self.scores)),
+        self._text(_("Last {n} scores").format(n=format_number(LAST_GAMES))
+                   if len(self.scores) >= LAST_GAMES else
+                   _("Scores of the last {n} games").format(n=format_number(len(self.scores))),
                    margin, top - 12 * scale, 14, bold=True, anchor_x="left")
         self.chart_points = chart_points(self.scores, self.chart_area)
         if self.scores:
             a = self.chart_area
-            self._text(str(max(max(self.scores), 1)), a.left - 6 * scale, a.top, 11, theme.MUTED,
+            self._text(format_number(max(max(self.scores), 1)), a.left - 6 * scale, a.top, 11,
+                       theme.MUTED,
                        anchor_x="right")
-            self._text(str(min(0, min(self.scores))), a.left - 6 * scale, a.bottom, 11,
+            self._text(format_number(min(0, min(self.scores))), a.left - 6 * scale, a.bottom, 11,
                        theme.MUTED, anchor_x="right")
         else:
             self._text(_("No finished games yet."), width / 2, self.chart_area.center_y, 14,
@@ -413,11 +432,13 @@ class StatsView(arcade.View):
         self.bars = histogram_bars(self.bins, self.histogram_area)
         for b, bar in zip(self.bins, self.bars, strict=True):
             if b.count:
-                self._text(str(b.count), bar.center_x, bar.top + 8 * scale, 10, theme.MUTED)
+                self._text(format_number(b.count), bar.center_x, bar.top + 8 * scale, 10,
+                           theme.MUTED)
         if self.bins:
             a = self.histogram_area
-            self._text("0", a.left, a.bottom - 12 * scale, 10, theme.MUTED)
-            self._text(str(self.bins[-1].high), a.right, a.bottom - 12 * scale, 10, theme.MUTED)
+            self._text(format_number(0), a.left, a.bottom - 12 * scale, 10, theme.MUTED)
+            self._text(format_number(self.bins[-1].high), a.right, a.bottom - 12 * scale, 10,
+                       theme.MUTED)
         # calendar of the days played
         self.calendar: dict[str, tuple[Rect, int | None]] = {}
         if daily:
@@ -429,7 +450,7 @@ class StatsView(arcade.View):
 
     def _layout_calendar(self, area: Rect, top: float) -> None:
         year, month = self.month
-        name = dt.date(year, month, 1).strftime("%B %Y")
+        name = format_date(dt.date(year, month, 1), "LLLL y")
         self._text(_("Days played: {month}  (←/→ month)").format(month=name), self.chart_area.left,
                    top - 12 * self.scale, 14, bold=True, anchor_x="left")
         weeks = calendar.Calendar().monthdayscalendar(year, month)
@@ -443,10 +464,12 @@ class StatsView(arcade.View):
                             ch - 4)
                 score = self.days.get(date)
                 self.calendar[date] = (rect, score)
-                self._text(str(day), rect.left + 4 * self.scale, rect.top - 8 * self.scale, 10,
+                self._text(format_number(day), rect.left + 4 * self.scale,
+                           rect.top - 8 * self.scale, 10,
                            theme.MUTED, anchor_x="left")
                 if score is not None:
-                    label = self._text(str(score), rect.center_x, rect.center_y - 3 * self.scale,
+                    label = self._text(format_number(score), rect.center_x,
+                                       rect.center_y - 3 * self.scale,
                                        12, theme.TEXT, bold=True)
                     fit_text(label, rect.width - 4, rect.height * 0.6, 12 * self.scale)
 

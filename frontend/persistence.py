@@ -101,6 +101,8 @@ class Settings:
     patterns: bool = False
     window_mode: str = "windowed"
     help_seen: list[str] = field(default_factory=list)
+    language: str = ""          # a code of i18n.LANGUAGES; "" follows the system's language
+    native_digits: bool = True  # numbers in the language's own digits (Nepali: ०–९)
 
     @classmethod
     def path(cls) -> Path:
@@ -137,6 +139,8 @@ class Settings:
         settings.window_mode = _read(data, "window_mode", _choice(WINDOW_MODES),
                                      settings.window_mode, problems)
         settings.help_seen = _read(data, "help_seen", _names, [], problems)
+        settings.language = _read(data, "language", _language, "", problems)
+        settings.native_digits = _read(data, "native_digits", _boolean, True, problems)
         if problems:
             notices.append(move_aside(path, "settings", "; ".join(problems)))
             with contextlib.suppress(OSError):
@@ -146,7 +150,8 @@ class Settings:
     def save(self) -> None:
         write_atomically(self.path(), tomli_w.dumps({
             "last_ruleset": self.last_ruleset, "width": self.width, "height": self.height,
-            "options": dict(self.options), "sound": self.sound, "volume": self.volume,
+            "options": dict(self.options), "language": self.language,
+            "native_digits": self.native_digits, "sound": self.sound, "volume": self.volume,
             "reduced_motion": self.reduced_motion, "theme": self.theme,
             "palette": self.palette, "patterns": self.patterns,
             "window_mode": self.window_mode, "help_seen": list(self.help_seen)}))
@@ -202,6 +207,20 @@ def _options(value: Any) -> dict[str, str]:
     if not isinstance(value, dict):
         raise ValueError("not a table")
     return {str(k): str(v) for k, v in value.items()}
+
+
+def _language(value: Any) -> str:
+    from .i18n import LANGUAGES
+
+    if value != "" and value not in LANGUAGES:
+        raise ValueError(f"{value!r} is not one of the languages {', '.join(LANGUAGES)}")
+    return str(value)
+
+
+def _boolean(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"{value!r} is not true or false")
+    return value
 
 
 def remove_stray_files() -> list[Path]:

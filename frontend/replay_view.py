@@ -17,7 +17,10 @@ import arcade
 from blockyard.replays import Replay
 
 from . import theme
+from .i18n import _, localise_digits
 from .layout import Rect
+from .rulewords import ruleset_name
+from .text import Text
 from .widgets import Button, click_buttons, hover_buttons
 
 if TYPE_CHECKING:
@@ -51,12 +54,13 @@ class ReplayView(arcade.View):
             from .tray_view import TrayGameView
 
             self.inner = TrayGameView(app, self.game, spectator=True)
-        self.label = title or f"Replay: {self.game.ruleset.name}"
-        self.buttons = [Button("❚❚ Pause", self.toggle, font_size=13),
-                        Button("Step ▶", self.step_once, font_size=13),
-                        Button("Speed ×1", self.next_speed, font_size=13),
-                        Button("Back", self.back, font_size=13)]
-        self.status = arcade.Text(self.label, 0, 0, theme.ACCENT, 12, font_name=theme.FONT,
+        self.label = title or _("Replay: {name}").format(name=ruleset_name(self.game.ruleset))
+        self.buttons = [Button(_("❚❚ Pause"), self.toggle, font_size=13),
+                        Button(_("Step ▶"), self.step_once, font_size=13),
+                        Button(_("Speed ×{n}").format(n=localise_digits("1")), self.next_speed,
+                               font_size=13),
+                        Button(_("Back"), self.back, font_size=13)]
+        self.status = Text(self.label, 0, 0, theme.ACCENT, 12, font_name=theme.FONT,
                                   bold=True, anchor_x="center", anchor_y="center")
         self._place_status()
 
@@ -87,10 +91,10 @@ class ReplayView(arcade.View):
         return (self.playing and not self.finished) or self.inner.animating()
 
     def _status_text(self) -> str:
-        state = "end" if self.finished else ("▶" if self.playing else "❚❚")
-        return (f"{self.label}  {state} ×{self.speed}  "
-                f"{min(self.index, len(self.actions))}/{len(self.actions)}  ·  "
-                "Space ❚❚  → step  1/2/4  Esc")
+        state = _("end") if self.finished else ("▶" if self.playing else "❚❚")
+        return (f"{self.label}  {state} ×{localise_digits(str(self.speed))}  "
+                + localise_digits(f"{min(self.index, len(self.actions))}/{len(self.actions)}")
+                + "  ·  " + _("Space ❚❚  → step  1/2/4  Esc"))
 
     # -- playing ---------------------------------------------------------------------------
 
@@ -138,10 +142,11 @@ class ReplayView(arcade.View):
         text = self._status_text()
         if self.status.text != text:
             self.status.text = text
-        self.buttons[0].label = "▶ Play" if not self.playing or self.finished else "❚❚ Pause"
+        self.buttons[0].label = _("▶ Play") if not self.playing or self.finished \
+            else _("❚❚ Pause")
         self.buttons[0].enabled = not self.finished
         self.buttons[1].enabled = not self.finished
-        self.buttons[2].label = f"Speed ×{self.speed}"
+        self.buttons[2].label = _("Speed ×{n}").format(n=localise_digits(str(self.speed)))
 
     def on_draw(self) -> None:
         self.inner.on_draw()

@@ -4,6 +4,11 @@ Why a game ended, the labels of actions with their uses left, and the numbers a
 falling game shows (points for a discard, errors allowed) come from the game and
 its ruleset: the ``[display]`` table (``texts``), the actions plugins contribute
 (``label``, ``help``, ``uses_left``) and the rule file's plugin parameters.
+
+In the player's language: the rule file's ``[display.i18n.<language>]`` texts
+(:func:`display`, :func:`ruleset_name`), and the bundled plugins' own English
+words (action labels and help, tips) through the frontend's catalogue
+(:func:`engine_text`); a third-party plugin's words are shown as it gives them.
 """
 
 from __future__ import annotations
@@ -11,9 +16,46 @@ from __future__ import annotations
 from typing import Any
 
 import blockyard
+from blockyard.ruleset import Display
 
-OVER_WORDS = {"stuck": "No piece fits", "time": "Time is up", "ended": "Round ended",
-              "complete": "Board complete!"}
+from .i18n import N_, _, format_date, format_number, language, localise_digits, ngettext
+
+OVER_WORDS = {"stuck": N_("No piece fits"), "time": N_("Time is up"),
+              "ended": N_("Round ended"), "complete": N_("Board complete!")}
+
+#: The words of the core and the bundled plugins (action labels and help, default
+#: tips), so that :func:`engine_text` finds them in the catalogue.
+ENGINE_TEXTS = (
+    N_("End round"), N_("End the game now and count the score."),
+    N_("Swap"), N_("Discard the three pieces in the tray and get a new set."),
+    N_("Rotate"), N_("Turn a piece in the tray a quarter turn clockwise."),
+    N_("Continue"), N_("New pieces"), N_("When nothing fits, the tray is refilled by itself."),
+    N_("A swap was still available: a swap deals three new pieces."),
+    N_("Keep a 3×3 corner free for the big pieces."),
+    N_("Avoid one-cell holes: no piece but the single block fills them."),
+    N_("Clear lines early and keep the middle open."),
+)
+
+
+def engine_text(text: str) -> str:
+    """A word of the engine or a plugin in the player's language, when the catalogue
+    has it (the bundled plugins' words); otherwise as given."""
+    return _(text) if text else text
+
+
+def display(ruleset: blockyard.Ruleset) -> Display:
+    """The ruleset's ``[display]`` hints with its texts in the player's language."""
+    return ruleset.display.in_language(language())
+
+
+def ruleset_name(ruleset: blockyard.Ruleset) -> str:
+    """The ruleset's name in the player's language (its own name when not translated)."""
+    return ruleset.name_in(language())
+
+
+def ruleset_description(ruleset: blockyard.Ruleset) -> str:
+    """The ruleset's description in the player's language."""
+    return ruleset.description_in(language())
 
 
 def rule_param(ruleset: blockyard.Ruleset, plugin: str, key: str, default: Any = None) -> Any:
@@ -38,8 +80,9 @@ def discard_points(ruleset: blockyard.Ruleset) -> int | None:
 
 
 def signed(points: int) -> str:
-    """Points with their sign, a true minus for negatives (``−100``, ``+10``)."""
-    return f"−{-points}" if points < 0 else f"+{points}"
+    """Points with their sign, a true minus for negatives (``−100``, ``+10``), in the
+    language's digits and separators."""
+    return f"−{format_number(-points)}" if points < 0 else f"+{format_number(points)}"
 
 
 def over_words(game: blockyard.Game, reason: str | None = None) -> str:
@@ -48,20 +91,55 @@ def over_words(game: blockyard.Game, reason: str | None = None) -> str:
     reason = reason if reason is not None else game.over_reason
     if reason is None:
         return ""
-    own = game.ruleset.display.text(reason)
+    own = display(game.ruleset).text(reason)
     if own:
         return own
     if reason == "errors":
         limit = max_errors(game.ruleset)
-        return f"{limit} errors" if limit is not None else "Too many errors"
-    return OVER_WORDS.get(reason, "Game over")
+        if limit is None:
+            return _("Too many errors")
+        return ngettext("{n} error", "{n} errors", limit).format(n=format_number(limit))
+    return _(OVER_WORDS[reason]) if reason in OVER_WORDS else _("Game over")
 
 
 def action_label(label: str, uses_left: int | None) -> str:
-    """A button label with the uses left: ``Swap (2)``."""
-    return label if uses_left is None else f"{label} ({uses_left})"
+    """A button label (translated when it is a bundled plugin's) with the uses left:
+    ``Swap (2)``."""
+    label = engine_text(label)
+    return label if uses_left is None else f"{label} ({format_number(uses_left)})"
 
 
 def key_name(key: str | None) -> str:
     """A key as printed on a keyboard (``s`` → ``S``), or ``""``."""
     return key.upper() if key else ""
+
+
+def clock(seconds_left: float) -> str:
+    """A clock's time left as ``m:ss``, in the language's digits."""
+    left = int(seconds_left)
+    return localise_digits(f"{left // 60}:{left % 60:02d}")
+
+
+def game_title(game: blockyard.Game) -> str:
+    """The ruleset's name, with the date of a daily game written in the language
+    (``Nepal Blocks — Today's Game · 30 Nov 2026``)."""
+    name = ruleset_name(game.ruleset)
+    if not game.date:
+        return name
+    import datetime as dt
+
+    try:
+        day = dt.date.fromisoformat(str(game.date))
+    except ValueError:
+        return name
+    return f"{name}  ·  {format_date(day)}"
+
+
+def today_text(ruleset: blockyard.Ruleset) -> str:
+    """Today's date where the daily ruleset's day is counted (its time zone), written
+    in the language; "" for a ruleset that is not daily."""
+    if not ruleset.is_daily:
+        return ""
+    from blockyard.game import today_in
+
+    return format_date(today_in(ruleset.timezone))

@@ -17,9 +17,11 @@ import pyglet
 import blockyard
 from blockyard.stones import Stone
 
-from . import theme
+from . import rulewords, theme
+from .i18n import _, format_number
 from .layout import Rect
 from .rulewords import discard_points, max_errors, signed
+from .text import Text
 from .widgets import Button, PauseMenu, cell_sprite, fit_text, hover_buttons
 
 if TYPE_CHECKING:
@@ -66,32 +68,32 @@ class SudokuView(arcade.View):
         self.labels: list[tuple[arcade.Text, float]] = []
         self.shown: list[int] = []
         font = theme.FONT
-        self.score_text = arcade.Text("0", 0, 0, theme.TEXT, 28, font_name=font, bold=True,
+        self.score_text = Text("0", 0, 0, theme.TEXT, 28, font_name=font, bold=True,
                                       anchor_x="center", anchor_y="center")
-        self.clock_text = arcade.Text("", 0, 0, theme.TEXT, 18, font_name=font,
+        self.clock_text = Text("", 0, 0, theme.TEXT, 18, font_name=font,
                                       anchor_x="center", anchor_y="center")
-        self.errors_text = arcade.Text("", 0, 0, theme.BAD, 22, font_name=font, bold=True,
+        self.errors_text = Text("", 0, 0, theme.BAD, 22, font_name=font, bold=True,
                                        anchor_x="center", anchor_y="center")
-        self.next_text = arcade.Text("Next", 0, 0, theme.MUTED, 13, font_name=font,
+        self.next_text = Text(_("Next"), 0, 0, theme.MUTED, 13, font_name=font,
                                      anchor_x="left", anchor_y="center")
-        self.current_text = arcade.Text("", 0, 0, (20, 20, 30, 255), 20, font_name=font,
+        self.current_text = Text("", 0, 0, (20, 20, 30, 255), 20, font_name=font,
                                         bold=True, anchor_x="center", anchor_y="center")
-        self.upcoming_texts = [arcade.Text("", 0, 0, (20, 20, 30, 255), 14, font_name=font,
+        self.upcoming_texts = [Text("", 0, 0, (20, 20, 30, 255), 14, font_name=font,
                                            bold=True, anchor_x="center", anchor_y="center")
                                for _ in range(3)]
-        self.help_text = arcade.Text("Keys: ←/→ move   ↓ soft drop   Space hard drop   Esc pause",
+        self.help_text = Text(_("Keys: ←/→ move   ↓ soft drop   Space hard drop   Esc pause"),
                                      0, 0, theme.MUTED, 12, font_name=font, anchor_x="center",
                                      anchor_y="center")
         self.max_errors = max_errors(game.ruleset)
         discard = discard_points(game.ruleset)
         self.discard_label = signed(discard) if discard is not None else ""
-        self.errors_label = arcade.Text("Errors", 0, 0, theme.MUTED, 12, font_name=font,
+        self.errors_label = Text(_("Errors"), 0, 0, theme.MUTED, 12, font_name=font,
                                         anchor_x="center", anchor_y="center")
-        self.menu_button = Button("Menu", self.open_pause, font_size=13)
+        self.menu_button = Button(_("Menu"), self.open_pause, font_size=13)
         self.controls = {
             "left": Button("◀", lambda: self.control("left"), font_size=22),
-            "soft": Button("▼ soft", lambda: self.control("soft"), font_size=15),
-            "hard": Button("⤓ drop", lambda: self.control("hard"), font_size=15),
+            "soft": Button(_("▼ soft"), lambda: self.control("soft"), font_size=15),
+            "hard": Button(_("⤓ drop"), lambda: self.control("hard"), font_size=15),
             "right": Button("▶", lambda: self.control("right"), font_size=22),
         }
         self.shadow = cell_sprite(theme.GLOW, 10)
@@ -135,12 +137,12 @@ class SudokuView(arcade.View):
             for c in range(game.cols):
                 x, y = self.cell_center(r, c)
                 self.cells.append(cell_sprite(theme.EMPTY_CELL, cell * 0.92, x, y))
-                self.digits.append(arcade.Text("", x, y, (20, 20, 30, 255), cell * 0.45,
+                self.digits.append(Text("", x, y, (20, 20, 30, 255), cell * 0.45,
                                                font_name=theme.FONT, bold=True,
                                                anchor_x="center", anchor_y="center",
                                                batch=self.batch))
         self.shown = [-1] * (game.rows * game.cols)
-        self.discard_marks = [arcade.Text(self.discard_label, self.board.left + (c + 0.5) * cell,
+        self.discard_marks = [Text(self.discard_label, self.board.left + (c + 0.5) * cell,
                                           self.board.top + cell * 0.24, theme.TEXT,
                                           cell * 0.2, font_name=theme.FONT, bold=True,
                                           anchor_x="center", anchor_y="center")
@@ -188,15 +190,17 @@ class SudokuView(arcade.View):
             else:
                 self.cells[i].color = theme.EMPTY_CELL
                 self.digits[i].text = ""
-        self.score_text.text = str(game.score)
+        self.score_text.text = format_number(game.score)
         self._update_clock()
         self.shown_moves = game.moves
         if self.max_errors is not None:
             self.errors_text.text = "✗" * game.errors + "·" * max(0, self.max_errors - game.errors)
-            self.errors_label.text = f"Errors {game.errors} of {self.max_errors}"
+            self.errors_label.text = _("Errors {n} of {most}").format(
+                n=format_number(game.errors), most=format_number(self.max_errors))
         else:
             self.errors_text.text = ""
-            self.errors_label.text = f"Errors {game.errors}" if game.errors else ""
+            self.errors_label.text = _("Errors {n}").format(
+                n=format_number(game.errors)) if game.errors else ""
         for sprite, text, stone in zip(self.upcoming_sprites, self.upcoming_texts,
                                        game.upcoming, strict=False):
             sprite.color = stone_colour(stone)
@@ -206,9 +210,10 @@ class SudokuView(arcade.View):
 
     def _update_clock(self) -> None:
         left = self.game.time_left or 0
-        clock = f"{int(left) // 60}:{int(left) % 60:02d}"
+        clock = rulewords.clock(left)
         if self.app.challenge_score is not None and not self.spectator:
-            clock += f"   ·   to beat {self.app.challenge_score}"
+            clock += "   ·   " + _("to beat {points}").format(
+                points=format_number(self.app.challenge_score))
         if self.clock_text.text != clock:
             self.clock_text.text = clock
 
@@ -253,11 +258,11 @@ class SudokuView(arcade.View):
                         self._sweep(result.completed)
         for result in results:
             if result.points or result.error:
-                text = "Error!" if result.error else f"{result.points:+d}"
+                text = _("Error!") if result.error else signed(result.points)
                 row = max(result.row, 0)
                 x, y = self.cell_center(row, result.col)
                 color = theme.BAD if result.error or result.points < 0 else theme.ACCENT
-                label = arcade.Text(text, x, y + self.cell * 0.6, color, 20 * self.scale,
+                label = Text(text, x, y + self.cell * 0.6, color, 20 * self.scale,
                                     font_name=theme.FONT, bold=True, anchor_x="center",
                                     anchor_y="center")
                 self.labels.append((label, 0.0))
@@ -297,7 +302,7 @@ class SudokuView(arcade.View):
         self.labels = [(text, age + delta_time) for text, age in self.labels
                        if age + delta_time < LABEL_TIME]
         if not self.app.settings.reduced_motion:
-            for text, _age in self.labels:
+            for text, _size in self.labels:
                 text.y += self.cell * delta_time
         if self.sweep_age < SWEEP_TIME:
             self.sweep_age += delta_time

@@ -10,15 +10,16 @@ import arcade
 import blockyard
 
 from . import theme
-from .i18n import _
+from .i18n import N_, _, format_number, localise_digits, ngettext
 from .layout import Rect
-from .rulewords import over_words
+from .rulewords import display, engine_text, over_words
+from .text import Text
 from .widgets import Button, click_buttons, hover_buttons, piece_sprites
 
 if TYPE_CHECKING:
     from .app import BlockyardApp
 
-PRACTICE = "Practice — only the first game of the day counts"
+PRACTICE = N_("Practice — only the first game of the day counts")
 
 
 class SummaryView(arcade.View):
@@ -30,10 +31,9 @@ class SummaryView(arcade.View):
         self.app = app
         self.game = game
         self.summary = summary
-        self.again = Button("Play again", self.play_again, font_size=18,
-                            color="GO")
-        self.change = Button("Change ruleset", self.app.show_launcher, font_size=18)
-        self.watch = Button("Watch replay", self.watch_replay, font_size=15)
+        self.again = Button(_("Play again"), self.play_again, font_size=18, color="GO")
+        self.change = Button(_("Change ruleset"), self.app.show_launcher, font_size=18)
+        self.watch = Button(_("Watch replay"), self.watch_replay, font_size=15)
         self.stats = Button(_("Statistics"), self.show_stats, font_size=15)
         if summary.new_record and fresh:  # not again when coming back from the statistics
             app.sounds.play("record")
@@ -44,32 +44,42 @@ class SummaryView(arcade.View):
     def _lines(self) -> list[tuple[str, theme.Color, float, bool]]:
         s = self.summary
         lines: list[tuple[str, theme.Color, float, bool]] = [
-            (over_words(self.game, s.over_reason or "") or "Game over", theme.MUTED, 18, False),
+            (over_words(self.game, s.over_reason or "") or _("Game over"), theme.MUTED, 18,
+             False),
         ]
-        if self.game.ruleset.display.score:
-            lines.append((f"{s.points} points", theme.TEXT, 40, True))
+        shown = display(self.game.ruleset)
+        if shown.score:
+            lines.append((ngettext("{n} point", "{n} points", s.points).format(
+                n=format_number(s.points)), theme.TEXT, 40, True))
         if s.practice:
-            lines.append((PRACTICE, theme.MUTED, 16, True))
+            lines.append((_(PRACTICE), theme.MUTED, 16, True))
         if s.hints:
-            lines.append((f"Hints used: {s.hints}", theme.MUTED, 16, False))
+            lines.append((_("Hints used: {n}").format(n=format_number(s.hints)), theme.MUTED,
+                          16, False))
         if s.new_record:
-            lines.append(("NEW RECORD!", theme.ACCENT, 26, True))
+            lines.append((_("NEW RECORD!"), theme.ACCENT, 26, True))
         if s.record_after is not None:
-            before = "—" if s.record_before is None else str(s.record_before)
-            lines.append((f"Record: {before} → {s.record_after}", theme.TEXT, 16, False))
-        unit = "areas completed" if self.game.kind == "falling" else "lines cleared"
-        lines.append((f"{s.lines_cleared} {unit}", theme.TEXT, 16, False))
+            before = "—" if s.record_before is None else format_number(s.record_before)
+            lines.append((_("Record: {before} → {after}").format(
+                before=before, after=format_number(s.record_after)), theme.TEXT, 16, False))
+        n = s.lines_cleared
+        lines.append(((ngettext("{n} area completed", "{n} areas completed", n)
+                       if self.game.kind == "falling"
+                       else ngettext("{n} line cleared", "{n} lines cleared", n)).format(
+                           n=format_number(n)), theme.TEXT, 16, False))
         if self.app.challenge_score is not None:
             beat = s.points > self.app.challenge_score
-            lines.append((f"Challenge: {s.points} vs {self.app.challenge_score} — "
-                          f"{'beaten!' if beat else 'not beaten'}",
+            lines.append(((_("Challenge: {points} vs {target} — beaten!") if beat
+                           else _("Challenge: {points} vs {target} — not beaten")).format(
+                              points=format_number(s.points),
+                              target=format_number(self.app.challenge_score)),
                           theme.GOOD if beat else theme.BAD, 16, True))
-        if self.game.kind == "tray" and self.game.ruleset.display.score:
-            combo = self.game.ruleset.display.combo_text(s.best_combo) or "—"
-            lines.append((f"Best combo: {combo}", theme.TEXT, 16, False))
+        if self.game.kind == "tray" and shown.score:
+            combo = localise_digits(shown.combo_text(s.best_combo)) or "—"
+            lines.append((_("Best combo: {combo}").format(combo=combo), theme.TEXT, 16, False))
             if s.failed_pieces:
-                lines.append(("Did not fit:" if s.over_reason == "stuck" else "Left in the tray:",
-                              theme.MUTED, 15, False))
+                lines.append((_("Did not fit:") if s.over_reason == "stuck"
+                              else _("Left in the tray:"), theme.MUTED, 15, False))
         return lines
 
     def _layout(self) -> None:
@@ -78,7 +88,7 @@ class SummaryView(arcade.View):
         self.texts = []
         y = height - 70 * scale
         for text, color, size, bold in self._lines():
-            self.texts.append(arcade.Text(text, width / 2, y, color, size * scale,
+            self.texts.append(Text(text, width / 2, y, color, size * scale,
                                           font_name=theme.FONT, bold=bold, anchor_x="center",
                                           anchor_y="center"))
             y -= (size + 22) * scale
@@ -95,12 +105,14 @@ class SummaryView(arcade.View):
                 piece_sprites(piece.cells, colour, cell, left, top, self.pieces, piece.colour)
                 left += (piece.width + 1) * cell
             y -= 5 * cell + 10 * scale
-        self.tip = arcade.Text(f"Tip: {self.summary.tip}" if self.summary.tip else "",
+        self.tip = Text(_("Tip: {tip}").format(tip=engine_text(self.summary.tip))
+                        if self.summary.tip else "",
                                width / 2, y - 10 * scale, theme.ACCENT, 15 * scale,
                                font_name=theme.FONT, anchor_x="center", anchor_y="center",
                                multiline=True, width=int(width * 0.85), align="center")
-        self.code_text = arcade.Text(
-            f"Challenge a friend: {self.code}" if self.code else "", width / 2, 150 * scale,
+        self.code_text = Text(
+            _("Challenge a friend: {code}").format(code=self.code) if self.code else "",
+            width / 2, 150 * scale,
             theme.TEXT, 15 * scale, font_name=theme.FONT, bold=True, anchor_x="center",
             anchor_y="center")
         bw, bh = 260 * scale, 52 * scale
@@ -110,6 +122,13 @@ class SummaryView(arcade.View):
                          15 * scale)
         self.stats.place(Rect(width / 2 + 10 * scale, 8 * scale, 220 * scale, 40 * scale),
                          15 * scale)
+
+    def rebuild(self) -> None:
+        """Build the texts again in the language now chosen."""
+        self.again.label = _("Play again")
+        self.change.label = _("Change ruleset")
+        self.watch.label = _("Watch replay")
+        self._layout()
 
     def watch_replay(self) -> None:
         if self.app.last_replay is not None:

@@ -22,9 +22,19 @@ from blockyard import IllegalMove
 
 from . import theme
 from .hint import HintFinder, hints_allowed
-from .i18n import _
+from .i18n import _, format_number, localise_digits
 from .layout import GameLayout, Rect, game_layout
-from .rulewords import action_label, key_name, over_words
+from .rulewords import (
+    action_label,
+    clock,
+    display,
+    engine_text,
+    game_title,
+    key_name,
+    over_words,
+    signed,
+)
+from .text import Text
 from .widgets import (
     Button,
     PauseMenu,
@@ -122,47 +132,47 @@ class TrayGameView(arcade.View):
 
     def _build_hud(self) -> None:
         font = theme.FONT
-        self.score_text = arcade.Text("0", 0, 0, theme.TEXT, 32, font_name=font, bold=True,
+        self.score_text = Text("0", 0, 0, theme.TEXT, 32, font_name=font, bold=True,
                                       anchor_x="center", anchor_y="center")
-        self.best_text = arcade.Text("", 0, 0, theme.MUTED, 14, font_name=font,
+        self.best_text = Text("", 0, 0, theme.MUTED, 14, font_name=font,
                                      anchor_x="center", anchor_y="center")
-        self.combo_text = arcade.Text("", 0, 0, theme.ACCENT, 18, font_name=font, bold=True,
+        self.combo_text = Text("", 0, 0, theme.ACCENT, 18, font_name=font, bold=True,
                                       anchor_x="center", anchor_y="center")
-        self.clock_text = arcade.Text("", 0, 0, theme.TEXT, 18, font_name=font,
+        self.clock_text = Text("", 0, 0, theme.TEXT, 18, font_name=font,
                                       anchor_x="center", anchor_y="center")
-        self.message_text = arcade.Text("", 0, 0, theme.ACCENT, 16, font_name=font,
+        self.message_text = Text("", 0, 0, theme.ACCENT, 16, font_name=font,
                                         anchor_x="center", anchor_y="center")
-        self.preview_text = arcade.Text("", 0, 0, theme.ACCENT, 20, font_name=font, bold=True,
+        self.preview_text = Text("", 0, 0, theme.ACCENT, 20, font_name=font, bold=True,
                                         anchor_x="center", anchor_y="center")
-        self.perfect_text = arcade.Text(_("PERFECT CLEAR!"), 0, 0, theme.ACCENT, 40,
-                                        font_name=font, bold=True, anchor_x="center",
-                                        anchor_y="center")
-        self.big_combo_text = arcade.Text("", 0, 0, theme.ACCENT, 52, font_name=font, bold=True,
-                                          anchor_x="center", anchor_y="center")
-        self.title_text = arcade.Text(self.game.ruleset.name, 0, 0, theme.MUTED, 12,
+        self.perfect_text = Text(_("PERFECT CLEAR!"), 0, 0, theme.ACCENT, 40, font_name=font,
+                                 bold=True, anchor_x="center", anchor_y="center")
+        self.big_combo_text = Text("", 0, 0, theme.ACCENT, 52, font_name=font, bold=True,
+                                   anchor_x="center", anchor_y="center")
+        self.title_text = Text(game_title(self.game), 0, 0, theme.MUTED, 12,
                                       font_name=font, anchor_x="center", anchor_y="center")
-        self.note_text = arcade.Text(self.game.ruleset.display.note, 0, 0, theme.MUTED, 14,
+        self.note_text = Text(display(self.game.ruleset).note, 0, 0, theme.MUTED, 14,
                                      font_name=font, anchor_x="center", anchor_y="center")
-        self.menu_button = Button("Menu", self.open_pause, font_size=13)
-        self.hint_button = Button("Hint", self.ask_hint, font_size=13)
+        self.menu_button = Button(_("Menu"), self.open_pause, font_size=13)
+        self.hint_button = Button(_("Hint"), self.ask_hint, font_size=13)
         # one button per action the rules contribute (swap, rotate, end round, a mod's own)
         self.action_specs = [spec for spec in self.game.ruleset.action_specs.values()
                              if not spec.automatic and not spec.after_end]
-        self.action_buttons = {spec.name: Button(spec.label, self._clicker(spec.name),
-                                                 font_size=13)
+        self.action_buttons = {spec.name: Button(engine_text(spec.label),
+                                                 self._clicker(spec.name), font_size=13)
                                for spec in self.action_specs}
         # the actions offered after the end (eu continue) get a prompt of their own
         self.after_end_specs = [spec for spec in self.game.ruleset.action_specs.values()
                                 if spec.after_end and not spec.automatic]
-        self.after_end_buttons = {spec.name: Button(spec.label, self._clicker(spec.name),
-                                                    font_size=18, color="GO")
+        self.after_end_buttons = {spec.name: Button(engine_text(spec.label),
+                                                    self._clicker(spec.name), font_size=18,
+                                                    color="GO")
                                   for spec in self.after_end_specs}
-        self.give_up_button = Button("Finish: see the score", self.finish, font_size=18)
+        self.give_up_button = Button(_("Finish: see the score"), self.finish, font_size=18)
         self.pause = PauseMenu(self.restart, self.to_launcher, self.show_help,
                                self.show_settings)
-        self.overlay_text = arcade.Text("", 0, 0, theme.TEXT, 26, font_name=font, bold=True,
+        self.overlay_text = Text("", 0, 0, theme.TEXT, 26, font_name=font, bold=True,
                                         anchor_x="center", anchor_y="center")
-        self.overlay_help = arcade.Text("", 0, 0, theme.TEXT, 15, font_name=font,
+        self.overlay_help = Text("", 0, 0, theme.TEXT, 15, font_name=font,
                                         anchor_x="center", anchor_y="top", multiline=True,
                                         width=400, align="center")
 
@@ -211,7 +221,8 @@ class TrayGameView(arcade.View):
         action = self.hint.action()
         if action is not None:
             spec = self.game.ruleset.action_specs.get(action[0])
-            self.say(f"Hint: {spec.label if spec is not None else action[0]}")
+            self.say(_("Hint: {action}").format(
+                action=engine_text(spec.label) if spec is not None else action[0]))
 
     def _build_board(self) -> None:
         layout = self.layout
@@ -338,23 +349,24 @@ class TrayGameView(arcade.View):
                 color = (color[0], color[1], color[2], 70)  # fits nowhere: dimmed
             piece_sprites(piece.cells, color, size, left, top, sprites, piece.colour)
         shows_score = game.ruleset.display.score
-        self.score_text.text = str(game.score) if shows_score else ""
+        self.score_text.text = format_number(game.score) if shows_score else ""
         if self.practice:
             counted = self.app.records.played_today(game.ruleset, game.date)
-            self.best_text.text = _("Practice — today's game counted {score}").format(
-                score=counted)
+            self.best_text.text = _("Practice — today's game counted {points}").format(
+                points=format_number(counted))
         elif self.app.challenge_score is not None and not self.spectator:
-            self.best_text.text = f"To beat {self.app.challenge_score}"
+            self.best_text.text = _("To beat {points}").format(
+                points=format_number(self.app.challenge_score))
         elif not shows_score or game.ruleset.record_kind == "none":
             self.best_text.text = ""
         else:
             best = self.app.records.best(game.ruleset, game.date)
             shown = max(best or 0, game.score)
-            self.best_text.text = f"Best {shown}" + ("  NEW!" if best is not None
-                                                     and game.score > best else "")
-        self.combo_text.text = game.ruleset.display.combo_text(game.combo)
+            self.best_text.text = _("Best {points}").format(points=format_number(shown)) + (
+                "  " + _("NEW!") if best is not None and game.score > best else "")
+        self.combo_text.text = localise_digits(display(game.ruleset).combo_text(game.combo))
         left = game.time_left
-        self.clock_text.text = "" if left is None else f"{int(left) // 60}:{int(left) % 60:02d}"
+        self.clock_text.text = "" if left is None else clock(left)
         self._refresh_buttons()
         self._update_ghost()
 
@@ -368,7 +380,7 @@ class TrayGameView(arcade.View):
             action = available.get(spec.name)
             uses = action.uses_left if action is not None else self._uses_left(spec)
             if self.armed == spec.name:
-                button.label = f"{spec.label}?"
+                button.label = f"{engine_text(spec.label)}?"
             else:
                 button.label = action_label(spec.label, uses)
             enabled = action is not None and not self.spectator
@@ -474,7 +486,7 @@ class TrayGameView(arcade.View):
             result = self.game.place(slot, row, col)
         except IllegalMove:
             self.say(_("It does not fit there (row {row}, column {col})").format(
-                row=row + 1, col=col + 1))
+                row=format_number(row + 1), col=format_number(col + 1)))
             self.invalid_drop()
             return False
         self.selected = None
@@ -567,7 +579,7 @@ class TrayGameView(arcade.View):
             rise = layout.cell * 1.5
             # the label rises on the board, never into the header
             y = min(y, layout.board.top - rise - layout.cell * 0.5)
-            text = arcade.Text(f"+{result.points}", x, y, theme.ACCENT, 22 * self.scale,
+            text = Text(signed(result.points), x, y, theme.ACCENT, 22 * self.scale,
                                font_name=theme.FONT, bold=True, anchor_x="center",
                                anchor_y="center")
             self.labels.append(FloatingLabel(text, 0.0, LABEL_TIME, rise))
@@ -629,7 +641,7 @@ class TrayGameView(arcade.View):
         try:
             self.game.act("rotate", slot)
         except IllegalMove:
-            self.say("That piece cannot be turned now")
+            self.say(_("That piece cannot be turned now"))
             return
         self.saved()
         if self.selected == slot:
@@ -652,15 +664,18 @@ class TrayGameView(arcade.View):
             if name == "rotate":
                 self.rotate(self.selected)
             elif self.selected is None:
-                self.say(f"Select a piece first (1, 2, 3 or a tap), then {spec.label}")
+                self.say(_("Select a piece first (1, 2, 3 or a tap), then {action}").format(
+                    action=engine_text(spec.label)))
             else:
                 self._perform(spec, self.selected)
             return
         if not spec.after_end and self.armed != name:
             self.armed = name
             key = key_name(spec.key)
-            again = f"Click {spec.label} again" + (f" (or press {key})" if key else "")
-            self.say(f"{again} to confirm. {spec.help}".strip())
+            label = engine_text(spec.label)
+            again = (_("Click {action} again (or press {key}) to confirm.") if key
+                     else _("Click {action} again to confirm.")).format(action=label, key=key)
+            self.say(f"{again} {engine_text(spec.help)}".strip())
             self.refresh()
             return
         self.armed = None
@@ -672,11 +687,12 @@ class TrayGameView(arcade.View):
         try:
             self.game.act(spec.name, *args)
         except IllegalMove:
-            self.say(f"{spec.label}: not possible now")
+            self.say(_("{action}: not possible now").format(action=engine_text(spec.label)))
             self.refresh()
             return
         except blockyard.PluginError:
-            self.say(f"{spec.label} failed; the game is unchanged")
+            self.say(_("{action} failed; the game is unchanged").format(
+                action=engine_text(spec.label)))
             self.refresh()
             return
         if self.game.tray != tray:
@@ -687,7 +703,7 @@ class TrayGameView(arcade.View):
             self.play("game_over")
         if was_over and not self.game.over:
             self.over_age = 0.0
-            self.say(f"{spec.label}: play on!")
+            self.say(_("{action}: play on!").format(action=engine_text(spec.label)))
         self.saved()
         self.refresh()
 
@@ -753,7 +769,7 @@ class TrayGameView(arcade.View):
                 self.save_age = 0.0
                 self.saved()
             left = game.time_left
-            text = f"{int(left) // 60}:{int(left) % 60:02d}"
+            text = clock(left)
             if self.clock_text.text != text:
                 self.clock_text.text = text
         self.flash_age += delta_time
@@ -877,14 +893,15 @@ class TrayGameView(arcade.View):
         arcade.draw_lrbt_rectangle_filled(0, self.layout.width, 0, self.layout.height,
                                           theme.OVERLAY)
         actions = self.game.actions()
-        title = self.game.ruleset.display.text("continue") or over_words(self.game)
+        title = display(self.game.ruleset).text("continue") or over_words(self.game)
         if self.overlay_text.text != title:
             self.overlay_text.text = title
             fit_text(self.overlay_text, self.overlay_help.width, 40 * self.scale,
                      26 * self.scale)
-        helps = "\n".join(a.help for a in actions if a.help)
-        keys = "  ·  ".join(f"{key_name(a.key)}: {a.label}" for a in actions if a.key)
-        body = helps + (f"\n{keys}  ·  F: finish" if keys else "")
+        helps = "\n".join(engine_text(a.help) for a in actions if a.help)
+        keys = "  ·  ".join(f"{key_name(a.key)}: {engine_text(a.label)}"
+                            for a in actions if a.key)
+        body = helps + ("\n" + keys + "  ·  " + _("F: finish") if keys else "")
         if self.overlay_help.text != body:
             self.overlay_help.text = body
         self.overlay_text.draw()
@@ -1012,10 +1029,10 @@ class TrayGameView(arcade.View):
             if self.can_hint:
                 self.ask_hint()
             else:
-                self.say("Hints are off in this game")
+                self.say(_("Hints are off in this game"))
             return
         if symbol == key.S and not self.game.has_action("swap"):
-            self.say("This ruleset has no swaps")
+            self.say(_("This ruleset has no swaps"))
             return
         if self.armed is not None:  # any other key cancels a confirmation
             self.armed = None

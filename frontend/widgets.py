@@ -7,7 +7,9 @@ from collections.abc import Callable, Iterable
 import arcade
 
 from . import theme
+from .i18n import _
 from .layout import Rect
+from .text import Text
 
 
 class Button:
@@ -24,7 +26,7 @@ class Button:
         self.enabled = True
         self.hover = False
         self.font_size = font_size
-        self.text = arcade.Text(label, 0, 0, theme.TEXT, font_size, anchor_x="center",
+        self.text = Text(label, 0, 0, theme.TEXT, font_size, anchor_x="center",
                                 anchor_y="center", font_name=theme.FONT, bold=True)
 
     @property
@@ -133,11 +135,9 @@ class PauseMenu:
     def __init__(self, restart: Callable[[], None], launcher: Callable[[], None],
                  help: Callable[[], None] | None = None,
                  settings: Callable[[], None] | None = None) -> None:
-        from .i18n import _
-
         self.open = False
         self.index = 0
-        self.title = arcade.Text(_("Paused"), 0, 0, theme.TEXT, 26, font_name=theme.FONT,
+        self.title = Text(_("Paused"), 0, 0, theme.TEXT, 26, font_name=theme.FONT,
                                  bold=True, anchor_x="center", anchor_y="center")
         self.buttons = [Button(_("Resume"), self.close, font_size=20),
                         Button(_("Restart"), self._then_close(restart), font_size=20),

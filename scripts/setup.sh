@@ -11,8 +11,10 @@ if [ "${1:-}" = "test" ]; then
     .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test,standalone]"
     # the example third-party plugin is installed and tested like any plugin
     .venv/bin/python -m pip install --quiet --disable-pip-version-check -e examples/blockyard-diagonals
-    if ! command -v Xvfb >/dev/null || ! command -v xdotool >/dev/null; then
-        packages="xvfb xdotool libgl1-mesa-dri libglx-mesa0 fonts-dejavu-core"
+    # libfribidi0: Pillow's Raqm layout (Nepali shaping) loads it at run time
+    if ! command -v Xvfb >/dev/null || ! command -v xdotool >/dev/null \
+            || ! ldconfig -p 2>/dev/null | grep -q libfribidi.so.0; then
+        packages="xvfb xdotool libgl1-mesa-dri libglx-mesa0 fonts-dejavu-core libfribidi0"
         if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
         echo "installing $packages for the frontend tests"
         $sudo apt-get update -qq

@@ -15,10 +15,18 @@ import blockyard
 
 @pytest.fixture(autouse=True)
 def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
-                  ) -> Path:
+                  ) -> Iterator[Path]:
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("BLOCKYARD_HOME", str(home))
-    return home
+    # the window's language follows the system's: the tests' windows speak English
+    monkeypatch.setenv("LANGUAGE", "en")
+    yield home
+    import sys
+
+    i18n = sys.modules.get("blockyard.frontend.i18n")
+    if i18n is not None and (i18n.language() != "en" or not i18n.native_digits()):
+        i18n.set_native_digits(True)
+        i18n.set_language("en")
 
 
 @pytest.fixture

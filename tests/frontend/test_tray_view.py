@@ -175,7 +175,7 @@ def test_game_over_screen_shows_the_pieces_that_did_not_fit(ui):
     assert isinstance(summary_view, SummaryView)
     assert [p.art for p in summary_view.summary.failed_pieces] == ["###\n###\n###", "##"]
     texts = [t.text for t in summary_view.texts]
-    assert "Did not fit:" in texts and "1 points" in texts
+    assert "Did not fit:" in texts and "1 point" in texts  # one point, singular
     assert summary_view.tip.text.startswith("Tip: ")
     square = summary_view.pieces[0]
     assert near(ui.pixel(square.center_x, square.center_y),

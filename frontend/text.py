@@ -1,0 +1,277 @@
+"""The window's text component: :class:`Text`, which also shapes complex scripts.
+
+Arcade draws text with pyglet, which places one glyph per character and does
+no shaping: Devanagari conjuncts (क्ष, त्र, ष्ठ, स्क) come out as bare letters
+with visible halants, and vowel signs such as ि land on the wrong side. This
+module's :class:`Text` is an :class:`arcade.Text` (same arguments, properties
+and :meth:`~Text.draw`) that, when its text contains Devanagari, draws it from a
+texture shaped and rendered by Pillow with the Raqm layout engine (HarfBuzz)
+instead, with the fonts shipped in ``assets/fonts`` (Noto Sans Devanagari, and
+Noto Sans and two symbol fonts for the Latin letters, digits, arrows and shapes
+mixed into Nepali texts), so no font is needed from the system. Texts without
+Devanagari keep pyglet's path, which is cheaper to change every frame.
+
+Rendered texts are cached (:func:`render`, keyed by text, pixel size, weight,
+wrap width and alignment; at most :data:`CACHE_SIZE` of them): a text is
+rendered again only when its text or size changes; its colour is applied when
+drawing, so a change of colour costs nothing.
+
+Raqm needs the FriBiDi library at run time (Pillow's wheels bundle Raqm and
+HarfBuzz and load ``libfribidi`` from the system; it comes with every desktop's
+GTK/Pango, and ``scripts/setup.sh`` installs ``libfribidi0`` where it is
+missing). Without it, :func:`shaping_available` is False and texts are drawn
+with Pillow's basic layout: readable letters, but unshaped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import unicodedata
+from collections import OrderedDict
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import arcade
+from PIL import Image, ImageDraw, ImageFont, features
+
+FONT_DIR = Path(__file__).resolve().parent / "assets" / "fonts"
+CACHE_SIZE = 512
+#: pyglet sizes fonts in points at 96 dots per inch; Pillow in pixels.
+PIXELS_PER_POINT = 96 / 72
+
+# (first, last) code points of the scripts drawn through the shaper
+_COMPLEX = ((0x0900, 0x097F), (0xA8E0, 0xA8FF), (0x1CD0, 0x1CFF), (0x11B00, 0x11B5F))
+
+# the font of each run of characters: Devanagari, arrows, shapes, else Latin
+_DEVANAGARI, _LATIN, _ARROWS, _SHAPES = range(4)
+_FONT_FILES = {
+    (_DEVANAGARI, False): "NotoSansDevanagari-Regular.ttf",
+    (_DEVANAGARI, True): "NotoSansDevanagari-Bold.ttf",
+    (_LATIN, False): "NotoSans-Regular.ttf",
+    (_LATIN, True): "NotoSans-Bold.ttf",
+    (_ARROWS, False): "NotoSansMath-Arrows.ttf",
+    (_ARROWS, True): "NotoSansMath-Arrows.ttf",
+    (_SHAPES, False): "NotoSansSymbols2-Shapes.ttf",
+    (_SHAPES, True): "NotoSansSymbols2-Shapes.ttf",
+}
+_ARROW_RANGES = ((0x2190, 0x21FF), (0x2900, 0x297F))
+_SHAPE_RANGES = ((0x2300, 0x23FF), (0x25A0, 0x27BF), (0x2B00, 0x2BFF))
+_JOINERS = {"\u200c", "\u200d", " ", "\u00a0"}
+
+
+def needs_shaping(text: str) -> bool:
+    """Whether ``text`` has characters of a script that pyglet cannot draw (Devanagari)."""
+    return any(first <= ord(ch) <= last for ch in text for first, last in _COMPLEX)
+
+
+def shaping_available() -> bool:
+    """Whether Pillow's Raqm layout (HarfBuzz shaping) works on this machine."""
+    return bool(features.check("raqm"))
+
+
+def _in(ch: str, ranges: tuple[tuple[int, int], ...]) -> bool:
+    code = ord(ch)
+    return any(first <= code <= last for first, last in ranges)
+
+
+# the ASCII characters Noto Sans Devanagari has too (digits, punctuation): drawn with
+# it, so "उत्कृष्ट 12,480" is one run (one shaping call) instead of three
+_DEVANAGARI_ASCII = frozenset(chr(c) for c in range(0x20, 0x7F)) - set(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz$&@`")
+
+
+def _font_of(ch: str) -> int:
+    if _in(ch, _COMPLEX) or ch in "।॥" or ch in _DEVANAGARI_ASCII:
+        return _DEVANAGARI
+    if _in(ch, _ARROW_RANGES):
+        return _ARROWS
+    if _in(ch, _SHAPE_RANGES):
+        return _SHAPES
+    return _LATIN
+
+
+def runs(text: str) -> list[tuple[int, str]]:
+    """``text`` cut into runs drawn with one font each: ``(font, characters)``. Spaces,
+    joiners and combining marks stay in the run they follow, so a word is shaped whole."""
+    out: list[tuple[int, str]] = []
+    for ch in text:
+        attached = ch in _JOINERS or unicodedata.category(ch) in ("Mn", "Mc", "Me")
+        font = out[-1][0] if out and attached else _font_of(ch)
+        if out and out[-1][0] == font:
+            out[-1] = (font, out[-1][1] + ch)
+        else:
+            out.append((font, ch))
+    return out
+
+
+@lru_cache(maxsize=256)
+def font(which: int, bold: bool, pixels: int, shaped: bool = True) -> ImageFont.FreeTypeFont:
+    """The shipped font ``which`` at ``pixels`` pixels per em."""
+    engine = (ImageFont.Layout.RAQM if shaped and shaping_available()
+              else ImageFont.Layout.BASIC)
+    return ImageFont.truetype(str(FONT_DIR / _FONT_FILES[which, bold]), pixels,
+                              layout_engine=engine)
+
+
+def _metrics(bold: bool, pixels: int, shaped: bool) -> tuple[int, int]:
+    """The ascent and descent of a line: the largest of the fonts, so lines of
+    different scripts stand on one baseline and have one height."""
+    ascent = descent = 0
+    for which in (_DEVANAGARI, _LATIN):
+        a, d = font(which, bold, pixels, shaped).getmetrics()
+        ascent, descent = max(ascent, a), max(descent, d)
+    return ascent, descent
+
+
+def _run_length(text: str, bold: bool, pixels: int, shaped: bool) -> float:
+    return sum(font(which, bold, pixels, shaped).getlength(part, **_language(which, shaped))
+               for which, part in runs(text))
+
+
+def _language(which: int, shaped: bool) -> dict[str, str]:
+    shaped = shaped and shaping_available()
+    return {"language": "ne"} if which == _DEVANAGARI and shaped else {}
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where the lines of a shaped text go: its size and its first baseline."""
+
+    lines: tuple[str, ...]
+    widths: tuple[float, ...]
+    width: int
+    height: int
+    ascent: int
+    line_height: int
+
+
+@lru_cache(maxsize=4096)
+def layout(text: str, pixels: int, bold: bool = False, wrap: int | None = None,
+           shaped: bool = True) -> Layout:
+    """The lines of ``text`` (cut at newlines, and between words to fit ``wrap`` pixels
+    when given) and the size of its image."""
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        if wrap is None:
+            lines.append(paragraph)
+            continue
+        line = ""
+        for word in paragraph.split(" "):
+            candidate = f"{line} {word}" if line else word
+            if line and _run_length(candidate, bold, pixels, shaped) > wrap:
+                lines.append(line)
+                line = word
+            else:
+                line = candidate
+        lines.append(line)
+    ascent, descent = _metrics(bold, pixels, shaped)
+    line_height = ascent + descent
+    widths = tuple(_run_length(line, bold, pixels, shaped) for line in lines)
+    width = wrap if wrap is not None else max(1, int(max(widths, default=0) + 0.999))
+    return Layout(tuple(lines), widths, max(1, width), max(1, line_height * len(lines)),
+                  ascent, line_height)
+
+
+def render_image(text: str, pixels: int, bold: bool = False, wrap: int | None = None,
+                 align: str = "left", shaped: bool = True) -> Image.Image:
+    """``text`` drawn in white on transparent pixels (RGBA), one line per line of its
+    :func:`layout`, shaped with Raqm unless ``shaped`` is False (the basic layout that
+    places one glyph per character, as pyglet does)."""
+    lay = layout(text, pixels, bold, wrap, shaped)
+    mask = Image.new("L", (lay.width, lay.height), 0)
+    draw = ImageDraw.Draw(mask)
+    for i, (line, line_width) in enumerate(zip(lay.lines, lay.widths, strict=True)):
+        x = {"center": (lay.width - line_width) / 2,
+             "right": lay.width - line_width}.get(align, 0.0)
+        baseline = lay.ascent + i * lay.line_height
+        for which, part in runs(line):
+            face = font(which, bold, pixels, shaped)
+            draw.text((x, baseline), part, fill=255, font=face, anchor="ls",
+                      **_language(which, shaped))
+            x += face.getlength(part, **_language(which, shaped))
+    image = Image.new("RGBA", mask.size, (255, 255, 255, 0))
+    image.putalpha(mask)
+    return image
+
+
+_textures: OrderedDict[tuple[object, ...], arcade.Texture] = OrderedDict()
+
+
+def render(text: str, pixels: int, bold: bool = False, wrap: int | None = None,
+           align: str = "left") -> arcade.Texture:
+    """The texture of ``text`` (see :func:`render_image`), from the cache when it was
+    rendered before; the least recently used of more than :data:`CACHE_SIZE` are dropped
+    (and so leave the texture atlas)."""
+    key = (text, pixels, bold, wrap, align)
+    texture = _textures.get(key)
+    if texture is not None:
+        _textures.move_to_end(key)
+        return texture
+    image = render_image(text, pixels, bold, wrap, align)
+    digest = hashlib.sha1(repr(key).encode("utf-8")).hexdigest()
+    texture = arcade.Texture(image, hash=f"blockyard-text-{digest}")
+    _textures[key] = texture
+    while len(_textures) > CACHE_SIZE:
+        _textures.popitem(last=False)
+    return texture
+
+
+def cached_textures() -> int:
+    """How many rendered texts are cached."""
+    return len(_textures)
+
+
+class Text(arcade.Text):
+    """An :class:`arcade.Text` that shapes Devanagari (see the module's description).
+
+    Texts without Devanagari are drawn by :class:`arcade.Text` itself; a text with
+    Devanagari is drawn from its cached texture, placed by ``x``, ``y``,
+    ``anchor_x``, ``anchor_y`` (``baseline`` is the first line's) and ``align``,
+    tinted with ``color``, and measured by ``content_width``/``content_height``."""
+
+    def _shaped_layout(self) -> Layout | None:
+        text = self.text
+        if not needs_shaping(text):
+            return None
+        return layout(text, self._pixels(), self._is_bold(), self._wrap())
+
+    def _pixels(self) -> int:
+        return max(1, round(self.font_size * PIXELS_PER_POINT))
+
+    def _is_bold(self) -> bool:
+        return self.bold not in (False, "normal", None, "")
+
+    def _wrap(self) -> int | None:
+        return int(self.width) if self.multiline and self.width else None
+
+    @property
+    def content_width(self) -> int:
+        lay = self._shaped_layout()
+        return lay.width if lay is not None else super().content_width
+
+    @property
+    def content_height(self) -> int:
+        lay = self._shaped_layout()
+        return lay.height if lay is not None else super().content_height
+
+    def shaped_rect(self) -> arcade.types.Rect | None:
+        """Where the shaped texture is drawn (None when pyglet draws the text)."""
+        lay = self._shaped_layout()
+        if lay is None:
+            return None
+        left = self.x - {"center": lay.width / 2, "right": lay.width}.get(self.anchor_x, 0)
+        top = self.y + {"baseline": lay.ascent, "center": lay.height / 2,
+                        "bottom": lay.height}.get(self.anchor_y, 0)
+        return arcade.LBWH(round(left), round(top) - lay.height, lay.width, lay.height)
+
+    def draw(self) -> None:
+        rect = self.shaped_rect()
+        if rect is None:
+            super().draw()
+            return
+        if not self.visible:
+            return
+        texture = render(self.text, self._pixels(), self._is_bold(), self._wrap(), self.align)
+        # drawn 1:1 at whole pixels: nearest sampling keeps Pillow's pixels exactly
+        arcade.draw_texture_rect(texture, rect, color=self.color, pixelated=True)
