@@ -9,6 +9,7 @@ import datetime as dt
 
 import blockyard
 from blockyard.frontend import theme
+from blockyard.frontend.i18n import format_number
 from blockyard.frontend.launcher import LauncherView
 from blockyard.frontend.menus import MenuView
 from blockyard.frontend.pages import HelpView, StatsView
@@ -73,9 +74,9 @@ def test_the_stats_chart_draws_the_last_50_scores_and_the_histogram_of_the_recor
         if bar.height > 4:
             assert ui.pixel(bar.center_x, bar.bottom + bar.height / 2) == theme.CHART[:3]
     assert view.figures["Games"] == "55"
-    assert view.figures["Best"] == str(max(counted))
-    assert view.figures["Average"] == f"{sum(counted) / 55:.0f}"
-    assert view.figures["Lines"] == str(sum(g.lines_cleared for g in games))
+    assert view.figures["Best"] == format_number(max(counted))
+    assert view.figures["Average"] == format_number(round(sum(counted) / 55))
+    assert view.figures["Lines"] == format_number(sum(g.lines_cleared for g in games))
     ui.key("Escape")
     assert isinstance(ui.view, LauncherView)
 
@@ -175,17 +176,17 @@ def test_how_to_play_shows_itself_once_the_first_time_a_ruleset_is_played(ui, wi
 def test_the_launcher_shows_todays_daily_game_and_a_later_one_is_practice(ui):
     ui.app.show_launcher()
     ui.pump(2)
-    assert "today: not played yet" in entry_of(ui, "eu-daily").texts[2].text
+    assert "not played yet" in entry_of(ui, "eu-daily").texts[2].text
     game = ui.app.start_game("eu-daily")
     assert not ui.view.practice
     end_round(ui)
     ui.key("Escape")
     assert isinstance(ui.view, LauncherView)
-    assert f"today: played, {game.score} points" in entry_of(ui, "eu-daily").texts[2].text
+    assert f"played: {format_number(game.score)} points" in entry_of(ui, "eu-daily").texts[2].text
     click_rect(ui, entry_of(ui, "eu-daily").rect)
     view = ui.view
     assert isinstance(view, TrayGameView) and view.practice
-    assert view.best_text.text == f"Practice — today's game counted {game.score}"
+    assert view.best_text.text == f"Practice — today's game counted {format_number(game.score)}"
 
 
 def test_the_tiered_duel_screen_says_sets_are_equal_only_while_tiers_are(ui):
