@@ -138,8 +138,14 @@ def _from_symbols(symbols: list[int]) -> int:
 
 
 def _group(symbols: list[int]) -> str:
+    """Groups of four for reading out; a single last character joins the group
+    before it (``…-2KRXB``), so no group is a lone letter."""
     text = "".join(ALPHABET[s] for s in symbols)
-    return "-".join(text[i:i + 4] for i in range(0, len(text), 4))
+    groups = [text[i:i + 4] for i in range(0, len(text), 4)]
+    if len(groups) > 1 and len(groups[-1]) == 1:
+        last = groups.pop()
+        groups[-1] += last
+    return "-".join(groups)
 
 
 def _payload(version: int, ruleset_id: str, seed: int, score: int | None) -> tuple[int, int]:

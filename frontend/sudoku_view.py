@@ -93,7 +93,7 @@ class SudokuView(arcade.View):
         self.controls = {
             "left": Button("◀", lambda: self.control("left"), font_size=22),
             "soft": Button(_("▼ soft"), lambda: self.control("soft"), font_size=15),
-            "hard": Button(_("⤓ drop"), lambda: self.control("hard"), font_size=15),
+            "hard": Button(_("▼▼ drop"), lambda: self.control("hard"), font_size=15),
             "right": Button("▶", lambda: self.control("right"), font_size=22),
         }
         self.shadow = cell_sprite(theme.GLOW, 10)

@@ -56,6 +56,7 @@ LABEL_TIME = 0.8
 PERFECT_TIME = 1.2
 FALL_TIME = 0.18
 OVER_DELAY = 0.6
+PROMPT_GUARD = 0.6  # seconds the prompt after the end ignores input at first
 PARTICLE_TIME = 0.7       # clear and perfect-clear particles
 PARTICLES_PER_CELL = 3
 MAX_PARTICLES = 600
@@ -111,6 +112,7 @@ class TrayGameView(arcade.View):
         self.over_age = 0.0
         self.recorded = False
         self.save_age = 0.0
+        self.prompt_age = 0.0
         self.particles = arcade.SpriteList()
         self.particle_motion: list[tuple[float, float]] = []
         self.particle_age = PARTICLE_TIME
@@ -669,6 +671,12 @@ class TrayGameView(arcade.View):
             else:
                 self._perform(spec, self.selected)
             return
+        if not spec.after_end and not spec.takes_slot and \
+                name not in {a.name for a in self.game.actions()}:
+            self.armed = None
+            self.say(_("{action}: not possible now").format(action=engine_text(spec.label)))
+            self.refresh()
+            return
         if not spec.after_end and self.armed != name:
             self.armed = name
             key = key_name(spec.key)
@@ -806,6 +814,7 @@ class TrayGameView(arcade.View):
                 sprite.center_x = x
         if game.over and not self.paused and not self.spectator:
             if self.prompting:
+                self.prompt_age += delta_time
                 return
             self.over_age += delta_time
             if self.over_age >= OVER_DELAY:
@@ -916,6 +925,12 @@ class TrayGameView(arcade.View):
             return [*self.after_end_buttons.values(), self.give_up_button]
         return []
 
+    @property
+    def prompt_ready(self) -> bool:
+        """The prompt after the end has been on screen long enough to be read: a
+        click or key meant for the board a moment earlier never answers it."""
+        return self.prompt_age >= PROMPT_GUARD
+
     def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
         self.pointer = (x, y)
         modal = self._modal_buttons()
@@ -929,7 +944,8 @@ class TrayGameView(arcade.View):
         self.pointer = (x, y)
         modal = self._modal_buttons()
         if modal:
-            click_buttons(modal, x, y)
+            if self.paused or not self.prompting or self.prompt_ready:
+                click_buttons(modal, x, y)
             return
         if click_buttons(self.hud_buttons, x, y):
             return
@@ -1009,6 +1025,8 @@ class TrayGameView(arcade.View):
             self.open_pause()
             return
         if self.prompting:
+            if not self.prompt_ready:
+                return
             name = self._action_for_key(symbol, self.after_end_specs)
             if name is None and symbol in (key.ENTER, key.RETURN) and self.after_end_specs:
                 name = self.after_end_specs[0].name

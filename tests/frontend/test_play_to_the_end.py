@@ -58,6 +58,7 @@ def play_with_mouse(ui, view, game):
         click(ui, view.end_button)
         click(ui, view.end_button)
     if game.can_continue:
+        ui.pump(40)  # the prompt ignores input for its first 0.6 s
         click(ui, view.give_up_button)
 
 
@@ -79,6 +80,7 @@ def play_with_keyboard(ui, view, game):
     if not game.over:
         ui.key("e", "e")
     if game.can_continue:
+        ui.pump(40)  # the prompt ignores input for its first 0.6 s
         ui.key("Escape")  # pauses: the continue is not thrown away
         assert view.paused and view.prompting
         ui.key("Escape", "f")  # back to the prompt, then finish

@@ -168,6 +168,7 @@ def test_game_over_screen_shows_the_pieces_that_did_not_fit(ui):
     ui.click(*slot_center(view, 0))
     ui.click(x, y)
     assert game.over and game.can_continue  # eu: a continue is offered once
+    ui.pump(40)  # the prompt ignores input for its first 0.6 s
     button = view.give_up_button.rect
     ui.click(button.center_x, button.center_y)
     ui.pump(3)
@@ -193,6 +194,11 @@ def test_continue_is_offered_once_in_eu_and_taken_with_a_click(ui):
     view, game = show(ui, board="\n".join(rows), tray=["#####", None, None])
     assert game.over and game.can_continue
     button = view.continue_button.rect
+    ui.click(button.center_x, button.center_y)  # at once: a click meant for the board
+    assert game.over
+    ui.key("Return")
+    assert game.over
+    ui.pump(40)  # 0.6 s later the prompt answers
     ui.click(button.center_x, button.center_y)
     assert not game.over and game.board_text().splitlines()[8] == EMPTY
 
