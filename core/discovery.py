@@ -178,7 +178,12 @@ def find_ruleset(ruleset_id: str) -> RulesetInfo | None:
 # loading with caches
 # ---------------------------------------------------------------------------
 
-def _stamp(path: Path) -> tuple[int, int] | None:
+_resolved: dict[str, str] = {}
+"""Paths as given → resolved paths of rule files found in the cache (cleared
+with the caches; a resolved path is checked again by its stamp on every use)."""
+
+
+def _stamp(path: Path | str) -> tuple[int, int] | None:
     try:
         st = os.stat(path)
     except OSError:
@@ -204,6 +209,7 @@ def clear_caches() -> None:
     _infos = None
     _file_cache.clear()
     _text_cache.clear()
+    _resolved.clear()
 
 
 def load_ruleset(id_or_path: str | Path | Ruleset) -> Ruleset:
@@ -221,23 +227,28 @@ def load_ruleset(id_or_path: str | Path | Ruleset) -> Ruleset:
         ids = known_ids()
         raise RulesetError(f"unknown ruleset {text[:64]!r}{did_you_mean(text, ids)} "
                            f"(known: {', '.join(ids)})")
-    return load_ruleset_file(Path(info.path))
+    return load_ruleset_file(info.path)
 
 
-def load_ruleset_file(path: Path) -> Ruleset:
+def load_ruleset_file(path: Path | str) -> Ruleset:
     """Load and validate the rule file at ``path`` (cached while neither it nor
     a file it extends changes)."""
-    try:
-        path = path.resolve()
-    except (OSError, RuntimeError, ValueError) as exc:
-        raise RulesetError(f"cannot resolve the path: {exc}", path=str(path)) from None
-    key = str(path)
+    given = str(path)
+    key = _resolved.get(given)
+    if key is None:
+        try:
+            key = str(Path(path).resolve())
+        except (OSError, RuntimeError, ValueError) as exc:
+            raise RulesetError(f"cannot resolve the path: {exc}", path=given) from None
     cached = _file_cache.get(key)
     if cached is not None:
         known, ruleset = cached
-        if all(_stamp(Path(p)) == stamp for p, stamp in known):
+        if all(_stamp(p) == stamp for p, stamp in known):
             _file_cache.move_to_end(key)
+            if len(_resolved) < 4 * CACHE_SIZE:
+                _resolved[given] = key
             return ruleset
+    path = Path(key)
     stamp = _stamp(path)
     if stamp is None:
         raise RulesetError("no such rule file", path=key)
