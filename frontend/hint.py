@@ -17,7 +17,7 @@ from typing import Any
 import blockyard
 from blockyard.bots import get_bot, run_steps
 
-STEP_BUDGET_MS = 3.0
+STEP_BUDGET_MS = 2.0
 """Thinking time per frame: a frame stays well inside 16 ms while the hint is found."""
 
 PULSE_SECONDS = 1.2
