@@ -135,9 +135,13 @@ class Help:
     ``text`` is the how-to-play page of the ruleset (paragraphs separated by a
     blank line); any other name is a note a screen shows where it applies, for
     example ``duel`` on the duel screen. Each text is at most
-    :data:`HELP_MAX_CHARS` characters; names are lower-case words."""
+    :data:`HELP_MAX_CHARS` characters; names are lower-case words.
+
+    ``[help.i18n.<language>]`` gives the same texts (by the same names) in another
+    language; :meth:`text_in` picks them, :attr:`translations` keeps them."""
 
     texts: tuple[tuple[str, str], ...] = ()
+    translations: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
 
     @property
     def page(self) -> str:
@@ -145,51 +149,116 @@ class Help:
         return self.get("text")
 
     def get(self, name: str, default: str = "") -> str:
-        """The help text ``name``, or ``default``."""
+        """The help text ``name`` (in English), or ``default``."""
         return dict(self.texts).get(name, default)
+
+    def languages(self) -> tuple[str, ...]:
+        """The language codes the rule file gives help texts in (``[help.i18n]``)."""
+        return tuple(code for code, _ in self.translations)
+
+    def text_in(self, name: str, language: str, default: str = "") -> str:
+        """The help text ``name`` in ``language`` (``[help.i18n.<language>] name``);
+        a language ``de_at`` falls back to ``de``, and a text not translated into
+        either to the English one; ``default`` when the rule file has no ``name``."""
+        english = self.get(name, default)
+        given = dict(self.translations)
+        for code in (language, language.split("_")[0]):
+            text = dict(given.get(code, ())).get(name)
+            if text:
+                return text
+        return english
+
+    def page_in(self, language: str) -> str:
+        """The how-to-play page in ``language`` (English where not translated)."""
+        return self.text_in("text", language)
 
     def __bool__(self) -> bool:
         return bool(self.page)
 
 
+def _help_text(table: Params, name: str) -> str:
+    text = table.string(name)
+    if len(text) > HELP_MAX_CHARS:
+        raise table.error(name, f"expected at most {HELP_MAX_CHARS} characters, "
+                          f"found {len(text)}")
+    return text.strip()
+
+
 def _help_texts(table: Params) -> Help:
-    """``[help]``: plain texts by name (see :class:`Help`)."""
+    """``[help]``: plain texts by name, and ``[help.i18n.<language>]`` their
+    translations (see :class:`Help`)."""
     out = []
     for name in table.names():
+        if name == "i18n":
+            continue
         if not HELP_NAME.match(name):
             raise table.error(name, "expected a lower-case name (letters, digits, '-', '_')")
-        text = table.string(name)
-        if len(text) > HELP_MAX_CHARS:
-            raise table.error(name, f"expected at most {HELP_MAX_CHARS} characters, "
-                              f"found {len(text)}")
-        out.append((name, text.strip()))
+        out.append((name, _help_text(table, name)))
+    english = dict(out)
+    languages = table.table_of("i18n", {})
+    translations = []
+    for code in languages.names():
+        if not I18N_CODE.match(code):
+            raise languages.error(code, "expected a language code such as 'de', 'ne' or "
+                                  "'pt_br' (lower-case letters, '_' before a region)")
+        lang = languages.table_of(code)
+        texts = []
+        for name in lang.names():
+            if name not in english:
+                hint = did_you_mean(name, english)
+                raise lang.error(name, f"no [help] {name} to translate{hint}; "
+                                 f"the [help] table gives: {', '.join(english) or 'nothing'}")
+            texts.append((name, _help_text(lang, name)))
+        lang.finish()
+        translations.append((code, tuple(texts)))
+    languages.finish()
     table.finish()
-    return Help(tuple(out))
+    return Help(tuple(out), tuple(translations))
+
 
 def drop_stale_translations(resolved: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
-    """``resolved`` (a rule file merged over what it ``extends``) without the translated
-    ``name`` and ``description`` it inherited for an English text the file replaced:
-    a translation goes with the text it was written for, so a variant that gives its
-    own ``name`` but no ``[display.i18n.<language>] name`` shows its own name (in
-    English) rather than its base's translated name. ``own`` is the file's own table."""
-    languages = resolved.get("display", {}).get("i18n")
-    if not isinstance(languages, dict):
-        return resolved
-    own_meta = own.get("ruleset", {}) if isinstance(own.get("ruleset"), dict) else {}
-    own_display = own.get("display", {}) if isinstance(own.get("display"), dict) else {}
-    own_i18n = own_display.get("i18n", {}) if isinstance(own_display.get("i18n"), dict) else {}
+    """``resolved`` (a rule file merged over what it ``extends``) without the
+    translations it inherited for an English text the file replaced: a translation
+    goes with the text it was written for, so a variant that gives its own ``name``
+    but no ``[display.i18n.<language>] name`` shows its own name (in English) rather
+    than its base's translated name. The same holds for ``description`` and for the
+    texts of ``[help]`` (``[help.i18n.<language>]``). ``own`` is the file's own table."""
     out = dict(resolved)
-    out["display"] = dict(resolved["display"])
-    out["display"]["i18n"] = kept = {}
+    own_meta = _table(own, "ruleset")
+    own_display = _table(own, "display")
+    if isinstance(resolved.get("display"), dict) \
+            and isinstance(resolved["display"].get("i18n"), dict):
+        out["display"] = dict(resolved["display"])
+        out["display"]["i18n"] = _drop_stale(
+            resolved["display"]["i18n"], _table(own_display, "i18n"),
+            {key for key in ("name", "description") if key in own_meta})
+    own_help = _table(own, "help")
+    if isinstance(resolved.get("help"), dict) and isinstance(resolved["help"].get("i18n"), dict):
+        out["help"] = dict(resolved["help"])
+        out["help"]["i18n"] = _drop_stale(
+            resolved["help"]["i18n"], _table(own_help, "i18n"),
+            {key for key in own_help if key != "i18n"})
+    return out
+
+
+def _table(data: dict[str, Any], name: str) -> dict[str, Any]:
+    value = data.get(name, {})
+    return value if isinstance(value, dict) else {}
+
+
+def _drop_stale(languages: dict[str, Any], own_i18n: dict[str, Any],
+                replaced: set[str]) -> dict[str, Any]:
+    """The language tables of ``languages`` without the keys in ``replaced`` that the
+    file's own language table (in ``own_i18n``) does not give again."""
+    kept: dict[str, Any] = {}
     for code, table in languages.items():
         if not isinstance(table, dict):
             kept[code] = table
             continue
-        own_table = own_i18n.get(code, {}) if isinstance(own_i18n.get(code), dict) else {}
+        own_table = _table(own_i18n, code)
         kept[code] = {key: value for key, value in table.items()
-                      if key not in ("name", "description") or key not in own_meta
-                      or key in own_table}
-    return out
+                      if key not in replaced or key in own_table}
+    return kept
 
 
 def _translations(table: Params, where: str) -> tuple[tuple[str, Display], ...]:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import blockyard
 from blockyard import rng
 
-from .i18n import _, format_number
+from .i18n import _, format_number, language
 from .menus import MenuView, PromptView
 from .rulewords import ruleset_name
 
@@ -101,8 +101,9 @@ def start(app: BlockyardApp, ruleset_id: str, names: list[str]) -> None:
 
 def duel_note(ruleset: blockyard.Ruleset, width: int = 62) -> list[str]:
     """The rule file's note for duels (``[help] duel``: tiered sets are equal only
-    while the players' score tiers are), as lines of at most ``width`` characters."""
-    return textwrap.wrap(ruleset.help.get("duel"), width)
+    while the players' score tiers are) in the current language, as lines of at most
+    ``width`` characters."""
+    return textwrap.wrap(ruleset.help.text_in("duel", language()), width)
 
 
 def show_turn(app: BlockyardApp) -> None:

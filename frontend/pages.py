@@ -216,7 +216,8 @@ class SettingsView(arcade.View):
 # -- how to play ---------------------------------------------------------------------------
 
 class HelpView(arcade.View):
-    """A ruleset's how-to-play page (its rule file's ``[help] text``). Keys: ↑/↓ or
+    """A ruleset's how-to-play page (its rule file's ``[help] text``, in the current
+    language where ``[help.i18n.<language>]`` gives it). Keys: ↑/↓ or
     the wheel scroll, Enter or Esc go back."""
 
     def __init__(self, app: BlockyardApp, ruleset: blockyard.Ruleset,
@@ -226,7 +227,8 @@ class HelpView(arcade.View):
         self.ruleset = ruleset
         self.back = back
         self.scroll = 0.0
-        page = ruleset.help.page or _("This ruleset's rule file has no how-to-play page.")
+        page = (ruleset.help.page_in(language())
+                or _("This ruleset's rule file has no how-to-play page."))
         self.page = page
         self.done_button = Button(_("Got it"), back, font_size=17, color="GO")
         self._layout()
