@@ -72,6 +72,7 @@ def setting_options() -> list[Option]:
         Option("patterns", _("Pattern on each colour"), on_off),
         Option("window_mode", _("Window mode"), [(m, mode_words[m]) for m in WINDOW_MODES]),
         Option("language", _("Language"), list(LANGUAGES.items())),
+        Option("native_digits", _("Nepali digits (०–९)"), on_off),
     ]
 
 
@@ -178,6 +179,8 @@ class SettingsView(arcade.View):
         value = option.values[(current + step) % len(option.values)][0]
         if option.name == "language":  # saved, and every screen follows (see the app)
             self.app.set_language(str(value))
+        elif option.name == "native_digits":
+            self.app.set_native_digits(bool(value))
         else:
             self.app.change_setting(option.name, value)
         if option.name in ("sound", "volume"):

@@ -344,3 +344,20 @@ def test_sudoku_completed_row_sweeps_and_sounds_and_not_under_reduced_motion(ui)
         assert view.effects == ([] if reduced else ["sweep"])
         if not reduced:
             assert len(view.sweep) == 9 and view.animating()
+
+
+def test_nepali_digits_can_be_switched_off_in_the_settings(ui, window):
+    from blockyard.frontend import i18n
+
+    open_settings_from_launcher(ui)
+    ui.app.set_language("ne")
+    ui.pump(2)
+    assert i18n.localise_digits("1234") == "१२३४"
+    if not isinstance(ui.view, SettingsView):
+        open_settings_from_launcher(ui)
+    change(ui, "native_digits")  # On → Off
+    assert Settings.load().native_digits is False
+    assert i18n.localise_digits("1234") == "1234"
+    relaunch(ui, window)
+    assert ui.app.settings.native_digits is False
+    ui.app.set_language("en")
