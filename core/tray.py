@@ -259,8 +259,7 @@ class TrayGame(Game):
         scoring = self._score(seed, "place", self, facts)
         return piece, mask, clearing, regions, perfect, scoring
 
-    def _evaluate(self, slot: int, row: int, col: int
-                  ) -> tuple[MoveResult, Any, Any, dict[str, Any] | None]:
+    def _evaluate(self, slot: int, row: int, col: int) -> tuple[MoveResult, Any, Any]:
         piece, mask, clearing, regions, perfect, scoring = self._outcome(slot, row, col)
         geo = self._geo
         after = clearing.board
@@ -275,7 +274,7 @@ class TrayGame(Game):
             regions = tuple(geo.bind(r) for r in regions)
         result = MoveResult(slot, row, col, piece, scoring.points, len(regions), scoring.combo,
                             perfect, regions, mask, cleared, geo, clearing.row_drops)
-        return result, after, scoring, None
+        return result, after, scoring
 
     def preview(self, slot: int, row: int, col: int) -> MoveResult:
         """What :meth:`place` would do, changing nothing. Raises ``IllegalMove``
@@ -284,7 +283,7 @@ class TrayGame(Game):
 
     def place(self, slot: int, row: int, col: int) -> MoveResult:
         """Place the piece of ``slot`` with its top-left at ``(row, col)``."""
-        result, board, scoring, _ = self._evaluate(slot, row, col)
+        result, board, scoring = self._evaluate(slot, row, col)
         updates: list[dict[str, Any]] = []
         if self._has_move_state:
             updates = self._call("move_state", seed=self.seed, action="place", game=self,

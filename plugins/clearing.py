@@ -68,36 +68,10 @@ class LineClearing:
                 regions += geometry.block_regions(height, width)
         return regions
 
-    @hookimpl
-    def blockyard_fast_path(self, ruleset: Any, hook: str) -> Any:
-        if hook != "clear":
-            return None
-        regions = tuple((r.mask, r) for r in ruleset.regions)
-        gravity = self.gravity
-
-        def clear(game: Any, board: Board, placed: int, piece: Any, row: int, col: int
-                  ) -> Clearing:
-            bits = board.bits
-            full = tuple(r for mask, r in regions if bits & mask == mask)
-            if not full:
-                return Clearing((), board)
-            union = 0
-            for region in full:
-                union |= region.mask
-            after = board.copy()
-            after.empty(union)
-            drops: tuple[int, ...] = ()
-            if gravity:
-                rows = [r.index for r in full if r.kind == "row"]
-                if rows:
-                    drops = after.collapse_rows(rows)
-            return Clearing(full, after, drops)
-        return clear
-
-    @hookimpl
-    def blockyard_clear(self, game: Any, board: Board, placed: int) -> Clearing:
+    def clear_full(self, regions: tuple[Region, ...], board: Board) -> Clearing:
+        """Empty every completed region of ``regions`` (then the gravity drop)."""
         bits = board.bits
-        full = tuple(r for r in game.ruleset.regions if bits & r.mask == r.mask)
+        full = tuple(r for r in regions if bits & r.mask == r.mask)
         if not full:
             return Clearing((), board)
         union = 0
@@ -111,3 +85,15 @@ class LineClearing:
             if rows:
                 drops = after.collapse_rows(rows)
         return Clearing(full, after, drops)
+
+    @hookimpl
+    def blockyard_fast_path(self, ruleset: Any, hook: str) -> Any:
+        if hook != "clear":
+            return None
+        regions = ruleset.regions
+        clear_full = self.clear_full
+        return lambda game, board, placed, piece, row, col: clear_full(regions, board)
+
+    @hookimpl
+    def blockyard_clear(self, game: Any, board: Board, placed: int) -> Clearing:
+        return self.clear_full(game.ruleset.regions, board)

@@ -287,6 +287,18 @@ def faulty_plugin(hook: str, fault: str):
     return Faulty
 
 
+def faulty_rules(hook: str) -> str:
+    """A 5×5 rule file using the faulty plugin, without the bundled plugin that
+    would answer the same single-answer hook."""
+    text = '[ruleset]\nid = "f"\nname = "F"\nfamily = "t"\ndescription = "d"\n' \
+           "[board]\nrows = 5\ncols = 5\n[pieces.dot]\nshapes = [\"#\"]\n" \
+           + ("" if hook == "clear" else "[plugins.line-clearing]\n") \
+           + ("" if hook == "score" else "[plugins.line-scoring]\nline_points = [10]\n")
+    if hook != "deal":
+        text += '[plugins.weighted-dealing]\nguarantee = "none"\n'
+    return text + "[plugins.faulty]\n"
+
+
 FAULTS = [(hook, fault) for hook in PER_MOVE_HOOKS for fault in ("raises", "wrong type")
           if (hook, fault) != ("action", "wrong type")]  # perform's answer is not used
 
@@ -295,14 +307,7 @@ FAULTS = [(hook, fault) for hook in PER_MOVE_HOOKS for fault in ("raises", "wron
 def test_a_faulty_plugin_is_named_and_the_game_is_left_exactly_as_it_was(
         hook, fault, rule_file, register_plugin):
     register_plugin("faulty", faulty_plugin(hook, fault))
-    text = '[ruleset]\nid = "f"\nname = "F"\nfamily = "t"\ndescription = "d"\n' \
-           "[board]\nrows = 5\ncols = 5\n[pieces.dot]\nshapes = [\"#\"]\n" \
-           + ("" if hook == "clear" else "[plugins.line-clearing]\n") \
-           + ("" if hook == "score" else "[plugins.line-scoring]\nline_points = [10]\n")
-    if hook != "deal":
-        text += '[plugins.weighted-dealing]\nguarantee = "none"\n'
-    text += "[plugins.faulty]\n"
-    ruleset = blockyard.load_ruleset(rule_file(text))
+    ruleset = blockyard.load_ruleset(rule_file(faulty_rules(hook)))
     game = blockyard.new_game(ruleset, seed=5)
     game.place(*game.legal_moves()[0])
     game.state["armed"] = {"on": True}
@@ -476,14 +481,7 @@ def test_cli_list_says_where_own_rule_files_go_and_watch_needs_a_path(capsys, is
 def test_check_stops_and_reports_an_endless_loop_in_any_per_move_hook(hook, rule_file,
                                                                       register_plugin):
     register_plugin("faulty", faulty_plugin(hook, "endless"))
-    text = '[ruleset]\nid = "f"\nname = "F"\nfamily = "t"\ndescription = "d"\n' \
-           "[board]\nrows = 5\ncols = 5\n[pieces.dot]\nshapes = [\"#\"]\n" \
-           + ("" if hook == "clear" else "[plugins.line-clearing]\n") \
-           + ("" if hook == "score" else "[plugins.line-scoring]\nline_points = [10]\n")
-    if hook != "deal":
-        text += '[plugins.weighted-dealing]\nguarantee = "none"\n'
-    text += "[plugins.faulty]\n"
-    ruleset = blockyard.load_ruleset(rule_file(text))
+    ruleset = blockyard.load_ruleset(rule_file(faulty_rules(hook)))
     report = blockyard.testing.check_ruleset(ruleset, games=2, max_actions=6, hook_seconds=0.2)
     assert any(f"blockyard_{hook} ran longer than 0.2 s" in f and "plugin 'faulty'" in f
                for f in report.failures), report.text()

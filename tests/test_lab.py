@@ -68,7 +68,7 @@ def test_the_report_is_the_same_whatever_the_workers_or_executor():
 
 
 def test_the_report_is_the_same_on_a_dask_cluster():
-    distributed = pytest.importorskip("distributed")
+    import distributed  # a test dependency (the cluster extra): never skipped
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
                                   dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client:
