@@ -122,11 +122,17 @@ class Geometry:
         """Whether anchor ``(row, col)`` keeps the piece inside the board."""
         return 0 <= row <= self.rows - info.height and 0 <= col <= self.cols - info.width
 
-    def moves(self, slot: int, fit: int) -> list[tuple[int, int, int]]:
-        """Expand an anchor mask into ``(slot, row, col)`` tuples, in board order."""
+    def move_table(self, slot: int) -> tuple[tuple[tuple[tuple[int, int, int], ...], ...], ...]:
+        """For byte ``k`` of an anchor mask and its value, the ``(slot, row, col)``
+        moves of its set bits (built once per slot)."""
         table = self._move_tables.get(slot)
         if table is None:
             table = self._build_move_table(slot)
+        return table
+
+    def moves(self, slot: int, fit: int) -> list[tuple[int, int, int]]:
+        """Expand an anchor mask into ``(slot, row, col)`` tuples, in board order."""
+        table = self.move_table(slot)
         out: list[tuple[int, int, int]] = []
         ext = out.extend
         for k, byte in enumerate(fit.to_bytes(self.nbytes, "little")):
@@ -213,6 +219,9 @@ def geometry(rows: int, cols: int) -> Geometry:
     return Geometry(rows, cols)
 
 
+_new_board = object.__new__
+
+
 class Board:
     """The cells of a tray board: a bitboard plus a colour index per cell.
 
@@ -228,7 +237,22 @@ class Board:
         self.colours = colours if colours is not None else [0] * geo.size
 
     def copy(self) -> Board:
-        return Board(self.geo, self.bits, self.colours.copy())
+        board = _new_board(Board)
+        board.geo = self.geo
+        board.bits = self.bits
+        board.colours = self.colours.copy()
+        return board
+
+    def with_piece(self, mask: int, base: int, offsets: tuple[int, ...], colour: int) -> Board:
+        """A copy with the cells ``base + offset`` (together: ``mask``) filled with
+        ``colour``: a piece placed (the engine's fast form of copy + fill)."""
+        board = _new_board(Board)
+        board.geo = self.geo
+        board.bits = self.bits | mask
+        colours = board.colours = self.colours.copy()
+        for off in offsets:
+            colours[base + off] = colour
+        return board
 
     def fill(self, mask: int, colour: int) -> None:
         """Fill the cells of ``mask`` with ``colour``."""

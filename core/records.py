@@ -38,6 +38,7 @@ import os
 import sqlite3
 import time
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -222,7 +223,7 @@ class RecordStore:
             if target != ":memory:":
                 # where the file system cannot share WAL memory, SQLite keeps its rollback
                 # journal, which is just as safe for several processes (only slower)
-                conn.execute("PRAGMA journal_mode = WAL")
+                _retry_busy(lambda: conn.execute("PRAGMA journal_mode = WAL"))
             conn.execute("PRAGMA synchronous = FULL")
             problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
             if problems != ["ok"]:
@@ -624,3 +625,21 @@ def _import_legacy(conn: sqlite3.Connection, data: dict[str, Any]) -> None:
 __all__ = ["FILE_NAME", "GameRecord", "HistogramBin", "RecordStore", "RulesetStatistics",
            "Stats", "displayed_combo", "read_toml_or_set_aside", "set_aside",
            "write_atomically"]
+
+
+def _retry_busy(step: Callable[[], object]) -> None:
+    """Run ``step``, retrying while another process holds the database for at most
+    the busy timeout: SQLite answers "database is locked" at once, without waiting,
+    when two processes switch a new database to WAL at the same moment."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_SECONDS
+    pause = 0.005
+    while True:
+        try:
+            step()
+            return
+        except sqlite3.OperationalError as exc:
+            busy = getattr(exc, "sqlite_errorname", "") in ("SQLITE_BUSY", "SQLITE_LOCKED")
+            if not busy or time.monotonic() + pause > deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.1)

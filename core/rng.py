@@ -31,20 +31,52 @@ def _json_of(part: int | str) -> str:
     return text
 
 
+_blake2b = hashlib.blake2b
+_from_bytes = int.from_bytes
+
+
 def derive_seed(*key: int | str) -> int:
     """Return a 64-bit integer derived from ``key`` (ints and strings only): the
     BLAKE2b hash of its compact JSON form (written here part by part, the same
     bytes as ``json.dumps(key, separators=(",", ":"))``)."""
-    if all(type(part) is int or type(part) is str for part in key):
-        data = ("[" + ",".join(map(_json_of, key)) + "]").encode()
+    parts = []
+    for part in key:
+        if type(part) is int:
+            parts.append(str(part))  # what json.dumps writes for an int
+        elif type(part) is str:
+            parts.append(_JSON_STRINGS.get(part) or _json_of(part))
+        else:
+            data = json.dumps(key, separators=(",", ":")).encode()
+            break
     else:
-        data = json.dumps(key, separators=(",", ":")).encode()
-    return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "big")
+        data = ("[" + ",".join(parts) + "]").encode()
+    return _from_bytes(_blake2b(data, digest_size=8).digest(), "big")
+
+
+_new_random = random.Random.__new__
+_seed_random = random.Random.__mro__[1].seed  # the C generator's own seeding
 
 
 def stream(*key: int | str) -> random.Random:
-    """A fresh ``random.Random`` for ``key``; the same key always gives the same draws."""
-    return random.Random(derive_seed(*key))
+    """A fresh ``random.Random`` for ``key``; the same key always gives the same draws
+    (exactly ``random.Random(derive_seed(*key))``, built without the Python-level
+    ``__init__``/``seed`` wrappers)."""
+    generator = _new_random(random.Random)
+    _seed_random(generator, derive_seed(*key))
+    generator.gauss_next = None
+    return generator
+
+
+def below(generator: random.Random, n: int) -> int:
+    """A uniform integer in ``[0, n)``: the same draw as ``generator.randrange(n)``
+    for ``n > 0`` (CPython's ``_randbelow_with_getrandbits``), written out so that
+    the draws do not depend on the Python version's ``randrange``."""
+    getrandbits = generator.getrandbits
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
 
 
 def random_seed() -> int:

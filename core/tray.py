@@ -140,9 +140,19 @@ class TrayGame(Game):
         piece fits now; 0 for an empty slot. The fast form of :meth:`legal_moves`."""
         fits = self._fits
         if fits is None:
-            geo = self._geo
-            free = ~self._board.bits & geo.full
-            fits = tuple(0 if info is None else geo.fits(free, info) for info in self._info)
+            free = ~self._board.bits & self._geo.full
+            found = []
+            for info in self._info:  # Geometry.fits, inlined: this is the hottest loop
+                if info is None:
+                    found.append(0)
+                    continue
+                m = info.valid
+                for off in info.offsets:
+                    m &= free >> off
+                    if not m:
+                        break
+                found.append(m)
+            fits = tuple(found)
             if self._restricted:
                 fits = tuple(self._restrict(slot, m) for slot, m in enumerate(fits))
             self._fits = fits
@@ -162,9 +172,15 @@ class TrayGame(Game):
         if self.over_reason is not None:
             return []
         moves: list[tuple[int, int, int]] = []
-        for slot, mask in enumerate(self.fit_masks()):
-            if mask:
-                moves += self._geo.moves(slot, mask)
+        add = moves.extend
+        geo = self._geo
+        nbytes = geo.nbytes
+        for slot, mask in enumerate(self._fits or self.fit_masks()):
+            if mask:  # Geometry.moves, inlined
+                table = geo.move_table(slot)
+                for k, byte in enumerate(mask.to_bytes(nbytes, "little")):
+                    if byte:
+                        add(table[k][byte])
         return moves
 
     def can_place(self, slot: int, row: int, col: int) -> bool:
@@ -236,9 +252,22 @@ class TrayGame(Game):
     def _outcome(self, slot: int, row: int, col: int) -> tuple[Any, ...]:
         """Ask the plugins what a move does: piece, mask, clearing, regions,
         perfect clear, scoring."""
-        piece, mask = self._check_move(slot, row, col)
-        board = self._board.copy()
-        board.fill(mask, piece.colour)
+        fits = self._fits
+        cols = self.cols
+        if fits is not None and type(slot) is int and type(row) is int and type(col) is int \
+                and 0 <= slot < TRAY_SLOTS and 0 <= col < cols and row >= 0 \
+                and fits[slot] >> (base := row * cols + col) & 1 and self.over_reason is None:
+            # the anchor is a bit of the slot's fit mask: on the board, on free
+            # cells and allowed by the ruleset (the fast form of _check_move)
+            piece = self._tray[slot]
+            info = self._info[slot]
+            mask = info.shape << base  # type: ignore[union-attr]
+            board = self._board.with_piece(mask, base, info.offsets,  # type: ignore[union-attr]
+                                           piece.colour)  # type: ignore[union-attr]
+        else:
+            piece, mask = self._check_move(slot, row, col)
+            board = self._board.copy()
+            board.fill(mask, piece.colour)
         seed = self.seed
         clearing = self._clear(seed, "place", self, board, mask, piece, row, col)
         regions = clearing.regions
@@ -434,14 +463,20 @@ class TrayGame(Game):
             raise self.ruleset.plugin_error(
                 "deal", f"returned {pieces!r:.80}; expected a list of 3 Piece objects",
                 seed=self.seed, action="deal")
+        piece_info = self._geo.piece
+        rows, cols = self.rows, self.cols
+        infos = []
         for piece in pieces:
-            info = self._geo.piece(piece.cells)
-            if info.height > self.rows or info.width > self.cols:
+            info = piece_info(piece.cells)
+            if info.height > rows or info.width > cols:
                 raise self.ruleset.plugin_error(
                     "deal", f"dealt {piece.id!r}, which is larger than the board",
                     seed=self.seed, action="deal")
+            infos.append(info)
         self.set_index += 1
-        self.set_tray(pieces)
+        self._tray[:] = pieces
+        self._info[:] = infos
+        self._fits = None
 
     def set_slot(self, slot: int, piece: Piece | None) -> None:
         """Put ``piece`` into tray slot ``slot`` (plugins' actions: rotation)."""

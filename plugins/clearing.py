@@ -68,15 +68,20 @@ class LineClearing:
                 regions += geometry.block_regions(height, width)
         return regions
 
-    def clear_full(self, regions: tuple[Region, ...], board: Board) -> Clearing:
-        """Empty every completed region of ``regions`` (then the gravity drop)."""
+    def clear_full(self, regions: tuple[Region, ...], board: Board,
+                   masks: tuple[int, ...] | None = None) -> Clearing:
+        """Empty every completed region of ``regions`` (then the gravity drop);
+        ``masks``: the regions' masks, when the caller has them at hand."""
         bits = board.bits
-        full = tuple(r for r in regions if bits & r.mask == r.mask)
-        if not full:
-            return Clearing((), board)
+        if masks is None:
+            masks = tuple(r.mask for r in regions)
         union = 0
-        for region in full:
-            union |= region.mask
+        for mask in masks:
+            if bits & mask == mask:
+                union |= mask
+        if not union:
+            return Clearing((), board)
+        full = tuple(r for r in regions if bits & r.mask == r.mask)
         after = board.copy()
         after.empty(union)
         drops: tuple[int, ...] = ()
@@ -91,8 +96,9 @@ class LineClearing:
         if hook != "clear":
             return None
         regions = ruleset.regions
+        masks = tuple(r.mask for r in regions)
         clear_full = self.clear_full
-        return lambda game, board, placed, piece, row, col: clear_full(regions, board)
+        return lambda game, board, placed, piece, row, col: clear_full(regions, board, masks)
 
     @hookimpl
     def blockyard_clear(self, game: Any, board: Board, placed: int) -> Clearing:

@@ -33,6 +33,7 @@ from blockyard.errors import RulesetError
 from blockyard.hookspecs import hookimpl
 from blockyard.params import Params
 from blockyard.pieces import Piece, PieceFamily
+from blockyard.rng import below
 
 GUARANTEES = ("one-fits", "tiered", "none")
 
@@ -53,8 +54,8 @@ class WeightTable:
     def draw(self, rng: random.Random) -> Piece:
         """A family by weight, then one of its pieces uniformly."""
         i = bisect_right(self.cumulative, rng.random() * self.total)
-        family = self.families[min(i, len(self.families) - 1)]
-        return family.pieces[rng.randrange(len(family.pieces))]
+        pieces = self.families[min(i, len(self.families) - 1)].pieces
+        return pieces[below(rng, len(pieces))]
 
     def draw_set(self, rng: random.Random, count: int = 3) -> list[Piece]:
         return [self.draw(rng) for _ in range(count)]
