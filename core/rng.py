@@ -54,7 +54,7 @@ def derive_seed(*key: int | str) -> int:
 
 
 _new_random = random.Random.__new__
-_seed_random = random.Random.__mro__[1].seed  # the C generator's own seeding
+_seed_random = random.Random.__mro__[1].seed  # type: ignore[attr-defined]  # the C seeding
 
 
 def stream(*key: int | str) -> random.Random:
@@ -63,7 +63,7 @@ def stream(*key: int | str) -> random.Random:
     ``__init__``/``seed`` wrappers)."""
     generator = _new_random(random.Random)
     _seed_random(generator, derive_seed(*key))
-    generator.gauss_next = None
+    generator.gauss_next = None  # type: ignore[attr-defined]
     return generator
 
 

@@ -9,7 +9,7 @@ deal, clear, score, rescue and end.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, cast
 
 from .errors import IllegalMove
 from .game import Game, TraySpec
@@ -259,11 +259,10 @@ class TrayGame(Game):
                 and fits[slot] >> (base := row * cols + col) & 1 and self.over_reason is None:
             # the anchor is a bit of the slot's fit mask: on the board, on free
             # cells and allowed by the ruleset (the fast form of _check_move)
-            piece = self._tray[slot]
-            info = self._info[slot]
-            mask = info.shape << base  # type: ignore[union-attr]
-            board = self._board.with_piece(mask, base, info.offsets,  # type: ignore[union-attr]
-                                           piece.colour)  # type: ignore[union-attr]
+            piece = cast(Piece, self._tray[slot])
+            info = cast(PieceGeometry, self._info[slot])
+            mask = info.shape << base
+            board = self._board.with_piece(mask, base, info.offsets, piece.colour)
         else:
             piece, mask = self._check_move(slot, row, col)
             board = self._board.copy()
