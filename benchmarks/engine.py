@@ -91,6 +91,24 @@ class ListBoardGame:
 # the lean reference: the fastest plain-Python bitboard loop for eu-classic
 # --------------------------------------------------------------------------
 
+_TABLES: dict[tuple[int, int, int], list[list[tuple[tuple[int, int, int], ...]]]] = {}
+
+
+def _lean_table(slot: int, rows: int, cols: int
+                ) -> list[list[tuple[tuple[int, int, int], ...]]]:
+    """For byte position k and byte value: the (slot, row, col) moves of its set
+    bits, built once (the fastest way found to turn a mask into moves)."""
+    key = (slot, rows, cols)
+    if key not in _TABLES:
+        size = rows * cols
+        _TABLES[key] = [
+            [tuple((slot, *divmod(k * 8 + b, cols)) for b in range(8)
+                   if value >> b & 1 and k * 8 + b < size) for value in range(256)]
+            for k in range((size + 7) // 8)
+        ]
+    return _TABLES[key]
+
+
 class LeanBitboardGame:
     """eu-classic with no framework at all: the board is an int, every piece a
     precomputed (shape, valid anchors, offsets) triple, dealing by weight from
@@ -107,7 +125,8 @@ class LeanBitboardGame:
         self.families = [[(info.shape, info.valid, info.offsets, len(p.cells))
                           for p in f.pieces for info in (geo.piece(p.cells),)]
                          for f in families]
-        self.cells = geo.cell_of_bit
+        self.nbytes = (geo.size + 7) // 8
+        self.tables = [_lean_table(slot, geo.rows, geo.cols) for slot in range(3)]
         self.rng = random.Random(seed)
         self.board = 0
         self.score = 0
@@ -121,18 +140,20 @@ class LeanBitboardGame:
 
     def legal_moves(self) -> list[tuple[int, int, int]]:
         free = ~self.board & self.full
-        cells = self.cells
-        out = []
+        out: list[tuple[int, int, int]] = []
+        add = out.extend
+        nbytes = self.nbytes
         for slot, piece in enumerate(self.tray):
             if piece is None:
                 continue
             m = piece[1]
             for off in piece[2]:
                 m &= free >> off
-            while m:
-                low = m & -m
-                out.append((slot, *cells[low.bit_length() - 1]))
-                m ^= low
+            if m:  # expand the anchor mask byte by byte from prebuilt move tuples
+                table = self.tables[slot]
+                for k, byte in enumerate(m.to_bytes(nbytes, "little")):
+                    if byte:
+                        add(table[k][byte])
         return out
 
     def place(self, slot: int, row: int, col: int) -> None:

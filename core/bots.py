@@ -410,9 +410,9 @@ class GreedyBot(Bot):
             yield from RandomBot.tray_steps(self, game)  # type: ignore[arg-type]
             return
         rng = self.rng(game)
-        outcomes = _evaluate(game, moves)
-        best = max(o.points for o in outcomes)
-        ties = [m for m, o in zip(moves, outcomes, strict=True) if o.points == best]
+        points = [e.points for e in game.evaluate(moves)]
+        best = max(points)
+        ties = [m for m, p in zip(moves, points, strict=True) if p == best]
         yield ("place", *rng.choice(ties))
 
     def falling_value(self, game: Any, col: int, rng: random.Random) -> float:

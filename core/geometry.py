@@ -143,15 +143,17 @@ class Geometry:
     def _build_move_table(self, slot: int
                           ) -> tuple[tuple[tuple[tuple[int, int, int], ...], ...], ...]:
         cells = self.cell_of_bit
+        size = self.size
         table = []
         for k in range(self.nbytes):
-            per_byte = []
-            for byte in range(256):
-                per_byte.append(tuple(
-                    (slot, *cells[k * 8 + b])
-                    for b in range(8)
-                    if byte >> b & 1 and k * 8 + b < self.size
-                ))
+            moves = [(slot, *cells[k * 8 + b]) if k * 8 + b < size else None for b in range(8)]
+            per_byte: list[tuple[tuple[int, int, int], ...]] = [()]
+            for byte in range(1, 256):
+                # the moves of the byte without its highest bit, then that bit's move
+                high = byte.bit_length() - 1
+                move = moves[high]
+                rest = per_byte[byte ^ (1 << high)]
+                per_byte.append(rest if move is None else (*rest, move))
             table.append(tuple(per_byte))
         result = tuple(table)
         self._move_tables[slot] = result

@@ -9,7 +9,7 @@ deal, clear, score, rescue and end.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, ClassVar, NamedTuple, cast
+from typing import Any, ClassVar, NamedTuple
 
 from .errors import IllegalMove
 from .game import Game, TraySpec
@@ -259,8 +259,8 @@ class TrayGame(Game):
                 and fits[slot] >> (base := row * cols + col) & 1 and self.over_reason is None:
             # the anchor is a bit of the slot's fit mask: on the board, on free
             # cells and allowed by the ruleset (the fast form of _check_move)
-            piece = cast(Piece, self._tray[slot])
-            info = cast(PieceGeometry, self._info[slot])
+            piece: Piece = self._tray[slot]  # type: ignore[assignment]
+            info: PieceGeometry = self._info[slot]  # type: ignore[assignment]
             mask = info.shape << base
             board = self._board.with_piece(mask, base, info.offsets, piece.colour)
         else:

@@ -98,8 +98,64 @@ class LineClearing:
         regions = ruleset.regions
         masks = tuple(r.mask for r in regions)
         clear_full = self.clear_full
-        return lambda game, board, placed, piece, row, col: clear_full(regions, board, masks)
+        maybe_full = full_detector(ruleset.geometry, masks)
+
+        def clear(game: Any, board: Board, placed: int, piece: Any, row: int,
+                  col: int) -> Clearing:
+            if maybe_full(board.bits):
+                return clear_full(regions, board, masks)
+            return Clearing((), board)
+        return clear
 
     @hookimpl
     def blockyard_clear(self, game: Any, board: Board, placed: int) -> Clearing:
         return self.clear_full(game.ruleset.regions, board)
+
+
+def _window_shifts(length: int, stride: int) -> tuple[int, ...]:
+    """Right shifts that, and-ed in turn into a bitboard, leave at each bit the AND
+    of the ``length`` bits ``stride`` apart starting there (doubling windows, then
+    one overlapping step)."""
+    shifts = []
+    width = 1
+    while width * 2 <= length:
+        shifts.append(width * stride)
+        width *= 2
+    if width < length:
+        shifts.append((length - width) * stride)
+    return tuple(shifts)
+
+
+def full_detector(geo: Geometry, masks: tuple[int, ...]) -> Any:
+    """A function telling from the board bits whether some region of ``masks``
+    may be full (``False``: certainly none is). Every row and every column among
+    the regions is tested at once with shifted ANDs (a row is full when the AND
+    of its ``cols`` bits is set at its first cell); other regions one by one."""
+    rows = set(geo.row_masks)
+    cols = set(geo.col_masks)
+    present = set(masks)
+    row_shifts = _window_shifts(geo.cols, 1) if rows <= present else None
+    col_shifts = _window_shifts(geo.rows, geo.cols) if cols <= present else None
+    row_starts = sum(1 << (r * geo.cols) for r in range(geo.rows))
+    col_starts = (1 << geo.cols) - 1
+    others = tuple(m for m in masks if (row_shifts is None or m not in rows)
+                   and (col_shifts is None or m not in cols))
+
+    def maybe_full(bits: int) -> bool:
+        if row_shifts is not None:
+            y = bits
+            for shift in row_shifts:
+                y &= y >> shift
+            if y & row_starts:
+                return True
+        if col_shifts is not None:
+            y = bits
+            for shift in col_shifts:
+                y &= y >> shift
+            if y & col_starts:
+                return True
+        for mask in others:  # noqa: SIM110 (a loop: no generator on the hot path)
+            if bits & mask == mask:
+                return True
+        return False
+    return maybe_full

@@ -113,3 +113,34 @@ def test_art_round_trips_and_four_turns_are_the_identity(piece):
     for _ in range(4):
         cells = rotate_cells(cells)
     assert cells == piece.cells
+
+
+@st.composite
+def board_with_regions(draw):
+    rows, cols = draw(st.tuples(st.integers(1, 12), st.integers(1, 12)))
+    geo = geometry(rows, cols)
+    kinds = draw(st.sets(st.sampled_from(["rows", "cols", "blocks", "some"]), min_size=1))
+    masks: list[int] = []
+    if "rows" in kinds:
+        masks += geo.row_masks
+    if "cols" in kinds:
+        masks += geo.col_masks
+    if "blocks" in kinds and rows % 3 == 0 and cols % 3 == 0:
+        masks += [r.mask for r in geo.block_regions(3, 3)]
+    if "some" in kinds or not masks:
+        masks += draw(st.lists(st.sampled_from(geo.row_masks + geo.col_masks), min_size=1))
+    # boards near full, with a region completed now and then
+    bits = draw(st.integers(0, geo.full))
+    bits |= draw(st.integers(0, geo.full)) | draw(st.integers(0, geo.full))
+    if draw(st.booleans()):
+        bits |= draw(st.sampled_from(masks))
+    return geo, tuple(masks), bits
+
+
+@settings(max_examples=500, deadline=None)
+@given(board_with_regions())
+def test_the_full_region_detector_agrees_with_testing_each_region(case):
+    from blockyard.plugins.clearing import full_detector
+
+    geo, masks, bits = case
+    assert full_detector(geo, masks)(bits) == any(bits & m == m for m in masks)
