@@ -24,7 +24,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-from . import rng
+from . import rng, validate
 from .actions import Action, ActionSpec
 from .discovery import load_ruleset, load_ruleset_text
 from .errors import DataError, IllegalMove, PluginError, RulesetError
@@ -83,7 +83,7 @@ class Game:
         self._call = ruleset.call
         self._has_end = "end_reason" in ruleset.implemented
         self._specs = ruleset.action_specs
-        self._auto = tuple(s for s in self._specs.values() if s.automatic)
+        self._auto = ruleset.automatic_actions
         limit = ruleset.time_limit
         self._limit_us: int | None = None if limit is None else round(limit * 1_000_000)
         self._board = Board(self._geo)
@@ -356,8 +356,6 @@ class Game:
         """Rebuild a game from :meth:`snapshot`. The snapshot is checked completely
         first (:mod:`blockyard.validate`): ``DataError`` for anything malformed,
         ``RulesetError`` for its rule text."""
-        from . import validate
-
         text, kind = validate.snapshot_header(snap, SNAPSHOT_FORMAT)
         ruleset = load_ruleset_text(text, "<snapshot>")
         cls = game_class(ruleset)
@@ -372,7 +370,10 @@ class Game:
         except (KeyError, TypeError, AttributeError, IndexError, ValueError) as exc:
             raise DataError(f"snapshot: cannot be restored: {type(exc).__name__}: "
                             f"{exc}") from None
-        game.log = copy_json(list(snap["log"]))
+        log = snap["log"]  # checked: a start table, then lists of scalars
+        start = {key: value if type(value) in (str, int) or value is None else copy_json(value)
+                 for key, value in log[0][1].items()}
+        game.log = [["start", start], *(list(entry) for entry in log[1:])]
         validate.check_restored(game)
         return game
 
@@ -405,8 +406,6 @@ class Game:
         """Rebuild a game by running ``log`` again from its start. A malformed
         log, or one with an action that is not allowed where it stands, is a
         ``DataError`` naming the entry; its rule text a ``RulesetError``."""
-        from . import validate
-
         entries = validate.check_log(log)
         start = entries[0][1]
         ruleset = load_ruleset_text(start["ruleset"], "<log>")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 Cell = tuple[int, int]
 
@@ -115,3 +116,16 @@ class PieceFamily:
     name: str
     weight: float
     pieces: tuple[Piece, ...]
+
+
+def piece_json(piece: Piece) -> dict[str, Any]:
+    """The saved form of a piece (snapshots): sorted ``[row, col]`` cells, id,
+    family, colour."""
+    return {"cells": sorted([r, c] for r, c in piece.cells), "id": piece.id,
+            "family": piece.family, "colour": piece.colour}
+
+
+def piece_from_json(data: dict[str, Any]) -> Piece:
+    """The piece of :func:`piece_json`'s form (checked by the caller)."""
+    return Piece(normalise(tuple(cell) for cell in data["cells"]), id=data["id"],
+                 family=data["family"], colour=data["colour"])

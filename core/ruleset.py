@@ -38,7 +38,7 @@ from .errors import IllegalMove, PluginError, RulesetError
 from .geometry import Geometry, Region, geometry, parse_board_text
 from .hookspecs import PROJECT, SPEC_CLASSES, hookimpl
 from .params import Params, describe
-from .pieces import Piece, PieceFamily, parse_art
+from .pieces import Piece, PieceFamily, parse_art, piece_json
 from .registry import registry
 from .results import Clearing, FallingRules, Scoring
 
@@ -807,6 +807,24 @@ class Ruleset:
     @cached_property
     def _toml(self) -> str:
         return tomli_w.dumps(self.data, multiline_strings=True)
+
+    @cached_property
+    def automatic_actions(self) -> tuple[ActionSpec, ...]:
+        """The actions the engine takes by itself when the game is stuck (zen refill)."""
+        return tuple(s for s in self.action_specs.values() if s.automatic)
+
+    @cached_property
+    def player_actions(self) -> tuple[ActionSpec, ...]:
+        """The actions a player may take while the game runs (rescue candidates)."""
+        return tuple(s for s in self.action_specs.values()
+                     if not s.automatic and not s.after_end)
+
+    @cached_property
+    def saved_pieces(self) -> dict[str, tuple[dict[str, Any], Piece]]:
+        """For each piece id of the ruleset, its saved form (:func:`piece_json`)
+        and the piece: a snapshot's tray piece equal to its saved form is that
+        piece, checked and rebuilt without parsing."""
+        return {p.id: (piece_json(p), p) for p in self.pieces}
 
     @cached_property
     def digest(self) -> str:

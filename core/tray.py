@@ -14,7 +14,7 @@ from typing import Any, ClassVar, NamedTuple
 from .errors import IllegalMove
 from .game import Game, TraySpec
 from .geometry import PieceGeometry, Region, parse_board_text
-from .pieces import Piece, normalise, parse_art
+from .pieces import Piece, parse_art, piece_from_json, piece_json
 from .results import MoveFacts, MoveResult
 from .ruleset import Ruleset
 
@@ -56,8 +56,7 @@ class TrayGame(Game):
         self._score = ruleset.hot_callers["score"]
         self._deal = ruleset.hot_callers["deal"]
         self._has_move_state = "move_state" in implemented
-        self._rescues = tuple(s for s in self._specs.values()
-                              if not s.automatic and not s.after_end)
+        self._rescues = ruleset.player_actions
         self._tray: list[Piece | None] = [None] * TRAY_SLOTS
         self._info: list[PieceGeometry | None] = [None] * TRAY_SLOTS
         self._fits: tuple[int, ...] | None = None
@@ -434,12 +433,21 @@ class TrayGame(Game):
 
     def snapshot_state(self) -> dict[str, Any]:
         out = super().snapshot_state()
-        out["tray"] = [None if p is None else _piece_json(p) for p in self._tray]
+        out["tray"] = [None if p is None else piece_json(p) for p in self._tray]
         return out
 
     def _restore_state(self, data: dict[str, Any]) -> None:
         super()._restore_state(data)
-        self.set_tray([None if p is None else _piece_from_json(p) for p in data["tray"]])
+        saved = self.ruleset.saved_pieces
+        pieces: list[Piece | None] = []
+        for data_piece in data["tray"]:
+            if data_piece is None:
+                pieces.append(None)
+                continue
+            known = saved.get(data_piece["id"])
+            pieces.append(known[1] if known is not None and known[0] == data_piece
+                          else piece_from_json(data_piece))
+        self.set_tray(pieces)
         # snapshots written before swaps and continues became plugin actions
         for old, action, key in (("swaps_left", "swap", "left"),
                                  ("continues_used", "continue", "used")):
@@ -521,11 +529,4 @@ class TrayGame(Game):
             self.over_reason = reason
 
 
-def _piece_json(piece: Piece) -> dict[str, Any]:
-    return {"cells": sorted([r, c] for r, c in piece.cells), "id": piece.id,
-            "family": piece.family, "colour": piece.colour}
 
-
-def _piece_from_json(data: dict[str, Any]) -> Piece:
-    return Piece(normalise(tuple(cell) for cell in data["cells"]), id=data["id"],
-                 family=data["family"], colour=data["colour"])

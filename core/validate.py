@@ -47,6 +47,9 @@ STREAM_CODES = DIGIT_CODES | {SYMBOL, JOKER}
 CELL_CODES = STREAM_CODES | {JOKER | d for d in range(1, 10)}
 """Codes a falling game's cell may hold (a joker remembers its digit)."""
 
+_FILLED_DIGIT = bytes([ord("0")] + [ord("1")] * 255)
+"""``bytes.translate`` table: a cell code to ``'1'`` when filled, ``'0'`` when empty."""
+
 ENGINE_ACTIONS: dict[str, dict[str, int]] = {
     "tray": {"place": 3, "tick": 1},
     "falling": {"move": 1, "soft": 1, "hard": 0, "tick": 1},
@@ -217,6 +220,14 @@ def check_start(entry: Any, where: str = "log[0]") -> dict[str, Any]:
 def check_entry(entry: Any, index: int, kind: str) -> list[Any]:
     """A logged action after the start: ``[name, *args]`` with a name and
     JSON-safe scalar arguments; the engine's own actions with their arity."""
+    if type(entry) is list and entry and type(entry[0]) is str and \
+            ENGINE_ACTIONS.get(kind, {}).get(entry[0]) == \
+            len(entry) - 1 and entry[0] != "tick":  # the common case: a move, integers
+        for arg in entry[1:]:
+            if type(arg) is not int or not -MAX_SEED <= arg < MAX_SEED:
+                break
+        else:
+            return entry
     where = f"log[{index}]"
     items = check_list(entry, where, 8)
     if not items:
@@ -242,7 +253,8 @@ def check_entry(entry: Any, index: int, kind: str) -> list[Any]:
 def check_log(log: Any) -> list[Any]:
     """A log's entries (a list), its start checked; the other entries are
     checked one by one as they are replayed (:func:`check_entry`)."""
-    if isinstance(log, str | bytes) or not isinstance(log, Sequence):
+    if type(log) is not list and (isinstance(log, str | bytes)
+                                  or not isinstance(log, Sequence)):
         raise _fail("log", f"expected a list of entries, found {_show(log)}")
     entries = check_list(log, "log", MAX_LOG_ENTRIES)
     if not entries:
@@ -315,10 +327,13 @@ def _check_board(snap: Mapping[str, Any], ruleset: Any, kind: str) -> None:
                     f"found {len(cells)}")
     bits = check_int(snap["bits"], "snapshot.bits", 0, (1 << size) - 1)
     falling = kind == "falling"
-    if not falling and set(map(type, cells)) <= {int} and (  # the common case, fast
-            not cells or (min(cells) >= 0 and max(cells) <= MAX_COLOUR)):
-        coloured = int("".join("1" if c else "0" for c in reversed(cells)) or "0", 2)
-        if coloured & ~bits == 0:
+    if not falling and cells and set(map(type, cells)) == {int}:  # the common case
+        try:
+            raw = bytes(cells)  # every code from 0 to MAX_COLOUR (255), or ValueError
+        except ValueError:
+            raw = b""
+        # the cells as '0'/'1' digits (filled or not), read as a binary number
+        if raw and int(raw.translate(_FILLED_DIGIT)[::-1], 2) & ~bits == 0:
             return
     for i, code in enumerate(cells):  # the common case, fast; the messages below
         if type(code) is not int or not 0 <= code <= MAX_COLOUR \
@@ -338,6 +353,10 @@ def _check_board(snap: Mapping[str, Any], ruleset: Any, kind: str) -> None:
 
 
 def _check_piece(data: Any, where: str, ruleset: Any) -> None:
+    if type(data) is dict:  # the common case: exactly the saved form of a ruleset piece
+        known = ruleset.saved_pieces.get(data.get("id"))
+        if known is not None and known[0] == data:
+            return
     table = check_table(data, where)
     for key in ("cells", "id", "family", "colour"):
         if key not in table:
