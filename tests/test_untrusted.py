@@ -447,12 +447,25 @@ def _drop(key):
     return lambda snap: snap.pop(key)
 
 
+def _tray_piece(snap):
+    """A ruleset piece of the snapshot's tray, in its saved form."""
+    return next(p for p in snap["tray"] if p is not None)
+
+
 TRAY_DAMAGE = [
     (_set(["cells"], [0] * 99), "cells"),
     (_set(["cells"], "0" * 100), "cells"),
     (_set(["cells", 5], -1), r"cells\[5\]"),
     (_set(["cells", 5], 1.5), r"cells\[5\]"),
     (_set(["cells", 5], 10**9), r"cells\[5\]"),
+    (_set(["cells", 5], 256), r"cells\[5\]"),
+    (_set(["cells", 5], True), r"cells\[5\]"),
+    (_set(["cells", 99], 3), r"cells\[99\].*empty"),
+    (lambda s: _tray_piece(s).__setitem__("cells", [[0, 20]]), "cells"),
+    (lambda s: _tray_piece(s).__setitem__("colour", True), "colour"),
+    (lambda s: s["log"].append(["place", 0, 0, 2**70]), "out of range"),
+    (lambda s: s["log"].append(["place", 0, 0]), "takes 3 arguments"),
+    (lambda s: s["log"].append([["place"], 0, 0, 0]), r"log\[\d+\]\[0\]"),
     (_set(["bits"], 1 << 100), "bits"),
     (_set(["bits"], -1), "bits"),
     (_set(["bits"], "1"), "bits"),
