@@ -15,7 +15,11 @@ and the same two figures for a plain list-of-lists implementation contained
 in this file (board as ``list[list[bool]]``, pieces as cell lists, the same
 rules for clearing and the same pieces), with the ratio.
 
-Run:  python benchmarks/engine.py [--seconds 3]
+Run:  python benchmarks/engine.py [--seconds 3] [--profile]
+
+``--profile`` then prints where a Blockyard playout spends its time (cProfile,
+the functions with the most time of their own), and a split of one placement
+into its parts measured without the profiler.
 """
 
 from __future__ import annotations
@@ -257,9 +261,62 @@ def per_call_us(func, seconds: float) -> float:
     return min(timer.repeat(5, number * rounds)) / (number * rounds) * 1e6
 
 
+def split_placement(ruleset: blockyard.Ruleset, seconds: float) -> dict[str, float]:
+    """Microseconds per placement of random playouts, split into ``new_game``
+    (spread over the game's placements), ``legal_moves``, and ``place`` with and
+    without the dealing of a new set (the deal happens on every third placement)."""
+    rnd = random.Random(3)
+    clock = time.perf_counter
+    parts = {"new_game": 0.0, "legal_moves": 0.0, "place (no deal)": 0.0,
+             "place (with a deal)": 0.0}
+    counts = {"place (no deal)": 0, "place (with a deal)": 0}
+    placements = 0
+    deadline = clock() + seconds
+    while clock() < deadline:
+        start = clock()
+        game = blockyard.new_game(ruleset, seed=rnd.randrange(1 << 30))
+        parts["new_game"] += clock() - start
+        while True:
+            start = clock()
+            moves = game.legal_moves()
+            parts["legal_moves"] += clock() - start
+            if not moves:
+                break
+            sets = game.set_index
+            start = clock()
+            game.place(*moves[rnd.randrange(len(moves))])
+            spent = clock() - start
+            key = "place (no deal)" if game.set_index == sets else "place (with a deal)"
+            parts[key] += spent
+            counts[key] += 1
+            placements += 1
+    out = {"new_game (per placement)": parts["new_game"] / placements * 1e6,
+           "legal_moves": parts["legal_moves"] / placements * 1e6}
+    for key, count in counts.items():
+        out[key] = parts[key] / max(count, 1) * 1e6
+    return out
+
+
+def profile(ruleset: blockyard.Ruleset, seconds: float) -> None:
+    import cProfile
+    import pstats
+
+    profiler = cProfile.Profile()
+    profiler.enable()
+    playout_rate(lambda seed: blockyard.new_game(ruleset, seed=seed), seconds)
+    profiler.disable()
+    print("\nprofile of Blockyard random playouts (cProfile, most time of their own):")
+    pstats.Stats(profiler).sort_stats("tottime").print_stats(18)
+    print("one placement, measured without the profiler (us):")
+    for name, us in split_placement(ruleset, seconds).items():
+        print(f"  {name:28}{us:8.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    parser.add_argument("--profile", action="store_true",
+                        help="also print where a Blockyard playout spends its time")
     args = parser.parse_args()
     ruleset = blockyard.load_ruleset(RULESET)
     t = args.seconds
@@ -296,6 +353,8 @@ def main() -> None:
     print(f"new_game of a loaded ruleset: {new_loaded_us:.1f} us (target <= 20 us); "
           f"by id: {new_id_us:.1f} us (target <= 50 us)")
     print(f"restore: {restore_us:.1f} us (target <= 50 us)")
+    if args.profile:
+        profile(ruleset, t)
 
 
 if __name__ == "__main__":
