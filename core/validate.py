@@ -194,13 +194,17 @@ def check_same_shape(value: Any, model: Any, where: str) -> None:
 # logs
 # ---------------------------------------------------------------------------
 
+_START_KEYS = frozenset(("ruleset", "id", "seed", "date", "board", "stream", "tray"))
+
+
 def check_start(entry: Any, where: str = "log[0]") -> dict[str, Any]:
     """The table of a log's ``["start", {...}]`` entry, checked."""
     entry = check_list(entry, where, 2)
     if len(entry) != 2 or entry[0] != "start":
         raise _fail(where, "a game log starts with [\"start\", {...}]")
     start = check_table(entry[1], f"{where}[1]")
-    check_json(start, f"{where}[1]")
+    extra = {key: value for key, value in start.items() if key not in _START_KEYS}
+    check_json(extra, f"{where}[1]")  # the known keys are checked one by one below
     check_str(start.get("ruleset"), f"{where}[1].ruleset")
     if "id" in start:
         check_str(start["id"], f"{where}[1].id", 64)
@@ -217,17 +221,23 @@ def check_start(entry: Any, where: str = "log[0]") -> dict[str, Any]:
     return start
 
 
+def _plain_move(entry: Any, arity: dict[str, int]) -> bool:
+    """The common case of :func:`check_entry`, at once: a list naming one of the
+    engine's moves (not ``tick``) with its number of integer arguments."""
+    if type(entry) is not list or not entry or type(entry[0]) is not str \
+            or arity.get(entry[0]) != len(entry) - 1 or entry[0] == "tick":
+        return False
+    for arg in entry[1:]:  # noqa: SIM110 (no generator on this path)
+        if type(arg) is not int or not -MAX_SEED <= arg < MAX_SEED:
+            return False
+    return True
+
+
 def check_entry(entry: Any, index: int, kind: str) -> list[Any]:
     """A logged action after the start: ``[name, *args]`` with a name and
     JSON-safe scalar arguments; the engine's own actions with their arity."""
-    if type(entry) is list and entry and type(entry[0]) is str and \
-            ENGINE_ACTIONS.get(kind, {}).get(entry[0]) == \
-            len(entry) - 1 and entry[0] != "tick":  # the common case: a move, integers
-        for arg in entry[1:]:
-            if type(arg) is not int or not -MAX_SEED <= arg < MAX_SEED:
-                break
-        else:
-            return entry
+    if _plain_move(entry, ENGINE_ACTIONS.get(kind, {})):
+        return entry  # type: ignore[no-any-return]
     where = f"log[{index}]"
     items = check_list(entry, where, 8)
     if not items:
@@ -327,7 +337,7 @@ def _check_board(snap: Mapping[str, Any], ruleset: Any, kind: str) -> None:
                     f"found {len(cells)}")
     bits = check_int(snap["bits"], "snapshot.bits", 0, (1 << size) - 1)
     falling = kind == "falling"
-    if not falling and cells and set(map(type, cells)) == {int}:  # the common case
+    if not falling and cells and list(map(type, cells)).count(int) == size:  # common case
         try:
             raw = bytes(cells)  # every code from 0 to MAX_COLOUR (255), or ValueError
         except ValueError:
@@ -432,8 +442,11 @@ def _check_snapshot_log(log: Any, text: str, seed: int, date: str | None, kind: 
     if start["seed"] != seed or start.get("date") != date:
         raise _fail("snapshot.log[0]", "the log starts with another seed or date than the "
                     "snapshot's")
-    for index, entry in enumerate(entries[1:], start=1):
-        check_entry(entry, index, kind)
+    arity = ENGINE_ACTIONS.get(kind, {})
+    for index in range(1, len(entries)):
+        entry = entries[index]
+        if not _plain_move(entry, arity):
+            check_entry(entry, index, kind)
 
 
 def check_state_shape(state: Mapping[str, Any], model: Mapping[str, Any]) -> None:
