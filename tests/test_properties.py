@@ -144,3 +144,24 @@ def test_the_full_region_detector_agrees_with_testing_each_region(case):
 
     geo, masks, bits = case
     assert full_detector(geo, masks)(bits) == any(bits & m == m for m in masks)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(-(2**63), 2**63 - 1), st.sampled_from(["deal", "zen", "dé"]),
+       st.integers(0, 10**6), st.lists(st.integers(1, 10**6), min_size=1, max_size=8))
+def test_streams_and_below_draw_as_random_randrange(seed, name, index, bounds):
+    import hashlib
+    import json
+    import random
+
+    from blockyard import rng
+
+    key = (seed, name, index)
+    digest = hashlib.blake2b(
+        json.dumps(key, separators=(",", ":")).encode(), digest_size=8).digest()
+    assert rng.derive_seed(*key) == int.from_bytes(digest, "big")
+    reference = random.Random(rng.derive_seed(*key))
+    ours = rng.stream(*key)
+    assert type(ours) is random.Random
+    assert [ours.random() for _ in range(3)] == [reference.random() for _ in range(3)]
+    assert [rng.below(ours, n) for n in bounds] == [reference.randrange(n) for n in bounds]
