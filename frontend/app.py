@@ -33,6 +33,8 @@ from .persistence import (
     save_key,
 )
 from .rulewords import ruleset_name
+from .screens import GAME_VIEWS, game_view
+from .session import Session
 
 
 class BlockyardApp:
@@ -90,6 +92,24 @@ class BlockyardApp:
         return latest.game if latest is not None else None
 
     # -- screens ---------------------------------------------------------------------------
+
+    def session(self) -> Session:
+        """What the game screens, the replay viewer and the summary may use of the app."""
+        return Session(
+            settings=self.settings, records=self.records, sounds=self.sounds,
+            show_launcher=self.show_launcher, show_game=self.show_game,
+            show_help=self.show_help, show_settings=self.show_settings,
+            show_stats=self.show_stats, show_summary=self.show_summary,
+            confirm_restart=self.confirm_restart, start_game=self.start_game,
+            after_action=self.after_action, finish_game=self.finish_game,
+            count_hint=self.count_hint, watch_replay=self.watch_replay,
+            challenge=self.challenge_score, duel=self.duel, last_replay=self.last_replay)
+
+    def count_hint(self, game: blockyard.Game) -> None:
+        """Count a hint used in the game on screen (saved with it, shown in its summary)."""
+        if self.playing is not None and self.playing.game is game:
+            self.playing.hints += 1
+            self.after_action(game)
 
     def show_launcher(self) -> None:
         """The launcher; leaving a game (kept saved), a duel or a challenge leads here."""
@@ -323,7 +343,8 @@ class BlockyardApp:
             loaded.check()
         except ReplayError as exc:
             return str(exc)
-        self.window.show_view(ReplayView(self, loaded, back or self.show_launcher, title))
+        self.window.show_view(ReplayView(self.session(), loaded, back or self.show_launcher,
+                                         title))
         return None
 
     def show_replays(self, ruleset_id: str) -> None:
@@ -416,12 +437,12 @@ class BlockyardApp:
         """Show the game screen of the game's kind (see :data:`GAME_VIEWS`)."""
         if self.playing is None or self.playing.game is not game:
             self.playing = SavedGame(self.key_for(game.ruleset.id, game.seed, None), game)
-        self.window.show_view(game_view(game.kind)(self, game))
+        self.window.show_view(game_view(game.kind)(self.session(), game))
 
     def show_summary(self, game: blockyard.Game, summary: blockyard.results.Summary) -> None:
         from .summary_view import SummaryView
 
-        self.window.show_view(SummaryView(self, game, summary))
+        self.window.show_view(SummaryView(self.session(), game, summary))
 
     # -- persistence -----------------------------------------------------------------------
 
@@ -493,18 +514,6 @@ class BlockyardApp:
 
 IDLE_EVENTS = frozenset({"on_update", "on_fixed_update", "on_draw", "on_refresh"})
 """Events that do not by themselves change what the window shows."""
-
-GAME_VIEWS = {"tray": ("tray_view", "TrayGameView"), "falling": ("sudoku_view", "SudokuView")}
-"""The game screen of each game kind: (module of this package, class)."""
-
-
-def game_view(kind: str) -> type[arcade.View]:
-    """The view class that plays games of ``kind``."""
-    import importlib
-
-    module, name = GAME_VIEWS[kind]
-    return getattr(importlib.import_module(f".{module}", __package__), name)
-
 
 def replay_time(finished: str) -> str:
     """When a replay's game finished (ISO time), as a date and time of the language."""
