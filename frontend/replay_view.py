@@ -22,7 +22,7 @@ from .layout import Rect
 from .rulewords import ruleset_name
 from .screens import game_view
 from .text import Text
-from .widgets import Button, click_buttons, hover_buttons
+from .widgets import Button, click_buttons, fit_text, hover_buttons
 
 if TYPE_CHECKING:
     from .session import Session
@@ -68,6 +68,7 @@ class ReplayView(arcade.View):
     def _place_status(self) -> None:
         width = self.window.width
         self.status.position = (width / 2, 12)
+        fit_text(self.status, width - 16, BAR_HEIGHT - 42, 12)
         bw, bh, gap = min(110.0, (width - 50) / 4), 30.0, 8
         left = width / 2 - (4 * bw + 3 * gap) / 2
         for i, button in enumerate(self.buttons):
@@ -139,6 +140,7 @@ class ReplayView(arcade.View):
         text = self._status_text()
         if self.status.text != text:
             self.status.text = text
+            fit_text(self.status, self.window.width - 16, BAR_HEIGHT - 42, 12)
         self.buttons[0].label = _("▶ Play") if not self.playing or self.finished \
             else _("❚❚ Pause")
         self.buttons[0].enabled = not self.finished

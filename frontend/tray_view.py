@@ -191,6 +191,7 @@ class BoardSection(ScreenSection):
             view.effects.append("perfect")
         if result.points and game.ruleset.display.score:
             x, y = layout.cell_center(result.row, result.col)
+            y += layout.cell  # from just above the piece, not over it
             rise = layout.cell * 1.5
             # the label rises on the board, never into the header
             y = min(y, layout.board.top - rise - layout.cell * 0.5)
