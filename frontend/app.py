@@ -103,6 +103,7 @@ class BlockyardApp:
             confirm_restart=self.confirm_restart, start_game=self.start_game,
             after_action=self.after_action, finish_game=self.finish_game,
             count_hint=self.count_hint, watch_replay=self.watch_replay,
+            change_setting=self.change_setting,
             challenge=self.challenge_score, duel=self.duel, last_replay=self.last_replay)
 
     def count_hint(self, game: blockyard.Game) -> None:
@@ -148,7 +149,7 @@ class BlockyardApp:
             lines.insert(0, _("You have {points} points after {moves} moves.").format(
                 points=format_number(game.score), moves=format_number(game.moves)))
         self.window.show_view(MenuView(
-            self, _("Restart {name}?").format(name=ruleset_name(game.ruleset)), lines,
+            _("Restart {name}?").format(name=ruleset_name(game.ruleset)), lines,
             [(_("Restart"), lambda: self.restart(game)), (_("Keep playing"), keep)], keep))
 
     def start_game(self, ruleset: str, seed: int | None = None, *,
@@ -200,7 +201,15 @@ class BlockyardApp:
                 rebuild_view()
 
     def change_setting(self, name: str, value: object) -> None:
-        """Set one setting, save the settings file (atomically) and apply it at once."""
+        """Set one setting, save the settings file (atomically) and apply it at once
+        (the language and the digits through :meth:`set_language` and
+        :meth:`set_native_digits`)."""
+        if name == "language":
+            self.set_language(str(value))
+            return
+        if name == "native_digits":
+            self.set_native_digits(bool(value))
+            return
         if not hasattr(self.settings, name):
             raise AttributeError(f"unknown setting {name!r}")
         setattr(self.settings, name, value)
@@ -211,21 +220,21 @@ class BlockyardApp:
         """The settings screen; ``back`` (the launcher by default) leaves it."""
         from .pages import SettingsView
 
-        self.window.show_view(SettingsView(self, back or self.show_launcher))
+        self.window.show_view(SettingsView(self.session(), back or self.show_launcher))
 
     def show_help(self, ruleset_id: str, back=None) -> None:
         """The how-to-play page of a ruleset, from its rule file's ``[help]``."""
         from .pages import HelpView
 
         ruleset = blockyard.load_ruleset(ruleset_id)
-        self.window.show_view(HelpView(self, ruleset, back or self.show_launcher))
+        self.window.show_view(HelpView(ruleset, back or self.show_launcher))
 
     def show_stats(self, ruleset_id: str, back=None) -> None:
         """The statistics screen of a ruleset, from the records store."""
         from .pages import StatsView
 
         ruleset = blockyard.load_ruleset(ruleset_id)
-        self.window.show_view(StatsView(self, ruleset, back or self.show_launcher))
+        self.window.show_view(StatsView(self.session(), ruleset, back or self.show_launcher))
 
     def confirm_new_game(self, ruleset_id: str, back, seed: int | None = None,
                          challenge: int | None = None) -> None:
@@ -239,7 +248,7 @@ class BlockyardApp:
 
         game = saved.game
         self.window.show_view(MenuView(
-            self, _("New game of {name}?").format(name=ruleset_name(game.ruleset)),
+            _("New game of {name}?").format(name=ruleset_name(game.ruleset)),
             [_("You have a game in progress: {points} points after {moves} moves.").format(
                 points=format_number(game.score), moves=format_number(game.moves)),
              _("A new game ends it here and records it.")],
@@ -310,7 +319,7 @@ class BlockyardApp:
         from .menus import PromptView
 
         self.window.show_view(PromptView(
-            self, _("Enter a challenge code"), [(_("Code"), "")],
+            _("Enter a challenge code"), [(_("Code"), "")],
             lambda values: self.start_challenge(values[0]), self.show_launcher,
             hint=_("The code a friend read out or sent you, e.g. {code}").format(
                 code="0BQ8-WM00-0007-V2C")))
@@ -375,7 +384,7 @@ class BlockyardApp:
         kept = len(files) - len(problems)
         lines = ([_("{n} kept (the last 20)").format(n=format_number(kept))] if kept > 0
                  else [_("No finished games yet.")])
-        self.window.show_view(MenuView(self, _("Replays: {name}").format(
+        self.window.show_view(MenuView(_("Replays: {name}").format(
                                            name=ruleset_name(ruleset)), lines + problems,
                                        choices, self.show_launcher))
 
@@ -385,7 +394,7 @@ class BlockyardApp:
             if error:
                 from .menus import MenuView
 
-                self.window.show_view(MenuView(self, _("Cannot show this replay"), [error],
+                self.window.show_view(MenuView(_("Cannot show this replay"), [error],
                                                [(_("Back"), lambda: self.show_replays(ruleset_id))],
                                                lambda: self.show_replays(ruleset_id)))
         return watch

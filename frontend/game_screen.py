@@ -83,9 +83,9 @@ class ScreenSection(arcade.Section):
 
 
 class HudSection(ScreenSection):
-    """Title, score and rule words (the screen's ``hud_texts``) and its buttons
-    (``hud_buttons``: Menu, Hint, one per action of the rules). Takes the clicks
-    on them; the rest of the HUD's area is no one's."""
+    """Title, score and rule words (``texts``, over ``sprites``) and the screen's
+    buttons (``hud_buttons``: Menu, Hint, one per action of the rules). Takes the
+    clicks on the buttons; a click beside them goes on to the screen."""
 
     def __init__(self, screen: GameScreen) -> None:
         super().__init__(screen, "hud", accept_keyboard_keys=False,
@@ -93,8 +93,11 @@ class HudSection(ScreenSection):
                                               "on_mouse_leave"},
                          prevent_dispatch_view=set())
         self.texts: list[Text] = []
+        self.sprites: list[arcade.SpriteList] = []  # drawn under the texts
 
     def on_draw(self) -> None:
+        for sprites in self.sprites:
+            sprites.draw()
         for text in self.texts:
             text.draw()
         for button in self.screen.hud_buttons:

@@ -302,7 +302,8 @@ class SudokuView(GameScreen):
                                  anchor_x="center", anchor_y="center")
         self.upcoming = arcade.SpriteList()
         self.hud.texts = [self.score_text, self.clock_text, self.errors_text,
-                          self.errors_label, self.next_text]
+                          self.errors_label, self.next_text, *self.upcoming_texts]
+        self.hud.sprites = [self.upcoming]
         self.board_section = StoneBoardSection(self)
         self.controls_section = ControlsSection(self)
         self.add(self.board_section, 0)

@@ -17,15 +17,17 @@ import blockyard.frontend as frontend
 from blockyard.frontend import theme
 from blockyard.frontend.game_screen import GameScreen, ScreenSection
 from blockyard.frontend.layout import Rect, game_layout
+from blockyard.frontend.pages import SettingsView, StatsView
 from blockyard.frontend.replay_view import BAR_HEIGHT, ReplayView
 from blockyard.frontend.screens import GAME_VIEWS, game_view
 from blockyard.frontend.session import Session
 from blockyard.frontend.sudoku_view import SudokuView
+from blockyard.frontend.summary_view import SummaryView
 from blockyard.frontend.tray_view import TrayGameView, label_colours
 
 SIZES = [(480, 640), (720, 960), (1280, 720)]
 VIEW_MODULES = ["game_screen", "tray_view", "sudoku_view", "replay_view", "summary_view",
-                "screens", "session"]
+                "screens", "session", "menus", "pages"]
 EMPTY = ".........."
 
 
@@ -43,7 +45,8 @@ def test_tray_and_falling_screens_share_the_game_screen_base():
         game_view("nope")
 
 
-@pytest.mark.parametrize("cls", [TrayGameView, SudokuView, ReplayView])
+@pytest.mark.parametrize("cls", [TrayGameView, SudokuView, ReplayView, SummaryView,
+                                 SettingsView, StatsView])
 def test_screens_take_a_session_not_the_app(cls):
     first = list(inspect.signature(cls.__init__).parameters)[1]
     assert first == "session"
@@ -93,6 +96,13 @@ def test_a_sudoku_screen_is_made_of_sections(ui):
     assert isinstance(view, SudokuView)
     assert {s.name for s in view.section_manager.sections} == \
         {"hud", "message", "dialog", "board", "controls"}
+    # the next stones are in the HUD, drawn
+    from blockyard.frontend.sudoku_view import stone_colour
+
+    for sprite, stone in zip(view.upcoming, view.game.upcoming, strict=False):
+        x = sprite.center_x - sprite.width * 0.3  # beside the digit
+        assert all(abs(a - b) <= 6 for a, b in zip(ui.pixel(x, sprite.center_y),
+                                                   stone_colour(stone)[:3], strict=True))
     x, y = view.menu_button.rect.center_x, view.menu_button.rect.center_y
     ui.click(x, y)
     assert view.paused and view.dialog.enabled
@@ -214,7 +224,7 @@ def test_tap_to_place_where_it_does_not_fit_shows_the_no_fit_ghost(ui):
 
 def test_a_message_is_drawn_in_its_own_line_not_over_the_tray(ui):
     board = "\n".join(["#.#.#.#.#.", ".#.#.#.#.#"] * 5)
-    view, game = _show(ui, board=board, tray=["##", "#", None])
+    view, _game = _show(ui, board=board, tray=["##", "#", None])
     ui.key("1")
     assert "fits nowhere" in view.message
     text = view.message_line.text
@@ -253,7 +263,7 @@ def test_the_floating_points_are_drawn_on_their_backing(ui):
     label = view.board_section.labels[0]
     left, right, bottom, top = label.backing()
     image = ui.screenshot()
-    text, backing = label_colours()
+    _text, backing = label_colours()
     alpha = 1 - label.age / label.life
     # a pixel of the backing beside the text, over the board
     x, y = left + 2, (bottom + top) / 2

@@ -245,7 +245,8 @@ def test_gravity_rows_fall_after_a_clear(ui):
     assert view.board_section.fall_age < 0.2  # the fall animation runs
     ui.pump(20)
     x, y = view.layout.cell_center(1, 0)
-    assert abs(view.board_section.cells[8].center_y - y) < 0.5 and abs(view.board_section.cells[8].center_x - x) < 0.5
+    cell = view.board_section.cells[8]
+    assert abs(cell.center_y - y) < 0.5 and abs(cell.center_x - x) < 0.5
 
 
 def test_escape_pauses_with_resume_restart_and_launcher(ui):
