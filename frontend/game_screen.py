@@ -67,8 +67,10 @@ class ScreenSection(arcade.Section):
 
     def set_area(self, area: Rect) -> None:
         """Where the section is (and takes its mouse events)."""
-        self.left, self.bottom = area.left, area.bottom
-        self.width, self.height = max(1.0, area.width), max(1.0, area.height)
+        # Arcade keeps the floats it is given (its setters are annotated int)
+        self.left, self.bottom = area.left, area.bottom  # type: ignore[assignment]
+        self.width = max(1.0, area.width)  # type: ignore[assignment]
+        self.height = max(1.0, area.height)  # type: ignore[assignment]
 
     @property
     def area(self) -> Rect:
@@ -93,7 +95,7 @@ class HudSection(ScreenSection):
                                               "on_mouse_leave"},
                          prevent_dispatch_view=set())
         self.texts: list[Text] = []
-        self.sprites: list[arcade.SpriteList] = []  # drawn under the texts
+        self.sprites: list[arcade.SpriteList[arcade.Sprite]] = []  # under the texts
 
     def on_draw(self) -> None:
         for sprites in self.sprites:
@@ -181,6 +183,7 @@ class DialogSection(ScreenSection):
                                  width=400, align="center")
         self.age = 0.0   # how long the prompt has been showing
         self.scale = 1.0
+        self.box = 400.0  # the prompt's width
 
     # -- state --------------------------------------------------------------------------------
 
@@ -224,7 +227,7 @@ class DialogSection(ScreenSection):
         self.set_area(Rect(0, 0, width, height))
         self.scale = scale
         self.pause.place(width, height, scale)
-        box = min(width - 24, 420 * scale)
+        box = self.box = min(width - 24, 420 * scale)
         self.overlay_text.position = (width / 2, height * 0.7)
         fit_text(self.overlay_text, box, 40 * scale, 26 * scale)
         self.overlay_help.width = int(box)
@@ -255,8 +258,7 @@ class DialogSection(ScreenSection):
         title = display(game.ruleset).text("continue") or over_words(game)
         if self.overlay_text.text != title:
             self.overlay_text.text = title
-            fit_text(self.overlay_text, self.overlay_help.width, 40 * self.scale,
-                     26 * self.scale)
+            fit_text(self.overlay_text, self.box, 40 * self.scale, 26 * self.scale)
         helps = "\n".join(engine_text(a.help) for a in actions if a.help)
         keys = "  ·  ".join(f"{key_name(a.key)}: {engine_text(a.label)}"
                             for a in actions if a.key)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     import arcade
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     import blockyard
     from blockyard.records import RecordStore
 
-    from .persistence import Settings
+    from .persistence import SavedGame, Settings
     from .sound import SoundPlayer
 
 Back = Callable[[], None]
@@ -63,4 +63,29 @@ class Session:
         return bool(self.settings.reduced_motion)
 
 
-__all__ = ["Session"]
+class Launcher(Protocol):
+    """What the launcher uses: the app's menu of everything a player can start.
+
+    The launcher is the one screen that starts games, duels, challenges, replays
+    and the other screens, so it is given the app, typed as just this."""
+
+    settings: Settings
+    records: RecordStore
+    saves: dict[str, SavedGame]
+    notices: list[str]
+
+    def show_launcher(self) -> None: ...
+    def show_settings(self, back: Back | None = None) -> None: ...
+    def show_help(self, ruleset_id: str, back: Back | None = None) -> None: ...
+    def show_stats(self, ruleset_id: str, back: Back | None = None) -> None: ...
+    def show_replays(self, ruleset_id: str) -> None: ...
+    def resume(self, saved: SavedGame) -> None: ...
+    def confirm_new_game(self, ruleset_id: str, back: Back, seed: int | None = None,
+                         challenge: int | None = None) -> None: ...
+    def prompt_challenge(self) -> None: ...
+    def start_duel(self, ruleset_id: str) -> None: ...
+    def set_language(self, code: str) -> None: ...
+    def quit(self) -> None: ...
+
+
+__all__ = ["Launcher", "Session"]

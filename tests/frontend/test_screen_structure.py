@@ -27,7 +27,7 @@ from blockyard.frontend.tray_view import TrayGameView, label_colours
 
 SIZES = [(480, 640), (720, 960), (1280, 720)]
 VIEW_MODULES = ["game_screen", "tray_view", "sudoku_view", "replay_view", "summary_view",
-                "screens", "session", "menus", "pages"]
+                "screens", "session", "menus", "pages", "launcher"]
 EMPTY = ".........."
 
 
