@@ -87,20 +87,21 @@ def effect_frames(window, view, frames: int) -> list[float]:
     (20 cells of particles) with the combo shown big, then a perfect-clear burst,
     then an invalid drop; sounds played through the app's player."""
     board = view.layout.board
+    effects = view.board_section
     times = []
     for frame in range(frames):
         phase = frame % 120
         if phase == 0:
             cells = [(view.layout.cell_center(r, c), view.colour(1 + c % 8))
                      for r in (3, 4) for c in range(10)]
-            view._burst(cells, 3, 2.5)
-            view.big_combo_text.text = "Combo x3"
-            view.combo_age = 0.0
+            effects.burst(cells, 3, 2.5)
+            effects.big_combo_text.text = "Combo x3"
+            effects.combo_age = 0.0
             view.play("clear", 3)
         elif phase == 40:
-            view._burst([((board.center_x, board.center_y), view.colour(1 + i % 8))
-                         for i in range(40)], 4, 7.0)
-            view.perfect_age = 0.0
+            effects.burst([((board.center_x, board.center_y), view.colour(1 + i % 8))
+                           for i in range(40)], 4, 7.0)
+            effects.perfect_age = 0.0
             view.play("perfect")
         elif phase == 80:
             view.invalid_drop()

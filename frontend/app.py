@@ -33,6 +33,8 @@ from .persistence import (
     save_key,
 )
 from .rulewords import ruleset_name
+from .screens import GAME_VIEWS, game_view
+from .session import Session
 
 
 class BlockyardApp:
@@ -91,6 +93,25 @@ class BlockyardApp:
 
     # -- screens ---------------------------------------------------------------------------
 
+    def session(self) -> Session:
+        """What the game screens, the replay viewer and the summary may use of the app."""
+        return Session(
+            settings=self.settings, records=self.records, sounds=self.sounds,
+            show_launcher=self.show_launcher, show_game=self.show_game,
+            show_help=self.show_help, show_settings=self.show_settings,
+            show_stats=self.show_stats, show_summary=self.show_summary,
+            confirm_restart=self.confirm_restart, start_game=self.start_game,
+            after_action=self.after_action, finish_game=self.finish_game,
+            count_hint=self.count_hint, watch_replay=self.watch_replay,
+            change_setting=self.change_setting,
+            challenge=self.challenge_score, duel=self.duel, last_replay=self.last_replay)
+
+    def count_hint(self, game: blockyard.Game) -> None:
+        """Count a hint used in the game on screen (saved with it, shown in its summary)."""
+        if self.playing is not None and self.playing.game is game:
+            self.playing.hints += 1
+            self.after_action(game)
+
     def show_launcher(self) -> None:
         """The launcher; leaving a game (kept saved), a duel or a challenge leads here."""
         from .launcher import LauncherView
@@ -128,7 +149,7 @@ class BlockyardApp:
             lines.insert(0, _("You have {points} points after {moves} moves.").format(
                 points=format_number(game.score), moves=format_number(game.moves)))
         self.window.show_view(MenuView(
-            self, _("Restart {name}?").format(name=ruleset_name(game.ruleset)), lines,
+            _("Restart {name}?").format(name=ruleset_name(game.ruleset)), lines,
             [(_("Restart"), lambda: self.restart(game)), (_("Keep playing"), keep)], keep))
 
     def start_game(self, ruleset: str, seed: int | None = None, *,
@@ -180,7 +201,15 @@ class BlockyardApp:
                 rebuild_view()
 
     def change_setting(self, name: str, value: object) -> None:
-        """Set one setting, save the settings file (atomically) and apply it at once."""
+        """Set one setting, save the settings file (atomically) and apply it at once
+        (the language and the digits through :meth:`set_language` and
+        :meth:`set_native_digits`)."""
+        if name == "language":
+            self.set_language(str(value))
+            return
+        if name == "native_digits":
+            self.set_native_digits(bool(value))
+            return
         if not hasattr(self.settings, name):
             raise AttributeError(f"unknown setting {name!r}")
         setattr(self.settings, name, value)
@@ -191,21 +220,21 @@ class BlockyardApp:
         """The settings screen; ``back`` (the launcher by default) leaves it."""
         from .pages import SettingsView
 
-        self.window.show_view(SettingsView(self, back or self.show_launcher))
+        self.window.show_view(SettingsView(self.session(), back or self.show_launcher))
 
     def show_help(self, ruleset_id: str, back=None) -> None:
         """The how-to-play page of a ruleset, from its rule file's ``[help]``."""
         from .pages import HelpView
 
         ruleset = blockyard.load_ruleset(ruleset_id)
-        self.window.show_view(HelpView(self, ruleset, back or self.show_launcher))
+        self.window.show_view(HelpView(ruleset, back or self.show_launcher))
 
     def show_stats(self, ruleset_id: str, back=None) -> None:
         """The statistics screen of a ruleset, from the records store."""
         from .pages import StatsView
 
         ruleset = blockyard.load_ruleset(ruleset_id)
-        self.window.show_view(StatsView(self, ruleset, back or self.show_launcher))
+        self.window.show_view(StatsView(self.session(), ruleset, back or self.show_launcher))
 
     def confirm_new_game(self, ruleset_id: str, back, seed: int | None = None,
                          challenge: int | None = None) -> None:
@@ -219,7 +248,7 @@ class BlockyardApp:
 
         game = saved.game
         self.window.show_view(MenuView(
-            self, _("New game of {name}?").format(name=ruleset_name(game.ruleset)),
+            _("New game of {name}?").format(name=ruleset_name(game.ruleset)),
             [_("You have a game in progress: {points} points after {moves} moves.").format(
                 points=format_number(game.score), moves=format_number(game.moves)),
              _("A new game ends it here and records it.")],
@@ -290,7 +319,7 @@ class BlockyardApp:
         from .menus import PromptView
 
         self.window.show_view(PromptView(
-            self, _("Enter a challenge code"), [(_("Code"), "")],
+            _("Enter a challenge code"), [(_("Code"), "")],
             lambda values: self.start_challenge(values[0]), self.show_launcher,
             hint=_("The code a friend read out or sent you, e.g. {code}").format(
                 code="0BQ8-WM00-0007-V2C")))
@@ -323,7 +352,8 @@ class BlockyardApp:
             loaded.check()
         except ReplayError as exc:
             return str(exc)
-        self.window.show_view(ReplayView(self, loaded, back or self.show_launcher, title))
+        self.window.show_view(ReplayView(self.session(), loaded, back or self.show_launcher,
+                                         title))
         return None
 
     def show_replays(self, ruleset_id: str) -> None:
@@ -354,7 +384,7 @@ class BlockyardApp:
         kept = len(files) - len(problems)
         lines = ([_("{n} kept (the last 20)").format(n=format_number(kept))] if kept > 0
                  else [_("No finished games yet.")])
-        self.window.show_view(MenuView(self, _("Replays: {name}").format(
+        self.window.show_view(MenuView(_("Replays: {name}").format(
                                            name=ruleset_name(ruleset)), lines + problems,
                                        choices, self.show_launcher))
 
@@ -364,7 +394,7 @@ class BlockyardApp:
             if error:
                 from .menus import MenuView
 
-                self.window.show_view(MenuView(self, _("Cannot show this replay"), [error],
+                self.window.show_view(MenuView(_("Cannot show this replay"), [error],
                                                [(_("Back"), lambda: self.show_replays(ruleset_id))],
                                                lambda: self.show_replays(ruleset_id)))
         return watch
@@ -416,12 +446,12 @@ class BlockyardApp:
         """Show the game screen of the game's kind (see :data:`GAME_VIEWS`)."""
         if self.playing is None or self.playing.game is not game:
             self.playing = SavedGame(self.key_for(game.ruleset.id, game.seed, None), game)
-        self.window.show_view(game_view(game.kind)(self, game))
+        self.window.show_view(game_view(game.kind)(self.session(), game))
 
     def show_summary(self, game: blockyard.Game, summary: blockyard.results.Summary) -> None:
         from .summary_view import SummaryView
 
-        self.window.show_view(SummaryView(self, game, summary))
+        self.window.show_view(SummaryView(self.session(), game, summary))
 
     # -- persistence -----------------------------------------------------------------------
 
@@ -493,18 +523,6 @@ class BlockyardApp:
 
 IDLE_EVENTS = frozenset({"on_update", "on_fixed_update", "on_draw", "on_refresh"})
 """Events that do not by themselves change what the window shows."""
-
-GAME_VIEWS = {"tray": ("tray_view", "TrayGameView"), "falling": ("sudoku_view", "SudokuView")}
-"""The game screen of each game kind: (module of this package, class)."""
-
-
-def game_view(kind: str) -> type[arcade.View]:
-    """The view class that plays games of ``kind``."""
-    import importlib
-
-    module, name = GAME_VIEWS[kind]
-    return getattr(importlib.import_module(f".{module}", __package__), name)
-
 
 def replay_time(finished: str) -> str:
     """When a replay's game finished (ISO time), as a date and time of the language."""

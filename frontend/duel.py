@@ -87,7 +87,7 @@ def setup(app: BlockyardApp, ruleset_id: str) -> None:
         start(app, ruleset_id, cleaned)
         return None
 
-    app.window.show_view(PromptView(app, _("Duel: {name}").format(name=ruleset_name(ruleset)),
+    app.window.show_view(PromptView(_("Duel: {name}").format(name=ruleset_name(ruleset)),
                                     [(_("Player 1"), names[0]), (_("Player 2"), names[-1])],
                                     done, app.show_launcher,
                                     hint=_("Both play the same pieces, one after the other. "
@@ -120,7 +120,7 @@ def show_turn(app: BlockyardApp) -> None:
         lines.append(_("{name} plays first; hand over when the game is over.").format(
             name=duel.player))
     app.window.show_view(MenuView(
-        app, _("{name}'s turn").format(name=duel.player), lines,
+        _("{name}'s turn").format(name=duel.player), lines,
         [(_("Start — {name}").format(name=duel.player),
           lambda: app.start_game(duel.ruleset_id, duel.seed)),
          (_("Leave the duel"), leave(app))], leave(app)))
@@ -166,4 +166,4 @@ def show_result(app: BlockyardApp) -> None:
     choices = [(_("Watch {name}'s game").format(name=r.name), watch(r)) for r in duel.results]
     choices.append((_("New duel"), lambda: start(app, duel.ruleset_id, duel.names)))
     choices.append((_("Leave"), leave(app)))
-    app.window.show_view(MenuView(app, _("Duel result"), lines, choices, leave(app)))
+    app.window.show_view(MenuView(_("Duel result"), lines, choices, leave(app)))

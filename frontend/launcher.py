@@ -26,7 +26,7 @@ from .text import Text
 from .widgets import Button, fit_text
 
 if TYPE_CHECKING:
-    from .app import BlockyardApp
+    from .session import Launcher
 
 
 #: The launcher's headings of the bundled families (others show their id in capitals).
@@ -59,7 +59,7 @@ class Entry:
         return self.options[self.choice][1]
 
 
-def build_entries(app: BlockyardApp) -> list[Entry]:
+def build_entries(app: Launcher) -> list[Entry]:
     """The launcher rows, in family order, with records and games played."""
     entries: list[Entry] = []
     for saved in sorted(app.saves.values(), key=lambda s: -s.saved_at):
@@ -133,7 +133,7 @@ def fitted(text: arcade.Text, width: float) -> arcade.Text:
 class LauncherView(arcade.View):
     """Choose a ruleset."""
 
-    def __init__(self, app: BlockyardApp) -> None:
+    def __init__(self, app: Launcher) -> None:
         super().__init__()
         self.app = app
         self.entries = build_entries(app)

@@ -7,7 +7,6 @@ Duels, challenge codes and the replay list are built from them.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
 import arcade
 
@@ -17,18 +16,14 @@ from .layout import Rect
 from .text import Text
 from .widgets import Button, hover_buttons
 
-if TYPE_CHECKING:
-    from .app import BlockyardApp
-
 
 class MenuView(arcade.View):
     """A title, some lines of text, and choices (label, action); Esc runs ``back``."""
 
-    def __init__(self, app: BlockyardApp, title: str, lines: Sequence[str],
+    def __init__(self, title: str, lines: Sequence[str],
                  choices: Sequence[tuple[str, Callable[[], None]]],
                  back: Callable[[], None]) -> None:
         super().__init__()
-        self.app = app
         self.back = back
         self.title = Text(title, 0, 0, theme.TEXT, 28, font_name=theme.FONT, bold=True,
                                  anchor_x="center", anchor_y="center")
@@ -97,11 +92,10 @@ class PromptView(arcade.View):
     """Text fields to fill in. ``done(values)`` returns an error message to show,
     or ``None`` when the values were accepted."""
 
-    def __init__(self, app: BlockyardApp, title: str, fields: Sequence[tuple[str, str]],
+    def __init__(self, title: str, fields: Sequence[tuple[str, str]],
                  done: Callable[[list[str]], str | None], back: Callable[[], None],
                  hint: str = "") -> None:
         super().__init__()
-        self.app = app
         self.done = done
         self.back = back
         self.labels = [label for label, _value in fields]

@@ -2,7 +2,7 @@
 its statistics with charts.
 
 Every setting takes effect at once: a change is saved (atomically) and applied
-by :meth:`BlockyardApp.change_setting`, and this screen is rebuilt with the new
+by the session's ``change_setting`` (the app's), and this screen is rebuilt with the new
 theme and palette, so the next frame already shows them. The statistics are
 drawn with Arcade shapes only (lines, points, rectangles); the geometry of the
 drawn chart is kept on the view (``chart_points``, ``bars``, ``calendar``) so a
@@ -38,7 +38,7 @@ from .text import Text
 from .widgets import Button, click_buttons, fit_text, hover_buttons
 
 if TYPE_CHECKING:
-    from .app import BlockyardApp
+    from .session import Session
 
 
 def _scale(width: float, height: float) -> float:
@@ -79,9 +79,9 @@ def setting_options() -> list[Option]:
 class SettingsView(arcade.View):
     """The player's settings. Keys: ↑/↓ choose, ←/→ or Enter change, Esc back."""
 
-    def __init__(self, app: BlockyardApp, back: Callable[[], None], selected: int = 0) -> None:
+    def __init__(self, session: Session, back: Callable[[], None], selected: int = 0) -> None:
         super().__init__()
-        self.app = app
+        self.session = session
         self.back = back
         self.options = setting_options()
         self.selected = selected
@@ -91,11 +91,11 @@ class SettingsView(arcade.View):
 
     def rebuild(self) -> None:
         """Show a fresh settings screen drawn with the current theme."""
-        self.window.show_view(SettingsView(self.app, self.back, self.selected))
+        self.window.show_view(SettingsView(self.session, self.back, self.selected))
 
     def value_word(self, option: Option) -> str:
         current = language() if option.name == "language" \
-            else getattr(self.app.settings, option.name)
+            else getattr(self.session.settings, option.name)
         for value, word in option.values:
             if value == current or (isinstance(value, float) and isinstance(current, float)
                                     and abs(value - current) < 0.05):
@@ -177,14 +177,10 @@ class SettingsView(arcade.View):
         current = words.index(self.value_word(option)) if self.value_word(option) in words \
             else 0
         value = option.values[(current + step) % len(option.values)][0]
-        if option.name == "language":  # saved, and every screen follows (see the app)
-            self.app.set_language(str(value))
-        elif option.name == "native_digits":
-            self.app.set_native_digits(bool(value))
-        else:
-            self.app.change_setting(option.name, value)
+        # saved and applied at once (a new language: every screen follows)
+        self.session.change_setting(option.name, value)
         if option.name in ("sound", "volume"):
-            self.app.sounds.play("pickup")  # hear the new volume at once
+            self.session.sounds.play("pickup")  # hear the new volume at once
         if self.window.current_view is self:  # apply_settings did not rebuild it
             self.rebuild()
 
@@ -223,10 +219,8 @@ class HelpView(arcade.View):
     language where ``[help.i18n.<language>]`` gives it). Keys: ↑/↓ or
     the wheel scroll, Enter or Esc go back."""
 
-    def __init__(self, app: BlockyardApp, ruleset: blockyard.Ruleset,
-                 back: Callable[[], None]) -> None:
+    def __init__(self, ruleset: blockyard.Ruleset, back: Callable[[], None]) -> None:
         super().__init__()
-        self.app = app
         self.ruleset = ruleset
         self.back = back
         self.scroll = 0.0
@@ -237,7 +231,7 @@ class HelpView(arcade.View):
         self._layout()
 
     def rebuild(self) -> None:
-        self.window.show_view(HelpView(self.app, self.ruleset, self.back))
+        self.window.show_view(HelpView(self.ruleset, self.back))
 
     def _layout(self) -> None:
         width, height = self.window.width, self.window.height
@@ -341,13 +335,13 @@ class StatsView(arcade.View):
     the score histogram and, for daily rulesets, a calendar of the days played
     with each day's score. Esc or Enter go back; ←/→ change the calendar's month."""
 
-    def __init__(self, app: BlockyardApp, ruleset: blockyard.Ruleset,
+    def __init__(self, session: Session, ruleset: blockyard.Ruleset,
                  back: Callable[[], None]) -> None:
         super().__init__()
-        self.app = app
+        self.session = session
         self.ruleset = ruleset
         self.back = back
-        records = app.records
+        records = session.records
         self.stats = records.statistics(ruleset)
         self.scores = records.last_scores(ruleset.id, LAST_GAMES)
         self.bins = records.score_histogram(ruleset.id, HISTOGRAM_BINS)
@@ -362,7 +356,7 @@ class StatsView(arcade.View):
         self._layout()
 
     def rebuild(self) -> None:
-        self.window.show_view(StatsView(self.app, self.ruleset, self.back))
+        self.window.show_view(StatsView(self.session, self.ruleset, self.back))
 
     def _text(self, text: str, x: float, y: float, size: float, color: theme.Color | None = None,
               *, bold: bool = False, anchor_x: str = "center") -> Text:

@@ -20,23 +20,25 @@ from . import theme
 from .i18n import _, localise_digits
 from .layout import Rect
 from .rulewords import ruleset_name
+from .screens import game_view
 from .text import Text
-from .widgets import Button, click_buttons, hover_buttons
+from .widgets import Button, click_buttons, fit_text, hover_buttons
 
 if TYPE_CHECKING:
-    from .app import BlockyardApp
+    from .session import Session
 
 ACTION_SECONDS = 0.45   # between replayed tray moves at ×1
+BAR_HEIGHT = 66         # the control bar at the bottom, kept free by the game screen
 SPEEDS = {arcade.key.KEY_1: 1, arcade.key.KEY_2: 2, arcade.key.KEY_4: 4}
 
 
 class ReplayView(arcade.View):
     """Plays a :class:`~blockyard.replays.Replay` back (check it first)."""
 
-    def __init__(self, app: BlockyardApp, replay: Replay, back: Callable[[], None],
+    def __init__(self, session: Session, replay: Replay, back: Callable[[], None],
                  title: str = "") -> None:
         super().__init__()
-        self.app = app
+        self.session = session
         self.replay = replay
         self.back = back
         self.game = replay.start()
@@ -46,14 +48,9 @@ class ReplayView(arcade.View):
         self.wait = 0.0
         self.speed = 1
         self.playing = True
-        if self.game.kind == "falling":
-            from .sudoku_view import SudokuView
-
-            self.inner = SudokuView(app, self.game, spectator=True)
-        else:
-            from .tray_view import TrayGameView
-
-            self.inner = TrayGameView(app, self.game, spectator=True)
+        # the game's own screen, watched: above the control bar, never played
+        self.inner = game_view(self.game.kind)(session, self.game, spectator=True,
+                                               reserve_bottom=BAR_HEIGHT)
         self.label = title or _("Replay: {name}").format(name=ruleset_name(self.game.ruleset))
         self.buttons = [Button(_("❚❚ Pause"), self.toggle, font_size=13),
                         Button(_("Step ▶"), self.step_once, font_size=13),
@@ -71,6 +68,7 @@ class ReplayView(arcade.View):
     def _place_status(self) -> None:
         width = self.window.width
         self.status.position = (width / 2, 12)
+        fit_text(self.status, width - 16, BAR_HEIGHT - 42, 12)
         bw, bh, gap = min(110.0, (width - 50) / 4), 30.0, 8
         left = width / 2 - (4 * bw + 3 * gap) / 2
         for i, button in enumerate(self.buttons):
@@ -142,6 +140,7 @@ class ReplayView(arcade.View):
         text = self._status_text()
         if self.status.text != text:
             self.status.text = text
+            fit_text(self.status, self.window.width - 16, BAR_HEIGHT - 42, 12)
         self.buttons[0].label = _("▶ Play") if not self.playing or self.finished \
             else _("❚❚ Pause")
         self.buttons[0].enabled = not self.finished
@@ -150,7 +149,7 @@ class ReplayView(arcade.View):
 
     def on_draw(self) -> None:
         self.inner.on_draw()
-        arcade.draw_lrbt_rectangle_filled(0, self.window.width, 0, 66, theme.OVERLAY)
+        arcade.draw_lrbt_rectangle_filled(0, self.window.width, 0, BAR_HEIGHT, theme.OVERLAY)
         self.status.draw()
         for button in self.buttons:
             button.draw()

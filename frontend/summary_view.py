@@ -17,7 +17,7 @@ from .text import Text
 from .widgets import Button, click_buttons, hover_buttons, piece_sprites
 
 if TYPE_CHECKING:
-    from .app import BlockyardApp
+    from .session import Session
 
 PRACTICE = N_("Practice — only the first game of the day counts")
 
@@ -25,18 +25,18 @@ PRACTICE = N_("Practice — only the first game of the day counts")
 class SummaryView(arcade.View):
     """Shows a finished game's summary."""
 
-    def __init__(self, app: BlockyardApp, game: blockyard.Game,
+    def __init__(self, session: Session, game: blockyard.Game,
                  summary: blockyard.results.Summary, *, fresh: bool = True) -> None:
         super().__init__()
-        self.app = app
+        self.session = session
         self.game = game
         self.summary = summary
         self.again = Button(_("Play again"), self.play_again, font_size=18, color="GO")
-        self.change = Button(_("Change ruleset"), self.app.show_launcher, font_size=18)
+        self.change = Button(_("Change ruleset"), self.session.show_launcher, font_size=18)
         self.watch = Button(_("Watch replay"), self.watch_replay, font_size=15)
         self.stats = Button(_("Statistics"), self.show_stats, font_size=15)
         if summary.new_record and fresh:  # not again when coming back from the statistics
-            app.sounds.play("record")
+            session.sounds.play("record")
         self.code = challenge_code(game)
         self.pieces = arcade.SpriteList()
         self._layout()
@@ -67,12 +67,12 @@ class SummaryView(arcade.View):
                        if self.game.kind == "falling"
                        else ngettext("{n} line cleared", "{n} lines cleared", n)).format(
                            n=format_number(n)), theme.TEXT, 16, False))
-        if self.app.challenge_score is not None:
-            beat = s.points > self.app.challenge_score
+        if self.session.challenge is not None:
+            beat = s.points > self.session.challenge
             lines.append(((_("Challenge: {points} vs {target} — beaten!") if beat
                            else _("Challenge: {points} vs {target} — not beaten")).format(
                               points=format_number(s.points),
-                              target=format_number(self.app.challenge_score)),
+                              target=format_number(self.session.challenge)),
                           theme.GOOD if beat else theme.BAD, 16, True))
         if self.game.kind == "tray" and shown.score:
             combo = localise_digits(shown.combo_text(s.best_combo)) or "—"
@@ -131,18 +131,18 @@ class SummaryView(arcade.View):
         self._layout()
 
     def watch_replay(self) -> None:
-        if self.app.last_replay is not None:
-            self.app.watch_replay(self.app.last_replay,
-                                  back=lambda: self.app.show_summary(self.game, self.summary))
+        if self.session.last_replay is not None:
+            self.session.watch_replay(self.session.last_replay,
+                                  back=lambda: self.session.show_summary(self.game, self.summary))
 
     def show_stats(self) -> None:
         def back() -> None:
-            self.window.show_view(SummaryView(self.app, self.game, self.summary, fresh=False))
+            self.window.show_view(SummaryView(self.session, self.game, self.summary, fresh=False))
 
-        self.app.show_stats(self.game.ruleset.id, back)
+        self.session.show_stats(self.game.ruleset.id, back)
 
     def play_again(self) -> None:
-        self.app.start_game(self.game.ruleset.id)
+        self.session.start_game(self.game.ruleset.id)
 
 
     def on_resize(self, width: int, height: int) -> None:
@@ -170,7 +170,7 @@ class SummaryView(arcade.View):
         if symbol in (arcade.key.ENTER, arcade.key.RETURN, arcade.key.SPACE):
             self.play_again()
         elif symbol in (arcade.key.ESCAPE, arcade.key.L):
-            self.app.show_launcher()
+            self.session.show_launcher()
         elif symbol == arcade.key.W:
             self.watch_replay()
         elif symbol == arcade.key.T:

@@ -1,5 +1,11 @@
 """The game screen of tray rulesets: board, tray, HUD, drag and drop, keyboard.
 
+A :class:`~.game_screen.GameScreen` with two sections of its own: the
+:class:`BoardSection` (cells, ghost, glow, clear flash, particles, floating
+points) and the :class:`TraySection` (the three pieces, the selection, the
+dragged piece). The view itself is the input controller: the pointer and the
+keys pick, drag, select, steer and place pieces through the headless ``Game``.
+
 The view never decides a rule: legality comes from ``Game.can_place``, points
 and glow from ``Game.preview``, dimming from ``Game.fit_masks``, and every
 action goes through the headless ``Game``. Drawing uses sprite lists: one
@@ -21,6 +27,7 @@ import blockyard
 from blockyard import IllegalMove
 
 from . import theme
+from .game_screen import GameScreen, ScreenSection
 from .hint import HintFinder, hints_allowed
 from .i18n import _, format_number, localise_digits
 from .layout import GameLayout, Rect, game_layout
@@ -31,22 +38,13 @@ from .rulewords import (
     engine_text,
     game_title,
     key_name,
-    over_words,
     signed,
 )
 from .text import Text
-from .widgets import (
-    Button,
-    PauseMenu,
-    cell_sprite,
-    click_buttons,
-    fit_text,
-    hover_buttons,
-    piece_sprites,
-)
+from .widgets import Button, cell_sprite, fit_text, piece_sprites
 
 if TYPE_CHECKING:
-    from .app import BlockyardApp
+    from .session import Session
 
 TAP_DISTANCE = 8          # pixels a press may move and still count as a tap
 LIFT_CELLS = 0.8          # a dragged piece floats this many cells above the pointer
@@ -55,43 +53,347 @@ FLASH_TIME = 0.25
 LABEL_TIME = 0.8
 PERFECT_TIME = 1.2
 FALL_TIME = 0.18
-OVER_DELAY = 0.6
-PROMPT_GUARD = 0.6  # seconds the prompt after the end ignores input at first
 PARTICLE_TIME = 0.7       # clear and perfect-clear particles
 PARTICLES_PER_CELL = 3
 MAX_PARTICLES = 600
 COMBO_TIME = 0.9          # the combo factor shown big over the board
 SHAKE_TIME = 0.3          # the board shakes and its edge flashes after an invalid drop
 SHAKE_CELLS = 0.12        # how far it moves, in cells
+LABEL_PAD = 0.25          # the backing of a floating "+N", around the text, in font sizes
 
 
 @dataclass
 class FloatingLabel:
+    """A "+N" rising from a placed piece, on a backing of its own (readable over
+    any piece colour)."""
+
     text: arcade.Text
     age: float
     life: float
     rise: float
 
+    def backing(self) -> tuple[float, float, float, float]:
+        """Left, right, bottom, top of the label's backing."""
+        pad = self.text.font_size * LABEL_PAD
+        half_w = self.text.content_width / 2 + pad
+        half_h = self.text.content_height / 2 + pad / 2
+        x, y = self.text.x, self.text.y
+        return (x - half_w, x + half_w, y - half_h, y + half_h)
 
-class TrayGameView(arcade.View):
-    """Plays one tray game."""
 
-    def __init__(self, app: BlockyardApp, game: blockyard.TrayGame, *,
-                 spectator: bool = False) -> None:
-        super().__init__()
-        self.app = app
-        self.game = game
-        self.spectator = spectator  # replays: shown, never played, saved or recorded
-        self.can_rotate = game.has_action("rotate")
-        self.layout: GameLayout = game_layout(self.window.width, self.window.height,
-                                              game.rows, game.cols)
+def label_colours() -> tuple[theme.Color, theme.Color]:
+    """The text and backing colours of the floating "+N" of the current theme."""
+    return theme.ACCENT, theme.BACKGROUND
+
+
+class BoardSection(ScreenSection):
+    """The board: its cells, the ghost and glow of the piece in hand, the hint, and
+    the effects of a move (flash, particles, combo, perfect clear, fall, shake,
+    the floating points)."""
+
+    def __init__(self, screen: TrayGameView) -> None:
+        super().__init__(screen, "board", accept_keyboard_keys=False,
+                         accept_mouse_events=False)
+        self.screen: TrayGameView = screen
         self.cells = arcade.SpriteList()
         self.glow = arcade.SpriteList()
         self.ghost = arcade.SpriteList()
         self.flash = arcade.SpriteList()
-        self.tray_sprites: list[arcade.SpriteList] = [arcade.SpriteList() for _ in range(3)]
+        self.particles = arcade.SpriteList()
+        self.particle_motion: list[tuple[float, float]] = []
+        self.hint_sprites = arcade.SpriteList()
+        self.glow_pool: list[arcade.Sprite] = []
+        self.empty_colours: list[theme.Color] = []
+        self.fall_offsets: list[float] = []
+        self.centres: list[tuple[float, float]] = []
+        self.labels: list[FloatingLabel] = []
+        self.flash_age = FLASH_TIME
+        self.perfect_age = PERFECT_TIME
+        self.fall_age = FALL_TIME
+        self.particle_age = PARTICLE_TIME
+        self.combo_age = COMBO_TIME
+        self.shake_age = SHAKE_TIME
+        self.shake_camera = arcade.Camera2D()
+        font = theme.FONT
+        self.preview_text = Text("", 0, 0, theme.ACCENT, 20, font_name=font, bold=True,
+                                 anchor_x="center", anchor_y="center")
+        self.perfect_text = Text(_("PERFECT CLEAR!"), 0, 0, theme.ACCENT, 40, font_name=font,
+                                 bold=True, anchor_x="center", anchor_y="center")
+        self.big_combo_text = Text("", 0, 0, theme.ACCENT, 52, font_name=font, bold=True,
+                                   anchor_x="center", anchor_y="center")
+
+    def place(self, layout: GameLayout, scale: float) -> None:
+        game = self.screen.game
+        self.set_area(layout.board)
+        self.cells.clear()
+        self.glow.clear()
+        self.glow_pool = []  # one per cell; only glowing ones are drawn
+        for r in range(game.rows):
+            for c in range(game.cols):
+                x, y = layout.cell_center(r, c)
+                self.cells.append(cell_sprite(theme.EMPTY_CELL, layout.cell * 0.94, x, y))
+                self.glow_pool.append(cell_sprite(theme.GLOW, layout.cell * 0.94, x, y))
+        self.empty_colours = block_shading(game.ruleset, game.rows, game.cols)
+        self.fall_offsets = [0.0] * len(self.cells)
+        self.centres = [layout.cell_center(r, c) for r in range(game.rows)
+                        for c in range(game.cols)]
+        board = layout.board
+        self.perfect_text.position = (board.center_x, board.center_y)
+        self.big_combo_text.position = (board.center_x, board.center_y + board.height * 0.18)
+        fit_text(self.perfect_text, board.width * 0.95, board.height, 40 * scale)
+
+    def refresh(self) -> None:
+        """Cell colours from the game's board."""
+        view = self.screen
+        plain = theme.cell_texture()
+        for sprite, value, empty in zip(self.cells,
+                                        (v for row in view.game.board for v in row),
+                                        self.empty_colours, strict=True):
+            color = view.colour(value) if value else empty
+            if sprite.color != color:
+                sprite.color = color
+            texture = theme.piece_texture(value) if theme.patterns_on and value else plain
+            if sprite.texture is not texture:
+                sprite.texture = texture
+
+    # -- effects ------------------------------------------------------------------------------
+
+    def start_effects(self, result: blockyard.MoveResult, before: Any) -> None:
+        """The effects of a placed piece: flash and particles on the cleared cells
+        (of every region kind), the big combo, the perfect clear, the points rising,
+        rows falling."""
+        view = self.screen
+        game, layout, motion = view.game, view.layout, view.motion
+        cleared = result.cleared_cells
+        self.flash.clear()
+        for r, c in sorted(cleared):
+            x, y = layout.cell_center(r, c)
+            value = before[r][c] or result.piece.colour
+            self.flash.append(cell_sprite(view.colour(value), layout.cell * 0.94, x, y))
+        self.flash_age = 0.0 if motion else FLASH_TIME
+        if motion and cleared:
+            self.burst([(layout.cell_center(r, c), view.colour(before[r][c]
+                                                               or result.piece.colour))
+                        for r, c in sorted(cleared)], PARTICLES_PER_CELL, 2.5)
+            view.effects.append("particles")
+        combo = game.ruleset.display.combo_text(game.combo) if result.lines else ""
+        if combo and motion:
+            self.big_combo_text.text = combo
+            fit_text(self.big_combo_text, layout.board.width * 0.9, layout.board.height * 0.3,
+                     52 * view.scale)
+            self.combo_age = 0.0
+            view.effects.append("combo")
+        if result.perfect_clear and motion:
+            board = layout.board
+            colours = [view.colour(i + 1) for i in range(8)]
+            self.burst([((board.center_x, board.center_y), colours[i % 8])
+                        for i in range(40)], 4, 7.0)
+            view.effects.append("perfect")
+        if result.points and game.ruleset.display.score:
+            x, y = layout.cell_center(result.row, result.col)
+            y += layout.cell  # from just above the piece, not over it
+            rise = layout.cell * 1.5
+            # the label rises on the board, never into the header
+            y = min(y, layout.board.top - rise - layout.cell * 0.5)
+            text = Text(signed(result.points), x, y, label_colours()[0], 22 * view.scale,
+                        font_name=theme.FONT, bold=True, anchor_x="center",
+                        anchor_y="center")
+            self.labels.append(FloatingLabel(text, 0.0, LABEL_TIME, rise))
+        if result.perfect_clear:
+            self.perfect_age = 0.0
+        if any(result.row_drops) and motion:  # rows fell (gravity): slide them down from above
+            cols = game.cols
+            self.fall_offsets = [result.row_drops[r] * layout.cell
+                                 for r in range(game.rows) for _ in range(cols)]
+            self.fall_age = 0.0
+
+    def burst(self, sources: list[tuple[tuple[float, float], theme.Color]], per_source: int,
+              speed_cells: float) -> None:
+        """Particles flying out of each source point (seeded by the move number, so
+        a replay shows the same)."""
+        cell = self.screen.layout.cell
+        rng = random.Random(self.screen.game.moves)
+        if self.particle_age >= PARTICLE_TIME:
+            self.particles.clear()
+            self.particle_motion = []
+        size = max(3.0, cell * 0.22)
+        texture = theme.cell_texture()
+        for (x, y), colour in sources:
+            for _i in range(per_source):
+                if len(self.particles) >= MAX_PARTICLES:
+                    break
+                angle = rng.uniform(0, 2 * math.pi)
+                speed = rng.uniform(0.4, 1.0) * speed_cells * cell
+                self.particles.append(cell_sprite(colour, size, x, y, texture))
+                self.particle_motion.append((math.cos(angle) * speed,
+                                             math.sin(angle) * speed + cell))
+        self.particle_age = 0.0
+
+    def shake(self) -> None:
+        self.shake_age = 0.0
+
+    def advance(self, delta_time: float) -> None:
+        self.flash_age += delta_time
+        self.perfect_age += delta_time
+        self.combo_age += delta_time
+        self.shake_age += delta_time
+        if self.particle_age < PARTICLE_TIME:
+            self.particle_age += delta_time
+            fall = self.screen.layout.cell * 6 * delta_time
+            alpha = max(0, int(255 * (1 - self.particle_age / PARTICLE_TIME)))
+            for i, (sprite, (vx, vy)) in enumerate(zip(self.particles, self.particle_motion,
+                                                       strict=True)):
+                sprite.center_x += vx * delta_time
+                sprite.center_y += vy * delta_time
+                self.particle_motion[i] = (vx, vy - fall)
+            self.particles.alpha = alpha
+            if self.particle_age >= PARTICLE_TIME:
+                self.particles.clear()
+                self.particle_motion = []
+        for label in self.labels:
+            label.age += delta_time
+            label.text.y += label.rise * delta_time / label.life
+        self.labels = [label for label in self.labels if label.age < label.life]
+        if self.fall_age < FALL_TIME:
+            self.fall_age += delta_time
+            k = max(0.0, 1 - self.fall_age / FALL_TIME)
+            for sprite, offset, (x, y) in zip(self.cells, self.fall_offsets, self.centres,
+                                              strict=True):
+                sprite.center_y = y + offset * k
+                sprite.center_x = x
+
+    def animating(self) -> bool:
+        return (self.flash_age < FLASH_TIME or self.perfect_age < PERFECT_TIME
+                or self.particle_age < PARTICLE_TIME or self.combo_age < COMBO_TIME
+                or self.shake_age < SHAKE_TIME or self.fall_age < FALL_TIME
+                or bool(self.labels))
+
+    # -- drawing ------------------------------------------------------------------------------
+
+    def on_draw(self) -> None:
+        view = self.screen
+        layout = view.layout
+        board = layout.board
+        pad = layout.cell * 0.12
+        shaking = self.shake_age < SHAKE_TIME
+        if shaking:  # a damped side-to-side shake of the board
+            k = 1 - self.shake_age / SHAKE_TIME
+            dx = math.sin(self.shake_age * 70) * SHAKE_CELLS * layout.cell * k
+            self.shake_camera.match_window()
+            self.shake_camera.position = (layout.width / 2 - dx, layout.height / 2)
+            self.shake_camera.use()
+        arcade.draw_lrbt_rectangle_filled(board.left - pad, board.right + pad,
+                                          board.bottom - pad, board.top + pad, theme.BOARD_BG)
+        self.cells.draw()
+        self.glow.draw()
+        if len(self.hint_sprites) and view.hint.active:
+            self.hint_sprites.alpha = view.hint.alpha()
+            self.hint_sprites.draw()
+        self.ghost.draw()
+        if shaking:
+            arcade.draw_lrbt_rectangle_outline(board.left - pad, board.right + pad,
+                                               board.bottom - pad, board.top + pad, theme.BAD,
+                                               max(3.0, pad))
+            view.window.default_camera.use()
+        if view.anchor is None and len(self.ghost):  # the piece does not fit there
+            half = layout.cell * 0.45
+            for sprite in self.ghost:
+                arcade.draw_lrbt_rectangle_outline(sprite.center_x - half, sprite.center_x + half,
+                                                   sprite.center_y - half, sprite.center_y + half,
+                                                   theme.BAD, 2)
+        if self.flash_age < FLASH_TIME:
+            self.flash.alpha = int(255 * (1 - self.flash_age / FLASH_TIME))
+            self.flash.draw()
+        if self.particle_age < PARTICLE_TIME:
+            self.particles.draw()
+        self.preview_text.draw()
+        text_colour, backing = label_colours()
+        for label in self.labels:
+            alpha = int(255 * (1 - label.age / label.life))
+            left, right, bottom, top = label.backing()
+            arcade.draw_lrbt_rectangle_filled(left, right, bottom, top, (*backing[:3], alpha))
+            label.text.color = (*text_colour[:3], alpha)
+            label.text.draw()
+        if self.perfect_age < PERFECT_TIME:
+            self.perfect_text.draw()
+        if self.combo_age < COMBO_TIME:  # grows a little, then fades
+            k = self.combo_age / COMBO_TIME
+            self.big_combo_text.color = (*theme.ACCENT[:3], int(255 * min(1.0, 2 * (1 - k))))
+            self.big_combo_text.draw()
+
+
+class TraySection(ScreenSection):
+    """The tray: the pieces to place (dimmed when they fit nowhere), the selected
+    slot, and the piece being dragged (drawn above everything on the board)."""
+
+    def __init__(self, screen: TrayGameView) -> None:
+        super().__init__(screen, "tray", accept_keyboard_keys=False,
+                         accept_mouse_events=False)
+        self.screen: TrayGameView = screen
+        self.pieces: list[arcade.SpriteList] = [arcade.SpriteList() for _ in range(3)]
         self.drag_sprites = arcade.SpriteList()
-        # interaction state
+
+    def place(self, layout: GameLayout) -> None:
+        self.set_area(layout.tray)
+
+    def refresh(self) -> None:
+        view = self.screen
+        game, layout = view.game, view.layout
+        fits = game.fit_masks()
+        for slot in range(3):
+            sprites = self.pieces[slot]
+            sprites.clear()
+            piece = game.tray[slot]
+            if piece is None or slot == view.dragging:
+                continue
+            rect = layout.slots[slot]
+            size = layout.tray_cell
+            if slot == view.selected:
+                size *= 1.15
+            left = rect.center_x - piece.width * size / 2
+            top = rect.center_y + piece.height * size / 2
+            color = view.colour(piece.colour)
+            if not fits[slot]:
+                color = (color[0], color[1], color[2], 70)  # fits nowhere: dimmed
+            piece_sprites(piece.cells, color, size, left, top, sprites, piece.colour)
+
+    def update_drag(self) -> None:
+        """The dragged piece, floating above the pointer."""
+        view = self.screen
+        self.drag_sprites.clear()
+        if view.dragging is None:
+            return
+        piece = view.game.tray[view.dragging]
+        size = view.layout.cell
+        x, y = view.pointer
+        piece_sprites(piece.cells, view.colour(piece.colour), size,
+                      x - piece.width * size / 2, y + LIFT_CELLS * size + piece.height * size,
+                      self.drag_sprites, piece.colour)
+
+    def on_draw(self) -> None:
+        view = self.screen
+        if view.selected is not None and view.dragging is None:
+            rect = view.layout.slots[view.selected]
+            arcade.draw_lrbt_rectangle_filled(rect.left + 3, rect.right - 3, rect.bottom + 3,
+                                              rect.top - 3, theme.SELECTED)
+            arcade.draw_lrbt_rectangle_outline(rect.left + 3, rect.right - 3, rect.bottom + 3,
+                                               rect.top - 3, theme.ACCENT, 3)
+        for sprites in self.pieces:
+            sprites.draw()
+        self.drag_sprites.draw()
+
+
+class TrayGameView(GameScreen):
+    """Plays one tray game: the shared game screen with a board and a tray."""
+
+    def __init__(self, session: Session, game: blockyard.TrayGame, *,
+                 spectator: bool = False, reserve_bottom: float = 0.0) -> None:
+        super().__init__(session, game, spectator=spectator, reserve_bottom=reserve_bottom)
+        self.game: blockyard.TrayGame = game
+        self.can_rotate = game.has_action("rotate")
+        self.layout: GameLayout = game_layout(self.window.width, self.window.height,
+                                              game.rows, game.cols, bottom=reserve_bottom)
+        # interaction state (the view is the input controller of board and tray)
         self.dragging: int | None = None
         self.press: tuple[float, float] | None = None
         self.pointer: tuple[float, float] = (0.0, 0.0)
@@ -101,33 +403,18 @@ class TrayGameView(arcade.View):
         self.preview: blockyard.MoveResult | None = None
         self.armed: str | None = None  # the action waiting for its confirming second click
         self.last_tray_click: tuple[int, float] = (-1, 0.0)
-        self.message = ""
-        self.message_age = 0.0
-        # effects
-        self.labels: list[FloatingLabel] = []
-        self.flash_age = 0.0
-        self.perfect_age = PERFECT_TIME
-        self.fall_offsets: list[float] = []
-        self.fall_age = FALL_TIME
-        self.over_age = 0.0
-        self.recorded = False
         self.save_age = 0.0
-        self.prompt_age = 0.0
-        self.particles = arcade.SpriteList()
-        self.particle_motion: list[tuple[float, float]] = []
-        self.particle_age = PARTICLE_TIME
-        self.combo_age = COMBO_TIME
-        self.shake_age = SHAKE_TIME
-        self.effects: list[str] = []  # the effects started, in order (tests, figures)
-        self.board_camera = arcade.Camera2D()
         self.practice = (not spectator and game.ruleset.is_daily
-                         and app.records.played_today(game.ruleset, game.date) is not None)
+                         and session.records.played_today(game.ruleset, game.date) is not None)
         # the hint: the search bot's move, found a little each frame
         self.hint = HintFinder()
-        self.hint_sprites = arcade.SpriteList()
-        self.can_hint = not spectator and hints_allowed(game.ruleset, app.duel is not None)
+        self.can_hint = not spectator and hints_allowed(game.ruleset, session.duel is not None)
+        self.board_section = BoardSection(self)
+        self.tray_section = TraySection(self)
+        self.add(self.board_section, 0)
+        self.add(self.tray_section, 1)
         self._build_hud()
-        self._build_board()
+        self.place_sections(self.window.width, self.window.height)
         self.refresh()
 
     # -- building --------------------------------------------------------------------------
@@ -135,48 +422,26 @@ class TrayGameView(arcade.View):
     def _build_hud(self) -> None:
         font = theme.FONT
         self.score_text = Text("0", 0, 0, theme.TEXT, 32, font_name=font, bold=True,
-                                      anchor_x="center", anchor_y="center")
+                               anchor_x="center", anchor_y="center")
         self.best_text = Text("", 0, 0, theme.MUTED, 14, font_name=font,
-                                     anchor_x="center", anchor_y="center")
+                              anchor_x="center", anchor_y="center")
         self.combo_text = Text("", 0, 0, theme.ACCENT, 18, font_name=font, bold=True,
-                                      anchor_x="center", anchor_y="center")
+                               anchor_x="center", anchor_y="center")
         self.clock_text = Text("", 0, 0, theme.TEXT, 18, font_name=font,
-                                      anchor_x="center", anchor_y="center")
-        self.message_text = Text("", 0, 0, theme.ACCENT, 16, font_name=font,
-                                        anchor_x="center", anchor_y="center")
-        self.preview_text = Text("", 0, 0, theme.ACCENT, 20, font_name=font, bold=True,
-                                        anchor_x="center", anchor_y="center")
-        self.perfect_text = Text(_("PERFECT CLEAR!"), 0, 0, theme.ACCENT, 40, font_name=font,
-                                 bold=True, anchor_x="center", anchor_y="center")
-        self.big_combo_text = Text("", 0, 0, theme.ACCENT, 52, font_name=font, bold=True,
-                                   anchor_x="center", anchor_y="center")
+                               anchor_x="center", anchor_y="center")
         self.title_text = Text(game_title(self.game), 0, 0, theme.MUTED, 12,
-                                      font_name=font, anchor_x="center", anchor_y="center")
+                               font_name=font, anchor_x="center", anchor_y="center")
         self.note_text = Text(display(self.game.ruleset).note, 0, 0, theme.MUTED, 14,
-                                     font_name=font, anchor_x="center", anchor_y="center")
-        self.menu_button = Button(_("Menu"), self.open_pause, font_size=13)
+                              font_name=font, anchor_x="center", anchor_y="center")
+        self.hud.texts = [self.title_text, self.score_text, self.best_text, self.note_text,
+                          self.combo_text, self.clock_text]
         self.hint_button = Button(_("Hint"), self.ask_hint, font_size=13)
         # one button per action the rules contribute (swap, rotate, end round, a mod's own)
         self.action_specs = [spec for spec in self.game.ruleset.action_specs.values()
                              if not spec.automatic and not spec.after_end]
         self.action_buttons = {spec.name: Button(engine_text(spec.label),
-                                                 self._clicker(spec.name), font_size=13)
+                                                 self.clicker(spec.name), font_size=13)
                                for spec in self.action_specs}
-        # the actions offered after the end (eu continue) get a prompt of their own
-        self.after_end_specs = [spec for spec in self.game.ruleset.action_specs.values()
-                                if spec.after_end and not spec.automatic]
-        self.after_end_buttons = {spec.name: Button(engine_text(spec.label),
-                                                    self._clicker(spec.name), font_size=18,
-                                                    color="GO")
-                                  for spec in self.after_end_specs}
-        self.give_up_button = Button(_("Finish: see the score"), self.finish, font_size=18)
-        self.pause = PauseMenu(self.restart, self.to_launcher, self.show_help,
-                               self.show_settings)
-        self.overlay_text = Text("", 0, 0, theme.TEXT, 26, font_name=font, bold=True,
-                                        anchor_x="center", anchor_y="center")
-        self.overlay_help = Text("", 0, 0, theme.TEXT, 15, font_name=font,
-                                        anchor_x="center", anchor_y="top", multiline=True,
-                                        width=400, align="center")
 
     @property
     def swap_button(self) -> Button:
@@ -187,65 +452,19 @@ class TrayGameView(arcade.View):
         return self.action_buttons["end"]
 
     @property
-    def continue_button(self) -> Button:
-        return self.after_end_buttons["continue"]
-
-    @property
     def hud_buttons(self) -> list[Button]:
         hint = [self.hint_button] if self.can_hint else []
         return [self.menu_button, *hint, *self.action_buttons.values()]
 
-    # -- the hint ---------------------------------------------------------------------------
-
-    def ask_hint(self) -> None:
-        """Show the search bot's move (H, or the Hint button); counted as a hint used."""
-        if not self.can_hint or self.game.over or self.spectator:
-            return
-        self.hint.ask(self.game)
-        playing = self.app.playing
-        if playing is not None and playing.game is self.game:
-            playing.hints += 1
-            self.saved()
-        self.hint_sprites.clear()
-
-    def _show_hint(self) -> None:
-        self.hint_sprites.clear()
-        placement = self.hint.placement()
-        if placement is not None:
-            slot, row, col = placement
-            piece = self.game.tray[slot]
-            if piece is not None:
-                size = self.layout.cell * 0.94
-                for r, c in piece.cells:
-                    x, y = self.layout.cell_center(row + r, col + c)
-                    self.hint_sprites.append(cell_sprite(self.colour(piece.colour), size, x, y))
-            return
-        action = self.hint.action()
-        if action is not None:
-            spec = self.game.ruleset.action_specs.get(action[0])
-            self.say(_("Hint: {action}").format(
-                action=engine_text(spec.label) if spec is not None else action[0]))
-
-    def _build_board(self) -> None:
-        layout = self.layout
-        self.cells.clear()
-        self.glow.clear()
-        self.glow_pool: list[arcade.Sprite] = []  # one per cell; only glowing ones are drawn
-        for r in range(self.game.rows):
-            for c in range(self.game.cols):
-                x, y = layout.cell_center(r, c)
-                self.cells.append(cell_sprite(theme.EMPTY_CELL, layout.cell * 0.94, x, y))
-                self.glow_pool.append(cell_sprite(theme.GLOW, layout.cell * 0.94, x, y))
-        self.empty_colours = block_shading(self.game.ruleset, self.game.rows, self.game.cols)
-        self.fall_offsets = [0.0] * len(self.cells)
-        self.centres = [layout.cell_center(r, c) for r in range(self.game.rows)
-                        for c in range(self.game.cols)]
-        self._place_hud()
-
-    def _place_hud(self) -> None:
+    def place_sections(self, width: int, height: int) -> None:
+        self.layout = game_layout(width, height, self.game.rows, self.game.cols,
+                                  bottom=self.reserve_bottom)
         layout, hud = self.layout, self.layout.hud
         scale = max(0.7, min(1.4, min(layout.width, layout.height) / 720))
         self.scale = scale
+        self.board_section.place(layout, scale)
+        self.tray_section.place(layout)
+        self.hud.set_area(hud)
         self.score_text.font_size = 32 * scale
         self.combo_text.font_size = 18 * scale
         buttons = self.hud_buttons
@@ -286,34 +505,37 @@ class TrayGameView(arcade.View):
         fit_text(self.title_text, side if layout.portrait else hud.width, 20 * scale, 12 * scale)
         fit_text(self.best_text, middle, 22 * scale, 14 * scale)
         fit_text(self.note_text, middle, 22 * scale, 14 * scale)
-        board = layout.board
-        self.message_text.position = (board.center_x, board.bottom - 14 * scale
-                                      if layout.portrait else board.bottom + 14)
-        self.message_width = layout.width - 16
-        self.perfect_text.position = (board.center_x, board.center_y)
-        self.big_combo_text.position = (board.center_x, board.center_y + board.height * 0.18)
-        fit_text(self.perfect_text, board.width * 0.95, board.height, 40 * scale)
-        self.pause.place(layout.width, layout.height, scale)
-        self._place_prompt()
+        self.message_line.place(layout.message, 16 * scale)
+        self.dialog.place(layout.width, layout.height, scale)
 
-    def _place_prompt(self) -> None:
-        """The prompt offered after the end: title, what continuing does, its buttons."""
-        layout, scale = self.layout, self.scale
-        width = min(layout.width - 24, 420 * scale)
-        self.overlay_text.position = (layout.width / 2, layout.height * 0.7)
-        fit_text(self.overlay_text, width, 40 * scale, 26 * scale)
-        self.overlay_help.width = int(width)
-        self.overlay_help.font_size = 15 * scale
-        self.overlay_help.position = (layout.width / 2, layout.height * 0.66)
-        y = layout.height * 0.5
-        for button in (*self.after_end_buttons.values(), self.give_up_button):
-            button.place(Rect(layout.width / 2 - width / 2, y, width, 50 * scale), 18 * scale)
-            y -= 64 * scale
+    # -- the hint ---------------------------------------------------------------------------
 
-    def on_resize(self, width: int, height: int) -> None:
-        self.layout = game_layout(width, height, self.game.rows, self.game.cols)
-        self._build_board()
-        self.refresh()
+    def ask_hint(self) -> None:
+        """Show the search bot's move (H, or the Hint button); counted as a hint used."""
+        if not self.can_hint or self.game.over or self.spectator:
+            return
+        self.hint.ask(self.game)
+        self.session.count_hint(self.game)
+        self.board_section.hint_sprites.clear()
+
+    def _show_hint(self) -> None:
+        sprites = self.board_section.hint_sprites
+        sprites.clear()
+        placement = self.hint.placement()
+        if placement is not None:
+            slot, row, col = placement
+            piece = self.game.tray[slot]
+            if piece is not None:
+                size = self.layout.cell * 0.94
+                for r, c in piece.cells:
+                    x, y = self.layout.cell_center(row + r, col + c)
+                    sprites.append(cell_sprite(self.colour(piece.colour), size, x, y))
+            return
+        action = self.hint.action()
+        if action is not None:
+            spec = self.game.ruleset.action_specs.get(action[0])
+            self.say(_("Hint: {action}").format(
+                action=engine_text(spec.label) if spec is not None else action[0]))
 
     # -- state → sprites --------------------------------------------------------------------
 
@@ -324,45 +546,21 @@ class TrayGameView(arcade.View):
     def refresh(self) -> None:
         """Bring every sprite and text up to date with the game."""
         game = self.game
-        plain = theme.cell_texture()
-        for sprite, value, empty in zip(self.cells, (v for row in game.board for v in row),
-                                        self.empty_colours, strict=True):
-            color = self.colour(value) if value else empty
-            if sprite.color != color:
-                sprite.color = color
-            texture = theme.piece_texture(value) if theme.patterns_on and value else plain
-            if sprite.texture is not texture:
-                sprite.texture = texture
-        fits = game.fit_masks()
-        for slot in range(3):
-            sprites = self.tray_sprites[slot]
-            sprites.clear()
-            piece = game.tray[slot]
-            if piece is None or slot == self.dragging:
-                continue
-            rect = self.layout.slots[slot]
-            size = self.layout.tray_cell
-            if slot == self.selected:
-                size *= 1.15
-            left = rect.center_x - piece.width * size / 2
-            top = rect.center_y + piece.height * size / 2
-            color = self.colour(piece.colour)
-            if not fits[slot]:
-                color = (color[0], color[1], color[2], 70)  # fits nowhere: dimmed
-            piece_sprites(piece.cells, color, size, left, top, sprites, piece.colour)
+        self.board_section.refresh()
+        self.tray_section.refresh()
         shows_score = game.ruleset.display.score
         self.score_text.text = format_number(game.score) if shows_score else ""
+        challenge = self.session.challenge
         if self.practice:
-            counted = self.app.records.played_today(game.ruleset, game.date)
+            counted = self.session.records.played_today(game.ruleset, game.date)
             self.best_text.text = _("Practice — today's game counted {points}").format(
                 points=format_number(counted))
-        elif self.app.challenge_score is not None and not self.spectator:
-            self.best_text.text = _("To beat {points}").format(
-                points=format_number(self.app.challenge_score))
+        elif challenge is not None and not self.spectator:
+            self.best_text.text = _("To beat {points}").format(points=format_number(challenge))
         elif not shows_score or game.ruleset.record_kind == "none":
             self.best_text.text = ""
         else:
-            best = self.app.records.best(game.ruleset, game.date)
+            best = self.session.records.best(game.ruleset, game.date)
             shown = max(best or 0, game.score)
             self.best_text.text = _("Best {points}").format(points=format_number(shown)) + (
                 "  " + _("NEW!") if best is not None and game.score > best else "")
@@ -370,6 +568,7 @@ class TrayGameView(arcade.View):
         left = game.time_left
         self.clock_text.text = "" if left is None else clock(left)
         self._refresh_buttons()
+        super().refresh()
         self._update_ghost()
 
     def _refresh_buttons(self) -> None:
@@ -390,11 +589,6 @@ class TrayGameView(arcade.View):
                 enabled = enabled and self.selected is not None
             button.enabled = enabled
             button.visible = not self.spectator  # a replay is watched, not played
-        for spec in self.after_end_specs:
-            action = available.get(spec.name)
-            button = self.after_end_buttons[spec.name]
-            button.visible = action is not None
-            button.label = action_label(spec.label, action.uses_left if action else None)
         self.menu_button.visible = not self.spectator
 
     def _uses_left(self, spec: Any) -> int | None:
@@ -410,11 +604,12 @@ class TrayGameView(arcade.View):
 
     def _update_ghost(self) -> None:
         """Ghost and glow for the piece being dragged, selected or keyboard-steered."""
-        self.ghost.clear()
-        self.glow.clear()
+        board = self.board_section
+        board.ghost.clear()
+        board.glow.clear()
+        board.preview_text.text = ""
         self.preview = None
         self.anchor = None
-        self.preview_text.text = ""
         slot = self._current_slot()
         if slot is None or self.game.over or self.game.tray[slot] is None:
             return
@@ -431,19 +626,19 @@ class TrayGameView(arcade.View):
             cols = self.game.cols
             glowing = {r * cols + c for r, c in self.preview.cleared_cells}
             for index in sorted(glowing):
-                self.glow.append(self.glow_pool[index])
+                board.glow.append(board.glow_pool[index])
             if self.preview.lines:
-                self.preview_text.text = f"+{self.preview.points}"
+                board.preview_text.text = f"+{self.preview.points}"
                 x, y = self.layout.cell_center(row, col + piece.width / 2 - 0.5)
-                self.preview_text.position = (x, y + self.layout.cell * 0.9)
-        elif self.dragging is None and self.key_anchor is not None:
-            ghost_color = theme.NO_FIT  # keyboard: no fit (dark, outlined in red when drawn)
+                board.preview_text.position = (x, y + self.layout.cell * 0.9)
+        elif self.dragging is None:
+            # keyboard or tap-to-place: where it would go does not fit (dark, outlined in red)
+            ghost_color = theme.NO_FIT
         else:
             return
-        board = self.layout.board
         size = self.layout.cell
-        piece_sprites(piece.cells, ghost_color, size, board.left + col * size,
-                      board.top - row * size, self.ghost, piece.colour)
+        piece_sprites(piece.cells, ghost_color, size, self.layout.board.left + col * size,
+                      self.layout.board.top - row * size, board.ghost, piece.colour)
 
     def _target_anchor(self, slot: int) -> tuple[int, int] | None:
         piece = self.game.tray[slot]
@@ -460,26 +655,17 @@ class TrayGameView(arcade.View):
         cell = layout.cell_at(*self.pointer)
         if cell is None:
             return None
-        return (cell[0] - (piece.height - 1) // 2, cell[1] - (piece.width - 1) // 2)
+        return self.tap_anchor(piece, *cell)
 
-    def _update_drag_sprites(self) -> None:
-        self.drag_sprites.clear()
-        if self.dragging is None:
-            return
-        piece = self.game.tray[self.dragging]
-        size = self.layout.cell
-        x, y = self.pointer
-        piece_sprites(piece.cells, self.colour(piece.colour), size,
-                      x - piece.width * size / 2, y + LIFT_CELLS * size + piece.height * size,
-                      self.drag_sprites, piece.colour)
+    def tap_anchor(self, piece: blockyard.Piece, row: int, col: int) -> tuple[int, int]:
+        """Where a selected piece goes for a tap on board cell ``(row, col)``: centred
+        on it, moved in as little as needed to lie wholly on the board."""
+        r = row - (piece.height - 1) // 2
+        c = col - (piece.width - 1) // 2
+        return (max(0, min(self.game.rows - piece.height, r)),
+                max(0, min(self.game.cols - piece.width, c)))
 
     # -- actions ---------------------------------------------------------------------------
-
-    def say(self, text: str) -> None:
-        self.message = text
-        self.message_text.text = text
-        fit_text(self.message_text, self.message_width, 30 * self.scale, 16 * self.scale)
-        self.message_age = 0.0
 
     def try_place(self, slot: int, row: int, col: int) -> bool:
         """Place through the game; effects and saving follow. False if refused."""
@@ -494,21 +680,11 @@ class TrayGameView(arcade.View):
         self.selected = None
         self.key_anchor = None
         self.armed = None
-        self._start_effects(result, before)
+        self.board_section.start_effects(result, before)
         self._sounds_of(result)
         self.saved()
         self.refresh()
         return True
-
-    @property
-    def motion(self) -> bool:
-        """Whether effects move (off under the reduced-motion setting)."""
-        return not self.app.settings.reduced_motion
-
-    def play(self, name: str, combo: int = 1) -> None:
-        """Play a sound effect (not while watching a replay)."""
-        if not self.spectator:
-            self.app.sounds.play(name, combo)
 
     def _sounds_of(self, result: blockyard.MoveResult) -> None:
         """The sounds of a placed piece: place, clear (higher with the combo),
@@ -526,93 +702,15 @@ class TrayGameView(arcade.View):
         shake with a red edge on the board unless motion is reduced."""
         self.play("invalid")
         if self.motion:
-            self.shake_age = 0.0
+            self.board_section.shake()
             self.effects.append("shake")
 
-    def show_help(self) -> None:
-        self.app.show_help(self.game.ruleset.id, lambda: self.app.show_game(self.game))
-
-    def show_settings(self) -> None:
-        self.app.show_settings(lambda: self.app.show_game(self.game))
-
-    def saved(self) -> None:
-        """Save the game in progress (not for a replay)."""
-        if not self.spectator:
-            self.app.after_action(self.game)
-
-    def perform(self, action: list) -> None:
+    def perform(self, action: list[Any]) -> None:
         """Perform a logged action with its effects (the replay viewer)."""
         if action[0] == "place":
             self.try_place(*action[1:])
             return
-        self.game.apply(action)
-        self.refresh()
-
-    def _start_effects(self, result: blockyard.MoveResult, before: Any) -> None:
-        game, layout = self.game, self.layout
-        cleared = result.cleared_cells
-        self.flash.clear()
-        for r, c in sorted(cleared):
-            x, y = layout.cell_center(r, c)
-            value = before[r][c] or result.piece.colour
-            self.flash.append(cell_sprite(self.colour(value),
-                                          layout.cell * 0.94, x, y))
-        self.flash_age = 0.0 if self.motion else FLASH_TIME
-        if self.motion and cleared:
-            self._burst([(layout.cell_center(r, c), self.colour(before[r][c]
-                                                                 or result.piece.colour))
-                         for r, c in sorted(cleared)], PARTICLES_PER_CELL, 2.5)
-            self.effects.append("particles")
-        combo = game.ruleset.display.combo_text(game.combo) if result.lines else ""
-        if combo and self.motion:
-            self.big_combo_text.text = combo
-            fit_text(self.big_combo_text, layout.board.width * 0.9, layout.board.height * 0.3,
-                     52 * self.scale)
-            self.combo_age = 0.0
-            self.effects.append("combo")
-        if result.perfect_clear and self.motion:
-            board = layout.board
-            colours = [self.colour(i + 1) for i in range(8)]
-            self._burst([((board.center_x, board.center_y), colours[i % 8])
-                         for i in range(40)], 4, 7.0)
-            self.effects.append("perfect")
-        if result.points and game.ruleset.display.score:
-            x, y = layout.cell_center(result.row, result.col)
-            rise = layout.cell * 1.5
-            # the label rises on the board, never into the header
-            y = min(y, layout.board.top - rise - layout.cell * 0.5)
-            text = Text(signed(result.points), x, y, theme.ACCENT, 22 * self.scale,
-                               font_name=theme.FONT, bold=True, anchor_x="center",
-                               anchor_y="center")
-            self.labels.append(FloatingLabel(text, 0.0, LABEL_TIME, rise))
-        if result.perfect_clear:
-            self.perfect_age = 0.0
-        if any(result.row_drops) and self.motion:  # rows fell (gravity): slide them down from above
-            cols = game.cols
-            self.fall_offsets = [result.row_drops[r] * layout.cell
-                                 for r in range(game.rows) for _ in range(cols)]
-            self.fall_age = 0.0
-
-    def _burst(self, sources: list[tuple[tuple[float, float], theme.Color]], per_source: int,
-               speed_cells: float) -> None:
-        """Particles flying out of each source point (seeded by the move number, so
-        a replay shows the same)."""
-        rng = random.Random(self.game.moves)
-        if self.particle_age >= PARTICLE_TIME:
-            self.particles.clear()
-            self.particle_motion = []
-        size = max(3.0, self.layout.cell * 0.22)
-        texture = theme.cell_texture()
-        for (x, y), colour in sources:
-            for _i in range(per_source):
-                if len(self.particles) >= MAX_PARTICLES:
-                    break
-                angle = rng.uniform(0, 2 * math.pi)
-                speed = rng.uniform(0.4, 1.0) * speed_cells * self.layout.cell
-                self.particles.append(cell_sprite(colour, size, x, y, texture))
-                self.particle_motion.append((math.cos(angle) * speed,
-                                             math.sin(angle) * speed + self.layout.cell))
-        self.particle_age = 0.0
+        super().perform(action)
 
     def select(self, slot: int) -> None:
         """Select a tray piece for tap-to-place or the keyboard. A piece that fits
@@ -654,9 +752,6 @@ class TrayGameView(arcade.View):
             if not self.game.can_place(slot, *self.key_anchor):
                 self._anchor_keyboard(slot)
         self.refresh()
-
-    def _clicker(self, name: str):
-        return lambda: self.use_action(name)
 
     def use_action(self, name: str) -> None:
         """Take the action ``name`` (a button or its key). An action on a tray piece
@@ -733,222 +828,56 @@ class TrayGameView(arcade.View):
     def end_armed(self) -> bool:
         return self.armed == "end"
 
-    @property
-    def prompting(self) -> bool:
-        """Over, with an action offered after the end (continue): the prompt shows."""
-        return self.game.over and not self.spectator and not self.recorded \
-            and bool(self.game.actions())
-
-    def finish(self) -> None:
-        self.over_age = OVER_DELAY
-        self._show_summary()
-
-    @property
-    def paused(self) -> bool:
-        return self.pause.open
-
     def open_pause(self) -> None:
-        self.pause.show()
+        self._drop_drag()
+        super().open_pause()
 
-    def restart(self) -> None:
-        self.app.confirm_restart(self.game, self)
-
-    def to_launcher(self) -> None:
-        self.app.show_launcher()
-
-    def _show_summary(self) -> None:
-        if not self.recorded and not self.spectator:
-            self.recorded = True
-            self.app.finish_game(self.game)
+    def _drop_drag(self) -> None:
+        """A drag that a dialog interrupts ends: the piece goes back to its slot."""
+        if self.dragging is not None:
+            self.dragging = None
+            self.press = None
+            self.tray_section.drag_sprites.clear()
+            self.refresh()
 
     # -- Arcade events -------------------------------------------------------------------------
 
-    def on_update(self, delta_time: float) -> None:
+    def game_update(self, delta_time: float) -> None:
         game = self.game
-        if self.hint.active and self.hint.update(game):
+        if game.time_left is None:
+            return
+        game.tick(delta_time)
+        if game.over:
+            self.play("game_over")
+        self.save_age += delta_time
+        if game.over or self.save_age > 2.0:
+            self.save_age = 0.0
+            self.saved()
+        text = clock(game.time_left)
+        if self.clock_text.text != text:
+            self.clock_text.text = text
+
+    def on_update(self, delta_time: float) -> None:
+        if self.hint.active and self.hint.update(self.game):
             self._show_hint()
-        if not self.spectator and not self.paused and not game.over \
-                and game.time_left is not None:
-            game.tick(delta_time)
-            if game.over:
-                self.play("game_over")
-            self.save_age += delta_time
-            if game.over or self.save_age > 2.0:
-                self.save_age = 0.0
-                self.saved()
-            left = game.time_left
-            text = clock(left)
-            if self.clock_text.text != text:
-                self.clock_text.text = text
-        self.flash_age += delta_time
-        self.perfect_age += delta_time
-        self.combo_age += delta_time
-        self.shake_age += delta_time
-        if self.particle_age < PARTICLE_TIME:
-            self.particle_age += delta_time
-            fall = self.layout.cell * 6 * delta_time
-            alpha = max(0, int(255 * (1 - self.particle_age / PARTICLE_TIME)))
-            for i, (sprite, (vx, vy)) in enumerate(zip(self.particles, self.particle_motion,
-                                                       strict=True)):
-                sprite.center_x += vx * delta_time
-                sprite.center_y += vy * delta_time
-                self.particle_motion[i] = (vx, vy - fall)
-            self.particles.alpha = alpha
-            if self.particle_age >= PARTICLE_TIME:
-                self.particles.clear()
-                self.particle_motion = []
-        self.message_age += delta_time
-        if self.message and self.message_age > 2.5:
-            self.message = ""
-            self.message_text.text = ""
-        for label in self.labels:
-            label.age += delta_time
-            label.text.y += label.rise * delta_time / label.life
-        self.labels = [label for label in self.labels if label.age < label.life]
-        if self.fall_age < FALL_TIME:
-            self.fall_age += delta_time
-            k = max(0.0, 1 - self.fall_age / FALL_TIME)
-            for sprite, offset, (x, y) in zip(self.cells, self.fall_offsets, self.centres,
-                                              strict=True):
-                sprite.center_y = y + offset * k
-                sprite.center_x = x
-        if game.over and not self.paused and not self.spectator:
-            if self.prompting:
-                self.prompt_age += delta_time
-                return
-            self.over_age += delta_time
-            if self.over_age >= OVER_DELAY:
-                self._show_summary()
+        super().on_update(delta_time)
 
     def animating(self) -> bool:
-        """Whether the next frame differs from the last with no input (the window
-        draws only then, or after input)."""
         game = self.game
-        return (self.flash_age < FLASH_TIME or self.perfect_age < PERFECT_TIME
-                or self.particle_age < PARTICLE_TIME or self.combo_age < COMBO_TIME
-                or self.shake_age < SHAKE_TIME
-                or self.fall_age < FALL_TIME or bool(self.labels) or bool(self.message)
-                or (game.time_left is not None and not game.over and not self.paused)
-                or (game.over and not self.prompting and not self.recorded)
-                or self.hint.active)
-
-    def on_draw(self) -> None:
-        self.clear(color=theme.BACKGROUND)
-        layout = self.layout
-        board = layout.board
-        pad = layout.cell * 0.12
-        shaking = self.shake_age < SHAKE_TIME
-        if shaking:  # a damped side-to-side shake of the board
-            k = 1 - self.shake_age / SHAKE_TIME
-            dx = math.sin(self.shake_age * 70) * SHAKE_CELLS * layout.cell * k
-            self.board_camera.position = (layout.width / 2 - dx, layout.height / 2)
-            self.board_camera.match_window()
-            self.board_camera.position = (layout.width / 2 - dx, layout.height / 2)
-            self.board_camera.use()
-        arcade.draw_lrbt_rectangle_filled(board.left - pad, board.right + pad,
-                                          board.bottom - pad, board.top + pad, theme.BOARD_BG)
-        self.cells.draw()
-        self.glow.draw()
-        if len(self.hint_sprites) and self.hint.active:
-            self.hint_sprites.alpha = self.hint.alpha()
-            self.hint_sprites.draw()
-        self.ghost.draw()
-        if shaking:
-            arcade.draw_lrbt_rectangle_outline(board.left - pad, board.right + pad,
-                                               board.bottom - pad, board.top + pad, theme.BAD,
-                                               max(3.0, pad))
-            self.window.default_camera.use()
-        if self.anchor is None and len(self.ghost):  # the piece does not fit there
-            half = layout.cell * 0.45
-            for sprite in self.ghost:
-                arcade.draw_lrbt_rectangle_outline(sprite.center_x - half, sprite.center_x + half,
-                                                   sprite.center_y - half, sprite.center_y + half,
-                                                   theme.BAD, 2)
-        if self.flash_age < FLASH_TIME:
-            alpha = int(255 * (1 - self.flash_age / FLASH_TIME))
-            self.flash.alpha = alpha
-            self.flash.draw()
-        if self.selected is not None and self.dragging is None:
-            rect = layout.slots[self.selected]
-            arcade.draw_lrbt_rectangle_filled(rect.left + 3, rect.right - 3, rect.bottom + 3,
-                                              rect.top - 3, theme.SELECTED)
-            arcade.draw_lrbt_rectangle_outline(rect.left + 3, rect.right - 3, rect.bottom + 3,
-                                               rect.top - 3, theme.ACCENT, 3)
-        if self.particle_age < PARTICLE_TIME:
-            self.particles.draw()
-        for sprites in self.tray_sprites:
-            sprites.draw()
-        self.drag_sprites.draw()
-        for text in (self.title_text, self.score_text, self.best_text, self.note_text,
-                     self.combo_text, self.clock_text, self.message_text, self.preview_text):
-            text.draw()
-        for label in self.labels:
-            label.text.color = (*theme.ACCENT[:3], int(255 * (1 - label.age / label.life)))
-            label.text.draw()
-        for button in self.hud_buttons:
-            button.draw()
-        if self.perfect_age < PERFECT_TIME:
-            self.perfect_text.draw()
-        if self.combo_age < COMBO_TIME:  # grows a little, then fades
-            k = self.combo_age / COMBO_TIME
-            self.big_combo_text.color = (*theme.ACCENT[:3], int(255 * min(1.0, 2 * (1 - k))))
-            self.big_combo_text.draw()
-        if self.prompting and not self.paused:
-            self._draw_prompt()
-        self.pause.draw()
-
-    def _draw_prompt(self) -> None:
-        """Over, with a way to go on: why, what going on does, and the choices."""
-        arcade.draw_lrbt_rectangle_filled(0, self.layout.width, 0, self.layout.height,
-                                          theme.OVERLAY)
-        actions = self.game.actions()
-        title = display(self.game.ruleset).text("continue") or over_words(self.game)
-        if self.overlay_text.text != title:
-            self.overlay_text.text = title
-            fit_text(self.overlay_text, self.overlay_help.width, 40 * self.scale,
-                     26 * self.scale)
-        helps = "\n".join(engine_text(a.help) for a in actions if a.help)
-        keys = "  ·  ".join(f"{key_name(a.key)}: {engine_text(a.label)}"
-                            for a in actions if a.key)
-        body = helps + ("\n" + keys + "  ·  " + _("F: finish") if keys else "")
-        if self.overlay_help.text != body:
-            self.overlay_help.text = body
-        self.overlay_text.draw()
-        self.overlay_help.draw()
-        for button in (*self.after_end_buttons.values(), self.give_up_button):
-            button.draw()
-
-    def _modal_buttons(self) -> list[Button]:
-        if self.paused:
-            return self.pause.buttons
-        if self.prompting:
-            return [*self.after_end_buttons.values(), self.give_up_button]
-        return []
-
-    @property
-    def prompt_ready(self) -> bool:
-        """The prompt after the end has been on screen long enough to be read: a
-        click or key meant for the board a moment earlier never answers it."""
-        return self.prompt_age >= PROMPT_GUARD
+        return super().animating() \
+            or (game.time_left is not None and not game.over and not self.paused
+                and not self.spectator) \
+            or self.hint.active
 
     def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
         self.pointer = (x, y)
-        modal = self._modal_buttons()
-        hover_buttons(modal or self.hud_buttons, x, y)
-        if self.selected is not None and self.dragging is None and not modal:
+        if self.selected is not None and self.dragging is None:
             if self.layout.board.contains(x, y):
                 self.key_anchor = None
             self._update_ghost()
 
     def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
         self.pointer = (x, y)
-        modal = self._modal_buttons()
-        if modal:
-            if self.paused or not self.prompting or self.prompt_ready:
-                click_buttons(modal, x, y)
-            return
-        if click_buttons(self.hud_buttons, x, y):
-            return
         if self.armed is not None:
             self.armed = None
             self.refresh()
@@ -972,19 +901,21 @@ class TrayGameView(arcade.View):
             self.press = (x, y)
             self.key_anchor = None
             self.refresh()
-            self._update_drag_sprites()
+            self.tray_section.update_drag()
             return
         if self.selected is not None and self.layout.board.contains(x, y):
             self.key_anchor = None
             self._update_ghost()
-            if self.anchor is not None:
-                self.try_place(self.selected, *self.anchor)
+            cell = self.layout.cell_at(x, y)
+            piece = self.game.tray[self.selected]
+            if cell is not None and piece is not None:  # where the ghost shows, fit or not
+                self.try_place(self.selected, *self.tap_anchor(piece, *cell))
 
     def on_mouse_drag(self, x: float, y: float, dx: float, dy: float, buttons: int,
                       modifiers: int) -> None:
         self.pointer = (x, y)
         if self.dragging is not None:
-            self._update_drag_sprites()
+            self.tray_section.update_drag()
             self._update_ghost()
 
     def on_mouse_release(self, x: float, y: float, button: int, modifiers: int) -> None:
@@ -997,7 +928,7 @@ class TrayGameView(arcade.View):
         anchor = self.anchor
         self.dragging = None
         self.press = None
-        self.drag_sprites.clear()
+        self.tray_section.drag_sprites.clear()
         if not moved:
             self.last_tray_click = (slot, time.monotonic())
             self.selected = None if self.selected == slot else slot
@@ -1011,33 +942,14 @@ class TrayGameView(arcade.View):
                 self.invalid_drop()
             self.refresh()  # no ghost (off the board, over the tray, no fit): back to its slot
 
-    def _action_for_key(self, symbol: int, specs: list[Any]) -> str | None:
-        for spec in specs:
-            if spec.key and getattr(arcade.key, spec.key.upper(), None) == symbol:
-                return spec.name
-        return None
-
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         key = arcade.key
-        if self.pause.on_key(symbol):
-            return
-        if symbol == key.ESCAPE:  # pause, also over the prompt: nothing is thrown away
+        if symbol == key.ESCAPE:
             self.open_pause()
-            return
-        if self.prompting:
-            if not self.prompt_ready:
-                return
-            name = self._action_for_key(symbol, self.after_end_specs)
-            if name is None and symbol in (key.ENTER, key.RETURN) and self.after_end_specs:
-                name = self.after_end_specs[0].name
-            if name is not None:
-                self.use_action(name)
-            elif symbol == key.F:
-                self.finish()
             return
         if self.game.over:
             return
-        name = self._action_for_key(symbol, self.action_specs)
+        name = self.action_for_key(symbol, self.action_specs)
         if name is not None:
             if self.armed not in (None, name):
                 self.armed = None

@@ -59,7 +59,7 @@ def main() -> None:
         app.show_game(game)
         view = window.current_view
         view.refresh()
-        view.say(view.message_text.text or "")
+        view.say(view.message or "")
         view.on_key_press(arcade.key.KEY_2, 0)  # a piece selected: its ghost is shown
         shoot(f"game-{code}.png")
     window.close()

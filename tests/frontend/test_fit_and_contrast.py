@@ -47,10 +47,10 @@ def test_texts_fit_their_boxes(ui, size):
     ui.pump(2)
     view = ui.view
     assert isinstance(view, SudokuView)
-    for button in (view.menu_button, *view.controls.values()):
+    for button in (view.menu_button, *view.controls_section.buttons.values()):
         assert fits(button.text, button.rect)
         assert button.rect.left >= 0 and button.rect.right <= width
-    assert view.help_text.content_width <= width
+    assert view.controls_section.help_text.content_width <= width
     ui.app.show_launcher()
     ui.pump(2)
     launcher = ui.view
@@ -151,10 +151,10 @@ def test_a_region_kind_from_a_plugin_glows(ui, register_plugin, rule_file):
     view.key_anchor = (0, 0)
     view._update_ghost()
     assert view.preview.regions == (("diag", 0),)
-    assert len(view.glow) == 10
+    assert len(view.board_section.glow) == 10
     ui.key("Return")
     assert game.board_text().count("#") == 0
-    assert len(view.flash) == 10 and view.flash_age < 0.1
+    assert len(view.board_section.flash) == 10 and view.board_section.flash_age < 0.1
 
 
 def test_launcher_scrolling_rebuilds_nothing_and_is_fast(ui):

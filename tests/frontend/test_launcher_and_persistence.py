@@ -216,8 +216,8 @@ def test_closing_the_window_at_the_continue_prompt_loses_nothing(ui, window, iso
     ui.key("Return")
     view = ui.view
     assert isinstance(view, TrayGameView) and view.prompting
-    assert view.overlay_text.text == "No piece fits"
-    assert "Empty up to 4 of the fullest rows" in view.overlay_help.text
+    assert view.dialog.overlay_text.text == "No piece fits"
+    assert "Empty up to 4 of the fullest rows" in view.dialog.overlay_help.text
     ui.key("Escape")  # pauses; the continue stays offered
     assert view.paused and view.prompting
     ui.key("Escape")

@@ -34,6 +34,7 @@ def test_the_game_screen_follows_a_resize(ui):
     assert isinstance(view, TrayGameView)
     assert not view.layout.portrait and view.layout.width == 1280
     x, y = view.layout.cell_center(0, 0)
-    assert abs(view.cells[0].center_x - x) < 1 and abs(view.cells[0].center_y - y) < 1
+    cell = view.board_section.cells[0]
+    assert abs(cell.center_x - x) < 1 and abs(cell.center_y - y) < 1
     ui.key("1", "Return")
     assert game.moves == 1

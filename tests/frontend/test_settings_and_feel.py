@@ -242,7 +242,7 @@ def test_pick_up_place_clear_with_rising_pitch_and_perfect_clear(ui):
     first, second = [speed for name, speed in log if name == "clear"]
     assert first == 1.0 and second == pytest.approx(pitch(2)) and second > first
     assert ui.view.effects == ["particles", "particles", "combo", "perfect"]
-    assert ui.view.big_combo_text.text == "Combo x2"
+    assert ui.view.board_section.big_combo_text.text == "Combo x2"
     ui.pump(90)  # the effects end: the window stops drawing
     assert not ui.view.animating()
 
@@ -281,7 +281,8 @@ def test_reduced_motion_keeps_sounds_and_drops_every_effect(ui):
                                "place", "clear", "perfect"]
     assert ui.view.effects == []
     ui.pump(2)
-    assert not ui.view.animating() or ui.view.perfect_age < 1.2 or ui.view.labels
+    assert not ui.view.animating() or ui.view.board_section.perfect_age < 1.2 \
+        or ui.view.board_section.labels
 
 
 def test_sound_off_plays_nothing(ui):
@@ -343,7 +344,7 @@ def test_sudoku_completed_row_sweeps_and_sounds_and_not_under_reduced_motion(ui)
         assert sounds(ui)[-2:] == ["place", "clear"]
         assert view.effects == ([] if reduced else ["sweep"])
         if not reduced:
-            assert len(view.sweep) == 9 and view.animating()
+            assert len(view.board_section.sweep) == 9 and view.animating()
 
 
 def test_nepali_digits_can_be_switched_off_in_the_settings(ui, window):

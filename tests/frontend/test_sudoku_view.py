@@ -24,9 +24,9 @@ def test_keys_move_and_hard_drop(ui):
     assert game.board_text().splitlines()[8] == "..5......"
     assert game.score == 19
     x, _y = view.cell_center(8, 2)
-    assert abs(view.cells[8 * 9 + 2].center_x - x) < 1
-    assert view.digits[8 * 9 + 2].text == "5"
-    assert view.cells[8 * 9 + 2].color[:3] == theme.STONE[:3]
+    assert abs(view.board_section.cells[8 * 9 + 2].center_x - x) < 1
+    assert view.board_section.digits[8 * 9 + 2].text == "5"
+    assert view.board_section.cells[8 * 9 + 2].color[:3] == theme.STONE[:3]
 
 
 def test_soft_drop_while_the_down_key_is_held(ui):
@@ -44,7 +44,7 @@ def test_an_error_is_counted_and_shown(ui):
     ui.key("Right", "space")  # column 5, bottom row: a second 5 in row 8
     assert game.errors == 1
     assert view.errors_text.text == "✗··"
-    assert any(label.text == "Error!" for label, _ in view.labels)
+    assert any(label.text == "Error!" for label, _ in view.board_section.labels)
 
 
 def test_a_completed_row_scores_and_pops_up(ui):
@@ -53,17 +53,17 @@ def test_a_completed_row_scores_and_pops_up(ui):
         ui.key("Right")
     ui.key("space")
     assert game.score == 10 + 9 + 340
-    assert any(label.text == "+359" for label, _ in view.labels)
+    assert any(label.text == "+359" for label, _ in view.board_section.labels)
 
 
 def test_golden_digits_and_symbols_look_different(ui):
     view, _game = show(ui, stream="5* S 3")
-    assert view.falling.color[:3] == theme.GOLDEN_STONE[:3]
+    assert view.board_section.falling.color[:3] == theme.GOLDEN_STONE[:3]
     ui.key("space")
-    assert view.cells[8 * 9 + 4].color[:3] == theme.GOLDEN_STONE[:3]
+    assert view.board_section.cells[8 * 9 + 4].color[:3] == theme.GOLDEN_STONE[:3]
     ui.key("Left", "space")
-    assert view.cells[8 * 9 + 3].color[:3] == theme.SYMBOL_STONE[:3]
-    assert view.digits[8 * 9 + 3].text == "✦"
+    assert view.board_section.cells[8 * 9 + 3].color[:3] == theme.SYMBOL_STONE[:3]
+    assert view.board_section.digits[8 * 9 + 3].text == "✦"
 
 
 def test_game_over_says_why(ui):
@@ -100,4 +100,4 @@ def test_a_full_column_is_marked_as_the_place_to_discard(ui):
 
     assert above(4) == theme.BAD[:3]
     assert above(3) != theme.BAD[:3]
-    assert view.discard_marks[4].text == "−100"
+    assert view.board_section.discard_marks[4].text == "−100"

@@ -96,7 +96,7 @@ def test_ghost_and_glow_show_where_the_piece_would_land_and_what_would_clear(ui)
     assert near(at(9, 2), blend(theme.GLOW, filled, theme.GLOW[3]))
     # row 8 does not glow
     assert near(at(8, 2), theme.EMPTY_CELL)
-    assert view.preview_text.text == "+103"
+    assert view.board_section.preview_text.text == "+103"
     ui.xdo("mouseup", "1")
     assert game.score == 103
 
@@ -242,10 +242,11 @@ def test_gravity_rows_fall_after_a_clear(ui):
     view.key_anchor = (7, 7)
     ui.key("Return")
     assert game.board_text().splitlines()[1] == "#......."
-    assert view.fall_age < 0.2  # the fall animation runs
+    assert view.board_section.fall_age < 0.2  # the fall animation runs
     ui.pump(20)
     x, y = view.layout.cell_center(1, 0)
-    assert abs(view.cells[8].center_y - y) < 0.5 and abs(view.cells[8].center_x - x) < 0.5
+    cell = view.board_section.cells[8]
+    assert abs(cell.center_y - y) < 0.5 and abs(cell.center_x - x) < 0.5
 
 
 def test_escape_pauses_with_resume_restart_and_launcher(ui):

@@ -1,0 +1,91 @@
+"""What a game screen needs of the player's session: settings, records, sounds,
+the challenge or duel being played, and the few ways to leave or report.
+
+Views receive a :class:`Session` instead of the whole app, so what a screen may
+touch is written down in one place (the app builds one per screen shown:
+:meth:`~blockyard.frontend.app.BlockyardApp.session`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    import arcade
+
+    import blockyard
+    from blockyard.records import RecordStore
+
+    from .persistence import SavedGame, Settings
+    from .sound import SoundPlayer
+
+Back = Callable[[], None]
+
+
+@dataclass
+class Session:
+    """The player's session as a game screen, the replay viewer or the summary sees it.
+
+    ``challenge`` is the score to beat of the game on screen (a challenge code),
+    ``duel`` the duel being played (``duel.Duel``) or None; ``last_replay`` the
+    replay file of the game that just finished. The callables are the app's:
+    ``after_action(game)`` saves the game on screen, ``finish_game(game)`` records
+    a finished game and shows what comes next, ``count_hint(game)`` counts a hint
+    used, ``change_setting(name, value)`` saves and applies a setting, the
+    ``show_*`` ones switch screens (``back`` returns from them)."""
+
+    settings: Settings
+    records: RecordStore
+    sounds: SoundPlayer
+    show_launcher: Back
+    show_game: Callable[[blockyard.Game], None]
+    show_help: Callable[[str, Back], None]
+    show_settings: Callable[[Back], None]
+    show_stats: Callable[[str, Back], None]
+    show_summary: Callable[[blockyard.Game, Any], None]
+    confirm_restart: Callable[[blockyard.Game, arcade.View], None]
+    start_game: Callable[[str], Any]
+    after_action: Callable[[blockyard.Game], None]
+    finish_game: Callable[[blockyard.Game], None]
+    count_hint: Callable[[blockyard.Game], None]
+    watch_replay: Callable[..., str | None]
+    change_setting: Callable[[str, Any], None]
+    challenge: int | None = None
+    duel: Any = None
+    last_replay: Path | None = None
+
+    @property
+    def reduced_motion(self) -> bool:
+        """Whether effects should not move (a setting)."""
+        return bool(self.settings.reduced_motion)
+
+
+class Launcher(Protocol):
+    """What the launcher uses: the app's menu of everything a player can start.
+
+    The launcher is the one screen that starts games, duels, challenges, replays
+    and the other screens, so it is given the app, typed as just this."""
+
+    settings: Settings
+    records: RecordStore
+    saves: dict[str, SavedGame]
+    notices: list[str]
+
+    def show_launcher(self) -> None: ...
+    def show_settings(self, back: Back | None = None) -> None: ...
+    def show_help(self, ruleset_id: str, back: Back | None = None) -> None: ...
+    def show_stats(self, ruleset_id: str, back: Back | None = None) -> None: ...
+    def show_replays(self, ruleset_id: str) -> None: ...
+    def resume(self, saved: SavedGame) -> None: ...
+    def confirm_new_game(self, ruleset_id: str, back: Back, seed: int | None = None,
+                         challenge: int | None = None) -> None: ...
+    def prompt_challenge(self) -> None: ...
+    def start_duel(self, ruleset_id: str) -> None: ...
+    def set_language(self, code: str) -> None: ...
+    def quit(self) -> None: ...
+
+
+__all__ = ["Launcher", "Session"]
