@@ -115,14 +115,21 @@ def test_window_mode_full_screen_opens_the_next_window_full_screen(ui, isolated_
     settings.window_mode = "fullscreen"
     settings.save()
     process = start_process(isolated_home)
+    screen = subprocess.run(["xdotool", "getdisplaygeometry"], capture_output=True,
+                            text=True, check=True).stdout.split()
+    full = f"Geometry: {screen[0]}x{screen[1]}"
     try:
-        wid = process_window(ui.wid)
-        time.sleep(1.5)
-        geometry = subprocess.run(["xdotool", "getwindowgeometry", wid], capture_output=True,
-                                  text=True, check=True).stdout
-        screen = subprocess.run(["xdotool", "getdisplaygeometry"], capture_output=True,
-                                text=True, check=True).stdout.split()
-        assert f"Geometry: {screen[0]}x{screen[1]}" in geometry
+        # pyglet may replace its X window on the way to full screen: look the window up
+        # again on every try (at most 100 tries, a quarter of a second apart)
+        geometries = []
+        for _ in range(100):
+            wid = process_window(ui.wid)
+            geometries.append(subprocess.run(["xdotool", "getwindowgeometry", wid],
+                                             capture_output=True, text=True).stdout)
+            if full in geometries[-1]:
+                break
+            time.sleep(0.25)
+        assert full in geometries[-1], geometries[-3:]
     finally:
         process.send_signal(signal.SIGKILL)
         process.wait()
