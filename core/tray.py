@@ -19,6 +19,7 @@ from .results import MoveFacts, MoveResult
 from .ruleset import Ruleset
 
 TRAY_SLOTS = 3
+_new_tuple = tuple.__new__  # builds an Evaluation without NamedTuple's Python-level __new__
 
 
 class Evaluation(NamedTuple):
@@ -240,51 +241,65 @@ class TrayGame(Game):
         afterwards) per move, asked of the same plugins as :meth:`place`, without
         building the set-valued fields of a :class:`MoveResult` (for bots).
         ``IllegalMove`` for a move that does not fit."""
-        out = []
-        outcome = self._outcome
-        for slot, row, col in moves:
-            _piece, _mask, clearing, regions, perfect, scoring = outcome(slot, row, col)
-            out.append(Evaluation(scoring.points, len(regions), scoring.combo, perfect,
-                                  clearing.board.bits))
-        return out
+        return self._outcomes(moves, True)
 
     def _outcome(self, slot: int, row: int, col: int) -> tuple[Any, ...]:
         """Ask the plugins what a move does: piece, mask, clearing, regions,
         perfect clear, scoring."""
-        fits = self._fits
+        return self._outcomes(((slot, row, col),), False)[0]  # type: ignore[no-any-return]
+
+    def _outcomes(self, moves: Iterable[tuple[int, int, int]], evaluations: bool
+                  ) -> list[Any]:
+        """Ask the plugins what each move does: an :class:`Evaluation` each with
+        ``evaluations``, else ``(piece, mask, clearing, regions, perfect clear,
+        scoring)`` tuples. One loop for one move (place, preview) and for the
+        many of a bot, with what every move shares looked up once."""
+        out: list[Any] = []
+        add = out.append
+        fits = self._fits if self.over_reason is None else None
         cols = self.cols
-        if fits is not None and type(slot) is int and type(row) is int and type(col) is int \
-                and 0 <= slot < TRAY_SLOTS and 0 <= col < cols and row >= 0 \
-                and fits[slot] >> (base := row * cols + col) & 1 and self.over_reason is None:
-            # the anchor is a bit of the slot's fit mask: on the board, on free
-            # cells and allowed by the ruleset (the fast form of _check_move)
-            piece: Piece = self._tray[slot]  # type: ignore[assignment]
-            info: PieceGeometry = self._info[slot]  # type: ignore[assignment]
-            mask = info.shape << base
-            board = self._board.with_piece(mask, base, info.offsets, piece.colour)
-        else:
-            piece, mask = self._check_move(slot, row, col)
-            board = self._board.copy()
-            board.fill(mask, piece.colour)
-        seed = self.seed
-        clearing = self._clear(seed, "place", self, board, mask, piece, row, col)
-        regions = clearing.regions
-        geo = self._geo
-        if (regions and (type(regions) is not tuple
-                        or any(not isinstance(r, Region) for r in regions))) or \
-                clearing.board.geo is not geo:
-            if isinstance(regions, list) and all(isinstance(r, Region) for r in regions) \
-                    and clearing.board.geo is geo:
-                regions = tuple(regions)
+        tray, infos, before = self._tray, self._info, self._board
+        clear, score, seed, geo = self._clear, self._score, self.seed, self._geo
+        combo, state = self.combo, self.state
+        with_piece = before.with_piece
+        for slot, row, col in moves:
+            if fits is not None and type(slot) is int and type(row) is int \
+                    and type(col) is int and 0 <= slot < TRAY_SLOTS and 0 <= col < cols \
+                    and row >= 0 and fits[slot] >> (base := row * cols + col) & 1:
+                # the anchor is a bit of the slot's fit mask: on the board, on free
+                # cells and allowed by the ruleset (the fast form of _check_move)
+                piece: Piece = tray[slot]  # type: ignore[assignment]
+                info: PieceGeometry = infos[slot]  # type: ignore[assignment]
+                mask = info.shape << base
+                board = with_piece(mask, base, info.offsets, piece.colour)
             else:
-                raise self.ruleset.plugin_error(
-                    "clear", "returned a Clearing whose regions are not Region objects or "
-                    "whose board is not this game's size", seed=seed, action="place")
-        perfect = bool(regions) and clearing.board.bits == 0
-        facts = MoveFacts(piece, piece.size, regions, len(regions), perfect, self.combo,
-                          self.state, None, None, 0, False, False, row, col, mask, geo)
-        scoring = self._score(seed, "place", self, facts)
-        return piece, mask, clearing, regions, perfect, scoring
+                piece, mask = self._check_move(slot, row, col)
+                board = before.copy()
+                board.fill(mask, piece.colour)
+            clearing = clear(seed, "place", self, board, mask, piece, row, col)
+            regions = clearing.regions
+            after = clearing.board
+            if (regions and (type(regions) is not tuple
+                             or any(not isinstance(r, Region) for r in regions))) \
+                    or after.geo is not geo:
+                if isinstance(regions, list) and all(isinstance(r, Region) for r in regions) \
+                        and after.geo is geo:
+                    regions = tuple(regions)
+                else:
+                    raise self.ruleset.plugin_error(
+                        "clear", "returned a Clearing whose regions are not Region objects "
+                        "or whose board is not this game's size", seed=seed, action="place")
+            lines = len(regions)
+            perfect = lines > 0 and after.bits == 0
+            scoring = score(seed, "place", self,
+                            MoveFacts(piece, piece.size, regions, lines, perfect, combo, state,
+                                      None, None, 0, False, False, row, col, mask, geo))
+            if evaluations:
+                add(_new_tuple(Evaluation, (scoring.points, lines, scoring.combo, perfect,
+                                            after.bits)))
+            else:
+                add((piece, mask, clearing, regions, perfect, scoring))
+        return out
 
     def _evaluate(self, slot: int, row: int, col: int) -> tuple[MoveResult, Any, Any]:
         piece, mask, clearing, regions, perfect, scoring = self._outcome(slot, row, col)
