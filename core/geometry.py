@@ -228,32 +228,57 @@ class Board:
     """The cells of a tray board: a bitboard plus a colour index per cell.
 
     ``bits`` is the authority for occupancy; ``colours`` (row-major, 0 = empty)
-    only tells the frontend how to draw a filled cell.
+    only tells the frontend how to draw a filled cell. A board made by
+    :meth:`with_piece` writes its colour list only when ``colours`` is first
+    read, so the many boards a bot looks at and forgets cost no list copy (the
+    board it comes from must not change in place meanwhile: the engine replaces
+    boards, it never changes one it has handed out).
     """
 
-    __slots__ = ("bits", "colours", "geo")
+    __slots__ = ("_colours", "_pending", "bits", "geo")
 
     def __init__(self, geo: Geometry, bits: int = 0, colours: list[int] | None = None) -> None:
         self.geo = geo
         self.bits = bits
-        self.colours = colours if colours is not None else [0] * geo.size
+        self._colours: list[int] | None = colours if colours is not None else [0] * geo.size
+        self._pending: tuple[list[int], int, tuple[int, ...], int] | None = None
+
+    @property
+    def colours(self) -> list[int]:
+        """The colour index of every cell, row-major (0 = empty)."""
+        colours = self._colours
+        if colours is None:
+            source, base, offsets, colour = self._pending  # type: ignore[misc]
+            colours = source.copy()
+            for off in offsets:
+                colours[base + off] = colour
+            self._colours = colours
+            self._pending = None
+        return colours
+
+    @colours.setter
+    def colours(self, value: list[int]) -> None:
+        self._colours = value
+        self._pending = None
 
     def copy(self) -> Board:
         board = _new_board(Board)
         board.geo = self.geo
         board.bits = self.bits
-        board.colours = self.colours.copy()
+        colours = self._colours
+        board._colours = None if colours is None else colours.copy()
+        board._pending = self._pending
         return board
 
     def with_piece(self, mask: int, base: int, offsets: tuple[int, ...], colour: int) -> Board:
         """A copy with the cells ``base + offset`` (together: ``mask``) filled with
-        ``colour``: a piece placed (the engine's fast form of copy + fill)."""
+        ``colour``: a piece placed (the engine's fast form of copy + fill; the
+        colour list is written when first read)."""
         board = _new_board(Board)
         board.geo = self.geo
         board.bits = self.bits | mask
-        colours = board.colours = self.colours.copy()
-        for off in offsets:
-            colours[base + off] = colour
+        board._colours = None
+        board._pending = (self.colours, base, offsets, colour)
         return board
 
     def fill(self, mask: int, colour: int) -> None:

@@ -165,3 +165,29 @@ def test_streams_and_below_draw_as_random_randrange(seed, name, index, bounds):
     assert type(ours) is random.Random
     assert [ours.random() for _ in range(3)] == [reference.random() for _ in range(3)]
     assert [rng.below(ours, n) for n in bounds] == [reference.randrange(n) for n in bounds]
+
+
+@settings(max_examples=200, deadline=None)
+@given(sizes, st.sampled_from(PIECES), st.data())
+def test_a_board_with_a_piece_reads_as_a_copy_filled_at_once(size, piece, data):
+    rows, cols = size
+    geo = geometry(rows, cols)
+    info = geo.piece(piece.cells)
+    if info.height > rows or info.width > cols:
+        return
+    colours = data.draw(st.lists(st.integers(0, 5), min_size=rows * cols, max_size=rows * cols))
+    parent = Board(geo, sum(1 << i for i, v in enumerate(colours) if v), list(colours))
+    row = data.draw(st.integers(0, rows - info.height))
+    col = data.draw(st.integers(0, cols - info.width))
+    base = row * cols + col
+    mask = info.shape << base
+    eager = parent.copy()
+    eager.fill(mask, 7)
+    lazy = parent.with_piece(mask, base, info.offsets, 7)
+    twin = lazy.copy()  # a copy of a board whose colours are not written yet
+    assert parent.colours == colours  # the board it came from is unchanged
+    assert lazy.bits == eager.bits == parent.bits | mask
+    assert lazy.colours == eager.colours == twin.colours
+    lazy.empty(mask)  # changing one changes neither its copy nor its parent
+    assert twin.colours == eager.colours and parent.colours == colours
+    assert lazy.colours == [0 if mask >> i & 1 else v for i, v in enumerate(eager.colours)]
