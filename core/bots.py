@@ -697,61 +697,69 @@ class SearchBot(Bot):
 
     def falling_value(self, game: Any, col: int, rng: random.Random) -> float:
         """Drop into ``col`` on a copy of the game, then look at the next stone:
-        points now and next, errors and discards cost, and every pair of (later
-        shown stone, column) that would still be accepted counts a little."""
+        points now and next, errors cost 400, discards 100 (their points), and
+        every pair of (shown stone, column) the board would still accept counts
+        3. The game is never changed and no stone that is not shown is looked at."""
         return self._falling_judge(game)(col, rng)
 
     def _falling_judge(self, game: Any) -> Callable[[int, random.Random], float]:
-        look = _FallingLook(game)
-        return look.value
+        return _FallingLook(game).value
 
 
 class _FallingLook:
-    """The search bot's look ahead in a falling game, for one position: what is
-    shared by every column (the game's state, the stones shown) is taken once."""
+    """The search bot's look ahead in a falling game at one position. What every
+    column shares is taken once: the game's state (copied for each column's
+    drop, never the game itself), the stones shown and the plugins' callers."""
+
+    ERROR_COST = 400.0
+    """What an error costs on top of its points (it brings the game's end closer)."""
+    OVER_COST = 5000.0
+    """What ending the game (other than by the clock) costs."""
+    NEXT_WEIGHT = 0.8
+    """How much the next stone's best landing counts."""
+    PAIR_WEIGHT = 3.0
+    """What each (shown stone, column) pair the board would accept counts."""
 
     def __init__(self, game: Any) -> None:
         self.game = game
         self.state = game.snapshot_state()
         self.lander = _Lander(game)
-        # the stones a player sees after the next one (the next one is the copy's
-        # falling stone): never a stone not shown yet
-        self.later = tuple(s for s in game.upcoming[1:])
+        # the stones a player sees: the next one (the copy's falling stone after
+        # the drop) and the rest; never one not shown yet
+        self.shown = tuple(stone for stone in game.upcoming if stone.digit is not None)
 
     def value(self, col: int, rng: random.Random) -> float:
+        """How good dropping the current stone into ``col`` (reachable) is."""
         game = self.game
         copy = _light_copy(game, self.state)
         start = copy.current.col
         step = 1 if col > start else -1
         for _ in range(abs(col - start)):
             copy._move(step)
-        if copy.moves == game.moves:
+        if copy.moves == game.moves:  # not landed on the way: drop it
             copy._hard_drop()
-        value: float = float(copy.score - game.score) - 400.0 * (copy.errors - game.errors)
-        landing = copy.last_landing
-        if landing is not None and landing.discarded:
-            value -= 400.0
+        error_cost = self.ERROR_COST
+        value: float = float(copy.score - game.score) \
+            - error_cost * (copy.errors - game.errors)
         if copy.over:
-            return value - (0.0 if copy.over_reason == "time" else 5000.0)
+            return value - (0.0 if copy.over_reason == "time" else self.OVER_COST)
         lander = self.lander
-        nxt = copy.current.stone
+        cur = copy.current  # the next stone, above the board
         rows = [copy.landing_row(c, -1) for c in range(copy.cols)]
         best: float | None = None
         for c in _reachable_columns(copy):
             row = rows[c]
-            points, error, discarded, _ = lander.land(copy, nxt, row, c, row + 1)
-            landed = points - 400.0 * error - 400.0 * discarded
+            points, error, _, _ = lander.land(copy, cur.stone, row, c, row + 1)
+            landed = points - error_cost * error
             if best is None or landed > best:
                 best = landed
-        value += 0.8 * (best or 0.0)
+        value += self.NEXT_WEIGHT * (best or 0.0)
         pairs = 0
-        for stone in self.later:
-            if stone.digit is None:
-                continue
+        for stone in self.shown:
             for c, row in enumerate(rows):
                 if row >= 0 and lander.accepts(copy, stone, row, c):
                     pairs += 1
-        value += 3.0 * pairs
+        value += self.PAIR_WEIGHT * pairs
         return value + rng.random() * 0.01
 
 
