@@ -569,6 +569,8 @@ class SearchBot(Bot):
         self.points_weight = float(points_weight)
         self._features: dict[Any, _Features] = {}
         self._units: dict[Any, float] = {}
+        # Sudoku Bloxx: the values of the columns at the last position looked at
+        self._falling_memo: tuple[Any, dict[int, float]] | None = None
 
     # -- tray ---------------------------------------------------------------------------
 
@@ -699,11 +701,43 @@ class SearchBot(Bot):
         """Drop into ``col`` on a copy of the game, then look at the next stone:
         points now and next, errors cost 400, discards 100 (their points), and
         every pair of (shown stone, column) the board would still accept counts
-        3. The game is never changed and no stone that is not shown is looked at."""
-        return self._falling_judge(game)(col, rng)
+        3; plus ``rng.random() / 100`` to break ties. The game is never changed
+        and no stone that is not shown is looked at."""
+        return self._falling_base(game)(col) + rng.random() * 0.01
 
     def _falling_judge(self, game: Any) -> Callable[[int, random.Random], float]:
-        return _FallingLook(game).value
+        # ties are broken by a noise per column drawn once per stone, so the
+        # choice does not change while the stone is steered to its column
+        stream = random.Random(f"blockyard-bot:{self.name}:{self.seed}:{game.seed}:"
+                               f"{game.moves}:falling")
+        noise = [stream.random() * 0.01 for _ in range(game.cols)]
+        base = self._falling_base(game)
+        return lambda col, rng: base(col) + noise[col]
+
+    def _falling_base(self, game: Any) -> Callable[[int], float]:
+        """The value of dropping the current stone into a reachable column, without
+        the tie-break. The values are kept for the position: they depend on the
+        game's state but not on the column the stone is in (a reachable column
+        is reached the same way from any column), so steering the stone one
+        column at a time asks for each column once."""
+        state = game.snapshot_state()
+        key = (game.ruleset.digest, game.seed,
+               repr({name: value for name, value in state.items() if name != "cur_col"}))
+        memo = self._falling_memo
+        if memo is None or memo[0] != key:
+            memo = self._falling_memo = (key, {})
+        values = memo[1]
+        look: _FallingLook | None = None
+
+        def base(col: int) -> float:
+            nonlocal look
+            value = values.get(col)
+            if value is None:
+                if look is None:
+                    look = _FallingLook(game, state)
+                value = values[col] = look.value(col)
+            return value
+        return base
 
 
 class _FallingLook:
@@ -720,15 +754,15 @@ class _FallingLook:
     PAIR_WEIGHT = 3.0
     """What each (shown stone, column) pair the board would accept counts."""
 
-    def __init__(self, game: Any) -> None:
+    def __init__(self, game: Any, state: dict[str, Any]) -> None:
         self.game = game
-        self.state = game.snapshot_state()
+        self.state = state  # game.snapshot_state(), copied again for each drop
         self.lander = _Lander(game)
         # the stones a player sees: the next one (the copy's falling stone after
         # the drop) and the rest; never one not shown yet
         self.shown = tuple(stone for stone in game.upcoming if stone.digit is not None)
 
-    def value(self, col: int, rng: random.Random) -> float:
+    def value(self, col: int) -> float:
         """How good dropping the current stone into ``col`` (reachable) is."""
         game = self.game
         copy = _light_copy(game, self.state)
@@ -760,7 +794,7 @@ class _FallingLook:
                 if row >= 0 and lander.accepts(copy, stone, row, c):
                     pairs += 1
         value += self.PAIR_WEIGHT * pairs
-        return value + rng.random() * 0.01
+        return value
 
 
 # ----------------------------------------------------------------------------------------
