@@ -347,18 +347,16 @@ class _Lander:
         return self.call("accept_stone", seed=self.seed, action="bot", game=game,
                          stone=stone, row=row, col=col) is not False
 
-    def land(self, game: Any, stone: Any, row: int, col: int, dropped: int,
-             accepted: bool | None = None) -> tuple[int, bool, bool, int]:
+    def land(self, game: Any, stone: Any, row: int, col: int, dropped: int
+             ) -> tuple[int, bool, bool, int]:
         """``(points, error, discarded, areas)`` of ``stone`` landing at ``(row,
         col)`` (``row`` −1: discarded over a full column) after falling
-        ``dropped`` rows; ``accepted``: the answer of :meth:`accepts` when known."""
+        ``dropped`` rows."""
         discarded = row < 0
         regions: tuple[Any, ...] = ()
         error = False
         if not discarded:
-            if accepted is None:
-                accepted = self.accepts(game, stone, row, col)
-            error = not accepted
+            error = not self.accepts(game, stone, row, col)
             if not error:
                 geo = self.geo
                 placed = 1 << (row * geo.cols + col)
