@@ -6,6 +6,9 @@
 
 ``greedy``: moves per second on eu-classic. ``search``: ms per move and mean
 score of search against greedy on eu-classic seeds 0…games−1 (same seeds).
+``--ruleset`` measures another ruleset; for Sudoku Bloxx a move is a stone
+(``search --ruleset sudoku-bloxx``: ms per stone, stones per game), played
+with one second of game clock per stone as ``Bot.play`` does.
 ``simulate``: wall time of ``blockyard.lab.simulate`` with greedy.
 Timings are reported, never asserted: they depend on the machine.
 """
@@ -20,6 +23,11 @@ import time
 import blockyard
 from blockyard import lab
 from blockyard.bots import get_bot
+
+
+def unit(ruleset: str) -> str:
+    """What a move is called in ``ruleset``: a stone in falling games."""
+    return "stone" if blockyard.load_ruleset(ruleset).mode == "falling" else "move"
 
 
 def play(bot: str, ruleset: str, seeds: range, max_moves: int | None) -> tuple[list[int], int,
@@ -45,11 +53,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-moves", type=int, default=None)
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
+    move = unit(args.ruleset)
     if args.what == "greedy":
         scores, moves, spent = play("greedy", args.ruleset, range(args.games or 50),
                                     args.max_moves)
-        print(f"greedy on {args.ruleset}: {moves / spent:.0f} moves/s "
-              f"({1000 * spent / moves:.2f} ms per move), mean score "
+        print(f"greedy on {args.ruleset}: {moves / spent:.0f} {move}s/s "
+              f"({1000 * spent / moves:.2f} ms per {move}), mean score "
               f"{statistics.fmean(scores):.0f} over {len(scores)} games")
     elif args.what == "search":
         seeds = range(args.games or 20)
@@ -57,13 +66,13 @@ def main(argv: list[str] | None = None) -> int:
         search, s_moves, s_spent = play("search", args.ruleset, seeds, args.max_moves)
         worse = [s for s, a, b in zip(seeds, greedy, search, strict=True) if b < a]
         print(f"{args.ruleset}, seeds {seeds.start}–{seeds.stop - 1}"
-              f"{'' if args.max_moves is None else f', games stopped at {args.max_moves} moves'}")
+              f"{'' if args.max_moves is None else f', games stopped at {args.max_moves} {move}s'}")
         print(f"  greedy: mean {statistics.fmean(greedy):.0f}, median "
-              f"{statistics.median(greedy):.0f}, {g_moves / len(seeds):.0f} moves per game, "
-              f"{1000 * g_spent / g_moves:.2f} ms per move")
+              f"{statistics.median(greedy):.0f}, {g_moves / len(seeds):.1f} {move}s per game, "
+              f"{1000 * g_spent / g_moves:.2f} ms per {move}")
         print(f"  search: mean {statistics.fmean(search):.0f}, median "
-              f"{statistics.median(search):.0f}, {s_moves / len(seeds):.0f} moves per game, "
-              f"{1000 * s_spent / s_moves:.2f} ms per move")
+              f"{statistics.median(search):.0f}, {s_moves / len(seeds):.1f} {move}s per game, "
+              f"{1000 * s_spent / s_moves:.2f} ms per {move}")
         print(f"  search / greedy: {statistics.fmean(search) / statistics.fmean(greedy):.1f}×;"
               f" seeds where search scored less: {worse or 'none'}")
     else:

@@ -276,13 +276,19 @@ class Bot:
         cur = game.current
         columns = _reachable_columns(game)
         rng = self.rng(game)
+        judge = self._falling_judge(game)
         best_col, best_value = cur.col, None
         for col in columns:
-            value = self.falling_value(game, col, rng)
+            value = judge(col, rng)
             if best_value is None or value > best_value:
                 best_col, best_value = col, value
                 yield _toward(cur.col, best_col)
         yield _toward(cur.col, best_col)
+
+    def _falling_judge(self, game: Any) -> Callable[[int, random.Random], float]:
+        """``falling_value`` for one position: a bot that prepares work shared by
+        every column (once per choice) overrides this."""
+        return lambda col, rng: self.falling_value(game, col, rng)
 
     def falling_value(self, game: Any, col: int, rng: random.Random) -> float:
         """How good dropping the current stone into ``col`` is (higher is better)."""
@@ -317,32 +323,66 @@ def _landing(game: Any, col: int) -> dict[str, Any]:
     """What dropping the current stone into ``col`` would do, asked of the
     plugins: ``points``, ``error``, ``discarded``, ``areas``."""
     cur = game.current
-    stone = cur.stone
-    ruleset = game.ruleset
-    seed = game.seed
     row = -1 if cur.row < 0 and game.column_full(col) else game.landing_row(col, cur.row)
-    discarded = row < 0
-    regions: tuple[Any, ...] = ()
-    error = False
-    if not discarded:
-        accepted = ruleset.call("accept_stone", seed=seed, action="bot", game=game,
-                                stone=stone, row=row, col=col)
-        error = accepted is False
-        if not error:
-            geo = game.grid.geo
-            placed = 1 << (row * geo.cols + col)
-            board = game.grid.copy()
-            board.fill(placed, stone.code)
-            clearing = ruleset.call("clear", seed=seed, action="bot", game=game, board=board,
-                                    placed=placed, piece=None, row=row, col=col)
-            regions = tuple(geo.bind(r) for r in clearing.regions)
-    facts = MoveFacts(None, 0 if discarded or error else 1, regions, len(regions), False, 0,
-                      game.state, stone=stone, cell=None if discarded else (row, col),
-                      dropped=max(0, row - cur.row), error=error, discarded=discarded,
-                      row=None if discarded else row, col=None if discarded else col)
-    scoring = ruleset.call("score", seed=seed, action="bot", game=game, move=facts)
-    return {"points": scoring.points, "error": error, "discarded": discarded,
-            "areas": len(regions)}
+    points, error, discarded, areas = _Lander(game).land(game, cur.stone, row, col,
+                                                         max(0, row - cur.row))
+    return {"points": points, "error": error, "discarded": discarded, "areas": areas}
+
+
+class _Lander:
+    """Landings of stones on positions of a falling game, asked of the same
+    plugins (``accept_stone``, ``clear``, ``score``) as a real landing; the
+    game is never changed."""
+
+    def __init__(self, game: Any) -> None:
+        ruleset = game.ruleset
+        self.seed = game.seed
+        self.call = ruleset.call
+        self.clear = ruleset.hot_callers["clear"]
+        self.score = ruleset.hot_callers["score"]
+        self.geo: Geometry = game.grid.geo
+
+    def accepts(self, game: Any, stone: Any, row: int, col: int) -> bool:
+        """Whether ``stone`` may stay at ``(row, col)`` of ``game`` (no error)."""
+        return self.call("accept_stone", seed=self.seed, action="bot", game=game,
+                         stone=stone, row=row, col=col) is not False
+
+    def land(self, game: Any, stone: Any, row: int, col: int, dropped: int
+             ) -> tuple[int, bool, bool, int]:
+        """``(points, error, discarded, areas)`` of ``stone`` landing at ``(row,
+        col)`` (``row`` −1: discarded over a full column) after falling
+        ``dropped`` rows."""
+        discarded = row < 0
+        regions: tuple[Any, ...] = ()
+        error = False
+        if not discarded:
+            error = not self.accepts(game, stone, row, col)
+            if not error:
+                geo = self.geo
+                placed = 1 << (row * geo.cols + col)
+                board = game.grid.copy()
+                board.fill(placed, stone.code)
+                clearing = self.clear(self.seed, "bot", game, board, placed, None, row, col)
+                regions = tuple(geo.bind(r) for r in clearing.regions)
+        facts = MoveFacts(None, 0 if discarded or error else 1, regions, len(regions), False,
+                          0, game.state, stone=stone, cell=None if discarded else (row, col),
+                          dropped=dropped, error=error, discarded=discarded,
+                          row=None if discarded else row, col=None if discarded else col)
+        scoring = self.score(self.seed, "bot", game, facts)
+        return scoring.points, error, discarded, len(regions)
+
+
+def _light_copy(game: Any, state: dict[str, Any]) -> Any:
+    """A throw-away copy of a falling game for looking ahead: the same ruleset
+    and rules, the mutable state ``state`` (from ``game.snapshot_state()``,
+    copied again here) and an empty log — without the snapshot's full copy
+    and checks. Only the bot moves it."""
+    copy = object.__new__(type(game))
+    copy.__dict__.update(game.__dict__)
+    copy._restore_state(state)
+    copy.log = []
+    copy.last_landing = None
+    return copy
 
 
 # ----------------------------------------------------------------------------------------
@@ -527,6 +567,8 @@ class SearchBot(Bot):
         self.points_weight = float(points_weight)
         self._features: dict[Any, _Features] = {}
         self._units: dict[Any, float] = {}
+        # Sudoku Bloxx: the values of the columns at the last position looked at
+        self._falling_memo: tuple[Any, dict[int, float]] | None = None
 
     # -- tray ---------------------------------------------------------------------------
 
@@ -655,48 +697,102 @@ class SearchBot(Bot):
 
     def falling_value(self, game: Any, col: int, rng: random.Random) -> float:
         """Drop into ``col`` on a copy of the game, then look at the next stone:
-        points now and next, errors and discards cost, and every pair of
-        (upcoming digit, column) that would still be accepted counts a little."""
-        from .game import restore
+        points now and next, errors cost 400, discards 100 (their points), and
+        every pair of (shown stone, column) the board would still accept counts
+        3; plus ``rng.random() / 100`` to break ties. The game is never changed
+        and no stone that is not shown is looked at."""
+        return self._falling_base(game)(col) + rng.random() * 0.01
 
-        copy: Any = restore(game.snapshot())
+    def _falling_judge(self, game: Any) -> Callable[[int, random.Random], float]:
+        # ties are broken by a noise per column drawn once per stone, so the
+        # choice does not change while the stone is steered to its column
+        stream = random.Random(f"blockyard-bot:{self.name}:{self.seed}:{game.seed}:"
+                               f"{game.moves}:falling")
+        noise = [stream.random() * 0.01 for _ in range(game.cols)]
+        base = self._falling_base(game)
+        return lambda col, rng: base(col) + noise[col]
+
+    def _falling_base(self, game: Any) -> Callable[[int], float]:
+        """The value of dropping the current stone into a reachable column, without
+        the tie-break. The values are kept for the position: they depend on the
+        game's state but not on the column the stone is in (a reachable column
+        is reached the same way from any column), so steering the stone one
+        column at a time asks for each column once."""
+        state = game.snapshot_state()
+        key = (game.ruleset.digest, game.seed,
+               repr({name: value for name, value in state.items() if name != "cur_col"}))
+        memo = self._falling_memo
+        if memo is None or memo[0] != key:
+            memo = self._falling_memo = (key, {})
+        values = memo[1]
+        look: _FallingLook | None = None
+
+        def base(col: int) -> float:
+            nonlocal look
+            value = values.get(col)
+            if value is None:
+                if look is None:
+                    look = _FallingLook(game, state)
+                value = values[col] = look.value(col)
+            return value
+        return base
+
+
+class _FallingLook:
+    """The search bot's look ahead in a falling game at one position. What every
+    column shares is taken once: the game's state (copied for each column's
+    drop, never the game itself), the stones shown and the plugins' callers."""
+
+    ERROR_COST = 400.0
+    """What an error costs on top of its points (it brings the game's end closer)."""
+    OVER_COST = 5000.0
+    """What ending the game (other than by the clock) costs."""
+    NEXT_WEIGHT = 0.8
+    """How much the next stone's best landing counts."""
+    PAIR_WEIGHT = 3.0
+    """What each (shown stone, column) pair the board would accept counts."""
+
+    def __init__(self, game: Any, state: dict[str, Any]) -> None:
+        self.game = game
+        self.state = state  # game.snapshot_state(), copied again for each drop
+        self.lander = _Lander(game)
+        # the stones a player sees: the next one (the copy's falling stone after
+        # the drop) and the rest; never one not shown yet
+        self.shown = tuple(stone for stone in game.upcoming if stone.digit is not None)
+
+    def value(self, col: int) -> float:
+        """How good dropping the current stone into ``col`` (reachable) is."""
+        game = self.game
+        copy = _light_copy(game, self.state)
         start = copy.current.col
+        step = 1 if col > start else -1
         for _ in range(abs(col - start)):
-            copy.move(1 if col > start else -1)
-        if copy.moves == game.moves:
-            copy.hard_drop()
-        value: float = float(copy.score - game.score) - 400.0 * (copy.errors - game.errors)
-        landing = copy.last_landing
-        if landing is not None and landing.discarded:
-            value -= 400.0
+            copy._move(step)
+        if copy.moves == game.moves:  # not landed on the way: drop it
+            copy._hard_drop()
+        error_cost = self.ERROR_COST
+        value: float = float(copy.score - game.score) \
+            - error_cost * (copy.errors - game.errors)
         if copy.over:
-            return value - (0.0 if copy.over_reason == "time" else 5000.0)
-        nxt = max((_landing_value(copy, c) for c in _reachable_columns(copy)), default=0.0)
-        value += 0.8 * nxt
-        value += 3.0 * _open_pairs(copy)
-        return value + rng.random() * 0.01
-
-
-def _landing_value(game: Any, col: int) -> float:
-    land = _landing(game, col)
-    return float(land["points"] - 400.0 * land["error"] - 400.0 * land["discarded"])
-
-
-def _open_pairs(game: Any) -> int:
-    """How many (upcoming digit, column) pairs the sudoku would accept."""
-    ruleset = game.ruleset
-    count = 0
-    for stone in game.upcoming:
-        if stone.digit is None:
-            continue
-        for col in range(game.cols):
-            if game.column_full(col):
-                continue
-            row = game.landing_row(col, -1)
-            if ruleset.call("accept_stone", seed=game.seed, action="bot", game=game,
-                            stone=stone, row=row, col=col) is not False:
-                count += 1
-    return count
+            return value - (0.0 if copy.over_reason == "time" else self.OVER_COST)
+        lander = self.lander
+        cur = copy.current  # the next stone, above the board
+        rows = [copy.landing_row(c, -1) for c in range(copy.cols)]
+        best: float | None = None
+        for c in _reachable_columns(copy):
+            row = rows[c]
+            points, error, _, _ = lander.land(copy, cur.stone, row, c, row + 1)
+            landed = points - error_cost * error
+            if best is None or landed > best:
+                best = landed
+        value += self.NEXT_WEIGHT * (best or 0.0)
+        pairs = 0
+        for stone in self.shown:
+            for c, row in enumerate(rows):
+                if row >= 0 and lander.accepts(copy, stone, row, c):
+                    pairs += 1
+        value += self.PAIR_WEIGHT * pairs
+        return value
 
 
 # ----------------------------------------------------------------------------------------

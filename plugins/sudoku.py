@@ -75,6 +75,7 @@ class SudokuRules:
         self.max_errors = params.integer("max_errors", minimum=1)
         self.floor = params.integer("minimum_score")
         self.where, self.prefix = params.path, params.prefix
+        self._peers: tuple[tuple[Region, ...], tuple[int, ...]] | None = None
 
     # -- areas -------------------------------------------------------------------------
 
@@ -113,21 +114,35 @@ class SudokuRules:
         return [*geometry.line_regions(),
                 *geometry.block_regions(self.block_rows, self.block_cols)]
 
-    def areas_of(self, game: Any, row: int, col: int) -> list[Region]:
-        bit = 1 << (row * game.cols + col)
-        return [r for r in game.ruleset.regions if r.mask & bit]
+    def peers_of(self, game: Any) -> tuple[int, ...]:
+        """For each cell, the cells of every area it lies in (one mask per cell),
+        worked out once per set of areas."""
+        regions = game.ruleset.regions
+        cached = self._peers
+        if cached is None or cached[0] is not regions:
+            peers = [0] * (game.rows * game.cols)
+            for area in regions:
+                for i in game.grid.geo.bits_of(area.mask):
+                    peers[i] |= area.mask
+            cached = self._peers = (regions, tuple(peers))
+        return cached[1]
 
     # -- the sudoku check ---------------------------------------------------------------
 
     @hookimpl
     def blockyard_accept_stone(self, game: Any, stone: Stone, row: int, col: int) -> bool:
-        if stone.digit is None:
+        digit = stone.digit
+        if digit is None:
             return True
-        codes = game.grid.colours
-        for area in self.areas_of(game, row, col):
-            for i in game.grid.geo.bits_of(area.mask & game.grid.bits):
-                if digit_of(codes[i]) == stone.digit:
-                    return False
+        grid = game.grid
+        codes = grid.colours
+        # the filled cells of the stone's row, column and block (every area it is in)
+        mask = self.peers_of(game)[row * game.cols + col] & grid.bits
+        while mask:
+            low = mask & -mask
+            mask ^= low
+            if digit_of(codes[low.bit_length() - 1]) == digit:
+                return False
         return True
 
     @hookimpl

@@ -1,11 +1,15 @@
 """Write the greedy-against-search table of docs/bots.md.
 
     .venv/bin/python scripts/bots_table.py [--games 4] [--max-moves 300] [--write]
+                                           [--ruleset ID ...]
 
 For every bundled ruleset, plays seeds 0…games−1 with greedy and with search
 (each game stopped after --max-moves moves) in this process, and prints a
 Markdown table: mean and median score, moves per game, ms per move. With
---write it replaces the table between the markers in docs/bots.md.
+--write it replaces the table between the markers in docs/bots.md. With
+--ruleset (repeatable) only those rulesets are played, and --write replaces
+only their rows, keeping the others (same --games and --max-moves as the
+table's first line, or the script refuses).
 """
 
 from __future__ import annotations
@@ -40,13 +44,19 @@ def measure(bot: str, ruleset: str, games: int, max_moves: int) -> tuple[float, 
             1000 * spent / max(moves, 1), capped)
 
 
-def table(games: int, max_moves: int) -> str:
-    rulesets = sorted(info.id for info in blockyard.list_rulesets()
-                      if info.source == "bundled" and info.error is None)
-    rows = ["| ruleset | greedy mean | greedy median | greedy moves | greedy ms/move "
-            "| search mean | search median | search moves | search ms/move | search ÷ greedy |",
-            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    for ruleset in rulesets:
+HEADER = ["| ruleset | greedy mean | greedy median | greedy moves | greedy ms/move "
+          "| search mean | search median | search moves | search ms/move | search ÷ greedy |",
+          "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+
+
+def bundled() -> list[str]:
+    return sorted(info.id for info in blockyard.list_rulesets()
+                  if info.source == "bundled" and info.error is None)
+
+
+def table(games: int, max_moves: int, rulesets: list[str] | None = None) -> str:
+    rows = list(HEADER)
+    for ruleset in rulesets or bundled():
         g = measure("greedy", ruleset, games, max_moves)
         s = measure("search", ruleset, games, max_moves)
         ratio = f"{s[0] / g[0]:.1f}×" if g[0] else "—"
@@ -57,15 +67,33 @@ def table(games: int, max_moves: int) -> str:
     return "\n".join(rows)
 
 
+def merge(old: str, new: str, intro: str) -> str:
+    """The table ``old`` (text between the markers) with the rows of ``new``
+    replacing those of the same rulesets, in ruleset order."""
+    lines = old.strip().splitlines()
+    if not lines or lines[0] != intro:
+        raise ValueError(f"the table in {DOC.name} was made with other settings "
+                         f"({lines[0] if lines else 'no first line'!r}); run without --ruleset")
+
+    def rows(text: str) -> dict[str, str]:
+        return {line.split("|")[1].strip(): line for line in text.splitlines()
+                if line.startswith("| ") and line not in HEADER}
+
+    merged = {**rows(old), **rows(new)}
+    return "\n".join([intro, "", *HEADER, *(merged[r] for r in sorted(merged))])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument("--max-moves", type=int, default=300)
     parser.add_argument("--write", action="store_true", help="update docs/bots.md")
+    parser.add_argument("--ruleset", action="append", choices=bundled(),
+                        help="only this bundled ruleset (repeatable)")
     args = parser.parse_args(argv)
-    text = (f"Seeds 0–{args.games - 1}, every game stopped after {args.max_moves} moves "
-            f"(Sudoku Bloxx: stones), one second of game clock per move.\n\n"
-            + table(args.games, args.max_moves))
+    intro = (f"Seeds 0–{args.games - 1}, every game stopped after {args.max_moves} moves "
+             f"(Sudoku Bloxx: stones), one second of game clock per move.")
+    text = f"{intro}\n\n" + table(args.games, args.max_moves, args.ruleset)
     print(text)
     if args.write:
         doc = DOC.read_text(encoding="utf-8")
@@ -73,7 +101,13 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{DOC}: the markers {BEGIN} … {END} are missing", file=sys.stderr)
             return 1
         head, rest = doc.split(BEGIN, 1)
-        _, tail = rest.split(END, 1)
+        old, tail = rest.split(END, 1)
+        if args.ruleset:
+            try:
+                text = merge(old, text, intro)
+            except ValueError as exc:
+                print(f"{DOC}: {exc}", file=sys.stderr)
+                return 1
         write_atomically(DOC, f"{head}{BEGIN}\n{text}\n{END}{tail}")
         print(f"wrote {DOC}", file=sys.stderr)
     return 0
