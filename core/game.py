@@ -38,6 +38,9 @@ SNAPSHOT_FORMAT = "blockyard-snapshot/1"
 TraySpec = Sequence[str | Piece | None]
 
 
+_SCALARS = frozenset((int, str, float, bool, type(None)))
+
+
 def copy_json(value: Any) -> Any:
     """A deep copy of JSON-like data (dicts, lists, tuples, scalars) — the game's
     state, log and snapshots — much cheaper than ``copy.deepcopy``."""
@@ -334,7 +337,8 @@ class Game:
 
     def _restore_state(self, data: dict[str, Any]) -> None:
         for name in self._STATE_FIELDS:
-            setattr(self, name, copy_json(data[name]))
+            value = data[name]
+            setattr(self, name, value if type(value) in _SCALARS else copy_json(value))
         self._board = Board(self._geo, data["bits"], list(data["cells"]))
         self.state = copy_json(data["state"])
 

@@ -106,7 +106,7 @@ def check_list(value: Any, where: str, limit: int = MAX_ITEMS) -> list[Any]:
         raise _fail(where, f"expected a list, found {_show(value)}")
     if len(value) > limit:
         raise _fail(where, f"expected at most {limit} items, found {len(value)}")
-    return list(value)
+    return value if type(value) is list else list(value)  # read only: no copy of a list
 
 
 def check_table(value: Any, where: str) -> dict[str, Any]:
@@ -281,6 +281,10 @@ SNAPSHOT_COMMON = ("format", "kind", "ruleset", "seed", "date", "log", "score", 
                    "over_reason", "elapsed_us", "cells", "bits", "state")
 
 
+_REQUIRED: dict[tuple[str, ...], frozenset[str]] = {}
+"""The keys a snapshot of a kind of game with given state fields must have."""
+
+
 def snapshot_header(snap: Any, expected_format: str) -> tuple[str, str]:
     """The rule text and kind of a snapshot, after checking it is one."""
     if not isinstance(snap, Mapping):
@@ -298,7 +302,12 @@ def check_snapshot(snap: Mapping[str, Any], ruleset: Any, kind: str,
     """Check every field of a snapshot of a ``kind`` game of ``ruleset``;
     ``fields`` are the state fields the engine restores."""
     where = "snapshot"
-    missing = [f for f in (*SNAPSHOT_COMMON, *fields) if f not in snap]
+    required = _REQUIRED.get((kind, *fields))
+    if required is None:
+        required = _REQUIRED[(kind, *fields)] = frozenset(
+            (*SNAPSHOT_COMMON, *fields, *(("tray",) if kind == "tray" else ())))
+    missing = [] if snap.keys() >= required else \
+        [f for f in (*SNAPSHOT_COMMON, *fields) if f not in snap]
     if kind == "tray" and "tray" not in snap:
         missing.append("tray")
     if missing:
@@ -465,7 +474,8 @@ def check_restored(game: Any) -> None:
         if game.kind == "tray":
             game.fit_masks()
         problems = [p for answer in game.ruleset.call(
-            "invariants", seed=game.seed, action="restore", game=game) for p in answer]
+            "invariants", seed=game.seed, action="restore", game=game) for p in answer] \
+            if "invariants" in game.ruleset.implemented else []
     except (PluginError, IllegalMove) as exc:
         raise DataError(f"snapshot: the ruleset's plugins cannot use its state: {exc}") from None
     if problems:
