@@ -243,11 +243,6 @@ class TrayGame(Game):
         ``IllegalMove`` for a move that does not fit."""
         return self._outcomes(moves, True)
 
-    def _outcome(self, slot: int, row: int, col: int) -> tuple[Any, ...]:
-        """Ask the plugins what a move does: piece, mask, clearing, regions,
-        perfect clear, scoring."""
-        return self._outcomes(((slot, row, col),), False)[0]  # type: ignore[no-any-return]
-
     def _outcomes(self, moves: Iterable[tuple[int, int, int]], evaluations: bool
                   ) -> list[Any]:
         """Ask the plugins what each move does: an :class:`Evaluation` each with
@@ -302,7 +297,8 @@ class TrayGame(Game):
         return out
 
     def _evaluate(self, slot: int, row: int, col: int) -> tuple[MoveResult, Any, Any]:
-        piece, mask, clearing, regions, perfect, scoring = self._outcome(slot, row, col)
+        piece, mask, clearing, regions, perfect, scoring = \
+            self._outcomes(((slot, row, col),), False)[0]
         geo = self._geo
         after = clearing.board
         if clearing.cleared is not None:
@@ -523,7 +519,7 @@ class TrayGame(Game):
         rescues, then apply the end rule."""
         if self._tray.count(None) == TRAY_SLOTS:
             self.deal_next_set()
-        stuck = not self.any_fits()
+        stuck = not any(self._fits or self.fit_masks())
         if stuck:
             for spec in self._auto:
                 if self._ask_action(spec, "available", spec.available):
@@ -539,9 +535,10 @@ class TrayGame(Game):
         if stuck:
             self.over_reason = "stuck"
             return
-        reason = self._end_reason(False, action)
-        if reason:
-            self.over_reason = reason
+        if self._has_end:
+            reason = self._end_reason(False, action)
+            if reason:
+                self.over_reason = reason
 
 
 
