@@ -142,6 +142,10 @@ class _Codec:
         self.extras = tuple(extras)
         self.extra_after_end = tuple(ruleset.action_specs[name].after_end
                                      for name, _ in extras)
+        self.timed = ruleset.time_limit is not None
+        self.swaps = "swap" in ruleset.action_specs
+        self.extras_after_end = any(self.extra_after_end)
+        self.extras_during_play = not all(self.extra_after_end)
         self.n_actions = self.placements + len(extras)
         self.mask_bytes = (self.n_actions + 7) // 8
         self.grid_bits = piece_size * piece_size
@@ -199,9 +203,9 @@ class _Codec:
         return game.grid.bits | tray | (legal << self.mask_offset)
 
     def stats(self, game: TrayGame) -> tuple[float, ...]:
-        left = game.time_left
-        return (game.score, game.combo, game.moves, game.lines_cleared, game.swaps_left,
-                0.0 if left is None else left)
+        left = game.time_left if self.timed else None
+        return (game.score, game.combo, game.moves, game.lines_cleared,
+                game.swaps_left if self.swaps else 0, 0.0 if left is None else left)
 
     def observe(self, game: TrayGame, legal: int) -> tuple[dict[str, np.ndarray], np.ndarray]:
         """The observation of ``game`` and its action mask, as new arrays."""
@@ -233,21 +237,20 @@ class _Codec:
         """The legal actions of ``game`` as an int: bit ``a`` is set when action
         ``a`` is legal now."""
         bits = 0
-        if game.over_reason is None:
+        over = game.over_reason is not None
+        if not over:
             size = self.size
             f0, f1, f2 = game.fit_masks()
             bits = f0 | (f1 << size) | (f2 << (2 * size))
-        if self.extras:
-            # actions offered only after the end are never available during
-            # play and the others never after it (docs/api.md §5.4, §5.5), so
-            # the game is asked only when some action can be available now
-            over = game.over_reason is not None
-            if any(after_end == over for after_end in self.extra_after_end):
-                available = {action.name for action in game.actions()}
-                tray = game.tray
-                for i, (name, slot) in enumerate(self.extras, self.placements):
-                    if name in available and (slot is None or tray[slot] is not None):
-                        bits |= 1 << i
+        # actions offered only after the end are never available during play and
+        # the others never after it (docs/api.md §5.4, §5.5), so the game is asked
+        # only when some action can be available now
+        if self.extras_after_end if over else self.extras_during_play:
+            available = {action.name for action in game.actions()}
+            tray = game.tray
+            for i, (name, slot) in enumerate(self.extras, self.placements):
+                if name in available and (slot is None or tray[slot] is not None):
+                    bits |= 1 << i
         return bits
 
     def mask(self, bits: int) -> np.ndarray:
