@@ -22,12 +22,16 @@ from .i18n import LANGUAGES, N_, _, format_number, language, localise_digits, ng
 from .layout import Rect
 from .persistence import SavedGame
 from .rulewords import ruleset_description, ruleset_name
-from .text import Text
+from .text import PIXELS_PER_POINT, Text
 from .widgets import Button, fit_text
 
 if TYPE_CHECKING:
     from .session import Launcher
 
+
+MIN_FONT = 9.0
+"""The smallest font size (points; 12 pixels) of the launcher's texts: narrower
+windows leave secondary words out rather than shrink text below it."""
 
 #: The launcher's headings of the bundled families (others show their id in capitals).
 FAMILIES = {"continue": N_("Continue"), "eu": N_("EU"), "gravity": N_("GRAVITY"),
@@ -109,14 +113,21 @@ def resume_title(saved: SavedGame) -> str:
     return title
 
 
-def resume_note(saved: SavedGame) -> str:
+def resume_parts(saved: SavedGame) -> list[str]:
+    """What the launcher says of a game in progress: its score and moves, and
+    whether it is over."""
     game = saved.game
-    note = _("Score {points} after {moves} moves").format(points=format_number(game.score),
-                                                          moves=format_number(game.moves))
+    parts = [ngettext("Score {points} after {moves} move", "Score {points} after {moves} moves",
+                      game.moves).format(points=format_number(game.score),
+                                         moves=format_number(game.moves))]
     if game.over:
-        note += "  ·  " + (_("over: it can go on") if game.actions()
-                           else _("over: to be recorded"))
-    return note
+        parts.append(_("over: it can go on") if game.actions() else _("over: to be recorded"))
+    return parts
+
+
+def resume_note(saved: SavedGame) -> str:
+    """:func:`resume_parts` as one line."""
+    return "  ·  ".join(resume_parts(saved))
 
 
 def fitted(text: arcade.Text, width: float) -> arcade.Text:
@@ -168,9 +179,11 @@ class LauncherView(arcade.View):
         self.row_height = 80.0
         self._layout()
 
-    def _stats_line(self, entry: Entry) -> str:
+    def _stats_parts(self, entry: Entry) -> list[str]:
+        """The parts of a row's note, most important first (the narrowest windows
+        show only the first ones)."""
         if entry.resume is not None:
-            return entry.description
+            return resume_parts(entry.resume)
         ruleset = blockyard.load_ruleset(entry.ruleset_id)
         best = self.app.records.best(ruleset, None)
         games = self.app.records.stats(ruleset.id).games
@@ -187,35 +200,29 @@ class LauncherView(arcade.View):
                          if best is not None else _("no record yet"))
         parts.append(ngettext("{n} game played", "{n} games played", games).format(
             n=format_number(games)))
-        return "  ·  ".join(parts)
+        return parts
 
     def _layout(self) -> None:
         width, height = self.window.width, self.window.height
         scale = max(0.75, min(1.3, min(width, height) / 720))
         self.scale = scale
-        self.row_height = 78 * scale
-        self.title.position = (width / 2, height - 40 * scale)
-        self.title.font_size = 34 * scale
-        self.challenge_button.place(Rect(width - 170 * scale, height - 58 * scale, 160 * scale,
-                                         36 * scale), 13 * scale)
-        self.settings_button.place(Rect(128 * scale, height - 58 * scale, 110 * scale,
-                                        36 * scale), 13 * scale)
-        self.language_button.place(Rect(10 * scale, height - 58 * scale, 110 * scale,
-                                        36 * scale), 13 * scale)
-        self.hint.position = (width / 2, 18 * scale)
-        fit_text(self.hint, width - 16, 24 * scale, 13 * scale)
-        self.more.position = (width - 12 * scale, 40 * scale)
-        self.more.font_size = 12 * scale
-        self.list_top = height - 84 * scale
+        pad = 10 * scale
+        # the list's texts are drawn through a camera (scrolling moves it, not them); its
+        # viewport and projection are set from the window's size here, not read from the
+        # GL context, which a view's on_resize runs before Arcade updates
+        fb_width, fb_height = self.window.get_framebuffer_size()
+        self.list_camera = arcade.Camera2D(
+            viewport=arcade.LBWH(0, 0, fb_width, fb_height),
+            projection=arcade.LRBT(-width / 2, width / 2, -height / 2, height / 2))
         self.text_offset = 0.0
-        self.list_camera = arcade.Camera2D()
+        self._layout_header(width, height, scale, pad)
+        self._layout_footer(width, scale)
         if self.notices:
-            self.notice_text.font_size = 12 * scale
+            self.notice_text.font_size = max(MIN_FONT, 12 * scale)
             self.notice_text.width = int(width * 0.9)
             self.notice_text.position = (width / 2, self.list_top - 4 * scale)
             self.list_top -= self.notice_text.content_height + 12 * scale
-        self.list_bottom = 40 * scale
-        margin = max(16.0, width * 0.05)
+        margin = max(12.0, width * 0.04)
         y = self.list_top + self.scroll
         family = None
         self.headers = []
@@ -223,60 +230,136 @@ class LauncherView(arcade.View):
             if entry.family != family:
                 family = entry.family
                 label = _(FAMILIES[family]) if family in FAMILIES else family.upper()
-                self.headers.append(Text(label, margin, y - 14 * scale, theme.ACCENT,
-                                                13 * scale, font_name=theme.FONT, bold=True,
-                                                anchor_y="center"))
+                header = Text(label, margin, y - 14 * scale, theme.ACCENT,
+                              max(MIN_FONT, 13 * scale), font_name=theme.FONT, bold=True,
+                              anchor_y="center")
+                self.headers.append(fitted(header, width - 2 * margin))
                 y -= 28 * scale
-            entry.rect = Rect(margin, y - self.row_height, width - 2 * margin,
-                              self.row_height - 6 * scale)
-            r = entry.rect
-            ruleset_note = self._stats_line(entry)
-            description = "" if entry.resume is not None else \
-                ruleset_description(blockyard.load_ruleset(entry.ruleset_id))
-            title = Text(entry.title, r.left + 14 * scale, r.top - 18 * scale, theme.TEXT,
-                                17 * scale, font_name=theme.FONT, bold=True, anchor_y="center")
-            fit_text(title, r.width - (250 if len(entry.options) > 1 else 28) * scale,
-                     26 * scale, 17 * scale, smallest=9)
-            entry.texts = [
-                fitted(title, r.width - (250 if len(entry.options) > 1 else 28) * scale),
-                fitted(Text(description, r.left + 14 * scale, r.top - 40 * scale,
-                                   theme.MUTED, 11.5 * scale, font_name=theme.FONT,
-                                   anchor_y="center"),
-                       r.width - (28 if entry.resume is not None else 220) * scale),
-                Text(ruleset_note, r.left + 14 * scale, r.bottom + 12 * scale, theme.TEXT,
-                            11.5 * scale, font_name=theme.FONT, anchor_y="center"),
-            ]
-            fit_text(entry.texts[-1], r.width - (28 if entry.resume is not None else 220) * scale,
-                     26 * scale, 11.5 * scale, smallest=8)
-            if len(entry.options) > 1:
-                label = f"◀  {entry.options[entry.choice][0]}  ▶"
-                entry.option_rect = Rect(r.right - 230 * scale, r.top - 34 * scale, 220 * scale,
-                                         28 * scale)
-                entry.texts.append(Text(label, entry.option_rect.center_x,
-                                               entry.option_rect.center_y, theme.ACCENT,
-                                               14 * scale, font_name=theme.FONT, bold=True,
-                                               anchor_x="center", anchor_y="center"))
-            else:
-                entry.option_rect = Rect(0, 0, 0, 0)
-            if entry.resume is None:
-                bw, bh = 62 * scale, 24 * scale
-                entry.replays_rect = Rect(r.right - bw - 8 * scale, r.bottom + 6 * scale, bw, bh)
-                entry.duel_rect = Rect(entry.replays_rect.left - bw - 6 * scale,
-                                       r.bottom + 6 * scale, bw, bh)
-                entry.stats_rect = Rect(entry.duel_rect.left - bw - 6 * scale,
-                                        r.bottom + 6 * scale, bw, bh)
-                entry.help_rect = Rect(entry.stats_rect.left - bw - 6 * scale,
-                                       r.bottom + 6 * scale, bw, bh)
-                note = entry.texts[2]
-                fitted(note, entry.help_rect.left - note.x - 6 * scale)
-                for label, rect in ((_("Rules"), entry.help_rect), (_("Stats"), entry.stats_rect),
-                                    (_("Duel"), entry.duel_rect),
-                                    (_("Replays"), entry.replays_rect)):
-                    entry.texts.append(Text(label, rect.center_x, rect.center_y,
-                                                   theme.TEXT, 11.5 * scale, font_name=theme.FONT,
-                                                   bold=True, anchor_x="center",
-                                                   anchor_y="center"))
-            y -= self.row_height
+            y -= self._layout_row(entry, margin, y, width - 2 * margin, scale)
+
+    def _layout_header(self, width: float, height: float, scale: float, pad: float) -> None:
+        """The title, and the language, settings and challenge buttons beside it, or
+        on a line below it when the window is too narrow for both."""
+        bh = 36 * scale
+        sizes = (110 * scale, 110 * scale, 160 * scale)
+        self.title.font_size = 34 * scale
+        left_end = pad + sizes[0] + 8 * scale + sizes[1] + 10 * scale
+        right_start = width - pad - sizes[2] - 10 * scale
+        title_w = self.title.content_width
+        if title_w <= right_start - left_end:
+            buttons_y = height - pad - bh
+            centre = min(max(width / 2, left_end + title_w / 2), right_start - title_w / 2)
+            self.title.position = (centre, buttons_y + bh / 2)
+            header_bottom = min(buttons_y, buttons_y + bh / 2 - self.title.content_height / 2)
+        else:
+            fit_text(self.title, width - 2 * pad, 50 * scale, 34 * scale, smallest=MIN_FONT)
+            title_h = self.title.content_height
+            self.title.position = (width / 2, height - pad / 2 - title_h / 2)
+            buttons_y = height - pad / 2 - title_h - 4 * scale - bh
+            header_bottom = buttons_y
+        self.language_button.place(Rect(pad, buttons_y, sizes[0], bh), 13 * scale)
+        self.settings_button.place(Rect(pad + sizes[0] + 8 * scale, buttons_y, sizes[1], bh),
+                                   13 * scale)
+        self.challenge_button.place(Rect(width - pad - sizes[2], buttons_y, sizes[2], bh),
+                                    13 * scale)
+        self.list_top = header_bottom - 8 * scale
+
+    def _layout_footer(self, width: float, scale: float) -> None:
+        """The key hint at the bottom, wrapped to the window's width, and the "more
+        below" line above it; the list ends above both."""
+        size = max(MIN_FONT, 12 * scale)
+        self.hint = Text(self.hint.text, width / 2, 4 * scale, theme.MUTED, size,
+                         font_name=theme.FONT, anchor_x="center", anchor_y="bottom",
+                         multiline=True, width=int(width - 16), align="center")
+        self.more.font_size = size
+        self.more.position = (width - 12 * scale, 4 * scale + self.hint.content_height
+                              + 2 * scale + self.more.content_height / 2)
+        fitted(self.more, width - 24 * scale)
+        self.list_bottom = self.more.y + self.more.content_height / 2 + 4 * scale
+
+    def _layout_row(self, entry: Entry, left: float, top: float, width: float,
+                    scale: float) -> float:
+        """Place the row of ``entry`` below ``top`` and build its texts; its height."""
+        title_size = max(MIN_FONT + 2, 17 * scale)
+        small = max(MIN_FONT, 11.5 * scale)
+        title_h = max(26 * scale, title_size * PIXELS_PER_POINT * 1.4)
+        line_h = max(18 * scale, small * PIXELS_PER_POINT * 1.45)
+        button_h = max(24 * scale, small * PIXELS_PER_POINT * 1.6)
+        inner, gap = 14 * scale, 6 * scale
+        labels: list[tuple[str, str]] = [] if entry.resume is not None else [
+            ("help", _("Rules")), ("stats", _("Stats")), ("duel", _("Duel")),
+            ("replays", _("Replays"))]
+        label_texts = [Text(label, 0, 0, theme.TEXT, small, font_name=theme.FONT, bold=True,
+                            anchor_x="center", anchor_y="center") for _name, label in labels]
+        bw = max([56 * scale] + [t.content_width + 12 * scale for t in label_texts])
+        buttons_w = len(labels) * bw + max(0, len(labels) - 1) * gap
+        # the buttons share the bottom line with the note, or have a line of their own
+        own_line = bool(labels) and buttons_w > width - 2 * inner - 110 * scale
+        lines = [title_h] + ([line_h] if entry.resume is None else []) + [button_h] \
+            + ([button_h] if own_line else [])
+        height = sum(lines) + 2 * 5 * scale + gap
+        entry.rect = r = Rect(left, top - height, width, height - gap)
+        title_y = r.top - 5 * scale - title_h / 2
+        texts: list[arcade.Text] = []
+        if len(entry.options) > 1:
+            entry.option_rect = Rect(r.right - inner - min(220 * scale, width * 0.45),
+                                     title_y - 14 * scale, min(220 * scale, width * 0.45),
+                                     28 * scale)
+            option = Text(f"◀  {entry.options[entry.choice][0]}  ▶",
+                          entry.option_rect.center_x, entry.option_rect.center_y,
+                          theme.ACCENT, max(MIN_FONT, 14 * scale), font_name=theme.FONT,
+                          bold=True, anchor_x="center", anchor_y="center")
+            fit_text(option, entry.option_rect.width, entry.option_rect.height,
+                     max(MIN_FONT, 14 * scale), smallest=MIN_FONT)
+            title_room = entry.option_rect.left - r.left - inner - 8 * scale
+        else:
+            entry.option_rect = Rect(0, 0, 0, 0)
+            option = None
+            title_room = r.width - 2 * inner
+        title = Text(entry.title, r.left + inner, title_y, theme.TEXT, title_size,
+                     font_name=theme.FONT, bold=True, anchor_y="center")
+        fit_text(title, title_room, title_h, title_size, smallest=max(MIN_FONT + 1, 13 * scale))
+        texts.append(fitted(title, title_room))
+        bottom_y = r.bottom + 5 * scale + button_h / 2  # centre of the bottom line
+        if entry.resume is None:
+            description = ruleset_description(blockyard.load_ruleset(entry.ruleset_id))
+            texts.append(fitted(Text(description, r.left + inner,
+                                     r.top - 5 * scale - title_h - line_h / 2, theme.MUTED,
+                                     small, font_name=theme.FONT, anchor_y="center"),
+                                r.width - 2 * inner))
+        note_y = bottom_y + (button_h if own_line else 0)
+        note_room = r.width - 2 * inner - (0 if own_line or not labels else buttons_w + gap)
+        texts.append(self._note(self._stats_parts(entry), r.left + inner, note_y, small,
+                                note_room))
+        if option is not None:
+            texts.append(option)
+        rects: dict[str, Rect] = {}
+        x = r.right - 8 * scale - buttons_w
+        for (name, _label), text in zip(labels, label_texts, strict=True):
+            rects[name] = rect = Rect(x, bottom_y - button_h / 2, bw, button_h)
+            text.position = (rect.center_x, rect.center_y)
+            texts.append(text)
+            x += bw + gap
+        empty = Rect(0, 0, 0, 0)
+        entry.help_rect = rects.get("help", empty)
+        entry.stats_rect = rects.get("stats", empty)
+        entry.duel_rect = rects.get("duel", empty)
+        entry.replays_rect = rects.get("replays", empty)
+        for text in texts:  # at whole pixels: glyphs at half pixels lose a row
+            text.position = (round(text.x), round(text.y))
+        entry.texts = texts
+        return height
+
+    @staticmethod
+    def _note(parts: list[str], x: float, y: float, size: float, room: float) -> arcade.Text:
+        """The note line of a row: as many of ``parts`` (most important first) as fit
+        ``room`` pixels at ``size``; the first alone is shortened if it must be."""
+        text = Text("  ·  ".join(parts), x, y, theme.TEXT, size, font_name=theme.FONT,
+                    anchor_y="center")
+        while len(parts) > 1 and text.content_width > room:
+            parts = parts[:-1]
+            text.text = "  ·  ".join(parts)
+        return fitted(text, room)
 
     def _ensure_visible(self) -> None:
         if not self.entries:
@@ -310,7 +393,7 @@ class LauncherView(arcade.View):
                     arcade.draw_lrbt_rectangle_filled(small.left, small.right, small.bottom,
                                                       small.top, theme.BOARD_BG)
         camera = self.list_camera
-        camera.position = (self.window.width / 2, self.window.height / 2 - self.text_offset)
+        camera.position = (self.window.width / 2, round(self.window.height / 2 - self.text_offset))
         with camera.activate():
             for entry in self.entries:
                 r = entry.rect

@@ -109,12 +109,28 @@ class SettingsView(arcade.View):
         self.title = Text(_("Settings"), width / 2, height - 60 * scale, theme.TEXT,
                                  28 * scale, font_name=theme.FONT, bold=True,
                                  anchor_x="center", anchor_y="center")
-        self.hint = Text(_("↑↓ choose  ←→ or Enter change  Esc back"), width / 2,
-                                18 * scale, theme.MUTED, 13 * scale, font_name=theme.FONT,
-                                anchor_x="center", anchor_y="center")
-        fit_text(self.hint, width - 16, 24 * scale, 13 * scale)
-        rw, rh = min(width * 0.9, 560 * scale), 50 * scale
-        y = height - 110 * scale
+        # from the bottom up: the key hint (wrapped to the width), the Back button, the
+        # piece colours; the rows share what is left below the title
+        self.hint = Text(_("↑↓ choose  ←→ or Enter change  Esc back"), width / 2, 4 * scale,
+                         theme.MUTED, max(9.0, 13 * scale), font_name=theme.FONT,
+                         anchor_x="center", anchor_y="bottom", multiline=True,
+                         width=int(width - 16), align="center")
+        bw, bh = min(width * 0.6, 260 * scale), 46 * scale
+        back = Rect(width / 2 - bw / 2, 4 * scale + self.hint.content_height + 10 * scale, bw, bh)
+        self.back_button.place(back, 17 * scale)
+        rw = min(width * 0.9, 560 * scale)
+        size = min(40 * scale, rw / 9)
+        self.swatch_label = Text(_("Pieces look like this"), width / 2, 0, theme.MUTED,
+                                 13 * scale, font_name=theme.FONT, anchor_x="center",
+                                 anchor_y="center")
+        fit_text(self.swatch_label, rw, 24 * scale, 13 * scale, smallest=9.0)
+        label_y = back.top + 8 * scale + self.swatch_label.content_height / 2
+        self.swatch_label.y = label_y
+        self.swatch_y = label_y + self.swatch_label.content_height / 2 + 4 * scale + size / 2
+        rows_bottom = self.swatch_y + size / 2 + 10 * scale
+        top = self.title.y - self.title.content_height / 2 - 14 * scale
+        rh = max(26 * scale, min(50 * scale, (top - rows_bottom) / len(self.options)))
+        y = top
         self.rows, self.texts = [], []
         for option in self.options:
             rect = Rect(width / 2 - rw / 2, y - rh, rw, rh - 6 * scale)
@@ -128,27 +144,23 @@ class SettingsView(arcade.View):
             fit_text(value, rect.width * 0.46, rect.height, 16 * scale)
             self.texts += [label, value]
             y -= rh
+        raise_by = max(0.0, y - rows_bottom - 20 * scale)  # room to spare: close up below
+        if raise_by:
+            self.swatch_y += raise_by
+            self.swatch_label.y += raise_by
+            self.back_button.place(back.raised(raise_by), 17 * scale)
         # the piece colours as they are drawn now (palette and patterns)
-        size = min(40 * scale, rw / 9)
         self.swatches = arcade.SpriteList()
         from .widgets import cell_sprite
 
         count = 8
         left = width / 2 - count * size / 2
-        self.swatch_y = y - 30 * scale
         for i in range(count):
             sprite = cell_sprite(theme.piece_colour(i + 1), size * 0.94,
                                  left + (i + 0.5) * size, self.swatch_y)
             sprite.texture = theme.piece_texture(i + 1)
             sprite.width = sprite.height = size * 0.94
             self.swatches.append(sprite)
-        self.swatch_label = Text(_("Pieces look like this"), width / 2,
-                                        self.swatch_y - size * 0.9, theme.MUTED, 13 * scale,
-                                        font_name=theme.FONT, anchor_x="center",
-                                        anchor_y="center")
-        bw = min(width * 0.6, 260 * scale)
-        self.back_button.place(Rect(width / 2 - bw / 2, self.swatch_y - size - 80 * scale, bw,
-                                    46 * scale), 17 * scale)
 
     def on_resize(self, width: int, height: int) -> None:
         self._layout()
