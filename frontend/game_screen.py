@@ -290,9 +290,9 @@ class DialogSection(ScreenSection):
         elif symbol == key.ESCAPE:  # pause, also over the prompt: nothing is thrown away
             self.pause.show()
         elif self.ready:
+            # only the choices' own keys (C, F): Enter or Space pressed to place a piece
+            # a moment ago must never spend the one continue or end the game unseen
             name = self.screen.action_for_key(symbol, self.specs)
-            if name is None and symbol in (key.ENTER, key.RETURN) and self.specs:
-                name = self.specs[0].name
             if name is not None:
                 self.screen.use_action(name)
             elif symbol == key.F:
