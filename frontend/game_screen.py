@@ -130,6 +130,7 @@ class MessageSection(ScreenSection):
                          anchor_x="center", anchor_y="center")
         self.age = 0.0
         self.size = 16.0
+        self.cleared = False  # gone since the last frame: one more frame must be drawn
 
     def place(self, area: Rect, size: float) -> None:
         self.set_area(area)
@@ -145,6 +146,12 @@ class MessageSection(ScreenSection):
         self.age = 0.0
         self._fit()
 
+    def clear(self) -> None:
+        """Take the message away now (the next frame is drawn without it)."""
+        if self.text.text:
+            self.text.text = ""
+            self.cleared = True
+
     @property
     def shown(self) -> str:
         return self.text.text
@@ -152,12 +159,15 @@ class MessageSection(ScreenSection):
     def advance(self, delta_time: float) -> None:
         self.age += delta_time
         if self.text.text and self.age > MESSAGE_TIME:
-            self.text.text = ""
+            self.clear()
 
     def animating(self) -> bool:
-        return bool(self.text.text)
+        """While a message shows (it expires), and once more after it went: the window
+        draws only when something animates, so the frame without it must be asked for."""
+        return bool(self.text.text) or self.cleared
 
     def on_draw(self) -> None:
+        self.cleared = False
         self.text.draw()
 
 

@@ -798,6 +798,7 @@ class TrayGameView(GameScreen):
                 action=engine_text(spec.label)))
             self.refresh()
             return
+        self.message_line.clear()  # done: its "click again to confirm" is out of date
         if self.game.tray != tray:
             self.selected = self.key_anchor = None
         if spec.name == "swap":

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 import blockyard
+from blockyard.frontend.game_screen import MESSAGE_TIME
 from blockyard.frontend.menus import MenuView
 from blockyard.frontend.summary_view import SummaryView
 from blockyard.frontend.tray_view import TrayGameView
@@ -94,3 +95,53 @@ def test_enter_held_into_a_game_over_without_continue_starts_nothing(ui):
     assert game.over and isinstance(ui.view, SummaryView)
     ui.key("Return", "Return")  # quick presses right after it shows: ignored
     assert isinstance(ui.view, SummaryView) and ui.view.game is game
+
+
+def run_idle(ui, seconds, dt=1 / 60):
+    """The window's own loop with no input: updates every tick, draws only when the
+    window asks for it (BlockyardWindow.draw: after input, or while animating)."""
+    for _ in range(round(seconds / dt)):
+        ui.window.dispatch_events()
+        ui.view.on_update(dt)
+        ui.window.draw(dt)
+
+
+def record_message_frames(view):
+    """The message text of every frame the window draws from now on."""
+    frames: list[str] = []
+    text = view.message_line.text
+    draw = text.draw
+
+    def recording() -> None:
+        frames.append(text.text)
+        draw()
+
+    text.draw = recording
+    return frames
+
+
+def test_a_message_disappears_from_the_screen_when_it_expires_without_input(ui):
+    view, _game = show(ui, "eu-classic", board=STUCK, tray=["#", "#####", None])
+    ui.key("2", "Return")  # the five fits nowhere
+    assert view.message
+    frames = record_message_frames(view)
+    run_idle(ui, 0.5)
+    assert frames and frames[-1] == view.message  # still on screen
+    run_idle(ui, MESSAGE_TIME)
+    assert view.message == ""
+    assert frames[-1] == ""  # the frame without it was drawn, with no input
+    drawn = len(frames)
+    run_idle(ui, 0.5)
+    assert len(frames) == drawn  # and then the window is idle again
+
+
+def test_the_swap_confirmation_text_goes_with_the_swap(ui):
+    view, game = show(ui, "tiered", seed=3)
+    before = game.tray
+    rect = view.swap_button.rect
+    ui.click(rect.center_x, rect.center_y)
+    assert "again" in view.message and view.swap_armed
+    frames = record_message_frames(view)
+    ui.click(rect.center_x, rect.center_y)
+    assert game.tray != before and not view.swap_armed
+    assert view.message == "" and frames[-1] == ""
