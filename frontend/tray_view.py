@@ -47,7 +47,9 @@ if TYPE_CHECKING:
     from .session import Session
 
 TAP_DISTANCE = 8          # pixels a press may move and still count as a tap
-LIFT_CELLS = 0.8          # a dragged piece floats this many cells above the pointer
+LIFT_CELLS = 1.25         # a dragged piece floats with its bottom this many cells above the pointer
+GRIP_CELLS = 0.5          # ...and drops where the pointer is in the top row of its ghost, so
+                          # the ghost shows below the lifted piece, never under it
 DOUBLE_CLICK = 0.35       # seconds
 FLASH_TIME = 0.25
 LABEL_TIME = 0.8
@@ -364,10 +366,8 @@ class TraySection(ScreenSection):
         if view.dragging is None:
             return
         piece = view.game.tray[view.dragging]
-        size = view.layout.cell
-        x, y = view.pointer
-        piece_sprites(piece.cells, view.colour(piece.colour), size,
-                      x - piece.width * size / 2, y + LIFT_CELLS * size + piece.height * size,
+        left, top = view.lifted_at(piece, *view.pointer)
+        piece_sprites(piece.cells, view.colour(piece.colour), view.layout.cell, left, top,
                       self.drag_sprites, piece.colour)
 
     def on_draw(self) -> None:
@@ -643,19 +643,42 @@ class TrayGameView(GameScreen):
     def _target_anchor(self, slot: int) -> tuple[int, int] | None:
         piece = self.game.tray[slot]
         layout = self.layout
-        size = layout.cell
         if self.dragging is not None:
-            x, y = self.pointer
-            left = x - piece.width * size / 2
-            top = y + LIFT_CELLS * size + piece.height * size
-            return (round((layout.board.top - top) / size),
-                    round((left - layout.board.left) / size))
+            return self.drop_anchor(piece, *self.pointer)
         if self.key_anchor is not None:
             return self.key_anchor
         cell = layout.cell_at(*self.pointer)
         if cell is None:
             return None
         return self.tap_anchor(piece, *cell)
+
+    def lifted_at(self, piece: blockyard.Piece, x: float, y: float) -> tuple[float, float]:
+        """The top-left corner of a piece dragged with the pointer at ``(x, y)``, as it
+        is drawn: centred on the pointer across, its bottom :data:`LIFT_CELLS` cells
+        above it (where it drops is the same corner moved down by its height plus
+        ``LIFT_CELLS - GRIP_CELLS`` cells, snapped to the board: just below it)."""
+        size = self.layout.cell
+        return (x - piece.width * size / 2, y + (LIFT_CELLS + piece.height) * size)
+
+    def drop_anchor(self, piece: blockyard.Piece, x: float, y: float) -> tuple[int, int]:
+        """The board cell (row, column; maybe off the board) where the top-left cell of
+        a piece dragged with the pointer at ``(x, y)`` drops: the corner of
+        :meth:`lifted_at` moved down by the piece's height plus ``LIFT_CELLS -
+        GRIP_CELLS`` cells, snapped to the nearest cell."""
+        layout = self.layout
+        size = layout.cell
+        left, top = self.lifted_at(piece, x, y)
+        top -= (piece.height + LIFT_CELLS - GRIP_CELLS) * size
+        return (round((layout.board.top - top) / size),
+                round((left - layout.board.left) / size))
+
+    def drag_point(self, piece: blockyard.Piece, row: int, col: int) -> tuple[float, float]:
+        """Where the pointer drops a dragged ``piece`` with its top-left cell on
+        ``(row, col)``: across its middle, in the middle of its top row."""
+        layout = self.layout
+        size = layout.cell
+        return (layout.board.left + (col + piece.width / 2) * size,
+                layout.board.top - (row + GRIP_CELLS) * size)
 
     def tap_anchor(self, piece: blockyard.Piece, row: int, col: int) -> tuple[int, int]:
         """Where a selected piece goes for a tap on board cell ``(row, col)``: centred

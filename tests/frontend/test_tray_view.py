@@ -21,12 +21,8 @@ def show(ui, ruleset="eu-classic", board=None, tray=None, seed=1):
 
 def drop_point(view, row, col, piece, dx=0.0):
     """Where the pointer must be for the floating piece to snap to ``(row, col)``."""
-    layout = view.layout
-    cell = layout.cell
-    left = layout.board.left + col * cell
-    top = layout.board.top - row * cell
-    return (left + piece.width * cell / 2 + dx * cell,
-            top - LIFT_CELLS * cell - piece.height * cell)
+    x, y = view.drag_point(piece, row, col)
+    return (x + dx * view.layout.cell, y)
 
 
 def blend(top, bottom, alpha):
@@ -267,3 +263,52 @@ def test_the_clock_runs_in_timed_rulesets(ui):
     left = game.time_left
     assert 178 < left < 180
     assert view.clock_text.text == f"{int(left) // 60}:{int(left) % 60:02d}"
+
+
+def sprite_box(sprites):
+    return (min(s.left for s in sprites), max(s.right for s in sprites),
+            min(s.bottom for s in sprites), max(s.top for s in sprites))
+
+
+def test_the_dragged_piece_floats_above_its_ghost_never_over_it(ui):
+    """Every piece, dragged to every spot of the board (pointer anywhere in the cell
+    that makes it snap there): the lifted piece is wholly above its ghost, at
+    LIFT_CELLS above the pointer, and the pointer is on the board."""
+    view, game = show(ui, tray=["#", None, None])
+    board = view.layout.board
+    cell = view.layout.cell
+    for piece in game.ruleset.pieces:
+        for row in range(game.rows - piece.height + 1):
+            for col in range(game.cols - piece.width + 1):
+                x, y = view.drag_point(piece, row, col)
+                for dy in (-0.45, 0.0, 0.45):
+                    pointer = (x + 0.3 * cell, y + dy * cell)
+                    assert board.contains(*pointer)
+                    assert view.drop_anchor(piece, *pointer) == (row, col)
+                    _left, top = view.lifted_at(piece, *pointer)
+                    ghost_top = board.top - row * cell
+                    assert top - piece.height * cell >= ghost_top + 0.25 * cell - 1e-6
+                    assert abs(top - piece.height * cell - pointer[1] - LIFT_CELLS * cell) < 1e-6
+
+
+def test_while_dragging_the_ghost_shows_below_the_piece(ui):
+    view, game = show(ui, tray=["###\n#..", None, None])
+    piece = game.tray[0]
+    start = slot_center(view, 0)
+    target = drop_point(view, 8, 3, piece)  # the bottom rows: the pointer on the board
+    assert view.layout.board.contains(*target)
+    ui.move(*start)
+    ui.xdo("mousedown", "1")
+    ui.move(start[0], start[1] + 150)
+    ui.move(*target)
+    assert view.anchor == (8, 3)
+    ghost = sprite_box(view.board_section.ghost)
+    lifted = sprite_box(view.tray_section.drag_sprites)
+    assert lifted[2] >= ghost[3] + 0.25 * view.layout.cell - 1  # wholly above it
+    image = ui.screenshot()
+    x, y = view.layout.cell_center(8, 4)  # a ghost cell, seen as the ghost
+    seen = image.getpixel((round(x), ui.window.height - 1 - round(y)))[:3]
+    colour = theme.piece_colour(piece.colour)
+    assert near(seen, blend(colour, theme.EMPTY_CELL, theme.GHOST_ALPHA))
+    ui.xdo("mouseup", "1")
+    assert game.board_text().splitlines()[8] == "...###...."
