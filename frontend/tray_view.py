@@ -55,6 +55,7 @@ FLASH_TIME = 0.25
 LABEL_TIME = 0.8
 PERFECT_TIME = 1.2
 FALL_TIME = 0.18
+HINT_EDGE = 0.08          # the hint's outline (board piece and tray slot), in cells
 PARTICLE_TIME = 0.7       # clear and perfect-clear particles
 PARTICLES_PER_CELL = 3
 MAX_PARTICLES = 600
@@ -104,6 +105,9 @@ class BoardSection(ScreenSection):
         self.particles = arcade.SpriteList()
         self.particle_motion: list[tuple[float, float]] = []
         self.hint_sprites = arcade.SpriteList()
+        # the hinted piece's outline (x1, y1, x2, y2 of each outer edge): seen on cells
+        # of its own colour too
+        self.hint_outline: list[tuple[float, float, float, float]] = []
         self.glow_pool: list[arcade.Sprite] = []
         self.empty_colours: list[theme.Color] = []
         self.fall_offsets: list[float] = []
@@ -291,6 +295,9 @@ class BoardSection(ScreenSection):
         if len(self.hint_sprites) and view.hint.active:
             self.hint_sprites.alpha = view.hint.alpha()
             self.hint_sprites.draw()
+            width = max(2.0, layout.cell * HINT_EDGE)
+            for x1, y1, x2, y2 in self.hint_outline:
+                arcade.draw_line(x1, y1, x2, y2, theme.TEXT, width)
         self.ghost.draw()
         if shaking:
             arcade.draw_lrbt_rectangle_outline(board.left - pad, board.right + pad,
@@ -378,6 +385,12 @@ class TraySection(ScreenSection):
                                               rect.top - 3, theme.SELECTED)
             arcade.draw_lrbt_rectangle_outline(rect.left + 3, rect.right - 3, rect.bottom + 3,
                                                rect.top - 3, theme.ACCENT, 3)
+        hinted = view.hinted_slot
+        if hinted is not None and hinted != view.dragging:  # the piece the hint means
+            rect = view.layout.slots[hinted]
+            arcade.draw_lrbt_rectangle_outline(rect.left + 3, rect.right - 3, rect.bottom + 3,
+                                               rect.top - 3, theme.TEXT,
+                                               max(2.0, view.layout.cell * HINT_EDGE))
         for sprites in self.pieces:
             sprites.draw()
         self.drag_sprites.draw()
@@ -507,6 +520,8 @@ class TrayGameView(GameScreen):
         fit_text(self.note_text, middle, 22 * scale, 14 * scale)
         self.message_line.place(layout.message, 16 * scale)
         self.dialog.place(layout.width, layout.height, scale)
+        if self.hint.placement() is not None:  # a hint shown: where it is now
+            self._show_hint()
 
     # -- the hint ---------------------------------------------------------------------------
 
@@ -517,10 +532,19 @@ class TrayGameView(GameScreen):
         self.hint.ask(self.game)
         self.session.count_hint(self.game)
         self.board_section.hint_sprites.clear()
+        self.board_section.hint_outline.clear()
+
+    @property
+    def hinted_slot(self) -> int | None:
+        """The tray slot of the piece the hint shows on the board (outlined in the tray)."""
+        placement = self.hint.placement() if self.hint.active else None
+        return placement[0] if placement is not None else None
 
     def _show_hint(self) -> None:
         sprites = self.board_section.hint_sprites
         sprites.clear()
+        outline = self.board_section.hint_outline
+        outline.clear()
         placement = self.hint.placement()
         if placement is not None:
             slot, row, col = placement
@@ -530,6 +554,10 @@ class TrayGameView(GameScreen):
                 for r, c in piece.cells:
                     x, y = self.layout.cell_center(row + r, col + c)
                     sprites.append(cell_sprite(self.colour(piece.colour), size, x, y))
+                outline.extend(piece_outline(piece, self.layout.board.left + col *
+                                             self.layout.cell,
+                                             self.layout.board.top - row * self.layout.cell,
+                                             self.layout.cell))
             return
         action = self.hint.action()
         if action is not None:
@@ -1009,6 +1037,27 @@ class TrayGameView(GameScreen):
             target = self.key_anchor or self.anchor
             if target is not None:
                 self.try_place(self.selected, *target)
+
+
+def piece_outline(piece: blockyard.Piece, left: float, top: float, cell: float
+                  ) -> list[tuple[float, float, float, float]]:
+    """The outer edges ``(x1, y1, x2, y2)`` of a piece whose top-left corner is at
+    ``(left, top)``, in cells of ``cell`` pixels: the sides of its cells that no
+    other cell of it shares."""
+    cells = set(piece.cells)
+    edges = []
+    for r, c in sorted(cells):
+        x0, x1 = left + c * cell, left + (c + 1) * cell
+        y1, y0 = top - r * cell, top - (r + 1) * cell
+        if (r - 1, c) not in cells:
+            edges.append((x0, y1, x1, y1))
+        if (r + 1, c) not in cells:
+            edges.append((x0, y0, x1, y0))
+        if (r, c - 1) not in cells:
+            edges.append((x0, y0, x0, y1))
+        if (r, c + 1) not in cells:
+            edges.append((x1, y0, x1, y1))
+    return edges
 
 
 def block_shading(ruleset: blockyard.Ruleset, rows: int, cols: int) -> list[theme.Color]:
