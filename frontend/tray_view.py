@@ -38,6 +38,7 @@ from .rulewords import (
     engine_text,
     game_title,
     key_name,
+    ruleset_name,
     signed,
 )
 from .text import Text
@@ -55,6 +56,8 @@ FLASH_TIME = 0.25
 LABEL_TIME = 0.8
 PERFECT_TIME = 1.2
 FALL_TIME = 0.18
+TITLE_SMALLEST = 9.0      # points (12 px): the ruleset's title in the HUD is never smaller
+                          # (it takes two lines, or is cut short)
 HINT_EDGE = 0.08          # the hint's outline (board piece and tray slot), in cells
 PARTICLE_TIME = 0.7       # clear and perfect-clear particles
 PARTICLES_PER_CELL = 3
@@ -443,7 +446,8 @@ class TrayGameView(GameScreen):
         self.clock_text = Text("", 0, 0, theme.TEXT, 18, font_name=font,
                                anchor_x="center", anchor_y="center")
         self.title_text = Text(game_title(self.game), 0, 0, theme.MUTED, 12,
-                               font_name=font, anchor_x="center", anchor_y="center")
+                               font_name=font, anchor_x="center", anchor_y="top",
+                               multiline=True, width=200)
         self.note_text = Text(display(self.game.ruleset).note, 0, 0, theme.MUTED, 14,
                               font_name=font, anchor_x="center", anchor_y="center")
         self.hud.texts = [self.title_text, self.score_text, self.best_text, self.note_text,
@@ -493,7 +497,8 @@ class TrayGameView(GameScreen):
             self.combo_text.position = (hud.center_x, hud.bottom + hud.height * 0.08)
             self.note_text.position = (hud.center_x, hud.top - hud.height * 0.68)
             self.title_text.anchor_x = "left"
-            self.title_text.position = (hud.left, hud.top - 10 * scale)
+            self.title_text.align = "left"
+            self.title_text.position = (hud.left, hud.top - 2 * scale)
             self.clock_text.position = (hud.left + bw / 2, hud.center_y - 8 * scale)
             side = bw
         else:
@@ -507,7 +512,8 @@ class TrayGameView(GameScreen):
                 button.place(Rect(hud.left + col * (bw + gap),
                                   hud.bottom + (rows - 1 - row) * (bh + 6), bw, bh), 12 * scale)
             self.title_text.anchor_x = "center"
-            self.title_text.position = (hud.center_x, hud.top - 10 * scale)
+            self.title_text.align = "center"
+            self.title_text.position = (hud.center_x, hud.top - 2 * scale)
             self.score_text.position = (hud.center_x, hud.top - hud.height * 0.25)
             self.best_text.position = (hud.center_x, hud.top - hud.height * 0.45)
             self.note_text.position = (hud.center_x, hud.top - hud.height * 0.45)
@@ -515,7 +521,12 @@ class TrayGameView(GameScreen):
             self.clock_text.position = (hud.center_x, hud.top - hud.height * 0.74)
             middle = hud.width
             side = hud.width
-        fit_text(self.title_text, side if layout.portrait else hud.width, 20 * scale, 12 * scale)
+        name = ruleset_name(self.game.ruleset)
+        title = game_title(self.game)  # the name, and a daily game's date (kept whole)
+        tail = title[len(name):] if title.startswith(name) else ""
+        fit_title(self.title_text, title[:len(title) - len(tail)],
+                  side if layout.portrait else hud.width, max(TITLE_SMALLEST, 20 * scale),
+                  tail=tail)
         fit_text(self.best_text, middle, 22 * scale, 14 * scale)
         fit_text(self.note_text, middle, 22 * scale, 14 * scale)
         self.message_line.place(layout.message, 16 * scale)
@@ -1037,6 +1048,35 @@ class TrayGameView(GameScreen):
             target = self.key_anchor or self.anchor
             if target is not None:
                 self.try_place(self.selected, *target)
+
+
+def fit_title(text: Text, title: str, width: float, size: float,
+              smallest: float = TITLE_SMALLEST, tail: str = "") -> None:
+    """Show ``title + tail`` in at most two lines of ``width`` pixels, at the largest
+    font size from ``size`` down to ``smallest``; when two lines at ``smallest`` do
+    not hold it, ``title`` is cut short with "…" (``tail``, a daily game's date, is
+    kept whole). Never drawn smaller than ``smallest``."""
+    text.multiline = True
+    text.width = max(1, int(width))
+    full = title
+    title += tail
+
+    def fits(line: float) -> bool:
+        return text.content_width <= width and text.content_height <= 2 * line + 1
+
+    font = size
+    while True:
+        text.font_size = font
+        text.text = "Ag"
+        line = text.content_height  # one line at this size
+        text.text = title
+        if fits(line) or font <= smallest:
+            break
+        font = max(smallest, font * 0.9)
+    cut = len(full)
+    while not fits(line) and cut > 1:
+        cut -= 1
+        text.text = full[:cut].rstrip() + "…" + tail
 
 
 def piece_outline(piece: blockyard.Piece, left: float, top: float, cell: float

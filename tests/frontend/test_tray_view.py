@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import blockyard
 from blockyard.frontend import theme
+from blockyard.frontend.rulewords import game_title, ruleset_name
 from blockyard.frontend.summary_view import SummaryView
 from blockyard.frontend.tray_view import LIFT_CELLS, TrayGameView
 
@@ -312,3 +313,47 @@ def test_while_dragging_the_ghost_shows_below_the_piece(ui):
     assert near(seen, blend(colour, theme.EMPTY_CELL, theme.GHOST_ALPHA))
     ui.xdo("mouseup", "1")
     assert game.board_text().splitlines()[8] == "...###...."
+
+
+def test_long_ruleset_titles_wrap_or_are_cut_but_stay_readable_at_480x640(ui):
+    show(ui)
+    ui.resize(480, 640)
+    for ruleset_id in ("eu-classic", "tiered", "nepal-today", "arcadeforge-rotate",
+                       "tiered-gravity"):
+        view, game = show(ui, ruleset=ruleset_id)
+        title = view.title_text
+        layout = view.layout
+        hud = layout.hud
+        assert title.font_size * 96 / 72 >= 12  # pixels
+        assert title.content_width <= hud.width
+        title_bottom = title.y - title.content_height
+        for button in view.hud_buttons:  # beside the buttons, or above them
+            assert button.rect.left >= title.x + title.content_width - 1 \
+                or button.rect.top <= title_bottom + 1 or button.rect.right <= title.x
+        full = game_title(game)
+        name = ruleset_name(game.ruleset)
+        tail = full[len(name):]  # a daily game's date: kept whole
+        text = title.text
+        assert text.endswith(tail)
+        shown = text[:len(text) - len(tail)]
+        assert shown == name or (shown.endswith("…") and name.startswith(shown[:-1]))
+
+
+def test_fit_title_uses_two_lines_before_cutting(ui):
+    from blockyard.frontend.text import Text
+    from blockyard.frontend.tray_view import TITLE_SMALLEST, fit_title
+
+    text = Text("", 0, 0, theme.TEXT, 12, multiline=True, width=100)
+    fit_title(text, "Short", 200, 20)
+    assert text.text == "Short" and text.font_size == 20
+    long = "A rather long ruleset name for the little heads-up display"
+    fit_title(text, long, 150, 20)
+    assert text.font_size >= TITLE_SMALLEST and text.content_width <= 150
+    one_line = Text("Ag", 0, 0, theme.TEXT, text.font_size).content_height
+    assert text.content_height <= 2 * one_line + 1
+    assert text.text == long or text.text.endswith("…")
+    fit_title(text, long, 150, 20, tail="  ·  30 Nov 2026")  # the tail stays whole
+    assert text.text.endswith("…  ·  30 Nov 2026") and long.startswith(text.text[:-17])
+    fit_title(text, "Two words", 50, 14)  # wraps rather than shrinking below the smallest
+    assert text.text == "Two words" and text.font_size >= TITLE_SMALLEST
+    assert text.content_width <= 50
