@@ -335,6 +335,7 @@ class GameScreen(arcade.View):
         self.over_age = 0.0
         self.over_delay = OVER_DELAY
         self.effects: list[str] = []  # the effects started, in order (tests, figures)
+        self._moving = False  # the last frame drawn was animating
         self.scale = 1.0
         self.section_manager = ScreenSections(self)
         # input only: drawing, updates and resizing are the view's (see the module doc)
@@ -495,14 +496,17 @@ class GameScreen(arcade.View):
 
     def animating(self) -> bool:
         """Whether the next frame differs from the last with no input (the window
-        draws only then, or after input)."""
-        return any(part.animating() for part in self.parts if part.enabled) \
+        draws only then, or after input). The frame after an effect ends counts too:
+        the last one drawn may still show it (a "+3" that has just gone)."""
+        return self._moving or any(part.animating() for part in self.parts if part.enabled) \
             or (self.game.over and not self.prompting and not self.recorded
                 and not self.spectator)
 
     def on_draw(self) -> None:
         self.clear(color=theme.BACKGROUND)
         self.section_manager.on_draw()
+        self._moving = False
+        self._moving = self.animating()  # this frame moves: the next is drawn too
 
 
 __all__ = ["DialogSection", "GameScreen", "HudSection", "MessageSection", "ScreenSection"]

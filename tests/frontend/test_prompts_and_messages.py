@@ -145,3 +145,29 @@ def test_the_swap_confirmation_text_goes_with_the_swap(ui):
     ui.click(rect.center_x, rect.center_y)
     assert game.tray != before and not view.swap_armed
     assert view.message == "" and frames[-1] == ""
+
+
+def test_the_points_label_runs_out_under_the_stuck_prompt_without_input(ui):
+    """The "+1" of the move that left the game stuck rises and goes under the
+    prompt; the frame without it is drawn with no input, then the window idles."""
+    from blockyard.frontend.tray_view import LABEL_TIME
+
+    view, _game = show(ui, "eu-classic", board=STUCK, tray=["#", "#####", None])
+    ui.key("1", "Return")
+    assert view.prompting and view.board_section.labels
+    drawn: list[int] = []
+    sections = view.section_manager
+    draw = sections.on_draw
+
+    def recording() -> None:
+        drawn.append(len(view.board_section.labels))
+        draw()
+
+    sections.on_draw = recording
+    run_idle(ui, LABEL_TIME + 0.2)
+    assert not view.board_section.labels
+    assert drawn and drawn[-1] == 0  # the last frame drawn shows no label
+    frames = len(drawn)
+    run_idle(ui, 0.5)
+    assert len(drawn) == frames  # idle again
+    assert view.prompting
