@@ -106,8 +106,9 @@ def run_idle(ui, seconds, dt=1 / 60):
         ui.window.draw(dt)
 
 
-def record_message_frames(view):
-    """The message text of every frame the window draws from now on."""
+def record_message_frames(view, monkeypatch):
+    """The message text of every frame the window draws from now on (until the test
+    ends: ``monkeypatch`` puts the drawing back)."""
     frames: list[str] = []
     text = view.message_line.text
     draw = text.draw
@@ -116,15 +117,15 @@ def record_message_frames(view):
         frames.append(text.text)
         draw()
 
-    text.draw = recording
+    monkeypatch.setattr(text, "draw", recording)
     return frames
 
 
-def test_a_message_disappears_from_the_screen_when_it_expires_without_input(ui):
+def test_a_message_disappears_from_the_screen_when_it_expires_without_input(ui, monkeypatch):
     view, _game = show(ui, "eu-classic", board=STUCK, tray=["#", "#####", None])
     ui.key("2", "Return")  # the five fits nowhere
     assert view.message
-    frames = record_message_frames(view)
+    frames = record_message_frames(view, monkeypatch)
     run_idle(ui, 0.5)
     assert frames and frames[-1] == view.message  # still on screen
     run_idle(ui, MESSAGE_TIME)
@@ -135,19 +136,19 @@ def test_a_message_disappears_from_the_screen_when_it_expires_without_input(ui):
     assert len(frames) == drawn  # and then the window is idle again
 
 
-def test_the_swap_confirmation_text_goes_with_the_swap(ui):
+def test_the_swap_confirmation_text_goes_with_the_swap(ui, monkeypatch):
     view, game = show(ui, "tiered", seed=3)
     before = game.tray
     rect = view.swap_button.rect
     ui.click(rect.center_x, rect.center_y)
     assert "again" in view.message and view.swap_armed
-    frames = record_message_frames(view)
+    frames = record_message_frames(view, monkeypatch)
     ui.click(rect.center_x, rect.center_y)
     assert game.tray != before and not view.swap_armed
     assert view.message == "" and frames[-1] == ""
 
 
-def test_the_points_label_runs_out_under_the_stuck_prompt_without_input(ui):
+def test_the_points_label_runs_out_under_the_stuck_prompt_without_input(ui, monkeypatch):
     """The "+1" of the move that left the game stuck rises and goes under the
     prompt; the frame without it is drawn with no input, then the window idles."""
     from blockyard.frontend.tray_view import LABEL_TIME
@@ -163,7 +164,7 @@ def test_the_points_label_runs_out_under_the_stuck_prompt_without_input(ui):
         drawn.append(len(view.board_section.labels))
         draw()
 
-    sections.on_draw = recording
+    monkeypatch.setattr(sections, "on_draw", recording)  # put back when the test ends
     run_idle(ui, LABEL_TIME + 0.2)
     assert not view.board_section.labels
     assert drawn and drawn[-1] == 0  # the last frame drawn shows no label
