@@ -150,7 +150,8 @@ class BlockyardApp:
                 points=format_number(game.score), moves=format_number(game.moves)))
         self.window.show_view(MenuView(
             _("Restart {name}?").format(name=ruleset_name(game.ruleset)), lines,
-            [(_("Restart"), lambda: self.restart(game)), (_("Keep playing"), keep)], keep))
+            [(_("Restart"), lambda: self.restart(game)), (_("Keep playing"), keep)], keep,
+            default=1))  # Enter keeps the game: restarting throws it away
 
     def start_game(self, ruleset: str, seed: int | None = None, *,
                    replace_saved: bool = True, challenge: int | None = None) -> blockyard.Game:

@@ -130,6 +130,7 @@ class MessageSection(ScreenSection):
                          anchor_x="center", anchor_y="center")
         self.age = 0.0
         self.size = 16.0
+        self.cleared = False  # gone since the last frame: one more frame must be drawn
 
     def place(self, area: Rect, size: float) -> None:
         self.set_area(area)
@@ -145,6 +146,12 @@ class MessageSection(ScreenSection):
         self.age = 0.0
         self._fit()
 
+    def clear(self) -> None:
+        """Take the message away now (the next frame is drawn without it)."""
+        if self.text.text:
+            self.text.text = ""
+            self.cleared = True
+
     @property
     def shown(self) -> str:
         return self.text.text
@@ -152,12 +159,15 @@ class MessageSection(ScreenSection):
     def advance(self, delta_time: float) -> None:
         self.age += delta_time
         if self.text.text and self.age > MESSAGE_TIME:
-            self.text.text = ""
+            self.clear()
 
     def animating(self) -> bool:
-        return bool(self.text.text)
+        """While a message shows (it expires), and once more after it went: the window
+        draws only when something animates, so the frame without it must be asked for."""
+        return bool(self.text.text) or self.cleared
 
     def on_draw(self) -> None:
+        self.cleared = False
         self.text.draw()
 
 
@@ -290,9 +300,9 @@ class DialogSection(ScreenSection):
         elif symbol == key.ESCAPE:  # pause, also over the prompt: nothing is thrown away
             self.pause.show()
         elif self.ready:
+            # only the choices' own keys (C, F): Enter or Space pressed to place a piece
+            # a moment ago must never spend the one continue or end the game unseen
             name = self.screen.action_for_key(symbol, self.specs)
-            if name is None and symbol in (key.ENTER, key.RETURN) and self.specs:
-                name = self.specs[0].name
             if name is not None:
                 self.screen.use_action(name)
             elif symbol == key.F:
@@ -325,6 +335,7 @@ class GameScreen(arcade.View):
         self.over_age = 0.0
         self.over_delay = OVER_DELAY
         self.effects: list[str] = []  # the effects started, in order (tests, figures)
+        self._moving = False  # the last frame drawn was animating
         self.scale = 1.0
         self.section_manager = ScreenSections(self)
         # input only: drawing, updates and resizing are the view's (see the module doc)
@@ -485,14 +496,17 @@ class GameScreen(arcade.View):
 
     def animating(self) -> bool:
         """Whether the next frame differs from the last with no input (the window
-        draws only then, or after input)."""
-        return any(part.animating() for part in self.parts if part.enabled) \
+        draws only then, or after input). The frame after an effect ends counts too:
+        the last one drawn may still show it (a "+3" that has just gone)."""
+        return self._moving or any(part.animating() for part in self.parts if part.enabled) \
             or (self.game.over and not self.prompting and not self.recorded
                 and not self.spectator)
 
     def on_draw(self) -> None:
         self.clear(color=theme.BACKGROUND)
         self.section_manager.on_draw()
+        self._moving = False
+        self._moving = self.animating()  # this frame moves: the next is drawn too
 
 
 __all__ = ["DialogSection", "GameScreen", "HudSection", "MessageSection", "ScreenSection"]

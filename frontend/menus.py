@@ -16,21 +16,61 @@ from .layout import Rect
 from .text import Text
 from .widgets import Button, hover_buttons
 
+CONFIRM_GUARD = 0.6  # seconds of no Enter/Space before a guarded screen takes them
+CONFIRM_KEYS = frozenset({arcade.key.ENTER, arcade.key.RETURN, arcade.key.SPACE})
+
+
+class KeyGuard:
+    """Keeps Enter and Space that were meant for the screen before from answering
+    this one: they count only after ``guard`` seconds in which neither was pressed
+    nor released since the screen appeared. A key held down when the screen came,
+    or a run of quick presses begun before it, never acts on it; a fresh press
+    after a short pause does. Time is the screen's own (``advance``)."""
+
+    def __init__(self, guard: float = CONFIRM_GUARD) -> None:
+        self.guard = guard
+        self.quiet = 0.0  # seconds since the screen came or a confirming key was last used
+
+    def advance(self, delta_time: float) -> None:
+        self.quiet += delta_time
+
+    def press(self, symbol: int) -> bool:
+        """Whether a press of ``symbol`` may act (other keys always may)."""
+        if symbol not in CONFIRM_KEYS:
+            return True
+        ready = self.quiet >= self.guard
+        self.quiet = 0.0
+        return ready
+
+    def release(self, symbol: int) -> None:
+        if symbol in CONFIRM_KEYS:
+            self.quiet = 0.0
+
 
 class MenuView(arcade.View):
-    """A title, some lines of text, and choices (label, action); Esc runs ``back``."""
+    """A title, some lines of text, and choices (label, action); Esc runs ``back``.
+
+    ``default`` is the choice highlighted at first (what Enter takes): for a
+    question whose other answer throws something away, the safe one. With
+    ``guarded`` Enter and Space wait for a :class:`KeyGuard` (a key meant for the
+    screen before never answers this one)."""
 
     def __init__(self, title: str, lines: Sequence[str],
                  choices: Sequence[tuple[str, Callable[[], None]]],
-                 back: Callable[[], None]) -> None:
+                 back: Callable[[], None], *, default: int = 0,
+                 guarded: bool = False) -> None:
         super().__init__()
+        if choices and not 0 <= default < len(choices):
+            raise ValueError(f"default choice {default} is not one of the "
+                             f"{len(choices)} choices")
         self.back = back
+        self.guard = KeyGuard() if guarded else None
         self.title = Text(title, 0, 0, theme.TEXT, 28, font_name=theme.FONT, bold=True,
                                  anchor_x="center", anchor_y="center")
         self.lines = [Text(line, 0, 0, theme.TEXT, 16, font_name=theme.FONT,
                                   anchor_x="center", anchor_y="center") for line in lines]
         self.buttons = [Button(label, action, font_size=17) for label, action in choices]
-        self.index = 0
+        self.index = default
         self._layout()
 
     def _layout(self) -> None:
@@ -62,8 +102,18 @@ class MenuView(arcade.View):
             button.hover = button.hover or i == self.index
             button.draw()
 
+    def on_update(self, delta_time: float) -> None:
+        if self.guard is not None:
+            self.guard.advance(delta_time)
+
+    def on_key_release(self, symbol: int, modifiers: int) -> None:
+        if self.guard is not None:
+            self.guard.release(symbol)
+
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         key = arcade.key
+        if self.guard is not None and not self.guard.press(symbol):
+            return
         if symbol == key.ESCAPE:
             self.back()
         elif symbol in (key.DOWN, key.TAB) and self.buttons:

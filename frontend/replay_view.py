@@ -41,16 +41,9 @@ class ReplayView(arcade.View):
         self.session = session
         self.replay = replay
         self.back = back
-        self.game = replay.start()
         self.actions = [list(a) for a in replay.log[1:]]
-        self.index = 0
-        self.tick_left: int | None = None
-        self.wait = 0.0
         self.speed = 1
-        self.playing = True
-        # the game's own screen, watched: above the control bar, never played
-        self.inner = game_view(self.game.kind)(session, self.game, spectator=True,
-                                               reserve_bottom=BAR_HEIGHT)
+        self._start()
         self.label = title or _("Replay: {name}").format(name=ruleset_name(self.game.ruleset))
         self.buttons = [Button(_("❚❚ Pause"), self.toggle, font_size=13),
                         Button(_("Step ▶"), self.step_once, font_size=13),
@@ -60,6 +53,22 @@ class ReplayView(arcade.View):
         self.status = Text(self.label, 0, 0, theme.ACCENT, 12, font_name=theme.FONT,
                                   bold=True, anchor_x="center", anchor_y="center")
         self._place_status()
+
+    def _start(self) -> None:
+        """The game as it began, played back from its first action."""
+        self.game = self.replay.start()
+        self.index = 0
+        self.tick_left: int | None = None
+        self.wait = 0.0
+        self.playing = True
+        # the game's own screen, watched: above the control bar, never played
+        self.inner = game_view(self.game.kind)(self.session, self.game, spectator=True,
+                                               reserve_bottom=BAR_HEIGHT)
+
+    def play_again(self) -> None:
+        """Watch the game again from its start (offered once the replay has ended)."""
+        self._start()
+        self.inner.on_resize(self.window.width, self.window.height)
 
     @property
     def finished(self) -> bool:
@@ -75,7 +84,11 @@ class ReplayView(arcade.View):
             button.place(Rect(left + i * (bw + gap), 30, bw, bh), 13)
 
     def toggle(self) -> None:
-        self.playing = not self.playing and not self.finished
+        """Pause or play on; at the end, play it all again from the start."""
+        if self.finished:
+            self.play_again()
+        else:
+            self.playing = not self.playing
 
     def step_once(self) -> None:
         self.playing = False
@@ -141,9 +154,8 @@ class ReplayView(arcade.View):
         if self.status.text != text:
             self.status.text = text
             fit_text(self.status, self.window.width - 16, BAR_HEIGHT - 42, 12)
-        self.buttons[0].label = _("▶ Play") if not self.playing or self.finished \
-            else _("❚❚ Pause")
-        self.buttons[0].enabled = not self.finished
+        self.buttons[0].label = _("↺ From the start") if self.finished \
+            else _("▶ Play") if not self.playing else _("❚❚ Pause")
         self.buttons[1].enabled = not self.finished
         self.buttons[2].label = _("Speed ×{n}").format(n=localise_digits(str(self.speed)))
 
@@ -163,7 +175,7 @@ class ReplayView(arcade.View):
         if symbol == key.ESCAPE:
             self.back()
         elif symbol == key.SPACE:
-            self.playing = not self.playing
+            self.toggle()
         elif symbol == key.RIGHT:
             self.playing = False
             self.step()

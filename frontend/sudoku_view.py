@@ -139,7 +139,9 @@ class StoneBoardSection(ScreenSection):
         progress = 0.0
         if landing > current.row:  # still falling: glide towards the next row
             progress = game.fall_progress
-        x, y = screen.cell_center(current.row + progress, current.col)
+        # a new stone starts above the board (row -1): it shows in row 0 until it falls
+        # on, never across the board's top edge
+        x, y = screen.cell_center(max(0.0, current.row + progress), current.col)
         self.falling.position = (x, y)
         self.falling.color = stone_colour(current.stone)
         self.current_text.text = stone_glyph(current.stone)

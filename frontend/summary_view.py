@@ -12,6 +12,7 @@ import blockyard
 from . import theme
 from .i18n import N_, _, format_number, localise_digits, ngettext
 from .layout import Rect
+from .menus import KeyGuard
 from .rulewords import display, engine_text, over_words
 from .text import Text
 from .widgets import Button, click_buttons, hover_buttons, piece_sprites
@@ -31,6 +32,8 @@ class SummaryView(arcade.View):
         self.session = session
         self.game = game
         self.summary = summary
+        # Enter/Space still pressed, or pressed again, for the game just over: not "Play again"
+        self.guard = KeyGuard()
         self.again = Button(_("Play again"), self.play_again, font_size=18, color="GO")
         self.change = Button(_("Change ruleset"), self.session.show_launcher, font_size=18)
         self.watch = Button(_("Watch replay"), self.watch_replay, font_size=15)
@@ -166,7 +169,15 @@ class SummaryView(arcade.View):
     def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
         click_buttons([self.again, self.change, self.watch, self.stats], x, y)
 
+    def on_update(self, delta_time: float) -> None:
+        self.guard.advance(delta_time)
+
+    def on_key_release(self, symbol: int, modifiers: int) -> None:
+        self.guard.release(symbol)
+
     def on_key_press(self, symbol: int, modifiers: int) -> None:
+        if not self.guard.press(symbol):  # Enter/Space meant for the game a moment ago
+            return
         if symbol in (arcade.key.ENTER, arcade.key.RETURN, arcade.key.SPACE):
             self.play_again()
         elif symbol in (arcade.key.ESCAPE, arcade.key.L):

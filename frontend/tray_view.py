@@ -38,6 +38,7 @@ from .rulewords import (
     engine_text,
     game_title,
     key_name,
+    ruleset_name,
     signed,
 )
 from .text import Text
@@ -47,12 +48,17 @@ if TYPE_CHECKING:
     from .session import Session
 
 TAP_DISTANCE = 8          # pixels a press may move and still count as a tap
-LIFT_CELLS = 0.8          # a dragged piece floats this many cells above the pointer
+LIFT_CELLS = 1.25         # a dragged piece floats with its bottom this many cells above the pointer
+GRIP_CELLS = 0.5          # ...and drops where the pointer is in the top row of its ghost, so
+                          # the ghost shows below the lifted piece, never under it
 DOUBLE_CLICK = 0.35       # seconds
 FLASH_TIME = 0.25
 LABEL_TIME = 0.8
 PERFECT_TIME = 1.2
 FALL_TIME = 0.18
+TITLE_SMALLEST = 9.0      # points (12 px): the ruleset's title in the HUD is never smaller
+                          # (it takes two lines, or is cut short)
+HINT_EDGE = 0.08          # the hint's outline (board piece and tray slot), in cells
 PARTICLE_TIME = 0.7       # clear and perfect-clear particles
 PARTICLES_PER_CELL = 3
 MAX_PARTICLES = 600
@@ -102,6 +108,9 @@ class BoardSection(ScreenSection):
         self.particles = arcade.SpriteList()
         self.particle_motion: list[tuple[float, float]] = []
         self.hint_sprites = arcade.SpriteList()
+        # the hinted piece's outline (x1, y1, x2, y2 of each outer edge): seen on cells
+        # of its own colour too
+        self.hint_outline: list[tuple[float, float, float, float]] = []
         self.glow_pool: list[arcade.Sprite] = []
         self.empty_colours: list[theme.Color] = []
         self.fall_offsets: list[float] = []
@@ -289,6 +298,9 @@ class BoardSection(ScreenSection):
         if len(self.hint_sprites) and view.hint.active:
             self.hint_sprites.alpha = view.hint.alpha()
             self.hint_sprites.draw()
+            width = max(2.0, layout.cell * HINT_EDGE)
+            for x1, y1, x2, y2 in self.hint_outline:
+                arcade.draw_line(x1, y1, x2, y2, theme.TEXT, width)
         self.ghost.draw()
         if shaking:
             arcade.draw_lrbt_rectangle_outline(board.left - pad, board.right + pad,
@@ -364,10 +376,8 @@ class TraySection(ScreenSection):
         if view.dragging is None:
             return
         piece = view.game.tray[view.dragging]
-        size = view.layout.cell
-        x, y = view.pointer
-        piece_sprites(piece.cells, view.colour(piece.colour), size,
-                      x - piece.width * size / 2, y + LIFT_CELLS * size + piece.height * size,
+        left, top = view.lifted_at(piece, *view.pointer)
+        piece_sprites(piece.cells, view.colour(piece.colour), view.layout.cell, left, top,
                       self.drag_sprites, piece.colour)
 
     def on_draw(self) -> None:
@@ -378,6 +388,12 @@ class TraySection(ScreenSection):
                                               rect.top - 3, theme.SELECTED)
             arcade.draw_lrbt_rectangle_outline(rect.left + 3, rect.right - 3, rect.bottom + 3,
                                                rect.top - 3, theme.ACCENT, 3)
+        hinted = view.hinted_slot
+        if hinted is not None and hinted != view.dragging:  # the piece the hint means
+            rect = view.layout.slots[hinted]
+            arcade.draw_lrbt_rectangle_outline(rect.left + 3, rect.right - 3, rect.bottom + 3,
+                                               rect.top - 3, theme.TEXT,
+                                               max(2.0, view.layout.cell * HINT_EDGE))
         for sprites in self.pieces:
             sprites.draw()
         self.drag_sprites.draw()
@@ -430,7 +446,8 @@ class TrayGameView(GameScreen):
         self.clock_text = Text("", 0, 0, theme.TEXT, 18, font_name=font,
                                anchor_x="center", anchor_y="center")
         self.title_text = Text(game_title(self.game), 0, 0, theme.MUTED, 12,
-                               font_name=font, anchor_x="center", anchor_y="center")
+                               font_name=font, anchor_x="center", anchor_y="top",
+                               multiline=True, width=200)
         self.note_text = Text(display(self.game.ruleset).note, 0, 0, theme.MUTED, 14,
                               font_name=font, anchor_x="center", anchor_y="center")
         self.hud.texts = [self.title_text, self.score_text, self.best_text, self.note_text,
@@ -480,7 +497,8 @@ class TrayGameView(GameScreen):
             self.combo_text.position = (hud.center_x, hud.bottom + hud.height * 0.08)
             self.note_text.position = (hud.center_x, hud.top - hud.height * 0.68)
             self.title_text.anchor_x = "left"
-            self.title_text.position = (hud.left, hud.top - 10 * scale)
+            self.title_text.align = "left"
+            self.title_text.position = (hud.left, hud.top - 2 * scale)
             self.clock_text.position = (hud.left + bw / 2, hud.center_y - 8 * scale)
             side = bw
         else:
@@ -494,7 +512,8 @@ class TrayGameView(GameScreen):
                 button.place(Rect(hud.left + col * (bw + gap),
                                   hud.bottom + (rows - 1 - row) * (bh + 6), bw, bh), 12 * scale)
             self.title_text.anchor_x = "center"
-            self.title_text.position = (hud.center_x, hud.top - 10 * scale)
+            self.title_text.align = "center"
+            self.title_text.position = (hud.center_x, hud.top - 2 * scale)
             self.score_text.position = (hud.center_x, hud.top - hud.height * 0.25)
             self.best_text.position = (hud.center_x, hud.top - hud.height * 0.45)
             self.note_text.position = (hud.center_x, hud.top - hud.height * 0.45)
@@ -502,11 +521,18 @@ class TrayGameView(GameScreen):
             self.clock_text.position = (hud.center_x, hud.top - hud.height * 0.74)
             middle = hud.width
             side = hud.width
-        fit_text(self.title_text, side if layout.portrait else hud.width, 20 * scale, 12 * scale)
+        name = ruleset_name(self.game.ruleset)
+        title = game_title(self.game)  # the name, and a daily game's date (kept whole)
+        tail = title[len(name):] if title.startswith(name) else ""
+        fit_title(self.title_text, title[:len(title) - len(tail)],
+                  side if layout.portrait else hud.width, max(TITLE_SMALLEST, 20 * scale),
+                  tail=tail)
         fit_text(self.best_text, middle, 22 * scale, 14 * scale)
         fit_text(self.note_text, middle, 22 * scale, 14 * scale)
         self.message_line.place(layout.message, 16 * scale)
         self.dialog.place(layout.width, layout.height, scale)
+        if self.hint.placement() is not None:  # a hint shown: where it is now
+            self._show_hint()
 
     # -- the hint ---------------------------------------------------------------------------
 
@@ -517,10 +543,19 @@ class TrayGameView(GameScreen):
         self.hint.ask(self.game)
         self.session.count_hint(self.game)
         self.board_section.hint_sprites.clear()
+        self.board_section.hint_outline.clear()
+
+    @property
+    def hinted_slot(self) -> int | None:
+        """The tray slot of the piece the hint shows on the board (outlined in the tray)."""
+        placement = self.hint.placement() if self.hint.active else None
+        return placement[0] if placement is not None else None
 
     def _show_hint(self) -> None:
         sprites = self.board_section.hint_sprites
         sprites.clear()
+        outline = self.board_section.hint_outline
+        outline.clear()
         placement = self.hint.placement()
         if placement is not None:
             slot, row, col = placement
@@ -530,6 +565,10 @@ class TrayGameView(GameScreen):
                 for r, c in piece.cells:
                     x, y = self.layout.cell_center(row + r, col + c)
                     sprites.append(cell_sprite(self.colour(piece.colour), size, x, y))
+                outline.extend(piece_outline(piece, self.layout.board.left + col *
+                                             self.layout.cell,
+                                             self.layout.board.top - row * self.layout.cell,
+                                             self.layout.cell))
             return
         action = self.hint.action()
         if action is not None:
@@ -643,19 +682,42 @@ class TrayGameView(GameScreen):
     def _target_anchor(self, slot: int) -> tuple[int, int] | None:
         piece = self.game.tray[slot]
         layout = self.layout
-        size = layout.cell
         if self.dragging is not None:
-            x, y = self.pointer
-            left = x - piece.width * size / 2
-            top = y + LIFT_CELLS * size + piece.height * size
-            return (round((layout.board.top - top) / size),
-                    round((left - layout.board.left) / size))
+            return self.drop_anchor(piece, *self.pointer)
         if self.key_anchor is not None:
             return self.key_anchor
         cell = layout.cell_at(*self.pointer)
         if cell is None:
             return None
         return self.tap_anchor(piece, *cell)
+
+    def lifted_at(self, piece: blockyard.Piece, x: float, y: float) -> tuple[float, float]:
+        """The top-left corner of a piece dragged with the pointer at ``(x, y)``, as it
+        is drawn: centred on the pointer across, its bottom :data:`LIFT_CELLS` cells
+        above it (where it drops is the same corner moved down by its height plus
+        ``LIFT_CELLS - GRIP_CELLS`` cells, snapped to the board: just below it)."""
+        size = self.layout.cell
+        return (x - piece.width * size / 2, y + (LIFT_CELLS + piece.height) * size)
+
+    def drop_anchor(self, piece: blockyard.Piece, x: float, y: float) -> tuple[int, int]:
+        """The board cell (row, column; maybe off the board) where the top-left cell of
+        a piece dragged with the pointer at ``(x, y)`` drops: the corner of
+        :meth:`lifted_at` moved down by the piece's height plus ``LIFT_CELLS -
+        GRIP_CELLS`` cells, snapped to the nearest cell."""
+        layout = self.layout
+        size = layout.cell
+        left, top = self.lifted_at(piece, x, y)
+        top -= (piece.height + LIFT_CELLS - GRIP_CELLS) * size
+        return (round((layout.board.top - top) / size),
+                round((left - layout.board.left) / size))
+
+    def drag_point(self, piece: blockyard.Piece, row: int, col: int) -> tuple[float, float]:
+        """Where the pointer drops a dragged ``piece`` with its top-left cell on
+        ``(row, col)``: across its middle, in the middle of its top row."""
+        layout = self.layout
+        size = layout.cell
+        return (layout.board.left + (col + piece.width / 2) * size,
+                layout.board.top - (row + GRIP_CELLS) * size)
 
     def tap_anchor(self, piece: blockyard.Piece, row: int, col: int) -> tuple[int, int]:
         """Where a selected piece goes for a tap on board cell ``(row, col)``: centred
@@ -798,6 +860,7 @@ class TrayGameView(GameScreen):
                 action=engine_text(spec.label)))
             self.refresh()
             return
+        self.message_line.clear()  # done: its "click again to confirm" is out of date
         if self.game.tray != tray:
             self.selected = self.key_anchor = None
         if spec.name == "swap":
@@ -985,6 +1048,56 @@ class TrayGameView(GameScreen):
             target = self.key_anchor or self.anchor
             if target is not None:
                 self.try_place(self.selected, *target)
+
+
+def fit_title(text: Text, title: str, width: float, size: float,
+              smallest: float = TITLE_SMALLEST, tail: str = "") -> None:
+    """Show ``title + tail`` in at most two lines of ``width`` pixels, at the largest
+    font size from ``size`` down to ``smallest``; when two lines at ``smallest`` do
+    not hold it, ``title`` is cut short with "…" (``tail``, a daily game's date, is
+    kept whole). Never drawn smaller than ``smallest``."""
+    text.multiline = True
+    text.width = max(1, int(width))
+    full = title
+    title += tail
+
+    def fits(line: float) -> bool:
+        return text.content_width <= width and text.content_height <= 2 * line + 1
+
+    font = size
+    while True:
+        text.font_size = font
+        text.text = "Ag"
+        line = text.content_height  # one line at this size
+        text.text = title
+        if fits(line) or font <= smallest:
+            break
+        font = max(smallest, font * 0.9)
+    cut = len(full)
+    while not fits(line) and cut > 1:
+        cut -= 1
+        text.text = full[:cut].rstrip() + "…" + tail
+
+
+def piece_outline(piece: blockyard.Piece, left: float, top: float, cell: float
+                  ) -> list[tuple[float, float, float, float]]:
+    """The outer edges ``(x1, y1, x2, y2)`` of a piece whose top-left corner is at
+    ``(left, top)``, in cells of ``cell`` pixels: the sides of its cells that no
+    other cell of it shares."""
+    cells = set(piece.cells)
+    edges = []
+    for r, c in sorted(cells):
+        x0, x1 = left + c * cell, left + (c + 1) * cell
+        y1, y0 = top - r * cell, top - (r + 1) * cell
+        if (r - 1, c) not in cells:
+            edges.append((x0, y1, x1, y1))
+        if (r + 1, c) not in cells:
+            edges.append((x0, y0, x1, y0))
+        if (r, c - 1) not in cells:
+            edges.append((x0, y0, x0, y1))
+        if (r, c + 1) not in cells:
+            edges.append((x1, y0, x1, y1))
+    return edges
 
 
 def block_shading(ruleset: blockyard.Ruleset, rows: int, cols: int) -> list[theme.Color]:

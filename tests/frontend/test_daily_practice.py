@@ -19,6 +19,7 @@ def test_the_second_daily_game_of_a_date_is_shown_as_practice(ui):
     texts = [t.text for t in first.texts]
     assert not first.summary.practice and PRACTICE not in texts
     assert f"Record: — → {first_game.score}" in texts
+    ui.pump(40)  # Enter counts on the summary after a pause in Enter presses
     ui.key("Return")  # play again: the same date
     second = end_round(ui)
     assert second is not first and second.summary.practice

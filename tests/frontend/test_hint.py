@@ -82,3 +82,37 @@ def test_daily_rules_switch_hints_off(ui):
     ui.key("h")
     ui.pump(5)
     assert not view.hint.active and view.message == "Hints are off in this game"
+
+
+def test_the_hint_is_outlined_on_the_board_and_its_tray_piece_is_marked(ui):
+    """On a board of the hinted piece's own colour the ghost alone would not show:
+    its outline does, and the tray slot of the piece is outlined too."""
+    from blockyard.frontend import theme
+
+    view, game = start(ui, seed=3)
+    ui.key("h")
+    for _ in range(100):
+        if view.hint.placement() is not None:
+            break
+        ui.pump(1)
+    slot, row, col = view.hint.placement()
+    piece = game.tray[slot]
+    image = ui.screenshot()
+    cell = view.layout.cell
+    height = ui.window.height
+
+    def at(x, y):
+        return image.getpixel((round(x), height - 1 - round(y)))[:3]
+
+    text = theme.TEXT[:3]
+    r, c = min(piece.cells)  # a top cell: its top edge is an outer edge of the piece
+    x, y = view.layout.cell_center(row + r, col + c)
+    assert at(x, y + cell / 2 - 1) == text  # on the outline
+    assert at(x, y) != text                   # inside: the pulsing ghost
+    rect = view.layout.slots[slot]
+    assert view.hinted_slot == slot
+    assert at(rect.center_x, rect.top - 4) == text  # the hinted slot's frame
+    for other in range(3):
+        if other != slot:
+            other_rect = view.layout.slots[other]
+            assert at(other_rect.center_x, other_rect.top - 4) != text

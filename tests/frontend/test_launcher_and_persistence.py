@@ -128,7 +128,7 @@ def test_restart_asks_and_records_the_abandoned_game(ui):
     ui.key("Escape")  # keep playing
     assert ui.view.game is game and not game.over
     assert ui.app.records.stats("eu-classic").games == 0
-    ui.key("Escape", "Down", "Return", "Return")  # restart, confirmed
+    ui.key("Escape", "Down", "Return", "Up", "Return")  # restart, chosen and confirmed
     assert ui.view.game is not game and game.over_reason == "ended"
     assert ui.app.records.stats("eu-classic").games == 1
     assert list((saves_dir()).glob("eu-classic.json"))

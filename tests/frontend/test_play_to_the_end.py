@@ -7,7 +7,7 @@ import pytest
 
 import blockyard
 from blockyard.frontend.summary_view import SummaryView
-from blockyard.frontend.tray_view import LIFT_CELLS, TrayGameView
+from blockyard.frontend.tray_view import TrayGameView
 
 TRAY_RULESETS = [info.id for info in blockyard.list_rulesets()
                  if blockyard.load_ruleset(info.id).mode == "tray"]
@@ -17,10 +17,8 @@ MAX_MOVES = 30  # then the round is ended by the same input method
 def mouse_move(ui, view, game):
     slot, row, col = game.legal_moves()[0]
     piece = game.tray[slot]
-    cell = view.layout.cell
     start = view.layout.slots[slot]
-    target = (view.layout.board.left + col * cell + piece.width * cell / 2,
-              view.layout.board.top - row * cell - LIFT_CELLS * cell - piece.height * cell)
+    target = view.drag_point(piece, row, col)
     ui.drag([(start.center_x, start.center_y), (start.center_x, start.center_y + 60), target])
 
 

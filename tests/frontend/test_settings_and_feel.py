@@ -22,7 +22,7 @@ from blockyard.frontend.persistence import Settings
 from blockyard.frontend.sound import SOUNDS, pitch, synthesise
 from blockyard.frontend.sudoku_view import SudokuView
 from blockyard.frontend.summary_view import SummaryView
-from blockyard.frontend.tray_view import LIFT_CELLS, TrayGameView
+from blockyard.frontend.tray_view import TrayGameView
 
 ROW = {option.name: i for i, option in enumerate(setting_options())}
 
@@ -57,10 +57,7 @@ def drop_at(ui, slot, row, col):
     """Drag the piece of ``slot`` so that its top-left cell lands on (row, col)."""
     view = ui.view
     piece = view.game.tray[slot]
-    size = view.layout.cell
-    board = view.layout.board
-    x = board.left + col * size + piece.width * size / 2
-    y = board.top - row * size - LIFT_CELLS * size - piece.height * size
+    x, y = view.drag_point(piece, row, col)
     start = view.layout.slots[slot]
     ui.drag([(start.center_x, start.center_y), (start.center_x, start.center_y + 30),
              ((start.center_x + x) / 2, (start.center_y + y) / 2), (x, y)])

@@ -101,3 +101,17 @@ def test_a_full_column_is_marked_as_the_place_to_discard(ui):
     assert above(4) == theme.BAD[:3]
     assert above(3) != theme.BAD[:3]
     assert view.board_section.discard_marks[4].text == "−100"
+
+
+def test_a_new_stone_is_drawn_inside_the_board_never_across_its_top(ui):
+    view, game = show(ui, stream="5 6 7")
+    board = view.board
+    falling = view.board_section.falling
+    assert game.current.row < 0  # it starts above the board
+    for _ in range(40):  # its first fall interval and beyond, a frame at a time
+        ui.pump(1, dt=0.05)
+        if game.over or game.current is None:
+            break
+        assert falling.top <= board.top + 0.5 and falling.bottom >= board.bottom - 0.5
+        text = view.board_section.current_text
+        assert (text.x, text.y) == tuple(falling.position)

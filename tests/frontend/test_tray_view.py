@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import blockyard
 from blockyard.frontend import theme
+from blockyard.frontend.rulewords import game_title, ruleset_name
 from blockyard.frontend.summary_view import SummaryView
 from blockyard.frontend.tray_view import LIFT_CELLS, TrayGameView
 
@@ -21,12 +22,8 @@ def show(ui, ruleset="eu-classic", board=None, tray=None, seed=1):
 
 def drop_point(view, row, col, piece, dx=0.0):
     """Where the pointer must be for the floating piece to snap to ``(row, col)``."""
-    layout = view.layout
-    cell = layout.cell
-    left = layout.board.left + col * cell
-    top = layout.board.top - row * cell
-    return (left + piece.width * cell / 2 + dx * cell,
-            top - LIFT_CELLS * cell - piece.height * cell)
+    x, y = view.drag_point(piece, row, col)
+    return (x + dx * view.layout.cell, y)
 
 
 def blend(top, bottom, alpha):
@@ -267,3 +264,96 @@ def test_the_clock_runs_in_timed_rulesets(ui):
     left = game.time_left
     assert 178 < left < 180
     assert view.clock_text.text == f"{int(left) // 60}:{int(left) % 60:02d}"
+
+
+def sprite_box(sprites):
+    return (min(s.left for s in sprites), max(s.right for s in sprites),
+            min(s.bottom for s in sprites), max(s.top for s in sprites))
+
+
+def test_the_dragged_piece_floats_above_its_ghost_never_over_it(ui):
+    """Every piece, dragged to every spot of the board (pointer anywhere in the cell
+    that makes it snap there): the lifted piece is wholly above its ghost, at
+    LIFT_CELLS above the pointer, and the pointer is on the board."""
+    view, game = show(ui, tray=["#", None, None])
+    board = view.layout.board
+    cell = view.layout.cell
+    for piece in game.ruleset.pieces:
+        for row in range(game.rows - piece.height + 1):
+            for col in range(game.cols - piece.width + 1):
+                x, y = view.drag_point(piece, row, col)
+                for dy in (-0.45, 0.0, 0.45):
+                    pointer = (x + 0.3 * cell, y + dy * cell)
+                    assert board.contains(*pointer)
+                    assert view.drop_anchor(piece, *pointer) == (row, col)
+                    _left, top = view.lifted_at(piece, *pointer)
+                    ghost_top = board.top - row * cell
+                    assert top - piece.height * cell >= ghost_top + 0.25 * cell - 1e-6
+                    assert abs(top - piece.height * cell - pointer[1] - LIFT_CELLS * cell) < 1e-6
+
+
+def test_while_dragging_the_ghost_shows_below_the_piece(ui):
+    view, game = show(ui, tray=["###\n#..", None, None])
+    piece = game.tray[0]
+    start = slot_center(view, 0)
+    target = drop_point(view, 8, 3, piece)  # the bottom rows: the pointer on the board
+    assert view.layout.board.contains(*target)
+    ui.move(*start)
+    ui.xdo("mousedown", "1")
+    ui.move(start[0], start[1] + 150)
+    ui.move(*target)
+    assert view.anchor == (8, 3)
+    ghost = sprite_box(view.board_section.ghost)
+    lifted = sprite_box(view.tray_section.drag_sprites)
+    assert lifted[2] >= ghost[3] + 0.25 * view.layout.cell - 1  # wholly above it
+    image = ui.screenshot()
+    x, y = view.layout.cell_center(8, 4)  # a ghost cell, seen as the ghost
+    seen = image.getpixel((round(x), ui.window.height - 1 - round(y)))[:3]
+    colour = theme.piece_colour(piece.colour)
+    assert near(seen, blend(colour, theme.EMPTY_CELL, theme.GHOST_ALPHA))
+    ui.xdo("mouseup", "1")
+    assert game.board_text().splitlines()[8] == "...###...."
+
+
+def test_long_ruleset_titles_wrap_or_are_cut_but_stay_readable_at_480x640(ui):
+    show(ui)
+    ui.resize(480, 640)
+    for ruleset_id in ("eu-classic", "tiered", "nepal-today", "arcadeforge-rotate",
+                       "tiered-gravity"):
+        view, game = show(ui, ruleset=ruleset_id)
+        title = view.title_text
+        layout = view.layout
+        hud = layout.hud
+        assert title.font_size * 96 / 72 >= 12  # pixels
+        assert title.content_width <= hud.width
+        title_bottom = title.y - title.content_height
+        for button in view.hud_buttons:  # beside the buttons, or above them
+            assert button.rect.left >= title.x + title.content_width - 1 \
+                or button.rect.top <= title_bottom + 1 or button.rect.right <= title.x
+        full = game_title(game)
+        name = ruleset_name(game.ruleset)
+        tail = full[len(name):]  # a daily game's date: kept whole
+        text = title.text
+        assert text.endswith(tail)
+        shown = text[:len(text) - len(tail)]
+        assert shown == name or (shown.endswith("…") and name.startswith(shown[:-1]))
+
+
+def test_fit_title_uses_two_lines_before_cutting(ui):
+    from blockyard.frontend.text import Text
+    from blockyard.frontend.tray_view import TITLE_SMALLEST, fit_title
+
+    text = Text("", 0, 0, theme.TEXT, 12, multiline=True, width=100)
+    fit_title(text, "Short", 200, 20)
+    assert text.text == "Short" and text.font_size == 20
+    long = "A rather long ruleset name for the little heads-up display"
+    fit_title(text, long, 150, 20)
+    assert text.font_size >= TITLE_SMALLEST and text.content_width <= 150
+    one_line = Text("Ag", 0, 0, theme.TEXT, text.font_size).content_height
+    assert text.content_height <= 2 * one_line + 1
+    assert text.text == long or text.text.endswith("…")
+    fit_title(text, long, 150, 20, tail="  ·  30 Nov 2026")  # the tail stays whole
+    assert text.text.endswith("…  ·  30 Nov 2026") and long.startswith(text.text[:-17])
+    fit_title(text, "Two words", 50, 14)  # wraps rather than shrinking below the smallest
+    assert text.text == "Two words" and text.font_size >= TITLE_SMALLEST
+    assert text.content_width <= 50
