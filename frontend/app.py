@@ -17,10 +17,11 @@ from PIL import Image
 
 import blockyard
 from blockyard.records import RecordStore
+from blockyard.replays import KEEP as REPLAYS_KEPT
 from blockyard.replays import Replay, ReplayError, load_replay, save_replay
 
 from . import i18n, theme
-from .i18n import _, format_number
+from .i18n import _, format_number, ngettext
 from .persistence import (
     SavedGame,
     Settings,
@@ -383,7 +384,9 @@ class BlockyardApp:
         choices.append((_("Back"), self.show_launcher))
         ruleset = blockyard.load_ruleset(ruleset_id)
         kept = len(files) - len(problems)
-        lines = ([_("{n} kept (the last 20)").format(n=format_number(kept))] if kept > 0
+        lines = ([ngettext("{n} replay (the newest {keep} are kept)",
+                           "{n} replays (the newest {keep} are kept)", kept).format(
+                      n=format_number(kept), keep=format_number(REPLAYS_KEPT))] if kept > 0
                  else [_("No finished games yet.")])
         self.window.show_view(MenuView(_("Replays: {name}").format(
                                            name=ruleset_name(ruleset)), lines + problems,

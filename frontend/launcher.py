@@ -121,7 +121,8 @@ def resume_parts(saved: SavedGame) -> list[str]:
                       game.moves).format(points=format_number(game.score),
                                          moves=format_number(game.moves))]
     if game.over:
-        parts.append(_("over: it can go on") if game.actions() else _("over: to be recorded"))
+        parts.append(_("finished, can be continued") if game.actions()
+                     else _("finished, not yet recorded"))
     return parts
 
 
