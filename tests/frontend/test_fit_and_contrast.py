@@ -157,20 +157,15 @@ def test_a_region_kind_from_a_plugin_glows(ui, register_plugin, rule_file):
     assert len(view.board_section.flash) == 10 and view.board_section.flash_age < 0.1
 
 
-def test_launcher_scrolling_rebuilds_nothing_and_is_fast(ui):
-    import time
-
+def test_launcher_scrolling_rebuilds_nothing(ui):
+    # what a notch costs is measured by benchmarks/frame.py, not asserted here
     ui.app.show_launcher()
     ui.pump(2)
     view = ui.view
     texts = [id(t) for e in view.entries for t in e.texts]
     assert view.more.text.startswith("▼")
-    times = []
     for _ in range(10):
-        start = time.perf_counter()
         view.on_mouse_scroll(100, 100, 0, -1)
-        times.append(time.perf_counter() - start)
     view.on_draw()
     assert [id(t) for e in view.entries for t in e.texts] == texts
     assert view.scroll > 0
-    assert sorted(times)[len(times) // 2] < 0.016

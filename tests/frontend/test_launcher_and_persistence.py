@@ -212,7 +212,8 @@ def test_closing_the_window_at_the_continue_prompt_loses_nothing(ui, window, iso
         process.wait()
     relaunch(ui, window)
     entry = ui.view.entries[0]
-    assert entry.resume is not None and any("finished, can be continued" in t.text for t in entry.texts)
+    assert entry.resume is not None
+    assert any("finished, can be continued" in t.text for t in entry.texts)
     ui.key("Return")
     view = ui.view
     assert isinstance(view, TrayGameView) and view.prompting
