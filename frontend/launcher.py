@@ -191,9 +191,10 @@ class LauncherView(arcade.View):
         parts = [localise_digits(f"{ruleset.rows}×{ruleset.cols}")]
         if ruleset.is_daily:
             today = self.app.records.played_today(ruleset)
-            parts.append(rulewords.today_text(ruleset))
+            # whether today's game is played matters more than the date beside it
             parts.append(_("not played yet") if today is None
                          else _("played: {points} points").format(points=format_number(today)))
+            parts.append(rulewords.today_text(ruleset))
         if ruleset.record_kind == "per-date":
             parts.append(_("best per day"))
         elif ruleset.record_kind == "best":

@@ -140,7 +140,8 @@ def window():
 @pytest.fixture
 def ui(window, isolated_home):
     """A fresh app on the shared window and a driver for it."""
-    if (window.width, window.height) != (WIDTH, HEIGHT):
+    resized = (window.width, window.height) != (WIDTH, HEIGHT)
+    if resized:
         window.set_size(WIDTH, HEIGHT)
         window.dispatch_events()
     app = BlockyardApp(window)
@@ -151,6 +152,8 @@ def ui(window, isolated_home):
     driver = Driver(window)
     driver.app = app
     driver.pump(2)
+    if resized:  # an earlier test changed the size: wait for it and lay out again
+        driver.resize(WIDTH, HEIGHT)
     yield driver
     from blockyard.frontend import theme
 
