@@ -60,8 +60,10 @@ _SHAPE_RANGES = ((0x2300, 0x23FF), (0x25A0, 0x27BF), (0x2B00, 0x2BFF))
 _JOINERS = {"\u200c", "\u200d", " ", "\u00a0"}
 
 
+@lru_cache(maxsize=4096)
 def needs_shaping(text: str) -> bool:
-    """Whether ``text`` has characters of a script that pyglet cannot draw (Devanagari)."""
+    """Whether ``text`` has characters of a script that pyglet cannot draw (Devanagari);
+    remembered per text, as every draw of every text asks."""
     return any(first <= ord(ch) <= last for ch in text for first, last in _COMPLEX)
 
 
