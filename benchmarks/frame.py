@@ -32,6 +32,19 @@ def ensure_display() -> None:
         start_virtual_display()
 
 
+def timed_frame(window, view, *, update: bool = True) -> float:
+    """Milliseconds of one frame (``on_update`` when asked, then ``on_draw``, with the
+    GPU finished); the frame is then shown."""
+    start = time.perf_counter()
+    if update:
+        view.on_update(1 / 60)
+    view.on_draw()
+    window.ctx.finish()
+    spent = (time.perf_counter() - start) * 1000
+    window.flip()
+    return spent
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=600)
@@ -69,12 +82,7 @@ def main() -> None:
         x = board.center_x + board.width * 0.45 * math.sin(t * 2.1)
         y = board.center_y + board.height * 0.45 * math.cos(t * 1.3)
         view.on_mouse_drag(x, y, 1, 1, arcade.MOUSE_BUTTON_LEFT, 0)
-        start = time.perf_counter()
-        view.on_update(1 / 60)
-        view.on_draw()
-        window.ctx.finish()
-        times.append((time.perf_counter() - start) * 1000)
-        window.flip()
+        times.append(timed_frame(window, view))
     view.on_mouse_release(x, y, arcade.MOUSE_BUTTON_LEFT, 0)
     effects = effect_frames(window, view, args.frames)
     notches = scroll_times(window, app)
@@ -102,10 +110,8 @@ def scroll_times(window, app) -> list[float]:
     for step in [-1] * 20 + [1] * 20:
         start = time.perf_counter()
         view.on_mouse_scroll(100, 100, 0, step)
-        view.on_draw()
-        window.ctx.finish()
-        times.append((time.perf_counter() - start) * 1000)
-        window.flip()
+        handler = (time.perf_counter() - start) * 1000
+        times.append(handler + timed_frame(window, view, update=False))
     return times
 
 
@@ -132,12 +138,7 @@ def effect_frames(window, view, frames: int) -> list[float]:
             view.play("perfect")
         elif phase == 80:
             view.invalid_drop()
-        start = time.perf_counter()
-        view.on_update(1 / 60)
-        view.on_draw()
-        window.ctx.finish()
-        times.append((time.perf_counter() - start) * 1000)
-        window.flip()
+        times.append(timed_frame(window, view))
     return times
 
 

@@ -50,7 +50,7 @@ def copy_json(value: Any) -> Any:
     if kind is list or kind is tuple:
         return [copy_json(v) for v in value] if kind is list else \
             tuple(copy_json(v) for v in value)
-    if kind in (int, str, float, bool) or value is None:
+    if kind in _SCALARS:
         return value
     return copy.deepcopy(value)
 
@@ -375,7 +375,7 @@ class Game:
             raise DataError(f"snapshot: cannot be restored: {type(exc).__name__}: "
                             f"{exc}") from None
         log = snap["log"]  # checked: a start table, then lists of scalars
-        start = {key: value if type(value) in (str, int) or value is None else copy_json(value)
+        start = {key: value if type(value) in _SCALARS else copy_json(value)
                  for key, value in log[0][1].items()}
         game.log = [["start", start], *(list(entry) for entry in log[1:])]
         validate.check_restored(game)

@@ -13,6 +13,7 @@ wraps into the next row. Everything here is pure and cached per board size.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -132,12 +133,20 @@ class Geometry:
 
     def moves(self, slot: int, fit: int) -> list[tuple[int, int, int]]:
         """Expand an anchor mask into ``(slot, row, col)`` tuples, in board order."""
-        table = self.move_table(slot)
+        return self.tray_moves((0,) * slot + (fit,))
+
+    def tray_moves(self, fits: Sequence[int]) -> list[tuple[int, int, int]]:
+        """Expand the anchor mask of each slot into ``(slot, row, col)`` tuples, slot
+        by slot in board order (whole bytes of a mask at a time, from the move tables)."""
         out: list[tuple[int, int, int]] = []
         ext = out.extend
-        for k, byte in enumerate(fit.to_bytes(self.nbytes, "little")):
-            if byte:
-                ext(table[k][byte])
+        nbytes = self.nbytes
+        for slot, fit in enumerate(fits):
+            if fit:
+                table = self.move_table(slot)
+                for k, byte in enumerate(fit.to_bytes(nbytes, "little")):
+                    if byte:
+                        ext(table[k][byte])
         return out
 
     def _build_move_table(self, slot: int

@@ -140,12 +140,11 @@ class _Codec:
                 else:
                     extras.append((name, None))
         self.extras = tuple(extras)
-        self.extra_after_end = tuple(ruleset.action_specs[name].after_end
-                                     for name, _ in extras)
+        after_end = [ruleset.action_specs[name].after_end for name, _ in extras]
         self.timed = ruleset.time_limit is not None
         self.swaps = "swap" in ruleset.action_specs
-        self.extras_after_end = any(self.extra_after_end)
-        self.extras_during_play = not all(self.extra_after_end)
+        self.extras_after_end = any(after_end)
+        self.extras_during_play = not all(after_end)
         self.n_actions = self.placements + len(extras)
         self.mask_bytes = (self.n_actions + 7) // 8
         self.grid_bits = piece_size * piece_size

@@ -44,7 +44,7 @@ def derive_seed(*key: int | str) -> int:
         if type(part) is int:
             parts.append(str(part))  # what json.dumps writes for an int
         elif type(part) is str:
-            parts.append(_JSON_STRINGS.get(part) or _json_of(part))
+            parts.append(_json_of(part))
         else:
             data = json.dumps(key, separators=(",", ":")).encode()
             break

@@ -386,6 +386,9 @@ def _list_of(kind: type | tuple[type, ...]) -> Callable[[Any], bool]:
 
 
 def _scoring_ok(value: Any) -> bool:
+    if type(value) is Scoring and type(value.points) is int and type(value.combo) is int \
+            and type(value.state) is dict:  # the common answer, asked on every move
+        return value.combo >= 0
     return (isinstance(value, Scoring) and _is_int(value.points) and _is_int(value.combo)
             and value.combo >= 0 and isinstance(value.state, dict))
 
@@ -719,13 +722,6 @@ class Ruleset:
         error = self.plugin_error
         plain = _multicall
         exact = {"clear": Clearing, "deal": list}.get(hook, type(None))
-        if hook == "score":
-            def check(value: Any) -> bool:  # the common answer first, then the full check
-                if type(value) is Scoring and type(value.points) is int \
-                        and type(value.combo) is int and value.combo >= 0 \
-                        and type(value.state) is dict:
-                    return True
-                return _scoring_ok(value)
 
         def call(seed: int, action: str, *args: Any) -> Any:
             try:

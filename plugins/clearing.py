@@ -134,25 +134,22 @@ def full_detector(geo: Geometry, masks: tuple[int, ...]) -> Any:
     rows = set(geo.row_masks)
     cols = set(geo.col_masks)
     present = set(masks)
-    row_shifts = _window_shifts(geo.cols, 1) if rows <= present else None
-    col_shifts = _window_shifts(geo.rows, geo.cols) if cols <= present else None
-    row_starts = sum(1 << (r * geo.cols) for r in range(geo.rows))
-    col_starts = (1 << geo.cols) - 1
-    others = tuple(m for m in masks if (row_shifts is None or m not in rows)
-                   and (col_shifts is None or m not in cols))
+    # (shifts, first cells) for rows and for columns, when all of them are regions
+    lines: list[tuple[tuple[int, ...], int]] = []
+    if rows <= present:
+        lines.append((_window_shifts(geo.cols, 1),
+                      sum(1 << (r * geo.cols) for r in range(geo.rows))))
+    if cols <= present:
+        lines.append((_window_shifts(geo.rows, geo.cols), (1 << geo.cols) - 1))
+    others = tuple(m for m in masks if not (rows <= present and m in rows)
+                   and not (cols <= present and m in cols))
 
     def maybe_full(bits: int) -> bool:
-        if row_shifts is not None:
+        for shifts, starts in lines:
             y = bits
-            for shift in row_shifts:
+            for shift in shifts:
                 y &= y >> shift
-            if y & row_starts:
-                return True
-        if col_shifts is not None:
-            y = bits
-            for shift in col_shifts:
-                y &= y >> shift
-            if y & col_starts:
+            if y & starts:
                 return True
         for mask in others:  # noqa: SIM110 (a loop: no generator on the hot path)
             if bits & mask == mask:

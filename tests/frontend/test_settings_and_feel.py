@@ -11,11 +11,10 @@ import time
 import tomllib
 
 import pytest
-from test_launcher_and_persistence import process_window, start_process
+from test_launcher_and_persistence import process_window, relaunch, start_process
 
 import blockyard
 from blockyard.frontend import colourvision, theme
-from blockyard.frontend.app import BlockyardApp
 from blockyard.frontend.launcher import LauncherView
 from blockyard.frontend.pages import SettingsView, setting_options
 from blockyard.frontend.persistence import Settings
@@ -25,15 +24,6 @@ from blockyard.frontend.summary_view import SummaryView
 from blockyard.frontend.tray_view import TrayGameView
 
 ROW = {option.name: i for i, option in enumerate(setting_options())}
-
-
-def relaunch(ui, window):
-    app = BlockyardApp(window)
-    window.app = app
-    ui.app = app
-    app.show_launcher()
-    ui.pump(3)
-    return app
 
 
 def open_settings_from_launcher(ui):
