@@ -17,7 +17,6 @@ anything, so an :class:`IllegalMove` leaves the game exactly as it was.
 
 from __future__ import annotations
 
-import copy
 import datetime as _dt
 import math
 import random
@@ -32,27 +31,11 @@ from .geometry import Board
 from .pieces import Piece
 from .results import Summary
 from .ruleset import Ruleset
+from .validate import SCALARS, copy_json
 
 SNAPSHOT_FORMAT = "blockyard-snapshot/1"
 
 TraySpec = Sequence[str | Piece | None]
-
-
-_SCALARS = frozenset((int, str, float, bool, type(None)))
-
-
-def copy_json(value: Any) -> Any:
-    """A deep copy of JSON-like data (dicts, lists, tuples, scalars) — the game's
-    state, log and snapshots — much cheaper than ``copy.deepcopy``."""
-    kind = type(value)
-    if kind is dict:
-        return {k: copy_json(v) for k, v in value.items()}
-    if kind is list or kind is tuple:
-        return [copy_json(v) for v in value] if kind is list else \
-            tuple(copy_json(v) for v in value)
-    if kind in _SCALARS:
-        return value
-    return copy.deepcopy(value)
 
 
 def today_in(timezone: str) -> _dt.date:
@@ -194,16 +177,22 @@ class Game:
         plugins contribute them (swap, rotate, continue, end round, a mod's own).
         Actions offered only after the end (eu's continue) are listed once the
         game is over."""
+        owner = self.ruleset.action_owner
+        return [Action(spec.name, spec.label, spec.key, spec.takes_slot, rescue, spec.after_end,
+                       uses, owner[spec.name], spec.help)
+                for spec, uses, rescue in self._available_actions()]
+
+    def _available_actions(self) -> list[tuple[ActionSpec, Any, bool]]:
+        """What :meth:`actions` lists, before it is dressed for the player: each
+        available action's spec, uses left (``None``: unlimited) and whether it is
+        a rescue, the plugins asked exactly as :meth:`actions` asks them."""
         out = []
         for spec in self._specs.values():
             if not self._spec_available(spec):
                 continue
             uses = None if spec.uses_left is None else \
                 self._ask_action(spec, "uses_left", spec.uses_left)
-            out.append(Action(spec.name, spec.label, spec.key, spec.takes_slot,
-                              bool(self._ask_action(spec, "rescue", spec.rescue)),
-                              spec.after_end, uses, self.ruleset.action_owner[spec.name],
-                              spec.help))
+            out.append((spec, uses, bool(self._ask_action(spec, "rescue", spec.rescue))))
         return out
 
     def has_action(self, name: str) -> bool:
@@ -338,7 +327,7 @@ class Game:
     def _restore_state(self, data: dict[str, Any]) -> None:
         for name in self._STATE_FIELDS:
             value = data[name]
-            setattr(self, name, value if type(value) in _SCALARS else copy_json(value))
+            setattr(self, name, value if type(value) in SCALARS else copy_json(value))
         self._board = Board(self._geo, data["bits"], list(data["cells"]))
         self.state = copy_json(data["state"])
 
@@ -366,18 +355,15 @@ class Game:
         if cls.kind != kind:
             raise DataError(f"snapshot of a {kind[:32]!r} game, but ruleset "
                             f"{ruleset.id!r} plays {cls.kind!r}")
-        validate.check_snapshot(snap, ruleset, cls.kind, cls._STATE_FIELDS)
+        built = validate.check_snapshot(snap, ruleset, cls.kind, cls._STATE_FIELDS)
         validate.check_state_shape(snap["state"], _model_state(ruleset))
         game = cls(ruleset, snap["seed"], snap["date"])
         try:
-            game._restore_state(snap)
+            game._restore_state({**snap, **built})  # the pieces the checks built
         except (KeyError, TypeError, AttributeError, IndexError, ValueError) as exc:
             raise DataError(f"snapshot: cannot be restored: {type(exc).__name__}: "
                             f"{exc}") from None
-        log = snap["log"]  # checked: a start table, then lists of scalars
-        start = {key: value if type(value) in _SCALARS else copy_json(value)
-                 for key, value in log[0][1].items()}
-        game.log = [["start", start], *(list(entry) for entry in log[1:])]
+        game.log = built["log"]  # checked and copied: a start table, then lists of scalars
         validate.check_restored(game)
         return game
 

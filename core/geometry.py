@@ -90,6 +90,9 @@ class Geometry:
         self.col_masks = tuple(col_mask << c for c in range(cols))
         self.cell_of_bit: tuple[Cell, ...] = tuple(divmod(i, cols) for i in range(self.size))
         self.nbytes = (self.size + 7) // 8
+        self.no_colours: list[int] = [0] * self.size
+        """Every cell empty: what an empty :class:`Board` copies when its colours
+        are first read (never changed itself)."""
         self._pieces: dict[frozenset[Cell], PieceGeometry] = {}
         self._move_tables: dict[int, tuple[tuple[tuple[tuple[int, int, int], ...], ...], ...]] = {}
 
@@ -249,8 +252,11 @@ class Board:
     def __init__(self, geo: Geometry, bits: int = 0, colours: list[int] | None = None) -> None:
         self.geo = geo
         self.bits = bits
-        self._colours: list[int] | None = colours if colours is not None else [0] * geo.size
-        self._pending: tuple[list[int], int, tuple[int, ...], int] | None = None
+        self._colours: list[int] | None = colours
+        # an empty board writes its colour list when it is first read (a game
+        # restored from a snapshot replaces its board before anything reads it)
+        self._pending: tuple[list[int], int, tuple[int, ...], int] | None = \
+            None if colours is not None else (geo.no_colours, 0, (), 0)
 
     @property
     def colours(self) -> list[int]:

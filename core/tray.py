@@ -19,6 +19,9 @@ from .results import MoveFacts, MoveResult
 from .ruleset import Ruleset
 
 TRAY_SLOTS = 3
+_OLD_FIELDS = (("swaps_left", "swap", "left"), ("continues_used", "continue", "used"))
+"""Snapshot fields of swaps and continues before they became plugin actions:
+(field, action, the key of the action owner's state entry)."""
 _new_tuple = tuple.__new__  # builds an Evaluation without NamedTuple's Python-level __new__
 
 
@@ -443,20 +446,20 @@ class TrayGame(Game):
         super()._restore_state(data)
         saved = self.ruleset.saved_pieces
         pieces: list[Piece | None] = []
-        for data_piece in data["tray"]:
-            if data_piece is None:
-                pieces.append(None)
+        for data_piece in data["tray"]:  # saved pieces, or pieces a snapshot's check built
+            if data_piece is None or type(data_piece) is Piece:
+                pieces.append(data_piece)
                 continue
             known = saved.get(data_piece["id"])
             pieces.append(known[1] if known is not None and known[0] == data_piece
                           else piece_from_json(data_piece))
         self.set_tray(pieces)
         # snapshots written before swaps and continues became plugin actions
-        for old, action, key in (("swaps_left", "swap", "left"),
-                                 ("continues_used", "continue", "used")):
-            owner = self.ruleset.action_owner.get(action)
-            if old in data and owner and owner not in self.state:
-                self.state[owner] = {key: data[old]}
+        for old, action, key in _OLD_FIELDS:
+            if old in data:
+                owner = self.ruleset.action_owner.get(action)
+                if owner and owner not in self.state:
+                    self.state[owner] = {key: data[old]}
 
     # -- services for plugins ------------------------------------------------------------
 

@@ -17,12 +17,14 @@ the checks pass.
 
 from __future__ import annotations
 
+import copy
 import datetime as _dt
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .errors import DataError, IllegalMove, PluginError
+from .pieces import Piece, piece_from_json
 from .stones import GOLDEN, JOKER, SYMBOL
 
 MAX_DEPTH = 32
@@ -70,6 +72,24 @@ def _show(value: Any) -> str:
     if len(text) > 60:
         text = text[:57] + "..."
     return f"{type(value).__name__} {text}"
+
+
+SCALARS = frozenset((int, str, float, bool, type(None)))
+"""The types of JSON scalars (``None`` included)."""
+
+
+def copy_json(value: Any) -> Any:
+    """A deep copy of JSON-like data (dicts, lists, tuples, scalars) — the game's
+    state, log and snapshots — much cheaper than ``copy.deepcopy``."""
+    kind = type(value)
+    if kind is dict:
+        return {k: copy_json(v) for k, v in value.items()}
+    if kind is list or kind is tuple:
+        return [copy_json(v) for v in value] if kind is list else \
+            tuple(copy_json(v) for v in value)
+    if kind in SCALARS:
+        return value
+    return copy.deepcopy(value)
 
 
 # ---------------------------------------------------------------------------
@@ -151,13 +171,15 @@ def check_json(value: Any, where: str, depth: int = 0) -> None:
         return
     if kind in (list, tuple):
         for i, item in enumerate(check_list(value, where)):
-            check_json(item, f"{where}[{i}]", depth + 1)
+            if type(item) is not int or not -MAX_SEED <= item < MAX_SEED:
+                check_json(item, f"{where}[{i}]", depth + 1)  # the path written only here
         return
     if kind is dict:
         for key, item in check_table(value, where).items():
             if type(key) is not str:
                 raise _fail(where, f"expected string keys, found {_show(key)}")
-            check_json(item, f"{where}.{key[:40]}", depth + 1)
+            if type(item) is not int or not -MAX_SEED <= item < MAX_SEED:
+                check_json(item, f"{where}.{key[:40]}", depth + 1)
         return
     raise _fail(where, f"expected JSON data, found {_show(value)}")
 
@@ -187,7 +209,10 @@ def check_same_shape(value: Any, model: Any, where: str) -> None:
         table = check_table(value, where)
         for key, item in model.items():
             if key in table:
-                check_same_shape(table[key], item, f"{where}.{key}")
+                found = table[key]
+                if type(found) is type(item) and type(item) in (int, str, bool):
+                    continue  # the same scalar type: nothing more to check
+                check_same_shape(found, item, f"{where}.{key}")
 
 
 # ---------------------------------------------------------------------------
@@ -203,13 +228,19 @@ def check_start(entry: Any, where: str = "log[0]") -> dict[str, Any]:
     if len(entry) != 2 or entry[0] != "start":
         raise _fail(where, "a game log starts with [\"start\", {...}]")
     start = check_table(entry[1], f"{where}[1]")
-    extra = {key: value for key, value in start.items() if key not in _START_KEYS}
-    check_json(extra, f"{where}[1]")  # the known keys are checked one by one below
-    check_str(start.get("ruleset"), f"{where}[1].ruleset")
-    if "id" in start:
-        check_str(start["id"], f"{where}[1].id", 64)
-    check_int(start.get("seed"), f"{where}[1].seed", -MAX_SEED, MAX_SEED - 1)
-    check_date(start.get("date"), f"{where}[1].date")
+    if not start.keys() <= _START_KEYS:  # the known keys are checked one by one below
+        check_json({key: value for key, value in start.items() if key not in _START_KEYS},
+                   f"{where}[1]")
+    # the common case told at once, the path of a message written only when needed
+    text, name, seed = start.get("ruleset"), start.get("id", ""), start.get("seed")
+    if type(text) is not str or len(text) > MAX_TEXT:
+        check_str(text, f"{where}[1].ruleset")
+    if type(name) is not str or len(name) > 64:
+        check_str(name, f"{where}[1].id", 64)
+    if type(seed) is not int or not -MAX_SEED <= seed < MAX_SEED:
+        check_int(seed, f"{where}[1].seed", -MAX_SEED, MAX_SEED - 1)
+    if start.get("date") is not None:
+        check_date(start["date"], f"{where}[1].date")
     for key in ("board", "stream"):
         if start.get(key) is not None:
             check_str(start[key], f"{where}[1].{key}", 1 << 16)
@@ -281,13 +312,13 @@ SNAPSHOT_COMMON = ("format", "kind", "ruleset", "seed", "date", "log", "score", 
                    "over_reason", "elapsed_us", "cells", "bits", "state")
 
 
-_REQUIRED: dict[tuple[str, ...], frozenset[str]] = {}
+_REQUIRED: dict[tuple[str, tuple[str, ...]], frozenset[str]] = {}
 """The keys a snapshot of a kind of game with given state fields must have."""
 
 
 def snapshot_header(snap: Any, expected_format: str) -> tuple[str, str]:
     """The rule text and kind of a snapshot, after checking it is one."""
-    if not isinstance(snap, Mapping):
+    if type(snap) is not dict and not isinstance(snap, Mapping):
         raise DataError(f"not a Blockyard snapshot: expected a table, found {_show(snap)}")
     if snap.get("format") != expected_format:
         raise DataError(f"not a Blockyard snapshot (missing or unknown 'format': "
@@ -298,13 +329,15 @@ def snapshot_header(snap: Any, expected_format: str) -> tuple[str, str]:
 
 
 def check_snapshot(snap: Mapping[str, Any], ruleset: Any, kind: str,
-                   fields: Sequence[str]) -> None:
+                   fields: tuple[str, ...]) -> dict[str, Any]:
     """Check every field of a snapshot of a ``kind`` game of ``ruleset``;
-    ``fields`` are the state fields the engine restores."""
+    ``fields`` are the state fields the engine restores. Returns what the
+    checks built, for the restored game to own: ``log``, a copy of the
+    snapshot's log, and for tray games ``tray``, its :class:`Piece` objects."""
     where = "snapshot"
-    required = _REQUIRED.get((kind, *fields))
+    required = _REQUIRED.get((kind, fields))
     if required is None:
-        required = _REQUIRED[(kind, *fields)] = frozenset(
+        required = _REQUIRED[(kind, fields)] = frozenset(
             (*SNAPSHOT_COMMON, *fields, *(("tray",) if kind == "tray" else ())))
     missing = [] if snap.keys() >= required else \
         [f for f in (*SNAPSHOT_COMMON, *fields) if f not in snap]
@@ -312,10 +345,16 @@ def check_snapshot(snap: Mapping[str, Any], ruleset: Any, kind: str,
         missing.append("tray")
     if missing:
         raise _fail(where, f"missing {', '.join(repr(m) for m in missing)}")
-    seed = check_int(snap["seed"], "snapshot.seed", -MAX_SEED, MAX_SEED - 1)
-    date = check_date(snap["date"], "snapshot.date")
-    check_int(snap["score"], "snapshot.score", -MAX_COUNTER, MAX_COUNTER)
-    check_int(snap["moves"], "snapshot.moves", 0, MAX_COUNTER)
+    seed, date, score, moves = snap["seed"], snap["date"], snap["score"], snap["moves"]
+    # each check told at once in the common case; check_int writes the message
+    if type(seed) is not int or not -MAX_SEED <= seed < MAX_SEED:
+        check_int(seed, "snapshot.seed", -MAX_SEED, MAX_SEED - 1)
+    if date is not None:
+        date = check_date(date, "snapshot.date")
+    if type(score) is not int or not -MAX_COUNTER <= score <= MAX_COUNTER:
+        check_int(score, "snapshot.score", -MAX_COUNTER, MAX_COUNTER)
+    if type(moves) is not int or not 0 <= moves <= MAX_COUNTER:
+        check_int(moves, "snapshot.moves", 0, MAX_COUNTER)
     over = snap["over_reason"]
     if over is not None:
         check_str(over, "snapshot.over_reason", 64, empty=False)
@@ -330,11 +369,13 @@ def check_snapshot(snap: Mapping[str, Any], ruleset: Any, kind: str,
     for old in ("swaps_left", "continues_used"):
         if old in snap:
             check_int(snap[old], f"snapshot.{old}", 0, 10**9)
+    built: dict[str, Any] = {}
     if kind == "tray":
-        _check_tray_fields(snap, ruleset)
+        built["tray"] = _check_tray_fields(snap, ruleset)
     elif kind == "falling":
         _check_falling_fields(snap, ruleset)
-    _check_snapshot_log(snap["log"], snap["ruleset"], seed, date, kind)
+    built["log"] = _check_snapshot_log(snap["log"], snap["ruleset"], seed, date, kind)
+    return built
 
 
 def _check_board(snap: Mapping[str, Any], ruleset: Any, kind: str) -> None:
@@ -371,11 +412,12 @@ def _check_board(snap: Mapping[str, Any], ruleset: Any, kind: str) -> None:
             raise _fail(at, f"expected a stone code, found {code}")
 
 
-def _check_piece(data: Any, where: str, ruleset: Any) -> None:
+def _check_piece(data: Any, where: str, ruleset: Any) -> Piece:
+    """The piece a snapshot's tray slot saves, checked."""
     if type(data) is dict:  # the common case: exactly the saved form of a ruleset piece
         known = ruleset.saved_pieces.get(data.get("id"))
         if known is not None and known[0] == data:
-            return
+            return known[1]  # type: ignore[no-any-return]
     table = check_table(data, where)
     for key in ("cells", "id", "family", "colour"):
         if key not in table:
@@ -400,23 +442,27 @@ def _check_piece(data: Any, where: str, ruleset: Any) -> None:
     width = max(c for _, c in seen) - left + 1
     if height > ruleset.rows or width > ruleset.cols:
         raise _fail(where, "the piece is larger than the board")
+    return piece_from_json(table)
 
 
-def _check_tray_fields(snap: Mapping[str, Any], ruleset: Any) -> None:
-    check_int(snap["set_index"], "snapshot.set_index", 0, 10**9)
-    combo = check_int(snap["combo"], "snapshot.combo", 0, 10**9)
-    best = check_int(snap["best_combo"], "snapshot.best_combo", 0, 10**9)
-    if best < combo:
-        raise _fail("snapshot.best_combo", f"{best} is below the current combo {combo}")
-    check_int(snap["lines_cleared"], "snapshot.lines_cleared", 0, MAX_COUNTER)
+def _check_tray_fields(snap: Mapping[str, Any], ruleset: Any) -> list[Piece | None]:
+    """The tray game's fields checked; returns the tray's pieces."""
+    for name, high in (("set_index", 10**9), ("combo", 10**9), ("best_combo", 10**9),
+                       ("lines_cleared", MAX_COUNTER)):
+        value = snap[name]
+        if type(value) is not int or not 0 <= value <= high:
+            check_int(value, f"snapshot.{name}", 0, high)
+    if snap["best_combo"] < snap["combo"]:
+        raise _fail("snapshot.best_combo", f"{snap['best_combo']} is below the current combo "
+                    f"{snap['combo']}")
     tray = check_list(snap["tray"], "snapshot.tray", 3)
     if len(tray) != 3:
         raise _fail("snapshot.tray", f"expected 3 slots, found {len(tray)}")
-    for slot, piece in enumerate(tray):
-        if piece is not None:
-            _check_piece(piece, f"snapshot.tray[{slot}]", ruleset)
-    if snap["over_reason"] is None and all(p is None for p in tray):
+    pieces = [None if piece is None else _check_piece(piece, f"snapshot.tray[{slot}]", ruleset)
+              for slot, piece in enumerate(tray)]
+    if snap["over_reason"] is None and pieces == [None, None, None]:
         raise _fail("snapshot.tray", "the game is not over but the tray is empty")
+    return pieces
 
 
 def _check_falling_fields(snap: Mapping[str, Any], ruleset: Any) -> None:
@@ -443,7 +489,10 @@ def _check_falling_fields(snap: Mapping[str, Any], ruleset: Any) -> None:
                     "filled cell")
 
 
-def _check_snapshot_log(log: Any, text: str, seed: int, date: str | None, kind: str) -> None:
+def _check_snapshot_log(log: Any, text: str, seed: int, date: str | None, kind: str
+                        ) -> list[list[Any]]:
+    """The snapshot's log checked, as a copy the game can own: the start table
+    copied, every action a new list (checked and copied in one pass)."""
     entries = check_log(log)
     start = entries[0][1]
     if start["ruleset"] != text:
@@ -451,11 +500,26 @@ def _check_snapshot_log(log: Any, text: str, seed: int, date: str | None, kind: 
     if start["seed"] != seed or start.get("date") != date:
         raise _fail("snapshot.log[0]", "the log starts with another seed or date than the "
                     "snapshot's")
-    arity = ENGINE_ACTIONS.get(kind, {})
+    start = {key: value if type(value) in SCALARS else copy_json(value)
+             for key, value in start.items()}
+    out: list[list[Any]] = [["start", start]]
+    add = out.append
+    arity = ENGINE_ACTIONS.get(kind, {}).get
+    low, high = -MAX_SEED, MAX_SEED
     for index in range(1, len(entries)):
         entry = entries[index]
-        if not _plain_move(entry, arity):
-            check_entry(entry, index, kind)
+        # the common case of check_entry at once: one of the engine's moves (not
+        # tick) with its number of integer arguments
+        if type(entry) is list and entry and type(entry[0]) is str \
+                and arity(entry[0]) == len(entry) - 1 and entry[0] != "tick":
+            for arg in entry[1:]:
+                if type(arg) is not int or not low <= arg < high:
+                    break
+            else:
+                add(entry[:])
+                continue
+        add(list(check_entry(entry, index, kind)))
+    return out
 
 
 def check_state_shape(state: Mapping[str, Any], model: Mapping[str, Any]) -> None:
@@ -470,7 +534,7 @@ def check_restored(game: Any) -> None:
     fits, its invariants): a plugin that cannot read the state, or a state that
     breaks the ruleset's invariants, refuses the snapshot."""
     try:
-        game.actions()
+        game._available_actions()  # the plugins asked as game.actions() asks them
         if game.kind == "tray":
             game.fit_masks()
         problems = [p for answer in game.ruleset.call(
