@@ -489,6 +489,8 @@ class Ruleset:
 
         pm = self.plugin_manager()
         self.pm = pm
+        self._direct_calls: dict[str, tuple[bool, tuple[tuple[Any, tuple[str, ...]], ...]]
+                                 | None] = {}
         self._code_owner: dict[CodeType, str] = {}
         for name in dir(pm.hook):
             if name.startswith("blockyard_"):
@@ -666,14 +668,44 @@ class Ruleset:
 
         A plugin's exception (other than :class:`IllegalMove`) or an answer of
         the wrong type becomes a :class:`PluginError`."""
+        direct = self._direct_calls.get(hook, _UNSET)
+        if direct is _UNSET:
+            direct = self._direct_calls[hook] = self._direct_call(hook)
         try:
-            value = getattr(self.pm.hook, "blockyard_" + hook)(**kwargs)
+            if direct is not None and self.pm._inner_hookexec is _multicall:
+                # pluggy's plain call (no wrappers, no monitoring) without its
+                # per-call set-up: each implementation, last registered first
+                first, impls = direct
+                results = []
+                for func, names in impls:
+                    answer = func(*[kwargs[name] for name in names])
+                    if answer is not None:
+                        results.append(answer)
+                        if first:
+                            break
+                value = (results[0] if results else None) if first else results
+            else:
+                value = getattr(self.pm.hook, "blockyard_" + hook)(**kwargs)
         except (IllegalMove, PluginError, RulesetError):
             raise
         except Exception as exc:
             raise self.plugin_error(hook, f"raised {type(exc).__name__}: {exc}", seed=seed,
                                     action=action, cause=exc) from exc
         return self.check_answer(hook, value, seed=seed, action=action, kwargs=kwargs)
+
+    def _direct_call(self, hook: str
+                     ) -> tuple[bool, tuple[tuple[Any, tuple[str, ...]], ...]] | None:
+        """``(firstresult, ((function, argument names), ...))`` of ``hook`` in the
+        order pluggy calls them, when a plain call of each is all pluggy would do
+        (no wrappers, no historic hook, no keyword arguments); else ``None``."""
+        caller = getattr(self.pm.hook, "blockyard_" + hook)
+        spec = caller.spec
+        impls = caller.get_hookimpls()
+        if spec is None or spec.opts.get("historic") or any(
+                i.hookwrapper or i.wrapper or getattr(i, "kwargnames", ()) for i in impls):
+            return None
+        return (bool(spec.opts.get("firstresult")),
+                tuple((i.function, tuple(i.argnames)) for i in reversed(impls)))
 
     def _load_call(self, hook: str, **kwargs: Any) -> Any:
         return self.call(hook, action="loading the ruleset", **kwargs)
@@ -840,6 +872,7 @@ class Ruleset:
 
 
 _OK = object()
+_UNSET: Any = object()
 HOT_HOOKS = ("clear", "score", "deal")
 """Hooks asked on every move, which plugins may answer through a fast path."""
 COLLECTING = frozenset({"regions", "piece_families", "actions", "allowed_anchors",

@@ -512,7 +512,8 @@ class TrayGame(Game):
     def _settle(self, action: str) -> None:
         """After a move or action: deal when the tray is empty, take automatic
         rescues, then apply the end rule."""
-        if self._tray.count(None) == TRAY_SLOTS:
+        tray = self._tray
+        if tray[0] is None and tray[1] is None and tray[2] is None:  # TRAY_SLOTS slots
             self.deal_next_set()
         stuck = not any(self._fits or self.fit_masks())
         if stuck:

@@ -7,6 +7,7 @@ import pytest
 
 import blockyard
 from blockyard import IllegalMove, hookimpl
+from blockyard.bots import get_bot
 from blockyard.geometry import Region
 from blockyard.params import Params
 from blockyard.pieces import Piece, PieceFamily
@@ -152,3 +153,56 @@ def test_game_start_and_move_state_keep_plugin_state_in_the_game(rule_file, regi
     assert game.state["move-counter"] == {"clears": 1}
     assert blockyard.restore(game.snapshot()).state == game.state
     assert blockyard.replay(game.log).state == game.state
+
+
+class WrappedStart:
+    """A new-style wrapper around blockyard_game_start, and a second plain
+    implementation: the engine must call them exactly as pluggy does."""
+
+    def __init__(self, params: Params) -> None:
+        pass
+
+    @hookimpl(wrapper=True)
+    def blockyard_game_start(self, game):
+        game.state["wrapped"] = {"before": len(game.state)}
+        answer = yield
+        game.state["wrapped"]["after"] = len(game.state)
+        return answer
+
+
+def test_plugins_are_called_as_pluggy_calls_them_wrappers_included(rule_file, register_plugin):
+    register_plugin("move-counter", MoveCounter)
+    register_plugin("wrapped-start", WrappedStart)
+    ruleset = blockyard.load_ruleset(rule_file(
+        BASE + "[plugins.move-counter]\n[plugins.wrapped-start]\n"))
+    game = blockyard.new_game(ruleset, seed=1)
+    # the wrapper ran around the plain implementations (line-scoring, move-counter)
+    assert len(game.state) == 3  # line-scoring, move-counter, wrapped
+    assert game.state["wrapped"] == {"before": 0, "after": 3}
+    assert game.state["move-counter"] == {"clears": 0}
+
+
+@pytest.mark.parametrize("ruleset_id", ["tiered", "sudoku-bloxx", "eu-zen"])
+def test_plain_hook_calls_play_exactly_as_pluggy_does(ruleset_id):
+    """The engine calls plain implementations without pluggy's per-call set-up
+    (Ruleset.call); with hook monitoring on, every call goes through pluggy.
+    The same seed and actions must give the same game both ways."""
+    def play(monitored: bool):
+        ruleset = blockyard.load_ruleset(ruleset_id)
+        seen: list[str] = []
+        undo = ruleset.pm.add_hookcall_monitoring(
+            lambda name, impls, kw: seen.append(name), lambda *args: None) \
+            if monitored else None
+        try:
+            game = blockyard.new_game(ruleset, seed=7)
+            get_bot("greedy", seed=1).play(game, max_moves=60)
+        finally:
+            if undo is not None:
+                undo()
+        return game.snapshot(), seen
+
+    plain, seen_plain = play(False)
+    monitored, seen = play(True)
+    assert plain == monitored
+    assert seen_plain == []
+    assert "blockyard_game_start" in seen or "blockyard_end_reason" in seen
