@@ -234,6 +234,9 @@ def geometry(rows: int, cols: int) -> Geometry:
 
 
 _new_board = object.__new__
+MAX_PENDING = 16
+"""The longest chain of boards whose colour lists are not written yet
+(:meth:`Board.with_piece`): bounds the memory they hold and the work of a read."""
 
 
 class Board:
@@ -253,20 +256,34 @@ class Board:
         self.geo = geo
         self.bits = bits
         self._colours: list[int] | None = colours
-        # an empty board writes its colour list when it is first read (a game
-        # restored from a snapshot replaces its board before anything reads it)
-        self._pending: tuple[list[int], int, tuple[int, ...], int] | None = \
-            None if colours is not None else (geo.no_colours, 0, (), 0)
+        # (source, base, offsets, colour, depth): the colours are the source's
+        # (a list, or a board whose colours are not written yet) with the cells
+        # base + offset set to colour; depth counts the boards in that chain. An
+        # empty board writes its list when first read (a restored game replaces
+        # its board before anything reads it).
+        self._pending: tuple[list[int] | Board, int, tuple[int, ...], int, int] | None = \
+            None if colours is not None else (geo.no_colours, 0, (), 0, 0)
 
     @property
     def colours(self) -> list[int]:
         """The colour index of every cell, row-major (0 = empty)."""
         colours = self._colours
         if colours is None:
-            source, base, offsets, colour = self._pending  # type: ignore[misc]
-            colours = source.copy()
-            for off in offsets:
-                colours[base + off] = colour
+            fills = []
+            board = self
+            while True:  # up the chain to the first written list, then the fills down
+                source, base, offsets, colour, _ = board._pending  # type: ignore[misc]
+                fills.append((base, offsets, colour))
+                if type(source) is list:
+                    colours = source.copy()
+                    break
+                board = source  # type: ignore[assignment]
+                if board._colours is not None:
+                    colours = board._colours.copy()
+                    break
+            for base, offsets, colour in reversed(fills):
+                for off in offsets:
+                    colours[base + off] = colour
             self._colours = colours
             self._pending = None
         return colours
@@ -288,12 +305,19 @@ class Board:
     def with_piece(self, mask: int, base: int, offsets: tuple[int, ...], colour: int) -> Board:
         """A copy with the cells ``base + offset`` (together: ``mask``) filled with
         ``colour``: a piece placed (the engine's fast form of copy + fill; the
-        colour list is written when first read)."""
+        colour list is written when first read, from this board's, so a game
+        whose colours nobody reads writes one list every ``MAX_PENDING`` moves)."""
         board = _new_board(Board)
         board.geo = self.geo
         board.bits = self.bits | mask
         board._colours = None
-        board._pending = (self.colours, base, offsets, colour)
+        pending = self._pending
+        if pending is None:
+            board._pending = (self._colours, base, offsets, colour, 1)  # type: ignore[assignment]
+        elif pending[4] < MAX_PENDING:
+            board._pending = (self, base, offsets, colour, pending[4] + 1)
+        else:
+            board._pending = (self.colours, base, offsets, colour, 1)
         return board
 
     def fill(self, mask: int, colour: int) -> None:

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import blockyard
-from blockyard.geometry import Board, geometry
+from blockyard.geometry import MAX_PENDING, Board, geometry
 from blockyard.pieces import art_of, parse_art, rotate_cells
 
 RULESET = blockyard.load_ruleset("eu-classic")
@@ -191,3 +191,32 @@ def test_a_board_with_a_piece_reads_as_a_copy_filled_at_once(size, piece, data):
     lazy.empty(mask)  # changing one changes neither its copy nor its parent
     assert twin.colours == eager.colours and parent.colours == colours
     assert lazy.colours == [0 if mask >> i & 1 else v for i, v in enumerate(eager.colours)]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.data())
+def test_a_chain_of_boards_with_pieces_reads_as_filled_at_once(data):
+    """Boards made from boards whose colours are not written yet (the engine's
+    moves): whichever of them is read, and when, reads as copy-and-fill would
+    give it, and reading one changes none of the others."""
+    geo = geometry(8, 8)
+    pieces = [p for p in PIECES if geo.piece(p.cells).height <= 8
+              and geo.piece(p.cells).width <= 8]
+    eager = Board(geo)
+    boards = [(Board(geo), eager.colours.copy())]
+    for step in range(data.draw(st.integers(1, 3 * MAX_PENDING))):
+        info = geo.piece(data.draw(st.sampled_from(pieces)).cells)
+        row = data.draw(st.integers(0, 8 - info.height))
+        col = data.draw(st.integers(0, 8 - info.width))
+        base = row * 8 + col
+        mask = info.shape << base
+        colour = step % 9 + 1
+        eager = eager.copy()
+        eager.fill(mask, colour)
+        boards.append((boards[-1][0].with_piece(mask, base, info.offsets, colour),
+                       eager.colours.copy()))
+        if data.draw(st.booleans()):  # read some board of the chain now
+            board, expected = boards[data.draw(st.integers(0, len(boards) - 1))]
+            assert board.colours == expected
+    for board, expected in reversed(boards):
+        assert board.colours == expected
