@@ -194,12 +194,13 @@ class _Codec:
         tray = 0
         shift = self.size
         grid = self.grid_bits
-        for piece in game.tray:
+        known = self._piece_bits
+        for piece in game._tray:  # the engine's own list: no tuple made per step
             if piece is not None:
-                bits = self._piece_bits.get(piece.cells)
+                bits = known.get(piece.cells)
                 tray |= (self.piece_bits(piece) if bits is None else bits) << shift
             shift += grid
-        return game.grid.bits | tray | (legal << self.mask_offset)
+        return game._board.bits | tray | (legal << self.mask_offset)
 
     def stats(self, game: TrayGame) -> tuple[float, ...]:
         left = game.time_left if self.timed else None

@@ -72,20 +72,18 @@ class Piece:
     colour: int = 1
     height: int = field(init=False)
     width: int = field(init=False)
+    size: int = field(init=False)
+    """Number of cells (kept, not counted: every move reads it)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "height", max(r for r, _ in self.cells) + 1)
         object.__setattr__(self, "width", max(c for _, c in self.cells) + 1)
+        object.__setattr__(self, "size", len(self.cells))
 
     @classmethod
     def from_art(cls, art: str, *, id: str = "", family: str = "", colour: int = 1) -> Piece:
         """Build a piece from ASCII art (see :func:`parse_art`)."""
         return cls(parse_art(art), id=id or "custom", family=family, colour=colour)
-
-    @property
-    def size(self) -> int:
-        """Number of cells."""
-        return len(self.cells)
 
     @property
     def art(self) -> str:

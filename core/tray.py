@@ -471,8 +471,9 @@ class TrayGame(Game):
     def deal_next_set(self) -> None:
         """Deal set number ``set_index`` into the tray through the dealing hook."""
         pieces = self._deal(self.seed, "deal", self, self.set_index)
-        if pieces is None or len(pieces) != TRAY_SLOTS or \
-                not all(isinstance(p, Piece) for p in pieces):
+        if type(pieces) not in (list, tuple) or len(pieces) != TRAY_SLOTS or not (
+                isinstance(pieces[0], Piece) and isinstance(pieces[1], Piece)
+                and isinstance(pieces[2], Piece)):  # TRAY_SLOTS pieces
             raise self.ruleset.plugin_error(
                 "deal", f"returned {pieces!r:.80}; expected a list of 3 Piece objects",
                 seed=self.seed, action="deal")
