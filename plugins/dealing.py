@@ -58,7 +58,22 @@ class WeightTable:
         return pieces[below(rng, len(pieces))]
 
     def draw_set(self, rng: random.Random, count: int = 3) -> list[Piece]:
-        return [self.draw(rng) for _ in range(count)]
+        """``count`` pieces, each drawn as :meth:`draw` draws it (written out: the
+        set of every deal)."""
+        cumulative, total, families = self.cumulative, self.total, self.families
+        last = len(families) - 1
+        uniform, getrandbits = rng.random, rng.getrandbits
+        out = []
+        for _ in range(count):
+            i = bisect_right(cumulative, uniform() * total)
+            pieces = families[i if i < last else last].pieces
+            n = len(pieces)  # below(rng, n), inline
+            k = n.bit_length()
+            r = getrandbits(k)
+            while r >= n:
+                r = getrandbits(k)
+            out.append(pieces[r])
+        return out
 
 
 class WeightedDealing:
@@ -144,6 +159,8 @@ class WeightedDealing:
             return pieces
         fits = game.piece_fits_somewhere
         if self.guarantee == "one-fits":
+            if fits(pieces[0]) or fits(pieces[1]) or fits(pieces[2]):
+                return pieces  # the common case, told without a generator
             attempt = 1
             while not any(fits(p) for p in pieces):
                 if attempt >= self.max_attempts:

@@ -95,6 +95,17 @@ def fitting_families(game: blockyard.Game) -> set[str]:
 ISOLATED = {0: [0], 1: [3], 2: [6], 3: [9], 4: [2], 5: [5], 6: [8], 7: [1], 8: [4], 9: [7]}
 
 
+def test_3_2_a_set_is_three_pieces_drawn_one_after_another():
+    """draw_set (the dealing's written-out loop) draws exactly what three
+    draw() calls draw from the same stream, for every bundled weight table."""
+    for ruleset_id in ("eu-classic", "eu-hardcore", "woodoku", "nepal-new"):
+        table = WeightTable(blockyard.load_ruleset(ruleset_id).families)
+        for seed in range(300):
+            one_by_one = rng.stream(seed, "deal", 0)
+            assert [p.id for p in table.draw_set(rng.stream(seed, "deal", 0))] == \
+                [table.draw(one_by_one).id for _ in range(3)]
+
+
 def test_3_2_a_set_in_which_nothing_fits_is_drawn_again():
     ruleset = blockyard.load_ruleset("eu-classic")
     board = holes_board(ISOLATED)
