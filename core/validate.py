@@ -190,7 +190,15 @@ def check_same_shape(value: Any, model: Any, where: str) -> None:
     number."""
     if model is None:
         return
-    if isinstance(model, bool):
+    if type(model) is dict:  # the plugins' tables, the common case: asked first
+        table = check_table(value, where)
+        for key, item in model.items():
+            if key in table:
+                found = table[key]
+                if type(found) is type(item) and type(item) in (int, str, bool):
+                    continue  # the same scalar type: nothing more to check
+                check_same_shape(found, item, f"{where}.{key}")
+    elif isinstance(model, bool):
         check_bool(value, where)
     elif isinstance(model, int):
         if type(value) is not int:
@@ -205,14 +213,8 @@ def check_same_shape(value: Any, model: Any, where: str) -> None:
         if model:
             for i, item in enumerate(items):
                 check_same_shape(item, model[0], f"{where}[{i}]")
-    elif isinstance(model, dict):
-        table = check_table(value, where)
-        for key, item in model.items():
-            if key in table:
-                found = table[key]
-                if type(found) is type(item) and type(item) in (int, str, bool):
-                    continue  # the same scalar type: nothing more to check
-                check_same_shape(found, item, f"{where}.{key}")
+    elif isinstance(model, dict):  # a dict subclass
+        check_same_shape(value, dict(model), where)
 
 
 # ---------------------------------------------------------------------------
