@@ -4,8 +4,10 @@ Prints, for eu-classic:
 
 - random-playout placements per second through the public API
   (``legal_moves()`` + ``place()`` on every move, new games as they end),
-  beside a lean plain-Python bitboard loop (the practical limit) and a
-  list-of-lists implementation, measured interleaved in the same run;
+  beside a lean plain-Python bitboard loop that plays the same games with no
+  framework (the practical limit; ``tests/test_benchmarks.py`` checks that it
+  deals, clears and scores exactly as Blockyard) and a list-of-lists
+  implementation, measured interleaved in the same run;
 - ``preview`` per second, ``new_game`` and ``restore`` times;
 - full-tray "where can each piece go" enumerations per second
   (``Game.fit_masks()``: for each of the three tray pieces, every anchor where
@@ -27,8 +29,12 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from bisect import bisect_right
+from itertools import accumulate
+from typing import Any
 
 import blockyard
+from blockyard.rng import stream
 
 RULESET = "eu-classic"
 TARGET_PLACEMENTS = 30_000
@@ -113,40 +119,133 @@ def _lean_table(slot: int, rows: int, cols: int
     return _TABLES[key]
 
 
+class LeanRules:
+    """What the lean loop works out once per ruleset: per piece (shape, valid
+    anchors, offsets, cells), the families' cumulative weights, the line masks
+    and the shifts that find full rows and columns at once."""
+
+    def __init__(self, ruleset: blockyard.Ruleset) -> None:
+        geo = ruleset.geometry
+        rows, cols = geo.rows, geo.cols
+        self.full = geo.full
+        self.cols = cols
+        self.lines = geo.row_masks + geo.col_masks
+        families = [f for f in ruleset.families if f.weight > 0]
+        self.families = [[self.piece(geo, p) for p in f.pieces] for f in families]
+        self.cumulative = list(accumulate(f.weight for f in families))
+        self.total = self.cumulative[-1]
+        self.last = len(families) - 1
+        # the one-fits fallback: the largest piece (ties: table order)
+        self.largest_first = sorted((self.piece(geo, p) for p in ruleset.pieces),
+                                    key=lambda piece: -piece[3])
+        self.nbytes = (geo.size + 7) // 8
+        self.tables = [_lean_table(slot, rows, cols) for slot in range(3)]
+        # a row is full when the AND of its cols bits is set at its first cell
+        # (doubling shifts 1, 2, 4, ..., then one overlapping step); columns alike
+        self.row_shifts = _doubling(cols, 1)
+        self.row_starts = sum(1 << (r * cols) for r in range(rows))
+        self.col_shifts = _doubling(rows, cols)
+        self.col_starts = (1 << cols) - 1
+
+    @staticmethod
+    def piece(geo: Any, p: blockyard.Piece) -> tuple[int, int, tuple[int, ...], int, int, int]:
+        """(shape, valid anchors, offsets, cells, height, width) of a piece."""
+        info = geo.piece(p.cells)
+        return (info.shape, info.valid, info.offsets, len(p.cells), info.height, info.width)
+
+    @classmethod
+    def of(cls, ruleset: blockyard.Ruleset) -> LeanRules:
+        rules = _LEAN_RULES.get(ruleset.digest)
+        if rules is None:
+            rules = _LEAN_RULES[ruleset.digest] = cls(ruleset)
+        return rules
+
+
+_LEAN_RULES: dict[str, LeanRules] = {}
+
+
+def _doubling(length: int, stride: int) -> tuple[int, ...]:
+    shifts = []
+    width = 1
+    while width * 2 <= length:
+        shifts.append(width * stride)
+        width *= 2
+    if width < length:
+        shifts.append((length - width) * stride)
+    return tuple(shifts)
+
+
 class LeanBitboardGame:
-    """eu-classic with no framework at all: the board is an int, every piece a
-    precomputed (shape, valid anchors, offsets) triple, dealing by weight from
-    one ``random.Random``, line clears by mask, eu scoring. The practical limit
-    of Python for this game; Blockyard's figures are measured against it."""
+    """eu-classic with no framework at all, playing the same games as Blockyard:
+    the board is an int, every piece a precomputed (shape, valid anchors,
+    offsets) tuple worked out once per ruleset (:class:`LeanRules`), set ``i``
+    drawn from the rules' stream ``(seed, "deal", i)`` with the one-fits
+    guarantee, full rows and columns found with shifted ANDs, eu scoring. The
+    practical limit of Python for this game; Blockyard's figures are measured
+    against it (and ``tests/test_benchmarks.py`` checks that both play the same
+    games)."""
+
+    MAX_ATTEMPTS = 100  # eu-classic's [plugins.weighted-dealing] max_attempts
 
     def __init__(self, ruleset: blockyard.Ruleset, seed: int) -> None:
-        geo = ruleset.geometry
-        self.full = geo.full
-        self.lines = geo.row_masks + geo.col_masks
-        self.cols = ruleset.cols
-        families = [f for f in ruleset.families if f.weight > 0]
-        self.weights = [f.weight for f in families]
-        self.families = [[(info.shape, info.valid, info.offsets, len(p.cells))
-                          for p in f.pieces for info in (geo.piece(p.cells),)]
-                         for f in families]
-        self.nbytes = (geo.size + 7) // 8
-        self.tables = [_lean_table(slot, geo.rows, geo.cols) for slot in range(3)]
-        self.rng = random.Random(seed)
+        self.rules = LeanRules.of(ruleset)
+        self.seed = seed
+        self.sets = 0
         self.board = 0
         self.score = 0
         self.streak = 0
-        self.tray: list[tuple[int, int, tuple[int, ...], int] | None] = []
+        self.tray: list[tuple[int, int, tuple[int, ...], int, int, int] | None] = []
         self.deal()
 
+    def draw_set(self, rng: random.Random) -> list[tuple[int, int, tuple[int, ...], int, int, int]]:
+        """Three pieces: a family by weight, then an orientation uniformly."""
+        rules = self.rules
+        cumulative, total, last = rules.cumulative, rules.total, rules.last
+        families = rules.families
+        uniform, getrandbits = rng.random, rng.getrandbits
+        out = []
+        for _ in range(3):
+            i = bisect_right(cumulative, uniform() * total)
+            pieces = families[i if i < last else last]
+            n = len(pieces)
+            k = n.bit_length()
+            r = getrandbits(k)
+            while r >= n:
+                r = getrandbits(k)
+            out.append(pieces[r])
+        return out
+
+    def fits(self, piece: tuple[int, int, tuple[int, ...], int, int, int]) -> bool:
+        free = ~self.board & self.rules.full
+        m = piece[1]
+        for off in piece[2]:
+            m &= free >> off
+            if not m:
+                return False
+        return True
+
     def deal(self) -> None:
-        rng = self.rng
-        self.tray = [rng.choice(rng.choices(self.families, self.weights)[0]) for _ in range(3)]
+        index = self.sets
+        self.sets += 1
+        pieces = self.draw_set(stream(self.seed, "deal", index))
+        fits = self.fits
+        attempt = 1
+        while not (fits(pieces[0]) or fits(pieces[1]) or fits(pieces[2])):
+            if attempt >= self.MAX_ATTEMPTS:
+                fitting = [p for p in self.rules.largest_first if fits(p)]
+                if fitting:
+                    pieces[2] = fitting[0]
+                break
+            pieces = self.draw_set(stream(self.seed, "deal", index, attempt))
+            attempt += 1
+        self.tray = pieces  # type: ignore[assignment]
 
     def legal_moves(self) -> list[tuple[int, int, int]]:
-        free = ~self.board & self.full
+        rules = self.rules
+        free = ~self.board & rules.full
         out: list[tuple[int, int, int]] = []
         add = out.extend
-        nbytes = self.nbytes
+        nbytes = rules.nbytes
         for slot, piece in enumerate(self.tray):
             if piece is None:
                 continue
@@ -154,7 +253,7 @@ class LeanBitboardGame:
             for off in piece[2]:
                 m &= free >> off
             if m:  # expand the anchor mask byte by byte from prebuilt move tuples
-                table = self.tables[slot]
+                table = rules.tables[slot]
                 for k, byte in enumerate(m.to_bytes(nbytes, "little")):
                     if byte:
                         add(table[k][byte])
@@ -163,18 +262,28 @@ class LeanBitboardGame:
     def place(self, slot: int, row: int, col: int) -> None:
         piece = self.tray[slot]
         assert piece is not None
-        board = self.board | piece[0] << (row * self.cols + col)
-        cleared = 0
+        rules = self.rules
+        board = self.board | piece[0] << (row * rules.cols + col)
+        rows_and = cols_and = board
+        for shift in rules.row_shifts:
+            rows_and &= rows_and >> shift
+        for shift in rules.col_shifts:
+            cols_and &= cols_and >> shift
         count = 0
-        for line in self.lines:
-            if board & line == line:
-                cleared |= line
-                count += 1
-        self.board = board & ~cleared
+        if rows_and & rules.row_starts or cols_and & rules.col_starts:
+            cleared = 0
+            for line in rules.lines:
+                if board & line == line:
+                    cleared |= line
+                    count += 1
+            board &= ~cleared
+        self.board = board
         if count:
             self.streak += 1
             points = (100, 250, 500, 1000)[count - 1] if count <= 4 else 1000 + 500 * (count - 4)
-            self.score += piece[3] + int(points * (1, 1.5, 2, 2.5, 3)[min(self.streak, 5) - 1])
+            self.score += piece[3] + round(points * (1, 1.5, 2, 2.5, 3)[min(self.streak, 5) - 1])
+            if not board:
+                self.score += 2000  # perfect clear
         else:
             self.streak = 0
             self.score += piece[3]
