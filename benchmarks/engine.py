@@ -34,6 +34,7 @@ from itertools import accumulate
 from typing import Any
 
 import blockyard
+from blockyard.plugins.clearing import window_shifts
 from blockyard.rng import stream
 
 RULESET = "eu-classic"
@@ -142,9 +143,9 @@ class LeanRules:
         self.tables = [_lean_table(slot, rows, cols) for slot in range(3)]
         # a row is full when the AND of its cols bits is set at its first cell
         # (doubling shifts 1, 2, 4, ..., then one overlapping step); columns alike
-        self.row_shifts = _doubling(cols, 1)
+        self.row_shifts = window_shifts(cols, 1)
         self.row_starts = sum(1 << (r * cols) for r in range(rows))
-        self.col_shifts = _doubling(rows, cols)
+        self.col_shifts = window_shifts(rows, cols)
         self.col_starts = (1 << cols) - 1
 
     @staticmethod
@@ -162,17 +163,6 @@ class LeanRules:
 
 
 _LEAN_RULES: dict[str, LeanRules] = {}
-
-
-def _doubling(length: int, stride: int) -> tuple[int, ...]:
-    shifts = []
-    width = 1
-    while width * 2 <= length:
-        shifts.append(width * stride)
-        width *= 2
-    if width < length:
-        shifts.append((length - width) * stride)
-    return tuple(shifts)
 
 
 class LeanBitboardGame:

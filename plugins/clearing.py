@@ -112,7 +112,7 @@ class LineClearing:
         return self.clear_full(game.ruleset.regions, board)
 
 
-def _window_shifts(length: int, stride: int) -> tuple[int, ...]:
+def window_shifts(length: int, stride: int) -> tuple[int, ...]:
     """Right shifts that, and-ed in turn into a bitboard, leave at each bit the AND
     of the ``length`` bits ``stride`` apart starting there (doubling windows, then
     one overlapping step)."""
@@ -137,10 +137,10 @@ def full_detector(geo: Geometry, masks: tuple[int, ...]) -> Any:
     # (shifts, first cells) for rows and for columns, when all of them are regions
     lines: list[tuple[tuple[int, ...], int]] = []
     if rows <= present:
-        lines.append((_window_shifts(geo.cols, 1),
+        lines.append((window_shifts(geo.cols, 1),
                       sum(1 << (r * geo.cols) for r in range(geo.rows))))
     if cols <= present:
-        lines.append((_window_shifts(geo.rows, geo.cols), (1 << geo.cols) - 1))
+        lines.append((window_shifts(geo.rows, geo.cols), (1 << geo.cols) - 1))
     others = tuple(m for m in masks if not (rows <= present and m in rows)
                    and not (cols <= present and m in cols))
 
