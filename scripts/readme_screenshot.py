@@ -40,9 +40,8 @@ def main() -> None:
     view.refresh()
     slot = view.layout.slots[0]
     view.on_mouse_press(slot.center_x, slot.center_y, arcade.MOUSE_BUTTON_LEFT, 0)
-    cell = view.layout.cell
-    x = view.layout.board.left + 7.5 * cell
-    y = view.layout.board.top - 6 * cell - 0.8 * cell - 3 * cell
+    # the I3 dropped on column 7 from row 6 completes rows 6 and 7
+    x, y = view.drag_point(game.tray[0], 6, 7)
     view.on_mouse_drag(x, y, 1, 1, arcade.MOUSE_BUTTON_LEFT, 0)
     for _ in range(3):
         window.dispatch_events()
