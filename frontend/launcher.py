@@ -63,8 +63,9 @@ class Entry:
         return self.options[self.choice][1]
 
 
-def build_entries(app: Launcher) -> list[Entry]:
-    """The launcher rows, in family order, with records and games played."""
+def build_entries(app: Launcher, loaded: list[blockyard.Ruleset] | None = None) -> list[Entry]:
+    """The launcher rows, in family order, with records and games played;
+    ``loaded``, when given, receives every ruleset listed."""
     entries: list[Entry] = []
     for saved in sorted(app.saves.values(), key=lambda s: -s.saved_at):
         entries.append(Entry(resume_title(saved), "continue", resume_note(saved),
@@ -77,6 +78,8 @@ def build_entries(app: Launcher) -> list[Entry]:
             ruleset = blockyard.load_ruleset(info.path)
         except Exception:  # nothing a plugin does may stop the launcher
             continue
+        if loaded is not None:
+            loaded.append(ruleset)
         display = rulewords.display(ruleset)
         key = ruleset.display.entry or ruleset.id
         if key in grouped:
@@ -148,7 +151,8 @@ class LauncherView(arcade.View):
     def __init__(self, app: Launcher) -> None:
         super().__init__()
         self.app = app
-        self.entries = build_entries(app)
+        self.installed: list[blockyard.Ruleset] = []
+        self.entries = build_entries(app, self.installed)
         self.selected = 0
         last = app.settings.last_ruleset
         for i, entry in enumerate(self.entries):
@@ -200,6 +204,9 @@ class LauncherView(arcade.View):
         elif ruleset.record_kind == "best":
             parts.append(_("best {points}").format(points=format_number(best))
                          if best is not None else _("no record yet"))
+            others = rulewords.best_shared_with(ruleset, self.installed)
+            if others:
+                parts.append(_("best shared with {names}").format(names=", ".join(others)))
         parts.append(ngettext("{n} game played", "{n} games played", games).format(
             n=format_number(games)))
         return parts

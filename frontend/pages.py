@@ -21,7 +21,7 @@ import arcade
 
 import blockyard
 
-from . import theme
+from . import rulewords, theme
 from .i18n import (
     LANGUAGES,
     _,
@@ -404,11 +404,18 @@ class StatsView(arcade.View):
             self.figures[label] = self._text(value, x, height - 80 * scale, 22, theme.ACCENT,
                                              bold=True).text
             self._text(label, x, height - 106 * scale, 12, theme.MUTED)
+        notes = []
+        shared = rulewords.best_shared_with(r) if shows_score else []
+        if shared:
+            notes.append(_("best shared with {names}").format(names=", ".join(shared)))
         if s.practice_games:
-            words = ngettext("{n} practice game (not counted)",
-                             "{n} practice games (not counted)", s.practice_games)
-            self._text(words.format(n=format_number(s.practice_games)),
-                       width / 2, height - 128 * scale, 12, theme.MUTED)
+            notes.append(ngettext("{n} practice game (not counted)",
+                                  "{n} practice games (not counted)",
+                                  s.practice_games).format(n=format_number(s.practice_games)))
+        if notes:
+            note = self._text("  ·  ".join(notes), width / 2, height - 128 * scale, 12,
+                              theme.MUTED)
+            fit_text(note, width - 24, 16 * scale, 12 * scale, smallest=9.0)  # 12 px at least
         margin = max(40 * scale, width * 0.08)
         daily = r.is_daily
         bottom_band = 70 * scale
@@ -419,10 +426,12 @@ class StatsView(arcade.View):
         # line chart of the last scores
         self.chart_area = Rect(margin, top - part + 34 * scale, width - 2 * margin,
                                part - 64 * scale)
-        self._text(_("Last {n} scores").format(n=format_number(LAST_GAMES))
-                   if len(self.scores) >= LAST_GAMES else
-                   _("Scores of the last {n} games").format(n=format_number(len(self.scores))),
-                   margin, top - 12 * scale, 14, bold=True, anchor_x="left")
+        count = len(self.scores)
+        if count:  # with none, the chart says there are no finished games yet
+            self._text(_("Last {n} scores").format(n=format_number(LAST_GAMES))
+                       if count >= LAST_GAMES else _("Score of the last game") if count == 1
+                       else _("Scores of the last {n} games").format(n=format_number(count)),
+                       margin, top - 12 * scale, 14, bold=True, anchor_x="left")
         self.chart_points = chart_points(self.scores, self.chart_area)
         if self.scores:
             a = self.chart_area

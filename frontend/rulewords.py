@@ -13,6 +13,7 @@ words (action labels and help, tips) through the frontend's catalogue
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import blockyard
@@ -51,6 +52,27 @@ def display(ruleset: blockyard.Ruleset) -> Display:
 def ruleset_name(ruleset: blockyard.Ruleset) -> str:
     """The ruleset's name in the player's language (its own name when not translated)."""
     return ruleset.name_in(language())
+
+
+def best_shared_with(ruleset: blockyard.Ruleset,
+                     installed: Iterable[blockyard.Ruleset] | None = None) -> list[str]:
+    """The names of the other rulesets whose best score is also ``ruleset``'s: those
+    of ``installed`` (default: every ruleset installed) that keep a best score in
+    the same records group of their rule files (eu-hardcore shares eu-classic's)."""
+    if ruleset.record_kind != "best":
+        return []
+    if installed is None:
+        installed = []
+        for info in blockyard.list_rulesets():
+            if info.error is not None:
+                continue
+            try:
+                installed.append(blockyard.load_ruleset(info.path))
+            except Exception:  # nothing a plugin does may stop a page; it shares nothing
+                continue
+    return [ruleset_name(other) for other in installed
+            if other.id != ruleset.id and other.record_kind == "best"
+            and other.record_group == ruleset.record_group]
 
 
 def ruleset_description(ruleset: blockyard.Ruleset) -> str:

@@ -15,6 +15,7 @@ import blockyard
 from blockyard.frontend.app import BlockyardApp
 from blockyard.frontend.launcher import LauncherView
 from blockyard.frontend.menus import MenuView
+from blockyard.frontend.pages import StatsView
 from blockyard.frontend.persistence import SavedGame, Settings, save_game, saves_dir
 from blockyard.frontend.tray_view import TrayGameView
 from blockyard.replays import replays_dir
@@ -75,6 +76,46 @@ def test_records_and_games_played_show_in_the_launcher(ui):
     view = launcher(ui)
     entry = next(e for e in view.entries if e.ruleset_id == "tiered")
     assert "best 420" in entry.texts[2].text and "1 game played" in entry.texts[2].text
+
+
+def test_rulesets_that_share_a_best_score_say_so(ui):
+    """eu-hardcore keeps its best score with eu-classic (their rule files' records
+    group): each row says whose best it shares where the window is wide enough for
+    the note, and the statistics page says so at any width; a ruleset of its own
+    group does not."""
+    game = blockyard.new_game("eu-hardcore", seed=1)
+    game.score = 730
+    game.end_round()
+    ui.app.records.record(game)
+    classic = blockyard.load_ruleset("eu-classic").name
+    hardcore = blockyard.load_ruleset("eu-hardcore").name
+    view = launcher(ui)
+    ui.resize(1280, 720)
+    try:
+        note = {e.ruleset_id: e.texts[2].text for e in view.entries if e.resume is None}
+        assert "best 730" in note["eu-classic"] and "best 730" in note["eu-hardcore"]
+        assert f"best shared with {hardcore}" in note["eu-classic"]
+        assert f"best shared with {classic}" in note["eu-hardcore"]
+        assert "shared" not in note["eu-timed"] and "shared" not in note["tiered"]
+    finally:
+        ui.resize(720, 960)
+    view = launcher(ui)
+    entry = next(e for e in view.entries if e.ruleset_id == "eu-classic" and e.resume is None)
+    while entry.rect.bottom < view.list_bottom or entry.rect.top > view.list_top:
+        view.selected = view.entries.index(entry)
+        view._ensure_visible()
+        ui.pump(2)
+    ui.click(entry.stats_rect.center_x, entry.stats_rect.center_y)
+    stats = ui.view
+    assert isinstance(stats, StatsView) and stats.ruleset.id == "eu-classic"
+    assert stats.figures["Best"] == "730"
+    assert any(t.text == f"best shared with {hardcore}" for t in stats.texts)
+    texts = [t.text for t in stats.texts]  # no games of its own: no chart heading
+    assert "No finished games yet." in texts and not any("last" in t for t in texts)
+    ui.app.show_stats(blockyard.load_ruleset("eu-hardcore"))
+    ui.pump(2)
+    texts = [t.text for t in ui.view.texts]
+    assert "Score of the last game" in texts and f"best shared with {classic}" in texts
 
 
 def relaunch(ui, window):
