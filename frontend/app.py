@@ -154,6 +154,19 @@ class BlockyardApp:
             [(_("Restart"), lambda: self.restart(game)), (_("Keep playing"), keep)], keep,
             default=1))  # Enter keeps the game: restarting throws it away
 
+    def confirm_quit(self, view: arcade.View) -> None:
+        """Ask before Esc closes the window from the launcher (Enter quits, Esc
+        stays); games in progress are kept whatever the answer."""
+        from .menus import MenuView
+
+        def stay() -> None:
+            self.window.show_view(view)
+
+        lines = [_("Games in progress are saved; the launcher offers to resume them.")] \
+            if self.saves else []
+        self.window.show_view(MenuView(_("Quit Blockyard?"), lines,
+                                       [(_("Quit"), self.quit), (_("Back"), stay)], stay))
+
     def start_game(self, ruleset: str, seed: int | None = None, *,
                    replace_saved: bool = True, challenge: int | None = None) -> blockyard.Game:
         """Start a new game of ``ruleset`` (id or path) and show it; ``challenge``

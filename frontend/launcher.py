@@ -475,7 +475,7 @@ class LauncherView(arcade.View):
         elif symbol == key.S:
             self.open_settings()
         elif symbol == key.ESCAPE:
-            self.app.quit()
+            self.app.confirm_quit(self)
 
     def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
         for i, entry in enumerate(self.entries):

@@ -50,6 +50,20 @@ def test_choose_by_keyboard(ui):
     assert ui.view.game.ruleset.id == first
 
 
+def test_esc_on_the_launcher_asks_before_quitting(ui, monkeypatch):
+    quits: list[bool] = []
+    monkeypatch.setattr(ui.app, "quit", lambda: quits.append(True))
+    view = launcher(ui)
+    ui.key("Escape")
+    assert isinstance(ui.view, MenuView) and ui.view.title.text == "Quit Blockyard?"
+    ui.key("Escape")  # Esc again: back to the launcher, nothing closed
+    assert ui.view is view and quits == []
+    ui.key("Escape", "Down", "Return")  # "Back"
+    assert ui.view is view and quits == []
+    ui.key("Escape", "Return")  # Enter takes "Quit"
+    assert quits == [True]
+
+
 def test_choose_by_mouse_and_the_nepal_setting(ui):
     view = launcher(ui)
     index = next(i for i, e in enumerate(view.entries) if e.family == "nepal")
