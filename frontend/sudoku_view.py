@@ -290,8 +290,12 @@ class SudokuView(GameScreen):
                                anchor_x="center", anchor_y="center")
         self.clock_text = Text("", 0, 0, theme.TEXT, 18, font_name=font,
                                anchor_x="center", anchor_y="center")
+        # the errors made (✗, in the bad colour) and the ones left (·, muted), as one line
         self.errors_text = Text("", 0, 0, theme.BAD, 22, font_name=font, bold=True,
-                                anchor_x="center", anchor_y="center")
+                                anchor_x="left", anchor_y="center")
+        self.spare_text = Text("", 0, 0, theme.MUTED, 22, font_name=font, bold=True,
+                               anchor_x="left", anchor_y="center")
+        self.errors_at = (0.0, 0.0)  # where the line is centred (set by the layout)
         self.next_text = Text(_("Next"), 0, 0, theme.MUTED, 13, font_name=font,
                               anchor_x="left", anchor_y="center")
         self.upcoming_texts = [Text("", 0, 0, (20, 20, 30, 255), 14, font_name=font,
@@ -303,7 +307,7 @@ class SudokuView(GameScreen):
         self.errors_label = Text(_("Errors"), 0, 0, theme.MUTED, 12, font_name=font,
                                  anchor_x="center", anchor_y="center")
         self.upcoming = arcade.SpriteList()
-        self.hud.texts = [self.score_text, self.clock_text, self.errors_text,
+        self.hud.texts = [self.score_text, self.clock_text, self.errors_text, self.spare_text,
                           self.errors_label, self.next_text, *self.upcoming_texts]
         self.hud.sprites = [self.upcoming]
         self.board_section = StoneBoardSection(self)
@@ -347,11 +351,20 @@ class SudokuView(GameScreen):
         self.next_text.position = (24 * scale, height - 40 * scale)
         self.score_text.position = (width / 2, height - 50 * scale)
         self.clock_text.position = (width / 2, height - 90 * scale)
-        self.errors_text.position = (width - 170 * scale, height - 50 * scale)
+        self.errors_at = (width - 170 * scale, height - 50 * scale)  # the line's centre
+        self._place_errors()
         self.errors_label.position = (width - 170 * scale, height - 78 * scale)
         self.message_line.place(Rect(0, self.board.bottom - 26 * scale, width, 24 * scale),
                                 14 * scale)
         self.dialog.place(width, height, scale)
+
+    def _place_errors(self) -> None:
+        """Centre the errors line (made, then left) on :attr:`errors_at`."""
+        x, y = self.errors_at
+        made = self.errors_text.content_width if self.errors_text.text else 0.0
+        left = x - (made + (self.spare_text.content_width if self.spare_text.text else 0.0)) / 2
+        self.errors_text.position = (left, y)
+        self.spare_text.position = (left + made, y)
 
     def cell_center(self, row: float, col: float) -> tuple[float, float]:
         return (self.board.left + (col + 0.5) * self.cell,
@@ -364,13 +377,15 @@ class SudokuView(GameScreen):
         self._update_clock()
         self.shown_moves = game.moves
         if self.max_errors is not None:
-            self.errors_text.text = "✗" * game.errors + "·" * max(0, self.max_errors - game.errors)
+            self.errors_text.text = "✗" * game.errors
+            self.spare_text.text = "·" * max(0, self.max_errors - game.errors)
             self.errors_label.text = _("Errors {n} of {most}").format(
                 n=format_number(game.errors), most=format_number(self.max_errors))
         else:
-            self.errors_text.text = ""
+            self.errors_text.text = self.spare_text.text = ""
             self.errors_label.text = _("Errors {n}").format(
                 n=format_number(game.errors)) if game.errors else ""
+        self._place_errors()
         for sprite, text, stone in zip(self.upcoming, self.upcoming_texts, game.upcoming,
                                        strict=False):
             sprite.color = stone_colour(stone)

@@ -43,7 +43,15 @@ def test_an_error_is_counted_and_shown(ui):
     view, game = show(ui, stream="5 5", board="\n".join(["........."] * 8 + ["5........"]))
     ui.key("Right", "space")  # column 5, bottom row: a second 5 in row 8
     assert game.errors == 1
-    assert view.errors_text.text == "✗··"
+    assert (view.errors_text.text, view.spare_text.text) == ("✗", "··")
+    ui.pump(2)  # the error made in the bad colour, the two left muted
+    made, left = view.errors_text, view.spare_text
+    assert made.right <= left.left + 1  # one line: made, then left
+    y = made.y
+    colours = {ui.pixel(x, y) for x in range(int(made.left), int(made.right))}
+    assert theme.BAD[:3] in colours and theme.MUTED[:3] not in colours
+    colours = {ui.pixel(x, y) for x in range(int(left.left), int(left.right))}
+    assert theme.MUTED[:3] in colours and theme.BAD[:3] not in colours
     assert any(label.text == "Error!" for label, _ in view.board_section.labels)
 
 
