@@ -206,7 +206,7 @@ class LauncherView(arcade.View):
                          if best is not None else _("no record yet"))
             others = rulewords.best_shared_with(ruleset, self.installed)
             if others:
-                parts.append(_("best shared with {names}").format(names=", ".join(others)))
+                parts.append(_("shared with {names}").format(names=", ".join(others)))
         parts.append(ngettext("{n} game played", "{n} games played", games).format(
             n=format_number(games)))
         return parts

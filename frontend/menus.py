@@ -68,7 +68,8 @@ class MenuView(arcade.View):
         self.title = Text(title, 0, 0, theme.TEXT, 28, font_name=theme.FONT, bold=True,
                                  anchor_x="center", anchor_y="center")
         self.lines = [Text(line, 0, 0, theme.TEXT, 16, font_name=theme.FONT,
-                                  anchor_x="center", anchor_y="center") for line in lines]
+                           anchor_x="center", anchor_y="top", multiline=True,
+                           width=600, align="center") for line in lines]
         self.buttons = [Button(label, action, font_size=17) for label, action in choices]
         self.index = default
         self._layout()
@@ -79,12 +80,13 @@ class MenuView(arcade.View):
         y = height - 70 * scale
         self.title.position = (width / 2, y)
         self.title.font_size = 28 * scale
-        y -= 56 * scale
-        for line in self.lines:
-            line.position = (width / 2, y)
+        y -= 42 * scale
+        for line in self.lines:  # wrapped to the window, never cut at its edges
             line.font_size = 16 * scale
-            y -= 30 * scale
-        y -= 20 * scale
+            line.width = int(max(100, min(width - 32 * scale, 640 * scale)))
+            line.position = (width / 2, y)
+            y -= line.content_height + 8 * scale
+        y -= 26 * scale
         bw, bh = min(width * 0.8, 460 * scale), 46 * scale
         for button in self.buttons:
             button.place(Rect(width / 2 - bw / 2, y - bh, bw, bh), 17 * scale)

@@ -407,7 +407,8 @@ class StatsView(arcade.View):
         notes = []
         shared = rulewords.best_shared_with(r) if shows_score else []
         if shared:
-            notes.append(_("best shared with {names}").format(names=", ".join(shared)))
+            notes.append(_("The best score is shared with {names}.").format(
+                names=", ".join(shared)))
         if s.practice_games:
             notes.append(ngettext("{n} practice game (not counted)",
                                   "{n} practice games (not counted)",
@@ -447,8 +448,9 @@ class StatsView(arcade.View):
         top -= part
         self.histogram_area = Rect(margin, top - part + 44 * scale, width - 2 * margin,
                                    part - 90 * scale)
-        self._text(_("Scores by range"), margin, top - 12 * scale, 14, bold=True,
-                   anchor_x="left")
+        if count:  # as the chart above: no heading over nothing
+            self._text(_("Scores by range"), margin, top - 12 * scale, 14, bold=True,
+                       anchor_x="left")
         self.bars = histogram_bars(self.bins, self.histogram_area)
         for b, bar in zip(self.bins, self.bars, strict=True):
             if b.count:

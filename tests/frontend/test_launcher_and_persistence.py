@@ -64,6 +64,29 @@ def test_esc_on_the_launcher_asks_before_quitting(ui, monkeypatch):
     assert quits == [True]
 
 
+def test_the_quit_question_wraps_its_words_to_the_window(ui):
+    """With a game in progress the question explains that it is kept: the words
+    wrap inside the window in every language and at the smallest sizes."""
+    ui.app.start_game("eu-classic", seed=3)
+    ui.key("1", "Return")
+    ui.app.show_launcher()
+    ui.pump(2)
+    try:
+        for language, size in (("en", (480, 640)), ("de", (720, 960)), ("es", (480, 640))):
+            ui.app.set_language(language)
+            ui.resize(*size)
+            ui.key("Escape")
+            question = ui.view
+            assert isinstance(question, MenuView) and len(question.lines) == 1
+            line = question.lines[0]
+            assert line.left >= 0 and line.right <= size[0], (language, size)
+            assert line.bottom > question.buttons[0].rect.top  # above the buttons
+            ui.key("Escape")
+    finally:
+        ui.app.set_language("en")
+        ui.resize(720, 960)
+
+
 def test_choose_by_mouse_and_the_nepal_setting(ui):
     view = launcher(ui)
     index = next(i for i, e in enumerate(view.entries) if e.family == "nepal")
@@ -108,8 +131,8 @@ def test_rulesets_that_share_a_best_score_say_so(ui):
     try:
         note = {e.ruleset_id: e.texts[2].text for e in view.entries if e.resume is None}
         assert "best 730" in note["eu-classic"] and "best 730" in note["eu-hardcore"]
-        assert f"best shared with {hardcore}" in note["eu-classic"]
-        assert f"best shared with {classic}" in note["eu-hardcore"]
+        assert f"best 730  ·  shared with {hardcore}" in note["eu-classic"]
+        assert f"best 730  ·  shared with {classic}" in note["eu-hardcore"]
         assert "shared" not in note["eu-timed"] and "shared" not in note["tiered"]
     finally:
         ui.resize(720, 960)
@@ -123,13 +146,15 @@ def test_rulesets_that_share_a_best_score_say_so(ui):
     stats = ui.view
     assert isinstance(stats, StatsView) and stats.ruleset.id == "eu-classic"
     assert stats.figures["Best"] == "730"
-    assert any(t.text == f"best shared with {hardcore}" for t in stats.texts)
-    texts = [t.text for t in stats.texts]  # no games of its own: no chart heading
+    assert any(t.text == f"The best score is shared with {hardcore}." for t in stats.texts)
+    texts = [t.text for t in stats.texts]  # no games of its own: no chart headings
     assert "No finished games yet." in texts and not any("last" in t for t in texts)
+    assert "Scores by range" not in texts
     ui.app.show_stats(blockyard.load_ruleset("eu-hardcore"))
     ui.pump(2)
     texts = [t.text for t in ui.view.texts]
-    assert "Score of the last game" in texts and f"best shared with {classic}" in texts
+    assert "Score of the last game" in texts and "Scores by range" in texts
+    assert f"The best score is shared with {classic}." in texts
 
 
 def relaunch(ui, window):
