@@ -272,7 +272,7 @@ class DialogSection(ScreenSection):
         helps = "\n".join(engine_text(a.help) for a in actions if a.help)
         keys = "  ·  ".join(f"{key_name(a.key)}: {engine_text(a.label)}"
                             for a in actions if a.key)
-        body = helps + ("\n" + keys + "  ·  " + _("F: finish") if keys else "")
+        body = helps + ("\n" + keys + "  ·  " + _("F: Finish") if keys else "")
         if self.overlay_help.text != body:
             self.overlay_help.text = body
         self.overlay_text.draw()
