@@ -13,9 +13,9 @@ from . import theme
 from .i18n import N_, _, format_number, localise_digits, ngettext
 from .layout import Rect
 from .menus import KeyGuard
-from .rulewords import display, engine_text, over_words
+from .rulewords import best_shared_with, display, engine_text, over_words
 from .text import Text
-from .widgets import Button, click_buttons, hover_buttons, piece_sprites
+from .widgets import Button, click_buttons, fit_text, hover_buttons, piece_sprites
 
 if TYPE_CHECKING:
     from .session import Session
@@ -41,6 +41,8 @@ class SummaryView(arcade.View):
         if summary.new_record and fresh:  # not again when coming back from the statistics
             session.sounds.play("record")
         self.code = challenge_code(game)
+        # the other rulesets whose best score this record also is (one records group)
+        self.shared = best_shared_with(game.ruleset) if summary.record_after is not None else []
         self.pieces = arcade.SpriteList()
         self._layout()
 
@@ -65,6 +67,9 @@ class SummaryView(arcade.View):
             before = "—" if s.record_before is None else format_number(s.record_before)
             lines.append((_("Record: {before} → {after}").format(
                 before=before, after=format_number(s.record_after)), theme.TEXT, 16, False))
+            if self.shared:
+                lines.append((_("The best score is shared with {names}.").format(
+                    names=", ".join(self.shared)), theme.MUTED, 13, False))
         n = s.lines_cleared
         lines.append(((ngettext("{n} area completed", "{n} areas completed", n)
                        if self.game.kind == "falling"
@@ -91,9 +96,10 @@ class SummaryView(arcade.View):
         self.texts = []
         y = height - 70 * scale
         for text, color, size, bold in self._lines():
-            self.texts.append(Text(text, width / 2, y, color, size * scale,
-                                          font_name=theme.FONT, bold=bold, anchor_x="center",
-                                          anchor_y="center"))
+            line = Text(text, width / 2, y, color, size * scale, font_name=theme.FONT,
+                        bold=bold, anchor_x="center", anchor_y="center")
+            fit_text(line, width - 24, (size + 22) * scale, size * scale, smallest=9.0)
+            self.texts.append(line)
             y -= (size + 22) * scale
         self.pieces.clear()
         failed = self.summary.failed_pieces

@@ -1,8 +1,10 @@
-"""The daily rule on screen: a second finished daily game of the same date is
-practice, and the summary says so (real keys on Xvfb)."""
+"""Records on the game-over screen: a second finished daily game of the same
+date is practice, and a record shared between rulesets says so (real keys on
+Xvfb)."""
 
 from __future__ import annotations
 
+import blockyard
 from blockyard.frontend.summary_view import PRACTICE, SummaryView
 
 
@@ -30,3 +32,21 @@ def test_the_second_daily_game_of_a_date_is_shown_as_practice(ui):
     history = ui.app.records.history("eu-daily")
     assert [g.practice for g in history] == [True, False]
     assert all(g.replay is not None and g.replay.endswith(".json") for g in history)
+
+
+def test_a_shared_record_says_whose_it_also_is(ui):
+    """eu-hardcore's record is eu-classic's too (one records group in their rule
+    files): the summary says so under the record, inside the window; eu-timed
+    keeps its own and says nothing."""
+    game = ui.app.start_game("eu-hardcore", seed=2)
+    summary = end_round(ui)
+    texts = [t.text for t in summary.texts]
+    classic = blockyard.load_ruleset("eu-classic").name
+    assert f"Record: — → {game.score}" in texts
+    note = next(t for t in summary.texts
+                if t.text == f"The best score is shared with {classic}.")
+    assert note.left >= 0 and note.right <= ui.window.width
+    ui.pump(40)
+    ui.app.start_game("eu-timed", seed=2)
+    texts = [t.text for t in end_round(ui).texts]
+    assert not any("shared" in t for t in texts)
