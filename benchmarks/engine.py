@@ -122,10 +122,18 @@ def _lean_table(slot: int, rows: int, cols: int
 
 class LeanRules:
     """What the lean loop works out once per ruleset: per piece (shape, valid
-    anchors, offsets, cells), the families' cumulative weights, the line masks
-    and the shifts that find full rows and columns at once."""
+    anchors, offsets, cells), the families' cumulative weights, the line masks,
+    the shifts that find full rows and columns at once, and the numbers of the
+    rule file's dealing and scoring (eu's plugins and parameters)."""
 
     def __init__(self, ruleset: blockyard.Ruleset) -> None:
+        plugins = ruleset.data["plugins"]
+        self.max_attempts = plugins["weighted-dealing"].get("max_attempts", 100)
+        scoring = plugins["line-scoring"]
+        self.line_points = tuple(scoring["line_points"])
+        self.extra_line_points = scoring["extra_line_points"]
+        self.multipliers = tuple(scoring["multipliers"])
+        self.perfect_clear = scoring.get("perfect_clear", 0)
         geo = ruleset.geometry
         rows, cols = geo.rows, geo.cols
         self.full = geo.full
@@ -175,8 +183,6 @@ class LeanBitboardGame:
     against it (and ``tests/test_benchmarks.py`` checks that both play the same
     games)."""
 
-    MAX_ATTEMPTS = 100  # eu-classic's [plugins.weighted-dealing] max_attempts
-
     def __init__(self, ruleset: blockyard.Ruleset, seed: int) -> None:
         self.rules = LeanRules.of(ruleset)
         self.seed = seed
@@ -221,7 +227,7 @@ class LeanBitboardGame:
         fits = self.fits
         attempt = 1
         while not (fits(pieces[0]) or fits(pieces[1]) or fits(pieces[2])):
-            if attempt >= self.MAX_ATTEMPTS:
+            if attempt >= self.rules.max_attempts:
                 fitting = [p for p in self.rules.largest_first if fits(p)]
                 if fitting:
                     pieces[2] = fitting[0]
@@ -270,10 +276,12 @@ class LeanBitboardGame:
         self.board = board
         if count:
             self.streak += 1
-            points = (100, 250, 500, 1000)[count - 1] if count <= 4 else 1000 + 500 * (count - 4)
-            self.score += piece[3] + round(points * (1, 1.5, 2, 2.5, 3)[min(self.streak, 5) - 1])
+            table, factors = rules.line_points, rules.multipliers
+            points = table[count - 1] if count <= len(table) else \
+                table[-1] + rules.extra_line_points * (count - len(table))
+            self.score += piece[3] + round(points * factors[min(self.streak, len(factors)) - 1])
             if not board:
-                self.score += 2000  # perfect clear
+                self.score += rules.perfect_clear
         else:
             self.streak = 0
             self.score += piece[3]

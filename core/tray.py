@@ -471,9 +471,8 @@ class TrayGame(Game):
     def deal_next_set(self) -> None:
         """Deal set number ``set_index`` into the tray through the dealing hook."""
         pieces = self._deal(self.seed, "deal", self, self.set_index)
-        if type(pieces) not in (list, tuple) or len(pieces) != TRAY_SLOTS or not (
-                isinstance(pieces[0], Piece) and isinstance(pieces[1], Piece)
-                and isinstance(pieces[2], Piece)):  # TRAY_SLOTS pieces
+        if pieces is None or len(pieces) != TRAY_SLOTS or \
+                not all(isinstance(p, Piece) for p in pieces):
             raise self.ruleset.plugin_error(
                 "deal", f"returned {pieces!r:.80}; expected a list of 3 Piece objects",
                 seed=self.seed, action="deal")
@@ -513,8 +512,7 @@ class TrayGame(Game):
     def _settle(self, action: str) -> None:
         """After a move or action: deal when the tray is empty, take automatic
         rescues, then apply the end rule."""
-        tray = self._tray
-        if tray[0] is None and tray[1] is None and tray[2] is None:  # TRAY_SLOTS slots
+        if not any(self._tray):  # every slot used (truth, not ==: pieces compare by cells)
             self.deal_next_set()
         stuck = not any(self._fits or self.fit_masks())
         if stuck:

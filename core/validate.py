@@ -347,16 +347,10 @@ def check_snapshot(snap: Mapping[str, Any], ruleset: Any, kind: str,
         missing.append("tray")
     if missing:
         raise _fail(where, f"missing {', '.join(repr(m) for m in missing)}")
-    seed, date, score, moves = snap["seed"], snap["date"], snap["score"], snap["moves"]
-    # each check told at once in the common case; check_int writes the message
-    if type(seed) is not int or not -MAX_SEED <= seed < MAX_SEED:
-        check_int(seed, "snapshot.seed", -MAX_SEED, MAX_SEED - 1)
-    if date is not None:
-        date = check_date(date, "snapshot.date")
-    if type(score) is not int or not -MAX_COUNTER <= score <= MAX_COUNTER:
-        check_int(score, "snapshot.score", -MAX_COUNTER, MAX_COUNTER)
-    if type(moves) is not int or not 0 <= moves <= MAX_COUNTER:
-        check_int(moves, "snapshot.moves", 0, MAX_COUNTER)
+    seed = check_int(snap["seed"], "snapshot.seed", -MAX_SEED, MAX_SEED - 1)
+    date = check_date(snap["date"], "snapshot.date")
+    check_int(snap["score"], "snapshot.score", -MAX_COUNTER, MAX_COUNTER)
+    check_int(snap["moves"], "snapshot.moves", 0, MAX_COUNTER)
     over = snap["over_reason"]
     if over is not None:
         check_str(over, "snapshot.over_reason", 64, empty=False)
@@ -506,21 +500,10 @@ def _check_snapshot_log(log: Any, text: str, seed: int, date: str | None, kind: 
              for key, value in start.items()}
     out: list[list[Any]] = [["start", start]]
     add = out.append
-    arity = ENGINE_ACTIONS.get(kind, {}).get
-    low, high = -MAX_SEED, MAX_SEED
+    arity = ENGINE_ACTIONS.get(kind, {})
     for index in range(1, len(entries)):
         entry = entries[index]
-        # the common case of check_entry at once: one of the engine's moves (not
-        # tick) with its number of integer arguments
-        if type(entry) is list and entry and type(entry[0]) is str \
-                and arity(entry[0]) == len(entry) - 1 and entry[0] != "tick":
-            for arg in entry[1:]:
-                if type(arg) is not int or not low <= arg < high:
-                    break
-            else:
-                add(entry[:])
-                continue
-        add(list(check_entry(entry, index, kind)))
+        add(entry[:] if _plain_move(entry, arity) else list(check_entry(entry, index, kind)))
     return out
 
 

@@ -364,6 +364,8 @@ class StatsView(arcade.View):
         else:
             today = dt.date.today()
             self.month = (today.year, today.month)
+        # the other rulesets whose best score this one's is (looked up once, not per layout)
+        self.shared = rulewords.best_shared_with(ruleset) if ruleset.display.score else []
         self.back_button = Button(_("Back"), back, font_size=16)
         self._layout()
 
@@ -405,10 +407,9 @@ class StatsView(arcade.View):
                                              bold=True).text
             self._text(label, x, height - 106 * scale, 12, theme.MUTED)
         notes = []
-        shared = rulewords.best_shared_with(r) if shows_score else []
-        if shared:
+        if self.shared:
             notes.append(_("The best score is shared with {names}.").format(
-                names=", ".join(shared)))
+                names=", ".join(self.shared)))
         if s.practice_games:
             notes.append(ngettext("{n} practice game (not counted)",
                                   "{n} practice games (not counted)",

@@ -53,26 +53,19 @@ class WeightTable:
 
     def draw(self, rng: random.Random) -> Piece:
         """A family by weight, then one of its pieces uniformly."""
-        i = bisect_right(self.cumulative, rng.random() * self.total)
-        pieces = self.families[min(i, len(self.families) - 1)].pieces
-        return pieces[below(rng, len(pieces))]
+        return self.draw_set(rng, 1)[0]
 
     def draw_set(self, rng: random.Random, count: int = 3) -> list[Piece]:
-        """``count`` pieces, each drawn as :meth:`draw` draws it (written out: the
-        set of every deal)."""
+        """``count`` pieces drawn one after another as :meth:`draw` describes (the
+        loop of every deal, with what the draws share looked up once)."""
         cumulative, total, families = self.cumulative, self.total, self.families
         last = len(families) - 1
-        uniform, getrandbits = rng.random, rng.getrandbits
+        uniform = rng.random
         out = []
         for _ in range(count):
             i = bisect_right(cumulative, uniform() * total)
             pieces = families[i if i < last else last].pieces
-            n = len(pieces)  # below(rng, n), inline
-            k = n.bit_length()
-            r = getrandbits(k)
-            while r >= n:
-                r = getrandbits(k)
-            out.append(pieces[r])
+            out.append(pieces[below(rng, len(pieces))])
         return out
 
 
@@ -159,10 +152,8 @@ class WeightedDealing:
             return pieces
         fits = game.piece_fits_somewhere
         if self.guarantee == "one-fits":
-            if fits(pieces[0]) or fits(pieces[1]) or fits(pieces[2]):
-                return pieces  # the common case, told without a generator
             attempt = 1
-            while not any(fits(p) for p in pieces):
+            while not (fits(pieces[0]) or fits(pieces[1]) or fits(pieces[2])):  # a set of 3
                 if attempt >= self.max_attempts:
                     return self._fallback(game, pieces, avoid_triple=False)
                 pieces = table.draw_set(game.stream("deal", index, attempt))

@@ -36,6 +36,7 @@ import arcade  # noqa: E402  (after DISPLAY is set)
 
 import blockyard  # noqa: E402
 from blockyard.frontend.app import BlockyardApp, BlockyardWindow  # noqa: E402
+from blockyard.frontend.screens import game_view  # noqa: E402
 
 WIDTH, HEIGHT = 720, 960
 
@@ -64,6 +65,16 @@ class Driver:
                 view.on_update(dt)
                 view.on_draw()
             self.window.flip()
+
+    def show_game(self, ruleset: str = "eu-classic", *, board: str | None = None,
+                  tray: list[str | None] | None = None, seed: int = 1):
+        """A new game of ``ruleset`` (from a starting position) on screen, after a
+        few frames: ``(view, game)``."""
+        game = blockyard.new_game(ruleset, seed=seed, board=board, tray=tray)
+        self.app.show_game(game)
+        self.pump(3)
+        assert isinstance(self.view, game_view(game.kind))
+        return self.view, game
 
     def sync(self) -> None:
         """Wait until the X server has delivered every event caused so far."""

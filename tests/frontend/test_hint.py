@@ -11,11 +11,8 @@ from blockyard.frontend.tray_view import TrayGameView
 EMPTY = ".........."
 
 
-def start(ui, ruleset="eu-classic", seed=3, board=None, tray=None):
-    game = ui.app.start_game(ruleset, seed=seed) if board is None else None
-    if game is None:
-        game = blockyard.new_game(ruleset, seed=seed, board=board, tray=tray)
-        ui.app.show_game(game)
+def start(ui, ruleset="eu-classic", seed=3):
+    game = ui.app.start_game(ruleset, seed=seed)
     ui.pump(3)
     assert isinstance(ui.view, TrayGameView)
     return ui.view, game

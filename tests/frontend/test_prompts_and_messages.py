@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-import blockyard
 from blockyard.frontend.game_screen import MESSAGE_TIME
 from blockyard.frontend.menus import MenuView
 from blockyard.frontend.summary_view import SummaryView
@@ -14,14 +13,6 @@ from blockyard.frontend.tray_view import TrayGameView
 
 # a chequer board: "#####" fits nowhere, "#" fits in any hole without clearing a line
 STUCK = "\n".join("#." * 5 if r % 2 else ".#" * 5 for r in range(10))
-
-
-def show(ui, ruleset, board=None, tray=None, seed=1):
-    game = blockyard.new_game(ruleset, seed=seed, board=board, tray=tray)
-    ui.app.show_game(game)
-    ui.pump(3)
-    assert isinstance(ui.view, TrayGameView)
-    return ui.view, game
 
 
 def test_enter_on_the_restart_question_keeps_the_game(ui):
@@ -51,7 +42,7 @@ def test_a_menu_needs_a_valid_default(ui):
 
 
 def test_rapid_enter_across_becoming_stuck_takes_neither_continue_nor_a_new_game(ui):
-    view, game = show(ui, "eu-classic", board=STUCK, tray=["#", "#####", None])
+    view, game = ui.show_game("eu-classic", board=STUCK, tray=["#", "#####", None])
     assert not game.over
     ui.key("1", "Return")  # the last move that fits: stuck, the "continue?" prompt
     assert game.over and game.can_continue and view.prompting
@@ -65,7 +56,7 @@ def test_rapid_enter_across_becoming_stuck_takes_neither_continue_nor_a_new_game
 
 
 def test_rapid_enter_never_leaves_the_summary_unseen(ui):
-    _view, game = show(ui, "eu-classic", board=STUCK, tray=["#", "#####", None])
+    _view, game = ui.show_game("eu-classic", board=STUCK, tray=["#", "#####", None])
     ui.key("1", "Return")
     ui.pump(40)
     ui.key("f")  # finish: the summary
@@ -86,7 +77,7 @@ def test_rapid_enter_never_leaves_the_summary_unseen(ui):
 
 def test_enter_held_into_a_game_over_without_continue_starts_nothing(ui):
     board = "\n".join("#." * 4 if r % 2 else ".#" * 4 for r in range(8))
-    _view, game = show(ui, "arcadeforge", board=board, tray=["#", "#####", None])
+    _view, game = ui.show_game("arcadeforge", board=board, tray=["#", "#####", None])
     ui.key("1")
     ui.key_down("Return")  # places the piece; the game ends with the key still down
     for _ in range(30):
@@ -122,7 +113,7 @@ def record_message_frames(view, monkeypatch):
 
 
 def test_a_message_disappears_from_the_screen_when_it_expires_without_input(ui, monkeypatch):
-    view, _game = show(ui, "eu-classic", board=STUCK, tray=["#", "#####", None])
+    view, _game = ui.show_game("eu-classic", board=STUCK, tray=["#", "#####", None])
     ui.key("2", "Return")  # the five fits nowhere
     assert view.message
     frames = record_message_frames(view, monkeypatch)
@@ -137,7 +128,7 @@ def test_a_message_disappears_from_the_screen_when_it_expires_without_input(ui, 
 
 
 def test_the_swap_confirmation_text_goes_with_the_swap(ui, monkeypatch):
-    view, game = show(ui, "tiered", seed=3)
+    view, game = ui.show_game("tiered", seed=3)
     before = game.tray
     rect = view.swap_button.rect
     ui.click(rect.center_x, rect.center_y)
@@ -153,7 +144,7 @@ def test_the_points_label_runs_out_under_the_stuck_prompt_without_input(ui, monk
     prompt; the frame without it is drawn with no input, then the window idles."""
     from blockyard.frontend.tray_view import LABEL_TIME
 
-    view, _game = show(ui, "eu-classic", board=STUCK, tray=["#", "#####", None])
+    view, _game = ui.show_game("eu-classic", board=STUCK, tray=["#", "#####", None])
     ui.key("1", "Return")
     assert view.prompting and view.board_section.labels
     drawn: list[int] = []

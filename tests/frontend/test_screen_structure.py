@@ -12,7 +12,6 @@ from pathlib import Path
 import arcade
 import pytest
 
-import blockyard
 import blockyard.frontend as frontend
 from blockyard.frontend import theme
 from blockyard.frontend.game_screen import GameScreen, ScreenSection
@@ -178,15 +177,8 @@ def test_the_sudoku_replay_bar_covers_nothing(ui):
 
 # -- tap-to-place at the board's edge ----------------------------------------------------------
 
-def _show(ui, board=None, tray=None):
-    game = blockyard.new_game("eu-classic", seed=1, board=board, tray=tray)
-    ui.app.show_game(game)
-    ui.pump(3)
-    return ui.view, game
-
-
 def test_tap_to_place_shows_the_ghost_moved_onto_the_board_and_places_there(ui):
-    view, game = _show(ui, tray=["###/###/###", None, None])
+    view, game = ui.show_game(tray=["###/###/###", None, None])
     rect = view.layout.slots[0]
     ui.click(rect.center_x, rect.center_y)
     assert view.selected == 0
@@ -208,7 +200,7 @@ def test_tap_to_place_shows_the_ghost_moved_onto_the_board_and_places_there(ui):
 
 def test_tap_to_place_where_it_does_not_fit_shows_the_no_fit_ghost(ui):
     board = "\n".join([EMPTY] * 9 + [".........#"])
-    view, game = _show(ui, board=board, tray=["###/###/###", None, None])
+    view, game = ui.show_game(board=board, tray=["###/###/###", None, None])
     rect = view.layout.slots[0]
     ui.click(rect.center_x, rect.center_y)
     x, y = view.layout.cell_center(9, 9)
@@ -224,7 +216,7 @@ def test_tap_to_place_where_it_does_not_fit_shows_the_no_fit_ghost(ui):
 
 def test_a_message_is_drawn_in_its_own_line_not_over_the_tray(ui):
     board = "\n".join(["#.#.#.#.#.", ".#.#.#.#.#"] * 5)
-    view, _game = _show(ui, board=board, tray=["##", "#", None])
+    view, _game = ui.show_game(board=board, tray=["##", "#", None])
     ui.key("1")
     assert "fits nowhere" in view.message
     text = view.message_line.text
@@ -255,7 +247,7 @@ def test_the_floating_points_are_readable_over_every_piece_colour(name, palette)
 
 def test_the_floating_points_are_drawn_on_their_backing(ui):
     board = "\n".join([EMPTY] * 9 + ["#########."])
-    view, game = _show(ui, board=board, tray=["#", None, None])
+    view, game = ui.show_game(board=board, tray=["#", None, None])
     ui.key("1")
     view.key_anchor = (9, 9)
     ui.key("Return")

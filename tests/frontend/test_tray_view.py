@@ -3,21 +3,12 @@ and checked on screenshots."""
 
 from __future__ import annotations
 
-import blockyard
 from blockyard.frontend import theme
 from blockyard.frontend.rulewords import game_title, ruleset_name
 from blockyard.frontend.summary_view import SummaryView
-from blockyard.frontend.tray_view import LIFT_CELLS, TrayGameView
+from blockyard.frontend.tray_view import LIFT_CELLS
 
 EMPTY = ".........."
-
-
-def show(ui, ruleset="eu-classic", board=None, tray=None, seed=1):
-    game = blockyard.new_game(ruleset, seed=seed, board=board, tray=tray)
-    ui.app.show_game(game)
-    ui.pump(3)
-    assert isinstance(ui.view, TrayGameView)
-    return ui.view, game
 
 
 def drop_point(view, row, col, piece, dx=0.0):
@@ -42,7 +33,7 @@ def slot_center(view, slot):
 
 def test_dragging_a_piece_onto_the_board_places_it_and_scores(ui):
     board = "\n".join(["#........."] + [EMPTY] * 8 + ["#########."])
-    view, game = show(ui, board=board, tray=["#", "##", "###"])
+    view, game = ui.show_game(board=board, tray=["#", "##", "###"])
     start = slot_center(view, 0)
     end = drop_point(view, 9, 9, game.tray[0])
     middle = ((start[0] + end[0]) / 2, (start[1] + end[1]) / 2)
@@ -55,7 +46,7 @@ def test_dragging_a_piece_onto_the_board_places_it_and_scores(ui):
 
 def test_dropping_on_an_illegal_spot_returns_the_piece(ui):
     board = "\n".join(["##########"[:5] + "....."] + [EMPTY] * 9)
-    view, game = show(ui, board=board, tray=["##", "#", None])
+    view, game = ui.show_game(board=board, tray=["##", "#", None])
     start = slot_center(view, 0)
     ui.drag([start, (start[0], start[1] + 100), drop_point(view, 0, 2, game.tray[0])])
     assert game.tray[0] is not None and game.moves == 0
@@ -65,7 +56,7 @@ def test_dropping_on_an_illegal_spot_returns_the_piece(ui):
 
 def test_ghost_and_glow_show_where_the_piece_would_land_and_what_would_clear(ui):
     board = "\n".join(["#........."] + [EMPTY] * 8 + ["#######..."])
-    view, game = show(ui, board=board, tray=["###", None, "#"])
+    view, game = ui.show_game(board=board, tray=["###", None, "#"])
     piece = game.tray[0]
     start = slot_center(view, 0)
     target = drop_point(view, 9, 7, piece, dx=0.4)
@@ -99,7 +90,7 @@ def test_ghost_and_glow_show_where_the_piece_would_land_and_what_would_clear(ui)
 
 
 def test_tap_to_place_the_ghost_follows_the_pointer_then_a_click_places(ui):
-    view, game = show(ui, tray=["##", None, None])
+    view, game = ui.show_game(tray=["##", None, None])
     ui.click(*slot_center(view, 0))
     assert view.selected == 0 and game.moves == 0
     x, y = view.layout.cell_center(4, 4)
@@ -117,7 +108,7 @@ def test_tap_to_place_the_ghost_follows_the_pointer_then_a_click_places(ui):
 
 
 def test_keyboard_select_move_and_place(ui):
-    view, game = show(ui, tray=["#", "##/##", "#"])
+    view, game = ui.show_game(tray=["#", "##/##", "#"])
     ui.key("2")
     assert view.selected == 1
     row, col = view.key_anchor
@@ -133,7 +124,7 @@ def test_keyboard_select_move_and_place(ui):
 
 
 def test_keyboard_keeps_the_ghost_inside_the_board(ui):
-    view, _game = show(ui, tray=["#####", None, None])
+    view, _game = ui.show_game(tray=["#####", None, None])
     ui.key("1")
     for _ in range(12):
         ui.key("Right")
@@ -145,7 +136,7 @@ def test_keyboard_keeps_the_ghost_inside_the_board(ui):
 
 def test_a_dimmed_piece_cannot_be_picked_up(ui):
     board = "\n".join(["#.#.#.#.#.", ".#.#.#.#.#"] * 5)
-    view, game = show(ui, board=board, tray=["##", "#", None])
+    view, game = ui.show_game(board=board, tray=["##", "#", None])
     assert game.fit_masks()[0] == 0 and not game.over
     x, y = slot_center(view, 0)
     pixel = ui.pixel(x - view.layout.tray_cell / 2, y)  # drawn at low alpha
@@ -160,7 +151,7 @@ def test_a_dimmed_piece_cannot_be_picked_up(ui):
 
 def test_game_over_screen_shows_the_pieces_that_did_not_fit(ui):
     board = "\n".join(["#.#.#.#.#.", ".#.#.#.#.#"] * 5)
-    view, game = show(ui, board=board, tray=["#", "###/###/###", "##"])
+    view, game = ui.show_game(board=board, tray=["#", "###/###/###", "##"])
     x, y = view.layout.cell_center(0, 1)
     ui.click(*slot_center(view, 0))
     ui.click(x, y)
@@ -188,7 +179,7 @@ def test_continue_is_offered_once_in_eu_and_taken_with_a_click(ui):
     rows = ["##.#####.#"] * 10
     for r in (1, 4, 8):
         rows[r] = "#.########"
-    view, game = show(ui, board="\n".join(rows), tray=["#####", None, None])
+    view, game = ui.show_game(board="\n".join(rows), tray=["#####", None, None])
     assert game.over and game.can_continue
     button = view.continue_button.rect
     ui.click(button.center_x, button.center_y)  # at once: a click meant for the board
@@ -201,7 +192,7 @@ def test_continue_is_offered_once_in_eu_and_taken_with_a_click(ui):
 
 
 def test_swap_needs_a_second_click_to_confirm(ui):
-    view, game = show(ui, ruleset="tiered", seed=3)
+    view, game = ui.show_game(ruleset="tiered", seed=3)
     before = game.tray
     rect = view.swap_button.rect
     ui.click(rect.center_x, rect.center_y)
@@ -215,7 +206,7 @@ def test_swap_needs_a_second_click_to_confirm(ui):
 
 
 def test_swap_by_keyboard_asks_first_and_another_key_cancels(ui):
-    view, game = show(ui, ruleset="tiered", seed=3)
+    view, game = ui.show_game(ruleset="tiered", seed=3)
     ui.key("s")
     assert view.swap_armed and game.swaps_left == 1
     ui.key("1")
@@ -225,7 +216,7 @@ def test_swap_by_keyboard_asks_first_and_another_key_cancels(ui):
 
 
 def test_right_click_rotates_in_arcadeforge_rotate(ui):
-    view, game = show(ui, ruleset="arcadeforge-rotate", tray=["#./#./##", None, None])
+    view, game = ui.show_game(ruleset="arcadeforge-rotate", tray=["#./#./##", None, None])
     ui.click(*slot_center(view, 0), button=3)
     assert game.tray[0].art == "###\n#.."
     ui.key("1", "r")
@@ -234,7 +225,7 @@ def test_right_click_rotates_in_arcadeforge_rotate(ui):
 
 def test_gravity_rows_fall_after_a_clear(ui):
     board = "\n".join(["#......."] + ["........"] * 6 + ["#######."])
-    view, game = show(ui, ruleset="arcadeforge", board=board, tray=["#", None, None])
+    view, game = ui.show_game(ruleset="arcadeforge", board=board, tray=["#", None, None])
     ui.key("1")
     view.key_anchor = (7, 7)
     ui.key("Return")
@@ -247,7 +238,7 @@ def test_gravity_rows_fall_after_a_clear(ui):
 
 
 def test_escape_pauses_with_resume_restart_and_launcher(ui):
-    view, _game = show(ui)
+    view, _game = ui.show_game()
     ui.key("Escape")
     assert view.paused
     ui.key("Escape")
@@ -259,7 +250,7 @@ def test_escape_pauses_with_resume_restart_and_launcher(ui):
 
 
 def test_the_clock_runs_in_timed_rulesets(ui):
-    view, game = show(ui, ruleset="eu-timed")
+    view, game = ui.show_game(ruleset="eu-timed")
     ui.pump(60)
     left = game.time_left
     assert 178 < left < 180
@@ -275,7 +266,7 @@ def test_the_dragged_piece_floats_above_its_ghost_never_over_it(ui):
     """Every piece, dragged to every spot of the board (pointer anywhere in the cell
     that makes it snap there): the lifted piece is wholly above its ghost, at
     LIFT_CELLS above the pointer, and the pointer is on the board."""
-    view, game = show(ui, tray=["#", None, None])
+    view, game = ui.show_game(tray=["#", None, None])
     board = view.layout.board
     cell = view.layout.cell
     for piece in game.ruleset.pieces:
@@ -293,7 +284,7 @@ def test_the_dragged_piece_floats_above_its_ghost_never_over_it(ui):
 
 
 def test_while_dragging_the_ghost_shows_below_the_piece(ui):
-    view, game = show(ui, tray=["###\n#..", None, None])
+    view, game = ui.show_game(tray=["###\n#..", None, None])
     piece = game.tray[0]
     start = slot_center(view, 0)
     target = drop_point(view, 8, 3, piece)  # the bottom rows: the pointer on the board
@@ -316,11 +307,11 @@ def test_while_dragging_the_ghost_shows_below_the_piece(ui):
 
 
 def test_long_ruleset_titles_wrap_or_are_cut_but_stay_readable_at_480x640(ui):
-    show(ui)
+    ui.show_game()
     ui.resize(480, 640)
     for ruleset_id in ("eu-classic", "tiered", "nepal-today", "arcadeforge-rotate",
                        "tiered-gravity"):
-        view, game = show(ui, ruleset=ruleset_id)
+        view, game = ui.show_game(ruleset=ruleset_id)
         title = view.title_text
         layout = view.layout
         hud = layout.hud
