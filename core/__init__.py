@@ -10,6 +10,7 @@ The headless API (``docs/api.md``)::
 
 from __future__ import annotations
 
+from . import challenge, files, records, replays, testing
 from .actions import Action, ActionSpec
 from .discovery import RulesetInfo, list_rulesets, load_ruleset
 from .errors import DataError, IllegalMove, PluginError, RulesetError
@@ -22,10 +23,7 @@ from .results import MoveResult
 from .rng import daily_seed
 from .ruleset import Ruleset
 from .tray import TrayGame
-
-__version__ = "0.1.0"
-
-from . import challenge, files, records, replays, testing
+from .version import __version__ as __version__
 
 __all__ = [
     "Action",

@@ -114,11 +114,10 @@ class _Hypothetical:
         ruleset = game.ruleset
         self.geo: Geometry = game.grid.geo
         self.zeros = [0] * self.geo.size
-        clear, score = ruleset.hot_callers["clear"], ruleset.hot_callers["score"]
-        seed = game.seed
-        self._clear: Callable[..., Any] = lambda board, mask, piece, row, col: clear(
-            seed, "bot", game, board, mask, piece, row, col)
-        self._score: Callable[..., Any] = lambda facts: score(seed, "bot", game, facts)
+        hooks = ruleset.hooks
+        self._clear: Callable[..., Any] = lambda board, mask, piece, row, col: hooks.clear(
+            game, board, mask, piece, row, col, "bot")
+        self._score: Callable[..., Any] = lambda facts: hooks.score(game, facts, "bot")
 
     def place(self, bits: int, combo: int, state: dict[str, Any], piece: Piece,
               info: PieceGeometry, anchor: int) -> Outcome:
@@ -336,16 +335,12 @@ class _Lander:
 
     def __init__(self, game: Any) -> None:
         ruleset = game.ruleset
-        self.seed = game.seed
-        self.call = ruleset.call
-        self.clear = ruleset.hot_callers["clear"]
-        self.score = ruleset.hot_callers["score"]
+        self.hooks = ruleset.hooks
         self.geo: Geometry = game.grid.geo
 
     def accepts(self, game: Any, stone: Any, row: int, col: int) -> bool:
         """Whether ``stone`` may stay at ``(row, col)`` of ``game`` (no error)."""
-        return self.call("accept_stone", seed=self.seed, action="bot", game=game,
-                         stone=stone, row=row, col=col) is not False
+        return self.hooks.accept_stone(game, stone, row, col, "bot") is not False
 
     def land(self, game: Any, stone: Any, row: int, col: int, dropped: int
              ) -> tuple[int, bool, bool, int]:
@@ -362,13 +357,13 @@ class _Lander:
                 placed = 1 << (row * geo.cols + col)
                 board = game.grid.copy()
                 board.fill(placed, stone.code)
-                clearing = self.clear(self.seed, "bot", game, board, placed, None, row, col)
+                clearing = self.hooks.clear(game, board, placed, None, row, col, "bot")
                 regions = tuple(geo.bind(r) for r in clearing.regions)
         facts = MoveFacts(None, 0 if discarded or error else 1, regions, len(regions), False,
                           0, game.state, stone=stone, cell=None if discarded else (row, col),
                           dropped=dropped, error=error, discarded=discarded,
                           row=None if discarded else row, col=None if discarded else col)
-        scoring = self.score(self.seed, "bot", game, facts)
+        scoring = self.hooks.score(game, facts, "bot")
         return scoring.points, error, discarded, len(regions)
 
 
@@ -591,8 +586,7 @@ class SearchBot(Bot):
         facts = MoveFacts(dot, 1, (region,), 1, False, 0, game.state, row=0, col=0,
                           placed_mask=1, geometry=geo)
         try:
-            points = game.ruleset.call("score", seed=game.seed, action="bot", game=game,
-                                       move=facts).points
+            points = game.ruleset.hooks.score(game, facts, "bot").points
         except PluginError:
             return 1.0
         return float(points) if points > 1 else 1.0

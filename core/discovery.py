@@ -21,10 +21,11 @@ from pathlib import Path
 from typing import Any
 
 from . import paths
-from .errors import PluginError, RulesetError
-from .registry import as_path, registry
-from .rulefiles import canonical, parse_toml, read_toml, resolve
-from .ruleset import Ruleset, did_you_mean, drop_stale_translations
+from .display import drop_stale_translations
+from .errors import PluginError, RulesetError, did_you_mean
+from .registry import as_path, on_change, registry
+from .rulefiles import Resolver, canonical, parse_toml, read_toml, resolve
+from .ruleset import Ruleset
 
 CACHE_SIZE = 64
 
@@ -203,6 +204,16 @@ def _remember(cache: OrderedDict[str, Any], key: str, value: Any) -> None:
         cache.popitem(last=False)
 
 
+def _path_of(ruleset_id: str) -> Path | None:
+    """The rule file of a ruleset id (for ``extends``), or ``None``."""
+    found = find_ruleset(ruleset_id)
+    return None if found is None else Path(found.path)
+
+
+RESOLVER = Resolver(find=_path_of, known_ids=known_ids)
+"""How rule files read through this module resolve ``extends`` by id."""
+
+
 def clear_caches() -> None:
     """Forget every loaded ruleset and the folder scan (after installing plugins)."""
     global _infos
@@ -210,6 +221,9 @@ def clear_caches() -> None:
     _file_cache.clear()
     _text_cache.clear()
     _resolved.clear()
+
+
+on_change(clear_caches)  # a plugin registered at run time: load rulesets again
 
 
 def load_ruleset(id_or_path: str | Path | Ruleset) -> Ruleset:
@@ -256,7 +270,7 @@ def load_ruleset_file(path: Path | str) -> Ruleset:
     chain = _extends_chain(data, path)
     deps: list[tuple[str, tuple[int, int] | None]] = [(key, stamp)]
     deps += [(p, _stamp(Path(p))) for p in chain]
-    resolved = drop_stale_translations(resolve(data, path, ()), data)
+    resolved = drop_stale_translations(resolve(data, path, (), RESOLVER), data)
     ruleset = Ruleset(canonical(resolved, key), key)
     _remember(_file_cache, key, (tuple(deps), ruleset))
     return ruleset

@@ -1,6 +1,9 @@
-"""Exceptions of the public API."""
+"""Exceptions of the public API, and :func:`did_you_mean` for their messages."""
 
 from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
 
 
 class RulesetError(ValueError):
@@ -64,3 +67,9 @@ class PluginError(RuntimeError):
 class DataError(ValueError):
     """A snapshot, log, replay file, saved game or challenge code is malformed or
     does not match; the message says what."""
+
+
+def did_you_mean(word: str, options: Iterable[str]) -> str:
+    """`` (did you mean 'x'?)`` for a close match among ``options``, else ``""``."""
+    close = difflib.get_close_matches(word, list(options), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""

@@ -48,9 +48,11 @@ class FallingGame(Game):
 
     def __init__(self, ruleset: Ruleset, seed: int, date: str | None) -> None:
         super().__init__(ruleset, seed, date)
-        rules: FallingRules = ruleset.call("falling_rules", seed=seed, action="start",
-                                           ruleset=ruleset)
-        self.rules = rules
+        rules = ruleset.hooks.falling_rules(ruleset, "start")
+        if rules is None:
+            raise ruleset.plugin_error("falling_rules", "returned None; expected FallingRules",
+                                       seed=seed, action="start")
+        self.rules: FallingRules = rules
         self._fall_interval = round(rules.fall_seconds * 1_000_000)
         self._soft_interval = round(rules.soft_drop_seconds * 1_000_000)
         self.errors = 0
@@ -246,8 +248,7 @@ class FallingGame(Game):
 
     def _fill_queue(self, count: int) -> None:
         while len(self.queue) < count:
-            batch = self._call("deal", seed=self.seed, action="deal", game=self,
-                               index=self.batch_index)
+            batch = self._hooks.deal(self, self.batch_index)
             if not batch or not all(isinstance(stone, Stone) for stone in batch):
                 raise self.ruleset.plugin_error(
                     "deal", f"returned {batch!r:.80} for batch {self.batch_index}; expected "
@@ -290,29 +291,22 @@ class FallingGame(Game):
         jokers: list[tuple[int, int]] = []
         new_board = None
         if not discarded:
-            accepted = self._call("accept_stone", seed=self.seed, action="land", game=self,
-                                  stone=stone, row=row, col=col)
+            accepted = self._hooks.accept_stone(self, stone, row, col)
             error = accepted is False
         if not discarded and not error:
             placed = 1 << (row * self.cols + col)
             board = self._board.copy()
             board.fill(placed, self.cur_code)
-            clearing = self._call("clear", seed=self.seed, action="land", game=self,
-                                  board=board, placed=placed, piece=None, row=row, col=col)
-            regions, new_board = tuple(clearing.regions), clearing.board
-            if any(not isinstance(r, Region) for r in regions) or \
-                    new_board.geo is not self._geo:
-                raise self.ruleset.plugin_error(
-                    "clear", "returned a Clearing whose regions are not Region objects or "
-                    "whose board is not this game's size", seed=self.seed, action="land")
-            regions = tuple(self._geo.bind(r) for r in regions)
+            clearing = self._hooks.clear(self, board, placed, None, row, col, "land")
+            new_board = clearing.board
+            regions = tuple(self._geo.bind(r) for r in clearing.regions)
             jokers = [divmod(i, self.cols) for i, (a, b) in
                       enumerate(zip(board.colours, new_board.colours, strict=True)) if a != b]
         facts = MoveFacts(None, 0 if discarded or error else 1, regions, len(regions), False,
                           0, self.state, stone=stone, cell=None if discarded else (row, col),
                           dropped=dropped, error=error, discarded=discarded,
                           row=None if discarded else row, col=None if discarded else col)
-        scoring = self._call("score", seed=self.seed, action="land", game=self, move=facts)
+        scoring = self._hooks.score(self, facts, "land")
         if new_board is not None:
             self._board = new_board
         if error:

@@ -66,7 +66,7 @@ class Game:
         self.rows = ruleset.rows
         self.cols = ruleset.cols
         self._geo = ruleset.geometry
-        self._call = ruleset.call
+        self._hooks = ruleset.hooks
         self._has_end = "end_reason" in ruleset.implemented
         self._specs = ruleset.action_specs
         self._auto = ruleset.automatic_actions
@@ -105,7 +105,7 @@ class Game:
         extra = game._load_start(board=board, tray=tray, stream=stream)
         game.log.append(["start", {"ruleset": ruleset.to_toml(), "id": ruleset.id,
                                    "seed": seed, "date": day, **extra}])
-        ruleset.call("game_start", seed=seed, action="start", game=game)
+        ruleset.hooks.game_start(game)
         game._begin()
         return game
 
@@ -147,8 +147,7 @@ class Game:
 
     def _end_reason(self, stuck: bool, action: str) -> str | None:
         if self._has_end:
-            for reason in self._call("end_reason", seed=self.seed, action=action, game=self,
-                                     stuck=stuck):
+            for reason in self._hooks.end_reason(self, stuck, action):
                 if reason:
                     return str(reason)
         return None
@@ -289,14 +288,12 @@ class Game:
         facts: dict[str, Any] = {"points": self.score, "failed_pieces": failed,
                  "lines_cleared": self.lines_cleared, "best_combo": self.best_combo}
         try:
-            answers = self._call("summary_tips", seed=self.seed, action="summary", game=self,
-                                 summary=facts)
+            tips = self._hooks.summary_tips(self, facts)
         except PluginError as exc:
             import warnings
 
             warnings.warn(str(exc), stacklevel=2)
-            answers = []
-        tips = [t for answer in answers for t in answer]
+            tips = []
         keeps = self.ruleset.record_kind != "none"
         after = None
         if keeps:

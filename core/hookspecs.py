@@ -1,15 +1,18 @@
 """The hook specifications: the plugin author's reference.
 
 Blockyard's engine asks plugins every rule question through these hooks. Each
-game has its own ``pluggy.PluginManager`` holding only the plugins its rule
-file names (plus the core defaults, which answer last). A plugin is any object
-with methods decorated by :data:`hookimpl` whose names are hook names below;
+ruleset has one rule facade (:class:`~blockyard.rulehooks.RuleHooks`) holding
+only the plugins its rule file names (plus the core defaults, which answer
+last), shared by its games; once the ruleset is loaded, no plugin can be added.
+A plugin is any object with methods decorated by :data:`hookimpl` whose names are hook names below;
 misspelled hook names and wrong argument names are rejected when a ruleset is
 loaded.
 
 Hooks marked *single answer* are ``firstresult``: the first non-``None``
-answer wins, and the loader refuses a ruleset in which two of its plugins
-answer the same single-answer hook. The other hooks collect every answer.
+answer wins (an implementation returning ``None`` lets the next one answer,
+down to the core's default), and the loader refuses a ruleset in which two of
+its plugins answer the same single-answer hook. The other hooks collect every
+answer. Wrappers (``@hookimpl(wrapper=True)``) work as in pluggy.
 
 Arguments you may receive:
 
@@ -132,19 +135,6 @@ class RulesetSpecs:
     def blockyard_time_limit(self, ruleset: Ruleset) -> float | None:
         """Single answer. Seconds on the game clock, or ``None`` for no clock.
         The game is over with reason ``"time"`` when the clock reaches 0."""
-
-    @hookspec
-    def blockyard_fast_path(self, ruleset: Ruleset, hook: str) -> Callable[..., Any] | None:
-        """Optional, for speed. Asked once per hot hook (``"clear"``, ``"score"``,
-        ``"deal"``)
-        when a ruleset loads, and only of the one plugin that answers that
-        single-answer hook. Return a plain function taking the hook's arguments
-        positionally in the order of its specification (clear: ``game, board,
-        placed, piece, row, col``; score: ``game, move``; deal: ``game, index``)
-        that answers exactly as
-        your hook implementation does — or ``None``. The engine calls it instead
-        of pluggy's caller on every move, except while hook-call monitoring is
-        on; the test suite compares its answers with the hook's."""
 
     @hookspec
     def blockyard_actions(self, ruleset: Ruleset) -> list[ActionSpec]:

@@ -6,6 +6,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .errors import RulesetError
+from .params import Params, describe
+
 Cell = tuple[int, int]
 
 
@@ -127,3 +130,66 @@ def piece_from_json(data: dict[str, Any]) -> Piece:
     """The piece of :func:`piece_json`'s form (checked by the caller)."""
     return Piece(normalise(tuple(cell) for cell in data["cells"]), id=data["id"],
                  family=data["family"], colour=data["colour"])
+
+
+# ---------------------------------------------------------------------------
+# the [pieces] table of a rule file
+# ---------------------------------------------------------------------------
+
+MAX_SHAPES = 64
+"""The most shapes a piece family of a rule file may have."""
+MAX_FAMILIES = 128
+"""The most piece families a rule file may give."""
+MAX_BOARD = 32
+"""The largest board side, in cells (a piece's art is refused well before)."""
+
+
+def parse_families(table: Any, where: str) -> list[PieceFamily]:
+    """The piece families of a rule file's ``[pieces]`` table (``weight`` and
+    ``shapes``, ASCII art), in file order; a :class:`~blockyard.RulesetError`
+    naming the key for anything else."""
+    if not isinstance(table, dict):
+        raise RulesetError(f"expected a table of piece families, found {describe(table)}",
+                           path=where, key="pieces")
+    if len(table) > MAX_FAMILIES:
+        raise RulesetError(f"at most {MAX_FAMILIES} piece families, found {len(table)}",
+                           path=where, key="pieces")
+    families = []
+    for name, spec in table.items():
+        if not isinstance(spec, dict):
+            raise RulesetError(f"expected a table with weight and shapes, found {describe(spec)}",
+                               path=where, key=f"pieces.{name}")
+        params = Params(spec, path=where, prefix=f"pieces.{name}")
+        weight = params.number("weight", 1.0, minimum=0, maximum=1e6)
+        shapes = params.raw("shapes")
+        if not isinstance(shapes, list) or not shapes:
+            raise params.error("shapes", f"expected a non-empty array of ASCII-art strings, "
+                               f"found {describe(shapes)}")
+        if len(shapes) > MAX_SHAPES:
+            raise params.error("shapes", f"at most {MAX_SHAPES} shapes, found {len(shapes)}")
+        params.finish()
+        pieces = []
+        for i, art in enumerate(shapes):
+            key = f"pieces.{name}.shapes[{i}]"
+            if not isinstance(art, str):
+                raise RulesetError(f"expected an ASCII-art string, found {describe(art)}",
+                                   path=where, key=key)
+            if len(art) > 2 * (MAX_BOARD + 1) * MAX_BOARD:
+                raise RulesetError("the piece is larger than any board", path=where, key=key)
+            try:
+                cells = parse_art(art)
+            except ValueError as exc:
+                raise RulesetError(str(exc), path=where, key=key) from None
+            pid = name if len(shapes) == 1 else f"{name}-{i + 1}"
+            pieces.append(Piece(cells, id=pid, family=name))
+        families.append(PieceFamily(name, float(weight), tuple(pieces)))
+    return families
+
+
+def colour_families(families: list[PieceFamily]) -> list[PieceFamily]:
+    """``families`` with each piece given its family's colour index (1, 2, …)."""
+    out = []
+    for index, fam in enumerate(families, start=1):
+        out.append(PieceFamily(fam.name, fam.weight, tuple(
+            Piece(p.cells, id=p.id, family=fam.name, colour=index) for p in fam.pieces)))
+    return out

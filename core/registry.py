@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.metadata
+import inspect
 import os
 import warnings
 from collections.abc import Callable
@@ -20,8 +21,9 @@ from typing import Any
 
 import pluggy
 
-from .errors import PluginError
-from .hookspecs import PROJECT, RegistrySpecs
+from .errors import PluginError, RulesetError, did_you_mean
+from .hookspecs import PROJECT, SPEC_CLASSES, RegistrySpecs
+from .params import Params, describe
 
 ENTRY_POINT_GROUP = "blockyard"
 DISABLE_ENV = "BLOCKYARD_DISABLE_PLUGINS"
@@ -127,10 +129,20 @@ def unregister_plugin(name: str) -> None:
     _forget_rulesets()
 
 
-def _forget_rulesets() -> None:
-    from .discovery import clear_caches
+_on_change: list[Callable[[], None]] = []
 
-    clear_caches()
+
+def on_change(listener: Callable[[], None]) -> None:
+    """Call ``listener`` whenever the set of plugins changes (a plugin registered or
+    unregistered at run time): :mod:`blockyard.discovery` forgets the rulesets it
+    loaded, which may name that plugin."""
+    if listener not in _on_change:
+        _on_change.append(listener)
+
+
+def _forget_rulesets() -> None:
+    for listener in _on_change:
+        listener()
 
 
 def plugins_disabled() -> bool:
@@ -187,3 +199,74 @@ def _load() -> Registry:
 def as_path(location: Any) -> Path:
     """A filesystem path for a registered ruleset location."""
     return Path(str(location))
+
+
+# ---------------------------------------------------------------------------
+# starting the plugins a rule file names
+# ---------------------------------------------------------------------------
+
+def build_plugins(table: Any, where: str) -> list[tuple[str, Any]]:
+    """Start the plugins a rule file's ``[plugins]`` table names, in file order:
+    ``(name, plugin object)`` pairs. Each factory gets its parameter table and must
+    read every parameter; each plugin's hook methods may take only arguments their
+    hook passes. A :class:`~blockyard.RulesetError` names the key of any fault."""
+    if not isinstance(table, dict):
+        raise RulesetError(f"expected a table of plugins, found {describe(table)}",
+                           path=where, key="plugins")
+    reg = registry()
+    out = []
+    for name, spec in table.items():
+        key = f"plugins.{name}"
+        if spec is False:
+            continue
+        if spec is True:
+            spec = {}
+        if not isinstance(spec, dict):
+            raise RulesetError(f"expected a table of parameters, true or false, found "
+                               f"{describe(spec)}", path=where, key=key)
+        entry = reg.get(name)
+        if entry is None:
+            known = ", ".join(reg.names())
+            off = (f"; third-party plugins are switched off by {DISABLE_ENV}"
+                   if plugins_disabled() else "")
+            raise RulesetError(f"unknown plugin {name!r}{did_you_mean(name, reg.names())} "
+                               f"(installed plugins: {known}{off})", path=where, key=key)
+        params = Params(spec, path=where, prefix=key)
+        try:
+            obj = entry.factory(params)
+        except RulesetError:
+            raise
+        except Exception as exc:
+            raise RulesetError(f"plugin {name!r} from {entry.source!r} failed to start: "
+                               f"{type(exc).__name__}: {exc}", path=where, key=key) from exc
+        params.finish()
+        check_hook_arguments(name, obj, where)
+        out.append((name, obj))
+    return out
+
+
+def check_hook_arguments(name: str, plugin: Any, where: str) -> None:
+    """Refuse a hook implementation taking an argument its hook does not pass,
+    naming the arguments it may take."""
+    for attr in dir(type(plugin)):
+        if not attr.startswith("blockyard_"):
+            continue
+        method = getattr(plugin, attr, None)
+        if method is None or not hasattr(method, "blockyard_impl"):
+            continue
+        spec = next((getattr(cls, attr) for cls in SPEC_CLASSES if hasattr(cls, attr)), None)
+        if spec is None:
+            continue
+        allowed = [p for p in inspect.signature(spec).parameters if p != "self"]
+        try:
+            taken = [p for p, v in inspect.signature(method).parameters.items()
+                     if v.default is inspect.Parameter.empty
+                     and v.kind not in (v.VAR_POSITIONAL, v.VAR_KEYWORD)]
+        except (TypeError, ValueError):
+            continue
+        unknown = [p for p in taken if p not in allowed]
+        if unknown:
+            raise RulesetError(
+                f"plugin {name!r}: {attr} takes {', '.join(map(repr, unknown))}, which the hook "
+                f"does not pass; it may take any of: {', '.join(allowed)}", path=where,
+                key=f"plugins.{name}")

@@ -24,13 +24,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import __version__, paths, validate
+from . import paths, validate
 from .discovery import load_ruleset
 from .errors import DataError, IllegalMove, PluginError, RulesetError
 from .files import write_atomically
 from .game import Game, replay
 from .rulefiles import read_bytes_safely
 from .ruleset import ID_PATTERN
+from .version import __version__
 
 FORMAT = "blockyard-replay/1"
 KEEP = 20

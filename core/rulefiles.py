@@ -43,8 +43,9 @@ a special file (device, pipe) or a link leading out of the folder is refused
 unread, and every failure is a :class:`~blockyard.RulesetError` naming the file.
 
 The model built from the resolved table lives in :mod:`blockyard.ruleset`;
-finding rule files and caching loaded rulesets in :mod:`blockyard.discovery`.
-The names of both are re-exported here for existing imports.
+finding rule files and caching loaded rulesets in :mod:`blockyard.discovery`,
+which hands :func:`resolve` a :class:`Resolver` for ``extends`` by id (this
+module imports neither).
 """
 
 from __future__ import annotations
@@ -53,10 +54,12 @@ import copy
 import os
 import stat
 import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import RulesetError
+from .errors import RulesetError, did_you_mean
 from .params import describe
 from .pieces import art_of, parse_art
 
@@ -72,8 +75,6 @@ def canonical(data: dict[str, Any], where: str) -> dict[str, Any]:
     piece art in multi-line form, turn ``plugin = true`` into an empty table."""
     for key, value in data.items():
         if key not in TOP_LEVEL:
-            from .ruleset import did_you_mean
-
             raise RulesetError(f"unknown table{did_you_mean(key, TOP_LEVEL)} (expected one of "
                                f"{', '.join(TOP_LEVEL)})", path=where, key=key)
         if not isinstance(value, dict):
@@ -220,8 +221,19 @@ def extends_path(parent: str, path: Path | None, where: str) -> Path:
     return target
 
 
-def resolve(data: dict[str, Any], path: Path | None,
-            chain: tuple[str, ...] = ()) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class Resolver:
+    """How ``extends = "<ruleset id>"`` finds the file of an id: ``find(id)`` gives
+    its path (or ``None`` when no ruleset has that id) and ``known_ids()`` the ids
+    there are, for the "did you mean" of an unknown one. :mod:`blockyard.discovery`
+    hands its own to :func:`resolve`, so reading rule files needs no discovery."""
+
+    find: Callable[[str], Path | None]
+    known_ids: Callable[[], list[str]]
+
+
+def resolve(data: dict[str, Any], path: Path | None, chain: tuple[str, ...] = (),
+            resolver: Resolver | None = None) -> dict[str, Any]:
     """``data`` merged over everything it ``extends`` (recursively)."""
     where = str(path) if path else "<rule file>"
     meta = data.get("ruleset")
@@ -229,8 +241,6 @@ def resolve(data: dict[str, Any], path: Path | None,
         raise RulesetError("missing table", path=where, key="ruleset")
     for key in meta:
         if key not in RULESET_KEYS:
-            from .ruleset import did_you_mean
-
             raise RulesetError(f"unknown key{did_you_mean(str(key), RULESET_KEYS)}; valid keys: "
                                f"{', '.join(RULESET_KEYS)}", path=where, key=f"ruleset.{key}")
     parent = meta.get("extends")
@@ -245,21 +255,18 @@ def resolve(data: dict[str, Any], path: Path | None,
     if parent.endswith(".toml") or "/" in parent or "\\" in parent:
         base_path = extends_path(parent, path, where)
     else:
-        from .discovery import find_ruleset, known_ids
-        from .ruleset import did_you_mean
-
-        found = find_ruleset(parent)
+        found = resolver.find(parent) if resolver is not None else None
         if found is None:
-            ids = known_ids()
+            ids = resolver.known_ids() if resolver is not None else []
             raise RulesetError(f"unknown ruleset {parent[:64]!r} to extend"
                                f"{did_you_mean(parent, ids)}", path=where,
                                key="ruleset.extends")
-        base_path = Path(found.path)
+        base_path = found
     marker = str(base_path)
     if marker in chain or (path is not None and str(path) == marker):
         raise RulesetError(f"'extends' loops back to {base_path.name}", path=where,
                            key="ruleset.extends")
-    base = resolve(read_toml(base_path), base_path, (*chain, marker))
+    base = resolve(read_toml(base_path), base_path, (*chain, marker), resolver)
     if "id" not in meta:
         raise RulesetError("missing; a rule file that extends another needs an id of its own",
                            path=where, key="ruleset.id")
@@ -270,13 +277,3 @@ def resolve(data: dict[str, Any], path: Path | None,
             isinstance(own_records, dict) and "group" in own_records):
         merged["records"].pop("group", None)  # a variant keeps its own best unless it says so
     return merged
-
-
-def __getattr__(name: str) -> Any:
-    """The model and discovery names, for imports that predate the split."""
-    from . import discovery, ruleset
-
-    for module in (ruleset, discovery):
-        if hasattr(module, name):
-            return getattr(module, name)
-    raise AttributeError(f"module 'blockyard.rulefiles' has no attribute {name!r}")

@@ -183,9 +183,7 @@ def _check_position(game: Any, report: Report, where: str) -> None:
         report.fail(f"{where}: board is not {rows}×{cols}")
     if game.grid.bits >> (rows * cols):
         report.fail(f"{where}: filled cell outside the board")
-    answers = game.ruleset.call("invariants", seed=game.seed, action="checking invariants",
-                                game=game)
-    for problem in (p for answer in answers for p in answer):
+    for problem in game.ruleset.hooks.invariants(game):
         report.fail(f"{where}: {problem}")
     report.count("plugin invariants")
     KIND_CHECKS[game.kind].position(game, report, where)
@@ -387,12 +385,11 @@ def hook_time_limit(ruleset: Ruleset, report: Report, seconds: float = 1.0
             signal.setitimer(signal.ITIMER_REAL, 0)
 
     old = signal.signal(signal.SIGALRM, on_alarm)
-    undo = ruleset.pm.add_hookcall_monitoring(before, after)
     try:
-        yield
+        with ruleset.monitor(before, after):
+            yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
-        undo()
         signal.signal(signal.SIGALRM, old)
 
 

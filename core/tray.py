@@ -13,7 +13,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from .errors import IllegalMove
 from .game import Game, TraySpec
-from .geometry import PieceGeometry, Region, parse_board_text
+from .geometry import PieceGeometry, parse_board_text
 from .pieces import Piece, parse_art, piece_from_json, piece_json
 from .results import MoveFacts, MoveResult
 from .ruleset import Ruleset
@@ -56,9 +56,6 @@ class TrayGame(Game):
         super().__init__(ruleset, seed, date)
         implemented = ruleset.implemented
         self._restricted = "allowed_anchors" in implemented
-        self._clear = ruleset.hot_callers["clear"]
-        self._score = ruleset.hot_callers["score"]
-        self._deal = ruleset.hot_callers["deal"]
         self._has_move_state = "move_state" in implemented
         self._rescues = ruleset.player_actions
         self._tray: list[Piece | None] = [None] * TRAY_SLOTS
@@ -167,8 +164,7 @@ class TrayGame(Game):
         piece = self._tray[slot]
         if piece is None or not mask:
             return mask
-        for allowed in self._call("allowed_anchors", seed=self.seed, action="fit", game=self,
-                                  piece=piece):
+        for allowed in self._hooks.allowed_anchors(self, piece):
             mask &= allowed
         return mask
 
@@ -249,7 +245,8 @@ class TrayGame(Game):
         fits = self._fits if self.over_reason is None else None
         cols = self.cols
         tray, infos, before = self._tray, self._info, self._board
-        clear, score, seed, geo = self._clear, self._score, self.seed, self._geo
+        hooks, geo = self._hooks, self._geo
+        clear, score = hooks.clear, hooks.score
         combo, state = self.combo, self.state
         with_piece = before.with_piece
         for slot, row, col in moves:
@@ -266,24 +263,14 @@ class TrayGame(Game):
                 piece, mask = self._check_move(slot, row, col)
                 board = before.copy()
                 board.fill(mask, piece.colour)
-            clearing = clear(seed, "place", self, board, mask, piece, row, col)
+            clearing = clear(self, board, mask, piece, row, col, "place")
             regions = clearing.regions
             after = clearing.board
-            if (regions and (type(regions) is not tuple
-                             or any(not isinstance(r, Region) for r in regions))) \
-                    or after.geo is not geo:
-                if isinstance(regions, list) and all(isinstance(r, Region) for r in regions) \
-                        and after.geo is geo:
-                    regions = tuple(regions)
-                else:
-                    raise self.ruleset.plugin_error(
-                        "clear", "returned a Clearing whose regions are not Region objects "
-                        "or whose board is not this game's size", seed=seed, action="place")
             lines = len(regions)
             perfect = lines > 0 and after.bits == 0
-            scoring = score(seed, "place", self,
-                            MoveFacts(piece, piece.size, regions, lines, perfect, combo, state,
-                                      None, None, 0, False, False, row, col, mask, geo))
+            scoring = score(self, MoveFacts(piece, piece.size, regions, lines, perfect, combo,
+                                            state, None, None, 0, False, False, row, col, mask,
+                                            geo), "place")
             if evaluations:
                 add(_new_tuple(Evaluation, (scoring.points, lines, scoring.combo, perfect,
                                             after.bits)))
@@ -319,8 +306,7 @@ class TrayGame(Game):
         result, board, scoring = self._evaluate(slot, row, col)
         updates: list[dict[str, Any]] = []
         if self._has_move_state:
-            updates = self._call("move_state", seed=self.seed, action="place", game=self,
-                                 result=result)
+            updates = self._hooks.move_state(self, result)
         backup = self._backup()
         try:
             self._board = board
@@ -470,7 +456,7 @@ class TrayGame(Game):
 
     def deal_next_set(self) -> None:
         """Deal set number ``set_index`` into the tray through the dealing hook."""
-        pieces = self._deal(self.seed, "deal", self, self.set_index)
+        pieces = self._hooks.deal(self, self.set_index)
         if pieces is None or len(pieces) != TRAY_SLOTS or \
                 not all(isinstance(p, Piece) for p in pieces):
             raise self.ruleset.plugin_error(

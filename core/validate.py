@@ -477,7 +477,9 @@ def _check_falling_fields(snap: Mapping[str, Any], ruleset: Any) -> None:
     row = check_int(snap["cur_row"], "snapshot.cur_row", -1, rows - 1)
     col = check_int(snap["cur_col"], "snapshot.cur_col", 0, cols - 1)
     soft = check_bool(snap["soft"], "snapshot.soft")
-    rules = ruleset.call("falling_rules", action="restore", ruleset=ruleset)
+    rules = ruleset.hooks.falling_rules(ruleset, "restore")
+    if rules is None:
+        raise _fail("snapshot", f"ruleset {ruleset.id!r} has no falling rules")
     interval = round((rules.soft_drop_seconds if soft else rules.fall_seconds) * 1_000_000)
     check_int(snap["fall_us"], "snapshot.fall_us", 0, interval)
     if row >= 0 and snap["bits"] >> (row * cols + col) & 1:
@@ -522,8 +524,7 @@ def check_restored(game: Any) -> None:
         game._available_actions()  # the plugins asked as game.actions() asks them
         if game.kind == "tray":
             game.fit_masks()
-        problems = [p for answer in game.ruleset.call(
-            "invariants", seed=game.seed, action="restore", game=game) for p in answer] \
+        problems = game.ruleset.hooks.invariants(game, "restore") \
             if "invariants" in game.ruleset.implemented else []
     except (PluginError, IllegalMove) as exc:
         raise DataError(f"snapshot: the ruleset's plugins cannot use its state: {exc}") from None

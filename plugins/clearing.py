@@ -43,9 +43,19 @@ class LineClearing:
             self.blocks = (int(size[0]), int(size[1]))
         self.gravity = params.boolean("gravity", False)
         self.where, self.prefix = params.path, params.prefix
+        # the ruleset's regions and a quick "may some be full?" test of the board
+        # bits, worked out once the ruleset's regions are known (check_ruleset)
+        self._ruleset: Any = None
+        self._regions: tuple[Region, ...] = ()
+        self._masks: tuple[int, ...] = ()
+        self._maybe_full: Any = None
 
     @hookimpl
     def blockyard_check_ruleset(self, ruleset: Any) -> None:
+        self._ruleset = ruleset
+        self._regions = tuple(ruleset.regions)
+        self._masks = tuple(r.mask for r in self._regions)
+        self._maybe_full = full_detector(ruleset.geometry, self._masks)
         if self.blocks is not None:
             height, width = self.blocks
             if ruleset.rows % height or ruleset.cols % width:
@@ -92,24 +102,12 @@ class LineClearing:
         return Clearing(full, after, drops)
 
     @hookimpl
-    def blockyard_fast_path(self, ruleset: Any, hook: str) -> Any:
-        if hook != "clear":
-            return None
-        regions = ruleset.regions
-        masks = tuple(r.mask for r in regions)
-        clear_full = self.clear_full
-        maybe_full = full_detector(ruleset.geometry, masks)
-
-        def clear(game: Any, board: Board, placed: int, piece: Any, row: int,
-                  col: int) -> Clearing:
-            if maybe_full(board.bits):
-                return clear_full(regions, board, masks)
-            return Clearing((), board)
-        return clear
-
-    @hookimpl
-    def blockyard_clear(self, game: Any, board: Board, placed: int) -> Clearing:
-        return self.clear_full(game.ruleset.regions, board)
+    def blockyard_clear(self, game: Any, board: Board) -> Clearing:
+        if game.ruleset is not self._ruleset:  # not checked with this ruleset
+            return self.clear_full(game.ruleset.regions, board)
+        if self._maybe_full(board.bits):  # shifted ANDs: most moves fill no region
+            return self.clear_full(self._regions, board, self._masks)
+        return Clearing((), board)
 
 
 def window_shifts(length: int, stride: int) -> tuple[int, ...]:

@@ -141,10 +141,6 @@ class WeightedDealing:
         return order
 
     @hookimpl
-    def blockyard_fast_path(self, ruleset: Any, hook: str) -> Any:
-        return self.blockyard_deal if hook == "deal" else None
-
-    @hookimpl
     def blockyard_deal(self, game: Any, index: int) -> list[Piece]:
         table = self.table(game.ruleset, self.tier_of(game.score))
         pieces = table.draw_set(game.stream("deal", index))

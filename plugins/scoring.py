@@ -87,10 +87,6 @@ class LineScoring:
         game.state[NAME] = {"misses": 0}
 
     @hookimpl
-    def blockyard_fast_path(self, ruleset: Any, hook: str) -> Any:
-        return self.blockyard_score if hook == "score" else None
-
-    @hookimpl
     def blockyard_score(self, game: Any, move: MoveFacts) -> Scoring:
         if move.lines:
             combo = move.combo + 1

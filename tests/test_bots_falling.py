@@ -49,8 +49,7 @@ def reference_value(game, col: int) -> float:
             if copy.column_full(c):
                 continue
             row = copy.landing_row(c, -1)
-            if copy.ruleset.call("accept_stone", seed=copy.seed, action="test", game=copy,
-                                 stone=stone, row=row, col=c) is not False:
+            if copy.ruleset.hooks.accept_stone(copy, stone, row, c, "test") is not False:
                 pairs += 1
     value += 3.0 * pairs
     return value
@@ -178,12 +177,11 @@ def test_the_sudoku_check_is_the_sudoku_rule(seed):
             seen = digits([(row, c) for c in range(9)]) | digits([(r, col) for r in range(9)]) \
                 | digits(block)
             for digit in range(1, 10):
-                answer = game.ruleset.call("accept_stone", game=game, stone=Stone(digit),
-                                           row=row, col=col)
+                answer = game.ruleset.hooks.accept_stone(game, Stone(digit), row, col)
                 assert (answer is not False) == (digit not in seen), (row, col, digit)
                 checked += 1
-            assert game.ruleset.call("accept_stone", game=game, stone=Stone(None, symbol=True),
-                                     row=row, col=col) is True
+            assert game.ruleset.hooks.accept_stone(game, Stone(None, symbol=True), row,
+                                                   col) is True
     assert checked == 729
 
 

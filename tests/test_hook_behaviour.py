@@ -3,6 +3,8 @@ view of what each hook can do."""
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 
 import blockyard
@@ -184,21 +186,17 @@ def test_plugins_are_called_as_pluggy_calls_them_wrappers_included(rule_file, re
 
 @pytest.mark.parametrize("ruleset_id", ["tiered", "sudoku-bloxx", "eu-zen"])
 def test_plain_hook_calls_play_exactly_as_pluggy_does(ruleset_id):
-    """The engine calls plain implementations without pluggy's per-call set-up
-    (Ruleset.call); with hook monitoring on, every call goes through pluggy.
-    The same seed and actions must give the same game both ways."""
+    """The rule facade calls plain implementations directly, in pluggy's order;
+    with hook monitoring on (``ruleset.monitor``), every call goes through pluggy's
+    own caller. The same seed and actions must give the same game both ways."""
     def play(monitored: bool):
         ruleset = blockyard.load_ruleset(ruleset_id)
         seen: list[str] = []
-        undo = ruleset.pm.add_hookcall_monitoring(
-            lambda name, impls, kw: seen.append(name), lambda *args: None) \
-            if monitored else None
-        try:
+        watch = ruleset.monitor(lambda name, impls, kw: seen.append(name),
+                                lambda *args: None) if monitored else contextlib.nullcontext()
+        with watch:
             game = blockyard.new_game(ruleset, seed=7)
             get_bot("greedy", seed=1).play(game, max_moves=60)
-        finally:
-            if undo is not None:
-                undo()
         return game.snapshot(), seen
 
     plain, seen_plain = play(False)

@@ -37,6 +37,6 @@ def test_every_hook_is_called_by_blockyard_and_has_a_test():
     for name in all_hooks():
         short = name.removeprefix("blockyard_")
         called = re.search(rf'call\(\s*"{short}"', sources) is not None \
-            or f'"{name}"' in sources or f"hook.{name}(" in sources
+            or f'"{name}"' in sources or f"hook.{name}" in sources
         assert called, f"{name} is never called"
         assert name in tests, f"{name} has no test that names it"

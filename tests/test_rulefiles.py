@@ -8,8 +8,8 @@ import pytest
 
 import blockyard
 from blockyard import RulesetError, hookimpl
+from blockyard.discovery import load_ruleset_text
 from blockyard.params import Params
-from blockyard.rulefiles import load_ruleset_text
 
 BUNDLED = [info.id for info in blockyard.list_rulesets()]
 

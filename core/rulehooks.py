@@ -1,0 +1,595 @@
+"""The rule facade: the one place that asks plugins a rule question.
+
+Every ruleset has one :class:`RuleHooks` object (``ruleset.hooks``). It holds
+the ruleset's plugin manager — private and sealed once the ruleset is loaded —
+and offers one typed method per hook of :mod:`blockyard.hookspecs`
+(``hooks.clear(...) -> Clearing``, ``hooks.score(...) -> Scoring``,
+``hooks.deal(...)``, ``hooks.end_reason(...)``, …). Each method asks the
+plugins, checks the answer once and turns whatever a plugin raises, or an answer
+of the wrong type, into a :class:`~blockyard.PluginError` naming the plugin, the
+hook, the ruleset, the seed and the action.
+
+How a hook is asked is decided once, when the ruleset loads, from pluggy's
+public :class:`pluggy.HookImpl` fields alone:
+
+- when every implementation is a plain one (no wrapper, no historic hook, no
+  keyword argument with a default), the method calls them directly, in the
+  order pluggy would (last registered first, ``tryfirst``/``trylast`` honoured),
+  each with the arguments it names; a single-answer hook keeps pluggy's rule
+  that the first answer other than ``None`` wins and a ``None`` falls through to
+  the next implementation (down to the core's default);
+- otherwise, and while :meth:`RuleHooks.monitor` is on, it calls pluggy's own
+  hook caller.
+
+Both paths give the same answers (``tests/test_hook_behaviour.py`` plays every
+bundled ruleset both ways). ``BLOCKYARD_TRACE_PLUGINS=1`` prints every hook call
+with its arguments and answer to standard error, as datasette's
+``DATASETTE_TRACE_PLUGINS`` does.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import operator
+import os
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from types import CodeType, TracebackType
+from typing import TYPE_CHECKING, Any
+
+import pluggy
+
+from .actions import ActionSpec
+from .errors import IllegalMove, PluginError, RulesetError, did_you_mean
+from .geometry import Board, Geometry, Region
+from .hookspecs import PROJECT, SPEC_CLASSES
+from .params import describe
+from .pieces import PieceFamily
+from .results import Clearing, FallingRules, Scoring
+
+if TYPE_CHECKING:
+    from .game import Game
+    from .pieces import Piece
+    from .results import MoveFacts, MoveResult
+    from .ruleset import Ruleset
+    from .stones import Stone
+
+TRACE_ENV = "BLOCKYARD_TRACE_PLUGINS"
+"""Set to ``1`` to print every hook call, its arguments and its answer to stderr."""
+
+LOADING = "loading the ruleset"
+"""The action named in errors of the hooks asked while a ruleset loads."""
+
+Check = Callable[[Any], bool]
+Monitor = Callable[..., None]
+
+
+class SealedError(RulesetError):
+    """A plugin was registered with a ruleset that is already loaded."""
+
+
+class _Manager(pluggy.PluginManager):
+    """pluggy's plugin manager, refusing registrations once the ruleset is sealed."""
+
+    sealed = False
+    ruleset_id = "?"
+
+    def register(self, plugin: object, name: str | None = None) -> str | None:
+        if self.sealed:
+            raise SealedError(
+                f"ruleset {self.ruleset_id!r} is loaded and sealed: a plugin cannot be "
+                "registered with it afterwards; name the plugin in the rule file's "
+                "[plugins] table (after blockyard.register_plugin() for one made at run "
+                "time) and load the ruleset again")
+        return super().register(plugin, name)
+
+
+# ---------------------------------------------------------------------------
+# answer checks (one per hook; None is handled by the callers)
+# ---------------------------------------------------------------------------
+
+def _is_int(value: Any) -> bool:
+    return type(value) is int or (isinstance(value, int) and not isinstance(value, bool))
+
+
+def _list_of(kind: type | tuple[type, ...]) -> Check:
+    def check(value: Any) -> bool:
+        return isinstance(value, list | tuple) and all(isinstance(v, kind) for v in value)
+    return check
+
+
+def _size_ok(value: Any) -> bool:
+    return isinstance(value, tuple | list) and len(value) == 2 and all(_is_int(x) for x in value)
+
+
+def _scoring_ok(value: Any) -> bool:
+    if type(value) is Scoring and type(value.points) is int and type(value.combo) is int \
+            and type(value.state) is dict:  # the common answer, asked on every move
+        return value.combo >= 0
+    return (isinstance(value, Scoring) and _is_int(value.points) and _is_int(value.combo)
+            and value.combo >= 0 and isinstance(value.state, dict))
+
+
+def _number_ok(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _is_list(value: Any) -> bool:
+    return isinstance(value, list | tuple)
+
+
+def _anything(value: Any) -> bool:
+    return True
+
+
+# ---------------------------------------------------------------------------
+# binding a hook
+# ---------------------------------------------------------------------------
+
+def _picker(positions: tuple[int, ...]) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
+    """A function taking the hook's arguments (a tuple, in specification order) to
+    the ones an implementation names, in its order."""
+    if len(positions) == 1:
+        only = positions[0]
+        return lambda args: (args[only],)
+    if not positions:
+        return lambda args: ()
+    pick: Callable[[tuple[Any, ...]], tuple[Any, ...]] = operator.itemgetter(*positions)
+    return pick
+
+
+class _Hook:
+    """One hook as the facade asks it: its caller, its answer check, and whether it
+    collects every answer or takes the first."""
+
+    __slots__ = ("argnames", "call", "check", "collecting", "expected", "has_game", "name",
+                 "pluggy_call")
+
+    def __init__(self, name: str, caller: Any, expected: str, check: Check) -> None:
+        self.name = name
+        self.expected = expected
+        self.check = check
+        spec = caller.spec
+        self.argnames: tuple[str, ...] = tuple(spec.argnames)
+        self.collecting = not spec.opts.get("firstresult")
+        self.has_game = bool(self.argnames) and self.argnames[0] == "game"
+        argnames = self.argnames
+
+        def through_pluggy(args: tuple[Any, ...]) -> Any:
+            return caller(**dict(zip(argnames, args, strict=True)))
+        self.pluggy_call: Callable[[tuple[Any, ...]], Any] = through_pluggy
+        self.call: Callable[[tuple[Any, ...]], Any] = self.direct(caller) or through_pluggy
+
+    def direct(self, caller: Any) -> Callable[[tuple[Any, ...]], Any] | None:
+        """A plain call of each implementation in pluggy's order, when that is all
+        pluggy would do (no wrappers, no historic hook, no keyword defaults)."""
+        spec = caller.spec
+        impls = caller.get_hookimpls()
+        if spec.opts.get("historic") or any(i.hookwrapper or i.wrapper or i.kwargnames
+                                            for i in impls):
+            return None
+        order: list[tuple[Callable[..., Any], Callable[[tuple[Any, ...]], tuple[Any, ...]]
+                          | None]] = []
+        for impl in reversed(impls):  # pluggy calls the last registered first
+            names = tuple(impl.argnames)
+            if names == self.argnames:
+                order.append((impl.function, None))
+            else:
+                order.append((impl.function, _picker(tuple(self.argnames.index(n)
+                                                           for n in names))))
+        calls = tuple(order)
+        if self.collecting:
+            def collect(args: tuple[Any, ...]) -> list[Any]:
+                results = []
+                for func, pick in calls:
+                    answer = func(*args) if pick is None else func(*pick(args))
+                    if answer is not None:
+                        results.append(answer)
+                return results
+            return collect
+        if len(calls) == 1:
+            func, pick = calls[0]
+            if pick is None:
+                return lambda args: func(*args)
+            return lambda args: func(*pick(args))
+
+        def first(args: tuple[Any, ...]) -> Any:
+            for func, pick in calls:
+                answer = func(*args) if pick is None else func(*pick(args))
+                if answer is not None:
+                    return answer
+            return None
+        return first
+
+
+class RuleHooks:
+    """The typed, sealed facade of a ruleset's plugins: one method per hook.
+
+    Built by :class:`~blockyard.Ruleset` while it loads (``ruleset.hooks``); the
+    games of the ruleset share it (plugins keep configuration only, every game
+    keeps its own state). Game hooks take the game first and a keyword
+    ``action`` (the action being taken, named in errors); the seed named in
+    errors is the game's."""
+
+    # bound by _bind(): ask(action, *hook arguments) -> the checked answer
+    _ask_board_size: Callable[..., Any]
+    _ask_regions: Callable[..., Any]
+    _ask_piece_families: Callable[..., Any]
+    _ask_check_ruleset: Callable[..., Any]
+    _ask_falling_rules: Callable[..., Any]
+    _ask_time_limit: Callable[..., Any]
+    _ask_actions: Callable[..., Any]
+    _ask_game_start: Callable[..., Any]
+    _ask_deal: Callable[..., Any]
+    _ask_allowed_anchors: Callable[..., Any]
+    _ask_clear: Callable[..., Any]
+    _ask_accept_stone: Callable[..., Any]
+    _ask_score: Callable[..., Any]
+    _ask_move_state: Callable[..., Any]
+    _ask_end_reason: Callable[..., Any]
+    _ask_invariants: Callable[..., Any]
+    _ask_summary_tips: Callable[..., Any]
+
+    def __init__(self, ruleset: Ruleset, plugins: Sequence[tuple[str, object]],
+                 defaults: object) -> None:
+        self._ruleset = ruleset
+        self.ruleset_id = ruleset.id
+        pm = _Manager(PROJECT)
+        pm.ruleset_id = ruleset.id
+        for specs in SPEC_CLASSES:
+            pm.add_hookspecs(specs)
+        pm.register(defaults, name="core")
+        where = ruleset.where
+        # pluggy calls the last registered first: register in reverse file order
+        for name, obj in reversed(plugins):
+            try:
+                pm.register(obj, name=name)
+            except pluggy.PluginValidationError as exc:
+                raise RulesetError(f"plugin {name!r} is broken: {exc}", path=where,
+                                   key=f"plugins.{name}") from exc
+        self._pm = pm
+        self._check_hook_names(where)
+        self._check_single_answers(where)
+        self._code_owner: dict[CodeType, str] = {}
+        for caller in self._callers():
+            for impl in caller.get_hookimpls():
+                code = getattr(impl.function, "__code__", None)
+                if code is not None:
+                    self._code_owner[code] = impl.plugin_name
+        self.implemented = frozenset(
+            caller.name.removeprefix("blockyard_") for caller in self._callers()
+            if any(impl.plugin_name != "core" for impl in caller.get_hookimpls()))
+        """The hooks (without the ``blockyard_`` prefix) some plugin other than the
+        core answers; the engine skips asking the others where that is safe."""
+        self._monitors = 0
+        self._hooks: dict[str, _Hook] = {}
+        hook = pm.hook
+        for name, caller, expected, check in (
+                ("board_size", hook.blockyard_board_size, "a (rows, cols) pair of integers",
+                 _size_ok),
+                ("regions", hook.blockyard_regions, "a list of Region", _list_of(Region)),
+                ("piece_families", hook.blockyard_piece_families, "a list of PieceFamily",
+                 _list_of(PieceFamily)),
+                ("check_ruleset", hook.blockyard_check_ruleset, "nothing", _anything),
+                ("falling_rules", hook.blockyard_falling_rules, "FallingRules",
+                 lambda v: isinstance(v, FallingRules)),
+                ("time_limit", hook.blockyard_time_limit, "a number of seconds", _number_ok),
+                ("actions", hook.blockyard_actions, "a list of ActionSpec",
+                 _list_of(ActionSpec)),
+                ("game_start", hook.blockyard_game_start, "nothing", _anything),
+                ("deal", hook.blockyard_deal, "a list", _is_list),
+                ("allowed_anchors", hook.blockyard_allowed_anchors, "an integer mask", _is_int),
+                ("clear", hook.blockyard_clear, "Clearing", lambda v: isinstance(v, Clearing)),
+                ("accept_stone", hook.blockyard_accept_stone, "a bool",
+                 lambda v: isinstance(v, bool)),
+                ("score", hook.blockyard_score, "Scoring with integer points and combo",
+                 _scoring_ok),
+                ("move_state", hook.blockyard_move_state, "a dict of state updates",
+                 lambda v: isinstance(v, dict)),
+                ("end_reason", hook.blockyard_end_reason, "a string",
+                 lambda v: isinstance(v, str)),
+                ("invariants", hook.blockyard_invariants, "a list of strings", _list_of(str)),
+                ("summary_tips", hook.blockyard_summary_tips, "a list of strings",
+                 _list_of(str))):
+            self._hooks[name] = _Hook(name, caller, expected, check)
+        self._bind()
+        if os.environ.get(TRACE_ENV, "") not in ("", "0"):
+            self._monitors += 1
+            pm.add_hookcall_monitoring(_trace_before, _trace_after)
+            self._bind()
+
+    def _callers(self) -> Iterator[Any]:
+        for name in dir(self._pm.hook):
+            if name.startswith("blockyard_"):
+                yield getattr(self._pm.hook, name)
+
+    def _check_hook_names(self, where: str) -> None:
+        """Refuse a plugin method marked as a hook implementation whose name is no
+        Blockyard hook, naming the closest hook."""
+        hook = self._pm.hook
+        known = [n for n in dir(hook) if n.startswith("blockyard_")
+                 and getattr(getattr(hook, n), "spec", None) is not None]
+        for hook_name, caller in vars(hook).items():
+            if hook_name.startswith("blockyard_") and getattr(caller, "spec", None) is None:
+                impl = caller.get_hookimpls()[0]
+                raise RulesetError(f"plugin {impl.plugin_name!r} implements {hook_name}, which "
+                                   f"is not a Blockyard hook{did_you_mean(hook_name, known)} "
+                                   "(see MODDING.md)", path=where,
+                                   key=f"plugins.{impl.plugin_name}")
+        try:
+            self._pm.check_pending()
+        except pluggy.PluginValidationError as exc:
+            raise RulesetError(f"a plugin implements an unknown hook: {exc}", path=where,
+                               key="plugins") from exc
+
+    def _check_single_answers(self, where: str) -> None:
+        """Refuse two plugins answering the same single-answer hook."""
+        for caller in self._callers():
+            if not caller.spec or not caller.spec.opts.get("firstresult"):
+                continue
+            answering = [impl.plugin_name for impl in caller.get_hookimpls()
+                         if impl.plugin_name != "core" and not (impl.hookwrapper or impl.wrapper)]
+            if len(answering) > 1:
+                names = " and ".join(f"plugins.{n}" for n in sorted(answering))
+                raise RulesetError(f"{names} both answer the single-answer hook {caller.name}; "
+                                   "a ruleset may use only one of them", path=where,
+                                   key="plugins")
+
+    def seal(self) -> None:
+        """Refuse every later registration (done when the ruleset has loaded)."""
+        self._pm.sealed = True
+
+    def register(self, plugin: object, name: str | None = None) -> None:
+        """Always refused on a loaded ruleset (:class:`SealedError`): a ruleset's
+        plugins are the ones its rule file names."""
+        self._pm.register(plugin, name)
+
+    # -- binding -----------------------------------------------------------------------
+
+    def _bind(self) -> None:
+        """Bind every hook method to its caller: the direct one, or pluggy's while
+        some monitor is on."""
+        for hook in self._hooks.values():
+            call = hook.pluggy_call if self._monitors else hook.call
+            setattr(self, "_ask_" + hook.name, self._asker(hook, call))
+
+    def _asker(self, hook: _Hook, call: Callable[[tuple[Any, ...]], Any]
+               ) -> Callable[..., Any]:
+        """``ask(action, *args)``: ``call`` with errors and the answer checked."""
+        check, error, collecting = hook.check, self.error, hook.collecting
+        has_game, name, expected = hook.has_game, hook.name, hook.expected
+
+        def ask(action: str, *args: Any) -> Any:
+            try:
+                value = call(args)
+            except (IllegalMove, PluginError, RulesetError):
+                raise
+            except Exception as exc:
+                raise error(name, f"raised {type(exc).__name__}: {exc}",
+                            seed=args[0].seed if has_game else None, action=action,
+                            cause=exc) from exc
+            if collecting:
+                for answer in value:
+                    if not check(answer):
+                        raise error(name, f"returned {describe(answer)}; expected {expected}",
+                                    seed=args[0].seed if has_game else None, action=action,
+                                    plugin=self._culprit(hook, args, answer))
+            elif value is not None and not check(value):
+                raise error(name, f"returned {describe(value)}; expected {expected}",
+                            seed=args[0].seed if has_game else None, action=action)
+            return value
+        return ask
+
+    @contextlib.contextmanager
+    def monitor(self, before: Monitor, after: Monitor) -> Iterator[None]:
+        """Watch every hook call while the ``with`` block runs, through pluggy's own
+        :meth:`pluggy.PluginManager.add_hookcall_monitoring` (``before(hook_name,
+        hook_impls, kwargs)`` and ``after(outcome, hook_name, hook_impls, kwargs)``).
+        Every hook is asked through pluggy's caller meanwhile, so each call is seen."""
+        undo = self._pm.add_hookcall_monitoring(before, after)
+        self._monitors += 1
+        self._bind()
+        try:
+            yield
+        finally:
+            undo()
+            self._monitors -= 1
+            self._bind()
+
+    # -- errors -----------------------------------------------------------------------------
+
+    def owner_of(self, exc: BaseException, default: str = "?") -> str:
+        """The plugin whose code raised ``exc`` (the outermost plugin frame)."""
+        tb: TracebackType | None = exc.__traceback__
+        while tb is not None:
+            owner = self._code_owner.get(tb.tb_frame.f_code)
+            if owner is not None:
+                return owner
+            tb = tb.tb_next
+        return default
+
+    def note_owner(self, func: Callable[..., Any] | None, plugin: str) -> None:
+        """Name ``plugin`` as the owner of ``func``'s code (a function an action
+        spec hands over), so an exception raised in it names the plugin."""
+        code = getattr(getattr(func, "__func__", func), "__code__", None)
+        if code is not None:
+            self._code_owner.setdefault(code, plugin)
+
+    def answering(self, hook: str) -> str:
+        """The plugin answering ``hook`` (the last registered, else ``"core"``)."""
+        impls = getattr(self._pm.hook, "blockyard_" + hook).get_hookimpls()
+        names = [i.plugin_name for i in impls if i.plugin_name != "core"]
+        return str(names[-1]) if names else "core"
+
+    def impl_names(self, hook: str) -> list[str]:
+        """The plugins implementing ``hook`` (the core's default included), in
+        registration order."""
+        return [str(i.plugin_name)
+                for i in getattr(self._pm.hook, "blockyard_" + hook).get_hookimpls()]
+
+    def wrappers(self, hook: str) -> list[str]:
+        """The plugins whose implementation of ``hook`` is a wrapper."""
+        return [str(i.plugin_name)
+                for i in getattr(self._pm.hook, "blockyard_" + hook).get_hookimpls()
+                if i.wrapper or i.hookwrapper]
+
+    def error(self, hook: str, problem: str, *, plugin: str | None = None,
+              seed: int | None = None, action: str | None = None,
+              cause: BaseException | None = None) -> PluginError:
+        """A :class:`PluginError` naming the plugin, hook, ruleset, seed and action."""
+        if plugin is None:
+            plugin = self.owner_of(cause, self.answering(hook)) if cause else \
+                self.answering(hook)
+        return PluginError(problem, plugin=plugin, hook="blockyard_" + hook,
+                           ruleset=self.ruleset_id, seed=seed, action=action)
+
+    def _culprit(self, hook: _Hook, args: tuple[Any, ...], bad: Any) -> str | None:
+        """Which plugin gave the answer ``bad`` to a collecting hook (asked one by
+        one; only on the error path)."""
+        pm = self._pm
+        kwargs = dict(zip(hook.argnames, args, strict=True))
+        for impl in getattr(pm.hook, "blockyard_" + hook.name).get_hookimpls():
+            others = [p for p in pm.get_plugins() if pm.get_name(p) != impl.plugin_name]
+            try:
+                answers = pm.subset_hook_caller("blockyard_" + hook.name, others)(**kwargs)
+            except Exception:
+                return str(impl.plugin_name)
+            if any(a is not None and not hook.check(a) for a in answers):
+                return str(impl.plugin_name)
+        return None
+
+    # -- the hooks asked while a ruleset loads --------------------------------------------
+
+    def board_size(self, ruleset: Ruleset) -> tuple[int, int] | None:
+        """``blockyard_board_size``: the board's ``(rows, cols)``."""
+        size = self._ask_board_size(LOADING, ruleset)
+        return None if size is None else (int(size[0]), int(size[1]))
+
+    def regions(self, ruleset: Ruleset, geometry: Geometry) -> list[Region]:
+        """``blockyard_regions``: every plugin's regions, in order."""
+        return [r for answer in self._ask_regions(LOADING, ruleset, geometry) for r in answer]
+
+    def piece_families(self, ruleset: Ruleset) -> list[PieceFamily]:
+        """``blockyard_piece_families``: every plugin's piece families, in order."""
+        return [f for answer in self._ask_piece_families(LOADING, ruleset) for f in answer]
+
+    def check_ruleset(self, ruleset: Ruleset) -> None:
+        """``blockyard_check_ruleset``: each plugin checks its parameters."""
+        self._ask_check_ruleset(LOADING, ruleset)
+
+    def falling_rules(self, ruleset: Ruleset, action: str = LOADING) -> FallingRules | None:
+        """``blockyard_falling_rules``: how stones fall (falling games)."""
+        value: FallingRules | None = self._ask_falling_rules(action, ruleset)
+        return value
+
+    def time_limit(self, ruleset: Ruleset) -> float | None:
+        """``blockyard_time_limit``: seconds on the game clock, or ``None``."""
+        value = self._ask_time_limit(LOADING, ruleset)
+        return None if value is None else float(value)
+
+    def actions(self, ruleset: Ruleset) -> list[tuple[str, list[ActionSpec]]]:
+        """``blockyard_actions``: each contributing plugin's action specs, as
+        ``(plugin name, specs)`` pairs in pluggy's order."""
+        pm = self._pm
+        out: list[tuple[str, list[ActionSpec]]] = []
+        hook = self._hooks["actions"]
+        for impl in reversed(pm.hook.blockyard_actions.get_hookimpls()):
+            plugin = str(impl.plugin_name)
+            others = [p for p in pm.get_plugins() if pm.get_name(p) != plugin]
+            caller = pm.subset_hook_caller("blockyard_actions", remove_plugins=others)
+            try:
+                answers = caller(ruleset=ruleset)
+            except (PluginError, RulesetError):
+                raise
+            except Exception as exc:
+                raise self.error("actions", f"raised {type(exc).__name__}: {exc}",
+                                 plugin=plugin, action=LOADING, cause=exc) from exc
+            for answer in answers:
+                if not hook.check(answer):
+                    raise self.error("actions", f"returned {describe(answer)}; expected "
+                                     f"{hook.expected}", plugin=plugin, action=LOADING)
+                out.append((plugin, list(answer)))
+        return out
+
+    # -- the hooks asked while a game runs ------------------------------------------------
+
+    def game_start(self, game: Game, action: str = "start") -> None:
+        """``blockyard_game_start``: every plugin sets up its state."""
+        self._ask_game_start(action, game)
+
+    def deal(self, game: Game, index: int, action: str = "deal") -> list[Any] | None:
+        """``blockyard_deal``: batch ``index`` of pieces or stones (the engine
+        checks what it holds)."""
+        value: list[Any] | None = self._ask_deal(action, game, index)
+        return value
+
+    def allowed_anchors(self, game: Game, piece: Piece, action: str = "fit") -> list[int]:
+        """``blockyard_allowed_anchors``: every plugin's anchor mask (to be ANDed)."""
+        value: list[int] = self._ask_allowed_anchors(action, game, piece)
+        return value
+
+    def clear(self, game: Game, board: Board, placed: int, piece: Piece | None, row: int,
+              col: int, action: str = "place") -> Clearing:
+        """``blockyard_clear``: the regions the move completed and the board after
+        it. Checked whole: a :class:`Clearing` whose regions are
+        :class:`~blockyard.geometry.Region` objects (a list is taken as a tuple)
+        and whose board is this ruleset's size."""
+        clearing: Clearing = self._ask_clear(action, game, board, placed, piece, row, col)
+        regions = clearing.regions
+        if (regions and (type(regions) is not tuple
+                         or any(type(r) is not Region for r in regions))) \
+                or type(clearing.board) is not Board or clearing.board.geo is not board.geo:
+            if isinstance(regions, list | tuple) and all(isinstance(r, Region) for r in regions) \
+                    and isinstance(clearing.board, Board) and clearing.board.geo is board.geo:
+                clearing.regions = tuple(regions)
+            else:
+                raise self.error("clear", "returned a Clearing whose regions are not Region "
+                                 "objects or whose board is not this game's size",
+                                 seed=game.seed, action=action)
+        return clearing
+
+    def accept_stone(self, game: Game, stone: Stone, row: int, col: int,
+                     action: str = "land") -> bool | None:
+        """``blockyard_accept_stone``: whether a landed stone may stay (falling games)."""
+        value: bool | None = self._ask_accept_stone(action, game, stone, row, col)
+        return value
+
+    def score(self, game: Game, move: MoveFacts, action: str = "place") -> Scoring:
+        """``blockyard_score``: points and the new combo counter for a move (the
+        core's default answers 0 when no plugin does)."""
+        value: Scoring = self._ask_score(action, game, move)
+        return value
+
+    def move_state(self, game: Game, result: MoveResult, action: str = "place"
+                   ) -> list[dict[str, Any]]:
+        """``blockyard_move_state``: every plugin's updates to its saved state."""
+        value: list[dict[str, Any]] = self._ask_move_state(action, game, result)
+        return value
+
+    def end_reason(self, game: Game, stuck: bool, action: str) -> list[str]:
+        """``blockyard_end_reason``: every reason given to end the game now."""
+        value: list[str] = self._ask_end_reason(action, game, stuck)
+        return value
+
+    def invariants(self, game: Game, action: str = "checking invariants") -> list[str]:
+        """``blockyard_invariants``: every problem any plugin finds with the position."""
+        return [p for answer in self._ask_invariants(action, game) for p in answer]
+
+    def summary_tips(self, game: Game, summary: dict[str, Any], action: str = "summary"
+                     ) -> list[str]:
+        """``blockyard_summary_tips``: every plugin's tips, in order."""
+        return [t for answer in self._ask_summary_tips(action, game, summary) for t in answer]
+
+
+def _trace_before(hook_name: str, hook_impls: Sequence[pluggy.HookImpl],
+                  kwargs: Mapping[str, Any]) -> None:
+    names = ", ".join(str(i.plugin_name) for i in hook_impls)
+    shown = ", ".join(f"{k}={describe(v)}" for k, v in kwargs.items())
+    print(f"blockyard: {hook_name}({shown}) → [{names}]", file=sys.stderr)
+
+
+def _trace_after(outcome: pluggy.Result[Any], hook_name: str,
+                 hook_impls: Sequence[pluggy.HookImpl], kwargs: Mapping[str, Any]) -> None:
+    exc = outcome.exception
+    told = f"raised {type(exc).__name__}: {exc}" if exc else describe(outcome.get_result())
+    print(f"blockyard: {hook_name} ← {told}", file=sys.stderr)
