@@ -343,9 +343,14 @@ class Game:
 
     @staticmethod
     def from_snapshot(snap: dict[str, Any]) -> Game:
-        """Rebuild a game from :meth:`snapshot`. The snapshot is checked completely
-        first (:mod:`blockyard.validate`): ``DataError`` for anything malformed,
-        ``RulesetError`` for its rule text."""
+        """Rebuild a game from :meth:`snapshot`: the log is the truth.
+
+        The snapshot is checked for form first (:mod:`blockyard.validate`:
+        ``DataError`` for anything malformed, ``RulesetError`` for its rule text);
+        then its log is played again on the engine, and a snapshot whose state is
+        not exactly what its log produces is refused with a ``DataError`` naming
+        the first field that differs. The game returned is the one the log built:
+        a snapshot is a cache of its log, never an authority."""
         text, kind = validate.snapshot_header(snap, SNAPSHOT_FORMAT)
         ruleset = load_ruleset_text(text, "<snapshot>")
         cls = game_class(ruleset)
@@ -354,14 +359,14 @@ class Game:
                             f"{ruleset.id!r} plays {cls.kind!r}")
         built = validate.check_snapshot(snap, ruleset, cls.kind, cls._STATE_FIELDS)
         validate.check_state_shape(snap["state"], _model_state(ruleset))
-        game = cls(ruleset, snap["seed"], snap["date"])
         try:
-            game._restore_state({**snap, **built})  # the pieces the checks built
-        except (KeyError, TypeError, AttributeError, IndexError, ValueError) as exc:
-            raise DataError(f"snapshot: cannot be restored: {type(exc).__name__}: "
-                            f"{exc}") from None
-        game.log = built["log"]  # checked and copied: a start table, then lists of scalars
-        validate.check_restored(game)
+            game = Game.from_log(built["log"], ruleset=ruleset, where="snapshot.log")
+        except RulesetError as exc:
+            raise DataError(f"snapshot.log: its rules cannot be loaded: {exc}") from None
+        differs = validate.first_difference(snap, game.snapshot(), "snapshot")
+        if differs is not None:
+            raise DataError(f"{differs}: not what the snapshot's log produces (the log is "
+                            "the truth; the snapshot was changed or is from another engine)")
         return game
 
     def _actions(self) -> dict[str, Callable[..., Any]]:
@@ -389,15 +394,20 @@ class Game:
                           f"{self.ruleset.id!r}")
 
     @staticmethod
-    def from_log(log: Sequence[Sequence[Any]]) -> Game:
+    def from_log(log: Sequence[Sequence[Any]], *, ruleset: Ruleset | None = None,
+                 where: str = "log") -> Game:
         """Rebuild a game by running ``log`` again from its start. A malformed
         log, or one with an action that is not allowed where it stands, is a
-        ``DataError`` naming the entry; its rule text a ``RulesetError``."""
+        ``DataError`` naming the entry (``where[i]``); its rule text a
+        ``RulesetError``. ``ruleset``: the rules already loaded from the same
+        text (a snapshot's), which the log's start must then carry."""
         entries = validate.check_log(log)
         start = entries[0][1]
-        ruleset = load_ruleset_text(start["ruleset"], "<log>")
+        if ruleset is not None and start["ruleset"] != ruleset.to_toml():
+            raise DataError(f"{where}[0]: the log's rules are not the snapshot's")
+        ruleset = ruleset or load_ruleset_text(start["ruleset"], "<log>")
         if "id" in start and start["id"] != ruleset.id:
-            raise DataError(f"log[0]: the start names ruleset {start['id'][:64]!r} but its "
+            raise DataError(f"{where}[0]: the start names ruleset {start['id'][:64]!r} but its "
                             f"rules are {ruleset.id!r}")
         date = _dt.date.fromisoformat(start["date"]) if start.get("date") else None
         try:
@@ -406,13 +416,13 @@ class Game:
         except RulesetError:
             raise
         except ValueError as exc:  # IllegalMove included: a wrong starting position
-            raise DataError(f"log[0]: {exc}") from None
+            raise DataError(f"{where}[0]: {exc}") from None
         for index, action in enumerate(entries[1:], start=1):
             validate.check_entry(action, index, game.kind)
             try:
                 game.apply(action)
             except IllegalMove as exc:
-                raise DataError(f"log[{index}] {action!r:.60}: {exc}") from None
+                raise DataError(f"{where}[{index}] {action!r:.60}: {exc}") from None
         return game
 
     def _advance_clock(self, us: int) -> Any:

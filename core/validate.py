@@ -530,3 +530,31 @@ def check_restored(game: Any) -> None:
         raise DataError(f"snapshot: the ruleset's plugins cannot use its state: {exc}") from None
     if problems:
         raise DataError(f"snapshot: the position breaks the rules: {'; '.join(problems[:3])}")
+
+
+def first_difference(given: Any, truth: Any, where: str) -> str | None:
+    """The path (``snapshot.state.swaps.left``, ``snapshot.cells[12]``) of the first
+    place where ``given`` differs from ``truth`` (JSON values, compared exactly:
+    ``1`` is not ``True``), or ``None`` when they are equal."""
+    if type(given) is not type(truth) and not (
+            isinstance(given, Mapping) and isinstance(truth, Mapping)) and not (
+            isinstance(given, list | tuple) and isinstance(truth, list | tuple)):
+        return where
+    if isinstance(truth, Mapping):
+        for key in truth:
+            if key not in given:
+                return f"{where}.{key}"
+            found = first_difference(given[key], truth[key], f"{where}.{key}")
+            if found is not None:
+                return found
+        extra = next((key for key in given if key not in truth), None)
+        return None if extra is None else f"{where}.{str(extra)[:40]}"
+    if isinstance(truth, list | tuple):
+        if given == truth:
+            return None
+        for index, (a, b) in enumerate(zip(given, truth, strict=False)):
+            found = first_difference(a, b, f"{where}[{index}]")
+            if found is not None:
+                return found
+        return f"{where} (length {len(given)}, not {len(truth)})"
+    return None if given == truth else where
