@@ -17,13 +17,15 @@ from .game import Game, new_game, replay, restore
 from .geometry import Region
 from .hookspecs import hookimpl, hookspec
 from .pieces import Piece, PieceFamily
-from .registry import register_plugin, unregister_plugin
+from .registry import distribution_version, register_plugin, unregister_plugin
 from .results import MoveResult
 from .rng import daily_seed
 from .ruleset import Ruleset
 from .tray import TrayGame
 
-__version__ = "0.1.0"
+# Blockyard's version, from the installed package's metadata (pyproject.toml);
+# "0+unknown" when Blockyard runs from a source tree that was never installed.
+__version__ = distribution_version("blockyard") or "0+unknown"
 
 from . import challenge, files, records, replays, testing
 

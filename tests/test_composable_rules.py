@@ -404,7 +404,7 @@ def test_cli_plugins_lists_parameters_and_hooks(capsys):
 
     assert main(["plugins"]) == 0
     out = capsys.readouterr().out
-    assert "line-clearing  [blockyard]" in out
+    assert f"line-clearing  [blockyard {blockyard.__version__}]" in out
     assert "blocks: array of integers" in out and "hooks: blockyard_check_ruleset" in out
 
 
