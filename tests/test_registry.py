@@ -193,3 +193,29 @@ def test_package_version_of_bundled_installed_and_runtime_plugins():
     assert registry.package_version("pluggy") == __import__("pluggy").__version__
     assert registry.package_version("runtime") is None
     assert registry.package_version("no-such-package-anywhere") is None
+
+
+def test_end_when_stuck_is_a_no_op_kept_for_old_rule_files(rule_file):
+    """No bundled rule file names ``end-when-stuck`` (the engine itself ends a
+    stuck tray game); a rule file that still names it loads, and the plugin
+    answers no hook, so the game is the same with it and without it."""
+    from importlib.resources import files
+
+    from blockyard.bots import get_bot
+    from blockyard.plugins.endings import EndWhenStuck
+
+    rule_files = [p for p in files("blockyard.rulesets").iterdir() if p.name.endswith(".toml")]
+    assert len(rule_files) >= 10
+    for path in rule_files:
+        assert "end-when-stuck" not in path.read_text(encoding="utf-8"), path.name
+    assert not [name for name in dir(EndWhenStuck) if name.startswith("blockyard_")]
+    old = blockyard.load_ruleset(rule_file(
+        '[ruleset]\nextends = "eu-classic"\nid = "old-classic"\nname = "Old"\n'
+        "[plugins.end-when-stuck]\n"))
+    assert "end-when-stuck" in dict(old.plugin_objects)
+    games = []
+    for ruleset in (old, blockyard.load_ruleset("eu-classic")):
+        game = blockyard.new_game(ruleset, seed=11)
+        get_bot("greedy", seed=2).play(game, max_moves=400)
+        games.append((game.score, game.moves, game.over_reason, game.log[1:]))
+    assert games[0] == games[1] and games[0][2] == "stuck"
