@@ -57,7 +57,9 @@ def _cmd_plugins(args: argparse.Namespace) -> int:
     from .docgen import plugin_catalogue
 
     for plugin in plugin_catalogue():
-        print(f"{plugin.name}  [{plugin.source}]")
+        package = plugin.source if plugin.version is None else \
+            f"{plugin.source} {plugin.version}"
+        print(f"{plugin.name}  [{package}]")
         if plugin.summary:
             print(f"    {plugin.summary}")
         for p in plugin.parameters:
@@ -65,7 +67,9 @@ def _cmd_plugins(args: argparse.Namespace) -> int:
             print(f"    {p.name}: {p.type_text()}; default {p.default_text()}{meaning}")
         if not plugin.parameters:
             print("    (no parameters)")
-        print(f"    hooks: {', '.join(plugin.hooks) or 'none'}")
+        hooks = [f"{hook} (wrapper)" if hook in plugin.wrappers else hook
+                 for hook in plugin.hooks]
+        print(f"    hooks: {', '.join(hooks) or 'none'}")
     return 0
 
 
@@ -209,6 +213,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--screenshot", type=Path, default=None, metavar="FILE",
                         help="save the last frame to FILE (e.g. shot.png) when the window "
                         "closes; with --quit-after (default 2 seconds)")
+    from . import __version__
+
+    parser.add_argument("--version", action="version", version=f"blockyard {__version__}",
+                        help="print Blockyard's version and exit")
     sub = parser.add_subparsers(dest="command")
     p = sub.add_parser("list", help="every ruleset found, with where it comes from")
     p.set_defaults(func=_cmd_list)
@@ -223,7 +231,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hook-seconds", type=float, default=1.0,
                    help="report (and stop) a hook call longer than this (default 1)")
     p.set_defaults(func=_cmd_check)
-    p = sub.add_parser("plugins", help="every installed rule plugin: parameters and hooks")
+    p = sub.add_parser("plugins", help="every installed rule plugin: its package and version, "
+                                        "parameters and hooks (wrappers marked)")
     p.set_defaults(func=_cmd_plugins)
     p = sub.add_parser("new-plugin", help="write a ready-to-install plugin package")
     p.add_argument("name", help="plugin name, e.g. bomb-pieces")

@@ -29,7 +29,7 @@ from typing import Any
 
 from . import hookspecs
 from .params import _MISSING, Params
-from .registry import registry
+from .registry import package_version, registry
 
 SECTION_TITLES = {
     "RegistrySpecs": "Registration (entry-point modules)",
@@ -202,13 +202,26 @@ def plugin_parameters(factory: Any) -> list[ParameterInfo]:
 
 @dataclass
 class PluginInfo:
-    """An installed rule plugin as ``blockyard plugins`` shows it."""
+    """An installed rule plugin as ``blockyard plugins`` shows it: ``source`` is
+    the package providing it and ``version`` that package's version (``None``
+    for a plugin registered at run time); ``wrappers`` are the hooks among
+    ``hooks`` it implements as a wrapper (``wrapper=True`` or the old-style
+    ``hookwrapper=True``)."""
 
     name: str
     source: str
     summary: str
     parameters: list[ParameterInfo] = field(default_factory=list)
     hooks: list[str] = field(default_factory=list)
+    version: str | None = None
+    wrappers: list[str] = field(default_factory=list)
+
+
+def is_wrapper(impl: Any) -> bool:
+    """Whether the hook implementation ``impl`` is a wrapper (``@hookimpl`` with
+    ``wrapper=True`` or ``hookwrapper=True``)."""
+    options = getattr(impl, f"{hookspecs.PROJECT}_impl", None) or {}
+    return bool(options.get("wrapper") or options.get("hookwrapper"))
 
 
 def plugin_catalogue() -> list[PluginInfo]:
@@ -223,7 +236,9 @@ def plugin_catalogue() -> list[PluginInfo]:
         summary = rst_to_markdown(" ".join(doc.split("\n\n")[0].split()))
         hooks = sorted(attr for attr in dir(factory) if attr.startswith("blockyard_")
                        and hasattr(getattr(factory, attr), "blockyard_impl"))
-        out.append(PluginInfo(name, entry.source, summary, plugin_parameters(factory), hooks))
+        wrappers = [hook for hook in hooks if is_wrapper(getattr(factory, hook))]
+        out.append(PluginInfo(name, entry.source, summary, plugin_parameters(factory), hooks,
+                              package_version(entry.source), wrappers))
     return out
 
 

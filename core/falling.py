@@ -122,8 +122,10 @@ class FallingGame(Game):
 
     @property
     def upcoming(self) -> tuple[Stone, ...]:
-        """The next stones, shown in advance."""
-        self._fill_queue(self.rules.upcoming)
+        """The next stones, shown in advance: ``rules.upcoming`` of them while a
+        stone is in play. Reading them asks no plugin and changes nothing: the
+        engine deals ahead whenever a stone spawns, so the queue always holds
+        them (a game over before its first stone shows none)."""
         return tuple(Stone.from_code(code) for code in self.queue[:self.rules.upcoming])
 
     @property
@@ -257,6 +259,7 @@ class FallingGame(Game):
             self.queue.extend(stone.code for stone in batch)
 
     def _spawn(self) -> None:
+        # deal ahead: the stone to spawn and every stone ``upcoming`` shows
         self._fill_queue(1 + self.rules.upcoming)
         self.cur_code = self.queue.pop(0)
         self.cur_row = -1

@@ -2,9 +2,19 @@
 
 Every package, Blockyard itself included, contributes through the entry-point
 group ``blockyard``: the entry point names a module (or object) implementing
-the hooks of :class:`~blockyard.hookspecs.RegistrySpecs`. Setting the
-environment variable ``BLOCKYARD_DISABLE_PLUGINS=1`` skips every entry point
-that does not belong to the ``blockyard`` distribution.
+the hooks of :class:`~blockyard.hookspecs.RegistrySpecs`. Two environment
+variables choose which third-party packages load (Blockyard's own plugins always
+do):
+
+``BLOCKYARD_DISABLE_PLUGINS=1``
+    skips every entry point that does not belong to the ``blockyard``
+    distribution (it wins over the allow-list);
+``BLOCKYARD_LOAD_PLUGINS=name,name``
+    an allow-list, as ``LLM_LOAD_PLUGINS`` in simonw/llm: only entry points whose
+    distribution name (``blockyard-diagonals``; ``-``, ``_`` and ``.`` and case
+    are alike) or entry-point name (``diagonals``) is listed load. Set but empty,
+    it loads no third-party package. A listed name that no installed package has
+    is reported in :attr:`Registry.problems` (and warned about).
 """
 
 from __future__ import annotations
@@ -13,6 +23,7 @@ import importlib
 import importlib.metadata
 import inspect
 import os
+import re
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,6 +38,7 @@ from .params import Params, describe
 
 ENTRY_POINT_GROUP = "blockyard"
 DISABLE_ENV = "BLOCKYARD_DISABLE_PLUGINS"
+LOAD_ENV = "BLOCKYARD_LOAD_PLUGINS"
 BUNDLED_MODULE = "blockyard.plugins.bundled"
 BUNDLED_DIST = "blockyard"
 BUNDLED_BOTS = frozenset({"random", "greedy", "search"})
@@ -63,7 +75,7 @@ class Registry:
         try:
             pm.register(module, name=f"{source}:{getattr(module, '__name__', id(module))}")
             pm.check_pending()
-        except Exception as exc:  # pluggy validation error
+        except pluggy.PluginValidationError as exc:
             raise PluginError(f"plugin package {source!r}: {exc}") from exc
 
         def register_plugin(name: str, factory: Callable[..., Any]) -> None:
@@ -151,6 +163,45 @@ def plugins_disabled() -> bool:
     return value in ("1", "true", "yes", "on")
 
 
+def plugins_allowed() -> frozenset[str] | None:
+    """The names ``BLOCKYARD_LOAD_PLUGINS`` allows (normalised with
+    :func:`normalise_name`), or ``None`` when the variable is not set (every
+    installed package loads). Blank entries are ignored, so ``""`` allows none."""
+    value = os.environ.get(LOAD_ENV)
+    if value is None:
+        return None
+    return frozenset(normalise_name(part) for part in value.split(",") if part.strip())
+
+
+def normalise_name(name: str) -> str:
+    """A package or entry-point name as the allow-list compares it: lower case,
+    runs of ``-``, ``_`` and ``.`` as one ``-`` (PEP 503), no surrounding blanks."""
+    return re.sub(r"[-_.]+", "-", name.strip()).lower()
+
+
+def package_version(source: str) -> str | None:
+    """The version of the package a plugin comes from (its ``source``, the
+    distribution name): Blockyard's own version for the bundled plugins, the
+    installed distribution's otherwise, ``None`` for plugins registered at run
+    time (:func:`register_plugin`) or a distribution without metadata."""
+    if source == BUNDLED_DIST:
+        from . import __version__
+
+        return __version__
+    if source == "runtime":
+        return None
+    return distribution_version(source)
+
+
+def distribution_version(name: str) -> str | None:
+    """The version of the installed distribution ``name``, or ``None`` when no
+    distribution of that name has metadata here."""
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
 def registry() -> Registry:
     """The process-wide registry, loaded from entry points on first use."""
     global _registry
@@ -170,15 +221,23 @@ def _load() -> Registry:
     reg = Registry()
     loaded_bundled = False
     disabled = plugins_disabled()
+    allowed = None if disabled else plugins_allowed()
+    unmatched = set(allowed or ())
     for ep in sorted(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP),
                      key=lambda e: (e.dist.name if e.dist else "", e.name)):
         dist = ep.dist.name if ep.dist else "?"
         if ep.value == BUNDLED_MODULE:
+            unmatched -= {normalise_name(BUNDLED_DIST), normalise_name(ep.name)}
             if loaded_bundled:
                 continue
             loaded_bundled = True
         elif disabled:
             continue
+        elif allowed is not None:
+            names = {normalise_name(dist), normalise_name(ep.name)}
+            if not names & allowed:
+                continue
+            unmatched -= names
         try:
             obj = ep.load()
         except Exception as exc:
@@ -193,6 +252,10 @@ def _load() -> Registry:
         reg.add_module(importlib.import_module(BUNDLED_MODULE), BUNDLED_DIST)
     for name, entry in _runtime.items():
         reg.plugins.setdefault(name, entry)
+    for name in sorted(unmatched):
+        message = f"{LOAD_ENV} names {name!r}, but no installed plugin package has that name"
+        reg.problems.append(message)
+        warnings.warn(message, stacklevel=2)
     return reg
 
 

@@ -81,13 +81,13 @@ class {cls}:
     def __init__(self, params):
         self.bonus = params.integer("bonus", 5, minimum=0)
 
-    @hookimpl(hookwrapper=True)
+    @hookimpl(wrapper=True)
     def blockyard_score(self, game, move):
-        outcome = yield
-        scoring = outcome.get_result()
+        scoring = yield  # the answer of the plugin that scores the move
         if scoring is not None and move.lines:
-            outcome.force_result(Scoring(scoring.points + self.bonus * move.lines,
-                                         scoring.combo, scoring.state))
+            return Scoring(scoring.points + self.bonus * move.lines, scoring.combo,
+                           scoring.state)
+        return scoring
 
 
 @hookimpl

@@ -5,7 +5,7 @@ One module per mechanic, each plugin named as rule files name it:
 - :mod:`.clearing` — ``line-clearing`` (rows and columns; ``gravity`` option)
 - :mod:`.dealing` — ``weighted-dealing`` (family weights, score tiers, fit guarantees)
 - :mod:`.scoring` — ``line-scoring`` (cells, line points, combos, perfect clears)
-- :mod:`.endings` — ``end-when-stuck``, ``clock``
+- :mod:`.endings` — ``clock``, ``end-when-stuck`` (a no-op kept for old rule files)
 - :mod:`.rescues` — ``continue``, ``zen-refill``, ``swaps``
 - :mod:`.rotation` — ``rotation``
 - :mod:`.tips` — ``tips`` (the end-of-round summary's tip)

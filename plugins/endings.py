@@ -1,4 +1,6 @@
-"""End rules: ``end-when-stuck`` (docs/rules.md T6) and ``clock`` (eu-timed)."""
+"""End rules: ``clock`` (eu-timed), and ``end-when-stuck``, a no-op kept so that
+rule files naming it still load (the engine itself ends a stuck tray game,
+docs/rules.md T6)."""
 
 from __future__ import annotations
 
@@ -9,11 +11,13 @@ from blockyard.params import Params
 
 
 class EndWhenStuck:
-    """The game is over when no piece left in the tray fits anywhere.
+    """A no-op, kept for compatibility: rule files written for earlier versions
+    name it, and they still load. Do not name it in new rule files.
 
-    This is the engine's own end rule for every tray game (over as "stuck"
-    exactly when no tray piece fits and no available action is a rescue), so
-    the plugin answers no hook; rule files may keep naming it."""
+    Being over when nothing in the tray fits is the engine's own end rule for
+    every tray game (over as "stuck" exactly when no tray piece fits and no
+    available action is a rescue), so this plugin answers no hook and changes
+    nothing. The bundled rule files no longer name it."""
 
     name = "end-when-stuck"
     PARAMETERS: ClassVar[dict[str, str]] = {}

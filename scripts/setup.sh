@@ -9,8 +9,8 @@ if [ ! -x .venv/bin/python ]; then
 fi
 if [ "${1:-}" = "test" ]; then
     .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test,standalone]"
-    # the example third-party plugin is installed and tested like any plugin
-    .venv/bin/python -m pip install --quiet --disable-pip-version-check -e examples/blockyard-diagonals
+    # (the example third-party plugin, examples/blockyard-diagonals, is installed
+    # into a temporary folder and tested by tests/test_modding.py itself)
     # libfribidi0: Pillow's Raqm layout (Nepali shaping) loads it at run time
     if ! command -v Xvfb >/dev/null || ! command -v xdotool >/dev/null \
             || ! ldconfig -p 2>/dev/null | grep -q libfribidi.so.0; then

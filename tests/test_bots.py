@@ -162,7 +162,7 @@ class FirstMoveBot(Bot):
         return -col
 
 
-def test_a_package_registers_a_bot_through_the_entry_point_hook():
+def test_register_bots_a_package_contributes_a_bot_and_a_taken_name_is_skipped():
     module = types.SimpleNamespace()
 
     @hookimpl

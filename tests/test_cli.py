@@ -6,6 +6,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 import blockyard
 from blockyard.cli import main
 
@@ -54,3 +56,46 @@ def test_play_an_unknown_ruleset_fails_before_opening_a_window():
     done = subprocess.run([sys.executable, "-m", "blockyard", "play"], capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == 2 and "give a RULESET or --challenge CODE" in done.stderr
+
+
+def test_version_prints_blockyards_version(capsys):
+    import importlib.metadata
+
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out == f"blockyard {blockyard.__version__}\n"
+    assert blockyard.__version__ == importlib.metadata.version("blockyard")
+
+
+class _Wrapping:
+    """A plugin wrapping two hooks (new and old style) and answering one plainly."""
+
+    def __init__(self, params):
+        pass
+
+    @blockyard.hookimpl(wrapper=True)
+    def blockyard_score(self, game, move):
+        return (yield)
+
+    @blockyard.hookimpl(hookwrapper=True)
+    def blockyard_clear(self, game, board, placed, piece, row, col):
+        yield
+
+    @blockyard.hookimpl
+    def blockyard_invariants(self, game):
+        return []
+
+
+def test_plugins_shows_package_versions_and_marks_wrappers(capsys, register_plugin):
+    register_plugin("wrapping", _Wrapping)
+    assert main(["plugins"]) == 0
+    out = capsys.readouterr().out
+    assert f"line-clearing  [blockyard {blockyard.__version__}]\n" in out
+    block = out.split("wrapping  [runtime]\n", 1)[1].split("\n", 3)
+    assert block[:3] == [
+        "    A plugin wrapping two hooks (new and old style) and answering one plainly.",
+        "    (no parameters)",
+        "    hooks: blockyard_clear (wrapper), blockyard_invariants, "
+        "blockyard_score (wrapper)"]
+    assert "(wrapper)" not in out.split("wrapping  [runtime]", 1)[0]  # no bundled wrappers

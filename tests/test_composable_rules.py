@@ -30,7 +30,7 @@ def test_9_2_woodoku_uses_only_general_plugins():
     ruleset = blockyard.load_ruleset("woodoku")
     assert (ruleset.rows, ruleset.cols) == (9, 9)
     assert {name for name, _ in ruleset.plugin_objects} <= {
-        "line-clearing", "weighted-dealing", "line-scoring", "end-when-stuck", "tips"}
+        "line-clearing", "weighted-dealing", "line-scoring", "tips"}
     kinds = [r.kind for r in ruleset.regions]
     assert kinds.count("row") == 9 and kinds.count("col") == 9 and kinds.count("block") == 9
     block4 = next(r for r in ruleset.regions if r.key == ("block", 4))
@@ -404,7 +404,7 @@ def test_cli_plugins_lists_parameters_and_hooks(capsys):
 
     assert main(["plugins"]) == 0
     out = capsys.readouterr().out
-    assert "line-clearing  [blockyard]" in out
+    assert f"line-clearing  [blockyard {blockyard.__version__}]" in out
     assert "blocks: array of integers" in out and "hooks: blockyard_check_ruleset" in out
 
 

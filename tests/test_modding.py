@@ -100,9 +100,84 @@ def test_a_new_plugin_installs_is_discovered_passes_check_and_its_tests(tmp_path
     assert "bomb-pieces-classic" not in disabled.stdout and "eu-classic" in disabled.stdout
 
 
-def test_the_example_plugin_is_installed_like_a_third_party_package():
-    infos = {i.id: i for i in blockyard.list_rulesets()}
-    assert infos["diagonals-classic"].source == "plugin blockyard-diagonals"
+def test_new_plugin_writes_a_new_style_wrapper(tmp_path):
+    """The generated plugin adjusts the scoring answer with a pluggy new-style
+    wrapper (``wrapper=True``: the answer comes from ``yield`` and is returned),
+    never the old ``hookwrapper=True`` outcome protocol."""
+    from blockyard.scaffold import render
+
+    module = render("bomb-pieces")["blockyard_bomb_pieces/__init__.py"]
+    assert "@hookimpl(wrapper=True)\n    def blockyard_score(self, game, move):\n" \
+        "        scoring = yield" in module
+    assert "hookwrapper" not in module and "get_result" not in module
+    assert "force_result" not in module
+    namespace: dict[str, object] = {}
+    exec(compile(module, "generated", "exec"), namespace)  # the generated code runs
+    plugin = namespace["BombPieces"]
+    from blockyard.docgen import is_wrapper
+
+    assert is_wrapper(plugin.blockyard_score)
+
+
+# -- the example third-party package (examples/blockyard-diagonals) ------------------------
+
+EXAMPLE = ROOT / "examples" / "blockyard-diagonals"
+
+
+@pytest.fixture(scope="module")
+def example_site(tmp_path_factory):
+    """The example package installed (not editable, without dependencies) into a
+    folder of its own, as pip installs any plugin package: the tests below run
+    Blockyard with that folder on PYTHONPATH, so they do not depend on whether
+    the development environment has the example installed too."""
+    site = tmp_path_factory.mktemp("example-site")
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
+                    "--disable-pip-version-check", "--target", str(site), str(EXAMPLE)],
+                   check=True, capture_output=True)
+    return site
+
+
+def run_with_example(site, *args, **environment):
+    env = {**os.environ, "PYTHONPATH": str(site), **environment}
+    env.pop("BLOCKYARD_DISABLE_PLUGINS", None)
+    if "BLOCKYARD_LOAD_PLUGINS" not in environment:
+        env.pop("BLOCKYARD_LOAD_PLUGINS", None)
+    # run from the install folder: in the example's folder its source would be imported
+    return subprocess.run([sys.executable, *args], env=env, capture_output=True, text=True,
+                          cwd=site)
+
+
+def test_the_example_plugin_installs_like_a_third_party_package(example_site):
+    listed = run_with_example(example_site, "-m", "blockyard", "list")
+    assert listed.returncode == 0, listed.stderr
+    rule_file = example_site / "blockyard_diagonals" / "rulesets" / "diagonals-classic.toml"
+    assert f"[plugin blockyard-diagonals: {rule_file}]" in listed.stdout
+    plugins = run_with_example(example_site, "-m", "blockyard", "plugins")
+    assert "diagonals  [blockyard-diagonals 0.1.0]\n" in plugins.stdout
+    assert "    hooks: blockyard_check_ruleset, blockyard_regions\n" in plugins.stdout
+    checked = run_with_example(example_site, "-m", "blockyard", "check", "diagonals-classic",
+                               "--games", "2")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "all checks passed" in checked.stdout
+
+
+def test_the_load_list_chooses_whether_the_example_package_loads(example_site):
+    for allowed in ("diagonals", "blockyard-diagonals", "BLOCKYARD_DIAGONALS"):
+        shown = run_with_example(example_site, "-m", "blockyard", "list",
+                                 BLOCKYARD_LOAD_PLUGINS=allowed)
+        assert "diagonals-classic" in shown.stdout, allowed
+        assert shown.stderr == "", shown.stderr
+    hidden = run_with_example(example_site, "-m", "blockyard", "list",
+                              BLOCKYARD_LOAD_PLUGINS="some-other-plugin")
+    assert "diagonals-classic" not in hidden.stdout and "eu-classic" in hidden.stdout
+    assert "BLOCKYARD_LOAD_PLUGINS names 'some-other-plugin'" in hidden.stderr
+
+
+def test_the_example_plugins_own_tests_pass(example_site):
+    tests = run_with_example(example_site, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                             str(EXAMPLE / "tests"))
+    assert tests.returncode == 0, tests.stdout + tests.stderr
+    assert "4 passed" in tests.stdout
 
 
 def test_rule_files_never_run_code(rule_file):

@@ -85,3 +85,137 @@ def test_the_environment_switch_disables_third_party_plugins(monkeypatch):
     assert not registry.plugins_disabled()
     registry.reload()
     assert blockyard.load_ruleset("eu-classic").id == "eu-classic"
+
+
+# -- BLOCKYARD_LOAD_PLUGINS: an allow-list of third-party packages -------------------------
+
+@pytest.fixture
+def fake_packages():
+    """Two third-party packages beside Blockyard's own entry point: the
+    distribution ``blockyard-alpha`` (entry point ``alpha``, plugin
+    ``alpha-rule``) and ``Blockyard_Beta`` (entry point ``beta``, plugin
+    ``beta-rule``). Yields a function that reloads the registry with them
+    installed and the environment given; afterwards the real registry is back."""
+    import importlib.metadata
+
+    real = importlib.metadata.entry_points
+
+    def fake_entry_point(dist, name, plugin):
+        module = make_package(plugin)[0]
+        return types.SimpleNamespace(name=name, value=f"{name}_module", group="blockyard",
+                                     dist=types.SimpleNamespace(name=dist),
+                                     load=lambda: module)
+
+    fakes = [fake_entry_point("blockyard-alpha", "alpha", "alpha-rule"),
+             fake_entry_point("Blockyard_Beta", "beta", "beta-rule")]
+
+    def entry_points(group):
+        bundled = [ep for ep in real(group=group) if ep.value == registry.BUNDLED_MODULE]
+        return [*bundled, *fakes]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(importlib.metadata, "entry_points", entry_points)
+        patch.delenv(registry.DISABLE_ENV, raising=False)
+        patch.delenv(registry.LOAD_ENV, raising=False)
+
+        def load(**environment):
+            for name, value in environment.items():
+                patch.setenv(name, value)
+            return registry.reload()
+
+        yield load
+    registry.reload()
+
+
+def third_party(reg):
+    return sorted(name for name, entry in reg.plugins.items() if entry.source != "blockyard")
+
+
+def test_without_an_allow_list_every_package_loads(fake_packages):
+    reg = fake_packages()
+    assert third_party(reg) == ["alpha-rule", "beta-rule"]
+    assert reg.get("alpha-rule").source == "blockyard-alpha"
+    assert reg.problems == []
+
+
+def test_the_load_list_allows_packages_by_distribution_or_entry_point_name(fake_packages):
+    # a distribution name, spelled with other case and separators: only alpha loads
+    reg = fake_packages(BLOCKYARD_LOAD_PLUGINS="Blockyard_Alpha")
+    assert third_party(reg) == ["alpha-rule"]
+    assert reg.get("line-clearing").source == "blockyard"  # Blockyard's own always load
+    # an entry-point name, with blanks around it, and a distribution name
+    reg = fake_packages(BLOCKYARD_LOAD_PLUGINS=" beta , blockyard-alpha")
+    assert third_party(reg) == ["alpha-rule", "beta-rule"]
+    assert reg.problems == []
+
+
+def test_an_empty_load_list_loads_no_third_party_package(fake_packages):
+    reg = fake_packages(BLOCKYARD_LOAD_PLUGINS="")
+    assert third_party(reg) == []
+    assert reg.get("weighted-dealing") is not None
+    assert blockyard.load_ruleset("eu-classic").id == "eu-classic"
+
+
+def test_a_name_on_the_load_list_that_nothing_has_is_reported(fake_packages):
+    with pytest.warns(UserWarning, match="BLOCKYARD_LOAD_PLUGINS names 'gamma'"):
+        reg = fake_packages(BLOCKYARD_LOAD_PLUGINS="alpha,gamma,blockyard")
+    assert third_party(reg) == ["alpha-rule"]
+    assert reg.problems == ["BLOCKYARD_LOAD_PLUGINS names 'gamma', but no installed plugin "
+                            "package has that name"]
+
+
+def test_the_disable_switch_wins_over_the_load_list(fake_packages):
+    reg = fake_packages(BLOCKYARD_LOAD_PLUGINS="alpha", BLOCKYARD_DISABLE_PLUGINS="1")
+    assert third_party(reg) == []
+    assert reg.problems == []
+
+
+def test_a_registration_hook_with_a_wrong_argument_is_a_plugin_error():
+    """pluggy's validation of a package's registration hooks (here an argument
+    the specification does not have) becomes a PluginError naming the package;
+    the PluginValidationError is its cause."""
+    import pluggy
+
+    module = types.SimpleNamespace()
+
+    @hookimpl
+    def blockyard_register_plugins(register, extra):
+        pass
+
+    module.blockyard_register_plugins = blockyard_register_plugins
+    with pytest.raises(PluginError, match=r"(?s)package 'bad-args'.*\{'extra'\}") as caught:
+        registry.Registry().add_module(module, "bad-args")
+    assert isinstance(caught.value.__cause__, pluggy.PluginValidationError)
+
+
+def test_package_version_of_bundled_installed_and_runtime_plugins():
+    assert registry.package_version("blockyard") == blockyard.__version__
+    assert registry.package_version("pluggy") == __import__("pluggy").__version__
+    assert registry.package_version("runtime") is None
+    assert registry.package_version("no-such-package-anywhere") is None
+
+
+def test_end_when_stuck_is_a_no_op_kept_for_old_rule_files(rule_file):
+    """No bundled rule file names ``end-when-stuck`` (the engine itself ends a
+    stuck tray game); a rule file that still names it loads, and the plugin
+    answers no hook, so the game is the same with it and without it."""
+    from importlib.resources import files
+
+    from blockyard.bots import get_bot
+    from blockyard.plugins.endings import EndWhenStuck
+
+    rule_files = [p for p in files("blockyard.rulesets").iterdir() if p.name.endswith(".toml")]
+    assert len(rule_files) >= 10
+    for path in rule_files:
+        assert "end-when-stuck" not in path.read_text(encoding="utf-8"), path.name
+    assert not [name for name in dir(EndWhenStuck) if name.startswith("blockyard_")]
+    old = blockyard.load_ruleset(rule_file(
+        '[ruleset]\nextends = "eu-classic"\nid = "old-classic"\nname = "Old"\n'
+        "[plugins.end-when-stuck]\n"))
+    assert "end-when-stuck" in dict(old.plugin_objects)
+    games = []
+    for ruleset in (old, blockyard.load_ruleset("eu-classic")):
+        game = blockyard.new_game(ruleset, seed=11)
+        get_bot("greedy", seed=2).play(game, max_moves=400)
+        games.append((game.score, game.moves, game.over_reason, game.log[1:]))
+    assert games[0] == games[1] and games[0][2] == "stuck"

@@ -78,6 +78,69 @@ def test_7_1_the_next_three_stones_are_shown_in_advance():
     assert seen == shown
 
 
+def test_reading_upcoming_deals_nothing_and_changes_nothing(rule_file, register_plugin):
+    """``upcoming`` only reads the queue the engine dealt ahead at spawn: no hook
+    is asked (not the deal hook, not any other) and the snapshot stays equal."""
+    from blockyard.hookspecs import hookimpl
+    from blockyard.plugins.sudoku import SudokuStones
+
+    deals: list[int] = []
+
+    class CountingStones(SudokuStones):
+        @hookimpl
+        def blockyard_deal(self, game, index):
+            deals.append(index)
+            return super().blockyard_deal(game, index)
+
+    register_plugin("counting-stones", CountingStones)
+    ruleset = blockyard.load_ruleset(rule_file(
+        '[ruleset]\nextends = "sudoku-bloxx"\nid = "counted"\nname = "Counted"\n'
+        "[plugins]\nsudoku-stones = false\n[plugins.counting-stones]\n"
+        "symbol_chance = 0.08333333333333333\ngolden_chance = 0.1\n"))
+    game = blockyard.new_game(ruleset, seed=3)
+    plain = blockyard.new_game("sudoku-bloxx", seed=3)
+    for col in range(4):  # a few stones in (one bag's distinct digits: no errors)
+        for one in (game, plain):
+            steer(one, col)
+            one.hard_drop()
+    dealt = list(deals)
+    assert dealt == list(range(len(dealt))) and dealt
+    before = game.snapshot()
+    asked: list[str] = []
+    undo = ruleset.pm.add_hookcall_monitoring(lambda name, impls, kw: asked.append(name),
+                                              lambda *args: None)
+    try:
+        shown = [game.upcoming for _ in range(3)]
+    finally:
+        undo()
+    assert asked == [] and deals == dealt
+    assert game.snapshot() == before
+    assert shown[0] == shown[1] == shown[2] == plain.upcoming and len(shown[0]) == 3
+    for col, stone in enumerate(shown[0], start=5):  # the stones come in the order shown
+        steer(game, col)
+        game.hard_drop()
+        assert game.current.stone == stone
+    # a queue shorter than the stones shown (a snapshot made so): reading still
+    # deals nothing; the next spawn deals ahead again
+    short = game.snapshot()
+    short["queue"] = short["queue"][:1]
+    restored = blockyard.restore(short)
+    dealt = list(deals)
+    before = restored.snapshot()
+    assert restored.upcoming == (Stone.from_code(short["queue"][0]),)
+    assert restored.snapshot() == before and deals == dealt
+    restored.hard_drop()
+    assert len(restored.upcoming) == 3 and deals == [*dealt, short["batch_index"]]
+
+
+def test_upcoming_of_a_game_over_before_its_first_stone_is_empty():
+    game = blockyard.new_game("sudoku-bloxx", seed=2, board="\n".join(SOLVED))
+    assert game.over_reason is not None and game.current is None
+    before = game.snapshot()
+    assert game.upcoming == () and game.snapshot() == before
+    assert before["batch_index"] == 0 and before["queue"] == []
+
+
 # -- 7.2 controls and falling ----------------------------------------------------------
 
 def test_7_2_a_new_stone_appears_above_column_4():
