@@ -213,10 +213,11 @@ class GameSpecs:
     @hookspec
     def blockyard_end_reason(self, game: Game, stuck: bool) -> str | None:
         """Every answer counts; the first reason given ends the game. Called after
-        each move, deal and action. ``stuck``: no tray piece fits and no
-        available action is a rescue (tray games: the engine itself then ends
-        the game as ``"stuck"``, so no plugin needs to). Return a reason such as
-        ``"complete"`` to end the game for a rule of your own, or ``None``."""
+        each move, deal and action. ``stuck`` (tray games): no tray piece fits
+        and no available action is a rescue, so the game ends now: as
+        ``"stuck"`` unless a plugin gives a reason of its own (no plugin needs
+        to end a stuck game). Return a reason such as ``"complete"`` to end the
+        game for a rule of your own, or ``None``."""
 
     @hookspec
     def blockyard_invariants(self, game: Game) -> list[str]:

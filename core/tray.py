@@ -513,13 +513,9 @@ class TrayGame(Game):
                          and self._ask_action(spec, "rescue", spec.rescue)
                          for spec in self._rescues):
             stuck = False
-        if stuck:
-            self.over_reason = "stuck"
-            return
-        if self._has_end:
-            reason = self._end_reason(False, action)
-            if reason:
-                self.over_reason = reason
+        reason = self._end_reason(stuck, action) if self._has_end else None
+        if reason or stuck:
+            self.over_reason = reason or "stuck"
 
 
 

@@ -202,6 +202,32 @@ def test_end_reason_ends_the_game_with_the_plugins_reason(rule_file, register_pl
         game.place(0, 0, 0)
 
 
+class StuckWords:
+    """Gives a reason of its own when the game is stuck."""
+
+    seen: ClassVar[list[bool]] = []
+
+    def __init__(self, params: Params) -> None:
+        pass
+
+    @hookimpl
+    def blockyard_end_reason(self, game, stuck):
+        StuckWords.seen.append(stuck)
+        return "no-room" if stuck else None
+
+
+def test_end_reason_is_told_when_the_game_is_stuck(rule_file, register_plugin):
+    register_plugin("stuck-words", StuckWords)
+    ruleset = blockyard.load_ruleset(rule_file(TRAY + "[plugins.stuck-words]\n"))
+    StuckWords.seen.clear()
+    full = "\n".join("#" * ruleset.cols for _ in range(ruleset.rows))
+    game = blockyard.new_game(ruleset, seed=1, board=full)
+    assert game.over_reason == "no-room"
+    assert StuckWords.seen[-1] is True
+    plain = blockyard.new_game(blockyard.load_ruleset(rule_file(TRAY)), seed=1, board=full)
+    assert plain.over_reason == "stuck"
+
+
 # -- blockyard_accept_stone ----------------------------------------------------------------
 
 FALLING = """
