@@ -228,8 +228,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=8, help="random games to play (default 8)")
     p.add_argument("--actions", type=int, default=150, help="actions per game (default 150)")
     p.add_argument("--seed", type=int, default=0, help="seed of the random player")
-    p.add_argument("--hook-seconds", type=float, default=1.0,
-                   help="report (and stop) a hook call longer than this (default 1)")
+    p.add_argument("--hook-seconds", type=float, default=2.0,
+                   help="report (and stop) a hook call longer than this (default 2)")
     p.set_defaults(func=_cmd_check)
     p = sub.add_parser("plugins", help="every installed rule plugin: its package and version, "
                                         "parameters and hooks (wrappers marked)")

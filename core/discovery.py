@@ -26,6 +26,7 @@ from .errors import PluginError, RulesetError, did_you_mean
 from .registry import as_path, on_change, registry
 from .rulefiles import Resolver, canonical, parse_toml, read_toml, resolve
 from .ruleset import Ruleset
+from .watchdog import check_seconds
 
 CACHE_SIZE = 64
 
@@ -226,27 +227,34 @@ def clear_caches() -> None:
 on_change(clear_caches)  # a plugin registered at run time: load rulesets again
 
 
-def load_ruleset(id_or_path: str | Path | Ruleset) -> Ruleset:
-    """Load a ruleset by id, or from a path to a ``.toml`` file."""
+def load_ruleset(id_or_path: str | Path | Ruleset, *,
+                 hook_timeout: float | None = None) -> Ruleset:
+    """Load a ruleset by id, or from a path to a ``.toml`` file. ``hook_timeout``:
+    seconds any of its hooks may run before it is stopped as a
+    :class:`~blockyard.PluginError`, the game unchanged (default: the
+    ``BLOCKYARD_HOOK_TIMEOUT`` environment variable, else no limit)."""
+    timeout = check_seconds(hook_timeout)
     if isinstance(id_or_path, Ruleset):
-        return id_or_path
+        if timeout is None or id_or_path.hooks.timeout == timeout:
+            return id_or_path
+        return Ruleset(id_or_path.data, id_or_path.path, hook_timeout=timeout)
     if not isinstance(id_or_path, str | Path):
         raise RulesetError(f"expected a ruleset id, a path or a Ruleset, found "
                            f"{type(id_or_path).__name__}")
     text = str(id_or_path)
     if isinstance(id_or_path, Path) or text.endswith(".toml") or "/" in text or "\\" in text:
-        return load_ruleset_file(Path(text))
+        return load_ruleset_file(Path(text), hook_timeout=timeout)
     info = find_ruleset(text)
     if info is None:
         ids = known_ids()
         raise RulesetError(f"unknown ruleset {text[:64]!r}{did_you_mean(text, ids)} "
                            f"(known: {', '.join(ids)})")
-    return load_ruleset_file(info.path)
+    return load_ruleset_file(info.path, hook_timeout=timeout)
 
 
-def load_ruleset_file(path: Path | str) -> Ruleset:
+def load_ruleset_file(path: Path | str, *, hook_timeout: float | None = None) -> Ruleset:
     """Load and validate the rule file at ``path`` (cached while neither it nor
-    a file it extends changes)."""
+    a file it extends changes); ``hook_timeout`` as for :func:`load_ruleset`."""
     given = str(path)
     key = _resolved.get(given)
     if key is None:
@@ -254,11 +262,13 @@ def load_ruleset_file(path: Path | str) -> Ruleset:
             key = str(Path(path).resolve())
         except (OSError, RuntimeError, ValueError) as exc:
             raise RulesetError(f"cannot resolve the path: {exc}", path=given) from None
-    cached = _file_cache.get(key)
+    timeout = check_seconds(hook_timeout)
+    cache_key = key if timeout is None else f"{key}\0timeout={timeout!r}"
+    cached = _file_cache.get(cache_key)
     if cached is not None:
         known, ruleset = cached
         if all(_stamp(p) == stamp for p, stamp in known):
-            _file_cache.move_to_end(key)
+            _file_cache.move_to_end(cache_key)
             if len(_resolved) < 4 * CACHE_SIZE:
                 _resolved[given] = key
             return ruleset
@@ -271,8 +281,8 @@ def load_ruleset_file(path: Path | str) -> Ruleset:
     deps: list[tuple[str, tuple[int, int] | None]] = [(key, stamp)]
     deps += [(p, _stamp(Path(p))) for p in chain]
     resolved = drop_stale_translations(resolve(data, path, (), RESOLVER), data)
-    ruleset = Ruleset(canonical(resolved, key), key)
-    _remember(_file_cache, key, (tuple(deps), ruleset))
+    ruleset = Ruleset(canonical(resolved, key), key, hook_timeout=timeout)
+    _remember(_file_cache, cache_key, (tuple(deps), ruleset))
     return ruleset
 
 

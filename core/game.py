@@ -161,15 +161,7 @@ class Game:
 
     def _ask_action(self, spec: ActionSpec, what: str, func: Callable[..., Any],
                     *args: Any) -> Any:
-        try:
-            return func(self, *args)
-        except (IllegalMove, PluginError):
-            raise
-        except Exception as exc:
-            raise self.ruleset.plugin_error(
-                "actions", f"action {spec.name!r}: {what} raised {type(exc).__name__}: {exc}",
-                plugin=self.ruleset.action_owner.get(spec.name), seed=self.seed,
-                action=spec.name, cause=exc) from exc
+        return self._hooks.action(self, spec, what, func, *args)
 
     def actions(self) -> list[Action]:
         """The player actions other than placing that are available now, as

@@ -46,6 +46,7 @@ from .hookspecs import PROJECT, SPEC_CLASSES
 from .params import describe
 from .pieces import PieceFamily
 from .results import Clearing, FallingRules, Scoring
+from .watchdog import WATCH, Overtime, check_seconds, run_limited
 
 if TYPE_CHECKING:
     from .game import Game
@@ -231,9 +232,12 @@ class RuleHooks:
     _ask_summary_tips: Callable[..., Any]
 
     def __init__(self, ruleset: Ruleset, plugins: Sequence[tuple[str, object]],
-                 defaults: object) -> None:
+                 defaults: object, *, timeout: float | None = None) -> None:
         self._ruleset = ruleset
         self.ruleset_id = ruleset.id
+        self.timeout = check_seconds(timeout)
+        """This ruleset's hook time limit in seconds (``None``: the process-wide
+        one of :mod:`blockyard.watchdog`, which is none unless set)."""
         pm = _Manager(PROJECT)
         pm.ruleset_id = ruleset.id
         for specs in SPEC_CLASSES:
@@ -359,11 +363,17 @@ class RuleHooks:
         check, error, collecting = hook.check, self.error, hook.collecting
         has_game, name, expected = hook.has_game, hook.name, hook.expected
 
+        own, watch = self.timeout, WATCH
+
         def ask(action: str, *args: Any) -> Any:
+            limit = own if own is not None else watch.limit
             try:
-                value = call(args)
+                value = call(args) if limit is None else run_limited(call, args, limit)
             except (IllegalMove, PluginError, RulesetError):
                 raise
+            except Overtime:
+                raise error(name, f"blockyard_{name} ran longer than {limit:g} s",
+                            seed=args[0].seed if has_game else None, action=action) from None
             except Exception as exc:
                 raise error(name, f"raised {type(exc).__name__}: {exc}",
                             seed=args[0].seed if has_game else None, action=action,
@@ -512,6 +522,31 @@ class RuleHooks:
         return out
 
     # -- the hooks asked while a game runs ------------------------------------------------
+
+    def action(self, game: Game, spec: ActionSpec, what: str, func: Callable[..., Any],
+               *args: Any) -> Any:
+        """Call a function an action spec handed over (``perform``, ``available``,
+        ``rescue``, ``uses_left``) with the game and ``args``, timed like a hook;
+        whatever it raises but :class:`~blockyard.IllegalMove` becomes a
+        :class:`~blockyard.PluginError` naming the action and its plugin."""
+        limit = self.timeout if self.timeout is not None else WATCH.limit
+        try:
+            if limit is None:
+                return func(game, *args)
+            return run_limited(lambda a: func(*a), (game, *args), limit)
+        except (IllegalMove, PluginError):
+            raise
+        except Overtime:
+            raise self.error("actions", f"action {spec.name!r}: {what} ran longer than "
+                             f"{limit:g} s", plugin=self._owner_of_action(spec),
+                             seed=game.seed, action=spec.name) from None
+        except Exception as exc:
+            raise self.error("actions", f"action {spec.name!r}: {what} raised "
+                             f"{type(exc).__name__}: {exc}", plugin=self._owner_of_action(spec),
+                             seed=game.seed, action=spec.name, cause=exc) from exc
+
+    def _owner_of_action(self, spec: ActionSpec) -> str | None:
+        return self._ruleset.action_owner.get(spec.name)
 
     def game_start(self, game: Game, action: str = "start") -> None:
         """``blockyard_game_start``: every plugin sets up its state."""

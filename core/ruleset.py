@@ -51,7 +51,9 @@ class Ruleset:
     """A loaded, validated ruleset. Compare with ``==`` (resolved contents).
 
     ``hooks`` is its rule facade (:class:`~blockyard.rulehooks.RuleHooks`): the
-    one way to ask its plugins a rule question."""
+    one way to ask its plugins a rule question. ``hook_timeout``: seconds a hook
+    may run before it is stopped as a :class:`~blockyard.PluginError` (``None``:
+    the process-wide limit of :mod:`blockyard.watchdog`, none unless set)."""
 
     id: str
     name: str
@@ -65,14 +67,16 @@ class Ruleset:
     help: Help
     hooks: RuleHooks
 
-    def __init__(self, data: dict[str, Any], path: str | None) -> None:
+    def __init__(self, data: dict[str, Any], path: str | None, *,
+                 hook_timeout: float | None = None) -> None:
         self.data = data
         self.path = path
         self.where = where = path or "<rule file>"
         rows, cols, given = self._read_tables(data)
         self.file_families = tuple(parse_families(data.get("pieces", {}), where))
         self.plugin_objects = tuple(build_plugins(data.get("plugins", {}), where))
-        self.hooks = hooks = RuleHooks(self, self.plugin_objects, CoreDefaults(self))
+        self.hooks = hooks = RuleHooks(self, self.plugin_objects, CoreDefaults(self),
+                                       timeout=hook_timeout)
         self.implemented = hooks.implemented
         self._ask_board(rows, cols)
         self.given: str | None = self._parse_given(given) if given else None

@@ -24,12 +24,9 @@ line as ``blockyard check RULESET``.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import random
-import signal
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,6 +35,7 @@ from .errors import IllegalMove
 from .game import new_game, replay, restore
 from .ruleset import Ruleset
 from .tray import TrayGame
+from .watchdog import hook_timeout
 
 
 @dataclass
@@ -339,10 +337,6 @@ KIND_CHECKS: dict[str, KindChecks] = {
 }
 
 
-class HookTimeout(Exception):
-    """Raised inside a hook call that ran longer than the kit allows."""
-
-
 def stray_hook_methods(ruleset: Ruleset) -> list[str]:
     """Warnings for plugin methods named like hooks but lacking ``@hookimpl``
     (pluggy ignores them silently)."""
@@ -356,53 +350,17 @@ def stray_hook_methods(ruleset: Ruleset) -> list[str]:
     return out
 
 
-@contextlib.contextmanager
-def hook_time_limit(ruleset: Ruleset, report: Report, seconds: float = 1.0
-                    ) -> Iterator[None]:
-    """Stop and report any hook call of ``ruleset`` running longer than ``seconds``
-    (main thread only, with a real-time timer; elsewhere nothing is timed)."""
-    if threading.current_thread() is not threading.main_thread() or \
-            not hasattr(signal, "setitimer"):
-        yield
-        return
-    depth = [0]
-    running: list[str] = []
-
-    def on_alarm(signum: int, frame: Any) -> None:
-        hook = running[-1] if running else "?"
-        raise HookTimeout(f"{hook} ran longer than {seconds:g} s")
-
-    def before(hook_name: str, impls: Any, kwargs: Any) -> None:
-        depth[0] += 1
-        running.append(hook_name)
-        if depth[0] == 1:
-            signal.setitimer(signal.ITIMER_REAL, seconds)
-
-    def after(outcome: Any, hook_name: str, impls: Any, kwargs: Any) -> None:
-        depth[0] -= 1
-        running.pop()
-        if depth[0] == 0:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-
-    old = signal.signal(signal.SIGALRM, on_alarm)
-    try:
-        with ruleset.monitor(before, after):
-            yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
-
-
 def check_ruleset(ruleset: str | Ruleset, *, games: int = 6, max_actions: int = 150,
-                  seed: int = 0, hook_seconds: float = 1.0) -> Report:
+                  seed: int = 0, hook_seconds: float = 2.0) -> Report:
     """Run the conformance checks on ``ruleset`` (id, path or Ruleset). A hook
-    call longer than ``hook_seconds`` is stopped and reported, and the kit
-    goes on with the next game."""
+    call longer than ``hook_seconds`` is stopped by the hook watchdog
+    (:mod:`blockyard.watchdog`) and reported, and the kit goes on with the next
+    game."""
     rs = load_ruleset(ruleset)
     report = Report(rs.id)
     report.warnings.extend(stray_hook_methods(rs))
     rnd = random.Random(seed)
-    with hook_time_limit(rs, report, hook_seconds):
+    with hook_timeout(hook_seconds):
         for extra in KIND_CHECKS[rs.mode].ruleset_checks:
             try:
                 extra(rs, rnd.randrange(1 << 31), report)

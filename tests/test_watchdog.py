@@ -1,0 +1,161 @@
+"""The hook watchdog: a hook (or an action's function) that loops or sleeps is
+stopped as a PluginError naming plugin, hook and limit, the game unchanged."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+import blockyard
+from blockyard import PluginError, hookimpl
+from blockyard.actions import ActionSpec
+from blockyard.params import Params
+from blockyard.watchdog import hook_timeout
+
+RULES = """
+[ruleset]
+extends = "eu-classic"
+id = "stalls"
+name = "Stalls"
+[plugins.stalls]
+hook = "{hook}"
+how = "{how}"
+"""
+
+
+def stall(how: str) -> None:
+    if how == "sleep":
+        time.sleep(30)
+    else:
+        while True:
+            pass
+
+
+class Stalls:
+    """Loops or sleeps in one hook, from the second move on."""
+
+    def __init__(self, params: Params) -> None:
+        self.hook = params.string("hook")
+        self.how = params.string("how")
+
+    @hookimpl
+    def blockyard_move_state(self, game, result):
+        if self.hook == "move_state" and game.moves >= 1:
+            stall(self.how)
+
+    @hookimpl
+    def blockyard_end_reason(self, game, stuck):
+        if self.hook == "end_reason" and game.moves >= 2:  # asked after the move counts
+            stall(self.how)
+
+    @hookimpl
+    def blockyard_game_start(self, game):
+        if self.hook == "game_start":
+            stall(self.how)
+
+    @hookimpl
+    def blockyard_actions(self, ruleset):
+        def perform(game):
+            stall(self.how)
+        return [ActionSpec("stall", "Stall", perform)] if self.hook == "perform" else []
+
+
+@pytest.fixture
+def stalling(rule_file, register_plugin):
+    register_plugin("stalls", Stalls)
+
+    def make(hook: str, how: str, seconds: float = 0.2):
+        return blockyard.load_ruleset(rule_file(RULES.format(hook=hook, how=how)),
+                                      hook_timeout=seconds)
+    return make
+
+
+@pytest.mark.parametrize("how", ["loop", "sleep"])
+@pytest.mark.parametrize("hook", ["move_state", "end_reason"])
+def test_a_stalling_hook_is_stopped_and_the_game_is_unchanged(stalling, hook, how):
+    game = blockyard.new_game(stalling(hook, how), seed=1)
+    game.place(*game.legal_moves()[0])
+    before = game.snapshot()
+    started = time.monotonic()
+    with pytest.raises(PluginError, match=rf"blockyard_{hook} ran longer than 0\.2 s") as caught:
+        game.place(*game.legal_moves()[0])
+    assert time.monotonic() - started < 5
+    assert caught.value.plugin == "stalls"
+    assert game.snapshot() == before
+
+
+def test_a_stalling_game_start_stops_new_game(stalling):
+    with pytest.raises(PluginError, match=r"blockyard_game_start ran longer than 0\.2 s"):
+        blockyard.new_game(stalling("game_start", "loop"), seed=1)
+
+
+def test_a_stalling_action_is_stopped_and_the_game_is_unchanged(stalling):
+    game = blockyard.new_game(stalling("perform", "loop"), seed=1)
+    before = game.snapshot()
+    with pytest.raises(PluginError, match=r"action .stall.: perform ran longer than 0\.2 s"):
+        game.act("stall")
+    assert game.snapshot() == before
+
+
+def test_a_hook_in_another_thread_is_stopped_too(stalling):
+    game = blockyard.new_game(stalling("move_state", "loop"), seed=1)
+    game.place(*game.legal_moves()[0])
+    caught: list[BaseException] = []
+
+    def play() -> None:
+        try:
+            game.place(*game.legal_moves()[0])
+        except BaseException as exc:
+            caught.append(exc)
+    worker = threading.Thread(target=play)
+    worker.start()
+    worker.join(10)
+    assert not worker.is_alive()
+    assert len(caught) == 1 and isinstance(caught[0], PluginError)
+    assert "ran longer than 0.2 s" in str(caught[0])
+
+
+def test_no_limit_by_default_and_the_process_wide_limit(stalling, rule_file):
+    ruleset = blockyard.load_ruleset("eu-classic")
+    assert ruleset.hooks.timeout is None
+    untimed = blockyard.load_ruleset(rule_file(RULES.format(hook="move_state", how="loop")))
+    game = blockyard.new_game(untimed, seed=1)
+    game.place(*game.legal_moves()[0])
+    with hook_timeout(0.2), pytest.raises(PluginError, match=r"ran longer than 0\.2 s"):
+        game.place(*game.legal_moves()[0])
+
+
+def test_the_environment_variable_sets_the_limit(tmp_path):
+    code = ("import blockyard, blockyard.watchdog as w; print(w.default_limit()); "
+            "print(blockyard.load_ruleset('eu-classic').hooks.timeout)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, "BLOCKYARD_HOOK_TIMEOUT": "1.5"}, timeout=120,
+                          check=True)
+    assert done.stdout.split() == ["1.5", "None"]
+    bad = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={**os.environ, "BLOCKYARD_HOOK_TIMEOUT": "-1"}, timeout=120)
+    assert bad.returncode != 0 and "BLOCKYARD_HOOK_TIMEOUT" in bad.stderr
+
+
+@pytest.mark.parametrize("value", [0, -1, float("nan"), float("inf"), 10**9, True, "2"])
+def test_a_bad_limit_is_refused(value):
+    with pytest.raises(ValueError, match="hook_timeout"):
+        blockyard.load_ruleset("eu-classic", hook_timeout=value)
+
+
+def test_a_timed_ruleset_plays_the_same_games():
+    plain = blockyard.new_game("tiered", seed=5)
+    timed = blockyard.new_game(blockyard.load_ruleset("tiered", hook_timeout=2), seed=5)
+    for _ in range(20):
+        if plain.over:
+            break
+        move = plain.legal_moves()[0]
+        plain.place(*move)
+        timed.place(*move)
+    assert plain.snapshot()["log"] == timed.snapshot()["log"]
+    assert plain.score == timed.score
