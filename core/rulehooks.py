@@ -86,6 +86,70 @@ class _Manager(pluggy.PluginManager):
 
 
 # ---------------------------------------------------------------------------
+# bounds of plugin answers (MODDING.md, "Bounds"); a snapshot keeps figures
+# within validate.MAX_COUNTER, so no answer may take a game past it
+# ---------------------------------------------------------------------------
+
+MAX_POINTS = 10**9
+"""The most points (either sign) one move, landing or action may score."""
+MAX_COMBO = 10**6
+"""The highest combo counter a scoring answer may give."""
+MAX_SCORE = 10**15
+"""The score no game may pass (either sign): the snapshot limit."""
+MAX_REASON = 64
+"""The longest end reason (``blockyard_end_reason``), in characters."""
+MAX_TEXT = 300
+"""The longest summary tip or invariant problem, in characters."""
+MAX_TEXTS = 32
+"""The most tips or invariant problems one plugin may give at once."""
+MAX_DEAL = 64
+"""The most pieces or stones one deal may hold."""
+MAX_STATE_ITEMS = 1000
+"""The most values (keys, items, scalars together) in one state update."""
+MAX_STATE_DEPTH = 8
+"""The deepest nesting of a state update's dicts and lists."""
+MAX_STATE_TEXT = 1000
+"""The longest string in a state update, in characters."""
+
+_STATE_SCALARS = (bool, type(None), float)
+
+
+def state_within(value: Any) -> bool:
+    """Whether ``value`` is a state update a plugin may return: a dict of JSON
+    values (string keys; dicts, lists, strings, integers within the score limit,
+    finite floats, booleans, ``None``) within the bounds above."""
+    if type(value) is not dict:
+        return False
+    budget = [MAX_STATE_ITEMS]
+
+    def walk(item: Any, depth: int) -> bool:
+        budget[0] -= 1
+        if budget[0] < 0 or depth > MAX_STATE_DEPTH:
+            return False
+        kind = type(item)
+        if kind is int:
+            return bool(-MAX_SCORE <= item <= MAX_SCORE)
+        if kind is str:
+            return len(item) <= MAX_STATE_TEXT
+        if kind is dict:
+            return all(type(k) is str and len(k) <= MAX_STATE_TEXT and walk(v, depth + 1)
+                       for k, v in item.items())
+        if kind is list:
+            return all(walk(v, depth + 1) for v in item)
+        if kind is float:
+            return bool(item == item and abs(item) != float("inf"))
+        return kind in _STATE_SCALARS
+    return walk(value, 0)
+
+
+def _texts_within(limit: int) -> Check:
+    def check(value: Any) -> bool:
+        return isinstance(value, list | tuple) and len(value) <= MAX_TEXTS and all(
+            isinstance(v, str) and len(v) <= limit for v in value)
+    return check
+
+
+# ---------------------------------------------------------------------------
 # answer checks (one per hook; None is handled by the callers)
 # ---------------------------------------------------------------------------
 
@@ -104,19 +168,21 @@ def _size_ok(value: Any) -> bool:
 
 
 def _scoring_ok(value: Any) -> bool:
-    if type(value) is Scoring and type(value.points) is int and type(value.combo) is int \
-            and type(value.state) is dict:  # the common answer, asked on every move
-        return value.combo >= 0
+    if type(value) is Scoring and type(value.points) is int and type(value.combo) is int:
+        # the common answer, asked on every move
+        return (-MAX_POINTS <= value.points <= MAX_POINTS and 0 <= value.combo <= MAX_COMBO
+                and (not value.state or state_within(value.state)))
     return (isinstance(value, Scoring) and _is_int(value.points) and _is_int(value.combo)
-            and value.combo >= 0 and isinstance(value.state, dict))
+            and -MAX_POINTS <= value.points <= MAX_POINTS and 0 <= value.combo <= MAX_COMBO
+            and isinstance(value.state, dict) and state_within(value.state))
 
 
 def _number_ok(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-def _is_list(value: Any) -> bool:
-    return isinstance(value, list | tuple)
+def _deal_ok(value: Any) -> bool:
+    return isinstance(value, list | tuple) and len(value) <= MAX_DEAL
 
 
 def _anything(value: Any) -> bool:
@@ -281,20 +347,29 @@ class RuleHooks:
                 ("actions", hook.blockyard_actions, "a list of ActionSpec",
                  _list_of(ActionSpec)),
                 ("game_start", hook.blockyard_game_start, "nothing", _anything),
-                ("deal", hook.blockyard_deal, "a list", _is_list),
-                ("allowed_anchors", hook.blockyard_allowed_anchors, "an integer mask", _is_int),
+                ("deal", hook.blockyard_deal, f"a list of at most {MAX_DEAL}", _deal_ok),
+                ("allowed_anchors", hook.blockyard_allowed_anchors,
+                 "an integer mask of anchors on the board (0 ≤ mask < 2**(rows × cols))",
+                 lambda v: _is_int(v) and v >= 0),
                 ("clear", hook.blockyard_clear, "Clearing", lambda v: isinstance(v, Clearing)),
                 ("accept_stone", hook.blockyard_accept_stone, "a bool",
                  lambda v: isinstance(v, bool)),
-                ("score", hook.blockyard_score, "Scoring with integer points and combo",
+                ("score", hook.blockyard_score,
+                 f"Scoring with integer points within ±{MAX_POINTS:,}, a combo from 0 to "
+                 f"{MAX_COMBO:,} and a state of JSON values within the bounds of MODDING.md",
                  _scoring_ok),
-                ("move_state", hook.blockyard_move_state, "a dict of state updates",
-                 lambda v: isinstance(v, dict)),
-                ("end_reason", hook.blockyard_end_reason, "a string",
-                 lambda v: isinstance(v, str)),
-                ("invariants", hook.blockyard_invariants, "a list of strings", _list_of(str)),
-                ("summary_tips", hook.blockyard_summary_tips, "a list of strings",
-                 _list_of(str))):
+                ("move_state", hook.blockyard_move_state,
+                 "a dict of state updates (JSON values within the bounds of MODDING.md)",
+                 state_within),
+                ("end_reason", hook.blockyard_end_reason,
+                 f"a string of at most {MAX_REASON} characters",
+                 lambda v: isinstance(v, str) and len(v) <= MAX_REASON),
+                ("invariants", hook.blockyard_invariants,
+                 f"a list of at most {MAX_TEXTS} strings of at most {MAX_TEXT} characters",
+                 _texts_within(MAX_TEXT)),
+                ("summary_tips", hook.blockyard_summary_tips,
+                 f"a list of at most {MAX_TEXTS} strings of at most {MAX_TEXT} characters",
+                 _texts_within(MAX_TEXT))):
             self._hooks[name] = _Hook(name, caller, expected, check)
         self._bind()
         if os.environ.get(TRACE_ENV, "") not in ("", "0"):
@@ -559,8 +634,17 @@ class RuleHooks:
         return value
 
     def allowed_anchors(self, game: Game, piece: Piece, action: str = "fit") -> list[int]:
-        """``blockyard_allowed_anchors``: every plugin's anchor mask (to be ANDed)."""
+        """``blockyard_allowed_anchors``: every plugin's anchor mask (to be ANDed),
+        each within the board."""
         value: list[int] = self._ask_allowed_anchors(action, game, piece)
+        size = game.rows * game.cols
+        for mask in value:
+            if mask >> size:
+                raise self.error("allowed_anchors", f"returned a mask with bits beyond the "
+                                 f"board's {size} cells (bit {mask.bit_length() - 1})",
+                                 seed=game.seed, action=action,
+                                 plugin=self._culprit(self._hooks["allowed_anchors"],
+                                                      (game, piece), mask))
         return value
 
     def clear(self, game: Game, board: Board, placed: int, piece: Piece | None, row: int,
@@ -570,6 +654,8 @@ class RuleHooks:
         :class:`~blockyard.geometry.Region` objects (a list is taken as a tuple)
         and whose board is this ruleset's size."""
         clearing: Clearing = self._ask_clear(action, game, board, placed, piece, row, col)
+        if clearing.cleared is not None or clearing.row_drops:
+            self._check_clearing_masks(game, board, clearing, action)
         regions = clearing.regions
         if (regions and (type(regions) is not tuple
                          or any(type(r) is not Region for r in regions))) \
@@ -583,6 +669,23 @@ class RuleHooks:
                                  seed=game.seed, action=action)
         return clearing
 
+    def _check_clearing_masks(self, game: Game, board: Board, clearing: Clearing,
+                              action: str) -> None:
+        """A Clearing's ``cleared`` mask on the board and its ``row_drops`` a fall of
+        0 to ``rows`` for each row."""
+        geo = board.geo
+        cleared, drops = clearing.cleared, clearing.row_drops
+        if cleared is not None and (not _is_int(cleared) or cleared < 0
+                                    or cleared >> geo.size):
+            raise self.error("clear", f"returned a Clearing whose cleared mask {cleared!r:.40} "
+                             f"is not a mask of the board's {geo.size} cells", seed=game.seed,
+                             action=action)
+        if drops and (not isinstance(drops, tuple | list) or len(drops) > geo.rows
+                      or not all(_is_int(d) and 0 <= d <= geo.rows for d in drops)):
+            raise self.error("clear", f"returned row_drops {drops!r:.60}; expected at most "
+                             f"{geo.rows} falls of 0 to {geo.rows} rows", seed=game.seed,
+                             action=action)
+
     def accept_stone(self, game: Game, stone: Stone, row: int, col: int,
                      action: str = "land") -> bool | None:
         """``blockyard_accept_stone``: whether a landed stone may stay (falling games)."""
@@ -591,8 +694,12 @@ class RuleHooks:
 
     def score(self, game: Game, move: MoveFacts, action: str = "place") -> Scoring:
         """``blockyard_score``: points and the new combo counter for a move (the
-        core's default answers 0 when no plugin does)."""
+        core's default answers 0 when no plugin does); the points may not take the
+        score past ±:data:`MAX_SCORE`."""
         value: Scoring = self._ask_score(action, game, move)
+        if not -MAX_SCORE <= game.score + value.points <= MAX_SCORE:
+            raise self.error("score", f"returned {value.points:,} points, which would take the "
+                             f"score past ±{MAX_SCORE:,}", seed=game.seed, action=action)
         return value
 
     def move_state(self, game: Game, result: MoveResult, action: str = "place"

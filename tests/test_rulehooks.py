@@ -224,3 +224,93 @@ def test_only_the_facade_and_the_registry_use_pluggy():
                    for p in (ROOT / folder).rglob("*.py")
                    if "import pluggy" in p.read_text(encoding="utf-8"))
     assert users == ["core/hookspecs.py", "core/registry.py", "core/rulehooks.py"]
+
+
+class OutOfBounds:
+    """Answers of the right type but an impossible size, chosen by ``what``."""
+
+    def __init__(self, params: Params) -> None:
+        self.what = params.string("what")
+
+    @hookimpl
+    def blockyard_score(self, game, move):
+        if self.what == "points":
+            return Scoring(10**100, 0)
+        if self.what == "combo":
+            return Scoring(1, 10**9)
+        if self.what == "score-state":
+            return Scoring(1, 0, {"out-of-bounds": {"blob": "x" * 10_000_000}})
+        if self.what == "state-object":
+            return Scoring(1, 0, {"out-of-bounds": {"object": object()}})
+        if self.what == "past-the-limit":
+            return Scoring(10**9, 0)
+        return None
+
+    @hookimpl
+    def blockyard_end_reason(self, game, stuck):
+        return "x" * 10_000_000 if self.what == "reason" else None
+
+    @hookimpl
+    def blockyard_move_state(self, game, result):
+        return {"out-of-bounds": list(range(10**5))} if self.what == "move-state" else None
+
+    @hookimpl
+    def blockyard_allowed_anchors(self, game, piece):
+        return 1 << 100_000 if self.what == "anchors" else None
+
+
+BOUNDS = [("points", "within ±1,000,000,000"), ("combo", "a combo from 0 to 1,000,000"),
+          ("score-state", "JSON values within the bounds"),
+          ("state-object", "JSON values within the bounds"),
+          ("reason", "at most 64 characters"), ("move-state", "within the bounds of MODDING"),
+          ("anchors", "beyond the board's 64 cells")]
+
+
+@pytest.mark.parametrize(("what", "words"), BOUNDS)
+def test_answers_out_of_bounds_are_plugin_errors_and_change_nothing(rule_file, register_plugin,
+                                                                   what, words):
+    register_plugin("out-of-bounds", OutOfBounds)
+    text = BASE.replace("[plugins.line-scoring]\nline_points = [10]\n", "")
+    ruleset = blockyard.load_ruleset(rule_file(
+        text + f'[plugins.out-of-bounds]\nwhat = "{what}"\n'))
+    if what in ("anchors", "reason"):  # asked as the game starts
+        with pytest.raises(PluginError, match=words) as caught:
+            blockyard.new_game(ruleset, seed=1)
+    else:
+        game = blockyard.new_game(ruleset, seed=1)
+        before = game.snapshot()
+        with pytest.raises(PluginError, match=words) as caught:
+            game.place(*game.legal_moves()[0])
+        assert game.snapshot() == before
+    assert caught.value.plugin == "out-of-bounds"
+
+
+def test_a_score_past_the_snapshot_limit_is_refused(rule_file, register_plugin):
+    register_plugin("out-of-bounds", OutOfBounds)
+    text = BASE.replace("[plugins.line-scoring]\nline_points = [10]\n", "")
+    ruleset = blockyard.load_ruleset(rule_file(
+        text + '[plugins.out-of-bounds]\nwhat = "past-the-limit"\n'))
+    game = blockyard.new_game(ruleset, seed=1)
+    game.score = 10**15 - 10  # as if a million moves had scored the most
+    before = game.snapshot()
+    with pytest.raises(PluginError, match="past ±1,000,000,000,000,000"):
+        game.place(*game.legal_moves()[0])
+    assert game.snapshot() == before
+
+
+class HugeDeal:
+    def __init__(self, params: Params) -> None:
+        pass
+
+    @hookimpl
+    def blockyard_deal(self, game, index):
+        return [game.ruleset.pieces[0]] * 1_200_000
+
+
+def test_a_huge_deal_is_refused_at_once(rule_file, register_plugin):
+    register_plugin("huge-deal", HugeDeal)
+    text = BASE.replace("[plugins.weighted-dealing]\n", "[plugins.huge-deal]\n")
+    ruleset = blockyard.load_ruleset(rule_file(text))
+    with pytest.raises(PluginError, match="a list of at most 64") as caught:
+        blockyard.new_game(ruleset, seed=1)
+    assert caught.value.plugin == "huge-deal"
