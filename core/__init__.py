@@ -14,6 +14,7 @@ from . import challenge, files, records, replays, testing
 from .actions import Action, ActionSpec
 from .discovery import RulesetInfo, list_rulesets, load_ruleset
 from .errors import DataError, IllegalMove, PluginError, RulesetError
+from .falling import FallingGame as FallingGame
 from .game import Game, new_game, replay, restore
 from .geometry import Region
 from .hookspecs import hookimpl, hookspec

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .errors import IllegalMove
-from .game import Game, TraySpec
+from .game import GAME_CLASSES, Game, TraySpec
 from .geometry import Region, parse_board_text
 from .results import FallingRules, LandResult, MoveFacts
 from .ruleset import Ruleset
@@ -328,3 +328,6 @@ class FallingGame(Game):
         else:
             self._spawn()
         return result
+
+
+GAME_CLASSES["falling"] = FallingGame

@@ -426,17 +426,14 @@ class Game:
 
 
 def game_class(ruleset: Ruleset) -> type[Game]:
-    """The engine class for the ruleset's ``mode``, found by table."""
-    if not GAME_CLASSES:
-        from .falling import FallingGame
-        from .tray import TrayGame
-
-        GAME_CLASSES.update({"tray": TrayGame, "falling": FallingGame})
+    """The engine class for the ruleset's ``mode``, found by table (each engine
+    module enters its class when it is imported, as ``blockyard`` does)."""
     return GAME_CLASSES[ruleset.mode]
 
 
 GAME_CLASSES: dict[str, type[Game]] = {}
-"""The engine class of each ``[ruleset] mode``, filled on first use."""
+"""The engine class of each ``[ruleset] mode``: each engine module (tray,
+falling) enters its own, so this module imports none of them."""
 
 
 def new_game(ruleset: str | Ruleset | Any, *, seed: int | None = None,

@@ -185,7 +185,7 @@ def package_version(source: str) -> str | None:
     installed distribution's otherwise, ``None`` for plugins registered at run
     time (:func:`register_plugin`) or a distribution without metadata."""
     if source == BUNDLED_DIST:
-        from . import __version__
+        from .version import __version__
 
         return __version__
     if source == "runtime":

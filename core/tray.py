@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar, NamedTuple
 
 from .errors import IllegalMove
-from .game import Game, TraySpec
+from .game import GAME_CLASSES, Game, TraySpec
 from .geometry import PieceGeometry, parse_board_text
 from .pieces import Piece, parse_art, piece_from_json, piece_json
 from .results import MoveFacts, MoveResult
@@ -518,4 +518,4 @@ class TrayGame(Game):
             self.over_reason = reason or "stuck"
 
 
-
+GAME_CLASSES["tray"] = TrayGame
