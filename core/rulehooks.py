@@ -512,12 +512,6 @@ class RuleHooks:
         return [str(i.plugin_name)
                 for i in getattr(self._pm.hook, "blockyard_" + hook).get_hookimpls()]
 
-    def wrappers(self, hook: str) -> list[str]:
-        """The plugins whose implementation of ``hook`` is a wrapper."""
-        return [str(i.plugin_name)
-                for i in getattr(self._pm.hook, "blockyard_" + hook).get_hookimpls()
-                if i.wrapper or i.hookwrapper]
-
     def error(self, hook: str, problem: str, *, plugin: str | None = None,
               seed: int | None = None, action: str | None = None,
               cause: BaseException | None = None) -> PluginError:
