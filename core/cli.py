@@ -80,11 +80,11 @@ def _cmd_plugins(args: argparse.Namespace) -> int:
     if broken:
         print("disabled plugin packages (none of their plugins, bots or rule files is "
               "loaded):")
-    for package in broken:
-        version = package_version(package.package)
-        name = package.package if version is None else f"{package.package} {version}"
-        print(f"  {name}  [entry point {package.entry_point}]")
-        print(f"    {package.reason}")
+    for disabled in broken:
+        version = package_version(disabled.package)
+        name = disabled.package if version is None else f"{disabled.package} {version}"
+        print(f"  {name}  [entry point {disabled.entry_point}]")
+        print(f"    {disabled.reason}")
     return 0
 
 
