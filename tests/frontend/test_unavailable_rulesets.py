@@ -81,3 +81,31 @@ def test_rulesets_that_cannot_load_are_greyed_with_their_reason_and_say_why(ui):
     ui.key("t")
     assert isinstance(ui.view, MenuView)
     assert ui.view.title.text == "not-toml cannot be loaded"
+
+
+def test_the_window_opens_with_a_broken_plugin_package_installed(tmp_path):
+    """A package whose registration hook raises: the window still opens (on the
+    launcher) and closes normally; standard error has the one line naming it."""
+    import os
+    import subprocess
+    import sys
+
+    site = tmp_path / "site"
+    info = site / "badpkg-1.0.dist-info"
+    info.mkdir(parents=True)
+    (site / "badpkg.py").write_text(
+        "from blockyard import hookimpl\n\n@hookimpl\n"
+        "def blockyard_register_plugins(register):\n    raise ValueError('boom')\n",
+        encoding="utf-8")
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: badpkg\nVersion: 1.0\n",
+                                   encoding="utf-8")
+    (info / "entry_points.txt").write_text("[blockyard]\nbad = badpkg\n", encoding="utf-8")
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(site), env.get("PYTHONPATH")]))
+    done = subprocess.run([sys.executable, "-m", "blockyard", "--quit-after", "0.5"], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr and "Warning" not in done.stderr
+    assert [line for line in done.stderr.splitlines() if "badpkg" in line] == [
+        "blockyard: plugin package 'badpkg' (entry point 'bad') is disabled: "
+        "blockyard_register_plugins raised ValueError: boom"]
