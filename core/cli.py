@@ -27,7 +27,11 @@ def _cmd_list(args: argparse.Namespace) -> int:
         if info.error is not None:
             print(f"  {'':<{width}}  cannot be loaded: {info.error}")
     from . import paths
+    from .registry import registry
 
+    for package in registry().broken:
+        print(f"plugin package {package.package} is disabled, its rule files are not listed: "
+              f"{package.reason}")
     print(f"your own rule files go in: {paths.user_rulesets_dir()}")
     return 0
 
@@ -70,6 +74,17 @@ def _cmd_plugins(args: argparse.Namespace) -> int:
         hooks = [f"{hook} (wrapper)" if hook in plugin.wrappers else hook
                  for hook in plugin.hooks]
         print(f"    hooks: {', '.join(hooks) or 'none'}")
+    from .registry import package_version, registry
+
+    broken = registry().broken
+    if broken:
+        print("disabled plugin packages (none of their plugins, bots or rule files is "
+              "loaded):")
+    for disabled in broken:
+        version = package_version(disabled.package)
+        name = disabled.package if version is None else f"{disabled.package} {version}"
+        print(f"  {name}  [entry point {disabled.entry_point}]")
+        print(f"    {disabled.reason}")
     return 0
 
 

@@ -14,7 +14,18 @@ do):
     distribution name (``blockyard-diagonals``; ``-``, ``_`` and ``.`` and case
     are alike) or entry-point name (``diagonals``) is listed load. Set but empty,
     it loads no third-party package. A listed name that no installed package has
-    is reported in :attr:`Registry.problems` (and warned about).
+    is reported in :attr:`Registry.problems` (and on standard error).
+
+No package can stop Blockyard: whatever a package does while it is imported or
+registers (raises, exits, registers a name Blockyard or another package has,
+registers something that is no name or no factory, misspells a registration
+hook), that package is disabled — none of its plugins, bots or rule folders is
+registered — and listed in :attr:`Registry.broken` with the reason; everything
+else loads. Each such problem is said once per run as one line on standard
+error (``blockyard: plugin package 'x' is disabled: …``). A package that takes
+longer than :data:`SLOW_LOAD_SECONDS` to import and register is named the same
+way, with the time it took (an import cannot be interrupted safely, so it
+completes).
 """
 
 from __future__ import annotations
@@ -24,7 +35,8 @@ import importlib.metadata
 import inspect
 import os
 import re
-import warnings
+import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,6 +54,48 @@ LOAD_ENV = "BLOCKYARD_LOAD_PLUGINS"
 BUNDLED_MODULE = "blockyard.plugins.bundled"
 BUNDLED_DIST = "blockyard"
 BUNDLED_BOTS = frozenset({"random", "greedy", "search"})
+REGISTRY_HOOKS = ("blockyard_register_plugins", "blockyard_register_bots",
+                  "blockyard_register_rulesets")
+MAX_NAME = 64
+SLOW_LOAD_SECONDS = 2.0
+"""A plugin package that takes longer than this to import and register is
+named on standard error with the time it took."""
+
+
+_reported: set[str] = set()
+
+
+def report(message: str) -> None:
+    """Say ``message`` once per run: one line ``blockyard: message`` on standard
+    error (a message already said, e.g. after :func:`reload`, is not repeated)."""
+    line = " ".join(message.split())
+    if line in _reported:
+        return
+    _reported.add(line)
+    try:
+        sys.stderr.write(f"blockyard: {line}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):  # no usable standard error
+        pass
+
+
+@dataclass(frozen=True, slots=True)
+class BrokenPackage:
+    """A plugin package that is disabled because it failed to import or register.
+
+    ``package`` is its distribution name, ``entry_point`` the entry point that
+    failed, ``reason`` one line saying what went wrong, and ``plugins`` the
+    plugin names it had registered before it failed (none of them is kept)."""
+
+    package: str
+    entry_point: str
+    reason: str
+    plugins: tuple[str, ...] = ()
+
+    def line(self) -> str:
+        """The one line reported for this package."""
+        return (f"plugin package {self.package!r} (entry point {self.entry_point!r}) is "
+                f"disabled: {self.reason}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +115,12 @@ class Registry:
     bots: dict[str, PluginEntry] = field(default_factory=dict)
     ruleset_paths: list[tuple[Any, str]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    """Every problem reported while loading, one line each (broken packages, slow
+    packages, taken bot names, unmatched allow-list names)."""
+    broken: list[BrokenPackage] = field(default_factory=list)
+    """The plugin packages disabled because they failed to import or register."""
+    load_seconds: dict[str, float] = field(default_factory=dict)
+    """Seconds each plugin package (by distribution name) took to import and register."""
 
     def get(self, name: str) -> PluginEntry | None:
         return self.plugins.get(name)
@@ -68,48 +128,118 @@ class Registry:
     def names(self) -> list[str]:
         return sorted(self.plugins)
 
+    def broken_package(self, package: str) -> BrokenPackage | None:
+        """The :class:`BrokenPackage` of a distribution name, or ``None``."""
+        return next((b for b in self.broken if b.package == package), None)
+
     def add_module(self, module: Any, source: str) -> None:
-        """Register one entry-point object (module or instance) from ``source``."""
+        """Register one entry-point object (module or instance) from ``source``.
+
+        All or nothing: when the object misspells a registration hook, a hook
+        raises, or it registers a taken plugin name, something that is no name
+        or a factory that cannot be called, a :class:`PluginError` naming
+        ``source`` is raised and nothing of it is registered (its ``plugins``
+        attribute lists the plugin names it had registered). A bot name that
+        is taken is reported and skipped, as its hook documents."""
+        plugins: dict[str, PluginEntry] = {}
+        bots: dict[str, PluginEntry] = {}
+        paths: list[tuple[Any, str]] = []
+        skipped: list[str] = []
+        open_ = [True]
+
+        def fail(problem: str, cause: BaseException | None = None) -> PluginError:
+            error = PluginError(f"plugin package {source!r}: {problem}")
+            error.__cause__ = cause
+            error.plugins = tuple(plugins)  # type: ignore[attr-defined]
+            return error
+
+        def check_open(what: str) -> None:
+            if not open_[0]:
+                raise PluginError(f"plugin package {source!r} called {what} after its "
+                                  "registration hook returned")
+
+        def register_plugin(name: str, factory: Callable[..., Any]) -> None:
+            check_open("register (plugins)")
+            if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
+                raise fail(f"registered a plugin whose name is {describe(name)}; expected a "
+                           f"name of 1 to {MAX_NAME} characters")
+            if not callable(factory):
+                raise fail(f"registered the plugin {name!r} with a factory that cannot be "
+                           f"called ({describe(factory)})")
+            old = plugins.get(name) or self.plugins.get(name)
+            if old is not None and old.factory is not factory:
+                if old.source == source:
+                    raise fail(f"plugin name {name!r} is registered twice by {source!r}")
+                if old.source == BUNDLED_DIST:
+                    raise fail(f"plugin name {name!r} is taken by Blockyard's own plugin")
+                raise fail(f"plugin name {name!r} is registered twice: by {old.source!r} "
+                           f"and by {source!r}")
+            plugins[name] = PluginEntry(name, factory, source)
+
+        def register_rulesets(path: Any) -> None:
+            check_open("register (rulesets)")
+            if not isinstance(path, str | os.PathLike) and not hasattr(path, "iterdir"):
+                raise fail(f"registered rule files at {describe(path)}; expected a path")
+            paths.append((path, source))
+
+        def register_bot(name: str, factory: Callable[..., Any]) -> None:
+            check_open("register (bots)")
+            if not isinstance(name, str) or not name or len(name) > MAX_NAME \
+                    or not callable(factory):
+                raise fail("registered a bot without a name or a callable factory")
+            old = bots.get(name) or self.bots.get(name)
+            if name in BUNDLED_BOTS or (old is not None and old.factory is not factory):
+                by = "Blockyard" if name in BUNDLED_BOTS else repr(old.source if old else "")
+                skipped.append(f"bot name {name!r} of {source!r} is taken (by {by}); skipped")
+                return
+            bots[name] = PluginEntry(name, factory, source)
+
         pm = pluggy.PluginManager(PROJECT)
         pm.add_hookspecs(RegistrySpecs)
+        for attr in _attributes(module):
+            if attr.startswith("blockyard_") and attr not in REGISTRY_HOOKS:
+                raise fail(f"{attr} is not a registration hook"
+                           f"{did_you_mean(attr, REGISTRY_HOOKS)} (they are: "
+                           f"{', '.join(REGISTRY_HOOKS)})")
         try:
             pm.register(module, name=f"{source}:{getattr(module, '__name__', id(module))}")
             pm.check_pending()
         except pluggy.PluginValidationError as exc:
-            raise PluginError(f"plugin package {source!r}: {exc}") from exc
+            raise fail(str(exc), exc) from exc
+        except Exception as exc:
+            raise fail(f"cannot be registered: {type(exc).__name__}: {exc}", exc) from exc
+        try:
+            for hook, register in (("blockyard_register_plugins", register_plugin),
+                                   ("blockyard_register_bots", register_bot),
+                                   ("blockyard_register_rulesets", register_rulesets)):
+                try:
+                    getattr(pm.hook, hook)(register=register)
+                except PluginError as exc:
+                    if not hasattr(exc, "plugins"):
+                        exc.plugins = tuple(plugins)  # type: ignore[attr-defined]
+                    raise
+                except Exception as exc:
+                    raise fail(f"{hook} raised {type(exc).__name__}: {exc}", exc) from exc
+        finally:
+            open_[0] = False
+        self.plugins.update(plugins)
+        self.bots.update(bots)
+        self.ruleset_paths.extend(paths)
+        for message in skipped:
+            self.problems.append(message)
+            report(message)
 
-        def register_plugin(name: str, factory: Callable[..., Any]) -> None:
-            if not isinstance(name, str) or not name:
-                raise PluginError(f"plugin package {source!r} registered a plugin without a name")
-            old = self.plugins.get(name)
-            if old is not None and old.factory is not factory:
-                raise PluginError(
-                    f"plugin name {name!r} is registered twice: by {old.source!r} and by {source!r}"
-                )
-            self.plugins[name] = PluginEntry(name, factory, source)
 
-        def register_rulesets(path: Any) -> None:
-            self.ruleset_paths.append((path, source))
-
-        def register_bot(name: str, factory: Callable[..., Any]) -> None:
-            if not isinstance(name, str) or not name or not callable(factory):
-                raise PluginError(f"plugin package {source!r} registered a bot without a "
-                                  "name or a callable factory")
-            old = self.bots.get(name)
-            if name in BUNDLED_BOTS or (old is not None and old.factory is not factory):
-                by = "Blockyard" if name in BUNDLED_BOTS else repr(old.source if old else "")
-                message = f"bot name {name!r} of {source!r} is taken (by {by}); skipped"
-                self.problems.append(message)
-                warnings.warn(message, stacklevel=2)
-                return
-            self.bots[name] = PluginEntry(name, factory, source)
-
-        pm.hook.blockyard_register_plugins(register=register_plugin)
-        pm.hook.blockyard_register_bots(register=register_bot)
-        pm.hook.blockyard_register_rulesets(register=register_rulesets)
+def _attributes(obj: Any) -> list[str]:
+    """The attribute names of an entry-point object (none when it refuses ``dir``)."""
+    try:
+        return [name for name in dir(obj) if isinstance(name, str)]
+    except Exception:
+        return []
 
 
 _registry: Registry | None = None
+_loading = False
 _runtime: dict[str, PluginEntry] = {}
 
 
@@ -204,9 +334,17 @@ def distribution_version(name: str) -> str | None:
 
 def registry() -> Registry:
     """The process-wide registry, loaded from entry points on first use."""
-    global _registry
+    global _registry, _loading
     if _registry is None:
-        _registry = _load()
+        if _loading:
+            raise PluginError("a plugin package used Blockyard's plugin registry while it "
+                              "was being imported; register through "
+                              "blockyard_register_plugins instead")
+        _loading = True
+        try:
+            _registry = _load()
+        finally:
+            _loading = False
     return _registry
 
 
@@ -217,20 +355,43 @@ def reload() -> Registry:
     return registry()
 
 
+def _entry_points() -> list[Any]:
+    """The entry points of the ``blockyard`` group, Blockyard's own first, then by
+    distribution and entry-point name (so a package can never take a bundled
+    plugin's name by loading before Blockyard)."""
+    try:
+        found = list(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP))
+    except Exception as exc:  # unreadable package metadata
+        report(f"cannot read the installed packages' entry points: "
+               f"{type(exc).__name__}: {exc}")
+        return []
+    return sorted(found, key=lambda e: (e.value != BUNDLED_MODULE, _dist_name(e),
+                                        str(e.name)))
+
+
+def _dist_name(ep: Any) -> str:
+    try:
+        name = ep.dist.name if ep.dist else None
+    except Exception:
+        name = None
+    return name if isinstance(name, str) and name else "?"
+
+
 def _load() -> Registry:
     reg = Registry()
     loaded_bundled = False
     disabled = plugins_disabled()
     allowed = None if disabled else plugins_allowed()
     unmatched = set(allowed or ())
-    for ep in sorted(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP),
-                     key=lambda e: (e.dist.name if e.dist else "", e.name)):
-        dist = ep.dist.name if ep.dist else "?"
+    chosen: dict[str, list[Any]] = {}
+    for ep in _entry_points():
+        dist = _dist_name(ep)
         if ep.value == BUNDLED_MODULE:
             unmatched -= {normalise_name(BUNDLED_DIST), normalise_name(ep.name)}
             if loaded_bundled:
                 continue
             loaded_bundled = True
+            dist = BUNDLED_DIST
         elif disabled:
             continue
         elif allowed is not None:
@@ -238,25 +399,71 @@ def _load() -> Registry:
             if not names & allowed:
                 continue
             unmatched -= names
-        try:
-            obj = ep.load()
-        except Exception as exc:
-            message = f"plugin package {dist!r} (entry point {ep.name!r}) failed to load: {exc}"
-            reg.problems.append(message)
-            warnings.warn(message, stacklevel=2)
-            continue
-        reg.add_module(obj, dist)
+        chosen.setdefault(dist, []).append(ep)
     if not loaded_bundled:
         # Blockyard's own metadata is missing (a source tree on sys.path):
         # register the bundled plugins exactly as the entry point would.
         reg.add_module(importlib.import_module(BUNDLED_MODULE), BUNDLED_DIST)
+    for dist, eps in chosen.items():
+        _load_package(reg, dist, eps)
     for name, entry in _runtime.items():
         reg.plugins.setdefault(name, entry)
     for name in sorted(unmatched):
         message = f"{LOAD_ENV} names {name!r}, but no installed plugin package has that name"
         reg.problems.append(message)
-        warnings.warn(message, stacklevel=2)
+        report(message)
     return reg
+
+
+def _load_package(reg: Registry, dist: str, eps: list[Any]) -> None:
+    """Import and register every entry point of the distribution ``dist``, all or
+    nothing: a failure of one disables the whole package (recorded in
+    ``reg.broken`` and reported); the time taken is recorded and a slow package
+    reported."""
+    staged = Registry(dict(reg.plugins), dict(reg.bots), list(reg.ruleset_paths))
+    started = time.perf_counter()
+    broken: BrokenPackage | None = None
+    for ep in eps:
+        name = str(getattr(ep, "name", "?"))
+        try:
+            obj = ep.load()
+        except (Exception, SystemExit) as exc:
+            kind = "exited" if isinstance(exc, SystemExit) else "failed to import"
+            broken = BrokenPackage(dist, name, f"{kind}: {type(exc).__name__}: "
+                                   f"{_first_line(exc)}")
+            break
+        try:
+            staged.add_module(obj, dist)
+        except PluginError as exc:
+            broken = BrokenPackage(dist, name, _first_line(exc).removeprefix(
+                f"plugin package {dist!r}: "), tuple(getattr(exc, "plugins", ())))
+            break
+        except (Exception, SystemExit) as exc:
+            broken = BrokenPackage(dist, name, f"{type(exc).__name__}: {_first_line(exc)}")
+            break
+    seconds = time.perf_counter() - started
+    reg.load_seconds[dist] = seconds
+    if broken is not None:
+        reg.broken.append(broken)
+        reg.problems.append(broken.line())
+        report(broken.line())
+    else:
+        reg.plugins.update(staged.plugins)
+        reg.bots.update(staged.bots)
+        reg.ruleset_paths[:] = staged.ruleset_paths
+        reg.problems.extend(staged.problems)
+    if seconds > SLOW_LOAD_SECONDS:
+        message = (f"plugin package {dist!r} took {seconds:.1f} s to import and register "
+                   f"(every blockyard command waits for it; over {SLOW_LOAD_SECONDS:g} s "
+                   "is slow)")
+        reg.problems.append(message)
+        report(message)
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    line = lines[0] if lines else type(exc).__name__
+    return line if len(line) <= 300 else line[:297] + "..."
 
 
 def as_path(location: Any) -> Path:
@@ -289,11 +496,7 @@ def build_plugins(table: Any, where: str) -> list[tuple[str, Any]]:
                                f"{describe(spec)}", path=where, key=key)
         entry = reg.get(name)
         if entry is None:
-            known = ", ".join(reg.names())
-            off = (f"; third-party plugins are switched off by {DISABLE_ENV}"
-                   if plugins_disabled() else "")
-            raise RulesetError(f"unknown plugin {name!r}{did_you_mean(name, reg.names())} "
-                               f"(installed plugins: {known}{off})", path=where, key=key)
+            raise RulesetError(unknown_plugin(name, reg), path=where, key=key)
         params = Params(spec, path=where, prefix=key)
         try:
             obj = entry.factory(params)
@@ -306,6 +509,29 @@ def build_plugins(table: Any, where: str) -> list[tuple[str, Any]]:
         check_hook_arguments(name, obj, where)
         out.append((name, obj))
     return out
+
+
+def unknown_plugin(name: str, reg: Registry) -> str:
+    """Why no plugin ``name`` is installed, for a rule file naming it: close
+    names, the installed plugins, and the broken package that registered it —
+    or, when no package did, every package that failed to import or register
+    (one of them may be the one providing it)."""
+    owner = next((b for b in reg.broken if name in b.plugins), None)
+    if owner is not None:
+        return (f"unknown plugin {name!r}: it comes from the plugin package "
+                f"{owner.package!r}, which is disabled: {owner.reason}")
+    text = (f"unknown plugin {name!r}{did_you_mean(name, reg.names())} "
+            f"(installed plugins: {', '.join(reg.names())}")
+    if plugins_disabled():
+        text += f"; third-party plugins are switched off by {DISABLE_ENV}"
+    text += ")"
+    if reg.broken:
+        shown = reg.broken[:3]
+        more = len(reg.broken) - len(shown)
+        text += ("; these plugin packages are disabled and may provide it: "
+                 + "; ".join(f"{b.package!r} ({b.reason})" for b in shown)
+                 + (f"; and {more} more (blockyard plugins lists them)" if more else ""))
+    return text
 
 
 def check_hook_arguments(name: str, plugin: Any, where: str) -> None:

@@ -16,6 +16,7 @@ sealed: no plugin can be added to it.
 from __future__ import annotations
 
 import hashlib
+import inspect
 import math
 import re
 from collections.abc import Callable
@@ -45,6 +46,28 @@ from .rulehooks import LOADING, RuleHooks
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 ACTION_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
 MAX_TIME_LIMIT = 24 * 3600.0
+
+
+def _region_owner(ruleset: Ruleset, geo: Geometry, region: Region) -> str:
+    """The plugin whose ``blockyard_regions`` answer holds ``region`` (asked again
+    one by one; only when a region is refused)."""
+    names = [n for n in ruleset.hooks.impl_names("regions") if n != "core"]
+    if len(names) == 1:
+        return names[0]
+    for name, plugin in ruleset.plugin_objects:
+        method = getattr(plugin, "blockyard_regions", None)
+        if name not in names or method is None:
+            continue
+        try:
+            params = inspect.signature(method).parameters
+            found = method(**{k: v for k, v in (("ruleset", ruleset), ("geometry", geo))
+                              if k in params})
+        except Exception:
+            continue
+        if isinstance(found, list) and any(r == region and getattr(r, "mask", None)
+                                           == region.mask for r in found):
+            return name
+    return ", ".join(names) or "core"
 
 
 class Ruleset:
@@ -146,11 +169,15 @@ class Ruleset:
                     f"{self.rows}×{self.cols} board", path=where, key=f"pieces.{piece.family}")
         self.geometry: Geometry = geometry(self.rows, self.cols)
         geo = self.geometry
-        self.regions: tuple[Region, ...] = tuple(geo.bind(r) for r in hooks.regions(self, geo))
-        for region in self.regions:
-            if region.mask & ~geo.full or not region.mask:
-                raise self._load_error("regions", f"regions inside the {self.rows}×{self.cols} "
-                                       f"board, found {region!r} with cells outside it or none")
+        answer = hooks.regions(self, geo)
+        for region in answer:  # checked before binding: cells off the board have no (row, col)
+            if region.mask & ~geo.full or not region.mask or (
+                    region.cells and region.cells != geo.cells_of(region.mask)):
+                raise hooks.error(
+                    "regions", f"expected regions inside the {self.rows}×{self.cols} board, "
+                    f"found {region!r} with cells outside it, none, or cells that are not its "
+                    "mask's", plugin=_region_owner(self, geo, region), action=LOADING)
+        self.regions: tuple[Region, ...] = tuple(geo.bind(r) for r in answer)
 
     def _check_complete(self) -> None:
         """Refuse a ruleset that cannot be played: no dealing, no pieces, no fall."""

@@ -4,7 +4,9 @@ Rulesets whose rule files share a ``[display] entry`` (the nepal pair) are one
 row whose only setting is their ``option``. A saved game in progress is offered
 first. Each row also offers its rules (how to play), statistics, a duel and its
 replays; a daily ruleset's row says whether today's game was played and its
-score. Keys: ↑/↓ choose, ←/→ change the setting, Enter play, H how to play,
+score. Rule files that cannot be loaded (a broken file, a missing or disabled
+plugin) are listed last, greyed, with their reason; choosing one says why it
+cannot be played. Keys: ↑/↓ choose, ←/→ change the setting, Enter play, H how to play,
 T statistics, D duel, R replays, C enter a challenge code, S settings, Esc quit.
 """
 
@@ -36,7 +38,7 @@ windows leave secondary words out rather than shrink text below it."""
 #: The launcher's headings of the bundled families (others show their id in capitals).
 FAMILIES = {"continue": N_("Continue"), "eu": N_("EU"), "gravity": N_("GRAVITY"),
             "mixed": N_("MIXED"), "nepal": N_("NEPAL"), "sudoku": N_("SUDOKU"),
-            "tiered": N_("TIERED")}
+            "tiered": N_("TIERED"), "unavailable": N_("Cannot be loaded")}
 
 
 @dataclass
@@ -57,6 +59,7 @@ class Entry:
     replays_rect: Rect = field(default_factory=lambda: Rect(0, 0, 0, 0))
     stats_rect: Rect = field(default_factory=lambda: Rect(0, 0, 0, 0))
     help_rect: Rect = field(default_factory=lambda: Rect(0, 0, 0, 0))
+    error: str | None = None         # why the ruleset cannot be loaded (the row is greyed)
 
     @property
     def ruleset_id(self) -> str:
@@ -71,12 +74,18 @@ def build_entries(app: Launcher, loaded: list[blockyard.Ruleset] | None = None) 
         entries.append(Entry(resume_title(saved), "continue", resume_note(saved),
                              [("", saved.game.ruleset.id)], resume=saved))
     grouped: dict[str, Entry] = {}
+    unavailable: list[Entry] = []
     for info in blockyard.list_rulesets():
-        if info.error is not None:
-            continue  # a broken file or plugin: `blockyard list` gives the reason
-        try:
-            ruleset = blockyard.load_ruleset(info.path)
-        except Exception:  # nothing a plugin does may stop the launcher
+        error = info.error
+        if error is None:
+            try:
+                ruleset = blockyard.load_ruleset(info.path)
+            except Exception as exc:  # nothing a plugin does may stop the launcher
+                error = str(exc).strip().splitlines()[0] if str(exc).strip() \
+                    else type(exc).__name__
+        if error is not None:
+            unavailable.append(Entry(info.name or info.id, "unavailable", error,
+                                     [("", info.id)], key=info.id, error=error))
             continue
         if loaded is not None:
             loaded.append(ruleset)
@@ -93,6 +102,7 @@ def build_entries(app: Launcher, loaded: list[blockyard.Ruleset] | None = None) 
                       key=key)
         grouped[key] = entry
         entries.append(entry)
+    entries += sorted(unavailable, key=lambda e: e.ruleset_id)
     for entry in entries:
         remembered = app.settings.options.get(entry.key)
         for i, (_label, rid) in enumerate(entry.options):
@@ -189,6 +199,8 @@ class LauncherView(arcade.View):
         show only the first ones)."""
         if entry.resume is not None:
             return resume_parts(entry.resume)
+        if entry.error is not None:
+            return [_("cannot be loaded · Enter shows why")]
         ruleset = blockyard.load_ruleset(entry.ruleset_id)
         best = self.app.records.best(ruleset, None)
         games = self.app.records.stats(ruleset.id).games
@@ -295,7 +307,7 @@ class LauncherView(arcade.View):
         line_h = max(18 * scale, small * PIXELS_PER_POINT * 1.45)
         button_h = max(24 * scale, small * PIXELS_PER_POINT * 1.6)
         inner, gap = 14 * scale, 6 * scale
-        labels: list[tuple[str, str]] = [] if entry.resume is not None else [
+        labels: list[tuple[str, str]] = [] if entry.resume is not None or entry.error else [
             ("help", _("Rules")), ("stats", _("Stats")), ("duel", _("Duel")),
             ("replays", _("Replays"))]
         label_texts = [Text(label, 0, 0, theme.TEXT, small, font_name=theme.FONT, bold=True,
@@ -325,13 +337,15 @@ class LauncherView(arcade.View):
             entry.option_rect = Rect(0, 0, 0, 0)
             option = None
             title_room = r.width - 2 * inner
-        title = Text(entry.title, r.left + inner, title_y, theme.TEXT, title_size,
+        title = Text(entry.title, r.left + inner, title_y,
+                     theme.TEXT if entry.error is None else theme.DISABLED_TEXT, title_size,
                      font_name=theme.FONT, bold=True, anchor_y="center")
         fit_text(title, title_room, title_h, title_size, smallest=max(MIN_FONT + 1, 13 * scale))
         texts.append(fitted(title, title_room))
         bottom_y = r.bottom + 5 * scale + button_h / 2  # centre of the bottom line
         if entry.resume is None:
-            description = ruleset_description(blockyard.load_ruleset(entry.ruleset_id))
+            description = entry.description if entry.error is not None else \
+                ruleset_description(blockyard.load_ruleset(entry.ruleset_id))
             texts.append(fitted(Text(description, r.left + inner,
                                      r.top - 5 * scale - title_h - line_h / 2, theme.MUTED,
                                      small, font_name=theme.FONT, anchor_y="center"),
@@ -392,6 +406,8 @@ class LauncherView(arcade.View):
             if r.top < 0 or r.bottom > self.window.height:
                 continue
             color = theme.PANEL_HOVER if i == self.selected else theme.PANEL
+            if entry.error is not None:
+                color = theme.DISABLED
             arcade.draw_lrbt_rectangle_filled(r.left, r.right, r.bottom, r.top, color)
             if i == self.selected:
                 arcade.draw_lrbt_rectangle_filled(r.left, r.left + 5 * self.scale, r.bottom,
@@ -430,8 +446,22 @@ class LauncherView(arcade.View):
         self.app.show_settings(self.app.show_launcher)
 
 
+    def show_unavailable(self, entry: Entry) -> None:
+        """Say why the ruleset of ``entry`` cannot be played (its row is greyed)."""
+        from .menus import MenuView
+
+        back = self.app.show_launcher
+        self.window.show_view(MenuView(
+            _("{name} cannot be loaded").format(name=entry.title),
+            [entry.error or "", _("Fix the rule file or the plugin package, then open "
+                                  "Blockyard again.")],
+            [(_("Back"), back)], back))
+
     def choose(self, index: int) -> None:
         entry = self.entries[index]
+        if entry.error is not None:
+            self.show_unavailable(entry)
+            return
         if entry.resume is not None:
             self.app.resume(entry.resume)
             return
@@ -460,6 +490,9 @@ class LauncherView(arcade.View):
             self.cycle_option(self.selected, 1 if symbol == key.RIGHT else -1)
         elif symbol in (key.ENTER, key.RETURN, key.SPACE):
             self.choose(self.selected)
+        elif self.entries[self.selected].error is not None and symbol in (
+                key.D, key.R, key.T, key.H):
+            self.show_unavailable(self.entries[self.selected])
         elif symbol == key.C:
             self.app.prompt_challenge()
         elif symbol == key.L:

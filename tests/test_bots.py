@@ -162,7 +162,8 @@ class FirstMoveBot(Bot):
         return -col
 
 
-def test_register_bots_a_package_contributes_a_bot_and_a_taken_name_is_skipped():
+def test_register_bots_a_package_contributes_a_bot_and_a_taken_name_is_skipped(monkeypatch,
+                                                                              capsys):
     module = types.SimpleNamespace()
 
     @hookimpl
@@ -173,8 +174,10 @@ def test_register_bots_a_package_contributes_a_bot_and_a_taken_name_is_skipped()
     module.blockyard_register_bots = blockyard_register_bots
     reg = registry.registry()
     try:
-        with pytest.warns(UserWarning, match="bot name 'greedy'.*taken"):
-            reg.add_module(module, "bot-package")
+        monkeypatch.setattr(registry, "_reported", set())
+        reg.add_module(module, "bot-package")
+        assert capsys.readouterr().err == ("blockyard: bot name 'greedy' of 'bot-package' is "
+                                           "taken (by Blockyard); skipped\n")
         assert "first" in list_bots()
         assert reg.bots["first"].source == "bot-package"
         bot = get_bot("first")

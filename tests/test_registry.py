@@ -156,9 +156,12 @@ def test_an_empty_load_list_loads_no_third_party_package(fake_packages):
     assert blockyard.load_ruleset("eu-classic").id == "eu-classic"
 
 
-def test_a_name_on_the_load_list_that_nothing_has_is_reported(fake_packages):
-    with pytest.warns(UserWarning, match="BLOCKYARD_LOAD_PLUGINS names 'gamma'"):
-        reg = fake_packages(BLOCKYARD_LOAD_PLUGINS="alpha,gamma,blockyard")
+def test_a_name_on_the_load_list_that_nothing_has_is_reported(fake_packages, monkeypatch,
+                                                              capsys):
+    monkeypatch.setattr(registry, "_reported", set())
+    reg = fake_packages(BLOCKYARD_LOAD_PLUGINS="alpha,gamma,blockyard")
+    assert capsys.readouterr().err == ("blockyard: BLOCKYARD_LOAD_PLUGINS names 'gamma', but "
+                                       "no installed plugin package has that name\n")
     assert third_party(reg) == ["alpha-rule"]
     assert reg.problems == ["BLOCKYARD_LOAD_PLUGINS names 'gamma', but no installed plugin "
                             "package has that name"]
