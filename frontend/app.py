@@ -23,19 +23,59 @@ from blockyard.replays import Replay, ReplayError, load_replay, save_replay
 from . import i18n, theme
 from .i18n import _, format_number, ngettext
 from .persistence import (
+    DiskFullError,
+    ReadOnlyError,
     SavedGame,
+    SaveError,
     Settings,
     forget_game,
     load_saved_games,
     move_aside,
     notices_from_warnings,
+    player_notice,
     remove_stray_files,
+    save_error,
     save_game,
     save_key,
 )
 from .rulewords import ruleset_name
 from .screens import GAME_VIEWS, game_view
 from .session import Session
+
+
+def save_problem_text(exc: SaveError) -> str:
+    """What the window says when something could not be saved."""
+    if isinstance(exc, DiskFullError):
+        return _("The disk is full: the game is kept in memory and saved again after your "
+                 "next move.")
+    if isinstance(exc, ReadOnlyError):
+        return _("The data folder cannot be written: the game is kept in memory only.")
+    return _("The game could not be saved ({reason}).").format(reason=exc)
+
+
+def open_records(notices: list[str]) -> RecordStore:
+    """The player's records; what is wrong with them joins ``notices`` in the
+    player's language (a file set aside: the core's own words)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        store = RecordStore()
+    mine = f"records database {store.path}"
+    for warning in caught:
+        text = str(warning.message)
+        if store.read_only and text == store.problem:
+            continue  # said below, translated
+        if store.skipped and text.startswith(f"{mine}:"):
+            continue
+        notices.append(player_notice(text))
+    if store.skipped:
+        notices.append(ngettext(
+            "{n} finished game in your records holds impossible values and is left out.",
+            "{n} finished games in your records hold impossible values and are left out.",
+            len(store.skipped)).format(n=format_number(len(store.skipped))))
+    if store.read_only:
+        notices.append(_("Your records are shown, but new ones cannot be saved: the data "
+                         "folder cannot be written."))
+    return store
 
 
 class BlockyardApp:
@@ -50,7 +90,8 @@ class BlockyardApp:
         self.notices: list[str] = []
         with notices_from_warnings(self.notices):
             remove_stray_files()
-            self.records = RecordStore()
+        self.records = open_records(self.notices)
+        self.save_problem = ""  # what the last failed save said (until one works again)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # reported in self.notices instead
             self.settings = Settings.load(self.notices)
@@ -305,13 +346,31 @@ class BlockyardApp:
             names = saved.duel.get("names", [])
             turn = len(saved.duel.get("results", []))
             player = str(names[turn]) if 0 <= turn < len(names) else ""
-        replay = save_replay(game, player=player)
+        replay = self.keep_replay(game, player)
         self.records.record(game, replay=replay)
+        self.tell_records_problem()
         self.forget(saved)
+
+    def keep_replay(self, game: blockyard.Game, player: str) -> Path | None:
+        """Save a finished game's replay; ``None`` (and a message) when it cannot be."""
+        try:
+            return save_replay(game, player=player)
+        except OSError as exc:
+            self.tell_save_problem(save_problem_text(save_error(exc)))
+            return None
+
+    def tell_records_problem(self) -> None:
+        """Say so when the finished game's record could not be written."""
+        if self.records.unsaved:
+            self.tell_save_problem(_("The records cannot be written now: this game's record "
+                                     "is kept in memory and saved when it can be."))
 
     def forget(self, saved: SavedGame) -> None:
         """Delete a recorded game's save."""
-        forget_game(saved.key)
+        try:
+            forget_game(saved.key)
+        except OSError as exc:
+            self.tell_save_problem(save_problem_text(save_error(exc)))
         if self.saves.get(saved.key) is saved:
             del self.saves[saved.key]
         if self.playing is saved:
@@ -342,12 +401,16 @@ class BlockyardApp:
     def finish_game(self, game: blockyard.Game) -> None:
         """A game is over: count it, keep its replay, forget its save, show what's next."""
         player = self.duel.player if self.duel is not None else ""
-        self.last_replay = save_replay(game, player=player)
+        self.last_replay = self.keep_replay(game, player)
         hints = self.playing.hints if self.playing is not None and \
             self.playing.game is game else 0
         summary = self.records.record(game, replay=self.last_replay, hints=hints)
+        self.tell_records_problem()
         if self.playing is not None and self.playing.game is game:
-            forget_game(self.playing.key)
+            try:
+                forget_game(self.playing.key)
+            except OSError as exc:
+                self.tell_save_problem(save_problem_text(save_error(exc)))
             self.saves.pop(self.playing.key, None)
             self.playing.key = ""  # recorded: never saved again
         if self.duel is not None:
@@ -384,15 +447,20 @@ class BlockyardApp:
             if len(choices) == 8:
                 break
             try:
-                data = load_replay(path).data
+                loaded = load_replay(path)
+                data = loaded.data
                 who = f"{data['player']}: " if data.get("player") else ""
-                label = (f"{replay_time(str(data['finished']))}  {who}"
-                         + _("{points} points").format(points=format_number(int(data['score']))))
+                when = f"{replay_time(str(data['finished']))}  {who}"
             except (ReplayError, KeyError, TypeError, ValueError) as exc:
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
                     problems.append(move_aside(path, "replay", _short(exc)))
                 continue
+            try:  # the log is the referee: the rebuilt game's score, never the file's
+                label = when + _("{points} points").format(
+                    points=format_number(loaded.check().score))
+            except ReplayError:  # kept (the rules may come back); choosing it says why
+                label = when + _("cannot be shown")
             choices.append((label, self._watch_from_list(path, ruleset_id)))
         choices.append((_("Back"), self.show_launcher))
         ruleset = blockyard.load_ruleset(ruleset_id)
@@ -480,10 +548,30 @@ class BlockyardApp:
             return
         playing.saved_at = time.time()
         self.saves[playing.key] = playing
+        if self.records.unsaved:
+            self.records.retry()  # records kept in memory on a full disk
         try:
             save_game(playing)
-        except OSError as exc:
-            self.notices.append(_("The game could not be saved ({reason}).").format(reason=exc))
+        except SaveError as exc:
+            self.tell_save_problem(save_problem_text(exc))
+        else:
+            if self.save_problem:
+                self.save_problem = ""
+                self.say(_("The game is saved again."))
+
+    def say(self, text: str) -> None:
+        """A message in the message line of the screen on show (when it has one)."""
+        say = getattr(self.window.current_view, "say", None)
+        if callable(say):
+            say(text)
+
+    def tell_save_problem(self, text: str) -> None:
+        """Say in the window why something could not be saved (in the message line now,
+        and once among the launcher's notices)."""
+        self.say(text)
+        if text != self.save_problem and text not in self.notices:
+            self.notices.append(text)
+        self.save_problem = text
 
     def set_language(self, code: str) -> None:
         """Show the window in language ``code`` (a key of :data:`.i18n.LANGUAGES`) from now
