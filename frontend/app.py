@@ -10,6 +10,7 @@ import os
 import sys
 import time
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 
 import arcade
@@ -177,7 +178,8 @@ class BlockyardApp:
         challenge = self.challenge_score
         if self.playing is not None:
             self.abandon(self.playing)
-        self.start_game(game.ruleset.id, game.seed if same_deal else None, challenge=challenge)
+        # the game's own rules: a rule file given by path is not found by its id
+        self.start_game(game.ruleset, game.seed if same_deal else None, challenge=challenge)
 
     def confirm_restart(self, game: blockyard.Game, view: arcade.View) -> None:
         """Ask before restarting: the game on screen would end and be recorded."""
@@ -208,9 +210,9 @@ class BlockyardApp:
         self.window.show_view(MenuView(_("Quit Blockyard?"), lines,
                                        [(_("Quit"), self.quit), (_("Back"), stay)], stay))
 
-    def start_game(self, ruleset: str, seed: int | None = None, *,
+    def start_game(self, ruleset: str | blockyard.Ruleset, seed: int | None = None, *,
                    replace_saved: bool = True, challenge: int | None = None) -> blockyard.Game:
-        """Start a new game of ``ruleset`` (id or path) and show it; ``challenge``
+        """Start a new game of ``ruleset`` (id, path or loaded ruleset) and show it; ``challenge``
         is a score to beat shown in the HUD. A game in progress under the same save
         key is ended and recorded first (callers ask the player before)."""
         game = blockyard.new_game(ruleset, seed=seed)
@@ -226,7 +228,7 @@ class BlockyardApp:
         self.save_settings()
         self.after_action(game)
         if first_time:
-            self.show_help(game.ruleset.id, lambda: self.show_game(game))
+            self.show_help(game.ruleset, lambda: self.show_game(game))
         else:
             self.show_game(game)
         return game
@@ -278,19 +280,22 @@ class BlockyardApp:
 
         self.window.show_view(SettingsView(self.session(), back or self.show_launcher))
 
-    def show_help(self, ruleset_id: str, back=None) -> None:
-        """The how-to-play page of a ruleset, from its rule file's ``[help]``."""
+    def show_help(self, ruleset: str | blockyard.Ruleset, back=None) -> None:
+        """The how-to-play page of a ruleset (an installed id, or the loaded ruleset of
+        a game: a rule file given by path has no id to find it by), from its rule
+        file's ``[help]``."""
         from .pages import HelpView
 
-        ruleset = blockyard.load_ruleset(ruleset_id)
-        self.window.show_view(HelpView(ruleset, back or self.show_launcher))
+        loaded = blockyard.load_ruleset(ruleset)
+        self.window.show_view(HelpView(loaded, back or self.show_launcher))
 
-    def show_stats(self, ruleset_id: str, back=None) -> None:
-        """The statistics screen of a ruleset, from the records store."""
+    def show_stats(self, ruleset: str | blockyard.Ruleset, back=None) -> None:
+        """The statistics screen of a ruleset (an id or a loaded ruleset), from the
+        records store."""
         from .pages import StatsView
 
-        ruleset = blockyard.load_ruleset(ruleset_id)
-        self.window.show_view(StatsView(self.session(), ruleset, back or self.show_launcher))
+        loaded = blockyard.load_ruleset(ruleset)
+        self.window.show_view(StatsView(self.session(), loaded, back or self.show_launcher))
 
     def confirm_new_game(self, ruleset_id: str, back, seed: int | None = None,
                          challenge: int | None = None) -> None:
@@ -489,9 +494,11 @@ class BlockyardApp:
 
         duel.setup(self, ruleset_id)
 
-    def watch_rule_file(self, path: str) -> None:
+    def watch_rule_file(self, path: str) -> Callable[[float], None]:
         """Reload the rule file at ``path`` whenever it changes, keeping the game
-        on screen when the new rules allow it (a new game otherwise)."""
+        on screen when the new rules allow it (a new game otherwise). An edit the
+        rules refuse is said in the window's message line (and on stderr) and the
+        current rules stay. Returns the check, scheduled every half second."""
         from pathlib import Path
 
         from blockyard.game import carry_over
@@ -516,6 +523,12 @@ class BlockyardApp:
                 ruleset = blockyard.load_ruleset(file)
             except (blockyard.RulesetError, blockyard.PluginError) as exc:
                 print(f"blockyard: {exc} (keeping the current rules)", file=sys.stderr)
+                text = _("The edit of {file} was refused; the current rules stay: "
+                         "{error}").format(file=file.name, error=exc)
+                if callable(getattr(self.window.current_view, "say", None)):
+                    self.say(text)
+                else:  # a page without a message line: the launcher says it
+                    self.notices.append(text)
                 return
             game = self.current_game
             if game is None or game.over:
@@ -526,6 +539,7 @@ class BlockyardApp:
             self.show_game(game)
 
         arcade.schedule(check, 0.5)
+        return check
 
     def show_game(self, game: blockyard.Game) -> None:
         """Show the game screen of the game's kind (see :data:`GAME_VIEWS`)."""

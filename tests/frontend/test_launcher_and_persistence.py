@@ -517,3 +517,73 @@ def paths_in_data():
     from blockyard import paths
 
     return list(paths.data_dir().iterdir())
+
+
+# -- issue 22, reproducer 8: blockyard play FILE.toml, the first time and with --watch -----
+
+TINY_MOD = """[ruleset]
+extends = "eu-classic"
+id = "tiny-mod"
+name = "Tiny mod"
+
+[help]
+text = "Place the pieces; full rows and columns clear."
+"""
+
+
+def test_a_new_rule_file_plays_the_first_time_with_its_how_to_page(ui, tmp_path):
+    rules = tmp_path / "my-rules.toml"
+    rules.write_text(TINY_MOD)
+    ui.app.settings.help_seen = []
+    game = ui.app.start_game(str(rules), seed=3)  # was "unknown ruleset 'tiny-mod'"
+    from blockyard.frontend.pages import HelpView
+
+    page = ui.view
+    assert isinstance(page, HelpView) and page.ruleset is game.ruleset
+    assert "tiny-mod" in ui.app.settings.help_seen
+    ui.key("Escape")
+    assert isinstance(ui.view, TrayGameView) and ui.view.game is game
+    ui.view.show_help()  # the page again, from the pause menu of the game
+    assert isinstance(ui.view, HelpView)
+    ui.key("Escape")
+    game.end_round()
+    ui.app.finish_game(game)
+    ui.app.restart(game)  # play again: the file's rules, not an id to look up
+    assert isinstance(ui.view, TrayGameView) and ui.view.game.ruleset.id == "tiny-mod"
+
+
+def test_watch_says_a_refused_edit_in_the_window_and_keeps_the_rules(ui, tmp_path):
+    rules = tmp_path / "my-rules.toml"
+    rules.write_text(TINY_MOD)
+    ui.app.settings.help_seen.append("tiny-mod")
+    game = ui.app.start_game(str(rules), seed=3)
+    import arcade
+
+    check = ui.app.watch_rule_file(str(rules))
+    try:
+        view = ui.view
+        rules.write_text(TINY_MOD.replace('extends = "eu-classic"', 'extends = "eu-clasic"'))
+        check(0.5)
+        ui.pump(2)
+        assert ui.view is view and view.game is game
+        assert view.message.startswith("The edit of my-rules.toml was refused; the current "
+                                       "rules stay: ")
+        assert "eu-clasic" in view.message
+        rules.write_text(TINY_MOD.replace("Tiny mod", "Tiny mod 2"))
+        check(0.5)
+        ui.pump(2)
+        assert ui.view.game.ruleset.name == "Tiny mod 2"
+    finally:
+        arcade.unschedule(check)
+
+
+def test_blockyard_play_a_new_rule_file_opens_the_window_the_first_time(tmp_path):
+    rules = tmp_path / "my-rules.toml"
+    rules.write_text(TINY_MOD)
+    env = {**os.environ, "BLOCKYARD_HOME": str(tmp_path / "home")}
+    for watch in ([], ["--watch"]):
+        done = subprocess.run([sys.executable, "-m", "blockyard", "--quit-after", "1", "play",
+                               str(rules), *watch], capture_output=True, text=True, env=env,
+                              timeout=300)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "unknown ruleset" not in done.stdout + done.stderr
