@@ -189,7 +189,9 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             executor = client.get_executor()  # type: ignore[no-untyped-call]
         options = dict(bot=args.bot, games=args.games, seed=args.seed, workers=args.workers,
                        executor=executor, bot_params=params, max_moves=args.max_moves,
-                       seconds_per_move=args.seconds_per_move)
+                       seconds_per_move=args.seconds_per_move,
+                       worker_timeout=args.worker_timeout,
+                       workers_alive=None if client is None else lab.dask_workers(client))
         bar = None if args.quiet else lab.ProgressBar(sys.stderr)
         try:
             if args.compare is not None:
@@ -277,6 +279,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, default=None, help="local worker processes")
     p.add_argument("--scheduler", metavar="ADDRESS", default=None,
                    help="run the games on a Dask distributed cluster (tcp://host:8786)")
+    p.add_argument("--worker-timeout", type=float, default=30.0, metavar="SECONDS",
+                   help="with --scheduler: give up when the cluster has had no worker for "
+                        "this long (default 30)")
     p.add_argument("--max-moves", type=int, default=5000,
                    help="stop a game after this many moves (default 5000)")
     p.add_argument("--seconds-per-move", type=float, default=1.0,

@@ -277,38 +277,13 @@ def load_ruleset_file(path: Path | str, *, hook_timeout: float | None = None) ->
     if stamp is None:
         raise RulesetError("no such rule file", path=key)
     data = read_toml(path)
-    chain = _extends_chain(data, path)
+    chain: list[Path] = []  # the files it extends, each confined before it is opened
+    resolved = drop_stale_translations(resolve(data, path, (), RESOLVER, chain), data)
     deps: list[tuple[str, tuple[int, int] | None]] = [(key, stamp)]
-    deps += [(p, _stamp(Path(p))) for p in chain]
-    resolved = drop_stale_translations(resolve(data, path, (), RESOLVER), data)
+    deps += [(str(p), _stamp(p)) for p in chain]
     ruleset = Ruleset(canonical(resolved, key), key, hook_timeout=timeout)
     _remember(_file_cache, cache_key, (tuple(deps), ruleset))
     return ruleset
-
-
-def _extends_chain(data: dict[str, Any], path: Path) -> list[str]:
-    """The files ``data`` extends (best effort, for cache validation only)."""
-    out: list[str] = []
-    meta = data.get("ruleset")
-    current = path
-    for _ in range(8):
-        parent = meta.get("extends") if isinstance(meta, dict) else None
-        if not isinstance(parent, str):
-            break
-        try:
-            if parent.endswith(".toml") or "/" in parent:
-                nxt = (current.parent / parent).resolve()
-            else:
-                info = _all_infos().get(parent)
-                if info is None:
-                    break
-                nxt = Path(info.path).resolve()
-            meta = read_toml(nxt).get("ruleset")
-        except (RulesetError, OSError, ValueError, RuntimeError):
-            break
-        out.append(str(nxt))
-        current = nxt
-    return out
 
 
 def load_ruleset_text(text: str, where: str = "<rule file>") -> Ruleset:

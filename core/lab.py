@@ -40,6 +40,15 @@ such as eu-zen, and bots that never lose); such games have ``over_reason``
 
 ProgressCallback = Callable[[int, int], None]
 
+DEFAULT_WORKER_TIMEOUT = 30.0
+"""Seconds :func:`simulate` waits while ``workers_alive()`` says no worker is
+left before it gives up (:class:`NoWorkersError`)."""
+
+
+class NoWorkersError(RuntimeError):
+    """A simulation on an executor had no worker left for ``worker_timeout``
+    seconds (a Dask cluster that lost every worker would otherwise wait forever)."""
+
 
 @dataclass(frozen=True, slots=True)
 class GameRecord:
@@ -210,13 +219,19 @@ def simulate(ruleset: str | Ruleset | Any, *, bot: str = "greedy", games: int = 
              seed: int = 0, workers: int | None = None, executor: Executor | None = None,
              bot_params: dict[str, Any] | None = None, max_moves: int = DEFAULT_MAX_MOVES,
              seconds_per_move: float = DEFAULT_SECONDS_PER_MOVE,
-             progress: ProgressCallback | None = None, chunk: int | None = None
-             ) -> SimulationReport:
+             progress: ProgressCallback | None = None, chunk: int | None = None,
+             workers_alive: Callable[[], int] | None = None,
+             worker_timeout: float = DEFAULT_WORKER_TIMEOUT) -> SimulationReport:
     """Play ``games`` games of ``ruleset`` with ``bot``: game ``i`` plays seed
     ``seed + i``. ``workers``: that many local processes (``None`` or 1: this
     process); ``executor``: any ``concurrent.futures.Executor`` instead (a Dask
     client's ``get_executor()``). ``progress(done, total)`` is called as games
-    finish. The report is the same whatever the workers or executor."""
+    finish. The report is the same whatever the workers or executor.
+
+    ``workers_alive()``, when given with an ``executor``, says how many workers
+    the executor has (for a Dask client: :func:`dask_workers`); while it says 0
+    for ``worker_timeout`` seconds in a row, the games left are cancelled and
+    :class:`NoWorkersError` is raised instead of waiting forever."""
     for label, value, low in (("games", games, 1), ("seed", seed, None),
                               ("max_moves", max_moves, 1)):
         if isinstance(value, bool) or not isinstance(value, int) or \
@@ -226,6 +241,10 @@ def simulate(ruleset: str | Ruleset | Any, *, bot: str = "greedy", games: int = 
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
                                 or workers < 1):
         raise ValueError(f"simulate: workers: expected a whole number >= 1, found {workers!r}")
+    if isinstance(worker_timeout, bool) or not isinstance(worker_timeout, int | float) \
+            or not 0 < worker_timeout < math.inf:
+        raise ValueError(f"simulate: worker_timeout: expected a number of seconds > 0, found "
+                         f"{worker_timeout!r}")
     rules = load_ruleset(ruleset)
     text = rules.to_toml()
     params = dict(bot_params or {})
@@ -252,16 +271,54 @@ def simulate(ruleset: str | Ruleset | Any, *, bot: str = "greedy", games: int = 
             futures: list[Future[list[GameRecord]]] = [
                 executor.submit(_play_chunk, text, bot, seeds[i:i + size], *args)
                 for i in range(0, games, size)]
-            from concurrent.futures import as_completed
-
-            for future in as_completed(futures):
-                done(future.result())
+            _collect(futures, done, workers_alive, float(worker_timeout))
     finally:
         if own_pool is not None:
             own_pool.shutdown(cancel_futures=True)
     return SimulationReport(ruleset=rules.id, bot=bot, seed=seed,
                             games=tuple(results[s] for s in seeds), bot_params=params,
                             max_moves=max_moves)
+
+
+def _collect(futures: list[Future[list[GameRecord]]],
+             done: Callable[[list[GameRecord]], None],
+             workers_alive: Callable[[], int] | None, worker_timeout: float) -> None:
+    """Hand each finished chunk to ``done``; with ``workers_alive``, give up (cancel
+    the rest, :class:`NoWorkersError`) after ``worker_timeout`` s with no worker."""
+    from concurrent.futures import FIRST_COMPLETED, wait
+
+    pending = set(futures)
+    poll = None if workers_alive is None else min(1.0, worker_timeout / 4)
+    since: float | None = None  # when no worker was first seen, this time round
+    while pending:
+        finished, pending = wait(pending, timeout=poll, return_when=FIRST_COMPLETED)
+        for future in finished:
+            done(future.result())
+        if workers_alive is None or not pending:
+            continue
+        if workers_alive() > 0:
+            since = None
+            continue
+        now = time.monotonic()
+        since = now if since is None else since
+        if now - since >= worker_timeout:
+            for future in pending:
+                future.cancel()
+            raise NoWorkersError(
+                f"no worker has been left to play the games for {worker_timeout:g} s "
+                f"({len(pending)} of {len(futures)} batches unplayed); start workers for the "
+                "scheduler, or wait longer with --worker-timeout")
+
+
+def dask_workers(client: Any) -> Callable[[], int]:
+    """``workers_alive`` for :func:`simulate` on a Dask distributed ``client``: the
+    number of workers its scheduler knows (0 when the scheduler cannot be asked)."""
+    def alive() -> int:
+        try:
+            return len(client.scheduler_info().get("workers", {}))
+        except (OSError, RuntimeError, ValueError):
+            return 0
+    return alive
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ import datetime as _dt
 import hashlib
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +38,8 @@ KEEP = 20
 MAX_REPLAY_BYTES = 8 << 20
 """Replay files larger than this are refused unread."""
 HEX_DIGEST = re.compile(r"^[0-9a-f]{64}$")
+HEADER_FIELDS = ("seed", "date", "score", "over_reason")
+"""The header fields :meth:`Replay.check` compares with the game its log plays."""
 
 
 class ReplayError(DataError):
@@ -99,6 +101,7 @@ class Replay:
 
     path: Path | None
     data: dict[str, Any]
+    _game: Game | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def ruleset_id(self) -> str:
@@ -114,19 +117,26 @@ class Replay:
 
     @property
     def score(self) -> int:
+        """The score the file claims (checked against the log by :meth:`check`;
+        show :attr:`game`'s score)."""
         return int(self.data["score"])
 
     def _where(self) -> str:
         return str(self.path) if self.path is not None else "replay"
 
-    def check(self) -> None:
-        """Raise :class:`ReplayError` unless the game can be shown exactly as played.
+    def check(self) -> Game:
+        """The finished game, rebuilt from the log: :class:`ReplayError` unless the
+        game can be shown exactly as played and the file's header is what its log
+        plays.
 
         In this order, cheapest first: the file's fields; the rule text it carries
         hashed and compared with the hash recorded with it; the ruleset id (an id,
         never a path) looked up among the installed rulesets and its rule file
-        compared with the recorded hash; the log run again and its final state
-        compared with the recorded one."""
+        compared with the recorded hash; the log run again and every header field
+        (``seed``, ``date``, ``score``, ``over_reason``) compared with the rebuilt
+        game (a difference names the field: the file was altered); then the final
+        state compared with the recorded digest. The log is the referee: show the
+        returned game's figures (also :attr:`game` afterwards), never the header's."""
         where = self._where()
         self.data = check_replay_data(self.data, where)
         rid = self.ruleset_id
@@ -143,10 +153,27 @@ class Replay:
             raise ReplayError(f"the rule file of {rid!r} has changed since this game was "
                               "played; the replay would show a different game")
         rebuilt = self.rebuild()
+        for key in HEADER_FIELDS:
+            if key not in self.data:  # an optional field the file does not claim
+                continue
+            claimed, played = self.data.get(key), getattr(rebuilt, key)
+            if claimed != played or type(claimed) is not type(played):
+                raise ReplayError(f"{where}: {key}: the file says {_shown(claimed)} but its "
+                                  f"log plays {_shown(played)}; the file was altered")
         if state_digest(rebuilt) != self.data["final_digest"]:
             raise ReplayError(f"this replay was recorded by Blockyard "
                               f"{str(self.data.get('engine'))[:40]}; this engine "
                               f"({__version__}) plays it differently")
+        self._game = rebuilt
+        return rebuilt
+
+    @property
+    def game(self) -> Game:
+        """The finished game as :meth:`check` rebuilt it (checked first if it was
+        not yet): the figures to show for this replay."""
+        if self._game is None:
+            return self.check()
+        return self._game
 
     def rebuild(self) -> Game:
         """The finished game, rebuilt by running the log again."""
@@ -208,6 +235,12 @@ def load_replay(path: Path | str) -> Replay:
         raise ReplayError(f"{path}: not a readable replay file "
                           f"({type(exc).__name__}: {str(exc)[:200]})") from None
     return Replay(path, check_replay_data(data, str(path)))
+
+
+def _shown(value: Any) -> str:
+    """A header value for a message, cut short (a stranger's file may hold anything)."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _no_constant(name: str) -> Any:

@@ -233,8 +233,14 @@ class Resolver:
 
 
 def resolve(data: dict[str, Any], path: Path | None, chain: tuple[str, ...] = (),
-            resolver: Resolver | None = None) -> dict[str, Any]:
-    """``data`` merged over everything it ``extends`` (recursively)."""
+            resolver: Resolver | None = None,
+            read: list[Path] | None = None) -> dict[str, Any]:
+    """``data`` merged over everything it ``extends`` (recursively).
+
+    A path in ``extends`` is confined (:func:`extends_path`) before anything is
+    opened: no file outside the rule file's folder is ever read, not even to
+    refuse it. Each file read on the way is appended to ``read`` when given (the
+    files the result depends on, in ``extends`` order)."""
     where = str(path) if path else "<rule file>"
     meta = data.get("ruleset")
     if not isinstance(meta, dict):
@@ -266,7 +272,10 @@ def resolve(data: dict[str, Any], path: Path | None, chain: tuple[str, ...] = ()
     if marker in chain or (path is not None and str(path) == marker):
         raise RulesetError(f"'extends' loops back to {base_path.name}", path=where,
                            key="ruleset.extends")
-    base = resolve(read_toml(base_path), base_path, (*chain, marker), resolver)
+    base_data = read_toml(base_path)
+    if read is not None:
+        read.append(base_path)
+    base = resolve(base_data, base_path, (*chain, marker), resolver, read)
     if "id" not in meta:
         raise RulesetError("missing; a rule file that extends another needs an id of its own",
                            path=where, key="ruleset.id")

@@ -10,6 +10,7 @@ import os
 import sys
 import time
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 
 import arcade
@@ -23,19 +24,59 @@ from blockyard.replays import Replay, ReplayError, load_replay, save_replay
 from . import i18n, theme
 from .i18n import _, format_number, ngettext
 from .persistence import (
+    DiskFullError,
+    ReadOnlyError,
     SavedGame,
+    SaveError,
     Settings,
     forget_game,
     load_saved_games,
     move_aside,
     notices_from_warnings,
+    player_notice,
     remove_stray_files,
+    save_error,
     save_game,
     save_key,
 )
 from .rulewords import ruleset_name
 from .screens import GAME_VIEWS, game_view
 from .session import Session
+
+
+def save_problem_text(exc: SaveError) -> str:
+    """What the window says when something could not be saved."""
+    if isinstance(exc, DiskFullError):
+        return _("The disk is full: the game is kept in memory and saved again after your "
+                 "next move.")
+    if isinstance(exc, ReadOnlyError):
+        return _("The data folder cannot be written: the game is kept in memory only.")
+    return _("The game could not be saved ({reason}).").format(reason=exc)
+
+
+def open_records(notices: list[str]) -> RecordStore:
+    """The player's records; what is wrong with them joins ``notices`` in the
+    player's language (a file set aside: the core's own words)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        store = RecordStore()
+    mine = f"records database {store.path}"
+    for warning in caught:
+        text = str(warning.message)
+        if store.read_only and text == store.problem:
+            continue  # said below, translated
+        if store.skipped and text.startswith(f"{mine}:"):
+            continue
+        notices.append(player_notice(text))
+    if store.skipped:
+        notices.append(ngettext(
+            "{n} finished game in your records holds impossible values and is left out.",
+            "{n} finished games in your records hold impossible values and are left out.",
+            len(store.skipped)).format(n=format_number(len(store.skipped))))
+    if store.read_only:
+        notices.append(_("Your records are shown, but new ones cannot be saved: the data "
+                         "folder cannot be written."))
+    return store
 
 
 class BlockyardApp:
@@ -50,7 +91,8 @@ class BlockyardApp:
         self.notices: list[str] = []
         with notices_from_warnings(self.notices):
             remove_stray_files()
-            self.records = RecordStore()
+        self.records = open_records(self.notices)
+        self.save_problem = ""  # what the last failed save said (until one works again)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # reported in self.notices instead
             self.settings = Settings.load(self.notices)
@@ -136,7 +178,8 @@ class BlockyardApp:
         challenge = self.challenge_score
         if self.playing is not None:
             self.abandon(self.playing)
-        self.start_game(game.ruleset.id, game.seed if same_deal else None, challenge=challenge)
+        # the game's own rules: a rule file given by path is not found by its id
+        self.start_game(game.ruleset, game.seed if same_deal else None, challenge=challenge)
 
     def confirm_restart(self, game: blockyard.Game, view: arcade.View) -> None:
         """Ask before restarting: the game on screen would end and be recorded."""
@@ -167,9 +210,9 @@ class BlockyardApp:
         self.window.show_view(MenuView(_("Quit Blockyard?"), lines,
                                        [(_("Quit"), self.quit), (_("Back"), stay)], stay))
 
-    def start_game(self, ruleset: str, seed: int | None = None, *,
+    def start_game(self, ruleset: str | blockyard.Ruleset, seed: int | None = None, *,
                    replace_saved: bool = True, challenge: int | None = None) -> blockyard.Game:
-        """Start a new game of ``ruleset`` (id or path) and show it; ``challenge``
+        """Start a new game of ``ruleset`` (id, path or loaded ruleset) and show it; ``challenge``
         is a score to beat shown in the HUD. A game in progress under the same save
         key is ended and recorded first (callers ask the player before)."""
         game = blockyard.new_game(ruleset, seed=seed)
@@ -185,7 +228,7 @@ class BlockyardApp:
         self.save_settings()
         self.after_action(game)
         if first_time:
-            self.show_help(game.ruleset.id, lambda: self.show_game(game))
+            self.show_help(game.ruleset, lambda: self.show_game(game))
         else:
             self.show_game(game)
         return game
@@ -237,19 +280,22 @@ class BlockyardApp:
 
         self.window.show_view(SettingsView(self.session(), back or self.show_launcher))
 
-    def show_help(self, ruleset_id: str, back=None) -> None:
-        """The how-to-play page of a ruleset, from its rule file's ``[help]``."""
+    def show_help(self, ruleset: str | blockyard.Ruleset, back=None) -> None:
+        """The how-to-play page of a ruleset (an installed id, or the loaded ruleset of
+        a game: a rule file given by path has no id to find it by), from its rule
+        file's ``[help]``."""
         from .pages import HelpView
 
-        ruleset = blockyard.load_ruleset(ruleset_id)
-        self.window.show_view(HelpView(ruleset, back or self.show_launcher))
+        loaded = blockyard.load_ruleset(ruleset)
+        self.window.show_view(HelpView(loaded, back or self.show_launcher))
 
-    def show_stats(self, ruleset_id: str, back=None) -> None:
-        """The statistics screen of a ruleset, from the records store."""
+    def show_stats(self, ruleset: str | blockyard.Ruleset, back=None) -> None:
+        """The statistics screen of a ruleset (an id or a loaded ruleset), from the
+        records store."""
         from .pages import StatsView
 
-        ruleset = blockyard.load_ruleset(ruleset_id)
-        self.window.show_view(StatsView(self.session(), ruleset, back or self.show_launcher))
+        loaded = blockyard.load_ruleset(ruleset)
+        self.window.show_view(StatsView(self.session(), loaded, back or self.show_launcher))
 
     def confirm_new_game(self, ruleset_id: str, back, seed: int | None = None,
                          challenge: int | None = None) -> None:
@@ -305,13 +351,31 @@ class BlockyardApp:
             names = saved.duel.get("names", [])
             turn = len(saved.duel.get("results", []))
             player = str(names[turn]) if 0 <= turn < len(names) else ""
-        replay = save_replay(game, player=player)
+        replay = self.keep_replay(game, player)
         self.records.record(game, replay=replay)
+        self.tell_records_problem()
         self.forget(saved)
+
+    def keep_replay(self, game: blockyard.Game, player: str) -> Path | None:
+        """Save a finished game's replay; ``None`` (and a message) when it cannot be."""
+        try:
+            return save_replay(game, player=player)
+        except OSError as exc:
+            self.tell_save_problem(save_problem_text(save_error(exc)))
+            return None
+
+    def tell_records_problem(self) -> None:
+        """Say so when the finished game's record could not be written."""
+        if self.records.unsaved:
+            self.tell_save_problem(_("The records cannot be written now: this game's record "
+                                     "is kept in memory and saved when it can be."))
 
     def forget(self, saved: SavedGame) -> None:
         """Delete a recorded game's save."""
-        forget_game(saved.key)
+        try:
+            forget_game(saved.key)
+        except OSError as exc:
+            self.tell_save_problem(save_problem_text(save_error(exc)))
         if self.saves.get(saved.key) is saved:
             del self.saves[saved.key]
         if self.playing is saved:
@@ -342,12 +406,16 @@ class BlockyardApp:
     def finish_game(self, game: blockyard.Game) -> None:
         """A game is over: count it, keep its replay, forget its save, show what's next."""
         player = self.duel.player if self.duel is not None else ""
-        self.last_replay = save_replay(game, player=player)
+        self.last_replay = self.keep_replay(game, player)
         hints = self.playing.hints if self.playing is not None and \
             self.playing.game is game else 0
         summary = self.records.record(game, replay=self.last_replay, hints=hints)
+        self.tell_records_problem()
         if self.playing is not None and self.playing.game is game:
-            forget_game(self.playing.key)
+            try:
+                forget_game(self.playing.key)
+            except OSError as exc:
+                self.tell_save_problem(save_problem_text(save_error(exc)))
             self.saves.pop(self.playing.key, None)
             self.playing.key = ""  # recorded: never saved again
         if self.duel is not None:
@@ -384,15 +452,20 @@ class BlockyardApp:
             if len(choices) == 8:
                 break
             try:
-                data = load_replay(path).data
+                loaded = load_replay(path)
+                data = loaded.data
                 who = f"{data['player']}: " if data.get("player") else ""
-                label = (f"{replay_time(str(data['finished']))}  {who}"
-                         + _("{points} points").format(points=format_number(int(data['score']))))
+                when = f"{replay_time(str(data['finished']))}  {who}"
             except (ReplayError, KeyError, TypeError, ValueError) as exc:
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
                     problems.append(move_aside(path, "replay", _short(exc)))
                 continue
+            try:  # the log is the referee: the rebuilt game's score, never the file's
+                label = when + _("{points} points").format(
+                    points=format_number(loaded.check().score))
+            except ReplayError:  # kept (the rules may come back); choosing it says why
+                label = when + _("cannot be shown")
             choices.append((label, self._watch_from_list(path, ruleset_id)))
         choices.append((_("Back"), self.show_launcher))
         ruleset = blockyard.load_ruleset(ruleset_id)
@@ -421,9 +494,11 @@ class BlockyardApp:
 
         duel.setup(self, ruleset_id)
 
-    def watch_rule_file(self, path: str) -> None:
+    def watch_rule_file(self, path: str) -> Callable[[float], None]:
         """Reload the rule file at ``path`` whenever it changes, keeping the game
-        on screen when the new rules allow it (a new game otherwise)."""
+        on screen when the new rules allow it (a new game otherwise). An edit the
+        rules refuse is said in the window's message line (and on stderr) and the
+        current rules stay. Returns the check, scheduled every half second."""
         from pathlib import Path
 
         from blockyard.game import carry_over
@@ -448,6 +523,12 @@ class BlockyardApp:
                 ruleset = blockyard.load_ruleset(file)
             except (blockyard.RulesetError, blockyard.PluginError) as exc:
                 print(f"blockyard: {exc} (keeping the current rules)", file=sys.stderr)
+                text = _("The edit of {file} was refused; the current rules stay: "
+                         "{error}").format(file=file.name, error=exc)
+                if callable(getattr(self.window.current_view, "say", None)):
+                    self.say(text)
+                else:  # a page without a message line: the launcher says it
+                    self.notices.append(text)
                 return
             game = self.current_game
             if game is None or game.over:
@@ -458,6 +539,7 @@ class BlockyardApp:
             self.show_game(game)
 
         arcade.schedule(check, 0.5)
+        return check
 
     def show_game(self, game: blockyard.Game) -> None:
         """Show the game screen of the game's kind (see :data:`GAME_VIEWS`)."""
@@ -480,10 +562,30 @@ class BlockyardApp:
             return
         playing.saved_at = time.time()
         self.saves[playing.key] = playing
+        if self.records.unsaved:
+            self.records.retry()  # records kept in memory on a full disk
         try:
             save_game(playing)
-        except OSError as exc:
-            self.notices.append(_("The game could not be saved ({reason}).").format(reason=exc))
+        except SaveError as exc:
+            self.tell_save_problem(save_problem_text(exc))
+        else:
+            if self.save_problem:
+                self.save_problem = ""
+                self.say(_("The game is saved again."))
+
+    def say(self, text: str) -> None:
+        """A message in the message line of the screen on show (when it has one)."""
+        say = getattr(self.window.current_view, "say", None)
+        if callable(say):
+            say(text)
+
+    def tell_save_problem(self, text: str) -> None:
+        """Say in the window why something could not be saved (in the message line now,
+        and once among the launcher's notices)."""
+        self.say(text)
+        if text != self.save_problem and text not in self.notices:
+            self.notices.append(text)
+        self.save_problem = text
 
     def set_language(self, code: str) -> None:
         """Show the window in language ``code`` (a key of :data:`.i18n.LANGUAGES`) from now

@@ -27,7 +27,7 @@ class DuelResult:
     lines: int
     moves: int
     over_reason: str | None
-    replay: Path
+    replay: Path | None
 
 
 @dataclass
@@ -133,7 +133,7 @@ def leave(app: BlockyardApp):
     return go
 
 
-def record_result(app: BlockyardApp, game: blockyard.Game, replay: Path) -> None:
+def record_result(app: BlockyardApp, game: blockyard.Game, replay: Path | None) -> None:
     duel = app.duel
     assert duel is not None
     duel.results.append(DuelResult(duel.player, game.score, game.lines_cleared, game.moves,
@@ -163,7 +163,8 @@ def show_result(app: BlockyardApp) -> None:
         return lambda: app.watch_replay(result.replay, back=lambda: show_result(app),
                                         title=_("{name}'s game").format(name=result.name))
 
-    choices = [(_("Watch {name}'s game").format(name=r.name), watch(r)) for r in duel.results]
+    choices = [(_("Watch {name}'s game").format(name=r.name), watch(r)) for r in duel.results
+               if r.replay is not None]  # a replay that could not be saved (a full disk)
     choices.append((_("New duel"), lambda: start(app, duel.ruleset_id, duel.names)))
     choices.append((_("Leave"), leave(app)))
     app.window.show_view(MenuView(_("Duel result"), lines, choices, leave(app)))

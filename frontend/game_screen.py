@@ -453,7 +453,7 @@ class GameScreen(arcade.View):
         self.session.show_launcher()
 
     def show_help(self) -> None:
-        self.session.show_help(self.game.ruleset.id, lambda: self.session.show_game(self.game))
+        self.session.show_help(self.game.ruleset, lambda: self.session.show_game(self.game))
 
     def show_settings(self) -> None:
         self.session.show_settings(lambda: self.session.show_game(self.game))

@@ -19,6 +19,7 @@ Temporary files left by a writer that was killed are removed at the next start
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import math
 import os
@@ -263,14 +264,47 @@ class SavedGame:
         return saves_dir() / f"{self.key}.json"
 
 
+class SaveError(OSError):
+    """A game in progress could not be saved; ``errno``, ``strerror`` and
+    ``filename`` are the cause's. The earlier save, if any, is left as it was."""
+
+
+class DiskFullError(SaveError):
+    """The disk (or the player's quota) is full: ``ENOSPC``, ``EDQUOT``, ``EFBIG``."""
+
+
+class ReadOnlyError(SaveError):
+    """The data folder cannot be written: ``EROFS``, ``EACCES``, ``EPERM``."""
+
+
+_DISK_FULL = {errno.ENOSPC, errno.EFBIG, getattr(errno, "EDQUOT", errno.ENOSPC)}
+_READ_ONLY = {errno.EROFS, errno.EACCES, errno.EPERM}
+
+
+def save_error(exc: OSError) -> SaveError:
+    """The :class:`SaveError` subclass for an ``OSError`` met while saving."""
+    kind = (DiskFullError if exc.errno in _DISK_FULL
+            else ReadOnlyError if exc.errno in _READ_ONLY else SaveError)
+    return kind(exc.errno, exc.strerror or str(exc), exc.filename)
+
+
 def save_game(saved: SavedGame | blockyard.Game) -> None:
     """Write the game in progress (kept until :func:`forget_game` after recording);
-    a bare game is saved as its ruleset's ordinary game."""
+    a bare game is saved as its ruleset's ordinary game.
+
+    Any failure to write is one of three ``OSError`` subclasses, and nothing else:
+    :class:`DiskFullError`, :class:`ReadOnlyError` or (any other cause)
+    :class:`SaveError`. The game itself is unchanged: saving it again later (after
+    the next move) retries."""
     if not isinstance(saved, SavedGame):
         saved = SavedGame(save_key(saved.ruleset.id), saved)
-    write_atomically(saved.path, json.dumps({
+    text = json.dumps({
         "format": SAVE_FORMAT, "snapshot": saved.game.snapshot(),
-        "challenge": saved.challenge, "duel": saved.duel, "hints": saved.hints}))
+        "challenge": saved.challenge, "duel": saved.duel, "hints": saved.hints})
+    try:
+        write_atomically(saved.path, text)
+    except OSError as exc:
+        raise save_error(exc) from exc
 
 
 def forget_game(key: str) -> None:

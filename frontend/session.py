@@ -42,12 +42,12 @@ class Session:
     sounds: SoundPlayer
     show_launcher: Back
     show_game: Callable[[blockyard.Game], None]
-    show_help: Callable[[str, Back], None]
+    show_help: Callable[[str | blockyard.Ruleset, Back], None]
     show_settings: Callable[[Back], None]
-    show_stats: Callable[[str, Back], None]
+    show_stats: Callable[[str | blockyard.Ruleset, Back], None]
     show_summary: Callable[[blockyard.Game, Any], None]
     confirm_restart: Callable[[blockyard.Game, arcade.View], None]
-    start_game: Callable[[str], Any]
+    start_game: Callable[[str | blockyard.Ruleset], Any]
     after_action: Callable[[blockyard.Game], None]
     finish_game: Callable[[blockyard.Game], None]
     count_hint: Callable[[blockyard.Game], None]
@@ -76,8 +76,10 @@ class Launcher(Protocol):
 
     def show_launcher(self) -> None: ...
     def show_settings(self, back: Back | None = None) -> None: ...
-    def show_help(self, ruleset_id: str, back: Back | None = None) -> None: ...
-    def show_stats(self, ruleset_id: str, back: Back | None = None) -> None: ...
+    def show_help(self, ruleset: str | blockyard.Ruleset, back: Back | None = None
+                  ) -> None: ...
+    def show_stats(self, ruleset: str | blockyard.Ruleset, back: Back | None = None
+                   ) -> None: ...
     def show_replays(self, ruleset_id: str) -> None: ...
     def resume(self, saved: SavedGame) -> None: ...
     def confirm_new_game(self, ruleset_id: str, back: Back, seed: int | None = None,

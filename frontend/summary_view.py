@@ -148,10 +148,10 @@ class SummaryView(arcade.View):
         def back() -> None:
             self.window.show_view(SummaryView(self.session, self.game, self.summary, fresh=False))
 
-        self.session.show_stats(self.game.ruleset.id, back)
+        self.session.show_stats(self.game.ruleset, back)
 
     def play_again(self) -> None:
-        self.session.start_game(self.game.ruleset.id)
+        self.session.start_game(self.game.ruleset)  # a rule file by path has no id to find
 
 
     def on_resize(self, width: int, height: int) -> None:

@@ -131,6 +131,42 @@ def test_a_replay_that_plays_differently_is_refused(tmp_path):
         load_replay(path).check()
 
 
+@pytest.mark.parametrize(("key", "claim"), [
+    ("score", "+1000"), ("seed", "+1"), ("over_reason", "altered"), ("date", "2001-01-01")])
+def test_a_replay_header_that_differs_from_its_log_is_refused_naming_the_field(
+        tmp_path, key, claim):
+    # issue 22, reproducer 2: the header is a claim; the log is the referee
+    game = finished_game()
+    path = save_replay(game, folder=tmp_path)
+    assert load_replay(path).check().snapshot() == game.snapshot()
+    data = json.loads(path.read_text())
+    data[key] = data[key] + 1000 if claim == "+1000" else (
+        data[key] + 1 if claim == "+1" else claim)
+    path.write_text(json.dumps(data))
+    loaded = load_replay(path)  # a well-formed file: only the game can tell
+    with pytest.raises(ReplayError, match=rf": {key}: the file says .* but its log plays "
+                                          r".*; the file was altered"):
+        loaded.check()
+
+
+def test_a_replay_header_of_another_type_is_refused():
+    game = finished_game()
+    from blockyard.replays import Replay, replay_data
+
+    data = replay_data(game)
+    assert Replay(None, dict(data)).check().score == game.score
+    data["over_reason"] = None if game.over_reason else "stuck"
+    with pytest.raises(ReplayError, match="over_reason: the file says"):
+        Replay(None, data).check()
+
+
+def test_the_figures_of_a_replay_are_the_rebuilt_games(tmp_path):
+    game = finished_game()
+    loaded = load_replay(save_replay(game, folder=tmp_path))
+    assert loaded.game.score == game.score and loaded.game.over_reason == game.over_reason
+    assert loaded.game is loaded.game  # rebuilt once
+
+
 def test_not_a_replay(tmp_path):
     bad = tmp_path / "x.json"
     bad.write_text("[1, 2]")

@@ -77,6 +77,46 @@ def test_the_report_is_the_same_on_a_dask_cluster():
     assert remote == lab.simulate("eu-classic", bot="greedy", games=4, seed=7)
 
 
+def test_a_dask_cluster_that_loses_every_worker_fails_with_a_message():
+    # issue 22, reproducer 11: the simulation waited forever, silently
+    import threading
+
+    import distributed
+    outcome: list[BaseException | lab.SimulationReport] = []
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        def close_the_workers(done: int, total: int) -> None:
+            if done == 1:  # mid-run: one game played, the rest waiting
+                for worker in list(cluster.workers.values()):
+                    cluster.sync(worker.close)  # closed, not retired: its games are lost
+
+        def run() -> None:
+            try:
+                outcome.append(lab.simulate(
+                    "eu-classic", bot="greedy", games=200, seed=1, chunk=1,
+                    executor=client.get_executor(), progress=close_the_workers,
+                    workers_alive=lab.dask_workers(client), worker_timeout=0.5))
+            except BaseException as exc:  # handed to the test thread
+                outcome.append(exc)
+
+        thread = threading.Thread(target=run, daemon=True)
+        thread.start()
+        thread.join(120)  # a bound on a hang, not a timing assertion
+        assert not thread.is_alive(), "simulate still waiting with no worker left"
+        assert len(cluster.scheduler.workers) == 0
+    error, = outcome
+    assert isinstance(error, lab.NoWorkersError)
+    assert str(error).startswith("no worker has been left to play the games for 0.5 s (")
+    assert "batches unplayed" in str(error)
+
+
+def test_worker_timeout_must_be_a_positive_number():
+    for bad in (0, -1, float("nan"), float("inf"), True, "30"):
+        with pytest.raises(ValueError, match="worker_timeout"):
+            lab.simulate("tiered", games=1, worker_timeout=bad)
+
+
 def test_wrong_arguments_are_named():
     with pytest.raises(ValueError, match="games"):
         lab.simulate("eu-classic", games=0)
@@ -120,3 +160,16 @@ def test_the_command_line_compares(capsys):
     assert "score mean" in out and "eu-hardcore − eu-classic" in out
     assert main(["simulate", "eu-classic", "--bot", "nobody", "--games", "1"]) == 2
     assert "no bot named 'nobody'" in capsys.readouterr().err
+
+
+def test_simulate_scheduler_with_no_worker_says_so_on_the_command_line(capsys):
+    import distributed
+    with distributed.LocalCluster(n_workers=0, processes=False,
+                                  dashboard_address=None) as cluster:
+        code = main(["simulate", "tiered", "--games", "2", "--quiet", "--scheduler",
+                     cluster.scheduler_address, "--worker-timeout", "0.5"])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("blockyard simulate: no worker has been left to play the games "
+                          "for 0.5 s (")
+    assert "--worker-timeout" in err

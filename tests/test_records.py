@@ -486,3 +486,123 @@ def test_a_database_that_cannot_be_set_aside_still_lets_play_go_on(tmp_path, mon
     assert (tmp_path / "records.db").is_dir()
     # the old records are not imported into a database that will not be kept
     assert (tmp_path / "records.toml").read_text() == LEGACY
+
+
+# -- issue 22, reproducer 9: player files ------------------------------------------------
+
+def _plant(path, **values):
+    """A row written behind the store's back (as a hand-edited or damaged file has)."""
+    row = {"finished": "2026-02-02T12:00:00+00:00", "ruleset": "tiered",
+           "record_group": "tiered", "record_kind": "best", "seed": 1, "game_date": None,
+           "score": 10, "lines": 1, "moves": 3, "best_combo": 1, "duration": None,
+           "hints": 0, "over_reason": "stuck", "replay": None, "practice": 0, **values}
+    with sqlite3.connect(path) as conn:
+        conn.execute(f"INSERT INTO games ({', '.join(row)}) VALUES "
+                     f"({', '.join('?' * len(row))})", tuple(row.values()))
+    conn.close()
+
+
+def test_rows_with_impossible_values_are_skipped_and_named_the_rest_shown(tmp_path):
+    with RecordStore(tmp_path) as first:
+        first.record(finished("tiered", 300))
+    db = tmp_path / "records.db"
+    _plant(db, score="lots")
+    _plant(db, lines=float(2**63))
+    _plant(db, moves=-4, score=999)
+    _plant(db, practice=7)
+    with pytest.warns(UserWarning) as caught:
+        store = RecordStore(tmp_path)
+    message, = [str(w.message) for w in caught]
+    assert message == (f"records database {db}: 4 finished games with impossible values "
+                       "skipped (game 2: score = 'lots'; game 3: lines = 9.223372036854776e+18;"
+                       " game 4: moves = -4; and 1 more)")
+    assert store.skipped == (2, 3, 4, 5)
+    stats = store.statistics(rules("tiered"))
+    assert (stats.games, stats.best, stats.total_lines) == (1, 300, 3)
+    assert store.last_scores("tiered") == [300]
+    assert [g.score for g in store.history()] == [300]
+    assert store.score_histogram("tiered", 1) == [HistogramBin(0, 300, 1)]
+    assert store.record(finished("tiered", 50)).record_before == 300
+    store.close()
+    assert not any(".corrupt-" in p.name for p in tmp_path.iterdir())
+
+
+def _refuse_writes(monkeypatch):
+    """A read-only data folder: every read-write open of the database is opened
+    read-only instead, so each write fails as SQLite fails on a read-only file."""
+    real = records._sqlite_connect
+    monkeypatch.setattr(records, "_sqlite_connect",
+                        lambda target, read_only: real(target, target != ":memory:"))
+
+
+def test_a_read_only_folder_shows_the_records_and_says_new_ones_cannot_be_saved(
+        tmp_path, monkeypatch):
+    with RecordStore(tmp_path) as first:
+        first.record(finished("tiered", 300))
+    healthy = (tmp_path / "records.db").read_bytes()
+    _refuse_writes(monkeypatch)
+    with pytest.warns(UserWarning, match="cannot be written .*the records are shown but new "
+                                         "ones cannot be saved"):
+        store = RecordStore(tmp_path)
+    assert store.read_only and not store.in_memory
+    assert store.best(rules("tiered")) == 300 and store.stats("tiered").games == 1
+    summary = store.record(finished("tiered", 400))  # kept in memory, counted
+    assert summary.record_before == 300 and summary.new_record
+    assert store.unsaved == 1 and store.best(rules("tiered")) == 400
+    assert "new ones cannot be saved" in store.problem
+    assert store.retry() is False and store.unsaved == 1
+    monkeypatch.undo()  # the folder can be written again
+    assert store.retry() is True and store.unsaved == 0 and store.problem is None
+    assert not store.read_only
+    store.close()
+    assert not any(".corrupt-" in p.name for p in tmp_path.iterdir())
+    assert (tmp_path / "records.db").read_bytes() != healthy
+    with RecordStore(tmp_path) as again:
+        assert [g.score for g in again.history()] == [400, 300]
+
+
+def test_a_full_disk_keeps_the_game_in_memory_says_so_and_retries(tmp_path):
+    store = RecordStore(tmp_path)
+    store.record(finished("tiered", 300))
+    conn = store._conn
+    pages = conn.execute("PRAGMA page_count").fetchone()[0]
+    conn.execute(f"PRAGMA max_page_count = {pages}")  # SQLite's own "disk is full"
+    summary = store.record(finished("tiered", 500), replay="r" * 4000)
+    assert summary.record_before == 300 and summary.record_after == 500
+    assert store.unsaved == 1 and "cannot be written (database or disk is full)" in store.problem
+    assert store.best(rules("tiered")) == 500
+    assert store.record(finished("tiered", 20, seed=2)).record_before == 500
+    assert store.unsaved == 2 and store.retry() is False
+    assert [g.score for g in store.history()] == [20, 500, 300]
+    conn.execute("PRAGMA max_page_count = 1073741823")  # space again
+    assert store.retry() is True and store.unsaved == 0 and store.problem is None
+    store.close()
+    assert not any(".corrupt-" in p.name for p in tmp_path.iterdir())
+    with RecordStore(tmp_path) as again:
+        assert [g.score for g in again.history()] == [20, 500, 300]
+
+
+@pytest.mark.parametrize("name", ["SQLITE_FULL", "SQLITE_READONLY", "SQLITE_IOERR_WRITE",
+                                  "SQLITE_CANTOPEN"])
+def test_a_healthy_database_that_cannot_be_opened_for_writing_is_never_set_aside(
+        tmp_path, monkeypatch, name):
+    with RecordStore(tmp_path) as first:
+        first.record(finished("tiered", 300))
+    real = records._sqlite_connect
+
+    def connect(target, read_only):
+        if not read_only and target != ":memory:":
+            error = sqlite3.OperationalError("database or disk is full")
+            error.sqlite_errorname = name
+            raise error
+        return real(target, read_only)
+
+    monkeypatch.setattr(records, "_sqlite_connect", connect)
+    with pytest.warns(UserWarning, match="the records are shown"):
+        store = RecordStore(tmp_path)
+    assert store.read_only and store.best(rules("tiered")) == 300
+    store.close()
+    assert not any(".corrupt-" in p.name for p in tmp_path.iterdir())
+    monkeypatch.undo()
+    with RecordStore(tmp_path) as again:  # the same database, untouched
+        assert again.best(rules("tiered")) == 300 and again.stats("tiered").games == 1

@@ -802,3 +802,48 @@ def test_given_stones_are_for_falling_games(rule_file):
 def test_load_ruleset_refuses_bad_paths_with_a_ruleset_error(where):
     with pytest.raises(RulesetError):
         blockyard.load_ruleset(where)
+
+
+_OPENED: list[str] | None = None
+
+
+def _record_opens(event: str, args: tuple) -> None:
+    if event == "open" and _OPENED is not None and isinstance(args[0], str | bytes | os.PathLike):
+        _OPENED.append(os.fsdecode(args[0]))
+
+
+sys.addaudithook(_record_opens)  # once per process (audit hooks cannot be removed)
+
+
+@pytest.mark.parametrize("extends", [
+    "/etc/passwd", "/proc/self/environ", "../outside.toml", "sub/../../outside.toml",
+    "link.toml", "linked-folder/outside.toml", "inside.toml"])
+def test_extends_outside_the_folder_is_refused_before_anything_outside_is_opened(
+        tmp_path, extends):
+    # issue 22, reproducer 10: the outside file was opened and read first (up to 8 levels)
+    global _OPENED
+    folder = tmp_path / "mods"
+    folder.mkdir()
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (tmp_path / "outside.toml").write_text(rules().replace('"mine"', '"outside"'))
+    (outside / "outside.toml").write_text(rules().replace('"mine"', '"outside"'))
+    (folder / "link.toml").symlink_to(tmp_path / "outside.toml")
+    (folder / "linked-folder").symlink_to(outside, target_is_directory=True)
+    # a file inside the folder that itself leaves it: refused at the second level
+    (folder / "inside.toml").write_text(
+        rules(extra='extends = "../outside.toml"').replace('"mine"', '"inside"'))
+    path = folder / "leak.toml"
+    path.write_text(rules(extra=f"extends = {json.dumps(extends)}"))
+    _OPENED = []
+    try:
+        with pytest.raises(RulesetError, match=r"absolute path|leaves this rule file's folder"):
+            blockyard.load_ruleset(path)
+    finally:
+        opened, _OPENED = _OPENED, None
+    real = folder.resolve()
+    outside_opened = [p for p in opened
+                      if not Path(os.path.realpath(p)).is_relative_to(real)
+                      and not p.endswith((".py", ".pyc", ".so"))]
+    assert outside_opened == []
+    assert str(path) in opened or str(path.resolve()) in opened  # the hook does see opens

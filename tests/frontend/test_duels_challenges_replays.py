@@ -192,3 +192,30 @@ def test_command_line_challenge_and_replay_errors():
     missing = subprocess.run([sys.executable, "-m", "blockyard", "replay", "/no/such.json"],
                              capture_output=True, text=True)
     assert missing.returncode == 2 and "not a readable replay file" in missing.stdout
+
+
+def test_the_replay_list_shows_the_rebuilt_games_score_never_the_files_claim(ui):
+    # issue 22, reproducer 2: the launcher's replay list printed the file's score
+    import json
+
+    from blockyard.replays import replays_dir
+
+    game = blockyard.new_game("tiered", seed=5)
+    for _ in range(3):
+        game.place(*game.legal_moves()[0])
+    game.end_round()
+    ui.app.finish_game(game)
+    honest, = list_replays("tiered")
+    data = json.loads(honest.read_text())
+    data["score"] = 987654
+    (replays_dir("tiered") / "00000000-altered.json").write_text(json.dumps(data))
+    ui.app.show_replays("tiered")
+    ui.pump(2)
+    labels = [b.label for b in ui.view.buttons]
+    assert len(labels) == 3 and labels[-1] == "Back"
+    assert labels[0].endswith(f"{game.score} points") and game.score != 987654
+    assert labels[1].endswith("cannot be shown") and "987" not in labels[1]
+    ui.key("Down", "Return")
+    refused = ui.view
+    assert isinstance(refused, MenuView) and refused.title.text == "Cannot show this replay"
+    assert "score: the file says 987654 but its log plays" in refused.lines[0].text

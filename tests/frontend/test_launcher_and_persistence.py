@@ -393,3 +393,197 @@ def test_settings_remember_the_last_ruleset_and_the_window_size(ui):
     assert settings.last_ruleset == "tiered" and (settings.width, settings.height) == (800, 900)
     view = launcher(ui)
     assert view.entries[view.selected].ruleset_id == "tiered"
+
+
+# -- issue 22, reproducer 9: a full disk, a read-only folder, impossible records -----------
+
+def _failing_writes(monkeypatch, code):
+    import errno as _errno
+
+    from blockyard.frontend import persistence
+
+    def refuse(path, text):
+        raise OSError(code, os.strerror(code), str(path))
+
+    monkeypatch.setattr(persistence, "write_atomically", refuse)
+    return _errno
+
+
+@pytest.mark.parametrize(("code", "kind"), [("ENOSPC", "DiskFullError"),
+                                            ("EROFS", "ReadOnlyError"),
+                                            ("EIO", "SaveError")])
+def test_save_game_raises_only_its_documented_oserror_subclasses(monkeypatch, isolated_home,
+                                                                 code, kind):
+    import errno
+
+    from blockyard.frontend import persistence
+
+    _failing_writes(monkeypatch, getattr(errno, code))
+    game = blockyard.new_game("tiered", seed=1)
+    with pytest.raises(persistence.SaveError) as caught:
+        save_game(game)
+    assert type(caught.value).__name__ == kind and isinstance(caught.value, OSError)
+    assert caught.value.errno == getattr(errno, code)
+
+
+def test_a_full_disk_is_said_in_the_window_the_game_goes_on_and_saving_is_retried(
+        ui, monkeypatch):
+    import errno
+
+    game = ui.app.start_game("tiered", seed=4)
+    view = ui.view
+    _failing_writes(monkeypatch, errno.ENOSPC)
+    ui.key("1", "Return")
+    assert game.moves == 1 and ui.view is view
+    assert view.message == ("The disk is full: the game is kept in memory and saved again "
+                            "after your next move.")
+    # the earlier save is left as it was
+    assert json.loads((saves_dir() / "tiered.json").read_text())["snapshot"]["moves"] == 0
+    monkeypatch.undo()  # space again: the next move saves
+    slot = next(i for i, piece in enumerate(game.tray) if piece is not None)
+    ui.key(str(slot + 1), "Return")
+    assert game.moves == 2 and view.message == "The game is saved again."
+    assert json.loads((saves_dir() / "tiered.json").read_text())["snapshot"]["moves"] == 2
+    ui.app.show_launcher()
+    ui.pump(2)
+    assert ui.view.notices == ["The disk is full: the game is kept in memory and saved "
+                               "again after your next move."]
+
+
+def test_a_full_disk_message_is_translated(ui, monkeypatch):
+    import errno
+
+    ui.app.set_language("de")
+    try:
+        game = ui.app.start_game("tiered", seed=4)
+        _failing_writes(monkeypatch, errno.EROFS)
+        ui.key("1", "Return")
+        assert game.moves == 1
+        assert ui.view.message.startswith("Der Datenordner")
+    finally:
+        ui.app.set_language("en")
+
+
+def test_a_read_only_data_folder_shows_the_records_and_says_new_ones_cannot_be_saved(
+        ui, window, monkeypatch):
+    from blockyard import records
+
+    game = blockyard.new_game("tiered", seed=1)
+    game.score = 120
+    game.end_round()
+    ui.app.records.record(game)
+    ui.app.records.close()
+    real = records._sqlite_connect
+    monkeypatch.setattr(records, "_sqlite_connect",  # as SQLite opens a read-only file
+                        lambda target, read_only: real(target, target != ":memory:"))
+    relaunch(ui, window)
+    view = ui.view
+    assert view.notices == ["Your records are shown, but new ones cannot be saved: the data "
+                            "folder cannot be written."]
+    assert ui.app.records.best(blockyard.load_ruleset("tiered")) == 120
+    assert not any(".corrupt-" in p.name for p in paths_in_data())
+    played = blockyard.new_game("tiered", seed=2)
+    played.end_round()
+    ui.app.start_game("tiered", seed=2)
+    ui.app.finish_game(ui.app.current_game or played)
+    assert ui.app.records.unsaved == 1
+    assert ("The records cannot be written now: this game's record is kept in memory and "
+            "saved when it can be.") in ui.app.notices
+
+
+def test_records_with_impossible_values_are_left_out_with_a_message(ui, window):
+    import sqlite3
+
+    from blockyard import paths
+
+    game = blockyard.new_game("tiered", seed=1)
+    game.score = 80
+    game.end_round()
+    ui.app.records.record(game)
+    ui.app.records.close()
+    with sqlite3.connect(paths.data_dir() / "records.db") as conn:
+        conn.execute("UPDATE games SET lines = 'lots'")
+        conn.execute("INSERT INTO games (finished, ruleset, record_group, record_kind, seed, "
+                     "score, lines, moves, best_combo) SELECT finished, ruleset, record_group, "
+                     "record_kind, seed, 70, 1, 1, 1 FROM games")
+    conn.close()
+    relaunch(ui, window)  # once a raw ValueError at every start
+    assert ui.view.notices == ["1 finished game in your records holds impossible values and "
+                               "is left out."]
+    assert ui.app.records.best(blockyard.load_ruleset("tiered")) == 70
+
+
+def paths_in_data():
+    from blockyard import paths
+
+    return list(paths.data_dir().iterdir())
+
+
+# -- issue 22, reproducer 8: blockyard play FILE.toml, the first time and with --watch -----
+
+TINY_MOD = """[ruleset]
+extends = "eu-classic"
+id = "tiny-mod"
+name = "Tiny mod"
+
+[help]
+text = "Place the pieces; full rows and columns clear."
+"""
+
+
+def test_a_new_rule_file_plays_the_first_time_with_its_how_to_page(ui, tmp_path):
+    rules = tmp_path / "my-rules.toml"
+    rules.write_text(TINY_MOD)
+    ui.app.settings.help_seen = []
+    game = ui.app.start_game(str(rules), seed=3)  # was "unknown ruleset 'tiny-mod'"
+    from blockyard.frontend.pages import HelpView
+
+    page = ui.view
+    assert isinstance(page, HelpView) and page.ruleset is game.ruleset
+    assert "tiny-mod" in ui.app.settings.help_seen
+    ui.key("Escape")
+    assert isinstance(ui.view, TrayGameView) and ui.view.game is game
+    ui.view.show_help()  # the page again, from the pause menu of the game
+    assert isinstance(ui.view, HelpView)
+    ui.key("Escape")
+    game.end_round()
+    ui.app.finish_game(game)
+    ui.app.restart(game)  # play again: the file's rules, not an id to look up
+    assert isinstance(ui.view, TrayGameView) and ui.view.game.ruleset.id == "tiny-mod"
+
+
+def test_watch_says_a_refused_edit_in_the_window_and_keeps_the_rules(ui, tmp_path):
+    rules = tmp_path / "my-rules.toml"
+    rules.write_text(TINY_MOD)
+    ui.app.settings.help_seen.append("tiny-mod")
+    game = ui.app.start_game(str(rules), seed=3)
+    import arcade
+
+    check = ui.app.watch_rule_file(str(rules))
+    try:
+        view = ui.view
+        rules.write_text(TINY_MOD.replace('extends = "eu-classic"', 'extends = "eu-clasic"'))
+        check(0.5)
+        ui.pump(2)
+        assert ui.view is view and view.game is game
+        assert view.message.startswith("The edit of my-rules.toml was refused; the current "
+                                       "rules stay: ")
+        assert "eu-clasic" in view.message
+        rules.write_text(TINY_MOD.replace("Tiny mod", "Tiny mod 2"))
+        check(0.5)
+        ui.pump(2)
+        assert ui.view.game.ruleset.name == "Tiny mod 2"
+    finally:
+        arcade.unschedule(check)
+
+
+def test_blockyard_play_a_new_rule_file_opens_the_window_the_first_time(tmp_path):
+    rules = tmp_path / "my-rules.toml"
+    rules.write_text(TINY_MOD)
+    env = {**os.environ, "BLOCKYARD_HOME": str(tmp_path / "home")}
+    for watch in ([], ["--watch"]):
+        done = subprocess.run([sys.executable, "-m", "blockyard", "--quit-after", "1", "play",
+                               str(rules), *watch], capture_output=True, text=True, env=env,
+                              timeout=300)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "unknown ruleset" not in done.stdout + done.stderr
