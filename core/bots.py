@@ -183,13 +183,7 @@ class Bot:
         if game.over:
             yield self._after_end(game)
             return
-        if game.kind == "falling":
-            yield from self._falling_steps(game)
-            return
-        if not any(game.fit_masks()) and not self._can_turn_to_fit(game):
-            yield self._rescue(game)
-            return
-        yield from self.tray_steps(game)
+        yield from game.mode.bot_steps(self, game)
 
     def play(self, game: Any, max_moves: int | None = None, *,
              seconds_per_move: float = DEFAULT_SECONDS_PER_MOVE) -> int:
@@ -206,7 +200,7 @@ class Bot:
             action = self.choose(game)
             if action is None:
                 break
-            moved = action[0] in ("place", "hard")
+            moved = action[0] in game.mode.move_actions
             if not moved:
                 others += 1
                 if others > MAX_ACTIONS_BETWEEN_MOVES and not game.over:
@@ -257,13 +251,9 @@ class Bot:
         return False
 
     def _fallback(self, game: Any) -> BotAction:
-        """A move, when a bot keeps choosing other actions."""
-        if game.kind == "falling":
-            return ("hard",)
-        moves = game.legal_moves()
-        if not moves:
-            raise IllegalMove(f"bot {self.name!r} found no move to make")
-        return ("place", *moves[0])
+        """A move, when a bot keeps choosing other actions (the mode's ``bot_fallback``)."""
+        action: BotAction = game.mode.bot_fallback(self, game)
+        return action
 
     def tray_steps(self, game: Any) -> Iterator[BotAction]:
         """Tray games, some tray piece fits (possibly after turning it): yield
@@ -293,6 +283,38 @@ class Bot:
     def falling_value(self, game: Any, col: int, rng: random.Random) -> float:
         """How good dropping the current stone into ``col`` is (higher is better)."""
         raise NotImplementedError
+
+
+# ----------------------------------------------------------------------------------------
+# What a bot does in each bundled mode (the modes' ``bot_steps`` and ``bot_fallback``)
+# ----------------------------------------------------------------------------------------
+
+def tray_bot_steps(bot: Bot, game: Any) -> Iterator[BotAction | None]:
+    """A bot's steps in a running tray game: a rescue (a swap) when no tray piece
+    fits even after turning it, else the bot's :meth:`Bot.tray_steps`."""
+    if not any(game.fit_masks()) and not bot._can_turn_to_fit(game):
+        yield bot._rescue(game)
+        return
+    yield from bot.tray_steps(game)
+
+
+def tray_bot_fallback(bot: Bot, game: Any) -> BotAction:
+    """The first legal placement (``IllegalMove`` when there is none)."""
+    moves = game.legal_moves()
+    if not moves:
+        raise IllegalMove(f"bot {bot.name!r} found no move to make")
+    return ("place", *moves[0])
+
+
+def falling_bot_steps(bot: Bot, game: Any) -> Iterator[BotAction]:
+    """A bot's steps in a running falling game: steer the stone toward the
+    column :meth:`Bot.falling_value` likes best, then drop it."""
+    return bot._falling_steps(game)
+
+
+def falling_bot_fallback(bot: Bot, game: Any) -> BotAction:
+    """Drop the stone."""
+    return ("hard",)
 
 
 def _toward(current: int, target: int) -> BotAction:

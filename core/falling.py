@@ -41,7 +41,6 @@ class FallingGame(Game):
     ``soft_drop(on)``, ``hard_drop()``, ``tick(seconds)``, ``errors``,
     ``lines_cleared`` (areas completed), ``last_landing``."""
 
-    kind: ClassVar[str] = "falling"
     _STATE_FIELDS: ClassVar[tuple[str, ...]] = (
         *Game._STATE_FIELDS, "errors", "lines_cleared", "batch_index", "queue", "cur_code",
         "cur_row", "cur_col", "fall_us", "soft")

@@ -22,12 +22,14 @@ import pluggy
 
 from .errors import PluginError
 from .hookspecs import PROJECT, RegistrySpecs
+from .modes import Mode
 
 ENTRY_POINT_GROUP = "blockyard"
 DISABLE_ENV = "BLOCKYARD_DISABLE_PLUGINS"
 BUNDLED_MODULE = "blockyard.plugins.bundled"
 BUNDLED_DIST = "blockyard"
 BUNDLED_BOTS = frozenset({"random", "greedy", "search"})
+BUNDLED_MODES = frozenset({"tray", "falling"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,10 +43,13 @@ class PluginEntry:
 
 @dataclass
 class Registry:
-    """Rule plugins and bots by name and the rule-file locations packages contribute."""
+    """Rule plugins, bots and game modes by name and the rule-file locations
+    packages contribute."""
 
     plugins: dict[str, PluginEntry] = field(default_factory=dict)
     bots: dict[str, PluginEntry] = field(default_factory=dict)
+    modes: dict[str, Mode] = field(default_factory=dict)
+    mode_sources: dict[str, str] = field(default_factory=dict)
     ruleset_paths: list[tuple[Any, str]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
@@ -90,7 +95,23 @@ class Registry:
                 return
             self.bots[name] = PluginEntry(name, factory, source)
 
+        def register_mode(mode: Mode) -> None:
+            if not isinstance(mode, Mode):
+                raise PluginError(f"plugin package {source!r} registered a mode that is not a "
+                                  f"blockyard.modes.Mode: {mode!r:.80}")
+            old = self.mode_sources.get(mode.name)
+            bundled = mode.name in BUNDLED_MODES and source != BUNDLED_DIST
+            if bundled or (old is not None and self.modes[mode.name] is not mode):
+                by = "Blockyard" if bundled else repr(old)
+                message = f"mode name {mode.name!r} of {source!r} is taken (by {by}); skipped"
+                self.problems.append(message)
+                warnings.warn(message, stacklevel=2)
+                return
+            self.modes[mode.name] = mode
+            self.mode_sources[mode.name] = source
+
         pm.hook.blockyard_register_plugins(register=register_plugin)
+        pm.hook.blockyard_register_modes(register=register_mode)
         pm.hook.blockyard_register_bots(register=register_bot)
         pm.hook.blockyard_register_rulesets(register=register_rulesets)
 

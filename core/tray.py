@@ -48,7 +48,6 @@ class TrayGame(Game):
     (automatic rescues such as the zen refill are taken first).
     """
 
-    kind: ClassVar[str] = "tray"
     _STATE_FIELDS: ClassVar[tuple[str, ...]] = (
         *Game._STATE_FIELDS, "set_index", "combo", "best_combo", "lines_cleared")
 
