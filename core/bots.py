@@ -51,7 +51,7 @@ from typing import Any, ClassVar
 from .errors import IllegalMove, PluginError
 from .geometry import Board, Geometry, PieceGeometry
 from .pieces import Piece
-from .results import MoveFacts
+from .results import LandingFacts, TrayFacts
 
 BotAction = tuple[Any, ...]
 """An action as a bot returns it: ``("place", slot, row, col)`` or
@@ -130,8 +130,8 @@ class _Hypothetical:
         regions = tuple(clearing.regions)
         after = clearing.board.bits
         lines = len(regions)
-        facts = MoveFacts(piece, piece.size, regions, lines, lines > 0 and after == 0, combo,
-                          state, row=row, col=col, placed_mask=mask, geometry=geo)
+        facts = TrayFacts(piece, piece.size, regions, lines, lines > 0 and after == 0, combo,
+                          state, row, col, mask, geo)
         scoring = self._score(facts)
         new_state = {**state, **scoring.state} if scoring.state else state
         return Outcome(scoring.points, lines, after, scoring.combo, new_state)
@@ -386,10 +386,9 @@ class _Lander:
                 board.fill(placed, stone.code)
                 clearing = self.clear(self.seed, "bot", game, board, placed, None, row, col)
                 regions = tuple(geo.bind(r) for r in clearing.regions)
-        facts = MoveFacts(None, 0 if discarded or error else 1, regions, len(regions), False,
-                          0, game.state, stone=stone, cell=None if discarded else (row, col),
-                          dropped=dropped, error=error, discarded=discarded,
-                          row=None if discarded else row, col=None if discarded else col)
+        facts = LandingFacts(stone=stone, cell=None if discarded else (row, col),
+                             dropped=dropped, error=error, discarded=discarded,
+                             regions=regions, state=game.state)
         scoring = self.score(self.seed, "bot", game, facts)
         return scoring.points, error, discarded, len(regions)
 
@@ -610,8 +609,8 @@ class SearchBot(Bot):
         if region is None:
             return 1.0
         dot = Piece(frozenset({(0, 0)}), id="dot")
-        facts = MoveFacts(dot, 1, (region,), 1, False, 0, game.state, row=0, col=0,
-                          placed_mask=1, geometry=geo)
+        facts = TrayFacts(piece=dot, cells=1, regions=(region,), lines=1, perfect_clear=False,
+                          combo=0, state=game.state, row=0, col=0, placed_mask=1, geometry=geo)
         try:
             points = game.ruleset.call("score", seed=game.seed, action="bot", game=game,
                                        move=facts).points

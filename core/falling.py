@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 from .errors import IllegalMove
 from .game import Game, TraySpec
 from .geometry import Region, parse_board_text
-from .results import FallingRules, LandResult, MoveFacts
+from .results import FallingRules, LandingFacts, LandResult
 from .ruleset import Ruleset
 from .stones import Stone
 
@@ -307,10 +307,9 @@ class FallingGame(Game):
             regions = tuple(self._geo.bind(r) for r in regions)
             jokers = [divmod(i, self.cols) for i, (a, b) in
                       enumerate(zip(board.colours, new_board.colours, strict=True)) if a != b]
-        facts = MoveFacts(None, 0 if discarded or error else 1, regions, len(regions), False,
-                          0, self.state, stone=stone, cell=None if discarded else (row, col),
-                          dropped=dropped, error=error, discarded=discarded,
-                          row=None if discarded else row, col=None if discarded else col)
+        facts = LandingFacts(stone=stone, cell=None if discarded else (row, col),
+                             dropped=dropped, error=error, discarded=discarded,
+                             regions=regions, state=self.state)
         scoring = self._call("score", seed=self.seed, action="land", game=self, move=facts)
         if new_board is not None:
             self._board = new_board

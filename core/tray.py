@@ -15,7 +15,7 @@ from .errors import IllegalMove
 from .game import Game, TraySpec
 from .geometry import PieceGeometry, Region, parse_board_text
 from .pieces import Piece, parse_art, piece_from_json, piece_json
-from .results import MoveFacts, MoveResult
+from .results import MoveResult, TrayFacts
 from .ruleset import Ruleset
 
 TRAY_SLOTS = 3
@@ -281,8 +281,8 @@ class TrayGame(Game):
             lines = len(regions)
             perfect = lines > 0 and after.bits == 0
             scoring = score(seed, "place", self,
-                            MoveFacts(piece, piece.size, regions, lines, perfect, combo, state,
-                                      None, None, 0, False, False, row, col, mask, geo))
+                            TrayFacts(piece, piece.size, regions, lines, perfect, combo, state,
+                                      row, col, mask, geo))
             if evaluations:
                 add(_new_tuple(Evaluation, (scoring.points, lines, scoring.combo, perfect,
                                             after.bits)))

@@ -8,7 +8,7 @@ import random
 import pytest
 
 import blockyard
-from blockyard.results import MoveFacts
+from blockyard.results import TrayFacts
 
 TRAY_RULESETS = sorted(i.id for i in blockyard.list_rulesets()
                        if i.error is None and blockyard.load_ruleset(i.id).mode == "tray")
@@ -48,10 +48,9 @@ def test_fast_paths_answer_exactly_as_the_hooks(ruleset_id):
             if fast_clear is not None:
                 assert same_clearing(fast_clear(*kwargs.values()), hook.blockyard_clear(**kwargs))
             clearing = hook.blockyard_clear(**kwargs)
-            facts = MoveFacts(piece, piece.size, clearing.regions, len(clearing.regions),
+            facts = TrayFacts(piece, piece.size, clearing.regions, len(clearing.regions),
                               bool(clearing.regions) and clearing.board.bits == 0, game.combo,
-                              game.state, row=row, col=col, placed_mask=mask,
-                              geometry=game.grid.geo)
+                              game.state, row, col, mask, game.grid.geo)
             if fast_score is not None:
                 assert fast_score(game, facts) == hook.blockyard_score(game=game, move=facts)
             game.place(slot, row, col)

@@ -23,6 +23,8 @@ from blockyard.falling import FallingGame
 from blockyard.hookspecs import hookimpl
 from blockyard.modes import AreaWords, ModeChecks, get_mode, registered_modes
 from blockyard.plugins.modes import FALLING, TRAY
+from blockyard.results import LandingFacts, MoveFacts, TrayFacts
+from blockyard.stones import Stone
 from blockyard.testing import check_ruleset
 from blockyard.tray import TrayGame
 
@@ -239,3 +241,62 @@ def test_no_module_switches_on_a_mode_name():
     for name in ("GAME_CLASSES", "GAME_VIEWS", "KIND_CHECKS", "ENGINE_ACTIONS"):
         assert not any(name in path.read_text() for folder in ("core", "plugins", "frontend")
                        for path in (ROOT / folder).glob("*.py")), name
+
+
+# -- what the scoring hook is told --------------------------------------------------------
+
+def test_tray_facts_and_landing_facts_are_both_move_facts():
+    eu = blockyard.load_ruleset("eu-classic")
+    geo = eu.geometry
+    piece = eu.pieces[0]
+    tray = TrayFacts(piece=piece, cells=piece.size, regions=(), lines=0, perfect_clear=False,
+                     combo=2, state={}, row=1, col=2, placed_mask=geo.piece(piece.cells).shape
+                     << (1 * geo.cols + 2), geometry=geo)
+    assert tray.placed_cells == {(1 + r, 2 + c) for r, c in piece.cells}
+    stone = Stone(5)
+    landed = LandingFacts(stone=stone, cell=(4, 3), dropped=2, error=False, discarded=False,
+                          regions=(), state={})
+    assert (landed.cells, landed.lines, landed.row, landed.col, landed.combo,
+            landed.perfect_clear, landed.placed_cells) == (1, 0, 4, 3, 0, False,
+                                                           frozenset({(4, 3)}))
+    refused = dataclasses.replace(landed, error=True)
+    assert (refused.cells, refused.row, refused.placed_cells) == (0, 4, frozenset({(4, 3)}))
+    thrown = dataclasses.replace(landed, cell=None, discarded=True)
+    assert (thrown.cells, thrown.row, thrown.col, thrown.placed_cells) == (
+        0, None, None, frozenset())
+    assert isinstance(tray, MoveFacts) and isinstance(landed, MoveFacts)
+
+
+def test_each_mode_hands_the_scoring_hook_its_own_facts(monkeypatch):
+    from blockyard.plugins.scoring import LineScoring
+    from blockyard.plugins.sudoku import SudokuRules
+
+    seen: list[object] = []
+
+    def spy(cls):
+        original = cls.blockyard_score
+
+        @hookimpl
+        def score(self, game, move):
+            seen.append(move)
+            return original(self, game, move)
+        monkeypatch.setattr(cls, "blockyard_score", score)
+
+    spy(LineScoring)
+    spy(SudokuRules)
+    clear_caches()  # rulesets loaded before bound the original methods
+    try:
+        game = blockyard.new_game("eu-classic", seed=2, tray=["##", None, None])
+        game.place(0, 0, 0)
+        assert seen and all(type(m) is TrayFacts for m in seen)
+        assert (seen[-1].row, seen[-1].col, seen[-1].cells) == (0, 0, 2)
+        assert seen[-1].placed_cells == {(0, 0), (0, 1)}
+        seen.clear()
+        falling = blockyard.new_game("sudoku-bloxx", seed=2)
+        stone = falling.current.stone
+        falling.hard_drop()
+        assert seen and all(type(m) is LandingFacts for m in seen)
+        assert seen[-1].stone == stone and seen[-1].cell is not None
+    finally:
+        monkeypatch.undo()
+        clear_caches()
