@@ -51,7 +51,7 @@ from typing import Any, ClassVar
 from .errors import IllegalMove, PluginError
 from .geometry import Board, Geometry, PieceGeometry
 from .pieces import Piece
-from .results import MoveFacts
+from .results import LandingFacts, TrayFacts
 
 BotAction = tuple[Any, ...]
 """An action as a bot returns it: ``("place", slot, row, col)`` or
@@ -129,8 +129,8 @@ class _Hypothetical:
         regions = tuple(clearing.regions)
         after = clearing.board.bits
         lines = len(regions)
-        facts = MoveFacts(piece, piece.size, regions, lines, lines > 0 and after == 0, combo,
-                          state, row=row, col=col, placed_mask=mask, geometry=geo)
+        facts = TrayFacts(piece, piece.size, regions, lines, lines > 0 and after == 0, combo,
+                          state, row, col, mask, geo)
         scoring = self._score(facts)
         new_state = {**state, **scoring.state} if scoring.state else state
         return Outcome(scoring.points, lines, after, scoring.combo, new_state)
@@ -182,13 +182,7 @@ class Bot:
         if game.over:
             yield self._after_end(game)
             return
-        if game.kind == "falling":
-            yield from self._falling_steps(game)
-            return
-        if not any(game.fit_masks()) and not self._can_turn_to_fit(game):
-            yield self._rescue(game)
-            return
-        yield from self.tray_steps(game)
+        yield from game.mode.bot_steps(self, game)
 
     def play(self, game: Any, max_moves: int | None = None, *,
              seconds_per_move: float = DEFAULT_SECONDS_PER_MOVE) -> int:
@@ -205,7 +199,7 @@ class Bot:
             action = self.choose(game)
             if action is None:
                 break
-            moved = action[0] in ("place", "hard")
+            moved = action[0] in game.mode.move_actions
             if not moved:
                 others += 1
                 if others > MAX_ACTIONS_BETWEEN_MOVES and not game.over:
@@ -256,13 +250,9 @@ class Bot:
         return False
 
     def _fallback(self, game: Any) -> BotAction:
-        """A move, when a bot keeps choosing other actions."""
-        if game.kind == "falling":
-            return ("hard",)
-        moves = game.legal_moves()
-        if not moves:
-            raise IllegalMove(f"bot {self.name!r} found no move to make")
-        return ("place", *moves[0])
+        """A move, when a bot keeps choosing other actions (the mode's ``bot_fallback``)."""
+        action: BotAction = game.mode.bot_fallback(self, game)
+        return action
 
     def tray_steps(self, game: Any) -> Iterator[BotAction]:
         """Tray games, some tray piece fits (possibly after turning it): yield
@@ -292,6 +282,38 @@ class Bot:
     def falling_value(self, game: Any, col: int, rng: random.Random) -> float:
         """How good dropping the current stone into ``col`` is (higher is better)."""
         raise NotImplementedError
+
+
+# ----------------------------------------------------------------------------------------
+# What a bot does in each bundled mode (the modes' ``bot_steps`` and ``bot_fallback``)
+# ----------------------------------------------------------------------------------------
+
+def tray_bot_steps(bot: Bot, game: Any) -> Iterator[BotAction | None]:
+    """A bot's steps in a running tray game: a rescue (a swap) when no tray piece
+    fits even after turning it, else the bot's :meth:`Bot.tray_steps`."""
+    if not any(game.fit_masks()) and not bot._can_turn_to_fit(game):
+        yield bot._rescue(game)
+        return
+    yield from bot.tray_steps(game)
+
+
+def tray_bot_fallback(bot: Bot, game: Any) -> BotAction:
+    """The first legal placement (``IllegalMove`` when there is none)."""
+    moves = game.legal_moves()
+    if not moves:
+        raise IllegalMove(f"bot {bot.name!r} found no move to make")
+    return ("place", *moves[0])
+
+
+def falling_bot_steps(bot: Bot, game: Any) -> Iterator[BotAction]:
+    """A bot's steps in a running falling game: steer the stone toward the
+    column :meth:`Bot.falling_value` likes best, then drop it."""
+    return bot._falling_steps(game)
+
+
+def falling_bot_fallback(bot: Bot, game: Any) -> BotAction:
+    """Drop the stone."""
+    return ("hard",)
 
 
 def _toward(current: int, target: int) -> BotAction:
@@ -359,10 +381,9 @@ class _Lander:
                 board.fill(placed, stone.code)
                 clearing = self.hooks.clear(game, board, placed, None, row, col, "bot")
                 regions = tuple(geo.bind(r) for r in clearing.regions)
-        facts = MoveFacts(None, 0 if discarded or error else 1, regions, len(regions), False,
-                          0, game.state, stone=stone, cell=None if discarded else (row, col),
-                          dropped=dropped, error=error, discarded=discarded,
-                          row=None if discarded else row, col=None if discarded else col)
+        facts = LandingFacts(stone=stone, cell=None if discarded else (row, col),
+                             dropped=dropped, error=error, discarded=discarded,
+                             regions=regions, state=game.state)
         scoring = self.hooks.score(game, facts, "bot")
         return scoring.points, error, discarded, len(regions)
 
@@ -583,8 +604,8 @@ class SearchBot(Bot):
         if region is None:
             return 1.0
         dot = Piece(frozenset({(0, 0)}), id="dot")
-        facts = MoveFacts(dot, 1, (region,), 1, False, 0, game.state, row=0, col=0,
-                          placed_mask=1, geometry=geo)
+        facts = TrayFacts(piece=dot, cells=1, regions=(region,), lines=1, perfect_clear=False,
+                          combo=0, state=game.state, row=0, col=0, placed_mask=1, geometry=geo)
         try:
             points = game.ruleset.hooks.score(game, facts, "bot").points
         except PluginError:

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .errors import IllegalMove
-from .game import GAME_CLASSES, Game, TraySpec
+from .game import Game, TraySpec
 from .geometry import Region, parse_board_text
-from .results import FallingRules, LandResult, MoveFacts
+from .results import FallingRules, LandingFacts, LandResult
 from .ruleset import Ruleset
 from .stones import Stone
 
@@ -41,7 +41,6 @@ class FallingGame(Game):
     ``soft_drop(on)``, ``hard_drop()``, ``tick(seconds)``, ``errors``,
     ``lines_cleared`` (areas completed), ``last_landing``."""
 
-    kind: ClassVar[str] = "falling"
     _STATE_FIELDS: ClassVar[tuple[str, ...]] = (
         *Game._STATE_FIELDS, "errors", "lines_cleared", "batch_index", "queue", "cur_code",
         "cur_row", "cur_col", "fall_us", "soft")
@@ -305,10 +304,9 @@ class FallingGame(Game):
             regions = tuple(self._geo.bind(r) for r in clearing.regions)
             jokers = [divmod(i, self.cols) for i, (a, b) in
                       enumerate(zip(board.colours, new_board.colours, strict=True)) if a != b]
-        facts = MoveFacts(None, 0 if discarded or error else 1, regions, len(regions), False,
-                          0, self.state, stone=stone, cell=None if discarded else (row, col),
-                          dropped=dropped, error=error, discarded=discarded,
-                          row=None if discarded else row, col=None if discarded else col)
+        facts = LandingFacts(stone=stone, cell=None if discarded else (row, col),
+                             dropped=dropped, error=error, discarded=discarded,
+                             regions=regions, state=self.state)
         scoring = self._hooks.score(self, facts, "land")
         if new_board is not None:
             self._board = new_board
@@ -330,4 +328,3 @@ class FallingGame(Game):
         return result
 
 
-GAME_CLASSES["falling"] = FallingGame

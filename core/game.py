@@ -2,15 +2,16 @@
 
 A :class:`Game` owns the state (board, score, clock, plugin state, log) and the
 order of events; every rule question goes to the ruleset's plugins through the
-hooks of :mod:`blockyard.hookspecs`. Two kinds of play build on it, chosen by
-the rule file's ``[ruleset] mode``:
+hooks of :mod:`blockyard.hookspecs`. The kinds of play build on it, chosen
+by the rule file's ``[ruleset] mode`` among the registered modes
+(:mod:`blockyard.modes`), whose record names the engine class. Blockyard's own:
 
 - ``"tray"`` — :class:`blockyard.tray.TrayGame`: place pieces from a tray of
   three (eu, tiered, nepal, gravity);
 - ``"falling"`` — :class:`blockyard.falling.FallingGame`: steer one falling
   stone at a time (sudoku-bloxx).
 
-Both share rule files, plugin hooks, seeded streams, snapshots, replays and
+All share rule files, plugin hooks, seeded streams, snapshots, replays and
 records. Actions are atomic: each validates completely before it changes
 anything, so an :class:`IllegalMove` leaves the game exactly as it was.
 """
@@ -21,7 +22,7 @@ import datetime as _dt
 import math
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from . import rng, validate
 from .actions import Action, ActionSpec
@@ -32,6 +33,9 @@ from .pieces import Piece
 from .results import Summary
 from .ruleset import Ruleset
 from .validate import SCALARS, copy_json
+
+if TYPE_CHECKING:
+    from .modes import Mode
 
 SNAPSHOT_FORMAT = "blockyard-snapshot/1"
 
@@ -53,14 +57,16 @@ class Game:
     Members every game has: ``ruleset``, ``seed``, ``date``, ``rows``, ``cols``,
     ``board``, ``board_text()``, ``score``, ``moves``, ``over``,
     ``over_reason``, ``time_left``, ``tick()``, ``end_round()``, ``snapshot()``,
-    ``log``, ``summary()``, and ``state`` (the plugins' own saved state).
+    ``log``, ``summary()``, ``state`` (the plugins' own saved state),
+    ``kind`` (the mode's name) and ``mode`` (the ruleset's
+    :class:`~blockyard.modes.Mode` record).
     """
 
-    kind: ClassVar[str] = ""
     _STATE_FIELDS: ClassVar[tuple[str, ...]] = ("score", "moves", "over_reason", "elapsed_us")
 
     def __init__(self, ruleset: Ruleset, seed: int, date: str | None) -> None:
         self.ruleset = ruleset
+        self.mode: Mode = ruleset.mode_record
         self.seed = seed
         self.date = date
         self.rows = ruleset.rows
@@ -101,7 +107,7 @@ class Game:
             day = date.isoformat()
         if seed is None:
             seed = rng.random_seed()
-        game = game_class(ruleset)(ruleset, seed, day)
+        game = ruleset.mode_record.engine(ruleset, seed, day)
         extra = game._load_start(board=board, tray=tray, stream=stream)
         game.log.append(["start", {"ruleset": ruleset.to_toml(), "id": ruleset.id,
                                    "seed": seed, "date": day, **extra}])
@@ -119,6 +125,11 @@ class Game:
         raise NotImplementedError
 
     # -- public state ------------------------------------------------------------------
+
+    @property
+    def kind(self) -> str:
+        """The name of the game's mode (``[ruleset] mode``; a snapshot's ``"kind"``)."""
+        return self.mode.name
 
     @property
     def over(self) -> bool:
@@ -345,11 +356,12 @@ class Game:
         a snapshot is a cache of its log, never an authority."""
         text, kind = validate.snapshot_header(snap, SNAPSHOT_FORMAT)
         ruleset = load_ruleset_text(text, "<snapshot>")
-        cls = game_class(ruleset)
-        if cls.kind != kind:
+        mode = ruleset.mode_record
+        if mode.name != kind:
             raise DataError(f"snapshot of a {kind[:32]!r} game, but ruleset "
-                            f"{ruleset.id!r} plays {cls.kind!r}")
-        built = validate.check_snapshot(snap, ruleset, cls.kind, cls._STATE_FIELDS)
+                            f"{ruleset.id!r} plays {mode.name!r}")
+        cls = mode.engine
+        built = validate.check_snapshot(snap, ruleset, mode, cls._STATE_FIELDS)
         validate.check_state_shape(snap["state"], _model_state(ruleset))
         try:
             game = Game.from_log(built["log"], ruleset=ruleset, where="snapshot.log")
@@ -410,7 +422,7 @@ class Game:
         except ValueError as exc:  # IllegalMove included: a wrong starting position
             raise DataError(f"{where}[0]: {exc}") from None
         for index, action in enumerate(entries[1:], start=1):
-            validate.check_entry(action, index, game.kind)
+            validate.check_entry(action, index, game.mode)
             try:
                 game.apply(action)
             except IllegalMove as exc:
@@ -423,17 +435,6 @@ class Game:
     def __repr__(self) -> str:
         return (f"<{type(self).__name__} {self.ruleset.id} seed={self.seed} score={self.score} "
                 f"moves={self.moves} over={self.over_reason}>")
-
-
-def game_class(ruleset: Ruleset) -> type[Game]:
-    """The engine class for the ruleset's ``mode``, found by table (each engine
-    module enters its class when it is imported, as ``blockyard`` does)."""
-    return GAME_CLASSES[ruleset.mode]
-
-
-GAME_CLASSES: dict[str, type[Game]] = {}
-"""The engine class of each ``[ruleset] mode``: each engine module (tray,
-falling) enters its own, so this module imports none of them."""
 
 
 def new_game(ruleset: str | Ruleset | Any, *, seed: int | None = None,

@@ -91,7 +91,7 @@ def env_id(ruleset_id: str) -> str:
 
 def _resolve(ruleset: str | Path | Ruleset) -> Ruleset:
     loaded = ruleset if isinstance(ruleset, Ruleset) else load_ruleset(ruleset)
-    if loaded.mode != "tray":
+    if not loaded.mode_record.has_tray:
         raise ValueError(f"ruleset {loaded.id!r} is a {loaded.mode!r} game; the Gymnasium "
                          "environments play tray rulesets only")
     return loaded

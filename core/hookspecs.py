@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from .actions import ActionSpec
     from .game import Game
     from .geometry import Board, Geometry, Region
+    from .modes import Mode
     from .pieces import Piece, PieceFamily
     from .results import Clearing, FallingRules, MoveFacts, MoveResult, Scoring
     from .ruleset import Ruleset
@@ -90,6 +91,15 @@ class RegistrySpecs:
         and implement ``tray_steps`` and ``falling_value``); ``params`` are those
         given to ``get_bot(name, **params)`` or ``--bot-param``. A name taken by
         Blockyard's own bots or by another package is reported and skipped."""
+
+    @hookspec
+    def blockyard_register_modes(self, register: Callable[[Mode], None]) -> None:
+        """Contribute game modes (kinds of play a rule file names with ``[ruleset]
+        mode``): call ``register(mode)`` with a :class:`blockyard.modes.Mode` for
+        each — its engine class, screen, conformance checks, bot steps and the
+        rest. Blockyard's ``"tray"`` and ``"falling"`` are registered this way
+        too; a name taken by them or by another package is reported and
+        skipped."""
 
 
 # --------------------------------------------------------------------------

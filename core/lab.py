@@ -87,7 +87,7 @@ def play_game(ruleset_text: str, bot: str, seed: int, *, bot_params: dict[str, A
     ruleset = _ruleset_from_text(ruleset_text)
     player = get_bot(bot, **(bot_params or {}))
     game: Any = Game.start(ruleset, seed=seed)
-    tray = game.kind == "tray"
+    tray = game.mode.has_tray
     sets = dead = clearing = 0
     last_set = -1
     if tray:

@@ -698,8 +698,9 @@ class RecordStore:
         already played, and the best combo as the displayed (capped) factor.
 
         ``duration``: seconds played, when the caller knows them (otherwise the
-        game clock of timed and falling games); ``hints``: hints used; ``replay``:
-        the replay file kept for this game. One transaction: several stores (and
+        game clock of timed games and of games of a realtime mode, such as
+        falling games); ``hints``: hints used; ``replay``: the replay file kept
+        for this game. One transaction: several stores (and
         processes) may record into one folder at the same time; when anything fails
         (the summary included), nothing is recorded. When the database cannot be
         written (a full disk, a read-only folder) the game is kept in memory instead
@@ -709,7 +710,7 @@ class RecordStore:
         ruleset = game.ruleset
         date = _date_text(game.date)
         combo = displayed_combo(ruleset, int(getattr(game, "best_combo", 0)))
-        if duration is None and (game.kind == "falling" or game.time_left is not None):
+        if duration is None and (game.mode.realtime or game.time_left is not None):
             duration = game.elapsed_us / 1_000_000
         row = (ruleset.id, ruleset.record_group, ruleset.record_kind, int(game.seed), date,
                int(game.score), int(game.lines_cleared), int(game.moves), combo,

@@ -46,6 +46,7 @@ import pluggy
 
 from .errors import PluginError, RulesetError, did_you_mean
 from .hookspecs import PROJECT, SPEC_CLASSES, RegistrySpecs
+from .modes import Mode
 from .params import Params, describe
 
 ENTRY_POINT_GROUP = "blockyard"
@@ -54,8 +55,9 @@ LOAD_ENV = "BLOCKYARD_LOAD_PLUGINS"
 BUNDLED_MODULE = "blockyard.plugins.bundled"
 BUNDLED_DIST = "blockyard"
 BUNDLED_BOTS = frozenset({"random", "greedy", "search"})
-REGISTRY_HOOKS = ("blockyard_register_plugins", "blockyard_register_bots",
-                  "blockyard_register_rulesets")
+REGISTRY_HOOKS = ("blockyard_register_plugins", "blockyard_register_modes",
+                  "blockyard_register_bots", "blockyard_register_rulesets")
+BUNDLED_MODES = frozenset({"tray", "falling"})
 MAX_NAME = 64
 SLOW_LOAD_SECONDS = 2.0
 """A plugin package that takes longer than this to import and register is
@@ -109,10 +111,13 @@ class PluginEntry:
 
 @dataclass
 class Registry:
-    """Rule plugins and bots by name and the rule-file locations packages contribute."""
+    """Rule plugins, bots and game modes by name and the rule-file locations
+    packages contribute."""
 
     plugins: dict[str, PluginEntry] = field(default_factory=dict)
     bots: dict[str, PluginEntry] = field(default_factory=dict)
+    modes: dict[str, Mode] = field(default_factory=dict)
+    mode_sources: dict[str, str] = field(default_factory=dict)
     ruleset_paths: list[tuple[Any, str]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     """Every problem reported while loading, one line each (broken packages, slow
@@ -143,6 +148,7 @@ class Registry:
         is taken is reported and skipped, as its hook documents."""
         plugins: dict[str, PluginEntry] = {}
         bots: dict[str, PluginEntry] = {}
+        modes: dict[str, Mode] = {}
         paths: list[tuple[Any, str]] = []
         skipped: list[str] = []
         open_ = [True]
@@ -194,6 +200,21 @@ class Registry:
                 return
             bots[name] = PluginEntry(name, factory, source)
 
+        def register_mode(mode: Mode) -> None:
+            check_open("register (modes)")
+            if not isinstance(mode, Mode):
+                raise fail(f"registered a mode that is not a blockyard.modes.Mode: "
+                           f"{describe(mode)}")
+            old = modes.get(mode.name) or self.modes.get(mode.name)
+            old_source = source if mode.name in modes else self.mode_sources.get(mode.name)
+            bundled = mode.name in BUNDLED_MODES and source != BUNDLED_DIST
+            if bundled or (old is not None and old is not mode):
+                by = "Blockyard" if bundled else repr(old_source)
+                skipped.append(f"mode name {mode.name!r} of {source!r} is taken (by {by}); "
+                               "skipped")
+                return
+            modes[mode.name] = mode
+
         pm = pluggy.PluginManager(PROJECT)
         pm.add_hookspecs(RegistrySpecs)
         for attr in _attributes(module):
@@ -210,6 +231,7 @@ class Registry:
             raise fail(f"cannot be registered: {type(exc).__name__}: {exc}", exc) from exc
         try:
             for hook, register in (("blockyard_register_plugins", register_plugin),
+                                   ("blockyard_register_modes", register_mode),
                                    ("blockyard_register_bots", register_bot),
                                    ("blockyard_register_rulesets", register_rulesets)):
                 try:
@@ -224,6 +246,8 @@ class Registry:
             open_[0] = False
         self.plugins.update(plugins)
         self.bots.update(bots)
+        self.modes.update(modes)
+        self.mode_sources.update(dict.fromkeys(modes, source))
         self.ruleset_paths.extend(paths)
         for message in skipped:
             self.problems.append(message)
@@ -415,12 +439,28 @@ def _load() -> Registry:
     return reg
 
 
+def registered_modes() -> dict[str, Mode]:
+    """The registered modes by name (a copy)."""
+    return dict(registry().modes)
+
+
+def get_mode(name: str) -> Mode:
+    """The registered mode ``name``; ``KeyError`` naming the registered ones."""
+    modes = registered_modes()
+    try:
+        return modes[name]
+    except (KeyError, TypeError):
+        raise KeyError(f"unknown mode {name!r} (registered modes: "
+                       f"{', '.join(sorted(modes))})") from None
+
+
 def _load_package(reg: Registry, dist: str, eps: list[Any]) -> None:
     """Import and register every entry point of the distribution ``dist``, all or
     nothing: a failure of one disables the whole package (recorded in
     ``reg.broken`` and reported); the time taken is recorded and a slow package
     reported."""
-    staged = Registry(dict(reg.plugins), dict(reg.bots), list(reg.ruleset_paths))
+    staged = Registry(dict(reg.plugins), dict(reg.bots), dict(reg.modes),
+                      dict(reg.mode_sources), list(reg.ruleset_paths))
     started = time.perf_counter()
     broken: BrokenPackage | None = None
     for ep in eps:
@@ -450,6 +490,8 @@ def _load_package(reg: Registry, dist: str, eps: list[Any]) -> None:
     else:
         reg.plugins.update(staged.plugins)
         reg.bots.update(staged.bots)
+        reg.modes.update(staged.modes)
+        reg.mode_sources.update(staged.mode_sources)
         reg.ruleset_paths[:] = staged.ruleset_paths
         reg.problems.extend(staged.problems)
     if seconds > SLOW_LOAD_SECONDS:

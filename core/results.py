@@ -7,6 +7,7 @@ from typing import Any
 
 from .geometry import Board, Geometry, Region
 from .pieces import Cell, Piece
+from .stones import Stone
 
 
 @dataclass(slots=True)
@@ -29,39 +30,89 @@ class Clearing:
 
 
 @dataclass(slots=True)
-class MoveFacts:
-    """What a move did, handed to the scoring hook before any state changes.
+class TrayFacts:
+    """What a tray move did, handed to the scoring hook before any state changes.
 
-    Tray games fill ``piece``, ``row``/``col`` (the anchor: the top-left of the
-    piece's bounding box) and ``placed_mask`` (the board cells it covers);
-    falling games fill ``stone``, ``cell`` (where it landed), ``dropped`` (rows
-    fallen in a hard drop), ``error`` and ``discarded``. ``regions`` are the
-    regions the move completed, ``lines`` their number, ``combo`` the combo
-    counter before the move, ``state`` the plugins' saved state (read only)."""
+    ``piece`` the placed piece, ``cells`` its number of cells, ``row``/``col``
+    the anchor (the top-left of the piece's bounding box), ``placed_mask`` the
+    board cells it covers (a bitboard of ``geometry``); ``regions`` the regions
+    the move completed, ``lines`` their number, ``perfect_clear`` whether the
+    board is empty afterwards, ``combo`` the combo counter before the move,
+    ``state`` the plugins' saved state (read only)."""
 
-    piece: Piece | None
+    piece: Piece
     cells: int
     regions: tuple[Region, ...]
     lines: int
     perfect_clear: bool
     combo: int
     state: dict[str, Any]
-    stone: Any = None
-    cell: tuple[int, int] | None = None
-    dropped: int = 0
-    error: bool = False
-    discarded: bool = False
-    row: int | None = None
-    col: int | None = None
-    placed_mask: int = 0
-    geometry: Geometry | None = None
+    row: int
+    col: int
+    placed_mask: int
+    geometry: Geometry
 
     @property
     def placed_cells(self) -> frozenset[Cell]:
         """The ``(row, col)`` board cells the move covered."""
-        if self.geometry is None:
-            return frozenset([self.cell]) if self.cell is not None else frozenset()
         return self.geometry.cells_of(self.placed_mask)
+
+
+@dataclass(slots=True)
+class LandingFacts:
+    """What a falling stone's landing did, handed to the scoring hook before any
+    state changes.
+
+    ``stone`` the stone; ``discarded``: it was thrown away over a full column
+    (then ``cell``, ``row`` and ``col`` are ``None``); ``error``: it broke the
+    game's rule (``blockyard_accept_stone``) and was removed; ``cell`` where it
+    landed, ``row``/``col`` the same; ``dropped`` the rows it fell in a hard
+    drop; ``cells`` the cells it filled (1, or 0 when discarded or an error);
+    ``regions`` the regions it completed, ``lines`` their number; ``combo``
+    and ``perfect_clear`` are 0 and ``False`` (falling games keep no combo);
+    ``state`` the plugins' saved state (read only)."""
+
+    stone: Stone
+    cell: tuple[int, int] | None
+    dropped: int
+    error: bool
+    discarded: bool
+    regions: tuple[Region, ...]
+    state: dict[str, Any]
+    combo: int = 0
+    perfect_clear: bool = False
+
+    @property
+    def cells(self) -> int:
+        """The cells the landing filled: 1, or 0 for a discarded or refused stone."""
+        return 0 if self.discarded or self.error else 1
+
+    @property
+    def lines(self) -> int:
+        """The number of regions the landing completed."""
+        return len(self.regions)
+
+    @property
+    def row(self) -> int | None:
+        return None if self.cell is None else self.cell[0]
+
+    @property
+    def col(self) -> int | None:
+        return None if self.cell is None else self.cell[1]
+
+    @property
+    def placed_cells(self) -> frozenset[Cell]:
+        """The ``(row, col)`` board cell the stone landed on (none when discarded)."""
+        return frozenset() if self.cell is None else frozenset((self.cell,))
+
+
+MoveFacts = TrayFacts | LandingFacts
+"""What the scoring hook (``blockyard_score``) is told about a move: a
+:class:`TrayFacts` (a tray game's placement) or a :class:`LandingFacts` (a
+falling game's landing). Both have ``cells``, ``regions``, ``lines``,
+``perfect_clear``, ``combo``, ``state``, ``row``, ``col`` and
+``placed_cells``; tell them apart with ``isinstance``. Kept for plugin authors
+who annotate ``move: MoveFacts``."""
 
 
 @dataclass(slots=True)

@@ -4,7 +4,8 @@ A rule file is TOML. Its tables:
 
 ``[ruleset]``  ``id``, ``name``, ``family``, ``description``; optional
 ``extends`` (a ruleset id, or a path relative to this file's folder that stays
-inside it), ``mode`` (``"tray"``, the default, or ``"falling"``), ``seed``
+inside it), ``mode`` (a registered game mode: ``"tray"``, the default,
+``"falling"``, or a package's own, see :mod:`blockyard.modes`), ``seed``
 (``"random"`` or ``"daily"``) and ``timezone`` (``"local"`` or an IANA name,
 for daily seeds).
 

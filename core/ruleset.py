@@ -38,9 +38,10 @@ from .display import (  # noqa: F401 (re-exported: Display, Help, HELP_MAX_CHARS
 )
 from .errors import PluginError, RulesetError, did_you_mean  # noqa: F401 (did_you_mean re-exported)
 from .geometry import Geometry, Region, geometry, parse_board_text
+from .modes import Mode
 from .params import Params
 from .pieces import MAX_BOARD, Piece, PieceFamily, colour_families, parse_families, piece_json
-from .registry import build_plugins
+from .registry import build_plugins, registry
 from .rulehooks import LOADING, RuleHooks
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
@@ -125,7 +126,12 @@ class Ruleset:
         self.name = meta.string("name")
         self.family = meta.string("family")
         self.description = meta.string("description")
-        self.mode = meta.string("mode", "tray", choices=("tray", "falling"))
+        self.mode = meta.string("mode", "tray")
+        modes = registry().modes
+        if self.mode not in modes:
+            raise meta.error("mode", f"unknown mode {self.mode!r}; the registered modes are "
+                             f"{', '.join(repr(m) for m in sorted(modes))}")
+        self.mode_record: Mode = modes[self.mode]
         self.seed_mode = meta.string("seed", "random", choices=("random", "daily"))
         self.timezone = meta.string("timezone", "local")
         meta.finish()
@@ -185,18 +191,14 @@ class Ruleset:
         if not hooks.impl_names("deal"):
             raise RulesetError("no plugin deals pieces; add a dealing plugin such as "
                                "[plugins.weighted-dealing]", path=where, key="plugins")
-        if self.mode == "tray" and not self.pieces:
-            raise RulesetError("the ruleset has no pieces", path=where, key="pieces")
-        if self.mode == "falling" and not hooks.impl_names("falling_rules"):
-            raise RulesetError("a falling game needs a plugin that sets how stones fall, "
-                               "such as [plugins.falling-stones]", path=where, key="plugins")
+        self.mode_record.check_ruleset(self)
 
     def _parse_given(self, text: str) -> str:
         """``[board] given``: the stones a falling game starts with, as board text
         (``.`` empty, ``1``–``9`` a digit), one line per row; returned as the
         canonical board text. Whether the digits keep the game's own rule (the
         sudoku rule) is checked by its plugins."""
-        if self.mode != "falling":
+        if not self.mode_record.given_board:
             raise RulesetError("given stones are for falling games (mode = \"falling\"); "
                                "a tray game's starting board is given to new_game(board=...)",
                                path=self.where, key="board.given")

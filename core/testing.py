@@ -26,13 +26,13 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from .discovery import load_ruleset
 from .errors import IllegalMove
 from .game import new_game, replay, restore
+from .modes import ModeChecks
 from .ruleset import Ruleset
 from .tray import TrayGame
 from .watchdog import hook_timeout
@@ -184,7 +184,7 @@ def _check_position(game: Any, report: Report, where: str) -> None:
     for problem in game.ruleset.hooks.invariants(game):
         report.fail(f"{where}: {problem}")
     report.count("plugin invariants")
-    KIND_CHECKS[game.kind].position(game, report, where)
+    game.mode.checks.position(game, report, where)
 
 
 def _check_tray(game: Any, report: Report, where: str) -> None:
@@ -255,7 +255,7 @@ def _play(ruleset: Ruleset, seed: int, rnd: random.Random, max_actions: int,
           report: Report) -> None:
     game = new_game(ruleset, seed=seed)
     twin = new_game(ruleset, seed=seed)
-    checks = KIND_CHECKS[game.kind]
+    checks = game.mode.checks
     where = f"{ruleset.id} seed {seed}"
     snapshot_at = rnd.randrange(1, max(2, max_actions // 2))
     saved: dict[str, Any] | None = None
@@ -318,23 +318,15 @@ def _play(ruleset: Ruleset, seed: int, rnd: random.Random, max_actions: int,
         report.count("snapshot/restore")
 
 
-@dataclass(frozen=True)
-class KindChecks:
-    """The kit's checks for one kind of play (``[ruleset] mode``): a random legal
-    action, the illegal ones to try, the position checks, and checks of the
-    whole ruleset."""
+TRAY_CHECKS = ModeChecks(_choose_tray, _illegal_tray, _check_tray)
+"""The kit's checks of the ``"tray"`` mode (its :attr:`Mode.checks
+<blockyard.modes.Mode.checks>`): random placements and actions, illegal ones
+(out of the board, an empty slot, overlaps), pieces in bounds and the end rule."""
 
-    choose: Callable[[Any, random.Random], list[Any] | None]
-    illegal: Callable[[Any, random.Random], list[tuple[str, Any]]]
-    position: Callable[[Any, Report, str], None]
-    ruleset_checks: tuple[Callable[[Ruleset, int, Report], None], ...] = ()
-
-
-KIND_CHECKS: dict[str, KindChecks] = {
-    "tray": KindChecks(_choose_tray, _illegal_tray, _check_tray),
-    "falling": KindChecks(_choose_falling, _illegal_falling, _check_falling,
-                          (_check_stream_independence,)),
-}
+FALLING_CHECKS = ModeChecks(_choose_falling, _illegal_falling, _check_falling,
+                            (_check_stream_independence,))
+"""The kit's checks of the ``"falling"`` mode: random steering and drops,
+illegal moves, the stone in bounds, and that the stones depend on the seed only."""
 
 
 def stray_hook_methods(ruleset: Ruleset) -> list[str]:
@@ -361,7 +353,7 @@ def check_ruleset(ruleset: str | Ruleset, *, games: int = 6, max_actions: int = 
     report.warnings.extend(stray_hook_methods(rs))
     rnd = random.Random(seed)
     with hook_timeout(hook_seconds):
-        for extra in KIND_CHECKS[rs.mode].ruleset_checks:
+        for extra in rs.mode_record.checks.ruleset_checks:
             try:
                 extra(rs, rnd.randrange(1 << 31), report)
             except Exception as exc:

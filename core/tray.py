@@ -12,10 +12,10 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar, NamedTuple
 
 from .errors import IllegalMove
-from .game import GAME_CLASSES, Game, TraySpec
+from .game import Game, TraySpec
 from .geometry import PieceGeometry, parse_board_text
 from .pieces import Piece, parse_art, piece_from_json, piece_json
-from .results import MoveFacts, MoveResult
+from .results import MoveResult, TrayFacts
 from .ruleset import Ruleset
 
 TRAY_SLOTS = 3
@@ -48,7 +48,6 @@ class TrayGame(Game):
     (automatic rescues such as the zen refill are taken first).
     """
 
-    kind: ClassVar[str] = "tray"
     _STATE_FIELDS: ClassVar[tuple[str, ...]] = (
         *Game._STATE_FIELDS, "set_index", "combo", "best_combo", "lines_cleared")
 
@@ -268,9 +267,8 @@ class TrayGame(Game):
             after = clearing.board
             lines = len(regions)
             perfect = lines > 0 and after.bits == 0
-            scoring = score(self, MoveFacts(piece, piece.size, regions, lines, perfect, combo,
-                                            state, None, None, 0, False, False, row, col, mask,
-                                            geo), "place")
+            scoring = score(self, TrayFacts(piece, piece.size, regions, lines, perfect, combo,
+                                            state, row, col, mask, geo), "place")
             if evaluations:
                 add(_new_tuple(Evaluation, (scoring.points, lines, scoring.combo, perfect,
                                             after.bits)))
@@ -518,4 +516,3 @@ class TrayGame(Game):
             self.over_reason = reason or "stuck"
 
 
-GAME_CLASSES["tray"] = TrayGame

@@ -21,11 +21,14 @@ import copy
 import datetime as _dt
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import DataError, IllegalMove, PluginError
 from .pieces import Piece, piece_from_json
 from .stones import GOLDEN, JOKER, SYMBOL
+
+if TYPE_CHECKING:
+    from .modes import Mode
 
 MAX_DEPTH = 32
 """Nesting of lists and tables allowed in saved data (plugin state included)."""
@@ -51,13 +54,6 @@ CELL_CODES = STREAM_CODES | {JOKER | d for d in range(1, 10)}
 
 _FILLED_DIGIT = bytes([ord("0")] + [ord("1")] * 255)
 """``bytes.translate`` table: a cell code to ``'1'`` when filled, ``'0'`` when empty."""
-
-ENGINE_ACTIONS: dict[str, dict[str, int]] = {
-    "tray": {"place": 3, "tick": 1},
-    "falling": {"move": 1, "soft": 1, "hard": 0, "tick": 1},
-}
-"""For each kind of game, the engine's own logged actions and their arity."""
-
 
 def _fail(where: str, message: str) -> DataError:
     return DataError(f"{where}: {message}")
@@ -254,7 +250,7 @@ def check_start(entry: Any, where: str = "log[0]") -> dict[str, Any]:
     return start
 
 
-def _plain_move(entry: Any, arity: dict[str, int]) -> bool:
+def _plain_move(entry: Any, arity: Mapping[str, int]) -> bool:
     """The common case of :func:`check_entry`, at once: a list naming one of the
     engine's moves (not ``tick``) with its number of integer arguments."""
     if type(entry) is not list or not entry or type(entry[0]) is not str \
@@ -266,10 +262,11 @@ def _plain_move(entry: Any, arity: dict[str, int]) -> bool:
     return True
 
 
-def check_entry(entry: Any, index: int, kind: str) -> list[Any]:
+def check_entry(entry: Any, index: int, mode: Mode) -> list[Any]:
     """A logged action after the start: ``[name, *args]`` with a name and
-    JSON-safe scalar arguments; the engine's own actions with their arity."""
-    if _plain_move(entry, ENGINE_ACTIONS.get(kind, {})):
+    JSON-safe scalar arguments; the engine's own actions of ``mode``
+    (:attr:`~blockyard.modes.Mode.engine_actions`) with their arity."""
+    if _plain_move(entry, mode.engine_actions):
         return entry  # type: ignore[no-any-return]
     where = f"log[{index}]"
     items = check_list(entry, where, 8)
@@ -284,7 +281,7 @@ def check_entry(entry: Any, index: int, kind: str) -> list[Any]:
             raise _fail(f"{where}[{i}]", f"expected a number, a string or a boolean, "
                         f"found {_show(arg)}")
         check_json(arg, f"{where}[{i}]")
-    arity = ENGINE_ACTIONS.get(kind, {}).get(name)
+    arity = mode.engine_actions.get(name)
     if arity is not None and len(items) - 1 != arity:
         raise _fail(where, f"{name!r} takes {arity} argument{'s' * (arity != 1)}, "
                     f"found {len(items) - 1}")
@@ -314,8 +311,9 @@ SNAPSHOT_COMMON = ("format", "kind", "ruleset", "seed", "date", "log", "score", 
                    "over_reason", "elapsed_us", "cells", "bits", "state")
 
 
-_REQUIRED: dict[tuple[str, tuple[str, ...]], frozenset[str]] = {}
-"""The keys a snapshot of a kind of game with given state fields must have."""
+_REQUIRED: dict[tuple[str, tuple[str, ...], tuple[str, ...]], frozenset[str]] = {}
+"""The keys a snapshot of a mode (its name and own fields) with given state
+fields must have."""
 
 
 def snapshot_header(snap: Any, expected_format: str) -> tuple[str, str]:
@@ -330,21 +328,21 @@ def snapshot_header(snap: Any, expected_format: str) -> tuple[str, str]:
     return text, kind
 
 
-def check_snapshot(snap: Mapping[str, Any], ruleset: Any, kind: str,
+def check_snapshot(snap: Mapping[str, Any], ruleset: Any, mode: Mode,
                    fields: tuple[str, ...]) -> dict[str, Any]:
-    """Check every field of a snapshot of a ``kind`` game of ``ruleset``;
-    ``fields`` are the state fields the engine restores. Returns what the
-    checks built, for the restored game to own: ``log``, a copy of the
-    snapshot's log, and for tray games ``tray``, its :class:`Piece` objects."""
+    """Check every field of a snapshot of a game of ``ruleset``, whose mode is
+    ``mode``; ``fields`` are the state fields the engine restores. Returns
+    what the checks built, for the restored game to own: ``log``, a copy of
+    the snapshot's log, and what the mode's ``check_snapshot`` built (for
+    tray games ``tray``, its :class:`Piece` objects)."""
     where = "snapshot"
-    required = _REQUIRED.get((kind, fields))
+    own = mode.snapshot_fields
+    key = (mode.name, own, fields)
+    required = _REQUIRED.get(key)
     if required is None:
-        required = _REQUIRED[(kind, fields)] = frozenset(
-            (*SNAPSHOT_COMMON, *fields, *(("tray",) if kind == "tray" else ())))
+        required = _REQUIRED[key] = frozenset((*SNAPSHOT_COMMON, *fields, *own))
     missing = [] if snap.keys() >= required else \
-        [f for f in (*SNAPSHOT_COMMON, *fields) if f not in snap]
-    if kind == "tray" and "tray" not in snap:
-        missing.append("tray")
+        [f for f in (*SNAPSHOT_COMMON, *fields, *own) if f not in snap]
     if missing:
         raise _fail(where, f"missing {', '.join(repr(m) for m in missing)}")
     seed = check_int(snap["seed"], "snapshot.seed", -MAX_SEED, MAX_SEED - 1)
@@ -359,22 +357,18 @@ def check_snapshot(snap: Mapping[str, Any], ruleset: Any, kind: str,
     elapsed = check_int(snap["elapsed_us"], "snapshot.elapsed_us", 0, high)
     if limit is not None and over is None and elapsed >= high:
         raise _fail("snapshot.elapsed_us", "the clock has run out but the game is not over")
-    _check_board(snap, ruleset, kind)
+    _check_board(snap, ruleset)
     state = check_table(snap["state"], "snapshot.state")
     check_json(state, "snapshot.state")
     for old in ("swaps_left", "continues_used"):
         if old in snap:
             check_int(snap[old], f"snapshot.{old}", 0, 10**9)
-    built: dict[str, Any] = {}
-    if kind == "tray":
-        built["tray"] = _check_tray_fields(snap, ruleset)
-    elif kind == "falling":
-        _check_falling_fields(snap, ruleset)
-    built["log"] = _check_snapshot_log(snap["log"], snap["ruleset"], seed, date, kind)
+    built = dict(mode.check_snapshot(snap, ruleset))
+    built["log"] = _check_snapshot_log(snap["log"], snap["ruleset"], seed, date, mode)
     return built
 
 
-def _check_board(snap: Mapping[str, Any], ruleset: Any, kind: str) -> None:
+def _check_board(snap: Mapping[str, Any], ruleset: Any) -> None:
     rows, cols = ruleset.rows, ruleset.cols
     size = rows * cols
     cells = check_list(snap["cells"], "snapshot.cells", size)
@@ -382,8 +376,7 @@ def _check_board(snap: Mapping[str, Any], ruleset: Any, kind: str) -> None:
         raise _fail("snapshot.cells", f"expected {size} cells ({rows}×{cols}), "
                     f"found {len(cells)}")
     bits = check_int(snap["bits"], "snapshot.bits", 0, (1 << size) - 1)
-    falling = kind == "falling"
-    if not falling and cells and list(map(type, cells)).count(int) == size:  # common case
+    if cells and list(map(type, cells)).count(int) == size:  # common case
         try:
             raw = bytes(cells)  # every code from 0 to MAX_COLOUR (255), or ValueError
         except ValueError:
@@ -393,8 +386,7 @@ def _check_board(snap: Mapping[str, Any], ruleset: Any, kind: str) -> None:
             return
     for i, code in enumerate(cells):  # the common case, fast; the messages below
         if type(code) is not int or not 0 <= code <= MAX_COLOUR \
-                or (code and not bits >> i & 1) \
-                or (falling and bits >> i & 1 and code not in CELL_CODES):
+                or (code and not bits >> i & 1):
             break
     else:
         return
@@ -404,8 +396,6 @@ def _check_board(snap: Mapping[str, Any], ruleset: Any, kind: str) -> None:
         filled = bits >> i & 1
         if code and not filled:
             raise _fail(at, f"holds {code} but the bitboard says the cell is empty")
-        if kind == "falling" and filled and code not in CELL_CODES:
-            raise _fail(at, f"expected a stone code, found {code}")
 
 
 def _check_piece(data: Any, where: str, ruleset: Any) -> Piece:
@@ -441,6 +431,12 @@ def _check_piece(data: Any, where: str, ruleset: Any) -> Piece:
     return piece_from_json(table)
 
 
+def check_tray_fields(snap: Mapping[str, Any], ruleset: Any) -> dict[str, Any]:
+    """The tray mode's own fields of a snapshot checked (its ``check_snapshot``);
+    returns ``{"tray": pieces}``, the tray's :class:`Piece` objects."""
+    return {"tray": _check_tray_fields(snap, ruleset)}
+
+
 def _check_tray_fields(snap: Mapping[str, Any], ruleset: Any) -> list[Piece | None]:
     """The tray game's fields checked; returns the tray's pieces."""
     for name, high in (("set_index", 10**9), ("combo", 10**9), ("best_combo", 10**9),
@@ -459,6 +455,20 @@ def _check_tray_fields(snap: Mapping[str, Any], ruleset: Any) -> list[Piece | No
     if snap["over_reason"] is None and pieces == [None, None, None]:
         raise _fail("snapshot.tray", "the game is not over but the tray is empty")
     return pieces
+
+
+def check_falling_fields(snap: Mapping[str, Any], ruleset: Any) -> dict[str, Any]:
+    """The falling mode's own fields of a snapshot checked (its
+    ``check_snapshot``): every filled cell holds a stone code, the queue, the
+    falling stone and its clock; builds nothing (returns ``{}``)."""
+    cols = ruleset.cols
+    cells, bits = snap["cells"], snap["bits"]
+    for i, code in enumerate(cells):
+        if bits >> i & 1 and code not in CELL_CODES:
+            raise _fail(f"snapshot.cells[{i}] (row {i // cols}, column {i % cols})",
+                        f"expected a stone code, found {code}")
+    _check_falling_fields(snap, ruleset)
+    return {}
 
 
 def _check_falling_fields(snap: Mapping[str, Any], ruleset: Any) -> None:
@@ -487,7 +497,7 @@ def _check_falling_fields(snap: Mapping[str, Any], ruleset: Any) -> None:
                     "filled cell")
 
 
-def _check_snapshot_log(log: Any, text: str, seed: int, date: str | None, kind: str
+def _check_snapshot_log(log: Any, text: str, seed: int, date: str | None, mode: Mode
                         ) -> list[list[Any]]:
     """The snapshot's log checked, as a copy the game can own: the start table
     copied, every action a new list (checked and copied in one pass)."""
@@ -502,10 +512,10 @@ def _check_snapshot_log(log: Any, text: str, seed: int, date: str | None, kind: 
              for key, value in start.items()}
     out: list[list[Any]] = [["start", start]]
     add = out.append
-    arity = ENGINE_ACTIONS.get(kind, {})
+    arity = mode.engine_actions
     for index in range(1, len(entries)):
         entry = entries[index]
-        add(entry[:] if _plain_move(entry, arity) else list(check_entry(entry, index, kind)))
+        add(entry[:] if _plain_move(entry, arity) else list(check_entry(entry, index, mode)))
     return out
 
 
@@ -522,7 +532,7 @@ def check_restored(game: Any) -> None:
     breaks the ruleset's invariants, refuses the snapshot."""
     try:
         game._available_actions()  # the plugins asked as game.actions() asks them
-        if game.kind == "tray":
+        if game.mode.has_tray:
             game.fit_masks()
         problems = game.ruleset.hooks.invariants(game, "restore") \
             if "invariants" in game.ruleset.implemented else []

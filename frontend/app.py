@@ -40,7 +40,7 @@ from .persistence import (
     save_key,
 )
 from .rulewords import ruleset_name
-from .screens import GAME_VIEWS, game_view
+from .screens import game_view
 from .session import Session
 
 
@@ -542,7 +542,7 @@ class BlockyardApp:
         return check
 
     def show_game(self, game: blockyard.Game) -> None:
-        """Show the game screen of the game's kind (see :data:`GAME_VIEWS`)."""
+        """Show the game screen of the game's mode (see :func:`.screens.game_view`)."""
         if self.playing is None or self.playing.game is not game:
             self.playing = SavedGame(self.key_for(game.ruleset.id, game.seed, None), game)
         self.window.show_view(game_view(game.kind)(self.session(), game))
@@ -788,4 +788,4 @@ def run(ruleset: str | None = None, seed: int | None = None, challenge: str | No
     return 0
 
 
-__all__ = ["GAME_VIEWS", "BlockyardApp", "BlockyardWindow", "game_view", "run"]
+__all__ = ["BlockyardApp", "BlockyardWindow", "game_view", "run"]

@@ -1,7 +1,7 @@
 """The window's translation catalogues: extract, update, compile and check them.
 
 The texts are found in the frontend's source by Babel's extractor: the calls
-``_("…")``, ``N_("…")`` and ``ngettext("…", "…", n)``. Each language of
+``_("…")``, ``N_("…")``, ``Nn_("…", "…")`` and ``ngettext("…", "…", n)``. Each language of
 :data:`.i18n.LANGUAGES` but English has ``locale/<code>/LC_MESSAGES/blockyard.po``
 (written by translators) and its compiled ``blockyard.mo`` (written by
 :func:`compile_all`, committed, so the package needs no build step). ::
@@ -31,7 +31,7 @@ from babel.messages.pofile import read_po, write_po
 from .i18n import DEFAULT_LANGUAGE, DOMAIN, LANGUAGES, LOCALE_DIR
 
 SOURCE_DIR = Path(__file__).resolve().parent
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
+KEYWORDS = {"_": None, "N_": None, "Nn_": (1, 2), "ngettext": (1, 2)}
 _FIELD = re.compile(r"\{(\w*)[^{}]*\}")
 
 

@@ -64,6 +64,12 @@ def N_(message: str) -> str:
     return message
 
 
+def Nn_(singular: str, plural: str) -> tuple[str, str]:
+    """Marks a text with a count for translation without translating it (translate
+    with :func:`ngettext` where it is shown); for texts defined at import time."""
+    return singular, plural
+
+
 def language() -> str:
     """The code of the current language (one of :data:`LANGUAGES`)."""
     return _language

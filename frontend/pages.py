@@ -394,9 +394,9 @@ class StatsView(arcade.View):
         figures = [(_("Games"), format_number(s.games))]
         if shows_score:
             figures += [(_("Best"), best), (_("Average"), average)]
-        figures += [(_("Lines") if r.mode == "tray" else _("Areas"),
+        figures += [(rulewords.engine_text(r.mode_record.area_words.heading),
                      format_number(s.total_lines))]
-        if shows_score and r.mode == "tray":
+        if shows_score and r.mode_record.has_tray:
             figures.append((_("Best combo"), localise_digits(f"×{s.best_combo}")
                             if s.best_combo else "—"))
         cw = width / len(figures)

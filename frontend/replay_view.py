@@ -138,7 +138,7 @@ class ReplayView(arcade.View):
                 else:
                     self.tick_left = None
                     self.index += 1
-            elif self.game.kind == "falling":
+            elif self.game.mode.realtime:
                 self.step()  # moves and drops happened between ticks
             else:
                 self.wait += budget / 1_000_000

@@ -1,6 +1,7 @@
 """Player words and numbers read from the rules, never written into a view.
 
-Why a game ended, the labels of actions with their uses left, and the numbers a
+Why a game ended, the labels of actions with their uses left, what the game's
+mode calls the areas a move completes (``Mode.area_words``), and the numbers a
 falling game shows (points for a discard, errors allowed) come from the game and
 its ruleset: the ``[display]`` table (``texts``), the actions plugins contribute
 (``label``, ``help``, ``uses_left``) and the rule file's plugin parameters.
@@ -17,9 +18,10 @@ from collections.abc import Iterable
 from typing import Any
 
 import blockyard
+from blockyard.modes import Mode
 from blockyard.ruleset import Display
 
-from .i18n import N_, _, format_date, format_number, language, localise_digits, ngettext
+from .i18n import N_, Nn_, _, format_date, format_number, language, localise_digits, ngettext
 
 OVER_WORDS = {"stuck": N_("No piece fits"), "time": N_("Time is up"),
               "ended": N_("Round ended"), "complete": N_("Board complete!")}
@@ -36,6 +38,23 @@ ENGINE_TEXTS = (
     N_("Avoid one-cell holes: no piece but the single block fills them."),
     N_("Clear lines early and keep the middle open."),
 )
+
+
+#: The bundled modes' words for what a move completes (``Mode.area_words``), so
+#: that :func:`engine_text` and :func:`area_count` find them in the catalogue.
+MODE_TEXTS = (
+    N_("Lines"), N_("Areas"),
+    Nn_("{n} line cleared", "{n} lines cleared"),
+    Nn_("{n} area completed", "{n} areas completed"),
+)
+
+
+def area_count(mode: Mode, n: int) -> str:
+    """How many areas a game completed, in the words of its mode
+    (:attr:`Mode.area_words <blockyard.modes.Mode.area_words>`), in the player's
+    language when the catalogue has them: "3 lines cleared"."""
+    words = mode.area_words
+    return ngettext(words.one, words.many, n).format(n=format_number(n))
 
 
 def engine_text(text: str) -> str:

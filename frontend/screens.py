@@ -1,8 +1,9 @@
-"""Which screen plays which kind of game: a table, not a chain of ifs.
+"""Which screen plays which kind of game: the mode's record says, not a chain of ifs.
 
-A new game kind (a plugin's ``kind``) gets its screen by an entry in
-:data:`GAME_VIEWS`; the app, the replay viewer and the language switch all
-find it here.
+Every registered game mode (:class:`blockyard.modes.Mode`) names its screen as
+a dotted path (``"blockyard.frontend.tray_view:TrayGameView"``), which core
+cannot import; :func:`game_view` imports it. The app, the replay viewer and
+the language switch all find a game's screen here.
 """
 
 from __future__ import annotations
@@ -10,25 +11,32 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
+from blockyard.registry import get_mode
+
 if TYPE_CHECKING:
     from .game_screen import GameScreen
 
-GAME_VIEWS: dict[str, tuple[str, str]] = {
-    "tray": ("tray_view", "TrayGameView"),
-    "falling": ("sudoku_view", "SudokuView"),
-}
-"""The game screen of each game kind: (module of this package, class)."""
-
 
 def game_view(kind: str) -> type[GameScreen]:
-    """The screen class that plays games of ``kind``."""
+    """The screen class that plays games of the mode named ``kind`` (``game.kind``).
+    ``ValueError`` for a mode nobody registered, or whose screen cannot be
+    imported or is not a game screen."""
+    from .game_screen import GameScreen
+
     try:
-        module, name = GAME_VIEWS[kind]
-    except KeyError:
-        raise ValueError(f"no game screen for games of kind {kind!r} "
-                         f"(known kinds: {', '.join(sorted(GAME_VIEWS))})") from None
-    screen: type[GameScreen] = getattr(importlib.import_module(f".{module}", __package__), name)
+        mode = get_mode(kind)
+    except KeyError as exc:
+        raise ValueError(f"no game screen for games of kind {kind!r}: "
+                         f"{exc.args[0]}") from None
+    module_name, _, name = mode.view.partition(":")
+    try:
+        screen = getattr(importlib.import_module(module_name), name)
+    except (ImportError, AttributeError) as exc:
+        raise ValueError(f"mode {kind!r}: its screen {mode.view!r} cannot be imported: "
+                         f"{exc}") from None
+    if not isinstance(screen, type) or not issubclass(screen, GameScreen):
+        raise ValueError(f"mode {kind!r}: its screen {mode.view!r} is not a GameScreen")
     return screen
 
 
-__all__ = ["GAME_VIEWS", "game_view"]
+__all__ = ["game_view"]

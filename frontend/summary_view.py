@@ -13,7 +13,7 @@ from . import theme
 from .i18n import N_, _, format_number, localise_digits, ngettext
 from .layout import Rect
 from .menus import KeyGuard
-from .rulewords import best_shared_with, display, engine_text, over_words
+from .rulewords import area_count, best_shared_with, display, engine_text, over_words
 from .text import Text
 from .widgets import Button, click_buttons, fit_text, hover_buttons, piece_sprites
 
@@ -71,10 +71,7 @@ class SummaryView(arcade.View):
                 lines.append((_("The best score is shared with {names}.").format(
                     names=", ".join(self.shared)), theme.MUTED, 13, False))
         n = s.lines_cleared
-        lines.append(((ngettext("{n} area completed", "{n} areas completed", n)
-                       if self.game.kind == "falling"
-                       else ngettext("{n} line cleared", "{n} lines cleared", n)).format(
-                           n=format_number(n)), theme.TEXT, 16, False))
+        lines.append((area_count(self.game.mode, n), theme.TEXT, 16, False))
         if self.session.challenge is not None:
             beat = s.points > self.session.challenge
             lines.append(((_("Challenge: {points} vs {target} — beaten!") if beat
@@ -82,7 +79,7 @@ class SummaryView(arcade.View):
                               points=format_number(s.points),
                               target=format_number(self.session.challenge)),
                           theme.GOOD if beat else theme.BAD, 16, True))
-        if self.game.kind == "tray" and shown.score:
+        if self.game.mode.has_tray and shown.score:
             combo = localise_digits(shown.combo_text(s.best_combo)) or "—"
             lines.append((_("Best combo: {combo}").format(combo=combo), theme.TEXT, 16, False))
             if s.failed_pieces:

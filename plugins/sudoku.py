@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 from blockyard.geometry import Board, Geometry, Region
 from blockyard.hookspecs import hookimpl
 from blockyard.params import Params
-from blockyard.results import Clearing, MoveFacts, Scoring
+from blockyard.results import Clearing, LandingFacts, MoveFacts, Scoring
 from blockyard.stones import GOLDEN, JOKER, Stone, digit_of
 
 
@@ -179,7 +179,7 @@ class SudokuRules:
 
     @hookimpl
     def blockyard_score(self, game: Any, move: MoveFacts) -> Scoring | None:
-        if move.stone is None:
+        if not isinstance(move, LandingFacts):
             return None
         if move.discarded:
             points = self.discard_points

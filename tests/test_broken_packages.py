@@ -77,7 +77,8 @@ BROKEN = {
             pass
         """, "blockyard_register_plugin is not a registration hook (did you mean "
              "'blockyard_register_plugins'?) (they are: blockyard_register_plugins, "
-             "blockyard_register_bots, blockyard_register_rulesets)"),
+             "blockyard_register_modes, blockyard_register_bots, "
+             "blockyard_register_rulesets)"),
     "import-fails": ("""
         import no_such_module_anywhere
         """, "failed to import: ModuleNotFoundError: No module named "

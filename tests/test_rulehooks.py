@@ -16,7 +16,7 @@ import pytest
 import blockyard
 from blockyard import PluginError, hookimpl
 from blockyard.params import Params
-from blockyard.results import Clearing, MoveFacts, Scoring
+from blockyard.results import Clearing, Scoring, TrayFacts
 from blockyard.rulehooks import SealedError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -166,7 +166,7 @@ def test_direct_calls_answer_exactly_as_pluggys_caller(ruleset_id):
             assert (direct.regions, direct.board.bits, direct.board.colours, direct.row_drops) \
                 == (through.regions, through.board.bits, through.board.colours,
                     through.row_drops)
-            facts = MoveFacts(piece, piece.size, direct.regions, len(direct.regions),
+            facts = TrayFacts(piece, piece.size, direct.regions, len(direct.regions),
                               bool(direct.regions) and direct.board.bits == 0, game.combo,
                               game.state, row=row, col=col, placed_mask=mask,
                               geometry=game.grid.geo)

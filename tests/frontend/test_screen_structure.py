@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import re
 from pathlib import Path
 
 import arcade
@@ -18,7 +19,7 @@ from blockyard.frontend.game_screen import GameScreen, ScreenSection
 from blockyard.frontend.layout import Rect, game_layout
 from blockyard.frontend.pages import SettingsView, StatsView
 from blockyard.frontend.replay_view import BAR_HEIGHT, ReplayView
-from blockyard.frontend.screens import GAME_VIEWS, game_view
+from blockyard.frontend.screens import game_view
 from blockyard.frontend.session import Session
 from blockyard.frontend.sudoku_view import SudokuView
 from blockyard.frontend.summary_view import SummaryView
@@ -39,9 +40,32 @@ def _rect(section: arcade.Section) -> Rect:
 def test_tray_and_falling_screens_share_the_game_screen_base():
     assert issubclass(TrayGameView, GameScreen) and issubclass(SudokuView, GameScreen)
     assert game_view("tray") is TrayGameView and game_view("falling") is SudokuView
-    assert set(GAME_VIEWS) == {"tray", "falling"}
-    with pytest.raises(ValueError, match="no game screen for games of kind 'nope'"):
+    with pytest.raises(ValueError, match=r"no game screen for games of kind 'nope': unknown "
+                       r"mode 'nope' \(registered modes: falling, tray\)"):
         game_view("nope")
+
+
+def test_a_mode_names_its_screen_by_dotted_path(monkeypatch):
+    """The screen comes from the mode's record; a path that does not import, or
+    names no game screen, is a clear error."""
+    import dataclasses
+
+    from blockyard import registry
+    from blockyard.plugins.modes import TRAY
+
+    modes = registry.registry().modes
+    monkeypatch.setitem(modes, "odd", dataclasses.replace(
+        TRAY, name="odd", view="blockyard.frontend.sudoku_view:SudokuView"))
+    assert game_view("odd") is SudokuView
+    monkeypatch.setitem(modes, "odd", dataclasses.replace(
+        TRAY, name="odd", view="blockyard.frontend.nowhere:View"))
+    with pytest.raises(ValueError, match=re.escape(
+            "mode 'odd': its screen 'blockyard.frontend.nowhere:View' cannot be imported")):
+        game_view("odd")
+    monkeypatch.setitem(modes, "odd", dataclasses.replace(
+        TRAY, name="odd", view="blockyard.frontend.layout:Rect"))
+    with pytest.raises(ValueError, match="is not a GameScreen"):
+        game_view("odd")
 
 
 @pytest.mark.parametrize("cls", [TrayGameView, SudokuView, ReplayView, SummaryView,
