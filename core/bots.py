@@ -113,7 +113,6 @@ class _Hypothetical:
         self.game = game
         ruleset = game.ruleset
         self.geo: Geometry = game.grid.geo
-        self.zeros = [0] * self.geo.size
         clear, score = ruleset.hot_callers["clear"], ruleset.hot_callers["score"]
         seed = game.seed
         self._clear: Callable[..., Any] = lambda board, mask, piece, row, col: clear(
@@ -125,7 +124,7 @@ class _Hypothetical:
         geo = self.geo
         row, col = divmod(anchor, geo.cols)
         mask = info.shape << anchor
-        board = Board(geo, bits | mask, self.zeros.copy())
+        board = Board(geo, bits | mask)
         clearing = self._clear(board, mask, piece, row, col)
         regions = tuple(clearing.regions)
         after = clearing.board.bits
@@ -360,8 +359,7 @@ class _Lander:
             if not error:
                 geo = self.geo
                 placed = 1 << (row * geo.cols + col)
-                board = game.grid.copy()
-                board.fill(placed, stone.code)
+                board = game.grid.fill(placed, stone.code)
                 clearing = self.clear(self.seed, "bot", game, board, placed, None, row, col)
                 regions = tuple(geo.bind(r) for r in clearing.regions)
         facts = MoveFacts(None, 0 if discarded or error else 1, regions, len(regions), False,

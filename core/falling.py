@@ -77,7 +77,8 @@ class FallingGame(Game):
             for r, line in enumerate(lines):
                 for c, ch in enumerate(line):
                     if ch != ".":
-                        self._board.fill(1 << (r * self.cols + c), Stone.parse(ch).code)
+                        self._board = self._board.fill(1 << (r * self.cols + c),
+                                                       Stone.parse(ch).code)
         tokens: list[str] | None = None
         if stream is not None:
             tokens = stream.split()
@@ -295,8 +296,7 @@ class FallingGame(Game):
             error = accepted is False
         if not discarded and not error:
             placed = 1 << (row * self.cols + col)
-            board = self._board.copy()
-            board.fill(placed, self.cur_code)
+            board = self._board.fill(placed, self.cur_code)
             clearing = self._call("clear", seed=self.seed, action="land", game=self,
                                   board=board, placed=placed, piece=None, row=row, col=col)
             regions, new_board = tuple(clearing.regions), clearing.board

@@ -133,8 +133,9 @@ class Game:
 
     @property
     def grid(self) -> Board:
-        """The board object (bitboard and cell codes), for plugins. Do not mutate it;
-        use the game's documented services."""
+        """The board object (bitboard and cell codes), for plugins: an immutable
+        :class:`~blockyard.geometry.Board` (its ``fill``/``empty`` return new
+        boards); the game changes its board only through its documented services."""
         return self._board
 
     def board_text(self) -> str:
@@ -328,7 +329,7 @@ class Game:
         for name in self._STATE_FIELDS:
             value = data[name]
             setattr(self, name, value if type(value) in SCALARS else copy_json(value))
-        self._board = Board(self._geo, data["bits"], list(data["cells"]))
+        self._board = Board(self._geo, data["bits"], data["cells"])
         self.state = copy_json(data["state"])
 
     def snapshot(self) -> dict[str, Any]:

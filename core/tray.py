@@ -91,7 +91,7 @@ class TrayGame(Game):
             for c, ch in enumerate(line):
                 if ch == "#":
                     mask |= 1 << (r * cols + c)
-        self._board.fill(mask, len(self.ruleset.families) + 1)
+        self._board = self._board.fill(mask, len(self.ruleset.families) + 1)
 
     def _load_tray(self, tray: TraySpec) -> list[str | None]:
         items = list(tray)
@@ -264,8 +264,7 @@ class TrayGame(Game):
                 board = with_piece(mask, base, info.offsets, piece.colour)
             else:
                 piece, mask = self._check_move(slot, row, col)
-                board = before.copy()
-                board.fill(mask, piece.colour)
+                board = before.fill(mask, piece.colour)
             clearing = clear(seed, "place", self, board, mask, piece, row, col)
             regions = clearing.regions
             after = clearing.board
@@ -499,9 +498,7 @@ class TrayGame(Game):
 
     def empty_cells(self, mask: int) -> None:
         """Empty the cells of ``mask`` (plugins: continue, zen refill)."""
-        board = self._board.copy()
-        board.empty(mask)
-        self._board = board
+        self._board = self._board.empty(mask)
         self._fits = None
 
     def _set_slot(self, slot: int, piece: Piece | None) -> None:
