@@ -370,19 +370,6 @@ class _Lander:
         return scoring.points, error, discarded, len(regions)
 
 
-def _light_copy(game: Any, state: dict[str, Any]) -> Any:
-    """A throw-away copy of a falling game for looking ahead: the same ruleset
-    and rules, the mutable state ``state`` (from ``game.snapshot_state()``,
-    copied again here) and an empty log — without the snapshot's full copy
-    and checks. Only the bot moves it."""
-    copy = object.__new__(type(game))
-    copy.__dict__.update(game.__dict__)
-    copy._restore_state(state)
-    copy.log = []
-    copy.last_landing = None
-    return copy
-
-
 # ----------------------------------------------------------------------------------------
 # Orientations of tray pieces (rulesets with the rotate action)
 # ----------------------------------------------------------------------------------------
@@ -730,7 +717,7 @@ class SearchBot(Bot):
             value = values.get(col)
             if value is None:
                 if look is None:
-                    look = _FallingLook(game, state)
+                    look = _FallingLook(game)
                 value = values[col] = look.value(col)
             return value
         return base
@@ -738,8 +725,9 @@ class SearchBot(Bot):
 
 class _FallingLook:
     """The search bot's look ahead in a falling game at one position. What every
-    column shares is taken once: the game's state (copied for each column's
-    drop, never the game itself), the stones shown and the plugins' callers."""
+    column shares is taken once: the stones shown and the plugins' callers;
+    each column's drop is played on a :meth:`~blockyard.Game.clone` of the game
+    (never the game itself)."""
 
     ERROR_COST = 400.0
     """What an error costs on top of its points (it brings the game's end closer)."""
@@ -750,9 +738,8 @@ class _FallingLook:
     PAIR_WEIGHT = 3.0
     """What each (shown stone, column) pair the board would accept counts."""
 
-    def __init__(self, game: Any, state: dict[str, Any]) -> None:
+    def __init__(self, game: Any) -> None:
         self.game = game
-        self.state = state  # game.snapshot_state(), copied again for each drop
         self.lander = _Lander(game)
         # the stones a player sees: the next one (the copy's falling stone after
         # the drop) and the rest; never one not shown yet
@@ -761,7 +748,7 @@ class _FallingLook:
     def value(self, col: int) -> float:
         """How good dropping the current stone into ``col`` (reachable) is."""
         game = self.game
-        copy = _light_copy(game, self.state)
+        copy = game.clone()
         start = copy.current.col
         step = 1 if col > start else -1
         for _ in range(abs(col - start)):

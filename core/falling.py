@@ -146,6 +146,10 @@ class FallingGame(Game):
 
     # -- actions -------------------------------------------------------------------------
 
+    def _clone_into(self, twin: Game) -> None:
+        assert isinstance(twin, FallingGame)
+        twin.queue = self.queue.copy()
+
     def _guarded(self, action: Callable[..., Any], *args: Any) -> Any:
         """Run ``action`` so that a plugin's failure leaves the game as it was."""
         before = self.snapshot_state()
