@@ -8,7 +8,8 @@ Prints, for eu-classic:
   framework (the practical limit; ``tests/test_benchmarks.py`` checks that it
   deals, clears and scores exactly as Blockyard) and a list-of-lists
   implementation, measured interleaved in the same run;
-- ``preview`` per second, ``new_game`` and ``restore`` times;
+- ``preview`` per second, ``new_game``, ``restore`` and ``clone`` times (``clone``
+  of a game in mid-play: the independent copy search bots make);
 - full-tray "where can each piece go" enumerations per second
   (``Game.fit_masks()``: for each of the three tray pieces, every anchor where
   it fits, as a bitmask);
@@ -447,6 +448,8 @@ def main() -> None:
     new_loaded_us = per_call_us(lambda: blockyard.new_game(ruleset, seed=1), t)
     new_id_us = per_call_us(lambda: blockyard.new_game(RULESET, seed=1), t)
     restore_us = per_call_us(lambda: blockyard.restore(snap), t)
+    mid = max(positions, key=lambda g: g.moves)  # a game in mid-play
+    clone_us = per_call_us(mid.clone, t)
 
     ours, lean, lists = plays["blockyard"], plays["lean"], plays["lists"]
     print(f"ruleset {RULESET}, {t:g} s per figure")
@@ -460,6 +463,7 @@ def main() -> None:
     print(f"new_game of a loaded ruleset: {new_loaded_us:.1f} us (target <= 20 us); "
           f"by id: {new_id_us:.1f} us (target <= 50 us)")
     print(f"restore: {restore_us:.1f} us (target <= 50 us)")
+    print(f"clone: {clone_us:.2f} us (target <= 5 us; a game of {mid.moves} moves)")
     if args.profile:
         profile(ruleset, t)
 

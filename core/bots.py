@@ -124,7 +124,7 @@ class _Hypothetical:
         geo = self.geo
         row, col = divmod(anchor, geo.cols)
         mask = info.shape << anchor
-        board = Board(geo, bits | mask, self.zeros.copy())
+        board = Board(geo, bits | mask)
         clearing = self._clear(board, mask, piece, row, col)
         regions = tuple(clearing.regions)
         after = clearing.board.bits
@@ -377,8 +377,7 @@ class _Lander:
             if not error:
                 geo = self.geo
                 placed = 1 << (row * geo.cols + col)
-                board = game.grid.copy()
-                board.fill(placed, stone.code)
+                board = game.grid.fill(placed, stone.code)
                 clearing = self.hooks.clear(game, board, placed, None, row, col, "bot")
                 regions = tuple(geo.bind(r) for r in clearing.regions)
         facts = LandingFacts(stone=stone, cell=None if discarded else (row, col),
@@ -386,19 +385,6 @@ class _Lander:
                              regions=regions, state=game.state)
         scoring = self.hooks.score(game, facts, "bot")
         return scoring.points, error, discarded, len(regions)
-
-
-def _light_copy(game: Any, state: dict[str, Any]) -> Any:
-    """A throw-away copy of a falling game for looking ahead: the same ruleset
-    and rules, the mutable state ``state`` (from ``game.snapshot_state()``,
-    copied again here) and an empty log — without the snapshot's full copy
-    and checks. Only the bot moves it."""
-    copy = object.__new__(type(game))
-    copy.__dict__.update(game.__dict__)
-    copy._restore_state(state)
-    copy.log = []
-    copy.last_landing = None
-    return copy
 
 
 # ----------------------------------------------------------------------------------------
@@ -747,7 +733,7 @@ class SearchBot(Bot):
             value = values.get(col)
             if value is None:
                 if look is None:
-                    look = _FallingLook(game, state)
+                    look = _FallingLook(game)
                 value = values[col] = look.value(col)
             return value
         return base
@@ -755,8 +741,9 @@ class SearchBot(Bot):
 
 class _FallingLook:
     """The search bot's look ahead in a falling game at one position. What every
-    column shares is taken once: the game's state (copied for each column's
-    drop, never the game itself), the stones shown and the plugins' callers."""
+    column shares is taken once: the stones shown and the plugins' callers;
+    each column's drop is played on a :meth:`~blockyard.Game.clone` of the game
+    (never the game itself)."""
 
     ERROR_COST = 400.0
     """What an error costs on top of its points (it brings the game's end closer)."""
@@ -767,9 +754,8 @@ class _FallingLook:
     PAIR_WEIGHT = 3.0
     """What each (shown stone, column) pair the board would accept counts."""
 
-    def __init__(self, game: Any, state: dict[str, Any]) -> None:
+    def __init__(self, game: Any) -> None:
         self.game = game
-        self.state = state  # game.snapshot_state(), copied again for each drop
         self.lander = _Lander(game)
         # the stones a player sees: the next one (the copy's falling stone after
         # the drop) and the rest; never one not shown yet
@@ -778,7 +764,7 @@ class _FallingLook:
     def value(self, col: int) -> float:
         """How good dropping the current stone into ``col`` (reachable) is."""
         game = self.game
-        copy = _light_copy(game, self.state)
+        copy = game.clone()
         start = copy.current.col
         step = 1 if col > start else -1
         for _ in range(abs(col - start)):

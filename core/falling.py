@@ -78,7 +78,8 @@ class FallingGame(Game):
             for r, line in enumerate(lines):
                 for c, ch in enumerate(line):
                     if ch != ".":
-                        self._board.fill(1 << (r * self.cols + c), Stone.parse(ch).code)
+                        self._board = self._board.fill(1 << (r * self.cols + c),
+                                                       Stone.parse(ch).code)
         tokens: list[str] | None = None
         if stream is not None:
             tokens = stream.split()
@@ -147,6 +148,10 @@ class FallingGame(Game):
         return bool(self._board.bits >> col & 1)
 
     # -- actions -------------------------------------------------------------------------
+
+    def _clone_into(self, twin: Game) -> None:
+        assert isinstance(twin, FallingGame)
+        twin.queue = self.queue.copy()
 
     def _guarded(self, action: Callable[..., Any], *args: Any) -> Any:
         """Run ``action`` so that a plugin's failure leaves the game as it was."""
@@ -297,8 +302,7 @@ class FallingGame(Game):
             error = accepted is False
         if not discarded and not error:
             placed = 1 << (row * self.cols + col)
-            board = self._board.copy()
-            board.fill(placed, self.cur_code)
+            board = self._board.fill(placed, self.cur_code)
             clearing = self._hooks.clear(self, board, placed, None, row, col, "land")
             new_board = clearing.board
             regions = tuple(self._geo.bind(r) for r in clearing.regions)

@@ -90,9 +90,9 @@ class Geometry:
         self.col_masks = tuple(col_mask << c for c in range(cols))
         self.cell_of_bit: tuple[Cell, ...] = tuple(divmod(i, cols) for i in range(self.size))
         self.nbytes = (self.size + 7) // 8
-        self.no_colours: list[int] = [0] * self.size
-        """Every cell empty: what an empty :class:`Board` copies when its colours
-        are first read (never changed itself)."""
+        self.no_colours: tuple[int, ...] = (0,) * self.size
+        """Every cell empty: the colours every empty :class:`Board` of this size
+        shares."""
         self._pieces: dict[frozenset[Cell], PieceGeometry] = {}
         self._move_tables: dict[int, tuple[tuple[tuple[tuple[int, int, int], ...], ...], ...]] = {}
 
@@ -235,81 +235,104 @@ def geometry(rows: int, cols: int) -> Geometry:
 
 _new_board = object.__new__
 MAX_PENDING = 16
-"""The longest chain of boards whose colour lists are not written yet
+"""The longest chain of boards whose colour tuples are not written yet
 (:meth:`Board.with_piece`): bounds the memory they hold and the work of a read."""
+
+_Pending = tuple["tuple[int, ...] | Board", int, tuple[int, ...], int, int]
+"""(source, base, offsets, colour, depth): a board's colours are the source's (a
+written tuple, or a board whose colours are not written yet) with the cells
+``base + offset`` set to ``colour``; ``depth`` counts the boards of that chain."""
 
 
 class Board:
-    """The cells of a tray board: a bitboard plus a colour index per cell.
+    """The cells of a board: a bitboard plus a colour index per cell. Immutable.
 
     ``bits`` is the authority for occupancy; ``colours`` (row-major, 0 = empty)
-    only tells the frontend how to draw a filled cell. A board made by
-    :meth:`with_piece` writes its colour list only when ``colours`` is first
-    read, so the many boards a bot looks at and forgets cost no list copy (the
-    board it comes from must not change in place meanwhile: the engine replaces
-    boards, it never changes one it has handed out).
+    only tells the frontend how to draw a filled cell. Nothing changes a board
+    once made: :meth:`fill`, :meth:`empty`, :meth:`collapse_rows` and
+    :meth:`with_piece` return new boards, ``colours`` is a tuple and ``bits`` and
+    ``geo`` are read-only. So a board handed to a plugin (``game.grid``, the
+    ``board`` of ``blockyard_clear``) can be kept, compared and built upon
+    without a copy, and games, their clones and a bot's look-ahead share boards.
+
+    A board made by :meth:`with_piece` (or :meth:`fill`, :meth:`empty`) writes
+    its colour tuple only when ``colours`` is first read, from the board it came
+    from, so the many boards a bot looks at and forgets cost no copy; since no
+    board changes, such a chain of pending boards is safe by construction.
     """
 
-    __slots__ = ("_colours", "_pending", "bits", "geo")
+    __slots__ = ("_bits", "_colours", "_geo", "_pending")
 
-    def __init__(self, geo: Geometry, bits: int = 0, colours: list[int] | None = None) -> None:
-        self.geo = geo
-        self.bits = bits
-        self._colours: list[int] | None = colours
-        # (source, base, offsets, colour, depth): the colours are the source's
-        # (a list, or a board whose colours are not written yet) with the cells
-        # base + offset set to colour; depth counts the boards in that chain. An
-        # empty board writes its list when first read (a restored game replaces
-        # its board before anything reads it).
-        self._pending: tuple[list[int] | Board, int, tuple[int, ...], int, int] | None = \
-            None if colours is not None else (geo.no_colours, 0, (), 0, 0)
+    _bits: int
+    _geo: Geometry
+    _colours: tuple[int, ...] | None
+    _pending: _Pending | None
+
+    def __init__(self, geo: Geometry, bits: int = 0,
+                 colours: Sequence[int] | None = None) -> None:
+        """A board of ``geo``'s size with the filled cells ``bits`` and the colour
+        index of every cell ``colours`` (row-major, copied; default: all 0)."""
+        if not isinstance(geo, Geometry):
+            raise TypeError(f"Board: geo: expected a Geometry, found {geo!r:.60}")
+        if isinstance(bits, bool) or not isinstance(bits, int) or not 0 <= bits <= geo.full:
+            raise ValueError(f"Board: bits: expected a bitboard of the {geo.rows}×{geo.cols} "
+                             f"board (an int from 0 to 2**{geo.size} - 1), found {bits!r:.60}")
+        if colours is None:
+            written = geo.no_colours
+        else:
+            written = tuple(colours)
+            if len(written) != geo.size:
+                raise ValueError(f"Board: colours: expected {geo.size} cells, found "
+                                 f"{len(written)}")
+        self._geo = geo
+        self._bits = bits
+        self._colours = written
+        self._pending = None
 
     @property
-    def colours(self) -> list[int]:
+    def geo(self) -> Geometry:
+        """The board's :class:`Geometry` (its size and masks)."""
+        return self._geo
+
+    @property
+    def bits(self) -> int:
+        """The filled cells: bit ``row * cols + col``."""
+        return self._bits
+
+    @property
+    def colours(self) -> tuple[int, ...]:
         """The colour index of every cell, row-major (0 = empty)."""
         colours = self._colours
         if colours is None:
             fills = []
             board = self
-            while True:  # up the chain to the first written list, then the fills down
+            while True:  # up the chain to the first written tuple, then the fills down
                 source, base, offsets, colour, _ = board._pending  # type: ignore[misc]
                 fills.append((base, offsets, colour))
-                if type(source) is list:
-                    colours = source.copy()
+                if type(source) is tuple:
+                    cells = list(source)
                     break
                 board = source  # type: ignore[assignment]
                 if board._colours is not None:
-                    colours = board._colours.copy()
+                    cells = list(board._colours)
                     break
             for base, offsets, colour in reversed(fills):
                 for off in offsets:
-                    colours[base + off] = colour
-            self._colours = colours
+                    cells[base + off] = colour
+            colours = self._colours = tuple(cells)
             self._pending = None
         return colours
 
-    @colours.setter
-    def colours(self, value: list[int]) -> None:
-        self._colours = value
-        self._pending = None
-
     def copy(self) -> Board:
-        board = _new_board(Board)
-        board.geo = self.geo
-        board.bits = self.bits
-        colours = self._colours
-        board._colours = None if colours is None else colours.copy()
-        board._pending = self._pending
-        return board
+        """This board (a board never changes, so it is its own copy)."""
+        return self
 
-    def with_piece(self, mask: int, base: int, offsets: tuple[int, ...], colour: int) -> Board:
-        """A copy with the cells ``base + offset`` (together: ``mask``) filled with
-        ``colour``: a piece placed (the engine's fast form of copy + fill; the
-        colour list is written when first read, from this board's, so a game
-        whose colours nobody reads writes one list every ``MAX_PENDING`` moves)."""
+    def _derived(self, bits: int, base: int, offsets: tuple[int, ...], colour: int) -> Board:
+        """A new board with ``bits`` whose colours are this board's with the cells
+        ``base + offset`` set to ``colour``, written when first read."""
         board = _new_board(Board)
-        board.geo = self.geo
-        board.bits = self.bits | mask
+        board._geo = self._geo
+        board._bits = bits
         board._colours = None
         pending = self._pending
         if pending is None:
@@ -320,25 +343,27 @@ class Board:
             board._pending = (self.colours, base, offsets, colour, 1)
         return board
 
-    def fill(self, mask: int, colour: int) -> None:
-        """Fill the cells of ``mask`` with ``colour``."""
-        self.bits |= mask
-        colours = self.colours
-        for i in self.geo.bits_of(mask):
-            colours[i] = colour
+    def with_piece(self, mask: int, base: int, offsets: tuple[int, ...], colour: int) -> Board:
+        """A new board with the cells ``base + offset`` (together: ``mask``) filled
+        with ``colour``: a piece placed (the engine's fast form of :meth:`fill`;
+        the colour tuple is written when first read, from this board's, so a game
+        whose colours nobody reads writes one every ``MAX_PENDING`` moves)."""
+        return self._derived(self._bits | mask, base, offsets, colour)
 
-    def empty(self, mask: int) -> None:
-        """Empty the cells of ``mask``."""
-        self.bits &= ~mask
-        colours = self.colours
-        for i in self.geo.bits_of(mask):
-            colours[i] = 0
+    def fill(self, mask: int, colour: int) -> Board:
+        """A new board with the cells of ``mask`` filled with ``colour``."""
+        return self._derived(self._bits | mask, 0, tuple(self._geo.bits_of(mask)), colour)
 
-    def collapse_rows(self, cleared_rows: list[int]) -> tuple[int, ...]:
-        """Gravity drop (docs/rules.md §6.2): every row above a cleared row moves down by
-        the number of cleared rows below it; the top rows become empty. Returns,
-        for each row of the result, how many rows it fell."""
-        geo = self.geo
+    def empty(self, mask: int) -> Board:
+        """A new board with the cells of ``mask`` empty."""
+        return self._derived(self._bits & ~mask, 0, tuple(self._geo.bits_of(mask)), 0)
+
+    def collapse_rows(self, cleared_rows: Sequence[int]) -> tuple[Board, tuple[int, ...]]:
+        """Gravity drop (docs/rules.md §6.2): a new board where every row above a
+        cleared row has moved down by the number of cleared rows below it and
+        the top rows are empty. Returns that board and, for each of its rows,
+        how many rows it fell."""
+        geo = self._geo
         cols = geo.cols
         gone = set(cleared_rows)
         kept = [r for r in range(geo.rows) if r not in gone]
@@ -352,27 +377,35 @@ class Board:
                 new_colours.extend([0] * cols)
             else:
                 new_colours.extend(colours[src * cols:(src + 1) * cols])
-                bits |= ((self.bits >> (src * cols)) & row_mask) << (dest * cols)
-        self.colours = new_colours
-        self.bits = bits
-        return tuple(0 if src is None else dest - src for dest, src in enumerate(new_rows))
+                bits |= ((self._bits >> (src * cols)) & row_mask) << (dest * cols)
+        board = _new_board(Board)
+        board._geo = geo
+        board._bits = bits
+        board._colours = tuple(new_colours)
+        board._pending = None
+        return board, tuple(0 if src is None else dest - src for dest, src in enumerate(new_rows))
 
     def row_counts(self) -> list[int]:
         """Filled cells per row."""
-        return [(self.bits & m).bit_count() for m in self.geo.row_masks]
+        return [(self._bits & m).bit_count() for m in self._geo.row_masks]
 
     def rows_tuple(self) -> tuple[tuple[int, ...], ...]:
-        cols = self.geo.cols
+        """The colours row by row."""
+        cols = self._geo.cols
         c = self.colours
-        return tuple(tuple(c[r * cols:(r + 1) * cols]) for r in range(self.geo.rows))
+        return tuple(c[r * cols:(r + 1) * cols] for r in range(self._geo.rows))
 
     def text(self) -> str:
-        cols = self.geo.cols
-        bits = self.bits
+        """The board as text: ``#`` filled, ``.`` empty, rows joined by newlines."""
+        cols = self._geo.cols
+        bits = self._bits
         return "\n".join(
             "".join("#" if bits >> (r * cols + c) & 1 else "." for c in range(cols))
-            for r in range(self.geo.rows)
+            for r in range(self._geo.rows)
         )
+
+    def __repr__(self) -> str:
+        return f"<Board {self._geo.rows}×{self._geo.cols} bits={self._bits:#x}>"
 
 
 def parse_board_text(text: str, rows: int, cols: int, alphabet: str = ".#") -> list[str]:

@@ -12,15 +12,16 @@ with a vector entry point for :func:`gymnasium.make_vec`::
 The spaces, rewards, options and the treatment of actions other than placing
 are described in ``docs/gym.md``; in short:
 
-- actions ``Discrete(3 × rows × cols + E)``: action ``slot × rows × cols + row
+- actions ``Discrete(S × rows × cols + E)``, ``S`` the ruleset's tray slots
+  (``[tray] slots``, three by default): action ``slot × rows × cols + row
   × cols + col`` places the piece of ``slot`` with its top-left corner at
   ``(row, col)``; the ``E`` actions after them are the ruleset's own actions
   (swap, rotate a slot, continue), in the order of :attr:`BlockyardEnv.action_names`.
   A ruleset without such actions (or ``actions="place"``) has exactly
-  ``Discrete(3 × rows × cols)``;
+  ``Discrete(S × rows × cols)``;
 - ``info["action_mask"]`` and :meth:`BlockyardEnv.action_masks` give the legal
   actions (the convention of maskable-policy libraries);
-- observations are a ``Dict`` of the board and the three tray pieces as binary
+- observations are a ``Dict`` of the board and the ``S`` tray pieces as binary
   grids and a vector of running figures (:data:`STAT_NAMES`);
 - the reward is the points of the move (``reward="lines"``: regions cleared;
   ``reward="survival"``: 1 for each piece placed).
@@ -52,7 +53,7 @@ from .errors import IllegalMove, RulesetError
 from .game import new_game
 from .pieces import Piece
 from .ruleset import Ruleset
-from .tray import TRAY_SLOTS, TrayGame
+from .tray import TrayGame
 
 __all__ = [
     "MIN_PIECE_SIZE",
@@ -120,7 +121,8 @@ class _Codec:
         self.rows = rows = ruleset.rows
         self.cols = cols = ruleset.cols
         self.size = size = rows * cols
-        self.placements = TRAY_SLOTS * size
+        self.slots = slots = ruleset.tray_slots
+        self.placements = slots * size
         needed = max(MIN_PIECE_SIZE, _largest_extent(ruleset))
         if piece_size is None:
             piece_size = needed
@@ -136,7 +138,7 @@ class _Codec:
                 if spec.automatic or name in EXCLUDED_ACTIONS:
                     continue
                 if spec.takes_slot:
-                    extras += [(name, slot) for slot in range(TRAY_SLOTS)]
+                    extras += [(name, slot) for slot in range(slots)]
                 else:
                     extras.append((name, None))
         self.extras = tuple(extras)
@@ -148,14 +150,14 @@ class _Codec:
         self.n_actions = self.placements + len(extras)
         self.mask_bytes = (self.n_actions + 7) // 8
         self.grid_bits = piece_size * piece_size
-        self.mask_offset = size + TRAY_SLOTS * self.grid_bits
+        self.mask_offset = size + slots * self.grid_bits
         self.packed_bits = self.mask_offset + self.n_actions
         self.packed_bytes = (self.packed_bits + 7) // 8
         self._piece_bits: dict[frozenset[tuple[int, int]], int] = {}
 
     @cached_property
     def action_names(self) -> tuple[str, ...]:
-        names = [f"place {s} {r} {c}" for s in range(TRAY_SLOTS) for r in range(self.rows)
+        names = [f"place {s} {r} {c}" for s in range(self.slots) for r in range(self.rows)
                  for c in range(self.cols)]
         names += [name if slot is None else f"{name} {slot}" for name, slot in self.extras]
         return tuple(names)
@@ -165,14 +167,14 @@ class _Codec:
         p = self.piece_size
         return spaces.Discrete(self.n_actions), spaces.Dict({
             "board": spaces.MultiBinary([self.rows, self.cols]),
-            "pieces": spaces.MultiBinary([TRAY_SLOTS, p, p]),
+            "pieces": spaces.MultiBinary([self.slots, p, p]),
             "stats": spaces.Box(0.0, _STAT_HIGH, (len(STAT_NAMES),), np.float32),
         })
 
     # -- encoding --------------------------------------------------------------------
     #
     # A step's board, tray and mask are packed into one int -- the board's bits,
-    # then the three piece grids (row-major, P × P each), then the legal actions --
+    # then the S piece grids (row-major, P × P each), then the legal actions --
     # and unpacked by one numpy call; the arrays handed out are views of that
     # fresh array, so nothing is shared between steps.
 
@@ -214,7 +216,7 @@ class _Codec:
                           np.uint8), bitorder="little").view(np.int8)
         p, size, offset = self.piece_size, self.size, self.mask_offset
         obs: dict[str, np.ndarray] = {"board": flat[:size].reshape(self.rows, self.cols),
-               "pieces": flat[size:offset].reshape(TRAY_SLOTS, p, p),
+               "pieces": flat[size:offset].reshape(self.slots, p, p),
                "stats": np.array(self.stats(game), np.float32)}
         return obs, flat[offset:self.packed_bits].view(bool)
 
@@ -228,7 +230,7 @@ class _Codec:
                              bitorder="little").view(np.int8)
         p, size, offset = self.piece_size, self.size, self.mask_offset
         obs: dict[str, np.ndarray] = {"board": flat[:, :size].reshape(n, self.rows, self.cols),
-               "pieces": flat[:, size:offset].reshape(n, TRAY_SLOTS, p, p),
+               "pieces": flat[:, size:offset].reshape(n, self.slots, p, p),
                "stats": np.array([self.stats(game) for game in games], np.float32)
                .reshape(n, len(STAT_NAMES))}
         return obs, flat[:, offset:self.packed_bits].view(bool)
@@ -240,8 +242,10 @@ class _Codec:
         over = game.over_reason is not None
         if not over:
             size = self.size
-            f0, f1, f2 = game.fit_masks()
-            bits = f0 | (f1 << size) | (f2 << (2 * size))
+            shift = 0
+            for fit in game.fit_masks():
+                bits |= fit << shift
+                shift += size
         # actions offered only after the end are never available during play and
         # the others never after it (docs/api.md §5.4, §5.5), so the game is asked
         # only when some action can be available now
@@ -391,7 +395,8 @@ class BlockyardEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
             except (TypeError, ValueError):
                 raise ValueError(f"place: expected slot, row and col as integers, "
                                  f"found {args!r:.60}") from None
-            if not (0 <= slot < TRAY_SLOTS and 0 <= row < codec.rows and 0 <= col < codec.cols):
+            if not (0 <= slot < codec.slots and 0 <= row < codec.rows
+                    and 0 <= col < codec.cols):
                 raise ValueError(f"place {slot} {row} {col}: outside the tray or the "
                                  f"{codec.rows}×{codec.cols} board")
             return slot * codec.size + row * codec.cols + col
@@ -513,7 +518,7 @@ class BlockyardVectorEnv(VectorEnv):
         next step starts the new game, whatever its action.
 
     Observations are the single observations stacked (``board`` ``(n, rows,
-    cols)``, ``pieces`` ``(n, 3, p, p)``, ``stats`` ``(n, 6)``);
+    cols)``, ``pieces`` ``(n, S, p, p)`` (S tray slots), ``stats`` ``(n, 6)``);
     ``info["action_mask"]`` and :meth:`action_masks` are ``(n, actions)``
     boolean arrays. ``reset(seed=s)`` seeds game ``i`` with ``s + i``.
     """
@@ -554,7 +559,7 @@ class BlockyardVectorEnv(VectorEnv):
         p = codec.piece_size
         self._obs: dict[str, np.ndarray] = {
             "board": np.zeros((num_envs, codec.rows, codec.cols), np.int8),
-            "pieces": np.zeros((num_envs, TRAY_SLOTS, p, p), np.int8),
+            "pieces": np.zeros((num_envs, codec.slots, p, p), np.int8),
             "stats": np.zeros((num_envs, len(STAT_NAMES)), np.float32)}
         self._masks = np.zeros((num_envs, codec.n_actions), bool)
         self._steps = [0] * num_envs
@@ -677,7 +682,7 @@ class BlockyardVectorEnv(VectorEnv):
 
 def render_text(game: TrayGame, piece_size: int = MIN_PIECE_SIZE) -> str:
     """The game as text: a status line, the board (``#`` filled, ``.`` empty)
-    and the three tray slots side by side (``-`` for a used slot)."""
+    and the tray slots side by side (``-`` for a used slot)."""
     status = f"{game.ruleset.id}  score {game.score}  combo {game.combo}  moves {game.moves}"
     if game.swaps_left:
         status += f"  swaps {game.swaps_left}"
@@ -708,7 +713,8 @@ def render_image(game: TrayGame, piece_size: int = MIN_PIECE_SIZE,
     small = max(2, cell // 2)
     panel = piece_size * small
     board_w = cols * cell
-    tray_w = TRAY_SLOTS * panel + (TRAY_SLOTS - 1) * margin
+    slots = game.ruleset.tray_slots
+    tray_w = slots * panel + (slots - 1) * margin
     width = max(board_w, tray_w) + 2 * margin
     height = rows * cell + panel + 3 * margin
     image = np.empty((height, width, 3), np.uint8)

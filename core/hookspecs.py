@@ -172,8 +172,9 @@ class GameSpecs:
     @hookspec(firstresult=True)
     def blockyard_deal(self, game: Game, index: int) -> list[Any] | None:
         """Single answer, required. Batch number ``index`` (0, 1, …) of what the
-        player gets: for tray games the three pieces of set ``index`` (a list of
-        three :class:`~blockyard.Piece`; the board may be consulted for a fit
+        player gets: for tray games the pieces of set ``index`` (a list of
+        ``game.ruleset.tray_slots`` :class:`~blockyard.Piece`, three unless the
+        rule file's ``[tray] slots`` says otherwise; the board may be consulted for a fit
         guarantee); for falling games the next stones (a non-empty list of
         :class:`~blockyard.stones.Stone`, a bag). Draw randomness only from
         ``game.stream("deal", index, ...)`` (docs/rules.md T7), so every player of

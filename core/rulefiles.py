@@ -64,7 +64,7 @@ from .errors import RulesetError, did_you_mean
 from .params import describe
 from .pieces import art_of, parse_art
 
-TOP_LEVEL = ("ruleset", "board", "pieces", "plugins", "records", "display", "help")
+TOP_LEVEL = ("ruleset", "board", "tray", "pieces", "plugins", "records", "display", "help")
 RULESET_KEYS = ("id", "name", "family", "description", "extends", "mode", "seed", "timezone")
 MAX_FILE_BYTES = 1 << 20
 MAX_EXTENDS_DEPTH = 8

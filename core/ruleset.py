@@ -47,6 +47,9 @@ from .rulehooks import LOADING, RuleHooks
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 ACTION_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
 MAX_TIME_LIMIT = 24 * 3600.0
+DEFAULT_TRAY_SLOTS = 3
+"""``[tray] slots`` when the rule file does not say: a set of three pieces."""
+MAX_TRAY_SLOTS = 6
 
 
 def _region_owner(ruleset: Ruleset, geo: Geometry, region: Region) -> str:
@@ -153,6 +156,15 @@ class Ruleset:
         self.record_group = records.string("group", self.id)
         self.record_kind = records.string("kind", "best", choices=("best", "per-date", "none"))
         records.finish()
+
+        if "tray" in data and not self.mode_record.has_tray:
+            raise RulesetError("a tray is for tray games (mode = \"tray\")", path=where,
+                               key="tray")
+        tray = Params(data.get("tray", {}), path=where, prefix="tray")
+        self.tray_slots: int = tray.integer("slots", DEFAULT_TRAY_SLOTS, minimum=1,
+                                            maximum=MAX_TRAY_SLOTS)
+        """``[tray] slots``: how many pieces a set deals, 1 to 6 (default 3)."""
+        tray.finish()
 
         self.display = read_display(data.get("display", {}), where)
         self.help = read_help(data.get("help", {}), where)

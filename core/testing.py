@@ -168,7 +168,9 @@ def _illegal_tray(game: Any, rnd: random.Random) -> list[tuple[str, Any]]:
             tries.append((f"action {name!r} when it is not available",
                            lambda n=name, a=args: game.act(n, *a)))
         elif spec.takes_slot:
-            tries.append((f"action {name!r} on slot 5", lambda n=name: game.act(n, 5)))
+            past = game.ruleset.tray_slots  # the first slot past the tray
+            tries.append((f"action {name!r} on slot {past}",
+                          lambda n=name, s=past: game.act(n, s)))
         else:
             tries.append((f"action {name!r} with an argument", lambda n=name: game.act(n, 1)))
     return tries

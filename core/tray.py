@@ -1,4 +1,5 @@
-"""Tray play: place pieces from a tray of three (docs/rules.md §2).
+"""Tray play: place pieces from a tray (three slots unless the rule file's
+``[tray] slots`` says otherwise; docs/rules.md §2).
 
 :class:`TrayGame` is the engine of every tray ruleset (eu, tiered, nepal,
 gravity). It keeps the board as a bitboard, computes where pieces fit with
@@ -18,7 +19,6 @@ from .pieces import Piece, parse_art, piece_from_json, piece_json
 from .results import MoveResult, TrayFacts
 from .ruleset import Ruleset
 
-TRAY_SLOTS = 3
 _OLD_FIELDS = (("swaps_left", "swap", "left"), ("continues_used", "continue", "used"))
 """Snapshot fields of swaps and continues before they became plugin actions:
 (field, action, the key of the action owner's state entry)."""
@@ -57,8 +57,9 @@ class TrayGame(Game):
         self._restricted = "allowed_anchors" in implemented
         self._has_move_state = "move_state" in implemented
         self._rescues = ruleset.player_actions
-        self._tray: list[Piece | None] = [None] * TRAY_SLOTS
-        self._info: list[PieceGeometry | None] = [None] * TRAY_SLOTS
+        self._slots = ruleset.tray_slots
+        self._tray: list[Piece | None] = [None] * self._slots
+        self._info: list[PieceGeometry | None] = [None] * self._slots
         self._fits: tuple[int, ...] | None = None
         self.set_index = 0
         self.combo = 0
@@ -87,13 +88,15 @@ class TrayGame(Game):
             for c, ch in enumerate(line):
                 if ch == "#":
                     mask |= 1 << (r * cols + c)
-        self._board.fill(mask, len(self.ruleset.families) + 1)
+        self._board = self._board.fill(mask, len(self.ruleset.families) + 1)
 
     def _load_tray(self, tray: TraySpec) -> list[str | None]:
         items = list(tray)
-        if len(items) > TRAY_SLOTS:
-            raise ValueError(f"tray: at most {TRAY_SLOTS} pieces, found {len(items)}")
-        items += [None] * (TRAY_SLOTS - len(items))
+        slots = self._slots
+        if len(items) > slots:
+            raise ValueError(f"tray: at most {slots} pieces ([tray] slots of ruleset "
+                             f"{self.ruleset.id!r}), found {len(items)}")
+        items += [None] * (slots - len(items))
         by_cells = {p.cells: p for p in self.ruleset.pieces}
         custom = len(self.ruleset.families) + 1
         out: list[str | None] = []
@@ -129,7 +132,8 @@ class TrayGame(Game):
 
     @property
     def tray(self) -> tuple[Piece | None, ...]:
-        """The three tray slots: a :class:`Piece`, or ``None`` for a used slot."""
+        """The tray slots (``ruleset.tray_slots`` of them, three by default): a
+        :class:`Piece`, or ``None`` for a used slot."""
         return tuple(self._tray)
 
     # -- queries ---------------------------------------------------------------------
@@ -218,8 +222,9 @@ class TrayGame(Game):
         return piece, mask
 
     def _slot_piece(self, slot: int) -> Piece:
-        if isinstance(slot, bool) or not isinstance(slot, int) or not 0 <= slot < TRAY_SLOTS:
-            raise IllegalMove(f"slot: expected 0, 1 or 2, found {slot!r}")
+        if isinstance(slot, bool) or not isinstance(slot, int) or not 0 <= slot < self._slots:
+            raise IllegalMove(f"slot: expected a tray slot from 0 to {self._slots - 1}, "
+                              f"found {slot!r}")
         piece = self._tray[slot]
         if piece is None:
             raise IllegalMove(f"slot {slot} is empty")
@@ -246,11 +251,11 @@ class TrayGame(Game):
         tray, infos, before = self._tray, self._info, self._board
         hooks, geo = self._hooks, self._geo
         clear, score = hooks.clear, hooks.score
-        combo, state = self.combo, self.state
+        combo, state, slots = self.combo, self.state, self._slots
         with_piece = before.with_piece
         for slot, row, col in moves:
             if fits is not None and type(slot) is int and type(row) is int \
-                    and type(col) is int and 0 <= slot < TRAY_SLOTS and 0 <= col < cols \
+                    and type(col) is int and 0 <= slot < slots and 0 <= col < cols \
                     and row >= 0 and fits[slot] >> (base := row * cols + col) & 1:
                 # the anchor is a bit of the slot's fit mask: on the board, on free
                 # cells and allowed by the ruleset (the fast form of _check_move)
@@ -260,8 +265,7 @@ class TrayGame(Game):
                 board = with_piece(mask, base, info.offsets, piece.colour)
             else:
                 piece, mask = self._check_move(slot, row, col)
-                board = before.copy()
-                board.fill(mask, piece.colour)
+                board = before.fill(mask, piece.colour)
             clearing = clear(self, board, mask, piece, row, col, "place")
             regions = clearing.regions
             after = clearing.board
@@ -393,6 +397,11 @@ class TrayGame(Game):
         entry = self.state.get(self.ruleset.action_owner.get("continue", ""), {})
         return int(entry.get("used", 0)) if isinstance(entry, dict) else 0
 
+    def _clone_into(self, twin: Game) -> None:
+        assert isinstance(twin, TrayGame)
+        twin._tray = self._tray.copy()
+        twin._info = self._info.copy()
+
     def _check_slot_arg(self, slot: Any) -> None:
         self._slot_piece(slot)
 
@@ -448,17 +457,22 @@ class TrayGame(Game):
     # -- services for plugins ------------------------------------------------------------
 
     def set_tray(self, pieces: Sequence[Piece | None]) -> None:
-        """Replace the tray (plugins: swaps, zen refill)."""
-        for slot in range(TRAY_SLOTS):
+        """Replace the tray (plugins: swaps, zen refill): at most
+        ``ruleset.tray_slots`` pieces, the slots after them empty."""
+        if len(pieces) > self._slots:
+            raise ValueError(f"set_tray: at most {self._slots} pieces ([tray] slots), "
+                             f"found {len(pieces)}")
+        for slot in range(self._slots):
             self._set_slot(slot, pieces[slot] if slot < len(pieces) else None)
 
     def deal_next_set(self) -> None:
         """Deal set number ``set_index`` into the tray through the dealing hook."""
         pieces = self._hooks.deal(self, self.set_index)
-        if pieces is None or len(pieces) != TRAY_SLOTS or \
+        if pieces is None or len(pieces) != self._slots or \
                 not all(isinstance(p, Piece) for p in pieces):
             raise self.ruleset.plugin_error(
-                "deal", f"returned {pieces!r:.80}; expected a list of 3 Piece objects",
+                "deal", f"returned {pieces!r:.80}; expected a list of {self._slots} Piece "
+                "objects ([tray] slots)",
                 seed=self.seed, action="deal")
         piece_info = self._geo.piece
         rows, cols = self.rows, self.cols
@@ -483,9 +497,7 @@ class TrayGame(Game):
 
     def empty_cells(self, mask: int) -> None:
         """Empty the cells of ``mask`` (plugins: continue, zen refill)."""
-        board = self._board.copy()
-        board.empty(mask)
-        self._board = board
+        self._board = self._board.empty(mask)
         self._fits = None
 
     def _set_slot(self, slot: int, piece: Piece | None) -> None:

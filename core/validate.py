@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import DataError, IllegalMove, PluginError
 from .pieces import Piece, piece_from_json
+from .ruleset import MAX_TRAY_SLOTS
 from .stones import GOLDEN, JOKER, SYMBOL
 
 if TYPE_CHECKING:
@@ -243,7 +244,7 @@ def check_start(entry: Any, where: str = "log[0]") -> dict[str, Any]:
         if start.get(key) is not None:
             check_str(start[key], f"{where}[1].{key}", 1 << 16)
     if start.get("tray") is not None:
-        tray = check_list(start["tray"], f"{where}[1].tray", 3)
+        tray = check_list(start["tray"], f"{where}[1].tray", MAX_TRAY_SLOTS)
         for i, item in enumerate(tray):
             if item is not None:
                 check_str(item, f"{where}[1].tray[{i}]", 4096)
@@ -447,12 +448,14 @@ def _check_tray_fields(snap: Mapping[str, Any], ruleset: Any) -> list[Piece | No
     if snap["best_combo"] < snap["combo"]:
         raise _fail("snapshot.best_combo", f"{snap['best_combo']} is below the current combo "
                     f"{snap['combo']}")
-    tray = check_list(snap["tray"], "snapshot.tray", 3)
-    if len(tray) != 3:
-        raise _fail("snapshot.tray", f"expected 3 slots, found {len(tray)}")
+    slots = ruleset.tray_slots
+    tray = check_list(snap["tray"], "snapshot.tray", slots)
+    if len(tray) != slots:
+        raise _fail("snapshot.tray", f"expected {slots} slots ([tray] slots), found "
+                    f"{len(tray)}")
     pieces = [None if piece is None else _check_piece(piece, f"snapshot.tray[{slot}]", ruleset)
               for slot, piece in enumerate(tray)]
-    if snap["over_reason"] is None and pieces == [None, None, None]:
+    if snap["over_reason"] is None and all(piece is None for piece in pieces):
         raise _fail("snapshot.tray", "the game is not over but the tray is empty")
     return pieces
 

@@ -42,9 +42,12 @@ class HintFinder:
         self.found_after: float | None = None
 
     def ask(self, game: Any) -> None:
-        """Start looking for a hint for ``game`` as it is now."""
+        """Start looking for a hint for ``game`` as it is now. The bot thinks on a
+        :meth:`~blockyard.Game.clone` of it, so the steps spread over frames
+        see the position they were asked about, whatever the window does to
+        the game meanwhile (the hint is dropped when the game moves on)."""
         self._position = (game.moves, len(game.log))
-        self._steps = self.bot.steps(game)
+        self._steps = self.bot.steps(game.clone())
         self.best = None
         self.done = False
         self.asked_at = time.perf_counter()

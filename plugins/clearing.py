@@ -92,13 +92,12 @@ class LineClearing:
         if not union:
             return Clearing((), board)
         full = tuple(r for r in regions if bits & r.mask == r.mask)
-        after = board.copy()
-        after.empty(union)
+        after = board.empty(union)
         drops: tuple[int, ...] = ()
         if self.gravity:
             rows = [r.index for r in full if r.kind == "row"]
             if rows:
-                drops = after.collapse_rows(rows)
+                after, drops = after.collapse_rows(rows)
         return Clearing(full, after, drops)
 
     @hookimpl

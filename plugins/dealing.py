@@ -1,24 +1,32 @@
-"""``weighted-dealing``: sets of three drawn by family weight, then orientation
-uniformly, with an interchangeable fit guarantee.
+"""``weighted-dealing``: sets of ``[tray] slots`` pieces (three by default)
+drawn by family weight, then orientation uniformly, with an interchangeable fit
+guarantee.
 
 Guarantees (parameter ``guarantee``):
 
 ``"one-fits"`` (eu §3.2, nepal §5.2)
     if no piece of the set fits, the whole set is drawn again; after
-    ``max_attempts`` failing draws the third piece is replaced by the largest
+    ``max_attempts`` failing draws the last piece is replaced by the largest
     piece that fits (most cells; ties: earlier in the piece table).
 ``"tiered"`` (tiered §4.3)
-    at most ``max_attempts`` attempts: three identical pieces → draw the third
-    again; none fits → draw the set again; then the largest-fitting fallback,
-    avoiding three identical pieces (when only the first two's piece fits, the
-    third is the largest other piece, although it does not fit).
+    at most ``max_attempts`` attempts: three (or, with more slots, all)
+    identical pieces → draw the last again; none fits → draw the set again;
+    then the largest-fitting fallback, avoiding an identical set (when only the
+    others' piece fits, the last is the largest other piece, although it does
+    not fit). Sets of one or two slots have no identical-set rule.
 ``"none"`` (gravity §6.2)
     one draw, no check.
 
 Weights come from each family's ``weight`` in ``[pieces]``, or, with ``tiers``,
 from the tier of the current score: ``tiers = [{ from_score = 0, weights =
 { family = w, … } }, …]``. Randomness: set ``i`` from ``(seed, "deal", i)``,
-attempt ``a`` > 0 from ``(seed, "deal", i, a)`` (docs/rules.md T7).
+attempt ``a`` > 0 from ``(seed, "deal", i, a)`` (docs/rules.md T7); a set of
+``n`` slots draws its ``n`` pieces one after another from that stream, so with
+three slots the deals are those of every earlier version.
+
+What each deal reads (the weight table of each tier, the pieces largest first,
+the slot count) is built once, when the ruleset is checked
+(``blockyard_check_ruleset``), not looked up per deal.
 """
 
 from __future__ import annotations
@@ -97,8 +105,10 @@ class WeightedDealing:
             if starts != sorted(starts) or starts[0] != 0:
                 raise params.error("tiers", "expected tiers in increasing from_score order, "
                                    f"the first from 0; found {starts}")
-        self._tables: dict[tuple[int, int], WeightTable] = {}
-        self._by_size: dict[int, list[Piece]] = {}
+        self._ruleset: Any = None  # the ruleset the tables below are built for
+        self._tables: list[WeightTable] = []
+        self._largest: list[Piece] = []
+        self._slots = 3
 
     @hookimpl
     def blockyard_check_ruleset(self, ruleset: Any) -> None:
@@ -109,11 +119,19 @@ class WeightedDealing:
                     raise RulesetError(f"unknown piece family {name!r} (families: "
                                        f"{', '.join(sorted(names))})", path=self.where,
                                        key=f"{self.prefix}.tiers[{i}].weights.{name}")
-        for tier in range(max(1, len(self.tiers))):
-            try:
-                self.table(ruleset, tier)
-            except ValueError as exc:
-                raise RulesetError(str(exc), path=self.where, key=self.prefix) from None
+        try:
+            self._bind(ruleset)
+        except ValueError as exc:
+            raise RulesetError(str(exc), path=self.where, key=self.prefix) from None
+
+    def _bind(self, ruleset: Any) -> None:
+        """Build what every deal of ``ruleset`` reads, once: the weight table of
+        each tier, the pieces largest first, the number of tray slots."""
+        tiers: list[dict[str, float] | None] = [w for _, w in self.tiers]
+        self._tables = [WeightTable(ruleset.families, weights) for weights in tiers or [None]]
+        self._largest = sorted(ruleset.pieces, key=lambda p: -p.size)  # stable: table order
+        self._slots = ruleset.tray_slots
+        self._ruleset = ruleset
 
     def tier_of(self, score: int) -> int:
         """The index of the tier for ``score`` (0 without tiers)."""
@@ -124,66 +142,79 @@ class WeightedDealing:
         return tier
 
     def table(self, ruleset: Any, tier: int) -> WeightTable:
-        key = (id(ruleset), tier)
-        table = self._tables.get(key)
-        if table is None:
-            weights = self.tiers[tier][1] if self.tiers else None
-            table = WeightTable(ruleset.families, weights)
-            self._tables[key] = table
-        return table
+        """The weight table of ``tier`` (0 without tiers) for ``ruleset``."""
+        if ruleset is not self._ruleset:
+            self._bind(ruleset)
+        return self._tables[tier]
 
     def largest_first(self, ruleset: Any) -> list[Piece]:
-        key = id(ruleset)
-        order = self._by_size.get(key)
-        if order is None:
-            order = sorted(ruleset.pieces, key=lambda p: -p.size)  # stable: table order on ties
-            self._by_size[key] = order
-        return order
+        """The pieces of ``ruleset``, most cells first (ties: table order)."""
+        if ruleset is not self._ruleset:
+            self._bind(ruleset)
+        return self._largest
 
     @hookimpl
     def blockyard_deal(self, game: Any, index: int) -> list[Piece]:
-        table = self.table(game.ruleset, self.tier_of(game.score))
-        pieces = table.draw_set(game.stream("deal", index))
+        if game.ruleset is not self._ruleset:  # bound by blockyard_check_ruleset
+            self._bind(game.ruleset)
+        table = self._tables[self.tier_of(game.score) if self.tiers else 0]
+        slots = self._slots
+        pieces = table.draw_set(game.stream("deal", index), slots)
         if self.guarantee == "none":
             return pieces
         fits = game.piece_fits_somewhere
         if self.guarantee == "one-fits":
             attempt = 1
-            while not (fits(pieces[0]) or fits(pieces[1]) or fits(pieces[2])):  # a set of 3
+            while not _some_fits(fits, pieces):
                 if attempt >= self.max_attempts:
                     return self._fallback(game, pieces, avoid_triple=False)
-                pieces = table.draw_set(game.stream("deal", index, attempt))
+                pieces = table.draw_set(game.stream("deal", index, attempt), slots)
                 attempt += 1
             return pieces
         # tiered
         attempt = 1
         while True:
-            identical = pieces[0] == pieces[1] == pieces[2]
-            if not identical and any(fits(p) for p in pieces):
+            identical = _identical(pieces)
+            if not identical and _some_fits(fits, pieces):
                 return pieces
             if attempt >= self.max_attempts:
                 return self._fallback(game, pieces, avoid_triple=True)
             rng = game.stream("deal", index, attempt)
             attempt += 1
             if identical:
-                pieces[2] = table.draw(rng)
+                pieces[-1] = table.draw(rng)
             else:
-                pieces = table.draw_set(rng)
+                pieces = table.draw_set(rng, slots)
 
     def _fallback(self, game: Any, pieces: list[Piece], *, avoid_triple: bool) -> list[Piece]:
-        """The third piece becomes the largest piece that fits now (ties: table
-        order); with ``avoid_triple``, never one that makes three identical
-        pieces. When none fits (tiered: only the first two's piece fits), the
-        third is the largest piece that is not the first two's, fitting or not:
-        "never three identical" is absolute (tiered §4.3)."""
+        """The last piece becomes the largest piece that fits now (ties: table
+        order); with ``avoid_triple``, never one that makes the whole set (of 3
+        or more) identical. When none fits (tiered: only the others' piece
+        fits), the last is the largest piece that is not the others', fitting
+        or not: "never three identical" is absolute (tiered §4.3)."""
         order = self.largest_first(game.ruleset)
+        rest = pieces[:-1]
         for candidate in order:
-            if avoid_triple and pieces[0] == pieces[1] == candidate:
+            if avoid_triple and _identical([*rest, candidate]):
                 continue
             if game.piece_fits_somewhere(candidate):
-                return [pieces[0], pieces[1], candidate]
-        if avoid_triple and pieces[0] == pieces[1] == pieces[2]:
+                return [*rest, candidate]
+        if avoid_triple and _identical(pieces):
             for candidate in order:
                 if candidate != pieces[0]:
-                    return [pieces[0], pieces[1], candidate]
+                    return [*rest, candidate]
         return pieces
+
+
+def _some_fits(fits: Any, pieces: list[Piece]) -> bool:
+    """Whether some piece of the set fits (``fits``: the game's test)."""
+    for piece in pieces:  # noqa: SIM110 (a loop: no generator on the hot path)
+        if fits(piece):
+            return True
+    return False
+
+
+def _identical(pieces: list[Piece]) -> bool:
+    """A set of three or more pieces that are all the same (tiered §4.3); sets
+    of one or two slots have no such rule."""
+    return len(pieces) >= 3 and pieces.count(pieces[0]) == len(pieces)

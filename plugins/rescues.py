@@ -88,7 +88,8 @@ class ZenRefill:
             self._table = WeightTable(game.ruleset.families)
         refills = self.refills(game)
         game.state[self.name] = {"refills": refills + 1}
-        game.set_tray(self._table.draw_set(game.stream("zen", refills)))
+        game.set_tray(self._table.draw_set(game.stream("zen", refills),
+                                           game.ruleset.tray_slots))
         while not game.any_fits() and empty_fullest_row(game):
             pass
 

@@ -166,13 +166,14 @@ class SudokuRules:
                 shared = digits if shared is None else shared & digits
             if not shared:
                 continue
-            if after is board:
-                after = board.copy()
+            jokers: dict[int, int] = {}  # joker code -> the cells that turn into it
             for block in band_blocks:
                 for i in board.geo.bits_of(block.mask):
                     digit = digit_of(board.colours[i])
                     if digit is not None and digit in shared:
-                        after.colours[i] = JOKER | digit
+                        jokers[JOKER | digit] = jokers.get(JOKER | digit, 0) | 1 << i
+            for code, cells in sorted(jokers.items()):
+                after = after.fill(cells, code)
         return Clearing(completed, after)
 
     # -- points and the end --------------------------------------------------------------

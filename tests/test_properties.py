@@ -94,8 +94,9 @@ def test_gravity_collapse_agrees_with_a_naive_version(size, data):
     colours = data.draw(st.lists(st.integers(0, 5), min_size=rows * cols, max_size=rows * cols))
     cleared = sorted(data.draw(st.sets(st.integers(0, rows - 1))))
     bits = sum(1 << i for i, v in enumerate(colours) if v)
-    board = Board(geo, bits, list(colours))
-    drops = board.collapse_rows(cleared)
+    before = Board(geo, bits, list(colours))
+    board, drops = before.collapse_rows(cleared)
+    assert before.colours == tuple(colours) and before.bits == bits  # a new board
     grid = [colours[r * cols:(r + 1) * cols] for r in range(rows)]
     kept = [grid[r] for r in range(rows) if r not in cleared]
     kept_rows = [r for r in range(rows) if r not in cleared]
@@ -181,16 +182,18 @@ def test_a_board_with_a_piece_reads_as_a_copy_filled_at_once(size, piece, data):
     col = data.draw(st.integers(0, cols - info.width))
     base = row * cols + col
     mask = info.shape << base
-    eager = parent.copy()
-    eager.fill(mask, 7)
+    eager = Board(geo, parent.bits | mask,
+                  [7 if mask >> i & 1 else v for i, v in enumerate(colours)])
     lazy = parent.with_piece(mask, base, info.offsets, 7)
-    twin = lazy.copy()  # a copy of a board whose colours are not written yet
-    assert parent.colours == colours  # the board it came from is unchanged
-    assert lazy.bits == eager.bits == parent.bits | mask
-    assert lazy.colours == eager.colours == twin.colours
-    lazy.empty(mask)  # changing one changes neither its copy nor its parent
-    assert twin.colours == eager.colours and parent.colours == colours
-    assert lazy.colours == [0 if mask >> i & 1 else v for i, v in enumerate(eager.colours)]
+    filled = parent.fill(mask, 7)
+    assert parent.colours == tuple(colours)  # the board it came from is unchanged
+    assert lazy.bits == eager.bits == filled.bits == parent.bits | mask
+    assert lazy.colours == eager.colours == filled.colours
+    emptied = lazy.empty(mask)  # a new board: neither it nor its parent changes
+    assert lazy.colours == eager.colours and parent.colours == tuple(colours)
+    assert emptied.colours == tuple(0 if mask >> i & 1 else v
+                                    for i, v in enumerate(eager.colours))
+    assert emptied.bits == parent.bits & ~mask
 
 
 @settings(max_examples=100, deadline=None)
@@ -202,8 +205,8 @@ def test_a_chain_of_boards_with_pieces_reads_as_filled_at_once(data):
     geo = geometry(8, 8)
     pieces = [p for p in PIECES if geo.piece(p.cells).height <= 8
               and geo.piece(p.cells).width <= 8]
-    eager = Board(geo)
-    boards = [(Board(geo), eager.colours.copy())]
+    eager = [0] * 64
+    boards = [(Board(geo), tuple(eager))]
     for step in range(data.draw(st.integers(1, 3 * MAX_PENDING))):
         info = geo.piece(data.draw(st.sampled_from(pieces)).cells)
         row = data.draw(st.integers(0, 8 - info.height))
@@ -211,10 +214,10 @@ def test_a_chain_of_boards_with_pieces_reads_as_filled_at_once(data):
         base = row * 8 + col
         mask = info.shape << base
         colour = step % 9 + 1
-        eager = eager.copy()
-        eager.fill(mask, colour)
+        for i in geo.bits_of(mask):
+            eager[i] = colour
         boards.append((boards[-1][0].with_piece(mask, base, info.offsets, colour),
-                       eager.colours.copy()))
+                       tuple(eager)))
         if data.draw(st.booleans()):  # read some board of the chain now
             board, expected = boards[data.draw(st.integers(0, len(boards) - 1))]
             assert board.colours == expected
