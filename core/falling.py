@@ -99,6 +99,22 @@ class FallingGame(Game):
     # -- public state --------------------------------------------------------------------
 
     @property
+    def errors_allowed(self) -> int | None:
+        """The errors that end the game (the ``blockyard_max_errors`` answer, read
+        when the ruleset loaded), or ``None`` when errors end nothing."""
+        return self.ruleset.errors_allowed
+
+    def discard_points(self) -> int:
+        """The points discarding the falling stone over a full column would score
+        now, asked of the scoring hook as a landing asks it (nothing changes)."""
+        stone = Stone.from_code(self.cur_code)
+        facts = MoveFacts(None, 0, (), 0, False, 0, self.state, stone=stone, cell=None,
+                          discarded=True)
+        scoring = self._call("score", seed=self.seed, action="discard points", game=self,
+                             move=facts)
+        return int(scoring.points)
+
+    @property
     def board(self) -> tuple[tuple[Stone | None, ...], ...]:
         """Rows of cells: ``None`` or a :class:`Stone`."""
         cols = self.cols

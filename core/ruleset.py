@@ -367,8 +367,8 @@ class CoreDefaults:
 
     @hookimpl(tryfirst=True)
     def blockyard_actions(self, ruleset: Ruleset) -> list[ActionSpec]:
-        return [ActionSpec("end", "End round", _end_round, key="e",
-                           help="End the game now and count the score.")]
+        return [ActionSpec("end", "End round", _end_round, key="e", confirm=True,
+                           ends_game=True, help="End the game now and count the score.")]
 
 
 # ---------------------------------------------------------------------------
@@ -402,6 +402,7 @@ ANSWER_TYPES: dict[str, tuple[str, Callable[[Any], bool]]] = {
     "falling_rules": ("FallingRules", lambda v: isinstance(v, FallingRules)),
     "time_limit": ("a number of seconds", lambda v: isinstance(v, int | float)
                    and not isinstance(v, bool)),
+    "max_errors": ("a positive integer", lambda v: _is_int(v) and v > 0),
     "actions": ("a list of ActionSpec", _list_of(ActionSpec)),
     "allowed_anchors": ("an integer mask", _is_int),
     "clear": ("Clearing", lambda v: isinstance(v, Clearing)),
@@ -532,6 +533,7 @@ class Ruleset:
             raise self._load_error("time_limit", f"a clock of more than 0 and at most "
                                    f"{MAX_TIME_LIMIT:g} seconds, found {limit!r}")
         self.time_limit: float | None = None if limit is None else float(limit)
+        self.errors_allowed: int | None = self._load_call("max_errors", ruleset=self)
         self.action_specs, self.action_owner = self._collect_actions()
         self.fast_paths = {hook: self._fast_path(hook) for hook in HOT_HOOKS}
         self.hot_callers = {hook: self.hot_caller(hook) for hook in HOT_HOOKS}

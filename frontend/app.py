@@ -292,12 +292,17 @@ class BlockyardApp:
         self.show_game(saved.game)
 
     def abandon(self, saved: SavedGame) -> None:
-        """End a game in progress (as the player's "end round") and record it with
-        its replay, without showing its summary."""
+        """End a game in progress (with the rules' action that ends the game, as the
+        player's "end round", so that its log says so) and record it with its
+        replay, without showing its summary."""
         game = saved.game
         if not game.over:
+            ending = next((spec.name for spec in game.ruleset.action_specs.values()
+                           if spec.ends_game and not spec.after_end), None)
             try:
-                game.act("end")
+                if ending is None:
+                    raise blockyard.IllegalMove("the rules have no action that ends the game")
+                game.act(ending)
             except (blockyard.IllegalMove, blockyard.PluginError):
                 game.end_game("ended")
         player = ""

@@ -19,13 +19,14 @@ import arcade
 import pyglet
 
 import blockyard
+from blockyard.falling import FallingGame
 from blockyard.stones import Stone
 
 from . import rulewords, theme
 from .game_screen import GameScreen, ScreenSection
 from .i18n import _, format_number
 from .layout import Rect
-from .rulewords import discard_points, max_errors, signed
+from .rulewords import signed
 from .text import Text
 from .widgets import Button, cell_sprite, fit_text, hover_buttons
 
@@ -190,7 +191,7 @@ class StoneBoardSection(ScreenSection):
         pad = cell * 0.1
         arcade.draw_lrbt_rectangle_filled(b.left - pad, b.right + pad, b.bottom - pad,
                                           b.top + pad, theme.BOARD_BG)
-        # full columns: the place to discard (−100)
+        # full columns: the place to discard, marked with what it scores now (−100)
         for col in range(screen.game.cols):
             if screen.game.column_full(col):
                 x = b.left + col * cell
@@ -279,9 +280,10 @@ class SudokuView(GameScreen):
     """Plays one falling-stone game: the shared game screen with a stone board and
     on-screen controls."""
 
-    def __init__(self, session: Session, game: blockyard.Game, *,
+    def __init__(self, session: Session, game: FallingGame, *,
                  spectator: bool = False, reserve_bottom: float = 0.0) -> None:
         super().__init__(session, game, spectator=spectator, reserve_bottom=reserve_bottom)
+        self.game: FallingGame = game
         self.over_delay = OVER_DELAY
         self.over_sounded = game.over
         self.shown_moves = -1
@@ -301,9 +303,8 @@ class SudokuView(GameScreen):
         self.upcoming_texts = [Text("", 0, 0, (20, 20, 30, 255), 14, font_name=font,
                                     bold=True, anchor_x="center", anchor_y="center")
                                for _ in range(3)]
-        self.max_errors = max_errors(game.ruleset)
-        discard = discard_points(game.ruleset)
-        self.discard_label = signed(discard) if discard is not None else ""
+        self.max_errors = game.errors_allowed
+        self.discard_label = ""  # what a discard scores now (from the scoring hook)
         self.errors_label = Text(_("Errors"), 0, 0, theme.MUTED, 12, font_name=font,
                                  anchor_x="center", anchor_y="center")
         self.upcoming = arcade.SpriteList()
@@ -376,6 +377,13 @@ class SudokuView(GameScreen):
         self.score_text.text = format_number(game.score)
         self._update_clock()
         self.shown_moves = game.moves
+        if any(game.column_full(col) for col in range(game.cols)):
+            points = game.discard_points()
+            label = signed(points) if points else format_number(0)
+            if label != self.discard_label:
+                self.discard_label = label
+                for mark in self.board_section.discard_marks:
+                    mark.text = label
         if self.max_errors is not None:
             self.errors_text.text = "✗" * game.errors
             self.spare_text.text = "·" * max(0, self.max_errors - game.errors)
