@@ -10,7 +10,9 @@ import os
 import sys
 import time
 import warnings
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import arcade
 from PIL import Image
@@ -21,6 +23,7 @@ from blockyard.replays import KEEP as REPLAYS_KEPT
 from blockyard.replays import Replay, ReplayError, load_replay, save_replay
 
 from . import i18n, theme
+from .game_screen import GameScreen
 from .i18n import _, format_number, ngettext
 from .persistence import (
     SavedGame,
@@ -36,6 +39,9 @@ from .persistence import (
 from .rulewords import ruleset_name
 from .screens import GAME_VIEWS, game_view
 from .session import Session
+
+if TYPE_CHECKING:
+    from .duel import Duel
 
 
 class BlockyardApp:
@@ -73,7 +79,7 @@ class BlockyardApp:
         except Exception as exc:  # no audio driver, an unwritable data folder
             self.sounds.problem = f"{type(exc).__name__}: {exc}"
         self.apply_settings(rebuild=False)
-        self.duel = None  # a duel.Duel while one is played
+        self.duel: Duel | None = None  # while one is played
         self.playing: SavedGame | None = None
         self.last_replay: Path | None = None
 
@@ -231,27 +237,28 @@ class BlockyardApp:
         self.save_settings()
         self.apply_settings()
 
-    def show_settings(self, back=None) -> None:
+    def show_settings(self, back: Callable[[], None] | None = None) -> None:
         """The settings screen; ``back`` (the launcher by default) leaves it."""
         from .pages import SettingsView
 
         self.window.show_view(SettingsView(self.session(), back or self.show_launcher))
 
-    def show_help(self, ruleset_id: str, back=None) -> None:
+    def show_help(self, ruleset_id: str, back: Callable[[], None] | None = None) -> None:
         """The how-to-play page of a ruleset, from its rule file's ``[help]``."""
         from .pages import HelpView
 
         ruleset = blockyard.load_ruleset(ruleset_id)
         self.window.show_view(HelpView(ruleset, back or self.show_launcher))
 
-    def show_stats(self, ruleset_id: str, back=None) -> None:
+    def show_stats(self, ruleset_id: str, back: Callable[[], None] | None = None) -> None:
         """The statistics screen of a ruleset, from the records store."""
         from .pages import StatsView
 
         ruleset = blockyard.load_ruleset(ruleset_id)
         self.window.show_view(StatsView(self.session(), ruleset, back or self.show_launcher))
 
-    def confirm_new_game(self, ruleset_id: str, back, seed: int | None = None,
+    def confirm_new_game(self, ruleset_id: str, back: Callable[[], None],
+                         seed: int | None = None,
                          challenge: int | None = None) -> None:
         """Start a game, asking first when it would end a game in progress."""
         key = self.key_for(ruleset_id, seed, challenge)
@@ -262,14 +269,17 @@ class BlockyardApp:
         from .menus import MenuView
 
         game = saved.game
+
+        def start_new() -> None:
+            self.start_game(ruleset_id, seed, challenge=challenge)
+
         self.window.show_view(MenuView(
             _("New game of {name}?").format(name=ruleset_name(game.ruleset)),
             [_("You have a game in progress: {points} points after {moves} moves.").format(
                 points=format_number(game.score), moves=format_number(game.moves)),
              _("A new game ends it here and records it.")],
             [(_("Resume that game"), lambda: self.resume(saved)),
-             (_("End it and start a new game"),
-              lambda: self.start_game(ruleset_id, seed, challenge=challenge)),
+             (_("End it and start a new game"), start_new),
              (_("Back"), back)], back))
 
     def resume(self, saved: SavedGame | blockyard.Game) -> None:
@@ -362,7 +372,8 @@ class BlockyardApp:
         else:
             self.show_summary(game, summary)
 
-    def watch_replay(self, replay: Replay | Path | str, back=None, title: str = "") -> str | None:
+    def watch_replay(self, replay: Replay | Path | str,
+                     back: Callable[[], None] | None = None, title: str = "") -> str | None:
         """Open the replay viewer; returns an error message instead when the replay
         cannot be shown faithfully."""
         from .replay_view import ReplayView
@@ -383,7 +394,7 @@ class BlockyardApp:
         from .menus import MenuView
 
         files = list_replays(ruleset_id)
-        choices = []
+        choices: list[tuple[str, Callable[[], None]]] = []
         problems: list[str] = []
         for path in files:
             if len(choices) == 8:
@@ -410,7 +421,7 @@ class BlockyardApp:
                                            name=ruleset_name(ruleset)), lines + problems,
                                        choices, self.show_launcher))
 
-    def _watch_from_list(self, path: Path, ruleset_id: str):
+    def _watch_from_list(self, path: Path, ruleset_id: str) -> Callable[[], None]:
         def watch() -> None:
             error = self.watch_replay(path, back=lambda: self.show_replays(ruleset_id))
             if error:
@@ -522,8 +533,7 @@ class BlockyardApp:
         rebuild = getattr(view, "rebuild", None)
         if callable(rebuild):
             rebuild()
-        elif view is not None and getattr(view, "game", None) is not None \
-                and type(view) is game_view(view.game.kind):
+        elif isinstance(view, GameScreen) and type(view) is game_view(view.game.kind):
             self.show_game(view.game)
         self.window.invalidate()
 
@@ -572,7 +582,8 @@ class BlockyardWindow(arcade.Window):
 
     app: BlockyardApp | None = None
 
-    def __init__(self, width: int, height: int, title: str, **kwargs: object) -> None:
+    def __init__(self, width: int, height: int, title: str, **kwargs: Any) -> None:
+        # kwargs: any of arcade.Window's keyword options, passed on as given
         kwargs.setdefault("antialiasing", False)
         super().__init__(width, height, title, **kwargs)
         self.stale = True

@@ -13,13 +13,15 @@ with a :class:`StoneBoardSection` (board, stones, shadow, sweep, points) and a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import arcade
 import pyglet
 
 import blockyard
 from blockyard.falling import FallingGame
+from blockyard.results import LandResult
 from blockyard.stones import Stone
 
 from . import rulewords, theme
@@ -62,11 +64,11 @@ class StoneBoardSection(ScreenSection):
         super().__init__(screen, "board", accept_keyboard_keys=False,
                          accept_mouse_events=False)
         self.screen: SudokuView = screen
-        self.cells = arcade.SpriteList()
-        self.overlay_sprites = arcade.SpriteList()
+        self.cells: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
+        self.overlay_sprites: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self.batch = pyglet.graphics.Batch()
         self.digits: list[arcade.Text] = []
-        self.sweep = arcade.SpriteList()
+        self.sweep: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self.sweep_age = SWEEP_TIME
         self.labels: list[tuple[arcade.Text, float]] = []
         self.shown: list[int] = []
@@ -157,7 +159,7 @@ class StoneBoardSection(ScreenSection):
                                  font_name=theme.FONT, bold=True, anchor_x="center",
                                  anchor_y="center"), 0.0))
 
-    def start_sweep(self, completed: list) -> None:
+    def start_sweep(self, completed: list[tuple[str, int]]) -> None:
         """Light up the cells of the completed areas (not under reduced motion)."""
         screen = self.screen
         if not screen.motion:
@@ -307,7 +309,7 @@ class SudokuView(GameScreen):
         self.discard_label = ""  # what a discard scores now (from the scoring hook)
         self.errors_label = Text(_("Errors"), 0, 0, theme.MUTED, 12, font_name=font,
                                  anchor_x="center", anchor_y="center")
-        self.upcoming = arcade.SpriteList()
+        self.upcoming: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self.hud.texts = [self.score_text, self.clock_text, self.errors_text, self.spare_text,
                           self.errors_label, self.next_text, *self.upcoming_texts]
         self.hud.sprites = [self.upcoming]
@@ -412,7 +414,7 @@ class SudokuView(GameScreen):
 
     # -- game flow ----------------------------------------------------------------------------
 
-    def _landed(self, results: list) -> None:
+    def _landed(self, results: Sequence[LandResult | None]) -> None:
         board = self.board_section
         for result in results:
             if result is None:
@@ -437,7 +439,7 @@ class SudokuView(GameScreen):
         if results:
             self.saved()
 
-    def perform(self, action: list) -> None:
+    def perform(self, action: list[Any]) -> None:
         """Perform a logged action with its effects (the replay viewer)."""
         moves = self.game.moves
         outcome = self.game.apply(action)

@@ -79,13 +79,13 @@ class BoardSection(ScreenSection):
         super().__init__(screen, "board", accept_keyboard_keys=False,
                          accept_mouse_events=False)
         self.screen: TrayGameView = screen
-        self.cells = arcade.SpriteList()
-        self.glow = arcade.SpriteList()
-        self.ghost = arcade.SpriteList()
-        self.flash = arcade.SpriteList()
-        self.particles = arcade.SpriteList()
+        self.cells: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
+        self.glow: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
+        self.ghost: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
+        self.flash: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
+        self.particles: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self.particle_motion: list[tuple[float, float]] = []
-        self.hint_sprites = arcade.SpriteList()
+        self.hint_sprites: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         # the hinted piece's outline (x1, y1, x2, y2 of each outer edge): seen on cells
         # of its own colour too
         self.hint_outline: list[tuple[float, float, float, float]] = []

@@ -206,7 +206,7 @@ class TrayGameView(GameScreen):
         if self.practice:
             counted = self.session.records.played_today(game.ruleset, game.date)
             self.best_text.text = _("Practice — today's game counted {points}").format(
-                points=format_number(counted))
+                points=format_number(counted if counted is not None else 0))
         elif challenge is not None and not self.spectator:
             self.best_text.text = _("To beat {points}").format(points=format_number(challenge))
         elif not shows_score or game.ruleset.record_kind == "none":
@@ -247,7 +247,8 @@ class TrayGameView(GameScreen):
         if spec.uses_left is None:
             return None
         try:
-            return int(spec.uses_left(self.game))
+            left = spec.uses_left(self.game)
+            return None if left is None else int(left)
         except Exception:  # a plugin's answer is only shown here; the game asks it again
             return None
 
