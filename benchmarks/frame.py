@@ -137,7 +137,7 @@ def effect_frames(window, view, frames: int) -> list[float]:
             effects.perfect_age = 0.0
             view.play("perfect")
         elif phase == 80:
-            view.invalid_drop()
+            view.input.refuse()
         times.append(timed_frame(window, view))
     return times
 

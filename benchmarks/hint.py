@@ -53,7 +53,7 @@ def main() -> None:
             window.flip()
         asked = time.perf_counter()
         view.on_key_press(arcade.key.H, 0)
-        while view.hint.placement() is None and view.hint.action() is None:
+        while view.input.hint.placement() is None and view.input.hint.action() is None:
             frames.append(timed_frame(window, view))
         latencies.append((time.perf_counter() - asked) * 1000)
     window.close()

@@ -50,7 +50,7 @@ class ActionSpec:
     ``key``
         the default key (``"s"``), or ``None``.
     ``takes_slot``
-        the action takes one argument, a tray slot 0–2 holding a piece
+        the action takes one argument, a tray slot (0 to ``len(game.tray) - 1``) holding a piece
         (rotate); otherwise it takes none.
     ``after_end``
         offered only once the game is over (eu "continue"): performing it
@@ -68,6 +68,20 @@ class ActionSpec:
     ``uses_left(game)``
         how many times it can still be taken (shown on the button as
         "Swap (2)"), or ``None`` when unlimited.
+    ``help``
+        one line of player text saying what it does.
+    ``sound``
+        the name of the window's sound effect played when it is taken
+        (``"swap"``), or ``None`` for none. A name the window does not know
+        plays nothing.
+    ``confirm``
+        whether the window asks the player to click (or press) it a second
+        time before taking it. ``None`` (the default) means: yes for an action
+        of the running game that takes no slot (swap, end round), no for an
+        ``after_end`` or ``takes_slot`` action; see :attr:`asks_confirmation`.
+    ``ends_game``
+        taking it ends the game at once (end round): the window takes it for
+        a game the player abandons, so that its log says how it ended.
     """
 
     name: str
@@ -81,6 +95,29 @@ class ActionSpec:
     rescue: ActionPredicate = _never
     uses_left: Callable[[Any], int | None] | None = None
     help: str = ""
+    sound: str | None = None
+    confirm: bool | None = None
+    ends_game: bool = False
+
+    def __post_init__(self) -> None:
+        if self.sound is not None and not isinstance(self.sound, str):
+            raise TypeError(f"action {self.name!r}: sound must be a sound name (str) or None, "
+                            f"not {self.sound!r}")
+        if self.confirm is not None and not isinstance(self.confirm, bool):
+            raise TypeError(f"action {self.name!r}: confirm must be True, False or None, "
+                            f"not {self.confirm!r}")
+        if not isinstance(self.ends_game, bool):
+            raise TypeError(f"action {self.name!r}: ends_game must be True or False, "
+                            f"not {self.ends_game!r}")
+
+    @property
+    def asks_confirmation(self) -> bool:
+        """Whether the window asks for a second click (or key) before taking it:
+        ``confirm`` when set, else yes exactly for an action of the running game
+        that takes no slot."""
+        if self.confirm is not None:
+            return self.confirm
+        return not self.takes_slot and not self.after_end
 
 
 @dataclass(frozen=True, slots=True)

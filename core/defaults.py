@@ -43,6 +43,6 @@ class CoreDefaults:
 
     @hookimpl(tryfirst=True)
     def blockyard_actions(self, ruleset: Ruleset) -> list[ActionSpec]:
-        return [ActionSpec("end", "End round", _end_round, key="e",
+        return [ActionSpec("end", "End round", _end_round, key="e", confirm=True, ends_game=True,
                            help="End the game now and count the score.")]
 

@@ -101,6 +101,21 @@ class FallingGame(Game):
     # -- public state --------------------------------------------------------------------
 
     @property
+    def errors_allowed(self) -> int | None:
+        """The errors that end the game (the ``blockyard_max_errors`` answer, read
+        when the ruleset loaded), or ``None`` when errors end nothing."""
+        return self.ruleset.errors_allowed
+
+    def discard_points(self) -> int:
+        """The points discarding the falling stone over a full column would score
+        now, asked of the scoring hook as a landing asks it (nothing changes)."""
+        stone = Stone.from_code(self.cur_code)
+        facts = LandingFacts(stone=stone, cell=None, dropped=False, error=False,
+                             discarded=True, regions=(), state=self.state)
+        scoring = self._hooks.score(self, facts, "discard points")
+        return int(scoring.points)
+
+    @property
     def board(self) -> tuple[tuple[Stone | None, ...], ...]:
         """Rows of cells: ``None`` or a :class:`Stone`."""
         cols = self.cols

@@ -146,6 +146,12 @@ class RulesetSpecs:
         """Single answer. Seconds on the game clock, or ``None`` for no clock.
         The game is over with reason ``"time"`` when the clock reaches 0."""
 
+    @hookspec(firstresult=True)
+    def blockyard_max_errors(self, ruleset: Ruleset) -> int | None:
+        """Single answer, falling games. How many errors end the game (the plugin
+        whose end rule counts them answers), or ``None`` when errors end nothing.
+        Read once at load as ``game.errors_allowed`` (the window shows it)."""
+
     @hookspec
     def blockyard_actions(self, ruleset: Ruleset) -> list[ActionSpec]:
         """Every answer counts. The player actions other than placing that this

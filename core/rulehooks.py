@@ -96,6 +96,8 @@ MAX_COMBO = 10**6
 """The highest combo counter a scoring answer may give."""
 MAX_SCORE = 10**15
 """The score no game may pass (either sign): the snapshot limit."""
+MAX_ERRORS = 10**6
+"""The most errors a ``blockyard_max_errors`` answer may allow."""
 MAX_REASON = 64
 """The longest end reason (``blockyard_end_reason``), in characters."""
 MAX_TEXT = 300
@@ -285,6 +287,7 @@ class RuleHooks:
     _ask_check_ruleset: Callable[..., Any]
     _ask_falling_rules: Callable[..., Any]
     _ask_time_limit: Callable[..., Any]
+    _ask_max_errors: Callable[..., Any]
     _ask_actions: Callable[..., Any]
     _ask_game_start: Callable[..., Any]
     _ask_deal: Callable[..., Any]
@@ -344,6 +347,9 @@ class RuleHooks:
                 ("falling_rules", hook.blockyard_falling_rules, "FallingRules",
                  lambda v: isinstance(v, FallingRules)),
                 ("time_limit", hook.blockyard_time_limit, "a number of seconds", _number_ok),
+                ("max_errors", hook.blockyard_max_errors,
+                 f"a whole number of errors from 1 to {MAX_ERRORS:,}",
+                 lambda v: _is_int(v) and 1 <= v <= MAX_ERRORS),
                 ("actions", hook.blockyard_actions, "a list of ActionSpec",
                  _list_of(ActionSpec)),
                 ("game_start", hook.blockyard_game_start, "nothing", _anything),
@@ -565,6 +571,11 @@ class RuleHooks:
         """``blockyard_time_limit``: seconds on the game clock, or ``None``."""
         value = self._ask_time_limit(LOADING, ruleset)
         return None if value is None else float(value)
+
+    def max_errors(self, ruleset: Ruleset) -> int | None:
+        """``blockyard_max_errors``: how many errors end a game, or ``None``."""
+        value = self._ask_max_errors(LOADING, ruleset)
+        return None if value is None else int(value)
 
     def actions(self, ruleset: Ruleset) -> list[tuple[str, list[ActionSpec]]]:
         """``blockyard_actions``: each contributing plugin's action specs, as

@@ -112,6 +112,8 @@ class Ruleset:
             raise self._load_error("time_limit", f"a clock of more than 0 and at most "
                                    f"{MAX_TIME_LIMIT:g} seconds, found {limit!r}")
         self.time_limit: float | None = limit
+        self.errors_allowed: int | None = hooks.max_errors(self)
+        """How many errors end a game (``blockyard_max_errors``), or ``None``."""
         self.action_specs, self.action_owner = self._collect_actions()
         hooks.check_ruleset(self)
         self._check_complete()

@@ -12,6 +12,7 @@ import time
 import warnings
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import arcade
 from PIL import Image
@@ -22,6 +23,7 @@ from blockyard.replays import KEEP as REPLAYS_KEPT
 from blockyard.replays import Replay, ReplayError, load_replay, save_replay
 
 from . import i18n, theme
+from .game_screen import GameScreen
 from .i18n import _, format_number, ngettext
 from .persistence import (
     DiskFullError,
@@ -42,6 +44,9 @@ from .persistence import (
 from .rulewords import ruleset_name
 from .screens import game_view
 from .session import Session
+
+if TYPE_CHECKING:
+    from .duel import Duel
 
 
 def save_problem_text(exc: SaveError) -> str:
@@ -115,7 +120,7 @@ class BlockyardApp:
         except Exception as exc:  # no audio driver, an unwritable data folder
             self.sounds.problem = f"{type(exc).__name__}: {exc}"
         self.apply_settings(rebuild=False)
-        self.duel = None  # a duel.Duel while one is played
+        self.duel: Duel | None = None  # while one is played
         self.playing: SavedGame | None = None
         self.last_replay: Path | None = None
 
@@ -274,13 +279,14 @@ class BlockyardApp:
         self.save_settings()
         self.apply_settings()
 
-    def show_settings(self, back=None) -> None:
+    def show_settings(self, back: Callable[[], None] | None = None) -> None:
         """The settings screen; ``back`` (the launcher by default) leaves it."""
         from .pages import SettingsView
 
         self.window.show_view(SettingsView(self.session(), back or self.show_launcher))
 
-    def show_help(self, ruleset: str | blockyard.Ruleset, back=None) -> None:
+    def show_help(self, ruleset: str | blockyard.Ruleset,
+                  back: Callable[[], None] | None = None) -> None:
         """The how-to-play page of a ruleset (an installed id, or the loaded ruleset of
         a game: a rule file given by path has no id to find it by), from its rule
         file's ``[help]``."""
@@ -289,7 +295,8 @@ class BlockyardApp:
         loaded = blockyard.load_ruleset(ruleset)
         self.window.show_view(HelpView(loaded, back or self.show_launcher))
 
-    def show_stats(self, ruleset: str | blockyard.Ruleset, back=None) -> None:
+    def show_stats(self, ruleset: str | blockyard.Ruleset,
+                       back: Callable[[], None] | None = None) -> None:
         """The statistics screen of a ruleset (an id or a loaded ruleset), from the
         records store."""
         from .pages import StatsView
@@ -297,7 +304,8 @@ class BlockyardApp:
         loaded = blockyard.load_ruleset(ruleset)
         self.window.show_view(StatsView(self.session(), loaded, back or self.show_launcher))
 
-    def confirm_new_game(self, ruleset_id: str, back, seed: int | None = None,
+    def confirm_new_game(self, ruleset_id: str, back: Callable[[], None],
+                         seed: int | None = None,
                          challenge: int | None = None) -> None:
         """Start a game, asking first when it would end a game in progress."""
         key = self.key_for(ruleset_id, seed, challenge)
@@ -308,14 +316,17 @@ class BlockyardApp:
         from .menus import MenuView
 
         game = saved.game
+
+        def start_new() -> None:
+            self.start_game(ruleset_id, seed, challenge=challenge)
+
         self.window.show_view(MenuView(
             _("New game of {name}?").format(name=ruleset_name(game.ruleset)),
             [_("You have a game in progress: {points} points after {moves} moves.").format(
                 points=format_number(game.score), moves=format_number(game.moves)),
              _("A new game ends it here and records it.")],
             [(_("Resume that game"), lambda: self.resume(saved)),
-             (_("End it and start a new game"),
-              lambda: self.start_game(ruleset_id, seed, challenge=challenge)),
+             (_("End it and start a new game"), start_new),
              (_("Back"), back)], back))
 
     def resume(self, saved: SavedGame | blockyard.Game) -> None:
@@ -338,12 +349,17 @@ class BlockyardApp:
         self.show_game(saved.game)
 
     def abandon(self, saved: SavedGame) -> None:
-        """End a game in progress (as the player's "end round") and record it with
-        its replay, without showing its summary."""
+        """End a game in progress (with the rules' action that ends the game, as the
+        player's "end round", so that its log says so) and record it with its
+        replay, without showing its summary."""
         game = saved.game
         if not game.over:
+            ending = next((spec.name for spec in game.ruleset.action_specs.values()
+                           if spec.ends_game and not spec.after_end), None)
             try:
-                game.act("end")
+                if ending is None:
+                    raise blockyard.IllegalMove("the rules have no action that ends the game")
+                game.act(ending)
             except (blockyard.IllegalMove, blockyard.PluginError):
                 game.end_game("ended")
         player = ""
@@ -425,7 +441,8 @@ class BlockyardApp:
         else:
             self.show_summary(game, summary)
 
-    def watch_replay(self, replay: Replay | Path | str, back=None, title: str = "") -> str | None:
+    def watch_replay(self, replay: Replay | Path | str,
+                     back: Callable[[], None] | None = None, title: str = "") -> str | None:
         """Open the replay viewer; returns an error message instead when the replay
         cannot be shown faithfully."""
         from .replay_view import ReplayView
@@ -446,7 +463,7 @@ class BlockyardApp:
         from .menus import MenuView
 
         files = list_replays(ruleset_id)
-        choices = []
+        choices: list[tuple[str, Callable[[], None]]] = []
         problems: list[str] = []
         for path in files:
             if len(choices) == 8:
@@ -478,7 +495,7 @@ class BlockyardApp:
                                            name=ruleset_name(ruleset)), lines + problems,
                                        choices, self.show_launcher))
 
-    def _watch_from_list(self, path: Path, ruleset_id: str):
+    def _watch_from_list(self, path: Path, ruleset_id: str) -> Callable[[], None]:
         def watch() -> None:
             error = self.watch_replay(path, back=lambda: self.show_replays(ruleset_id))
             if error:
@@ -619,8 +636,7 @@ class BlockyardApp:
         rebuild = getattr(view, "rebuild", None)
         if callable(rebuild):
             rebuild()
-        elif view is not None and getattr(view, "game", None) is not None \
-                and type(view) is game_view(view.game.kind):
+        elif isinstance(view, GameScreen) and type(view) is game_view(view.game.kind):
             self.show_game(view.game)
         self.window.invalidate()
 
@@ -669,7 +685,8 @@ class BlockyardWindow(arcade.Window):
 
     app: BlockyardApp | None = None
 
-    def __init__(self, width: int, height: int, title: str, **kwargs: object) -> None:
+    def __init__(self, width: int, height: int, title: str, **kwargs: Any) -> None:
+        # kwargs: any of arcade.Window's keyword options, passed on as given
         kwargs.setdefault("antialiasing", False)
         super().__init__(width, height, title, **kwargs)
         self.stale = True

@@ -5,6 +5,7 @@ watch the other's game, start a new duel or leave."""
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -119,14 +120,17 @@ def show_turn(app: BlockyardApp) -> None:
     else:
         lines.append(_("{name} plays first; hand over when the game is over.").format(
             name=duel.player))
+
+    def begin() -> None:
+        app.start_game(duel.ruleset_id, duel.seed)
+
     app.window.show_view(MenuView(
         _("{name}'s turn").format(name=duel.player), lines,
-        [(_("Start — {name}").format(name=duel.player),
-          lambda: app.start_game(duel.ruleset_id, duel.seed)),
+        [(_("Start — {name}").format(name=duel.player), begin),
          (_("Leave the duel"), leave(app))], leave(app)))
 
 
-def leave(app: BlockyardApp):
+def leave(app: BlockyardApp) -> Callable[[], None]:
     def go() -> None:
         app.duel = None
         app.show_launcher()
@@ -159,9 +163,14 @@ def show_result(app: BlockyardApp) -> None:
                   moves=format_number(r.moves))
               for r in duel.results]
 
-    def watch(result: DuelResult):
-        return lambda: app.watch_replay(result.replay, back=lambda: show_result(app),
-                                        title=_("{name}'s game").format(name=result.name))
+    def watch(result: DuelResult) -> Callable[[], None]:
+        def go() -> None:
+            if result.replay is None:
+                return
+            app.watch_replay(result.replay, back=lambda: show_result(app),
+                             title=_("{name}'s game").format(name=result.name))
+
+        return go
 
     choices = [(_("Watch {name}'s game").format(name=r.name), watch(r)) for r in duel.results
                if r.replay is not None]  # a replay that could not be saved (a full disk)

@@ -436,10 +436,6 @@ class GameScreen(arcade.View):
         return self.dialog.ready
 
     @property
-    def continue_button(self) -> Button:
-        return self.dialog.buttons["continue"]
-
-    @property
     def give_up_button(self) -> Button:
         return self.dialog.give_up_button
 

@@ -368,8 +368,8 @@ class LauncherView(arcade.View):
         entry.stats_rect = rects.get("stats", empty)
         entry.duel_rect = rects.get("duel", empty)
         entry.replays_rect = rects.get("replays", empty)
-        for text in texts:  # at whole pixels: glyphs at half pixels lose a row
-            text.position = (round(text.x), round(text.y))
+        for shown in texts:  # at whole pixels: glyphs at half pixels lose a row
+            shown.position = (round(shown.x), round(shown.y))
         entry.texts = texts
         return height
 

@@ -67,8 +67,9 @@ class GameLayout:
     message: Rect        # the line of short messages ("It does not fit there")
     bottom: float = 0.0  # the band below this height is kept free
 
-    def cell_center(self, row: int, col: int) -> tuple[float, float]:
-        """Window position of the centre of board cell ``(row, col)``."""
+    def cell_center(self, row: float, col: float) -> tuple[float, float]:
+        """Window position of the centre of board cell ``(row, col)`` (between cells
+        for fractions)."""
         return (self.board.left + (col + 0.5) * self.cell,
                 self.board.top - (row + 0.5) * self.cell)
 

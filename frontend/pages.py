@@ -150,7 +150,7 @@ class SettingsView(arcade.View):
             self.swatch_label.y += raise_by
             self.back_button.place(back.raised(raise_by), 17 * scale)
         # the piece colours as they are drawn now (palette and patterns)
-        self.swatches = arcade.SpriteList()
+        self.swatches: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         from .widgets import cell_sprite
 
         count = 8
@@ -254,8 +254,8 @@ class HelpView(arcade.View):
                                  font_name=theme.FONT, bold=True, anchor_x="center",
                                  anchor_y="center")
         fit_text(self.title, width - 24, 40 * scale, 24 * scale)
-        self.top = height - 90 * scale
-        self.bottom = 90 * scale
+        self.top: float = height - 90 * scale
+        self.bottom: float = 90 * scale
         self.body = Text(self.page, width / 2, self.top + self.scroll, theme.TEXT,
                                 15 * scale, font_name=theme.FONT, anchor_x="center",
                                 anchor_y="top", multiline=True, width=int(width * 0.88),

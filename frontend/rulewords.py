@@ -4,7 +4,9 @@ Why a game ended, the labels of actions with their uses left, what the game's
 mode calls the areas a move completes (``Mode.area_words``), and the numbers a
 falling game shows (points for a discard, errors allowed) come from the game and
 its ruleset: the ``[display]`` table (``texts``), the actions plugins contribute
-(``label``, ``help``, ``uses_left``) and the rule file's plugin parameters.
+(``label``, ``help``, ``uses_left``) and the game's own answers
+(``FallingGame.errors_allowed``, ``FallingGame.discard_points()``), never from
+the rule file's plugin parameters.
 
 In the player's language: the rule file's ``[display.i18n.<language>]`` texts
 (:func:`display`, :func:`ruleset_name`), and the bundled plugins' own English
@@ -15,11 +17,10 @@ words (action labels and help, tips) through the frontend's catalogue
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 import blockyard
+from blockyard.display import Display
 from blockyard.modes import Mode
-from blockyard.ruleset import Display
 
 from .i18n import N_, Nn_, _, format_date, format_number, language, localise_digits, ngettext
 
@@ -99,27 +100,6 @@ def ruleset_description(ruleset: blockyard.Ruleset) -> str:
     return ruleset.description_in(language())
 
 
-def rule_param(ruleset: blockyard.Ruleset, plugin: str, key: str, default: Any = None) -> Any:
-    """The value of ``key`` in the rule file's ``[plugins.<plugin>]`` table (after
-    ``extends``), or ``default`` when the ruleset does not use that plugin."""
-    table = ruleset.data.get("plugins", {}).get(plugin)
-    if not isinstance(table, dict):
-        return default
-    return table.get(key, default)
-
-
-def max_errors(ruleset: blockyard.Ruleset) -> int | None:
-    """Errors that end a falling game (``None`` when its rules count none)."""
-    value = rule_param(ruleset, "sudoku-rules", "max_errors")
-    return value if isinstance(value, int) else None
-
-
-def discard_points(ruleset: blockyard.Ruleset) -> int | None:
-    """Points for a stone discarded over a full column, or ``None``."""
-    value = rule_param(ruleset, "sudoku-rules", "discard_points")
-    return value if isinstance(value, int) else None
-
-
 def signed(points: int) -> str:
     """Points with their sign, a true minus for negatives (``−100``, ``+10``), in the
     language's digits and separators."""
@@ -136,7 +116,7 @@ def over_words(game: blockyard.Game, reason: str | None = None) -> str:
     if own:
         return own
     if reason == "errors":
-        limit = max_errors(game.ruleset)
+        limit = game.ruleset.errors_allowed
         if limit is None:
             return _("Too many errors")
         return ngettext("{n} error", "{n} errors", limit).format(n=format_number(limit))

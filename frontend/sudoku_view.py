@@ -13,19 +13,22 @@ with a :class:`StoneBoardSection` (board, stones, shadow, sweep, points) and a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import arcade
 import pyglet
 
 import blockyard
+from blockyard.falling import FallingGame
+from blockyard.results import LandResult
 from blockyard.stones import Stone
 
 from . import rulewords, theme
 from .game_screen import GameScreen, ScreenSection
 from .i18n import _, format_number
 from .layout import Rect
-from .rulewords import discard_points, max_errors, signed
+from .rulewords import signed
 from .text import Text
 from .widgets import Button, cell_sprite, fit_text, hover_buttons
 
@@ -61,11 +64,11 @@ class StoneBoardSection(ScreenSection):
         super().__init__(screen, "board", accept_keyboard_keys=False,
                          accept_mouse_events=False)
         self.screen: SudokuView = screen
-        self.cells = arcade.SpriteList()
-        self.overlay_sprites = arcade.SpriteList()
+        self.cells: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
+        self.overlay_sprites: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self.batch = pyglet.graphics.Batch()
         self.digits: list[arcade.Text] = []
-        self.sweep = arcade.SpriteList()
+        self.sweep: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self.sweep_age = SWEEP_TIME
         self.labels: list[tuple[arcade.Text, float]] = []
         self.shown: list[int] = []
@@ -156,7 +159,7 @@ class StoneBoardSection(ScreenSection):
                                  font_name=theme.FONT, bold=True, anchor_x="center",
                                  anchor_y="center"), 0.0))
 
-    def start_sweep(self, completed: list) -> None:
+    def start_sweep(self, completed: list[tuple[str, int]]) -> None:
         """Light up the cells of the completed areas (not under reduced motion)."""
         screen = self.screen
         if not screen.motion:
@@ -190,7 +193,7 @@ class StoneBoardSection(ScreenSection):
         pad = cell * 0.1
         arcade.draw_lrbt_rectangle_filled(b.left - pad, b.right + pad, b.bottom - pad,
                                           b.top + pad, theme.BOARD_BG)
-        # full columns: the place to discard (−100)
+        # full columns: the place to discard, marked with what it scores now (−100)
         for col in range(screen.game.cols):
             if screen.game.column_full(col):
                 x = b.left + col * cell
@@ -279,9 +282,10 @@ class SudokuView(GameScreen):
     """Plays one falling-stone game: the shared game screen with a stone board and
     on-screen controls."""
 
-    def __init__(self, session: Session, game: blockyard.Game, *,
+    def __init__(self, session: Session, game: FallingGame, *,
                  spectator: bool = False, reserve_bottom: float = 0.0) -> None:
         super().__init__(session, game, spectator=spectator, reserve_bottom=reserve_bottom)
+        self.game: FallingGame = game
         self.over_delay = OVER_DELAY
         self.over_sounded = game.over
         self.shown_moves = -1
@@ -301,12 +305,11 @@ class SudokuView(GameScreen):
         self.upcoming_texts = [Text("", 0, 0, (20, 20, 30, 255), 14, font_name=font,
                                     bold=True, anchor_x="center", anchor_y="center")
                                for _ in range(3)]
-        self.max_errors = max_errors(game.ruleset)
-        discard = discard_points(game.ruleset)
-        self.discard_label = signed(discard) if discard is not None else ""
+        self.max_errors = game.errors_allowed
+        self.discard_label = ""  # what a discard scores now (from the scoring hook)
         self.errors_label = Text(_("Errors"), 0, 0, theme.MUTED, 12, font_name=font,
                                  anchor_x="center", anchor_y="center")
-        self.upcoming = arcade.SpriteList()
+        self.upcoming: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self.hud.texts = [self.score_text, self.clock_text, self.errors_text, self.spare_text,
                           self.errors_label, self.next_text, *self.upcoming_texts]
         self.hud.sprites = [self.upcoming]
@@ -376,6 +379,13 @@ class SudokuView(GameScreen):
         self.score_text.text = format_number(game.score)
         self._update_clock()
         self.shown_moves = game.moves
+        if any(game.column_full(col) for col in range(game.cols)):
+            points = game.discard_points()
+            label = signed(points) if points else format_number(0)
+            if label != self.discard_label:
+                self.discard_label = label
+                for mark in self.board_section.discard_marks:
+                    mark.text = label
         if self.max_errors is not None:
             self.errors_text.text = "✗" * game.errors
             self.spare_text.text = "·" * max(0, self.max_errors - game.errors)
@@ -404,7 +414,7 @@ class SudokuView(GameScreen):
 
     # -- game flow ----------------------------------------------------------------------------
 
-    def _landed(self, results: list) -> None:
+    def _landed(self, results: Sequence[LandResult | None]) -> None:
         board = self.board_section
         for result in results:
             if result is None:
@@ -429,7 +439,7 @@ class SudokuView(GameScreen):
         if results:
             self.saved()
 
-    def perform(self, action: list) -> None:
+    def perform(self, action: list[Any]) -> None:
         """Perform a logged action with its effects (the replay viewer)."""
         moves = self.game.moves
         outcome = self.game.apply(action)

@@ -43,7 +43,7 @@ class SummaryView(arcade.View):
         self.code = challenge_code(game)
         # the other rulesets whose best score this record also is (one records group)
         self.shared = best_shared_with(game.ruleset) if summary.record_after is not None else []
-        self.pieces = arcade.SpriteList()
+        self.pieces: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self._layout()
 
     def _lines(self) -> list[tuple[str, theme.Color, float, bool]]:

@@ -127,13 +127,15 @@ def _metrics(bold: bool, pixels: int, shaped: bool) -> tuple[int, int]:
 
 
 def _run_length(text: str, bold: bool, pixels: int, shaped: bool) -> float:
-    return sum(font(which, bold, pixels, shaped).getlength(part, **_language(which, shaped))
-               for which, part in runs(text))
+    return sum((font(which, bold, pixels, shaped).getlength(
+        part, language=_language(which, shaped)) for which, part in runs(text)), 0.0)
 
 
-def _language(which: int, shaped: bool) -> dict[str, str]:
+def _language(which: int, shaped: bool) -> str | None:
+    """The language a run of text is shaped in: Nepali for Devanagari when shaping
+    is available, else none given."""
     shaped = shaped and shaping_available()
-    return {"language": "ne"} if which == _DEVANAGARI and shaped else {}
+    return "ne" if which == _DEVANAGARI and shaped else None
 
 
 @dataclass(frozen=True)
@@ -190,8 +192,8 @@ def render_image(text: str, pixels: int, bold: bool = False, wrap: int | None = 
         for which, part in runs(line):
             face = font(which, bold, pixels, shaped)
             draw.text((x, baseline), part, fill=255, font=face, anchor="ls",
-                      **_language(which, shaped))
-            x += face.getlength(part, **_language(which, shaped))
+                      language=_language(which, shaped))
+            x += face.getlength(part, language=_language(which, shaped))
     image = Image.new("RGBA", mask.size, (255, 255, 255, 0))
     image.putalpha(mask)
     return image

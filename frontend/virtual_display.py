@@ -8,7 +8,7 @@ import shutil
 import subprocess
 
 
-def start_virtual_display(size: str = "1600x1200x24") -> subprocess.Popen:
+def start_virtual_display(size: str = "1600x1200x24") -> subprocess.Popen[bytes]:
     """Start Xvfb on a free display number, point ``DISPLAY`` at it, and stop it
     when the process exits. Raises ``RuntimeError`` naming what is missing."""
     missing = [tool for tool in ("Xvfb",) if shutil.which(tool) is None]

@@ -115,8 +115,9 @@ def cell_sprite(color: theme.Color, size: float, x: float = 0, y: float = 0,
 
 
 def piece_sprites(cells: Iterable[tuple[int, int]], color: theme.Color, size: float,
-                  left: float, top: float, sprites: arcade.SpriteList | None = None,
-                  index: int = 0) -> arcade.SpriteList:
+                  left: float, top: float,
+                  sprites: arcade.SpriteList[arcade.Sprite] | None = None,
+                  index: int = 0) -> arcade.SpriteList[arcade.Sprite]:
     """Sprites for a piece whose bounding box's top-left corner is at ``(left, top)``;
     ``index``: its colour index (for its pattern when patterns are on)."""
     out = sprites if sprites is not None else arcade.SpriteList()

@@ -62,7 +62,7 @@ class Continue:
     def blockyard_actions(self, ruleset: Any) -> list[ActionSpec]:
         rows = "row" if self.max_rows == 1 else "rows"
         return [ActionSpec(
-            "continue", "Continue", self.perform, key="c", after_end=True,
+            "continue", "Continue", self.perform, key="c", after_end=True, confirm=False,
             available=self.available, uses_left=lambda game: self.times - self.used(game),
             help=f"Empty up to {self.max_rows} of the fullest {rows} and play on; "
                  "the combo starts again.")]
@@ -144,7 +144,7 @@ class Swaps:
     @hookimpl
     def blockyard_actions(self, ruleset: Any) -> list[ActionSpec]:
         return [ActionSpec(
-            "swap", "Swap", self.perform, key="s",
+            "swap", "Swap", self.perform, key="s", sound="swap", confirm=True,
             available=lambda game: self.left(game) > 0,
             rescue=lambda game: self.left(game) > 0, uses_left=self.left,
             help="Discard the three pieces in the tray and get a new set.")]

@@ -38,6 +38,6 @@ class Rotation:
     @hookimpl
     def blockyard_actions(self, ruleset: Any) -> list[ActionSpec]:
         return [ActionSpec(
-            "rotate", "Rotate", self.perform, key="r", takes_slot=True,
+            "rotate", "Rotate", self.perform, key="r", takes_slot=True, confirm=False,
             available=lambda game: any(p is not None for p in game.tray),
             rescue=self.rescue, help="Turn a piece in the tray a quarter turn clockwise.")]

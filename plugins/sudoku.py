@@ -208,6 +208,10 @@ class SudokuRules:
         return Scoring(points, 0)
 
     @hookimpl
+    def blockyard_max_errors(self, ruleset: Any) -> int:
+        return self.max_errors
+
+    @hookimpl
     def blockyard_end_reason(self, game: Any, stuck: bool) -> str | None:
         if game.errors >= self.max_errors:
             return "errors"

@@ -41,7 +41,7 @@ def main() -> None:
     slot = view.layout.slots[0]
     view.on_mouse_press(slot.center_x, slot.center_y, arcade.MOUSE_BUTTON_LEFT, 0)
     # the I3 dropped on column 7 from row 6 completes rows 6 and 7
-    x, y = view.drag_point(game.tray[0], 6, 7)
+    x, y = view.input.drag_point(game.tray[0], 6, 7)
     view.on_mouse_drag(x, y, 1, 1, arcade.MOUSE_BUTTON_LEFT, 0)
     for _ in range(3):
         window.dispatch_events()
@@ -50,7 +50,7 @@ def main() -> None:
     view.on_draw()
     out = ROOT / "docs" / "screenshot.png"
     arcade.get_image(0, 0, 720, 960).save(out)
-    print(f"wrote {out} (preview: {view.preview})", file=sys.stderr)
+    print(f"wrote {out} (preview: {view.input.preview})", file=sys.stderr)
     statistics(window, app)
     colour_blind(window, app)
     window.close()

@@ -4,7 +4,7 @@ The repository maps folders to one import package (``core/`` → ``blockyard``,
 ``plugins/`` → ``blockyard.plugins``, ...), which an editable install resolves
 through an import hook that mypy cannot follow. This script lays out the same
 package as links under ``build/typecheck/`` and runs mypy on it: ``--strict`` for
-``blockyard`` (core) and ``blockyard.plugins``; the frontend is not part of it.
+``blockyard`` (core), ``blockyard.plugins`` and ``blockyard.frontend``.
 
 Run:  python scripts/typecheck.py   (the test command runs it)
 """
@@ -30,6 +30,7 @@ def lay_out() -> Path:
         if source.suffix in (".py", ".pyi") or source.name == "py.typed":
             os.symlink(source, package / source.name)
     os.symlink(ROOT / "plugins", package / "plugins")
+    os.symlink(ROOT / "frontend", package / "frontend")
     return package
 
 

@@ -170,6 +170,29 @@ def test_time_limit_puts_a_clock_on_the_game_that_ends_it_as_time(rule_file, reg
         blockyard.load_ruleset(bad)
 
 
+# -- blockyard_max_errors ------------------------------------------------------------------
+
+class ErrorLimit:
+    def __init__(self, params: Params) -> None:
+        self.limit = params.integer("limit")
+
+    @hookimpl
+    def blockyard_max_errors(self, ruleset):
+        return self.limit
+
+
+def test_max_errors_is_read_once_at_load_and_bounded(rule_file, register_plugin):
+    register_plugin("error-limit", ErrorLimit)
+    ruleset = blockyard.load_ruleset(rule_file(TRAY + "[plugins.error-limit]\nlimit = 4\n"))
+    assert ruleset.errors_allowed == 4
+    assert blockyard.load_ruleset(rule_file(TRAY, "no-limit.toml")).errors_allowed is None
+    for limit in (0, 10**6 + 1):
+        bad = rule_file(TRAY + f"[plugins.error-limit]\nlimit = {limit}\n", f"bad{limit}.toml")
+        with pytest.raises(PluginError, match=r"plugin 'error-limit', hook "
+                                              r"blockyard_max_errors.*from 1 to 1,000,000"):
+            blockyard.load_ruleset(bad)
+
+
 # -- blockyard_end_reason ------------------------------------------------------------------
 
 class ThreeMoves:

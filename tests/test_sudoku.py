@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -464,3 +465,27 @@ def test_sudoku_games_keep_records_like_tray_games(tmp_path):
 def test_tray_actions_do_not_exist_in_sudoku_and_falling_actions_not_in_tray_games():
     assert not hasattr(blockyard.new_game("sudoku-bloxx", seed=1), "place")
     assert not hasattr(blockyard.new_game("eu-classic", seed=1), "hard_drop")
+
+
+def test_errors_allowed_is_the_rules_answer_read_at_load(tmp_path):
+    """sudoku-rules answers blockyard_max_errors with its max_errors parameter"""
+    assert game_with("5").errors_allowed == 3
+    source = Path(blockyard.load_ruleset("sudoku-bloxx").path).read_text(encoding="utf-8")
+    path = tmp_path / "five.toml"
+    path.write_text(source.replace('id = "sudoku-bloxx"', 'id = "five-errors"')
+                    .replace("max_errors = 3", "max_errors = 5"), encoding="utf-8")
+    game = blockyard.new_game(blockyard.load_ruleset(path), seed=1, stream="5")
+    assert game.errors_allowed == 5
+
+
+def test_discard_points_are_what_a_discard_scores_now():
+    full = board(*("....5...." for _ in range(9)))
+    game = game_with("5 6", full)
+    assert game.column_full(4)
+    assert game.discard_points() == 0  # the score never goes below 0
+    game.score = 500
+    assert game.discard_points() == -100
+    moves = game.moves
+    steer(game, 4)
+    game.hard_drop()
+    assert game.moves == moves + 1 and game.score == 400 and game.last_landing.discarded

@@ -33,7 +33,7 @@ def test_texts_fit_their_boxes(ui, size):
         view = ui.view
         assert isinstance(view, TrayGameView)
         view.on_resize(width, height)
-        view.armed = "swap" if game.has_action("swap") else None
+        view.input.armed = "swap" if game.has_action("swap") else None
         view.refresh()
         for button in view.hud_buttons:
             assert fits(button.text, button.rect), (ruleset, button.label, button.rect)
@@ -148,9 +148,9 @@ def test_a_region_kind_from_a_plugin_glows(ui, register_plugin, rule_file):
     ui.pump(2)
     view = ui.view
     ui.key("1")
-    view.key_anchor = (0, 0)
-    view._update_ghost()
-    assert view.preview.regions == (("diag", 0),)
+    view.input.key_anchor = (0, 0)
+    view.input.aim()
+    assert view.input.preview.regions == (("diag", 0),)
     assert len(view.board_section.glow) == 10
     ui.key("Return")
     assert game.board_text().count("#") == 0

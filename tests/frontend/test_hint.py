@@ -25,13 +25,13 @@ def test_h_shows_the_search_bots_move_as_a_ghost_on_the_board(ui):
     before = ui.screenshot()
     ui.key("h")
     frames = 1
-    while view.hint.placement() is None:
+    while view.input.hint.placement() is None:
         ui.pump(1)
         frames += 1
         assert frames <= 100 / STEP_BUDGET_MS, "no hint within 100 ms of thinking"
-    assert ("place", *view.hint.placement()) == expected
+    assert ("place", *view.input.hint.placement()) == expected
     after = ui.screenshot()
-    slot, row, col = view.hint.placement()
+    slot, row, col = view.input.hint.placement()
     changed = 0
     for r, c in game.tray[slot].cells:
         x, y = view.layout.cell_center(row + r, col + c)
@@ -47,12 +47,12 @@ def test_the_hint_button_works_and_the_hint_goes_when_the_game_moves_on(ui):
     ui.click(view.hint_button.rect.center_x, view.hint_button.rect.center_y)
     for _ in range(40):
         ui.pump(1)
-    assert view.hint.placement() is not None
-    slot, row, col = view.hint.placement()
+    assert view.input.hint.placement() is not None
+    slot, row, col = view.input.hint.placement()
     game.place(slot, row, col)
     view.refresh()
     ui.pump(2)
-    assert not view.hint.active and view.hint.placement() is None
+    assert not view.input.hint.active and view.input.hint.placement() is None
 
 
 def test_hints_used_are_counted_in_the_summary(ui):
@@ -78,7 +78,7 @@ def test_daily_rules_switch_hints_off(ui):
     assert view.hint_button not in view.hud_buttons
     ui.key("h")
     ui.pump(5)
-    assert not view.hint.active and view.message == "Hints are off in this game"
+    assert not view.input.hint.active and view.message == "Hints are off in this game"
 
 
 def test_the_hint_is_outlined_on_the_board_and_its_tray_piece_is_marked(ui):
@@ -89,10 +89,10 @@ def test_the_hint_is_outlined_on_the_board_and_its_tray_piece_is_marked(ui):
     view, game = start(ui, seed=3)
     ui.key("h")
     for _ in range(100):
-        if view.hint.placement() is not None:
+        if view.input.hint.placement() is not None:
             break
         ui.pump(1)
-    slot, row, col = view.hint.placement()
+    slot, row, col = view.input.hint.placement()
     piece = game.tray[slot]
     image = ui.screenshot()
     cell = view.layout.cell
@@ -107,7 +107,7 @@ def test_the_hint_is_outlined_on_the_board_and_its_tray_piece_is_marked(ui):
     assert at(x, y + cell / 2 - 1) == text  # on the outline
     assert at(x, y) != text                   # inside: the pulsing ghost
     rect = view.layout.slots[slot]
-    assert view.hinted_slot == slot
+    assert view.input.hinted_slot == slot
     assert at(rect.center_x, rect.top - 4) == text  # the hinted slot's frame
     for other in range(3):
         if other != slot:

@@ -303,7 +303,8 @@ def test_closing_the_window_at_the_continue_prompt_loses_nothing(ui, window, iso
     assert view.paused and view.prompting
     ui.key("Escape")
     ui.pump(40)  # the prompt ignores input for its first 0.6 s
-    ui.click(view.continue_button.rect.center_x, view.continue_button.rect.center_y)
+    button = view.dialog.buttons["continue"].rect
+    ui.click(button.center_x, button.center_y)
     assert not view.game.over and view.game.log[-1] == ["continue"]
     assert json.loads((saves_dir() / "eu-classic.json").read_text())["snapshot"][
         "over_reason"] is None

@@ -18,7 +18,7 @@ def mouse_move(ui, view, game):
     slot, row, col = game.legal_moves()[0]
     piece = game.tray[slot]
     start = view.layout.slots[slot]
-    target = view.drag_point(piece, row, col)
+    target = view.input.drag_point(piece, row, col)
     ui.drag([(start.center_x, start.center_y), (start.center_x, start.center_y + 60), target])
 
 
@@ -46,15 +46,15 @@ def play_with_mouse(ui, view, game):
             assert game.moves == before + 1
             moves += 1
         elif game.swaps_left:  # stuck but not over: a swap is left
-            click(ui, view.swap_button)
-            click(ui, view.swap_button)
+            click(ui, view.action_buttons["swap"])
+            click(ui, view.action_buttons["swap"])
         else:  # or a turn of a piece fits: right-click turns it
             slot = rescue_slot(game)
             rect = view.layout.slots[slot]
             ui.click(rect.center_x, rect.center_y, button=3)
     if not game.over:
-        click(ui, view.end_button)
-        click(ui, view.end_button)
+        click(ui, view.action_buttons["end"])
+        click(ui, view.action_buttons["end"])
     if game.can_continue:
         ui.pump(40)  # the prompt ignores input for its first 0.6 s
         click(ui, view.give_up_button)

@@ -130,12 +130,12 @@ def test_a_message_disappears_from_the_screen_when_it_expires_without_input(ui, 
 def test_the_swap_confirmation_text_goes_with_the_swap(ui, monkeypatch):
     view, game = ui.show_game("tiered", seed=3)
     before = game.tray
-    rect = view.swap_button.rect
+    rect = view.action_buttons["swap"].rect
     ui.click(rect.center_x, rect.center_y)
-    assert "again" in view.message and view.swap_armed
+    assert "again" in view.message and view.input.armed == "swap"
     frames = record_message_frames(view, monkeypatch)
     ui.click(rect.center_x, rect.center_y)
-    assert game.tray != before and not view.swap_armed
+    assert game.tray != before and view.input.armed != "swap"
     assert view.message == "" and frames[-1] == ""
 
 

@@ -26,8 +26,8 @@ from blockyard.frontend.summary_view import SummaryView
 from blockyard.frontend.tray_view import TrayGameView, label_colours
 
 SIZES = [(480, 640), (720, 960), (1280, 720)]
-VIEW_MODULES = ["game_screen", "tray_view", "sudoku_view", "replay_view", "summary_view",
-                "screens", "session", "menus", "pages", "launcher"]
+VIEW_MODULES = ["game_screen", "tray_view", "tray_sections", "tray_input", "sudoku_view",
+                "replay_view", "summary_view", "screens", "session", "menus", "pages", "launcher"]
 EMPTY = ".........."
 
 
@@ -105,11 +105,11 @@ def test_a_tray_screen_is_made_of_sections(ui):
     ui.key("Escape")
     assert view.paused and view.dialog.enabled
     ui.key("1")
-    assert view.selected is None  # not the board's while paused
+    assert view.input.selected is None  # not the board's while paused
     ui.key("Escape")
     assert not view.paused and not view.dialog.enabled
     ui.key("1")
-    assert view.selected == 0
+    assert view.input.selected == 0
 
 
 def test_a_sudoku_screen_is_made_of_sections(ui):
@@ -205,10 +205,10 @@ def test_tap_to_place_shows_the_ghost_moved_onto_the_board_and_places_there(ui):
     view, game = ui.show_game(tray=["###/###/###", None, None])
     rect = view.layout.slots[0]
     ui.click(rect.center_x, rect.center_y)
-    assert view.selected == 0
+    assert view.input.selected == 0
     x, y = view.layout.cell_center(9, 9)  # the corner: a 3×3 centred there hangs off
     ui.move(x, y)
-    assert view.anchor == (7, 7)
+    assert view.input.anchor == (7, 7)
     assert len(view.board_section.ghost) == 9
     colour = theme.piece_colour(game.tray[0].colour)
     ghost = (*colour[:3], theme.GHOST_ALPHA)
@@ -229,7 +229,7 @@ def test_tap_to_place_where_it_does_not_fit_shows_the_no_fit_ghost(ui):
     ui.click(rect.center_x, rect.center_y)
     x, y = view.layout.cell_center(9, 9)
     ui.move(x, y)
-    assert view.anchor is None and len(view.board_section.ghost) == 9
+    assert view.input.anchor is None and len(view.board_section.ghost) == 9
     assert all(tuple(s.color) == theme.NO_FIT for s in view.board_section.ghost)
     ui.click(x, y)
     assert game.moves == 0 and "does not fit" in view.message
@@ -273,7 +273,7 @@ def test_the_floating_points_are_drawn_on_their_backing(ui):
     board = "\n".join([EMPTY] * 9 + ["#########."])
     view, game = ui.show_game(board=board, tray=["#", None, None])
     ui.key("1")
-    view.key_anchor = (9, 9)
+    view.input.key_anchor = (9, 9)
     ui.key("Return")
     assert game.moves == 1 and game.score > 100  # the row (and the board) cleared
     label = view.board_section.labels[0]

@@ -47,7 +47,7 @@ def drop_at(ui, slot, row, col):
     """Drag the piece of ``slot`` so that its top-left cell lands on (row, col)."""
     view = ui.view
     piece = view.game.tray[slot]
-    x, y = view.drag_point(piece, row, col)
+    x, y = view.input.drag_point(piece, row, col)
     start = view.layout.slots[slot]
     ui.drag([(start.center_x, start.center_y), (start.center_x, start.center_y + 30),
              ((start.center_x + x) / 2, (start.center_y + y) / 2), (x, y)])

@@ -108,7 +108,10 @@ def test_a_full_column_is_marked_as_the_place_to_discard(ui):
 
     assert above(4) == theme.BAD[:3]
     assert above(3) != theme.BAD[:3]
-    assert view.board_section.discard_marks[4].text == "−100"
+    assert view.board_section.discard_marks[4].text == "0"  # the score never goes below 0
+    game.score = 500
+    view.refresh()
+    assert view.board_section.discard_marks[4].text == "−100"  # what a discard scores now
 
 
 def test_a_new_stone_is_drawn_inside_the_board_never_across_its_top(ui):

@@ -13,7 +13,7 @@ EMPTY = ".........."
 
 def drop_point(view, row, col, piece, dx=0.0):
     """Where the pointer must be for the floating piece to snap to ``(row, col)``."""
-    x, y = view.drag_point(piece, row, col)
+    x, y = view.input.drag_point(piece, row, col)
     return (x + dx * view.layout.cell, y)
 
 
@@ -51,7 +51,7 @@ def test_dropping_on_an_illegal_spot_returns_the_piece(ui):
     ui.drag([start, (start[0], start[1] + 100), drop_point(view, 0, 2, game.tray[0])])
     assert game.tray[0] is not None and game.moves == 0
     ui.drag([slot_center(view, 0), (start[0] + 40, start[1] + 30)])  # back over the tray
-    assert game.tray[0] is not None and game.moves == 0 and view.dragging is None
+    assert game.tray[0] is not None and game.moves == 0 and view.input.dragging is None
 
 
 def test_ghost_and_glow_show_where_the_piece_would_land_and_what_would_clear(ui):
@@ -64,8 +64,8 @@ def test_ghost_and_glow_show_where_the_piece_would_land_and_what_would_clear(ui)
     ui.xdo("mousedown", "1")
     ui.move(start[0], start[1] + 150)
     ui.move(*target)
-    assert view.anchor == (9, 7)
-    assert view.preview.cleared_rows == (9,) and view.preview.points == 3 + 100
+    assert view.input.anchor == (9, 7)
+    assert view.input.preview.cleared_rows == (9,) and view.input.preview.points == 3 + 100
     image = ui.screenshot()
     cell = view.layout.cell
 
@@ -92,16 +92,16 @@ def test_ghost_and_glow_show_where_the_piece_would_land_and_what_would_clear(ui)
 def test_tap_to_place_the_ghost_follows_the_pointer_then_a_click_places(ui):
     view, game = ui.show_game(tray=["##", None, None])
     ui.click(*slot_center(view, 0))
-    assert view.selected == 0 and game.moves == 0
+    assert view.input.selected == 0 and game.moves == 0
     x, y = view.layout.cell_center(4, 4)
     ui.move(x, y)
-    assert view.anchor == (4, 4)  # a 1×2 piece under the pointer: anchored on its first cell
+    assert view.input.anchor == (4, 4)  # a 1×2 piece under the pointer: anchored on its first cell
     colour = theme.piece_colour(game.tray[0].colour)
     assert near(ui.pixel(*view.layout.cell_center(4, 5)),
                 blend(colour, theme.EMPTY_CELL, theme.GHOST_ALPHA))
     x, y = view.layout.cell_center(6, 2)
     ui.move(x, y)
-    assert view.anchor == (6, 2)
+    assert view.input.anchor == (6, 2)
     ui.click(x, y)
     assert game.board_text().splitlines()[6] == "..##......"
     assert game.score == 2
@@ -110,11 +110,11 @@ def test_tap_to_place_the_ghost_follows_the_pointer_then_a_click_places(ui):
 def test_keyboard_select_move_and_place(ui):
     view, game = ui.show_game(tray=["#", "##/##", "#"])
     ui.key("2")
-    assert view.selected == 1
-    row, col = view.key_anchor
+    assert view.input.selected == 1
+    row, col = view.input.key_anchor
     ui.key("Left", "Left", "Up")
-    assert view.key_anchor == (max(0, row - 1), max(0, col - 2))
-    target = view.key_anchor
+    assert view.input.key_anchor == (max(0, row - 1), max(0, col - 2))
+    target = view.input.key_anchor
     ui.key("Return")
     assert game.tray[1] is None
     lines = game.board_text().splitlines()
@@ -128,10 +128,10 @@ def test_keyboard_keeps_the_ghost_inside_the_board(ui):
     ui.key("1")
     for _ in range(12):
         ui.key("Right")
-    assert view.key_anchor[1] == 5  # 10 columns, a 5-wide piece
+    assert view.input.key_anchor[1] == 5  # 10 columns, a 5-wide piece
     for _ in range(12):
         ui.key("Down")
-    assert view.key_anchor[0] == 9
+    assert view.input.key_anchor[0] == 9
 
 
 def test_a_dimmed_piece_cannot_be_picked_up(ui):
@@ -143,10 +143,10 @@ def test_a_dimmed_piece_cannot_be_picked_up(ui):
     colour = theme.piece_colour(game.tray[0].colour)
     assert near(pixel, blend(colour, theme.BACKGROUND, 70), tolerance=14)
     ui.drag([(x, y), (x, y + 200), view.layout.cell_center(0, 1)])
-    assert view.dragging is None and game.tray[0] is not None and game.moves == 0
+    assert view.input.dragging is None and game.tray[0] is not None and game.moves == 0
     assert "fits nowhere" in view.message
     ui.key("1")
-    assert view.selected is None
+    assert view.input.selected is None
 
 
 def test_game_over_screen_shows_the_pieces_that_did_not_fit(ui):
@@ -181,7 +181,7 @@ def test_continue_is_offered_once_in_eu_and_taken_with_a_click(ui):
         rows[r] = "#.########"
     view, game = ui.show_game(board="\n".join(rows), tray=["#####", None, None])
     assert game.over and game.can_continue
-    button = view.continue_button.rect
+    button = view.dialog.buttons["continue"].rect
     ui.click(button.center_x, button.center_y)  # at once: a click meant for the board
     assert game.over
     ui.key("Return")
@@ -194,23 +194,23 @@ def test_continue_is_offered_once_in_eu_and_taken_with_a_click(ui):
 def test_swap_needs_a_second_click_to_confirm(ui):
     view, game = ui.show_game(ruleset="tiered", seed=3)
     before = game.tray
-    rect = view.swap_button.rect
+    rect = view.action_buttons["swap"].rect
     ui.click(rect.center_x, rect.center_y)
-    assert game.tray == before and game.swaps_left == 1 and view.swap_armed
-    assert view.swap_button.label == "Swap?"
-    text = view.swap_button.text
+    assert game.tray == before and game.swaps_left == 1 and view.input.armed == "swap"
+    assert view.action_buttons["swap"].label == "Swap?"
+    text = view.action_buttons["swap"].text
     assert text.content_width <= rect.width and text.content_height <= rect.height
     ui.click(rect.center_x, rect.center_y)
     assert game.swaps_left == 0 and game.log[-1] == ["swap"]
-    assert not view.swap_armed
+    assert view.input.armed != "swap"
 
 
 def test_swap_by_keyboard_asks_first_and_another_key_cancels(ui):
     view, game = ui.show_game(ruleset="tiered", seed=3)
     ui.key("s")
-    assert view.swap_armed and game.swaps_left == 1
+    assert view.input.armed == "swap" and game.swaps_left == 1
     ui.key("1")
-    assert not view.swap_armed and game.swaps_left == 1
+    assert view.input.armed != "swap" and game.swaps_left == 1
     ui.key("s", "s")
     assert game.swaps_left == 0
 
@@ -227,7 +227,7 @@ def test_gravity_rows_fall_after_a_clear(ui):
     board = "\n".join(["#......."] + ["........"] * 6 + ["#######."])
     view, game = ui.show_game(ruleset="arcadeforge", board=board, tray=["#", None, None])
     ui.key("1")
-    view.key_anchor = (7, 7)
+    view.input.key_anchor = (7, 7)
     ui.key("Return")
     assert game.board_text().splitlines()[1] == "#......."
     assert view.board_section.fall_age < 0.2  # the fall animation runs
@@ -272,12 +272,12 @@ def test_the_dragged_piece_floats_above_its_ghost_never_over_it(ui):
     for piece in game.ruleset.pieces:
         for row in range(game.rows - piece.height + 1):
             for col in range(game.cols - piece.width + 1):
-                x, y = view.drag_point(piece, row, col)
+                x, y = view.input.drag_point(piece, row, col)
                 for dy in (-0.45, 0.0, 0.45):
                     pointer = (x + 0.3 * cell, y + dy * cell)
                     assert board.contains(*pointer)
-                    assert view.drop_anchor(piece, *pointer) == (row, col)
-                    _left, top = view.lifted_at(piece, *pointer)
+                    assert view.input.drop_anchor(piece, *pointer) == (row, col)
+                    _left, top = view.input.lifted_at(piece, *pointer)
                     ghost_top = board.top - row * cell
                     assert top - piece.height * cell >= ghost_top + 0.25 * cell - 1e-6
                     assert abs(top - piece.height * cell - pointer[1] - LIFT_CELLS * cell) < 1e-6
@@ -293,7 +293,7 @@ def test_while_dragging_the_ghost_shows_below_the_piece(ui):
     ui.xdo("mousedown", "1")
     ui.move(start[0], start[1] + 150)
     ui.move(*target)
-    assert view.anchor == (8, 3)
+    assert view.input.anchor == (8, 3)
     ghost = sprite_box(view.board_section.ghost)
     lifted = sprite_box(view.tray_section.drag_sprites)
     assert lifted[2] >= ghost[3] + 0.25 * view.layout.cell - 1  # wholly above it
