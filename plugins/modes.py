@@ -5,7 +5,7 @@ package registers its own."""
 
 from __future__ import annotations
 
-from blockyard import bots, testing, validate
+from blockyard import botbase, testing, validate
 from blockyard.errors import RulesetError
 from blockyard.falling import FallingGame
 from blockyard.modes import AreaWords, Mode
@@ -32,8 +32,8 @@ TRAY = Mode(
     engine=TrayGame,
     view="blockyard.frontend.tray_view:TrayGameView",
     checks=testing.TRAY_CHECKS,
-    bot_steps=bots.tray_bot_steps,
-    bot_fallback=bots.tray_bot_fallback,
+    bot_steps=botbase.tray_bot_steps,
+    bot_fallback=botbase.tray_bot_fallback,
     move_actions=frozenset({"place"}),
     engine_actions={"place": 3, "tick": 1},
     area_words=AreaWords("Lines", "{n} line cleared", "{n} lines cleared"),
@@ -49,8 +49,8 @@ FALLING = Mode(
     engine=FallingGame,
     view="blockyard.frontend.sudoku_view:SudokuView",
     checks=testing.FALLING_CHECKS,
-    bot_steps=bots.falling_bot_steps,
-    bot_fallback=bots.falling_bot_fallback,
+    bot_steps=botbase.falling_bot_steps,
+    bot_fallback=botbase.falling_bot_fallback,
     move_actions=frozenset({"hard"}),
     engine_actions={"move": 1, "soft": 1, "hard": 0, "tick": 1},
     area_words=AreaWords("Areas", "{n} area completed", "{n} areas completed"),

@@ -11,7 +11,7 @@ import random
 import pytest
 
 import blockyard
-from blockyard import bots
+from blockyard import botbase
 from blockyard.bots import get_bot
 from blockyard.stones import Stone, digit_of
 
@@ -61,9 +61,9 @@ def reference_choice(bot, game):
     cur = game.current
     stream = random.Random(f"blockyard-bot:search:{bot.seed}:{game.seed}:{game.moves}:falling")
     noise = [stream.random() * 0.01 for _ in range(game.cols)]
-    values = [reference_value(game, col) for col in bots._reachable_columns(game)]
+    values = [reference_value(game, col) for col in botbase._reachable_columns(game)]
     best_col, best_value = cur.col, None
-    for col, value in zip(bots._reachable_columns(game), values, strict=True):
+    for col, value in zip(botbase._reachable_columns(game), values, strict=True):
         value += noise[col]
         if best_value is None or value > best_value:
             best_col, best_value = col, value
@@ -97,7 +97,7 @@ def test_the_fast_evaluation_is_the_plain_one_exactly():
             choice, values = reference_choice(bot, game)
             rng, again = random.Random(seed), random.Random(seed)
             assert [bot.falling_value(game, col, rng) for col in
-                    bots._reachable_columns(game)] == \
+                    botbase._reachable_columns(game)] == \
                 [value + again.random() * 0.01 for value in values], (seed, game.moves)
             assert bot.choose(game) == choice
             checked += 1
