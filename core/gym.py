@@ -64,9 +64,9 @@ __all__ = [
     "BlockyardEnv",
     "BlockyardVectorEnv",
     "env_id",
+    "register_envs",
     "render_image",
     "render_text",
-    "register_envs",
 ]
 
 REWARDS = ("points", "lines", "survival")

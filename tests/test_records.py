@@ -14,7 +14,7 @@ import time
 import pytest
 
 import blockyard
-from blockyard import records
+from blockyard import records, recordsdb
 from blockyard.records import HistogramBin, RecordStore
 
 DAY = dt.date(2026, 2, 2)
@@ -447,7 +447,7 @@ def test_a_damaged_page_of_a_real_database_is_detected(tmp_path):
 
 def test_a_database_of_a_newer_version_is_kept_aside(tmp_path):
     with sqlite3.connect(tmp_path / "records.db") as conn:
-        conn.execute(f"PRAGMA user_version = {records.SCHEMA_VERSION + 1}")
+        conn.execute(f"PRAGMA user_version = {recordsdb.SCHEMA_VERSION + 1}")
     conn.close()
     with pytest.warns(UserWarning, match="newer Blockyard"):
         RecordStore(tmp_path).close()
@@ -476,7 +476,7 @@ def test_a_database_that_cannot_be_set_aside_still_lets_play_go_on(tmp_path, mon
     def refuse(*args, **kwargs):
         raise PermissionError("read-only folder")
 
-    monkeypatch.setattr(records, "set_aside", refuse)
+    monkeypatch.setattr(recordsdb, "set_aside", refuse)
     with pytest.warns(UserWarning, match="will not be kept"):
         store = RecordStore(tmp_path)
     assert store.in_memory
@@ -530,8 +530,8 @@ def test_rows_with_impossible_values_are_skipped_and_named_the_rest_shown(tmp_pa
 def _refuse_writes(monkeypatch):
     """A read-only data folder: every read-write open of the database is opened
     read-only instead, so each write fails as SQLite fails on a read-only file."""
-    real = records._sqlite_connect
-    monkeypatch.setattr(records, "_sqlite_connect",
+    real = recordsdb._sqlite_connect
+    monkeypatch.setattr(recordsdb, "_sqlite_connect",
                         lambda target, read_only: real(target, target != ":memory:"))
 
 
@@ -588,7 +588,7 @@ def test_a_healthy_database_that_cannot_be_opened_for_writing_is_never_set_aside
         tmp_path, monkeypatch, name):
     with RecordStore(tmp_path) as first:
         first.record(finished("tiered", 300))
-    real = records._sqlite_connect
+    real = recordsdb._sqlite_connect
 
     def connect(target, read_only):
         if not read_only and target != ":memory:":
@@ -597,7 +597,7 @@ def test_a_healthy_database_that_cannot_be_opened_for_writing_is_never_set_aside
             raise error
         return real(target, read_only)
 
-    monkeypatch.setattr(records, "_sqlite_connect", connect)
+    monkeypatch.setattr(recordsdb, "_sqlite_connect", connect)
     with pytest.warns(UserWarning, match="the records are shown"):
         store = RecordStore(tmp_path)
     assert store.read_only and store.best(rules("tiered")) == 300

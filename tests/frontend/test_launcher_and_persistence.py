@@ -467,15 +467,15 @@ def test_a_full_disk_message_is_translated(ui, monkeypatch):
 
 def test_a_read_only_data_folder_shows_the_records_and_says_new_ones_cannot_be_saved(
         ui, window, monkeypatch):
-    from blockyard import records
+    from blockyard import recordsdb
 
     game = blockyard.new_game("tiered", seed=1)
     game.score = 120
     game.end_round()
     ui.app.records.record(game)
     ui.app.records.close()
-    real = records._sqlite_connect
-    monkeypatch.setattr(records, "_sqlite_connect",  # as SQLite opens a read-only file
+    real = recordsdb._sqlite_connect
+    monkeypatch.setattr(recordsdb, "_sqlite_connect",  # as SQLite opens a read-only file
                         lambda target, read_only: real(target, target != ":memory:"))
     relaunch(ui, window)
     view = ui.view
