@@ -284,20 +284,39 @@ def _collect(futures: list[Future[list[GameRecord]]],
              done: Callable[[list[GameRecord]], None],
              workers_alive: Callable[[], int] | None, worker_timeout: float) -> None:
     """Hand each finished chunk to ``done``; with ``workers_alive``, give up (cancel
-    the rest, :class:`NoWorkersError`) after ``worker_timeout`` s with no worker."""
-    from concurrent.futures import FIRST_COMPLETED, wait
+    the rest, :class:`NoWorkersError`) after ``worker_timeout`` s with no worker.
+    A chunk cancelled with the worker that played it (a worker closed mid-run) is
+    counted as unplayed, not raised as a bare ``CancelledError``."""
+    import asyncio
+    from concurrent.futures import FIRST_COMPLETED, CancelledError, wait
 
     pending = set(futures)
+    lost = 0  # chunks cancelled with their worker
     poll = None if workers_alive is None else min(1.0, worker_timeout / 4)
     since: float | None = None  # when no worker was first seen, this time round
-    while pending:
-        finished, pending = wait(pending, timeout=poll, return_when=FIRST_COMPLETED)
+    while pending or lost:
+        if pending:
+            finished, pending = wait(pending, timeout=poll, return_when=FIRST_COMPLETED)
+        else:
+            finished = set()
+            time.sleep(poll or 0.0)
         for future in finished:
-            done(future.result())
-        if workers_alive is None or not pending:
+            try:
+                records = future.result()
+            except (CancelledError, asyncio.CancelledError):
+                if workers_alive is None:
+                    raise
+                lost += 1
+                continue
+            done(records)
+        if workers_alive is None or not (pending or lost):
             continue
         if workers_alive() > 0:
             since = None
+            if lost and not pending:
+                raise NoWorkersError(
+                    f"{lost} of {len(futures)} batches of games were lost with a worker that "
+                    "stopped mid-run; run the simulation again")
             continue
         now = time.monotonic()
         since = now if since is None else since
@@ -306,8 +325,8 @@ def _collect(futures: list[Future[list[GameRecord]]],
                 future.cancel()
             raise NoWorkersError(
                 f"no worker has been left to play the games for {worker_timeout:g} s "
-                f"({len(pending)} of {len(futures)} batches unplayed); start workers for the "
-                "scheduler, or wait longer with --worker-timeout")
+                f"({len(pending) + lost} of {len(futures)} batches unplayed); start workers "
+                "for the scheduler, or wait longer with --worker-timeout")
 
 
 def dask_workers(client: Any) -> Callable[[], int]:
