@@ -122,6 +122,18 @@ def state_within(value: Any) -> bool:
     finite floats, booleans, ``None``) within the bounds above."""
     if type(value) is not dict:
         return False
+    if len(value) <= 64:  # the common update, asked on every move: a few flat figures
+        for key, item in value.items():
+            kind = type(item)
+            if type(key) is not str or len(key) > MAX_STATE_TEXT:
+                return False
+            if kind is int:
+                if not -MAX_SCORE <= item <= MAX_SCORE:
+                    return False
+            elif kind is not bool and item is not None:
+                break  # anything else: the full walk below
+        else:
+            return True
     budget = [MAX_STATE_ITEMS]
 
     def walk(item: Any, depth: int) -> bool:
