@@ -45,6 +45,22 @@ def normalise(cells: Iterable[Cell]) -> frozenset[Cell]:
     return frozenset((r - top, c - left) for r, c in cells)
 
 
+def parse_piece_name(text: str) -> tuple[str | None, frozenset[Cell]]:
+    """Read a piece written as ``family:art`` (``"bomb:#"``, ``"l:#./#./##"``)
+    or as art alone (``"##\n##"``): the family (``None`` when not named) and
+    the normalised cells. ``ValueError`` naming what is wrong: an empty or
+    malformed family name, or bad art (see :func:`parse_art`)."""
+    family: str | None = None
+    art = text
+    if ":" in text:
+        family, art = text.split(":", 1)
+        family = family.strip()
+        if not family or not all(ch.isalnum() or ch in "-_" for ch in family):
+            raise ValueError(f"piece {text[:40]!r}: the family before ':' must be a name of "
+                             "letters, digits, '-' and '_'")
+    return family, parse_art(art)
+
+
 def art_of(cells: frozenset[Cell]) -> str:
     """Render a cell set as multi-line ASCII art."""
     height = max(r for r, _ in cells) + 1
@@ -64,9 +80,12 @@ def rotate_cells(cells: frozenset[Cell]) -> frozenset[Cell]:
 class Piece:
     """A piece of a tray game.
 
-    Two pieces are *identical* (``==``) when their cell sets are equal, whatever
-    their family or id. ``colour`` is the index the frontend draws it with
-    (1-based, by the family's position in the ruleset).
+    A piece is identified by its family and its shape: two pieces are equal
+    (``==``) when their families and cell sets are, whatever their ids, so a
+    one-cell ``bomb`` is not a one-cell ``dot``. :attr:`name` writes that
+    identity as text (``"bomb:#"``), the form starting positions and logs use.
+    ``colour`` is the index the frontend draws it with (1-based, by the
+    family's position in the ruleset).
     """
 
     cells: frozenset[Cell]
@@ -93,6 +112,14 @@ class Piece:
         """The piece as multi-line ASCII art."""
         return art_of(self.cells)
 
+    @property
+    def name(self) -> str:
+        """The piece's identity as one line of text: ``family:art`` with the
+        art's rows joined by ``/`` (``"bomb:#"``, ``"l:#./#./##"``), or the art
+        alone for a piece without a family. :func:`parse_piece_name` reads it."""
+        art = self.art.replace("\n", "/")
+        return f"{self.family}:{art}" if self.family else art
+
     def rotated(self) -> Piece:
         """This piece turned 90° clockwise (same family and colour)."""
         return Piece(rotate_cells(self.cells), id=self.id + "+r", family=self.family,
@@ -101,7 +128,7 @@ class Piece:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Piece):
             return NotImplemented
-        return self.cells == other.cells
+        return self.cells == other.cells and self.family == other.family
 
     def __hash__(self) -> int:
         return hash(self.cells)
