@@ -255,3 +255,22 @@ def test_plugin_parameters_come_from_the_plugins_themselves():
     scoring = {p.name: p for p in catalogue["line-scoring"].parameters}
     assert scoring["multipliers"].default == [1] and scoring["line_points"].optional
     assert "blockyard_actions" in catalogue["swaps"].hooks
+
+
+def test_check_fails_on_a_hook_method_without_hookimpl(capsys, rule_file, register_plugin):
+    from blockyard.results import Scoring
+
+    class Forgetful:
+        def __init__(self, params):
+            pass
+
+        def blockyard_score(self, game, move):  # @hookimpl forgotten
+            return Scoring(1000, 0)
+
+    register_plugin("forgetful", Forgetful)
+    path = rule_file('[ruleset]\nextends = "eu-classic"\nid = "forgot"\nname = "Forgot"\n'
+                     "[plugins.forgetful]\n")
+    assert main(["check", str(path), "--games", "1"]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL plugin 'forgetful': method blockyard_score is named like a hook but lacks " \
+           "@hookimpl" in out
