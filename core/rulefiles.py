@@ -273,6 +273,9 @@ def resolve(data: dict[str, Any], path: Path | None, chain: tuple[str, ...] = ()
     if marker in chain or (path is not None and str(path) == marker):
         raise RulesetError(f"'extends' loops back to {base_path.name}", path=where,
                            key="ruleset.extends")
+    if not base_path.exists():
+        raise RulesetError(f"the file {parent[:64]!r} it extends does not exist "
+                           f"(looked for {base_path})", path=where, key="ruleset.extends")
     base_data = read_toml(base_path)
     if read is not None:
         read.append(base_path)
