@@ -59,6 +59,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
 def _cmd_plugins(args: argparse.Namespace) -> int:
     from .docgen import plugin_catalogue
+    from .rulehooks import ANSWER_BOUNDS
 
     for plugin in plugin_catalogue():
         package = plugin.source if plugin.version is None else \
@@ -68,12 +69,19 @@ def _cmd_plugins(args: argparse.Namespace) -> int:
             print(f"    {plugin.summary}")
         for p in plugin.parameters:
             meaning = f" — {p.meaning}" if p.meaning else ""
-            print(f"    {p.name}: {p.type_text()}; default {p.default_text()}{meaning}")
+            default = p.default_text()
+            given = default if default in ("required", "optional") else f"default {default}"
+            print(f"    {p.name}: {p.type_text()}; {given}{meaning}")
         if not plugin.parameters:
             print("    (no parameters)")
-        hooks = [f"{hook} (wrapper)" if hook in plugin.wrappers else hook
-                 for hook in plugin.hooks]
-        print(f"    hooks: {', '.join(hooks) or 'none'}")
+        print("    hooks:" if plugin.hooks else "    hooks: none")
+        for hook in plugin.hooks:
+            bound = ANSWER_BOUNDS.get(hook.removeprefix("blockyard_"))
+            kind = " (wrapper: sees the other plugins' answer and may replace it)" \
+                if hook in plugin.wrappers else ""
+            answer = "" if bound is None else \
+                (" — answers nothing" if bound == "nothing" else f" — answers {bound}")
+            print(f"      {hook}{kind}{answer}")
     from .registry import package_version, registry
 
     broken = registry().broken
