@@ -173,3 +173,29 @@ def test_headless_play_with_bombs_conforms(bombs):
 
     report = check_ruleset(bombs, games=2, max_actions=40)
     assert report.ok, report.text()
+
+
+def _modding_block(after: str, index: int = 0) -> str:
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "MODDING.md").read_text(encoding="utf-8")
+    section = text.split(after, 1)[1]
+    return section.split("```python\n")[index + 1].split("```", 1)[0]
+
+
+def test_modding_shows_how_to_build_every_value_a_hook_returns():
+    from blockyard.geometry import Board
+
+    ruleset = blockyard.load_ruleset("eu-classic")
+    board = Board(ruleset.geometry, 0b111)
+    names = {"board": board, "mask": 0b11, "blast": 0b100, "regions": (),
+             "drops": (), "bomb_piece": Piece(frozenset({(0, 0)}), id="bomb", family="bomb"),
+             "points": 10, "combo": 1}
+    exec(_modding_block("### Building the values hooks return"), names)
+    for name in ("ActionSpec", "Region", "PieceFamily", "Clearing", "Scoring", "TrayFacts",
+                 "LandingFacts", "FallingRules", "Stone"):
+        assert name in names
+
+
+def test_modding_facts_example_runs():
+    exec(_modding_block("### Building the values hooks return", 1), {})

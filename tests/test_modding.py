@@ -274,3 +274,18 @@ def test_check_fails_on_a_hook_method_without_hookimpl(capsys, rule_file, regist
     out = capsys.readouterr().out
     assert "FAIL plugin 'forgetful': method blockyard_score is named like a hook but lacks " \
            "@hookimpl" in out
+
+
+def test_the_generated_package_is_installed_editable_and_depends_on_this_blockyard():
+    from blockyard.scaffold import blockyard_requirement, render
+
+    files = render("bomb-pieces")
+    requirement = blockyard_requirement()
+    assert f'dependencies = ["{requirement}"]' in files["pyproject.toml"]
+    assert 'test = ["pytest"]' in files["pyproject.toml"]
+    readme = files["README.md"]
+    assert 'pip install -e "./bomb-pieces[test]"' in readme and "[test]` extra" in readme
+    assert "pip install ./" not in readme
+    assert blockyard_requirement("0.1.0") == "blockyard>=0.1.0,<1"
+    assert blockyard_requirement("2.3") == "blockyard>=2.3.0,<3"
+    assert blockyard_requirement("0+unknown") == "blockyard"
