@@ -137,13 +137,56 @@ class Piece:
         return f"Piece({self.id!r}, {self.art.replace(chr(10), '/')!r})"
 
 
+MARKS = ("star", "burst", "diamond", "ring", "dot", "cross", "bolt", "heart")
+"""The marks a piece family's look may draw on each of its cells."""
+
+
+@dataclass(frozen=True, slots=True)
+class PieceLook:
+    """How the window draws the cells of a piece family, beyond its colour (so a
+    player tells a one-cell bomb from a one-cell dot before placing it):
+    ``mark`` one of :data:`MARKS` drawn on every cell (``None``: none), and
+    ``outline`` a dark edge around every cell. The same in the tray, the hand,
+    the ghost, on the board and in replays, in every theme and palette (a mark
+    takes the place of the colour-blind pattern)."""
+
+    mark: str | None = None
+    outline: bool = False
+
+    def __post_init__(self) -> None:
+        if self.mark is not None and self.mark not in MARKS:
+            raise ValueError(f"unknown mark {self.mark!r}; choose from {', '.join(MARKS)}")
+        if not isinstance(self.outline, bool):
+            raise ValueError(f"outline: expected true or false, found {self.outline!r}")
+
+    @property
+    def plain(self) -> bool:
+        """Whether the look adds nothing to the colour."""
+        return self.mark is None and not self.outline
+
+
 @dataclass(frozen=True, slots=True)
 class PieceFamily:
-    """A named group of pieces sharing one dealing weight."""
+    """A named group of pieces sharing one dealing weight, and their ``look``
+    (``None``: the plain colour)."""
 
     name: str
     weight: float
     pieces: tuple[Piece, ...]
+    look: PieceLook | None = None
+
+
+def parse_look(value: Any, where: str, key: str) -> PieceLook:
+    """A family's ``look = { mark = "star", outline = true }`` table; a
+    :class:`~blockyard.RulesetError` naming the key for anything else."""
+    if not isinstance(value, dict):
+        raise RulesetError(f"expected a table like {{ mark = \"star\", outline = true }}, found "
+                           f"{describe(value)}", path=where, key=key)
+    params = Params(value, path=where, prefix=key)
+    mark = params.string("mark", None, choices=MARKS) if params.has("mark") else None
+    outline = params.boolean("outline", False)
+    params.finish()
+    return PieceLook(mark, outline)
 
 
 def piece_json(piece: Piece) -> dict[str, Any]:
@@ -188,6 +231,8 @@ def parse_families(table: Any, where: str) -> list[PieceFamily]:
                                path=where, key=f"pieces.{name}")
         params = Params(spec, path=where, prefix=f"pieces.{name}")
         weight = params.number("weight", 1.0, minimum=0, maximum=1e6)
+        look = parse_look(params.raw("look"), where, f"pieces.{name}.look") \
+            if params.has("look") else None
         shapes = params.raw("shapes")
         if not isinstance(shapes, list) or not shapes:
             raise params.error("shapes", f"expected a non-empty array of ASCII-art strings, "
@@ -209,7 +254,7 @@ def parse_families(table: Any, where: str) -> list[PieceFamily]:
                 raise RulesetError(str(exc), path=where, key=key) from None
             pid = name if len(shapes) == 1 else f"{name}-{i + 1}"
             pieces.append(Piece(cells, id=pid, family=name))
-        families.append(PieceFamily(name, float(weight), tuple(pieces)))
+        families.append(PieceFamily(name, float(weight), tuple(pieces), look))
     return families
 
 
@@ -218,5 +263,6 @@ def colour_families(families: list[PieceFamily]) -> list[PieceFamily]:
     out = []
     for index, fam in enumerate(families, start=1):
         out.append(PieceFamily(fam.name, fam.weight, tuple(
-            Piece(p.cells, id=p.id, family=fam.name, colour=index) for p in fam.pieces)))
+            Piece(p.cells, id=p.id, family=fam.name, colour=index) for p in fam.pieces),
+            fam.look))
     return out

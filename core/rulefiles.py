@@ -12,7 +12,9 @@ for daily seeds).
 ``[board]``  ``rows`` and ``cols`` (1 to 32); falling games may list ``given``
 stones as board text (``.`` empty, ``1``–``9`` a digit).
 
-``[pieces.<family>]``  ``weight`` and ``shapes`` (ASCII art strings).
+``[pieces.<family>]``  ``weight``, ``shapes`` (ASCII art strings) and an
+optional ``look = { mark = "burst", outline = true }`` (how the window draws
+the family's cells: :class:`~blockyard.pieces.PieceLook`).
 
 ``[plugins.<name>]``  the rule plugins this ruleset uses, with their parameters
 (``<name> = true`` for none, ``<name> = false`` to drop one inherited through

@@ -126,6 +126,7 @@ ANSWER_BOUNDS: dict[str, str] = {
     "deal": f"a list of at most {MAX_DEAL}",
     "allowed_anchors": "an integer mask of anchors on the board (0 ≤ mask < 2**(rows × cols))",
     "clear": "Clearing",
+    "affected_cells": "an integer mask of board cells (0 ≤ mask < 2**(rows × cols))",
     "accept_stone": "a bool",
     "score": f"Scoring with integer points within ±{MAX_POINTS:,}, a combo from 0 to "
              f"{MAX_COMBO:,} and a state of JSON values within the bounds of MODDING.md",
@@ -317,6 +318,7 @@ class RuleHooks:
     _ask_deal: Callable[..., Any]
     _ask_allowed_anchors: Callable[..., Any]
     _ask_clear: Callable[..., Any]
+    _ask_affected_cells: Callable[..., Any]
     _ask_accept_stone: Callable[..., Any]
     _ask_score: Callable[..., Any]
     _ask_move_state: Callable[..., Any]
@@ -377,6 +379,8 @@ class RuleHooks:
                 ("allowed_anchors", hook.blockyard_allowed_anchors,
                  lambda v: _is_int(v) and v >= 0),
                 ("clear", hook.blockyard_clear, lambda v: isinstance(v, Clearing)),
+                ("affected_cells", hook.blockyard_affected_cells,
+                 lambda v: _is_int(v) and v >= 0),
                 ("accept_stone", hook.blockyard_accept_stone, lambda v: isinstance(v, bool)),
                 ("score", hook.blockyard_score, _scoring_ok),
                 ("move_state", hook.blockyard_move_state, state_within),
@@ -660,6 +664,23 @@ class RuleHooks:
                                  plugin=self._culprit(self._hooks["allowed_anchors"],
                                                       (game, piece), mask))
         return value
+
+    def affected_cells(self, game: Game, piece: Piece, row: int, col: int,
+                       action: str = "preview") -> int:
+        """``blockyard_affected_cells``: the ORed masks of the cells a move would
+        affect beyond its own (each within the board)."""
+        value: list[int] = self._ask_affected_cells(action, game, piece, row, col)
+        size = game.rows * game.cols
+        out = 0
+        for mask in value:
+            if mask >> size:
+                raise self.error("affected_cells", f"returned a mask with bits beyond the "
+                                 f"board's {size} cells (bit {mask.bit_length() - 1})",
+                                 seed=game.seed, action=action,
+                                 plugin=self._culprit(self._hooks["affected_cells"],
+                                                      (game, piece, row, col), mask))
+            out |= mask
+        return out
 
     def clear(self, game: Game, board: Board, placed: int, piece: Piece | None, row: int,
               col: int, action: str = "place") -> Clearing:

@@ -15,7 +15,7 @@ from typing import Any, ClassVar, NamedTuple
 from .errors import IllegalMove
 from .game import Game, TraySpec
 from .geometry import PieceGeometry, parse_board_text
-from .pieces import Piece, parse_piece_name, piece_from_json, piece_json
+from .pieces import Cell, Piece, parse_piece_name, piece_from_json, piece_json
 from .results import MoveResult, TrayFacts
 from .ruleset import Ruleset
 
@@ -313,6 +313,18 @@ class TrayGame(Game):
         """What :meth:`place` would do, changing nothing. Raises ``IllegalMove``
         exactly when ``place`` would."""
         return self._evaluate(slot, row, col)[0]
+
+    def affected_cells(self, slot: int, row: int, col: int) -> frozenset[Cell]:
+        """The board cells placing ``slot``'s piece at ``(row, col)`` would affect
+        beyond the cells it covers, as the ruleset's plugins say
+        (``blockyard_affected_cells``: a bomb's blast area, empty cells
+        included); the window's preview glows them with the cells the move
+        would clear. Changes nothing; ``IllegalMove`` exactly when ``place``
+        would raise it."""
+        piece, mask = self._check_move(slot, row, col)
+        if "affected_cells" not in self.ruleset.implemented:
+            return frozenset()
+        return self._geo.cells_of(self._hooks.affected_cells(self, piece, row, col) & ~mask)
 
     def place(self, slot: int, row: int, col: int) -> MoveResult:
         """Place the piece of ``slot`` with its top-left at ``(row, col)``."""

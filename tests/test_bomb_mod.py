@@ -30,6 +30,7 @@ shapes = ["##/##"]
 [pieces.bomb]
 shapes = ["#"]
 weight = 0.5
+look = { mark = "burst", outline = true }
 [plugins.weighted-dealing]
 [plugins.line-clearing]
 [plugins.line-scoring]
@@ -47,16 +48,24 @@ class BombPlugin:
     def __init__(self, params: Params) -> None:
         self.family = params.string("family", "bomb")
 
+    def blast(self, game, row, col):
+        mask = 0
+        for r in range(row - 1, row + 2):
+            for c in range(col - 1, col + 2):
+                if 0 <= r < game.rows and 0 <= c < game.cols:
+                    mask |= 1 << (r * game.cols + c)
+        return mask
+
+    @hookimpl
+    def blockyard_affected_cells(self, game, piece, row, col):
+        return self.blast(game, row, col) if piece.family == self.family else None
+
     @hookimpl(wrapper=True)
     def blockyard_clear(self, game, board, placed, piece, row, col):
         clearing = yield
         if piece is None or piece.family != self.family:
             return clearing
-        blast = 0
-        for r in range(row - 1, row + 2):
-            for c in range(col - 1, col + 2):
-                if 0 <= r < game.rows and 0 <= c < game.cols:
-                    blast |= 1 << (r * game.cols + c)
+        blast = self.blast(game, row, col)
         cleared = clearing.cleared
         if cleared is None:
             cleared = 0
@@ -199,3 +208,55 @@ def test_modding_shows_how_to_build_every_value_a_hook_returns():
 
 def test_modding_facts_example_runs():
     exec(_modding_block("### Building the values hooks return", 1), {})
+
+
+def test_a_family_has_a_look_from_the_rule_file(bombs, tmp_path):
+    from blockyard.pieces import PieceLook
+
+    bomb = bombs.families[2]
+    assert bomb.name == "bomb" and bomb.look == PieceLook("burst", True)
+    assert bombs.looks == {3: PieceLook("burst", True)}
+    resolved = tmp_path / "resolved.toml"
+    resolved.write_text(bombs.to_toml(), encoding="utf-8")
+    assert blockyard.load_ruleset(resolved).looks == bombs.looks
+
+
+@pytest.mark.parametrize("look, key, words", [
+    ('{ mark = "skull" }', "pieces.bomb.look.mark", "expected one of"),
+    ('{ outline = "yes" }', "pieces.bomb.look.outline", "expected"),
+    ('{ colour = "red" }', "pieces.bomb.look.colour", "unknown"),
+    ('"burst"', "pieces.bomb.look", "expected a table"),
+])
+def test_a_bad_look_names_the_key(rule_file, register_plugin, look, key, words):
+    register_plugin("bomb", BombPlugin)
+    register_plugin("blast-scoring", BlastScoring)
+    text = RULES.replace('look = { mark = "burst", outline = true }', f"look = {look}")
+    with pytest.raises(blockyard.RulesetError) as info:
+        blockyard.load_ruleset(rule_file(text))
+    assert key in str(info.value) and words in str(info.value)
+
+
+def test_the_preview_knows_the_blast_area_empty_cells_included(bombs):
+    game = blockyard.new_game(bombs, seed=1, board=BOARD, tray=["bomb:#", "dot:#"])
+    before = game.snapshot()
+    assert game.affected_cells(0, 0, 0) == {(0, 1), (1, 0), (1, 1)}
+    assert game.affected_cells(0, 2, 2) == {(r, c) for r in (1, 2, 3) for c in (1, 2, 3)} \
+        - {(2, 2)}
+    assert game.affected_cells(1, 2, 2) == frozenset()  # a dot affects nothing more
+    with pytest.raises(blockyard.IllegalMove):
+        game.affected_cells(0, 1, 1)  # a filled cell
+    assert game.snapshot() == before
+
+
+def test_an_affected_cells_answer_off_the_board_is_a_plugin_error(rule_file, register_plugin):
+    class Wild(BombPlugin):
+        @hookimpl
+        def blockyard_affected_cells(self, game, piece, row, col):
+            return 1 << 99
+
+    register_plugin("bomb", Wild)
+    register_plugin("blast-scoring", BlastScoring)
+    game = blockyard.new_game(blockyard.load_ruleset(rule_file(RULES)), seed=1,
+                              tray=["bomb:#"])
+    with pytest.raises(blockyard.PluginError, match=r"plugin .bomb.*affected_cells"):
+        game.affected_cells(0, 0, 0)
