@@ -34,7 +34,9 @@ def blockyard_requirement(version: str | None = None) -> str:
     version (``blockyard>=0.1.0,<1``); unversioned only when the running
     Blockyard does not know its own version (a source tree)."""
     if version is None:
-        from .version import __version__ as version
+        from .version import __version__
+
+        version = __version__
     match = re.match(r"^(\d+)\.(\d+)(?:\.(\d+))?", version)
     if match is None or "+" in version:
         return "blockyard"
