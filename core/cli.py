@@ -215,12 +215,11 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             lab.write_json(result.to_json(), args.json)
             print(f"wrote {args.json}")
         if args.plot is not None:
-            reports = [result.a, result.b] if isinstance(result, lab.Comparison) else [result]
-            for report in reports:
-                target = args.plot if len(reports) == 1 else \
-                    args.plot.with_name(f"{args.plot.stem}-{report.ruleset}{args.plot.suffix}")
-                lab.plot(report, target)
-                print(f"wrote {target}")
+            if isinstance(result, lab.Comparison):
+                lab.plot_comparison(result, args.plot)  # both rulesets on the same axes
+            else:
+                lab.plot(result, args.plot)
+            print(f"wrote {args.plot}")
     except (ValueError, RuntimeError, OSError) as exc:
         if isinstance(exc, RulesetError | PluginError):
             raise
@@ -298,7 +297,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", type=Path, default=None, metavar="FILE",
                    help="write every game and the summary as JSON")
     p.add_argument("--plot", type=Path, default=None, metavar="FILE.png",
-                   help="draw score and length histograms and the killer-piece chart")
+                   help="draw score and length histograms and the killer-piece chart "
+                   "(with --compare: one figure, both rulesets on the same axes)")
     p.add_argument("--compare", nargs=2, metavar=("A", "B"), default=None,
                    help="simulate two rulesets on the same seeds and show the differences")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
