@@ -260,3 +260,31 @@ def test_an_affected_cells_answer_off_the_board_is_a_plugin_error(rule_file, reg
                               tray=["bomb:#"])
     with pytest.raises(blockyard.PluginError, match=r"plugin .bomb.*affected_cells"):
         game.affected_cells(0, 0, 0)
+
+
+def test_the_bomb_piece_of_modding_md_works_as_written(register_plugin):
+    """MODDING.md's "A bomb piece, end to end": its plugin, rule file (in the
+    player's rulesets folder) and test, run as a modder would copy them."""
+    from pathlib import Path
+
+    from blockyard.paths import user_rulesets_dir
+    from blockyard.testing import assert_conforms
+
+    text = (Path(__file__).resolve().parents[1] / "MODDING.md").read_text(encoding="utf-8")
+    section = text.split("### A bomb piece, end to end", 1)[1]
+    plugin_code = section.split("```python\n")[1].split("```", 1)[0]
+    rule_text = section.split("```toml\n")[1].split("```", 1)[0]
+    test_code = section.split("```python\n")[2].split("```", 1)[0]
+    module: dict[str, object] = {}
+    exec(plugin_code, module)
+    register_plugin("bomb-blast", module["BombBlast"])
+    folder = user_rulesets_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "woodoku-bomb.toml").write_text(rule_text, encoding="utf-8")
+    ruleset = blockyard.load_ruleset("woodoku-bomb")
+    assert ruleset.looks[len(ruleset.families)].mark == "burst"
+    tests: dict[str, object] = {}
+    exec(test_code, tests)
+    tests["test_a_bomb_empties_the_square_around_it_and_a_dot_does_not"]()
+    tests["test_the_ruleset_conforms"](lambda rid: assert_conforms(rid, games=2,
+                                                                   max_actions=40))
