@@ -405,7 +405,8 @@ def test_cli_plugins_lists_parameters_and_hooks(capsys):
     assert main(["plugins"]) == 0
     out = capsys.readouterr().out
     assert f"line-clearing  [blockyard {blockyard.__version__}]" in out
-    assert "blocks: array of integers" in out and "hooks: blockyard_check_ruleset" in out
+    assert "blocks: array of integers" in out
+    assert "    hooks:\n      blockyard_check_ruleset — answers nothing\n" in out
 
 
 def test_carry_over_keeps_a_game_when_the_new_rules_allow_it(rule_file):

@@ -154,7 +154,8 @@ def test_the_example_plugin_installs_like_a_third_party_package(example_site):
     assert f"[plugin blockyard-diagonals: {rule_file}]" in listed.stdout
     plugins = run_with_example(example_site, "-m", "blockyard", "plugins")
     assert "diagonals  [blockyard-diagonals 0.1.0]\n" in plugins.stdout
-    assert "    hooks: blockyard_check_ruleset, blockyard_regions\n" in plugins.stdout
+    assert "    hooks:\n      blockyard_check_ruleset — answers nothing\n" \
+        "      blockyard_regions — answers a list of Region\n" in plugins.stdout
     checked = run_with_example(example_site, "-m", "blockyard", "check", "diagonals-classic",
                                "--games", "2")
     assert checked.returncode == 0, checked.stdout + checked.stderr
