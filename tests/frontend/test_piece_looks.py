@@ -71,11 +71,15 @@ class LookBomb:
 
 
 @pytest.fixture
-def looks(tmp_path):
+def looks():
+    """The ruleset, in the player's rulesets folder (replays find it by id)."""
+    from blockyard.paths import user_rulesets_dir
+
     blockyard.register_plugin("look-bomb", LookBomb)
-    path = tmp_path / "looks.toml"
-    path.write_text(RULES, encoding="utf-8")
-    yield blockyard.load_ruleset(path)
+    folder = user_rulesets_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "looks.toml").write_text(RULES, encoding="utf-8")
+    yield blockyard.load_ruleset("looks")
     blockyard.unregister_plugin("look-bomb")
 
 
@@ -161,3 +165,30 @@ def test_a_placed_piece_keeps_its_look_on_the_board(ui, looks):
     image = ui.screenshot()
     x, y = view.layout.cell_center(0, 0)
     assert not near(pixel(ui, image, x, y), tinted(theme.MARK_INK, view.colour(1)), 40)
+
+
+def test_a_replay_draws_the_looks_too(ui, looks):
+    from blockyard.frontend.replay_view import ReplayView
+    from blockyard.replays import Replay, replay_data
+
+    game = blockyard.new_game(looks, seed=1, board=BOARD, tray=["##/##", "bomb:#", "dot:#"])
+    game.place(0, 4, 4)
+    game.end_round()
+    assert ui.app.watch_replay(Replay(None, replay_data(game))) is None
+    replay = ui.view
+    assert isinstance(replay, ReplayView)
+    ui.key("4")
+    for _ in range(100):
+        if replay.finished:
+            break
+        ui.pump(1, dt=0.1)
+    assert replay.finished and replay.game.board[4][4] == game.board[4][4]
+    inner = replay.inner
+    inner.refresh()
+    image = ui.screenshot()
+    x, y = inner.layout.cell_center(4, 4)
+    assert near(pixel(ui, image, x, y), tinted(theme.MARK_INK, inner.colour(game.board[4][4])),
+                14)
+    bomb_slot = inner.layout.slots[1]  # the bomb, never placed, in the replay's tray
+    assert near(pixel(ui, image, bomb_slot.center_x, bomb_slot.center_y),
+                tinted(theme.MARK_INK, inner.colour(game.tray[1].colour)))
