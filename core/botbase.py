@@ -94,8 +94,9 @@ class _Hypothetical:
         regions = tuple(clearing.regions)
         after = clearing.board.bits
         lines = len(regions)
+        cleared = None if clearing.cleared is None else clearing.cleared & board.bits
         facts = TrayFacts(piece, piece.size, regions, lines, lines > 0 and after == 0, combo,
-                          state, row, col, mask, geo)
+                          state, row, col, mask, geo, cleared)
         scoring = self._score(facts)
         new_state = {**state, **scoring.state} if scoring.state else state
         return Outcome(scoring.points, lines, after, scoring.combo, new_state)

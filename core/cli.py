@@ -59,6 +59,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
 def _cmd_plugins(args: argparse.Namespace) -> int:
     from .docgen import plugin_catalogue
+    from .rulehooks import ANSWER_BOUNDS
 
     for plugin in plugin_catalogue():
         package = plugin.source if plugin.version is None else \
@@ -68,12 +69,19 @@ def _cmd_plugins(args: argparse.Namespace) -> int:
             print(f"    {plugin.summary}")
         for p in plugin.parameters:
             meaning = f" — {p.meaning}" if p.meaning else ""
-            print(f"    {p.name}: {p.type_text()}; default {p.default_text()}{meaning}")
+            default = p.default_text()
+            given = default if default in ("required", "optional") else f"default {default}"
+            print(f"    {p.name}: {p.type_text()}; {given}{meaning}")
         if not plugin.parameters:
             print("    (no parameters)")
-        hooks = [f"{hook} (wrapper)" if hook in plugin.wrappers else hook
-                 for hook in plugin.hooks]
-        print(f"    hooks: {', '.join(hooks) or 'none'}")
+        print("    hooks:" if plugin.hooks else "    hooks: none")
+        for hook in plugin.hooks:
+            bound = ANSWER_BOUNDS.get(hook.removeprefix("blockyard_"))
+            kind = " (wrapper: sees the other plugins' answer and may replace it)" \
+                if hook in plugin.wrappers else ""
+            answer = "" if bound is None else \
+                (" — answers nothing" if bound == "nothing" else f" — answers {bound}")
+            print(f"      {hook}{kind}{answer}")
     from .registry import package_version, registry
 
     broken = registry().broken
@@ -207,12 +215,11 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             lab.write_json(result.to_json(), args.json)
             print(f"wrote {args.json}")
         if args.plot is not None:
-            reports = [result.a, result.b] if isinstance(result, lab.Comparison) else [result]
-            for report in reports:
-                target = args.plot if len(reports) == 1 else \
-                    args.plot.with_name(f"{args.plot.stem}-{report.ruleset}{args.plot.suffix}")
-                lab.plot(report, target)
-                print(f"wrote {target}")
+            if isinstance(result, lab.Comparison):
+                lab.plot_comparison(result, args.plot)  # both rulesets on the same axes
+            else:
+                lab.plot(result, args.plot)
+            print(f"wrote {args.plot}")
     except (ValueError, RuntimeError, OSError) as exc:
         if isinstance(exc, RulesetError | PluginError):
             raise
@@ -290,7 +297,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", type=Path, default=None, metavar="FILE",
                    help="write every game and the summary as JSON")
     p.add_argument("--plot", type=Path, default=None, metavar="FILE.png",
-                   help="draw score and length histograms and the killer-piece chart")
+                   help="draw score and length histograms and the killer-piece chart "
+                   "(with --compare: one figure, both rulesets on the same axes)")
     p.add_argument("--compare", nargs=2, metavar=("A", "B"), default=None,
                    help="simulate two rulesets on the same seeds and show the differences")
     p.add_argument("--quiet", action="store_true", help="no progress bar")

@@ -311,6 +311,7 @@ class FallingGame(Game):
         error = False
         regions: tuple[Region, ...] = ()
         jokers: list[tuple[int, int]] = []
+        emptied: frozenset[tuple[int, int]] = frozenset()
         new_board = None
         if not discarded:
             accepted = self._hooks.accept_stone(self, stone, row, col)
@@ -323,9 +324,10 @@ class FallingGame(Game):
             regions = tuple(self._geo.bind(r) for r in clearing.regions)
             jokers = [divmod(i, self.cols) for i, (a, b) in
                       enumerate(zip(board.colours, new_board.colours, strict=True)) if a != b]
+            emptied = self._geo.cells_of(board.bits & ~new_board.bits)
         facts = LandingFacts(stone=stone, cell=None if discarded else (row, col),
                              dropped=dropped, error=error, discarded=discarded,
-                             regions=regions, state=self.state)
+                             regions=regions, state=self.state, cleared_cells=emptied)
         scoring = self._hooks.score(self, facts, "land")
         if new_board is not None:
             self._board = new_board

@@ -205,6 +205,16 @@ class GameSpecs:
         change ``board`` or the game: ``preview`` calls it too. The core answers
         last with "nothing happens"."""
 
+    @hookspec
+    def blockyard_affected_cells(self, game: Game, piece: Piece, row: int, col: int
+                                 ) -> int | None:
+        """Every answer counts (the masks are ORed). The board cells (a mask, bit
+        ``row * cols + col``) that placing ``piece`` anchored at ``(row, col)``
+        affects beyond the cells it covers and the regions it completes — a
+        bomb's blast area, empty cells included — so the window's preview glows
+        them before the piece is placed (``game.affected_cells(slot, row,
+        col)``). ``None`` for none. Must not change the game."""
+
     @hookspec(firstresult=True)
     def blockyard_accept_stone(self, game: Game, stone: Stone, row: int, col: int
                                ) -> bool | None:

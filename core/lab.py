@@ -56,8 +56,10 @@ class GameRecord:
     placed or stones landed), ``lines`` (regions completed), ``over_reason``
     (``None`` when stopped at the move limit), ``failed_pieces`` (ids of the
     tray pieces that did not fit at the end), ``sets`` dealt, ``dead_sets``
-    (dealt sets in which no piece fitted) and ``clearing_moves`` (moves that
-    completed at least one region)."""
+    (dealt sets in which no piece fitted), ``clearing_moves`` (moves that
+    completed at least one region) and ``actions``: how often each action other
+    than a move was taken (swap, continue, a mod's bomb…), as sorted
+    ``(name, count)`` pairs."""
 
     seed: int
     score: int
@@ -68,11 +70,26 @@ class GameRecord:
     sets: int
     dead_sets: int
     clearing_moves: int
+    actions: tuple[tuple[str, int], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
         out["failed_pieces"] = list(self.failed_pieces)
+        out["actions"] = dict(self.actions)
         return out
+
+    def used(self, action: str) -> int:
+        """How often ``action`` was taken in this game."""
+        return dict(self.actions).get(action, 0)
+
+
+def actions_used(game: Game) -> tuple[tuple[str, int], ...]:
+    """How often each action other than the mode's own (placing, steering,
+    ticking) was taken in ``game``, from its log: sorted ``(name, count)``."""
+    engine = game.mode.engine_actions
+    counts = Counter(str(entry[0]) for entry in game.log[1:]
+                     if entry and entry[0] not in engine)
+    return tuple(sorted(counts.items()))
 
 
 @lru_cache(maxsize=8)
@@ -110,7 +127,8 @@ def play_game(ruleset_text: str, bot: str, seed: int, *, bot_params: dict[str, A
                       over_reason=game.over_reason,
                       failed_pieces=tuple(p.id for p in summary.failed_pieces)
                       if game.over_reason == "stuck" else (),
-                      sets=sets, dead_sets=dead, clearing_moves=clearing)
+                      sets=sets, dead_sets=dead, clearing_moves=clearing,
+                      actions=actions_used(game))
 
 
 def _play_chunk(ruleset_text: str, bot: str, seeds: Sequence[int], bot_params: dict[str, Any],
@@ -154,7 +172,11 @@ class SimulationReport:
         lines per move; clear rate (share of moves that completed a region);
         how often each piece was in the tray when a game ended stuck (share of
         games, by piece id); how often a dealt set had no piece that fitted
-        (share of sets); the end reasons."""
+        (share of sets); the end reasons; per action other than a move, how
+        often it was used (``per_game``, ``share`` of games using it) and the
+        mean score of the games that used it and of those that did not
+        (``score_with``, ``score_without``; ``None`` when no game is in that
+        group)."""
         games = self.games
         scores = sorted(float(g.score) for g in games)
         lengths = sorted(float(g.moves) for g in games)
@@ -185,6 +207,7 @@ class SimulationReport:
                               sorted(killers.items(), key=lambda kv: (-kv[1], kv[0]))},
             "dead_set_rate": sum(g.dead_sets for g in games) / sets if sets else 0.0,
             "over_reasons": dict(sorted(Counter(str(g.over_reason) for g in games).items())),
+            "actions": action_use(games),
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -212,7 +235,39 @@ class SimulationReport:
             top = list(s["killer_pieces"].items())[:8]
             lines.append("  in the tray at the end  "
                          + ", ".join(f"{p} {share:.0%}" for p, share in top))
+        for name, use in s["actions"].items():
+            lines.append(f"  action {name}: {use['per_game']:.2f} per game, in "
+                         f"{use['share']:.0%} of games; {_with_without(use)}")
         return "\n".join(lines)
+
+
+def action_use(games: Sequence[GameRecord]) -> dict[str, dict[str, float | None]]:
+    """Per action other than a move (sorted by name): ``per_game`` uses,
+    ``share`` of games that used it, and the mean score of the games with and
+    without it (``score_with``/``score_without``, ``None`` for an empty group)."""
+    names = sorted({name for g in games for name, _ in g.actions})
+    n = len(games) or 1
+    out: dict[str, dict[str, float | None]] = {}
+    for name in names:
+        used = [g for g in games if g.used(name)]
+        unused = [g for g in games if not g.used(name)]
+        out[name] = {
+            "per_game": sum(g.used(name) for g in games) / n,
+            "share": len(used) / n,
+            "score_with": statistics.fmean(g.score for g in used) if used else None,
+            "score_without": statistics.fmean(g.score for g in unused) if unused else None,
+        }
+    return out
+
+
+def _with_without(use: dict[str, float | None]) -> str:
+    """"mean score 1234 with it, 987 without" (as far as both groups exist)."""
+    parts = []
+    if use["score_with"] is not None:
+        parts.append(f"mean score {use['score_with']:.0f} with it")
+    if use["score_without"] is not None:
+        parts.append(f"{use['score_without']:.0f} without")
+    return ", ".join(parts)
 
 
 def simulate(ruleset: str | Ruleset | Any, *, bot: str = "greedy", games: int = 100,
@@ -340,18 +395,54 @@ def dask_workers(client: Any) -> Callable[[], int]:
     return alive
 
 
+def scoring_of(ruleset: Ruleset) -> tuple[tuple[str, Any], ...]:
+    """What decides a ruleset's points: each plugin answering or wrapping the
+    scoring hook (``blockyard_score``), with its parameters from the rule file,
+    in the rule file's order. Two rulesets with different ones score on
+    different scales."""
+    plugins = ruleset.data.get("plugins", {})
+    out = []
+    for name, plugin in ruleset.plugin_objects:
+        method = getattr(plugin, "blockyard_score", None)
+        if method is not None and hasattr(method, "blockyard_impl"):
+            out.append((name, plugins.get(name, {})))
+    return tuple(out)
+
+
+def scoring_note(a: Ruleset, b: Ruleset) -> str | None:
+    """``None`` when ``a`` and ``b`` score alike (the same scoring plugins with
+    the same parameters); else a sentence saying how they differ and that raw
+    scores are not comparable."""
+    sa, sb = scoring_of(a), scoring_of(b)
+    if sa == sb:
+        return None
+
+    def show(scoring: tuple[tuple[str, Any], ...]) -> str:
+        if not scoring:
+            return "no scoring plugin"
+        return "; ".join(f"{name} {json.dumps(params, sort_keys=True)[:160]}"
+                         for name, params in scoring)
+
+    return (f"the two rulesets score differently ({a.id}: {show(sa)} — {b.id}: {show(sb)}), "
+            "so their raw scores are not comparable: compare moves, lines per move and "
+            "action use instead")
+
+
 @dataclass(frozen=True)
 class Comparison:
-    """Two simulations of the same bot on the same seeds (:func:`compare`)."""
+    """Two simulations of the same bot on the same seeds (:func:`compare`).
+    ``scoring_note``: ``None`` when both rulesets score alike, else why their
+    raw scores are not comparable (:func:`scoring_note`)."""
 
     a: SimulationReport
     b: SimulationReport
+    scoring_note: str | None = None
 
     def differences(self) -> dict[str, tuple[float, float, float]]:
-        """For score and game length: the mean of ``b − a`` over the seeds with the
-        bounds of its 95% confidence interval (paired by seed)."""
+        """For score, game length and lines: the mean of ``b − a`` over the seeds
+        with the bounds of its 95% confidence interval (paired by seed)."""
         out = {}
-        for key in ("score", "moves"):
+        for key in ("score", "moves", "lines"):
             diffs = [float(getattr(gb, key) - getattr(ga, key))
                      for ga, gb in zip(self.a.games, self.b.games, strict=True)]
             out[key] = _interval(diffs)
@@ -361,7 +452,9 @@ class Comparison:
         diffs = self.differences()
         return {"a": self.a.to_json(), "b": self.b.to_json(),
                 "differences": {k: {"mean": m, "low": lo, "high": hi}
-                                for k, (m, lo, hi) in diffs.items()}}
+                                for k, (m, lo, hi) in diffs.items()},
+                "scores_comparable": self.scoring_note is None,
+                "scoring_note": self.scoring_note}
 
     def text(self) -> str:
         a, b = self.a, self.b
@@ -380,11 +473,22 @@ class Comparison:
         row("lines per move", sa["lines_per_move"], sb["lines_per_move"], ".3f")
         row("clear rate", sa["clear_rate"], sb["clear_rate"], ".3f")
         row("dead-set rate", sa["dead_set_rate"], sb["dead_set_rate"], ".4f")
+        ua, ub = sa["actions"], sb["actions"]
+        for name in sorted(set(ua) | set(ub)):
+            row(f"{name[:13]} per game", ua[name]["per_game"] if name in ua else 0.0,
+                ub[name]["per_game"] if name in ub else 0.0, ".2f")
         last = a.seed + len(a.games) - 1
         rows.append(f"{b.ruleset} − {a.ruleset}, paired over seeds {a.seed}–{last}, "
                     f"bot {a.bot} (95% confidence interval):")
         for name, (mean, lo, hi) in self.differences().items():
             rows.append(f"  {name:<6} {mean:+.1f}  [{lo:+.1f}, {hi:+.1f}]")
+        for name in sorted(set(ua) | set(ub)):
+            for report, use in ((a, ua.get(name)), (b, ub.get(name))):
+                if use is not None:
+                    rows.append(f"  {report.ruleset}: action {name} in {use['share']:.0%} of "
+                                f"games; {_with_without(use)}")
+        if self.scoring_note is not None:
+            rows.append(f"WARNING: {self.scoring_note}.")
         return "\n".join(rows)
 
 
@@ -399,8 +503,83 @@ def compare(a: str | Ruleset | Any, b: str | Ruleset | Any, **options: Any) -> C
             return None
         return lambda done, total: progress(offset + done, 2 * games)
 
-    return Comparison(simulate(a, progress=shifted(0), **options),
-                      simulate(b, progress=shifted(games), **options))
+    ra, rb = load_ruleset(a), load_ruleset(b)
+    return Comparison(simulate(ra, progress=shifted(0), **options),
+                      simulate(rb, progress=shifted(games), **options),
+                      scoring_note(ra, rb))
+
+
+def plot_comparison(comparison: Comparison, path: str | Path) -> Path:
+    """Draw both rulesets of ``comparison`` on the same axes into one PNG file:
+    the score and game-length distributions overlaid, and moves, lines per move
+    and each action's uses per game side by side (needs matplotlib: ``pip
+    install blockyard[lab]``). The score panel's title says when the scores are
+    not comparable."""
+    plt = _pyplot()
+    a, b = comparison.a, comparison.b
+    sa, sb = a.summary(), b.summary()
+    fig, axes = plt.subplots(1, 3, figsize=(16, 4.8))
+    colours = ("#4a7bd0", "#d0664a")
+    for ax, key in ((axes[0], "score"), (axes[1], "moves")):
+        values = [[float(getattr(g, key)) for g in r.games] for r in (a, b)]
+        low = min(min(v) for v in values if v) if any(values) else 0.0
+        high = max(max(v) for v in values if v) if any(values) else 1.0
+        bins = min(40, max(5, len(a.games) // 5))
+        edges = [low + (high - low or 1.0) * i / bins for i in range(bins + 1)]
+        for report, vals, colour in zip((a, b), values, colours, strict=True):
+            ax.hist(vals, bins=edges, color=colour, alpha=0.55, label=report.ruleset)
+        ax.set_ylabel("games")
+        ax.legend()
+    axes[0].set_title("score" + ("" if comparison.scoring_note is None
+                                 else " (scored differently: not comparable)"))
+    axes[0].set_xlabel("points")
+    axes[1].set_title("game length")
+    axes[1].set_xlabel("moves")
+    names = ["lines per move"] + [f"{n} per game" for n in
+                                  sorted(set(sa["actions"]) | set(sb["actions"]))]
+    figures = []
+    for s in (sa, sb):
+        row = [s["lines_per_move"]]
+        row += [s["actions"].get(n.removesuffix(" per game"), {}).get("per_game") or 0.0
+                for n in names[1:]]
+        figures.append(row)
+    width = 0.4
+    for i, (report, row, colour) in enumerate(zip((a, b), figures, colours, strict=True)):
+        axes[2].barh([k + (i - 0.5) * width for k in range(len(names))], row, height=width,
+                     color=colour, label=report.ruleset)
+    axes[2].set_yticks(range(len(names)), names)
+    axes[2].invert_yaxis()
+    axes[2].set_title("lines per move and action use")
+    axes[2].legend()
+    fig.suptitle(f"{a.ruleset} vs {b.ruleset}, bot {a.bot}, {len(a.games)} games each "
+                 f"(seeds paired)")
+    fig.tight_layout()
+    return _save(plt, fig, Path(path))
+
+
+def _pyplot() -> Any:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError as exc:
+        raise RuntimeError("--plot needs matplotlib: pip install 'blockyard[lab]'") from exc
+    return plt
+
+
+def _save(plt: Any, fig: Any, target: Path) -> Path:
+    from .files import temporary_name
+
+    temp = temporary_name(target)
+    try:
+        fig.savefig(temp, format="png", dpi=100)
+        temp.replace(target)
+    finally:
+        plt.close(fig)
+        if temp.exists():
+            temp.unlink()
+    return target
 
 
 def plot(report: SimulationReport, path: str | Path) -> Path:

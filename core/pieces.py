@@ -45,6 +45,22 @@ def normalise(cells: Iterable[Cell]) -> frozenset[Cell]:
     return frozenset((r - top, c - left) for r, c in cells)
 
 
+def parse_piece_name(text: str) -> tuple[str | None, frozenset[Cell]]:
+    """Read a piece written as ``family:art`` (``"bomb:#"``, ``"l:#./#./##"``)
+    or as art alone (``"##\n##"``): the family (``None`` when not named) and
+    the normalised cells. ``ValueError`` naming what is wrong: an empty or
+    malformed family name, or bad art (see :func:`parse_art`)."""
+    family: str | None = None
+    art = text
+    if ":" in text:
+        family, art = text.split(":", 1)
+        family = family.strip()
+        if not family or not all(ch.isalnum() or ch in "-_" for ch in family):
+            raise ValueError(f"piece {text[:40]!r}: the family before ':' must be a name of "
+                             "letters, digits, '-' and '_'")
+    return family, parse_art(art)
+
+
 def art_of(cells: frozenset[Cell]) -> str:
     """Render a cell set as multi-line ASCII art."""
     height = max(r for r, _ in cells) + 1
@@ -64,9 +80,12 @@ def rotate_cells(cells: frozenset[Cell]) -> frozenset[Cell]:
 class Piece:
     """A piece of a tray game.
 
-    Two pieces are *identical* (``==``) when their cell sets are equal, whatever
-    their family or id. ``colour`` is the index the frontend draws it with
-    (1-based, by the family's position in the ruleset).
+    A piece is identified by its family and its shape: two pieces are equal
+    (``==``) when their families and cell sets are, whatever their ids, so a
+    one-cell ``bomb`` is not a one-cell ``dot``. :attr:`name` writes that
+    identity as text (``"bomb:#"``), the form starting positions and logs use.
+    ``colour`` is the index the frontend draws it with (1-based, by the
+    family's position in the ruleset).
     """
 
     cells: frozenset[Cell]
@@ -93,6 +112,14 @@ class Piece:
         """The piece as multi-line ASCII art."""
         return art_of(self.cells)
 
+    @property
+    def name(self) -> str:
+        """The piece's identity as one line of text: ``family:art`` with the
+        art's rows joined by ``/`` (``"bomb:#"``, ``"l:#./#./##"``), or the art
+        alone for a piece without a family. :func:`parse_piece_name` reads it."""
+        art = self.art.replace("\n", "/")
+        return f"{self.family}:{art}" if self.family else art
+
     def rotated(self) -> Piece:
         """This piece turned 90° clockwise (same family and colour)."""
         return Piece(rotate_cells(self.cells), id=self.id + "+r", family=self.family,
@@ -101,7 +128,7 @@ class Piece:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Piece):
             return NotImplemented
-        return self.cells == other.cells
+        return self.cells == other.cells and self.family == other.family
 
     def __hash__(self) -> int:
         return hash(self.cells)
@@ -110,13 +137,56 @@ class Piece:
         return f"Piece({self.id!r}, {self.art.replace(chr(10), '/')!r})"
 
 
+MARKS = ("star", "burst", "diamond", "ring", "dot", "cross", "bolt", "heart")
+"""The marks a piece family's look may draw on each of its cells."""
+
+
+@dataclass(frozen=True, slots=True)
+class PieceLook:
+    """How the window draws the cells of a piece family, beyond its colour (so a
+    player tells a one-cell bomb from a one-cell dot before placing it):
+    ``mark`` one of :data:`MARKS` drawn on every cell (``None``: none), and
+    ``outline`` a dark edge around every cell. The same in the tray, the hand,
+    the ghost, on the board and in replays, in every theme and palette (a mark
+    takes the place of the colour-blind pattern)."""
+
+    mark: str | None = None
+    outline: bool = False
+
+    def __post_init__(self) -> None:
+        if self.mark is not None and self.mark not in MARKS:
+            raise ValueError(f"unknown mark {self.mark!r}; choose from {', '.join(MARKS)}")
+        if not isinstance(self.outline, bool):
+            raise ValueError(f"outline: expected true or false, found {self.outline!r}")
+
+    @property
+    def plain(self) -> bool:
+        """Whether the look adds nothing to the colour."""
+        return self.mark is None and not self.outline
+
+
 @dataclass(frozen=True, slots=True)
 class PieceFamily:
-    """A named group of pieces sharing one dealing weight."""
+    """A named group of pieces sharing one dealing weight, and their ``look``
+    (``None``: the plain colour)."""
 
     name: str
     weight: float
     pieces: tuple[Piece, ...]
+    look: PieceLook | None = None
+
+
+def parse_look(value: Any, where: str, key: str) -> PieceLook:
+    """A family's ``look = { mark = "star", outline = true }`` table; a
+    :class:`~blockyard.RulesetError` naming the key for anything else."""
+    if not isinstance(value, dict):
+        raise RulesetError(f"expected a table like {{ mark = \"star\", outline = true }}, found "
+                           f"{describe(value)}", path=where, key=key)
+    params = Params(value, path=where, prefix=key)
+    mark = params.string("mark", None, choices=MARKS) if params.has("mark") else None
+    outline = params.boolean("outline", False)
+    params.finish()
+    return PieceLook(mark, outline)
 
 
 def piece_json(piece: Piece) -> dict[str, Any]:
@@ -161,6 +231,8 @@ def parse_families(table: Any, where: str) -> list[PieceFamily]:
                                path=where, key=f"pieces.{name}")
         params = Params(spec, path=where, prefix=f"pieces.{name}")
         weight = params.number("weight", 1.0, minimum=0, maximum=1e6)
+        look = parse_look(params.raw("look"), where, f"pieces.{name}.look") \
+            if params.has("look") else None
         shapes = params.raw("shapes")
         if not isinstance(shapes, list) or not shapes:
             raise params.error("shapes", f"expected a non-empty array of ASCII-art strings, "
@@ -182,7 +254,7 @@ def parse_families(table: Any, where: str) -> list[PieceFamily]:
                 raise RulesetError(str(exc), path=where, key=key) from None
             pid = name if len(shapes) == 1 else f"{name}-{i + 1}"
             pieces.append(Piece(cells, id=pid, family=name))
-        families.append(PieceFamily(name, float(weight), tuple(pieces)))
+        families.append(PieceFamily(name, float(weight), tuple(pieces), look))
     return families
 
 
@@ -191,5 +263,6 @@ def colour_families(families: list[PieceFamily]) -> list[PieceFamily]:
     out = []
     for index, fam in enumerate(families, start=1):
         out.append(PieceFamily(fam.name, fam.weight, tuple(
-            Piece(p.cells, id=p.id, family=fam.name, colour=index) for p in fam.pieces)))
+            Piece(p.cells, id=p.id, family=fam.name, colour=index) for p in fam.pieces),
+            fam.look))
     return out

@@ -36,9 +36,20 @@ class TrayFacts:
     ``piece`` the placed piece, ``cells`` its number of cells, ``row``/``col``
     the anchor (the top-left of the piece's bounding box), ``placed_mask`` the
     board cells it covers (a bitboard of ``geometry``); ``regions`` the regions
-    the move completed, ``lines`` their number, ``perfect_clear`` whether the
-    board is empty afterwards, ``combo`` the combo counter before the move,
-    ``state`` the plugins' saved state (read only)."""
+    the move completed (each with its ``kind``: ``"row"``, ``"col"``,
+    ``"block"`` or a plugin's own), ``lines`` their number, ``perfect_clear``
+    whether the board is empty afterwards, ``combo`` the combo counter (the
+    streak) before the move, ``state`` the plugins' saved state (read only);
+    ``cleared`` the mask of every board cell the move empties, as the clearing
+    hook's :class:`Clearing` said (a bomb's blast included), or ``None`` when
+    whoever built the facts did not say: then :attr:`cleared_mask` is the cells
+    of ``regions``.
+
+    Built by the engine; to test a scoring rule, build one yourself::
+
+        TrayFacts(piece, piece.size, regions, len(regions), False, 0, {},
+                  row, col, placed_mask, geometry, cleared=mask)
+    """
 
     piece: Piece
     cells: int
@@ -51,11 +62,33 @@ class TrayFacts:
     col: int
     placed_mask: int
     geometry: Geometry
+    cleared: int | None = None
 
     @property
     def placed_cells(self) -> frozenset[Cell]:
         """The ``(row, col)`` board cells the move covered."""
         return self.geometry.cells_of(self.placed_mask)
+
+    @property
+    def cleared_mask(self) -> int:
+        """The board cells the move empties, as a bitboard (bit ``row * cols +
+        col``): ``cleared``, or the cells of ``regions`` when it is ``None``."""
+        if self.cleared is not None:
+            return self.cleared
+        mask = 0
+        for region in self.regions:
+            mask |= region.mask
+        return mask
+
+    @property
+    def cleared_cells(self) -> frozenset[Cell]:
+        """The ``(row, col)`` board cells the move empties."""
+        return self.geometry.cells_of(self.cleared_mask)
+
+    @property
+    def region_kinds(self) -> tuple[str, ...]:
+        """The kinds of the completed regions, in order (``("row", "block")``)."""
+        return tuple(region.kind for region in self.regions)
 
 
 @dataclass(slots=True)
@@ -81,6 +114,7 @@ class LandingFacts:
     state: dict[str, Any]
     combo: int = 0
     perfect_clear: bool = False
+    cleared_cells: frozenset[Cell] = frozenset()
 
     @property
     def cells(self) -> int:
@@ -105,13 +139,18 @@ class LandingFacts:
         """The ``(row, col)`` board cell the stone landed on (none when discarded)."""
         return frozenset() if self.cell is None else frozenset((self.cell,))
 
+    @property
+    def region_kinds(self) -> tuple[str, ...]:
+        """The kinds of the completed regions, in order."""
+        return tuple(region.kind for region in self.regions)
+
 
 MoveFacts = TrayFacts | LandingFacts
 """What the scoring hook (``blockyard_score``) is told about a move: a
 :class:`TrayFacts` (a tray game's placement) or a :class:`LandingFacts` (a
 falling game's landing). Both have ``cells``, ``regions``, ``lines``,
-``perfect_clear``, ``combo``, ``state``, ``row``, ``col`` and
-``placed_cells``; tell them apart with ``isinstance``. Kept for plugin authors
+``perfect_clear``, ``combo``, ``state``, ``row``, ``col``, ``placed_cells``,
+``cleared_cells`` and ``region_kinds``; tell them apart with ``isinstance``. Kept for plugin authors
 who annotate ``move: MoveFacts``."""
 
 

@@ -12,7 +12,9 @@ for daily seeds).
 ``[board]``  ``rows`` and ``cols`` (1 to 32); falling games may list ``given``
 stones as board text (``.`` empty, ``1``–``9`` a digit).
 
-``[pieces.<family>]``  ``weight`` and ``shapes`` (ASCII art strings).
+``[pieces.<family>]``  ``weight``, ``shapes`` (ASCII art strings) and an
+optional ``look = { mark = "burst", outline = true }`` (how the window draws
+the family's cells: :class:`~blockyard.pieces.PieceLook`).
 
 ``[plugins.<name>]``  the rule plugins this ruleset uses, with their parameters
 (``<name> = true`` for none, ``<name> = false`` to drop one inherited through
@@ -273,6 +275,9 @@ def resolve(data: dict[str, Any], path: Path | None, chain: tuple[str, ...] = ()
     if marker in chain or (path is not None and str(path) == marker):
         raise RulesetError(f"'extends' loops back to {base_path.name}", path=where,
                            key="ruleset.extends")
+    if not base_path.exists():
+        raise RulesetError(f"the file {parent[:64]!r} it extends does not exist "
+                           f"(looked for {base_path})", path=where, key="ruleset.extends")
     base_data = read_toml(base_path)
     if read is not None:
         read.append(base_path)

@@ -113,6 +113,31 @@ MAX_STATE_DEPTH = 8
 MAX_STATE_TEXT = 1000
 """The longest string in a state update, in characters."""
 
+ANSWER_BOUNDS: dict[str, str] = {
+    "board_size": "a (rows, cols) pair of integers",
+    "regions": "a list of Region",
+    "piece_families": "a list of PieceFamily",
+    "check_ruleset": "nothing",
+    "falling_rules": "FallingRules",
+    "time_limit": "a number of seconds",
+    "max_errors": f"a whole number of errors from 1 to {MAX_ERRORS:,}",
+    "actions": "a list of ActionSpec",
+    "game_start": "nothing",
+    "deal": f"a list of at most {MAX_DEAL}",
+    "allowed_anchors": "an integer mask of anchors on the board (0 ≤ mask < 2**(rows × cols))",
+    "clear": "Clearing",
+    "affected_cells": "an integer mask of board cells (0 ≤ mask < 2**(rows × cols))",
+    "accept_stone": "a bool",
+    "score": f"Scoring with integer points within ±{MAX_POINTS:,}, a combo from 0 to "
+             f"{MAX_COMBO:,} and a state of JSON values within the bounds of MODDING.md",
+    "move_state": "a dict of state updates (JSON values within the bounds of MODDING.md)",
+    "end_reason": f"a string of at most {MAX_REASON} characters",
+    "invariants": f"a list of at most {MAX_TEXTS} strings of at most {MAX_TEXT} characters",
+    "summary_tips": f"a list of at most {MAX_TEXTS} strings of at most {MAX_TEXT} characters",
+}
+"""What each ruleset and game hook (name without ``blockyard_``) must answer:
+the type and bounds the facade checks (``blockyard plugins`` shows them)."""
+
 _STATE_SCALARS = (bool, type(None), float)
 
 
@@ -305,6 +330,7 @@ class RuleHooks:
     _ask_deal: Callable[..., Any]
     _ask_allowed_anchors: Callable[..., Any]
     _ask_clear: Callable[..., Any]
+    _ask_affected_cells: Callable[..., Any]
     _ask_accept_stone: Callable[..., Any]
     _ask_score: Callable[..., Any]
     _ask_move_state: Callable[..., Any]
@@ -349,45 +375,32 @@ class RuleHooks:
         self._monitors = 0
         self._hooks: dict[str, _Hook] = {}
         hook = pm.hook
-        for name, caller, expected, check in (
-                ("board_size", hook.blockyard_board_size, "a (rows, cols) pair of integers",
-                 _size_ok),
-                ("regions", hook.blockyard_regions, "a list of Region", _list_of(Region)),
-                ("piece_families", hook.blockyard_piece_families, "a list of PieceFamily",
-                 _list_of(PieceFamily)),
-                ("check_ruleset", hook.blockyard_check_ruleset, "nothing", _anything),
-                ("falling_rules", hook.blockyard_falling_rules, "FallingRules",
+        for name, caller, check in (
+                ("board_size", hook.blockyard_board_size, _size_ok),
+                ("regions", hook.blockyard_regions, _list_of(Region)),
+                ("piece_families", hook.blockyard_piece_families, _list_of(PieceFamily)),
+                ("check_ruleset", hook.blockyard_check_ruleset, _anything),
+                ("falling_rules", hook.blockyard_falling_rules,
                  lambda v: isinstance(v, FallingRules)),
-                ("time_limit", hook.blockyard_time_limit, "a number of seconds", _number_ok),
+                ("time_limit", hook.blockyard_time_limit, _number_ok),
                 ("max_errors", hook.blockyard_max_errors,
-                 f"a whole number of errors from 1 to {MAX_ERRORS:,}",
                  lambda v: _is_int(v) and 1 <= v <= MAX_ERRORS),
-                ("actions", hook.blockyard_actions, "a list of ActionSpec",
-                 _list_of(ActionSpec)),
-                ("game_start", hook.blockyard_game_start, "nothing", _anything),
-                ("deal", hook.blockyard_deal, f"a list of at most {MAX_DEAL}", _deal_ok),
+                ("actions", hook.blockyard_actions, _list_of(ActionSpec)),
+                ("game_start", hook.blockyard_game_start, _anything),
+                ("deal", hook.blockyard_deal, _deal_ok),
                 ("allowed_anchors", hook.blockyard_allowed_anchors,
-                 "an integer mask of anchors on the board (0 ≤ mask < 2**(rows × cols))",
                  lambda v: _is_int(v) and v >= 0),
-                ("clear", hook.blockyard_clear, "Clearing", lambda v: isinstance(v, Clearing)),
-                ("accept_stone", hook.blockyard_accept_stone, "a bool",
-                 lambda v: isinstance(v, bool)),
-                ("score", hook.blockyard_score,
-                 f"Scoring with integer points within ±{MAX_POINTS:,}, a combo from 0 to "
-                 f"{MAX_COMBO:,} and a state of JSON values within the bounds of MODDING.md",
-                 _scoring_ok),
-                ("move_state", hook.blockyard_move_state,
-                 "a dict of state updates (JSON values within the bounds of MODDING.md)",
-                 state_within),
+                ("clear", hook.blockyard_clear, lambda v: isinstance(v, Clearing)),
+                ("affected_cells", hook.blockyard_affected_cells,
+                 lambda v: _is_int(v) and v >= 0),
+                ("accept_stone", hook.blockyard_accept_stone, lambda v: isinstance(v, bool)),
+                ("score", hook.blockyard_score, _scoring_ok),
+                ("move_state", hook.blockyard_move_state, state_within),
                 ("end_reason", hook.blockyard_end_reason,
-                 f"a string of at most {MAX_REASON} characters",
                  lambda v: isinstance(v, str) and len(v) <= MAX_REASON),
-                ("invariants", hook.blockyard_invariants,
-                 f"a list of at most {MAX_TEXTS} strings of at most {MAX_TEXT} characters",
-                 _texts_within(MAX_TEXT)),
-                ("summary_tips", hook.blockyard_summary_tips,
-                 f"a list of at most {MAX_TEXTS} strings of at most {MAX_TEXT} characters",
-                 _texts_within(MAX_TEXT))):
+                ("invariants", hook.blockyard_invariants, _texts_within(MAX_TEXT)),
+                ("summary_tips", hook.blockyard_summary_tips, _texts_within(MAX_TEXT))):
+            expected = ANSWER_BOUNDS[name]
             self._hooks[name] = _Hook(name, caller, expected, check)
         self._bind()
         if os.environ.get(TRACE_ENV, "") not in ("", "0"):
@@ -663,6 +676,23 @@ class RuleHooks:
                                  plugin=self._culprit(self._hooks["allowed_anchors"],
                                                       (game, piece), mask))
         return value
+
+    def affected_cells(self, game: Game, piece: Piece, row: int, col: int,
+                       action: str = "preview") -> int:
+        """``blockyard_affected_cells``: the ORed masks of the cells a move would
+        affect beyond its own (each within the board)."""
+        value: list[int] = self._ask_affected_cells(action, game, piece, row, col)
+        size = game.rows * game.cols
+        out = 0
+        for mask in value:
+            if mask >> size:
+                raise self.error("affected_cells", f"returned a mask with bits beyond the "
+                                 f"board's {size} cells (bit {mask.bit_length() - 1})",
+                                 seed=game.seed, action=action,
+                                 plugin=self._culprit(self._hooks["affected_cells"],
+                                                      (game, piece, row, col), mask))
+            out |= mask
+        return out
 
     def clear(self, game: Game, board: Board, placed: int, piece: Piece | None, row: int,
               col: int, action: str = "place") -> Clearing:

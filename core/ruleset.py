@@ -40,7 +40,15 @@ from .errors import PluginError, RulesetError, did_you_mean  # noqa: F401 (did_y
 from .geometry import Geometry, Region, geometry, parse_board_text
 from .modes import Mode
 from .params import Params
-from .pieces import MAX_BOARD, Piece, PieceFamily, colour_families, parse_families, piece_json
+from .pieces import (
+    MAX_BOARD,
+    Piece,
+    PieceFamily,
+    PieceLook,
+    colour_families,
+    parse_families,
+    piece_json,
+)
 from .registry import build_plugins, registry
 from .rulehooks import LOADING, RuleHooks
 
@@ -305,6 +313,14 @@ class Ruleset:
         """The actions a player may take while the game runs (rescue candidates)."""
         return tuple(s for s in self.action_specs.values()
                      if not s.automatic and not s.after_end)
+
+    @cached_property
+    def looks(self) -> dict[int, PieceLook]:
+        """The look of each piece family that has one (``[pieces.NAME] look``
+        or a plugin's :class:`PieceFamily`), by the colour index its pieces
+        and board cells carry: what the window draws beyond the colour."""
+        return {index: fam.look for index, fam in enumerate(self.families, start=1)
+                if fam.look is not None and not fam.look.plain}
 
     @cached_property
     def saved_pieces(self) -> dict[str, tuple[dict[str, Any], Piece]]:

@@ -28,9 +28,26 @@ def names(name: str) -> dict[str, str]:
             "ruleset": f"{base}-classic", "class": "".join(p.title() for p in base.split("-"))}
 
 
+def blockyard_requirement(version: str | None = None) -> str:
+    """The generated package's dependency on Blockyard: at least the running
+    version (whose hooks it was written against) and below the next major
+    version (``blockyard>=0.1.0,<1``); unversioned only when the running
+    Blockyard does not know its own version (a source tree)."""
+    if version is None:
+        from .version import __version__
+
+        version = __version__
+    match = re.match(r"^(\d+)\.(\d+)(?:\.(\d+))?", version)
+    if match is None or "+" in version:
+        return "blockyard"
+    major, minor, micro = int(match[1]), int(match[2]), int(match[3] or 0)
+    return f"blockyard>={major}.{minor}.{micro},<{major + 1}"
+
+
 def render(name: str) -> dict[str, str]:
     """File path → content of the package."""
     n = names(name)
+    requirement = blockyard_requirement()
     module, plugin, ruleset, cls, dist = (n["module"], n["plugin"], n["ruleset"], n["class"],
                                           n["dist"])
     return {
@@ -43,9 +60,10 @@ name = "{dist}"
 version = "0.1.0"
 description = "A Blockyard rule plugin: {plugin}"
 requires-python = ">=3.11"
-dependencies = ["blockyard"]
+dependencies = ["{requirement}"]
 
 [project.optional-dependencies]
+# the tests' own needs: pip install -e ".[test]"
 test = ["pytest"]
 
 # Blockyard finds the plugin (and its rule files) through this entry point.
@@ -134,11 +152,15 @@ def test_a_cleared_line_pays_the_bonus():
 A rule plugin for [Blockyard](https://pypi.org/project/blockyard/): `{plugin}`
 adds a bonus for every cleared line. It ships the ruleset `{ruleset}`.
 
-    pip install ./{name}          # then: blockyard list, blockyard check {ruleset}
-    pip install "./{name}[test]" && pytest {name}/tests
+Install it editable (`-e`), so that your edits take effect without
+reinstalling; the `[test]` extra adds what its tests need (pytest):
 
-Edit `{module}/__init__.py` (the hooks) and `{module}/rulesets/` (the rule
-files). The hook reference is in Blockyard's MODDING.md.
+    pip install -e "./{name}[test]"   # then: blockyard list, blockyard check {ruleset}
+    pytest {name}/tests
+
+It needs `{requirement}` (its `pyproject.toml` says so). Edit
+`{module}/__init__.py` (the hooks) and `{module}/rulesets/` (the rule files).
+The hook reference is in Blockyard's MODDING.md.
 ''',
     }
 

@@ -332,8 +332,9 @@ illegal moves, the stone in bounds, and that the stones depend on the seed only.
 
 
 def stray_hook_methods(ruleset: Ruleset) -> list[str]:
-    """Warnings for plugin methods named like hooks but lacking ``@hookimpl``
-    (pluggy ignores them silently)."""
+    """Problems with plugin methods named like hooks but lacking ``@hookimpl``:
+    pluggy ignores them silently, so the rule they hold never runs; the kit
+    counts each as a failure (``blockyard check`` exits 1 naming the method)."""
     out = []
     for name, plugin in ruleset.plugin_objects:
         for attr in dir(type(plugin)):
@@ -352,7 +353,8 @@ def check_ruleset(ruleset: str | Ruleset, *, games: int = 6, max_actions: int = 
     game."""
     rs = load_ruleset(ruleset)
     report = Report(rs.id)
-    report.warnings.extend(stray_hook_methods(rs))
+    for problem in stray_hook_methods(rs):
+        report.fail(problem)
     rnd = random.Random(seed)
     with hook_timeout(hook_seconds):
         for extra in rs.mode_record.checks.ruleset_checks:

@@ -15,7 +15,7 @@ from typing import Any, ClassVar, NamedTuple
 from .errors import IllegalMove
 from .game import Game, TraySpec
 from .geometry import PieceGeometry, parse_board_text
-from .pieces import Piece, parse_art, piece_from_json, piece_json
+from .pieces import Cell, Piece, parse_piece_name, piece_from_json, piece_json
 from .results import MoveResult, TrayFacts
 from .ruleset import Ruleset
 
@@ -97,30 +97,42 @@ class TrayGame(Game):
             raise ValueError(f"tray: at most {slots} pieces ([tray] slots of ruleset "
                              f"{self.ruleset.id!r}), found {len(items)}")
         items += [None] * (slots - len(items))
+        # plain art means the ruleset's piece of that shape; when two families
+        # share a shape, the one declared last (as before families were named)
         by_cells = {p.cells: p for p in self.ruleset.pieces}
+        by_name = {(p.family, p.cells): p for p in self.ruleset.pieces}
         custom = len(self.ruleset.families) + 1
         out: list[str | None] = []
         for slot, item in enumerate(items):
             if item is None:
                 out.append(None)
                 continue
+            family: str | None = None
             if isinstance(item, Piece):
                 cells = item.cells
+                family = item.family if (item.family, cells) in by_name else None
             elif isinstance(item, str):
                 try:
-                    cells = parse_art(item)
+                    family, cells = parse_piece_name(item)
                 except ValueError as exc:
                     raise ValueError(f"tray slot {slot}: {exc}") from None
+                if family is not None and (family, cells) not in by_name:
+                    raise ValueError(
+                        f"tray slot {slot}: ruleset {self.ruleset.id!r} has no piece "
+                        f"{item.strip()[:60]!r} (no family {family!r} with that shape)")
             else:
                 raise ValueError(f"tray slot {slot}: expected ASCII art, a Piece or None, "
                                  f"found {item!r}")
-            piece = by_cells.get(cells) or Piece(cells, id="custom", family="custom",
-                                                 colour=custom)
+            piece = (by_name[family, cells] if family is not None else by_cells.get(cells)) \
+                or Piece(cells, id="custom", family="custom", colour=custom)
             info = self._geo.piece(cells)
             if info.height > self.rows or info.width > self.cols:
                 raise ValueError(f"tray slot {slot}: the piece is larger than the board")
             self._set_slot(slot, piece)
-            out.append(piece.art)
+            # the log names the family only where the art alone would mean another
+            # piece, so logs of unambiguous positions stay as they always were
+            out.append(piece.art if by_cells.get(cells, piece) is piece
+                       or piece.family == "custom" else piece.name)
         return out
 
     # -- public state ------------------------------------------------------------------
@@ -242,7 +254,7 @@ class TrayGame(Game):
                   ) -> list[Any]:
         """Ask the plugins what each move does: an :class:`Evaluation` each with
         ``evaluations``, else ``(piece, mask, clearing, regions, perfect clear,
-        scoring)`` tuples. One loop for one move (place, preview) and for the
+        scoring, cleared mask)`` tuples. One loop for one move (place, preview) and for the
         many of a bot, with what every move shares looked up once."""
         out: list[Any] = []
         add = out.append
@@ -271,27 +283,26 @@ class TrayGame(Game):
             after = clearing.board
             lines = len(regions)
             perfect = lines > 0 and after.bits == 0
+            cleared = clearing.cleared
+            if cleared is None:
+                cleared = 0
+                for region in regions:
+                    cleared |= region.mask
+            cleared &= board.bits
             scoring = score(self, TrayFacts(piece, piece.size, regions, lines, perfect, combo,
-                                            state, row, col, mask, geo), "place")
+                                            state, row, col, mask, geo, cleared), "place")
             if evaluations:
                 add(_new_tuple(Evaluation, (scoring.points, lines, scoring.combo, perfect,
                                             after.bits)))
             else:
-                add((piece, mask, clearing, regions, perfect, scoring))
+                add((piece, mask, clearing, regions, perfect, scoring, cleared))
         return out
 
     def _evaluate(self, slot: int, row: int, col: int) -> tuple[MoveResult, Any, Any]:
-        piece, mask, clearing, regions, perfect, scoring = \
+        piece, mask, clearing, regions, perfect, scoring, cleared = \
             self._outcomes(((slot, row, col),), False)[0]
         geo = self._geo
         after = clearing.board
-        if clearing.cleared is not None:
-            cleared = clearing.cleared
-        else:
-            cleared = 0
-            for region in regions:
-                cleared |= region.mask
-        cleared &= self._board.bits | mask
         if regions and not regions[0].cells:
             regions = tuple(geo.bind(r) for r in regions)
         result = MoveResult(slot, row, col, piece, scoring.points, len(regions), scoring.combo,
@@ -302,6 +313,18 @@ class TrayGame(Game):
         """What :meth:`place` would do, changing nothing. Raises ``IllegalMove``
         exactly when ``place`` would."""
         return self._evaluate(slot, row, col)[0]
+
+    def affected_cells(self, slot: int, row: int, col: int) -> frozenset[Cell]:
+        """The board cells placing ``slot``'s piece at ``(row, col)`` would affect
+        beyond the cells it covers, as the ruleset's plugins say
+        (``blockyard_affected_cells``: a bomb's blast area, empty cells
+        included); the window's preview glows them with the cells the move
+        would clear. Changes nothing; ``IllegalMove`` exactly when ``place``
+        would raise it."""
+        piece, mask = self._check_move(slot, row, col)
+        if "affected_cells" not in self.ruleset.implemented:
+            return frozenset()
+        return self._geo.cells_of(self._hooks.affected_cells(self, piece, row, col) & ~mask)
 
     def place(self, slot: int, row: int, col: int) -> MoveResult:
         """Place the piece of ``slot`` with its top-left at ``(row, col)``."""

@@ -108,7 +108,8 @@ class SummaryView(arcade.View):
             families = len(self.game.ruleset.families)
             for piece in failed:
                 colour = theme.piece_colour(piece.colour, families)
-                piece_sprites(piece.cells, colour, cell, left, top, self.pieces, piece.colour)
+                piece_sprites(piece.cells, colour, cell, left, top, self.pieces, piece.colour,
+                              self.game.ruleset.looks.get(piece.colour))
                 left += (piece.width + 1) * cell
             y -= 5 * cell + 10 * scale
         self.tip = Text(_("Tip: {tip}").format(tip=engine_text(self.summary.tip))

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import math
 from functools import cache
 
 import arcade
 from PIL import Image, ImageDraw
+
+from blockyard.pieces import PieceLook
 
 Color = tuple[int, int, int, int]
 
@@ -156,16 +159,67 @@ def pattern_of(index: int) -> str:
     return PATTERNS[(index - 1) % len(PALETTE) % len(PATTERNS)]
 
 
-def piece_texture(index: int) -> arcade.Texture:
-    """The tile texture of a cell of colour index ``index`` (patterned or plain)."""
-    return cell_texture(pattern_of(index))
+def piece_texture(index: int, look: PieceLook | None = None) -> arcade.Texture:
+    """The tile texture of a cell of colour index ``index`` (patterned or plain),
+    drawn with its family's ``look`` (``ruleset.looks``): the look's mark takes
+    the place of the colour-blind pattern (a mark already tells the family by
+    shape), its outline is drawn in every theme and palette."""
+    mark = look.mark if look is not None else None
+    outline = look is not None and look.outline
+    return cell_texture("" if mark else pattern_of(index), mark, outline)
+
+
+MARK_INK = (40, 40, 40, 255)
+"""The ink of a piece look's mark and outline: dark, so it stays dark under every
+piece colour the tile is tinted with."""
+
+
+def _draw_mark(draw: ImageDraw.ImageDraw, mark: str, size: int) -> None:
+    """Draw a piece look's ``mark`` (one of :data:`blockyard.pieces.MARKS`) in the
+    middle of a ``size`` tile."""
+    mid = size / 2
+    ink = MARK_INK
+
+    def star(points: int, outer: float, inner: float) -> list[tuple[float, float]]:
+        out = []
+        for i in range(points * 2):
+            radius = outer if i % 2 == 0 else inner
+            angle = math.pi * i / points - math.pi / 2
+            out.append((mid + radius * math.cos(angle), mid + radius * math.sin(angle)))
+        return out
+
+    if mark == "star":
+        draw.polygon(star(5, 20, 8.5), fill=ink)
+    elif mark == "burst":
+        draw.polygon(star(8, 21, 9), fill=ink)
+    elif mark == "diamond":
+        draw.polygon([(mid, mid - 19), (mid + 14, mid), (mid, mid + 19), (mid - 14, mid)],
+                     fill=ink)
+    elif mark == "ring":
+        draw.ellipse((mid - 16, mid - 16, mid + 16, mid + 16), outline=ink, width=6)
+    elif mark == "dot":
+        draw.ellipse((mid - 11, mid - 11, mid + 11, mid + 11), fill=ink)
+    elif mark == "cross":
+        draw.rectangle((mid - 4, mid - 18, mid + 4, mid + 18), fill=ink)
+        draw.rectangle((mid - 18, mid - 4, mid + 18, mid + 4), fill=ink)
+    elif mark == "bolt":
+        draw.polygon([(mid + 4, mid - 21), (mid - 12, mid + 3), (mid - 1, mid + 3),
+                      (mid - 5, mid + 21), (mid + 12, mid - 4), (mid + 1, mid - 4)], fill=ink)
+    elif mark == "heart":
+        draw.ellipse((mid - 17, mid - 13, mid + 1, mid + 5), fill=ink)
+        draw.ellipse((mid - 1, mid - 13, mid + 17, mid + 5), fill=ink)
+        draw.polygon([(mid - 16, mid), (mid + 16, mid), (mid, mid + 17)], fill=ink)
+    else:
+        raise ValueError(f"unknown mark {mark!r}")
 
 
 @cache
-def cell_texture(pattern: str = "") -> arcade.Texture:
+def cell_texture(pattern: str = "", mark: str | None = None,
+                 outline: bool = False) -> arcade.Texture:
     """A white rounded tile with a soft bevel, tinted per cell with ``sprite.color``;
     with a ``pattern`` (one of :data:`PATTERNS`) drawn on it in dark grey, so
-    colours also differ in shape."""
+    colours also differ in shape; with a piece look's ``mark`` and ``outline``
+    (see :func:`piece_texture`)."""
     size = 64
     image = Image.new("RGBA", (size, size), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
@@ -202,4 +256,13 @@ def cell_texture(pattern: str = "") -> arcade.Texture:
         draw.polygon([(lo, hi), (hi, hi), (lo, lo)], fill=ink)
     elif pattern:
         raise ValueError(f"unknown pattern {pattern!r}")
-    return arcade.Texture(image, hash=f"blockyard-cell-{pattern or 'plain'}")
+    if mark is not None:
+        _draw_mark(draw, mark, size)
+    if outline:
+        draw.rounded_rectangle((2, 2, size - 3, size - 3), radius=10, outline=MARK_INK, width=5)
+    name = pattern or "plain"
+    if mark is not None:
+        name += f"-mark-{mark}"
+    if outline:
+        name += "-outline"
+    return arcade.Texture(image, hash=f"blockyard-cell-{name}")

@@ -133,20 +133,24 @@ class BoardSection(ScreenSection):
         """Cell colours from the game's board."""
         view = self.screen
         plain = theme.cell_texture()
+        looks = view.game.ruleset.looks
         for sprite, value, empty in zip(self.cells,
                                         (v for row in view.game.board for v in row),
                                         self.empty_colours, strict=True):
             color = view.colour(value) if value else empty
             if sprite.color != color:
                 sprite.color = color
-            texture = theme.piece_texture(value) if theme.patterns_on and value else plain
+            texture = theme.piece_texture(value, looks.get(value)) \
+                if value and (theme.patterns_on or value in looks) else plain
             if sprite.texture is not texture:
                 sprite.texture = texture
 
     def show_target(self, target: Target | None) -> None:
-        """The ghost and glow of the piece in hand where it is aimed: in its colour,
-        the cells it would clear glowing and the points it would score, when it
-        fits; dark (and outlined in red when drawn) where it does not."""
+        """The ghost and glow of the piece in hand where it is aimed: in its colour
+        and look, the cells it would clear and those it would affect beyond them
+        (``game.affected_cells``: a bomb's blast area) glowing and the points it
+        would score, when it fits; dark (and outlined in red when drawn) where it
+        does not."""
         view = self.screen
         layout = view.layout
         self.ghost.clear()
@@ -161,7 +165,8 @@ class BoardSection(ScreenSection):
             color = view.colour(piece.colour)
             ghost_color = (color[0], color[1], color[2], theme.GHOST_ALPHA)
             cols = view.game.cols
-            for index in sorted({r * cols + c for r, c in preview.cleared_cells}):
+            glowing = preview.cleared_cells | view.game.affected_cells(target.slot, row, col)
+            for index in sorted({r * cols + c for r, c in glowing}):
                 self.glow.append(self.glow_pool[index])
             if preview.lines:
                 self.preview_text.text = f"+{preview.points}"
@@ -171,7 +176,8 @@ class BoardSection(ScreenSection):
             ghost_color = theme.NO_FIT
         size = layout.cell
         piece_sprites(piece.cells, ghost_color, size, layout.board.left + col * size,
-                      layout.board.top - row * size, self.ghost, piece.colour)
+                      layout.board.top - row * size, self.ghost, piece.colour,
+                      view.game.ruleset.looks.get(piece.colour))
 
     def show_hint(self) -> None:
         """The hinted placement, once found: the piece on the board, outlined."""
@@ -187,9 +193,11 @@ class BoardSection(ScreenSection):
         if piece is None:
             return
         size = layout.cell * 0.94
+        texture = theme.piece_texture(piece.colour, view.game.ruleset.looks.get(piece.colour))
         for r, c in piece.cells:
             x, y = layout.cell_center(row + r, col + c)
-            self.hint_sprites.append(cell_sprite(view.colour(piece.colour), size, x, y))
+            self.hint_sprites.append(cell_sprite(view.colour(piece.colour), size, x, y,
+                                                 texture))
         self.hint_outline.extend(piece_outline(piece, layout.board.left + col * layout.cell,
                                                layout.board.top - row * layout.cell,
                                                layout.cell))
@@ -396,7 +404,8 @@ class TraySection(ScreenSection):
             color = view.colour(piece.colour)
             if not fits[slot]:
                 color = (color[0], color[1], color[2], 70)  # fits nowhere: dimmed
-            piece_sprites(piece.cells, color, size, left, top, sprites, piece.colour)
+            piece_sprites(piece.cells, color, size, left, top, sprites, piece.colour,
+                          game.ruleset.looks.get(piece.colour))
 
     def update_drag(self) -> None:
         """The dragged piece, floating above the pointer."""
@@ -408,7 +417,7 @@ class TraySection(ScreenSection):
             return
         left, top = control.lifted_at(piece, *control.pointer)
         piece_sprites(piece.cells, view.colour(piece.colour), view.layout.cell, left, top,
-                      self.drag_sprites, piece.colour)
+                      self.drag_sprites, piece.colour, view.game.ruleset.looks.get(piece.colour))
 
     def on_draw(self) -> None:
         view = self.screen

@@ -6,6 +6,8 @@ from collections.abc import Callable, Iterable
 
 import arcade
 
+from blockyard.pieces import PieceLook
+
 from . import theme
 from .i18n import _
 from .layout import Rect
@@ -117,11 +119,13 @@ def cell_sprite(color: theme.Color, size: float, x: float = 0, y: float = 0,
 def piece_sprites(cells: Iterable[tuple[int, int]], color: theme.Color, size: float,
                   left: float, top: float,
                   sprites: arcade.SpriteList[arcade.Sprite] | None = None,
-                  index: int = 0) -> arcade.SpriteList[arcade.Sprite]:
+                  index: int = 0, look: PieceLook | None = None
+                  ) -> arcade.SpriteList[arcade.Sprite]:
     """Sprites for a piece whose bounding box's top-left corner is at ``(left, top)``;
-    ``index``: its colour index (for its pattern when patterns are on)."""
+    ``index``: its colour index (for its pattern when patterns are on); ``look``:
+    its family's look (``ruleset.looks.get(index)``), mark and outline."""
     out = sprites if sprites is not None else arcade.SpriteList()
-    texture = theme.piece_texture(index)
+    texture = theme.piece_texture(index, look)
     for r, c in cells:
         out.append(cell_sprite(color, size * 0.96, left + (c + 0.5) * size,
                                top - (r + 0.5) * size, texture))

@@ -92,10 +92,24 @@ def test_plugins_shows_package_versions_and_marks_wrappers(capsys, register_plug
     assert main(["plugins"]) == 0
     out = capsys.readouterr().out
     assert f"line-clearing  [blockyard {blockyard.__version__}]\n" in out
-    block = out.split("wrapping  [runtime]\n", 1)[1].split("\n", 3)
-    assert block[:3] == [
+    block = out.split("wrapping  [runtime]\n", 1)[1].split("\n", 6)
+    assert block[:6] == [
         "    A plugin wrapping two hooks (new and old style) and answering one plainly.",
         "    (no parameters)",
-        "    hooks: blockyard_clear (wrapper), blockyard_invariants, "
-        "blockyard_score (wrapper)"]
-    assert "(wrapper)" not in out.split("wrapping  [runtime]", 1)[0]  # no bundled wrappers
+        "    hooks:",
+        "      blockyard_clear (wrapper: sees the other plugins' answer and may replace it)"
+        " — answers Clearing",
+        "      blockyard_invariants — answers a list of at most 32 strings of at most 300 "
+        "characters",
+        "      blockyard_score (wrapper: sees the other plugins' answer and may replace it)"
+        " — answers Scoring with integer points within ±1,000,000,000, a combo from 0 to "
+        "1,000,000 and a state of JSON values within the bounds of MODDING.md"]
+    assert "(wrapper" not in out.split("wrapping  [runtime]", 1)[0]  # no bundled wrappers
+
+
+def test_plugins_says_required_without_a_default(capsys):
+    assert main(["plugins"]) == 0
+    out = capsys.readouterr().out
+    assert "default required" not in out and "default optional" not in out
+    assert "    seconds: number, 0.001 to 86400; required — seconds on the game clock\n" in out
+    assert "    line_points: array of integers, at least 0; optional — " in out

@@ -173,3 +173,59 @@ def test_simulate_scheduler_with_no_worker_says_so_on_the_command_line(capsys):
     assert err.startswith("blockyard simulate: no worker has been left to play the games "
                           "for 0.5 s (")
     assert "--worker-timeout" in err
+
+
+def test_action_use_is_counted_per_game_and_summarised():
+    report = lab.simulate("tiered", bot="greedy", games=6, seed=0)
+    for record in report.games:
+        assert all(name not in ("place", "tick") and count > 0
+                   for name, count in record.actions)
+    use = report.summary()["actions"]
+    total = {name: sum(g.used(name) for g in report.games) for name in use}
+    for name, figures in use.items():
+        assert figures["per_game"] == pytest.approx(total[name] / 6)
+        users = [g.score for g in report.games if g.used(name)]
+        assert figures["share"] == pytest.approx(len(users) / 6)
+        assert figures["score_with"] == (sum(users) / len(users) if users else None)
+    data = report.to_json()
+    assert data["games"][0]["actions"] == dict(report.games[0].actions)
+
+
+def test_actions_used_reads_the_log():
+    game = blockyard.new_game("tiered", seed=3)
+    game.swap()
+    game.place(*game.legal_moves()[0])
+    assert lab.actions_used(game) == (("swap", 1),)
+
+
+def test_compare_warns_when_the_scoring_differs_and_not_when_it_does_not(capsys):
+    same = lab.compare("eu-classic", "eu-hardcore", bot="greedy", games=2, seed=0)
+    assert same.scoring_note is None and "WARNING" not in same.text()
+    assert same.to_json()["scores_comparable"] is True
+    other = lab.compare("eu-classic", "woodoku", bot="greedy", games=2, seed=0)
+    assert other.scoring_note is not None
+    assert "raw scores are not comparable" in other.scoring_note
+    assert "line-scoring" in other.scoring_note
+    assert other.text().endswith(f"WARNING: {other.scoring_note}.")
+    assert other.to_json()["scores_comparable"] is False
+    assert "lines" in other.differences()
+
+
+def test_compare_reports_action_use_beside_the_scores():
+    comparison = lab.compare("tiered", "eu-classic", bot="greedy", games=4, seed=0)
+    text = comparison.text()
+    if comparison.a.summary()["actions"]:
+        name = next(iter(comparison.a.summary()["actions"]))
+        assert f"{name[:13]} per game" in text
+        assert f"tiered: action {name} in " in text
+    assert "lines per move" in text and "moves mean" in text
+
+
+def test_the_command_line_draws_one_comparison_figure(tmp_path, capsys):
+    out_png = tmp_path / "cmp.png"
+    assert main(["simulate", "--compare", "eu-classic", "woodoku", "--games", "3",
+                 "--quiet", "--plot", str(out_png)]) == 0
+    out = capsys.readouterr().out
+    assert f"wrote {out_png}" in out and "WARNING: the two rulesets score differently" in out
+    assert out_png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cmp.png"]  # one file, not two

@@ -154,7 +154,8 @@ def test_the_example_plugin_installs_like_a_third_party_package(example_site):
     assert f"[plugin blockyard-diagonals: {rule_file}]" in listed.stdout
     plugins = run_with_example(example_site, "-m", "blockyard", "plugins")
     assert "diagonals  [blockyard-diagonals 0.1.0]\n" in plugins.stdout
-    assert "    hooks: blockyard_check_ruleset, blockyard_regions\n" in plugins.stdout
+    assert "    hooks:\n      blockyard_check_ruleset — answers nothing\n" \
+        "      blockyard_regions — answers a list of Region\n" in plugins.stdout
     checked = run_with_example(example_site, "-m", "blockyard", "check", "diagonals-classic",
                                "--games", "2")
     assert checked.returncode == 0, checked.stdout + checked.stderr
@@ -255,3 +256,37 @@ def test_plugin_parameters_come_from_the_plugins_themselves():
     scoring = {p.name: p for p in catalogue["line-scoring"].parameters}
     assert scoring["multipliers"].default == [1] and scoring["line_points"].optional
     assert "blockyard_actions" in catalogue["swaps"].hooks
+
+
+def test_check_fails_on_a_hook_method_without_hookimpl(capsys, rule_file, register_plugin):
+    from blockyard.results import Scoring
+
+    class Forgetful:
+        def __init__(self, params):
+            pass
+
+        def blockyard_score(self, game, move):  # @hookimpl forgotten
+            return Scoring(1000, 0)
+
+    register_plugin("forgetful", Forgetful)
+    path = rule_file('[ruleset]\nextends = "eu-classic"\nid = "forgot"\nname = "Forgot"\n'
+                     "[plugins.forgetful]\n")
+    assert main(["check", str(path), "--games", "1"]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL plugin 'forgetful': method blockyard_score is named like a hook but lacks " \
+           "@hookimpl" in out
+
+
+def test_the_generated_package_is_installed_editable_and_depends_on_this_blockyard():
+    from blockyard.scaffold import blockyard_requirement, render
+
+    files = render("bomb-pieces")
+    requirement = blockyard_requirement()
+    assert f'dependencies = ["{requirement}"]' in files["pyproject.toml"]
+    assert 'test = ["pytest"]' in files["pyproject.toml"]
+    readme = files["README.md"]
+    assert 'pip install -e "./bomb-pieces[test]"' in readme and "[test]` extra" in readme
+    assert "pip install ./" not in readme
+    assert blockyard_requirement("0.1.0") == "blockyard>=0.1.0,<1"
+    assert blockyard_requirement("2.3") == "blockyard>=2.3.0,<3"
+    assert blockyard_requirement("0+unknown") == "blockyard"

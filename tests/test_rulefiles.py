@@ -147,6 +147,17 @@ def test_extends_an_unknown_ruleset_or_in_a_loop(rule_file, tmp_path):
         blockyard.load_ruleset(tmp_path / "a.toml")
 
 
+def test_extends_a_missing_file_names_the_asking_file_and_key(tmp_path):
+    child = tmp_path / "child.toml"
+    child.write_text('[ruleset]\nextends = "base.toml"\nid = "child"\nname = "Child"\n')
+    with pytest.raises(RulesetError) as info:
+        blockyard.load_ruleset(child)
+    message = str(info.value)
+    assert str(child) in message and "ruleset.extends" in message
+    assert "'base.toml' it extends does not exist" in message
+    assert str(tmp_path / "base.toml") in message
+
+
 def test_unknown_ruleset_id_and_missing_file():
     with pytest.raises(RulesetError, match=r"unknown ruleset 'eu-classik'.*eu-classic"):
         blockyard.load_ruleset("eu-classik")
