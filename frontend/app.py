@@ -41,6 +41,7 @@ from .persistence import (
     save_game,
     save_key,
 )
+from .plugin_fault import use_window_watchdog
 from .rulewords import ruleset_name
 from .screens import game_view
 from .session import Session
@@ -564,6 +565,33 @@ class BlockyardApp:
             self.playing = SavedGame(self.key_for(game.ruleset.id, game.seed, None), game)
         self.window.show_view(game_view(game.kind)(self.session(), game))
 
+    def plugin_fault(self, error: blockyard.PluginError) -> None:
+        """A rule plugin failed during play (:mod:`.plugin_fault`): the engine left
+        the game as it was before the failing step, so save the game on screen as it
+        is (the last good move), say so in one line on standard error, and show the
+        screen naming the plugin, the hook and the ruleset, which leads back to the
+        launcher."""
+        from .plugin_fault import PluginFaultView, one_line
+
+        view_game = getattr(self.window.current_view, "game", None)
+        game = self.current_game or (view_game if isinstance(view_game, blockyard.Game)
+                                     else None)
+        saved: str | None = None
+        playing = self.playing
+        if playing is not None and playing.key:
+            self.after_action(playing.game)
+            saved = self.save_problem or _("Your game is saved at the last good move; the "
+                                           "launcher offers to resume it.")
+        if game is not None:
+            name = ruleset_name(game.ruleset)
+            ruleset = name if name == game.ruleset.id else f"{name} ({game.ruleset.id})"
+        else:
+            ruleset = error.ruleset or ""
+        after = "; the game is saved at the last good move" \
+            if saved is not None and not self.save_problem else ""
+        print(f"blockyard: {one_line(str(error), 1000)}{after}", file=sys.stderr)
+        self.window.show_view(PluginFaultView(error, ruleset, saved, self.show_launcher))
+
     def show_summary(self, game: blockyard.Game, summary: blockyard.results.Summary) -> None:
         from .summary_view import SummaryView
 
@@ -700,7 +728,13 @@ class BlockyardWindow(arcade.Window):
         # input, resizing, exposing, a new view: the next frame must be drawn
         if event_type not in IDLE_EVENTS:
             self.stale = True
-        return super().dispatch_event(event_type, *args)
+        try:
+            return super().dispatch_event(event_type, *args)
+        except blockyard.PluginError as exc:  # input, a tick, a frame: never closes the window
+            if self.app is None:
+                raise
+            self.app.plugin_fault(exc)
+            return True
 
     def show_view(self, new_view: arcade.View) -> None:
         self.stale = True
@@ -777,6 +811,7 @@ def run(ruleset: str | None = None, seed: int | None = None, challenge: str | No
               "the headless API or 'blockyard list', 'show' and 'check'.")
         return 2
     window.set_minimum_size(360, 360)
+    use_window_watchdog()  # a hook that loops ends on the plugin fault screen
     app = BlockyardApp(window)
     window.app = app
     if challenge is not None:
