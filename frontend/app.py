@@ -778,7 +778,10 @@ def run(ruleset: str | None = None, seed: int | None = None, challenge: str | No
     """Open the window on the launcher, straight into a game of ``ruleset`` or of a
     ``challenge`` code, or on the viewer of a ``replay`` file. With ``quit_after``
     the window closes itself after that many seconds, first saving its last frame
-    to ``screenshot`` when given (smoke tests of installed builds)."""
+    to ``screenshot`` when given (smoke tests of installed builds). Every plugin
+    hook runs under the window's time limit (:func:`.plugin_fault.use_window_watchdog`),
+    checking the files given here included."""
+    use_window_watchdog()  # a hook that loops ends on the plugin fault screen, never hangs
     if challenge is not None:
         from blockyard.challenge import decode
 
@@ -811,7 +814,6 @@ def run(ruleset: str | None = None, seed: int | None = None, challenge: str | No
               "the headless API or 'blockyard list', 'show' and 'check'.")
         return 2
     window.set_minimum_size(360, 360)
-    use_window_watchdog()  # a hook that loops ends on the plugin fault screen
     app = BlockyardApp(window)
     window.app = app
     if challenge is not None:
@@ -821,10 +823,12 @@ def run(ruleset: str | None = None, seed: int | None = None, challenge: str | No
     elif ruleset is not None:
         try:
             app.start_game(ruleset, seed)
-        except (blockyard.RulesetError, blockyard.PluginError) as exc:
+        except blockyard.RulesetError as exc:
             window.close()
             print(f"blockyard: {exc}")
             return 2
+        except blockyard.PluginError as exc:  # the window stays, on the plugin fault screen
+            app.plugin_fault(exc)
         if watch:
             app.watch_rule_file(ruleset)
     else:

@@ -262,31 +262,37 @@ seconds = 0.3
 """
 
 
-def test_the_window_always_sets_a_hook_watchdog_and_quit_after_still_closes(tmp_path):
-    """``blockyard play``: the clock runs out, and the window asks what may be done
-    after the end: a plugin's ``available`` loops. The window's 2 s watchdog stops
-    it, the fault screen shows, and --quit-after closes the window."""
+def play_with_package(tmp_path, module, code, *args):
+    """Run ``python -m blockyard *args`` with a plugin package ``module`` (its source
+    ``code``) installed, in a home of its own, with no hook limit set outside."""
     site = tmp_path / "site"
     site.mkdir()
-    (site / "loopoffer.py").write_text(textwrap.dedent(LOOPING_OFFER), encoding="utf-8")
-    info = site / "loopoffer-1.0.dist-info"
+    (site / f"{module}.py").write_text(textwrap.dedent(code), encoding="utf-8")
+    info = site / f"{module}-1.0.dist-info"
     info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: loopoffer\nVersion: 1.0\n",
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {module}\nVersion: 1.0\n",
                                    encoding="utf-8")
-    (info / "entry_points.txt").write_text("[blockyard]\nloopoffer = loopoffer\n",
+    (info / "entry_points.txt").write_text(f"[blockyard]\n{module} = {module}\n",
                                            encoding="utf-8")
-    rules = tmp_path / "quick.toml"
-    rules.write_text(QUICK_TIMED, encoding="utf-8")
     env = {**os.environ, "BLOCKYARD_HOME": str(tmp_path / "home"),
            "PYTHONPATH": os.pathsep.join(filter(None, [str(site),
                                                        os.environ.get("PYTHONPATH")]))}
     for name in ("BLOCKYARD_HOOK_TIMEOUT", "BLOCKYARD_DISABLE_PLUGINS",
                  "BLOCKYARD_LOAD_PLUGINS"):
         env.pop(name, None)
+    return subprocess.run([sys.executable, "-m", "blockyard", *args], capture_output=True,
+                          text=True, env=env, timeout=300)
+
+
+def test_the_window_always_sets_a_hook_watchdog_and_quit_after_still_closes(tmp_path):
+    """``blockyard play``: the clock runs out, and the window asks what may be done
+    after the end: a plugin's ``available`` loops. The window's 2 s watchdog stops
+    it, the fault screen shows, and --quit-after closes the window."""
+    rules = tmp_path / "quick.toml"
+    rules.write_text(QUICK_TIMED, encoding="utf-8")
     shot = tmp_path / "fault.png"
-    done = subprocess.run([sys.executable, "-m", "blockyard", "--quit-after", "6",
-                           "--screenshot", str(shot), "play", str(rules)],
-                          capture_output=True, text=True, env=env, timeout=300)
+    done = play_with_package(tmp_path, "loopoffer", LOOPING_OFFER, "--quit-after", "6",
+                             "--screenshot", str(shot), "play", str(rules))
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Traceback" not in done.stderr
     lines = done.stderr.splitlines()
@@ -310,3 +316,46 @@ def test_the_window_keeps_a_limit_set_before_it(monkeypatch):
     monkeypatch.setattr(watchdog.WATCH, "limit", 5.0)  # BLOCKYARD_HOOK_TIMEOUT=5
     assert use_window_watchdog() == 5.0
     assert watchdog.default_limit() == 5.0
+
+
+FAILING_START = """
+    from blockyard import hookimpl
+
+    class BadStart:
+        def __init__(self, params):
+            pass
+
+        @hookimpl
+        def blockyard_game_start(self, game):
+            raise KeyError("no such state")
+
+    @hookimpl
+    def blockyard_register_plugins(register):
+        register("bad-start", BadStart)
+    """
+
+BAD_START_RULES = """
+[ruleset]
+extends = "eu-classic"
+id = "bad-start"
+name = "Bad start"
+[help]
+text = ""
+[plugins.bad-start]
+"""
+
+
+def test_blockyard_play_a_game_whose_start_fails_shows_the_fault_screen(tmp_path):
+    """The window opens on the fault screen (no game was begun, so none is saved)
+    instead of closing at once; --quit-after closes it."""
+    rules = tmp_path / "bad.toml"
+    rules.write_text(BAD_START_RULES, encoding="utf-8")
+    done = play_with_package(tmp_path, "badstart", FAILING_START, "--quit-after", "1",
+                             "play", str(rules))
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, done.stderr
+    assert re.fullmatch(r"blockyard: plugin 'bad-start', hook blockyard_game_start "
+                        r"\(ruleset 'bad-start', seed \d+, action start\): raised KeyError: "
+                        r"'no such state'", lines[0]), lines[0]
+    assert not list((tmp_path / "home").rglob("saves/*.json"))
