@@ -549,12 +549,15 @@ class BlockyardApp:
                     self.notices.append(text)
                 return
             game = self.current_game
-            if game is None or game.over:
-                self.start_game(str(file))
-                return
-            game = carry_over(game, ruleset)
-            print(f"blockyard: reloaded {file.name}", file=sys.stderr)
-            self.show_game(game)
+            try:  # the new rules' plugins play now: a fault of theirs has its screen
+                if game is None or game.over:
+                    self.start_game(str(file))
+                    return
+                game = carry_over(game, ruleset)
+                print(f"blockyard: reloaded {file.name}", file=sys.stderr)
+                self.show_game(game)
+            except blockyard.PluginError as exc:
+                self.plugin_fault(exc)
 
         arcade.schedule(check, 0.5)
         return check

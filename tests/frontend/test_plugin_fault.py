@@ -359,3 +359,38 @@ def test_blockyard_play_a_game_whose_start_fails_shows_the_fault_screen(tmp_path
                         r"\(ruleset 'bad-start', seed \d+, action start\): raised KeyError: "
                         r"'no such state'", lines[0]), lines[0]
     assert not list((tmp_path / "home").rglob("saves/*.json"))
+
+
+class FailingStart:
+    """Its ``game_start`` raises."""
+
+    def __init__(self, params):
+        pass
+
+    @hookimpl
+    def blockyard_game_start(self, game):
+        raise KeyError("no such state")
+
+
+def test_watch_an_edit_whose_plugin_fails_at_the_start_shows_the_fault_screen(
+        ui, rule_file, register_plugin):
+    import arcade
+
+    register_plugin("failing-start", FailingStart)
+    rules = rule_file(MOD.format(plugin="line-scoring") + "triangular_base = 10\n",
+                      "watched.toml")
+    game = ui.app.start_game(str(rules), seed=4)
+    ui.pump(2)
+    place_by_keys(ui, game, 1)
+    check = ui.app.watch_rule_file(str(rules))
+    try:
+        rules.write_text(rules.read_text() + "[plugins.failing-start]\n")
+        check(0.5)  # the new rules replay the game, then start one: both fail
+        ui.pump(2)
+        _view, lines = fault_screen(ui)
+        assert lines == ["Plugin: failing-start", "Hook: blockyard_game_start",
+                         "Ruleset: Fault mod (fault-mod)",
+                         "raised KeyError: 'no such state'", SAVED]
+        assert saved_on_disk(game).moves == 1  # the game of the rules before the edit
+    finally:
+        arcade.unschedule(check)
