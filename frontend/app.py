@@ -426,7 +426,11 @@ class BlockyardApp:
         self.last_replay = self.keep_replay(game, player)
         hints = self.playing.hints if self.playing is not None and \
             self.playing.game is game else 0
-        summary = self.records.record(game, replay=self.last_replay, hints=hints)
+        with warnings.catch_warnings(record=True) as caught:  # a plugin's failed tips
+            warnings.simplefilter("always")
+            summary = self.records.record(game, replay=self.last_replay, hints=hints)
+        for warning in caught:  # one line each, not Python's warning with its source line
+            print(f"blockyard: {warning.message}", file=sys.stderr)
         self.tell_records_problem()
         if self.playing is not None and self.playing.game is game:
             try:

@@ -394,3 +394,33 @@ def test_watch_an_edit_whose_plugin_fails_at_the_start_shows_the_fault_screen(
         assert saved_on_disk(game).moves == 1  # the game of the rules before the edit
     finally:
         arcade.unschedule(check)
+
+
+class FailingTips:
+    """Its summary tips raise: the summary shows without a tip."""
+
+    def __init__(self, params):
+        pass
+
+    @hookimpl
+    def blockyard_summary_tips(self, game, summary):
+        raise ValueError("no tips today")
+
+
+def test_tips_that_fail_leave_the_summary_and_one_line_on_stderr(ui, rule_file,
+                                                                 register_plugin, capfd):
+    from blockyard.frontend.summary_view import SummaryView
+
+    register_plugin("failing-tips", FailingTips)
+    ruleset = blockyard.load_ruleset(rule_file(MOD.format(plugin="failing-tips")))
+    game = blockyard.new_game(ruleset, seed=3)
+    ui.app.show_game(game)
+    ui.pump(2)
+    place_by_keys(ui, game, 1)
+    capfd.readouterr()
+    game.end_round()
+    ui.app.finish_game(game)
+    assert isinstance(ui.view, SummaryView)
+    assert capfd.readouterr().err.splitlines() == [
+        "blockyard: plugin 'failing-tips', hook blockyard_summary_tips (ruleset 'fault-mod', "
+        "seed 3, action summary): raised ValueError: no tips today"]
