@@ -424,3 +424,42 @@ def test_tips_that_fail_leave_the_summary_and_one_line_on_stderr(ui, rule_file,
     assert capfd.readouterr().err.splitlines() == [
         "blockyard: plugin 'failing-tips', hook blockyard_summary_tips (ruleset 'fault-mod', "
         "seed 3, action summary): raised ValueError: no tips today"]
+
+
+class RefusingLandings:
+    """Wraps the landing check of falling games and raises once a stone lands."""
+
+    def __init__(self, params):
+        pass
+
+    @hookimpl(wrapper=True)
+    def blockyard_accept_stone(self, game, stone, row, col):
+        yield
+        raise ValueError("landing refused")
+
+
+def test_a_plugin_fault_in_a_tick_of_a_falling_game_shows_the_fault_screen(
+        ui, rule_file, register_plugin, monkeypatch):
+    # as under arcade.run (pyglet's event loop): the window's events are dispatched
+    # at once, through the window's dispatch_event, not queued for the next poll
+    monkeypatch.setattr(ui.window, "_enable_event_queue", False)
+    register_plugin("refusing-landings", RefusingLandings)
+    ruleset = blockyard.load_ruleset(rule_file(
+        '[ruleset]\nextends = "sudoku-bloxx"\nid = "bad-landing"\nname = "Bad landing"\n'
+        '[help]\ntext = ""\n[plugins.refusing-landings]\n'))
+    game = blockyard.new_game(ruleset, seed=1)
+    ui.app.show_game(game)
+    ui.pump(2)
+    before = game.snapshot()
+    for _ in range(400):  # the stone falls with the window's updates, and lands
+        ui.window.dispatch_event("on_update", 0.25)
+        if isinstance(ui.view, PluginFaultView):
+            break
+    _view, lines = fault_screen(ui)
+    assert lines[:3] == ["Plugin: refusing-landings", "Hook: blockyard_accept_stone",
+                         "Ruleset: Bad landing (bad-landing)"]
+    assert lines[3:] == ["raised ValueError: landing refused", SAVED]
+    assert game.moves == 0 and game.over_reason is None and game.log[0] == before["log"][0]
+    assert saved_on_disk(game).snapshot() == game.snapshot()  # the ticks before the landing
+    ui.key("Escape")
+    assert isinstance(ui.view, LauncherView)
