@@ -15,7 +15,15 @@ guarantees of docs/api.md §7. :func:`check_ruleset` plays random games and chec
 - falling games: the stone stays on the board's columns and above its landing
   row, and the stone stream depends on the seed only;
 - whatever the ruleset's plugins state as invariants (``blockyard_invariants``,
-  e.g. no digit twice in a sudoku row) holds after every action.
+  e.g. no digit twice in a sudoku row) holds after every action;
+- every game ends: a rescue (an action that is a ``rescue`` while nothing fits,
+  or an ``after_end`` action once the game is over) taken
+  :data:`RESCUE_REPEATS` times in a row without changing the board, the tray,
+  the score or the end is a failure naming it and its plugin, and so is a game
+  still kept alive only by rescues when it reaches the kit's action cap
+  (``max_actions``) and :data:`CAP_GRACE` rescues more;
+- and it notes (a warning, not a failure) every action of the ruleset that no
+  game offered (``Game.actions()`` never listed it).
 
 Use it from a plugin's own tests with one line (``assert_conforms("my-ruleset")``)
 or through the ``blockyard_conformance`` pytest fixture, and from the command
@@ -29,6 +37,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from .actions import Action
 from .discovery import load_ruleset
 from .errors import IllegalMove
 from .game import new_game, replay, restore
@@ -36,6 +45,14 @@ from .modes import ModeChecks
 from .ruleset import Ruleset
 from .tray import TrayGame
 from .watchdog import hook_timeout
+
+RESCUE_REPEATS = 10
+"""How many rescues in a row that change nothing (board, tray, score and end the
+same) make a game that never ends (``check_ruleset(..., rescue_repeats=)``)."""
+
+CAP_GRACE = 60
+"""How many rescues more the kit takes when a game reaches its action cap with
+no piece fitting and a rescue offered, before it calls the game never-ending."""
 
 
 @dataclass
@@ -253,8 +270,48 @@ def _check_stream_independence(ruleset: Ruleset, seed: int, report: Report) -> N
     report.count("stone stream depends on the seed only")
 
 
+def _rescues(game: Any, offered: list[Action]) -> list[tuple[list[Any], Action]]:
+    """The rescues the game depends on now, as log entries with the action
+    offering each: once it is over, its ``after_end`` actions; while it runs with
+    no tray piece fitting, its actions that are a rescue now (one entry per filled
+    slot for an action taking a slot). Empty otherwise."""
+    if game.over:
+        chosen = [a for a in offered if a.after_end]
+    elif isinstance(game, TrayGame) and not game.any_fits():
+        chosen = [a for a in offered if a.rescue and not a.after_end]
+    else:
+        return []
+    filled = [s for s, p in enumerate(getattr(game, "tray", ())) if p is not None]
+    out: list[tuple[list[Any], Action]] = []
+    for action in chosen:
+        if action.takes_slot:
+            out.extend(([action.name, slot], action) for slot in filled)
+        else:
+            out.append(([action.name], action))
+    return out
+
+
+def _outcome(game: Any) -> tuple[Any, ...]:
+    """What a rescue must change for the game to get anywhere: board, tray,
+    score and end."""
+    return (game.board, getattr(game, "tray", None), game.score, game.over_reason)
+
+
+def _named(actions: list[Action]) -> str:
+    """``'continue' (plugin 'continue')``, for each distinct action, joined."""
+    seen: dict[str, str] = {}
+    for action in actions:
+        seen.setdefault(action.name, action.plugin)
+    return ", ".join(f"{name!r} (plugin {plugin!r})" for name, plugin in seen.items())
+
+
+def _was(actions: list[Action]) -> str:
+    return "was" if len({a.name for a in actions}) == 1 else "were"
+
+
 def _play(ruleset: Ruleset, seed: int, rnd: random.Random, max_actions: int,
-          report: Report) -> None:
+          report: Report, offered_names: set[str] | None = None,
+          rescue_repeats: int = RESCUE_REPEATS) -> None:
     game = new_game(ruleset, seed=seed)
     twin = new_game(ruleset, seed=seed)
     checks = game.mode.checks
@@ -262,7 +319,24 @@ def _play(ruleset: Ruleset, seed: int, rnd: random.Random, max_actions: int,
     snapshot_at = rnd.randrange(1, max(2, max_actions // 2))
     saved: dict[str, Any] | None = None
     after_save: list[list[Any]] = []
-    for step in range(max_actions):
+    futile: list[Action] = []  # the rescues in a row that changed nothing
+    step = 0
+    while True:
+        offered = game.actions()
+        if offered_names is not None:
+            offered_names.update(a.name for a in offered)
+        rescues = _rescues(game, offered)
+        if step >= max_actions:
+            if not rescues:
+                break  # the cap, with the game not depending on a rescue: fine
+            if step >= max_actions + CAP_GRACE:
+                offering = [a for _, a in rescues]
+                report.fail(
+                    f"{where}: the game never ends: it reached the kit's cap of {max_actions} "
+                    f"actions and {CAP_GRACE} rescues more with no piece fitting, and "
+                    f"{_named(offering)} {'is' if _was(offering) == 'was' else 'are'} still "
+                    "offered as a rescue")
+                return
         _check_position(game, report, f"{where} step {step}")
         if step % 7 == 0:
             before = game.snapshot()
@@ -285,9 +359,19 @@ def _play(ruleset: Ruleset, seed: int, rnd: random.Random, max_actions: int,
                 report.count("snapshot is JSON-safe")
             except (TypeError, ValueError) as exc:
                 report.fail(f"{where}: snapshot is not JSON-safe: {exc}")
-        action = checks.choose(game, rnd)
-        if action is None:
-            break
+        taken: Action | None = None
+        if rescues and (futile or game.over or step >= max_actions):
+            # a game that depends on rescues: take them (in turn, after one that
+            # changed nothing, so that every rescue on offer is tried)
+            entry, taken = rescues[len(futile) % len(rescues)] if futile \
+                else rescues[rnd.randrange(len(rescues))]
+            action = list(entry)
+        else:
+            action = checks.choose(game, rnd)
+            if action is None:
+                break
+            taken = next((a for e, a in rescues if e == action), None)
+        outcome = _outcome(game) if taken is not None else None
         if action[0] == "place" and isinstance(game, TrayGame):
             expected = game.preview(*action[1:])
             score = game.score
@@ -303,6 +387,18 @@ def _play(ruleset: Ruleset, seed: int, rnd: random.Random, max_actions: int,
         if saved is not None:
             after_save.append(action)
         report.actions += 1
+        step += 1
+        if taken is None or _outcome(game) != outcome:
+            futile.clear()
+            continue
+        futile.append(taken)
+        if len(futile) >= rescue_repeats:
+            report.fail(
+                f"{where} step {step}: the game never ends: {_named(futile)} {_was(futile)} taken "
+                f"{len(futile)} times in a row as a rescue and changed nothing (board, "
+                "tray, score and end the same)")
+            return
+    report.count("every game ends")
     report.games += 1
     final = game.snapshot()
     if twin.snapshot() != final:
@@ -345,17 +441,35 @@ def stray_hook_methods(ruleset: Ruleset) -> list[str]:
     return out
 
 
+def never_offered(ruleset: Ruleset, offered: set[str], report: Report) -> list[str]:
+    """Notes for the ruleset's actions that no game of ``report`` offered (its
+    automatic actions aside: the engine takes those itself, unlisted)."""
+    owner = ruleset.action_owner
+    return [f"action {name!r} of plugin {owner[name]!r} was never offered in "
+            f"{report.games} games ({report.actions} actions): check when its "
+            "available() says yes, or play more games (--games)"
+            for name, spec in ruleset.action_specs.items()
+            if not spec.automatic and name not in offered]
+
+
 def check_ruleset(ruleset: str | Ruleset, *, games: int = 6, max_actions: int = 150,
-                  seed: int = 0, hook_seconds: float = 2.0) -> Report:
+                  seed: int = 0, hook_seconds: float = 2.0,
+                  rescue_repeats: int = RESCUE_REPEATS) -> Report:
     """Run the conformance checks on ``ruleset`` (id, path or Ruleset). A hook
     call longer than ``hook_seconds`` is stopped by the hook watchdog
     (:mod:`blockyard.watchdog`) and reported, and the kit goes on with the next
-    game."""
+    game. A game in which ``rescue_repeats`` rescues in a row change nothing
+    never ends, and is a failure; an action no game offered is a warning."""
+    if isinstance(rescue_repeats, bool) or not isinstance(rescue_repeats, int) \
+            or rescue_repeats < 2:
+        raise ValueError(f"rescue_repeats: expected a whole number of at least 2, "
+                         f"found {rescue_repeats!r:.40}")
     rs = load_ruleset(ruleset)
     report = Report(rs.id)
     for problem in stray_hook_methods(rs):
         report.fail(problem)
     rnd = random.Random(seed)
+    offered: set[str] = set()
     with hook_timeout(hook_seconds):
         for extra in rs.mode_record.checks.ruleset_checks:
             try:
@@ -364,9 +478,11 @@ def check_ruleset(ruleset: str | Ruleset, *, games: int = 6, max_actions: int = 
                 report.fail(f"{rs.id}: {type(exc).__name__}: {exc}")
         for _ in range(games):
             try:
-                _play(rs, rnd.randrange(1 << 31), rnd, max_actions, report)
+                _play(rs, rnd.randrange(1 << 31), rnd, max_actions, report, offered,
+                      rescue_repeats)
             except Exception as exc:  # a crash is a failure to report, not to hide
                 report.fail(f"{rs.id}: {type(exc).__name__}: {exc}")
+    report.warnings.extend(never_offered(rs, offered, report))
     return report
 
 

@@ -41,6 +41,7 @@ from .persistence import (
     save_game,
     save_key,
 )
+from .plugin_fault import use_window_watchdog
 from .rulewords import ruleset_name
 from .screens import game_view
 from .session import Session
@@ -425,7 +426,11 @@ class BlockyardApp:
         self.last_replay = self.keep_replay(game, player)
         hints = self.playing.hints if self.playing is not None and \
             self.playing.game is game else 0
-        summary = self.records.record(game, replay=self.last_replay, hints=hints)
+        with warnings.catch_warnings(record=True) as caught:  # a plugin's failed tips
+            warnings.simplefilter("always")
+            summary = self.records.record(game, replay=self.last_replay, hints=hints)
+        for warning in caught:  # one line each, not Python's warning with its source line
+            print(f"blockyard: {warning.message}", file=sys.stderr)
         self.tell_records_problem()
         if self.playing is not None and self.playing.game is game:
             try:
@@ -548,12 +553,15 @@ class BlockyardApp:
                     self.notices.append(text)
                 return
             game = self.current_game
-            if game is None or game.over:
-                self.start_game(str(file))
-                return
-            game = carry_over(game, ruleset)
-            print(f"blockyard: reloaded {file.name}", file=sys.stderr)
-            self.show_game(game)
+            try:  # the new rules' plugins play now: a fault of theirs has its screen
+                if game is None or game.over:
+                    self.start_game(str(file))
+                    return
+                game = carry_over(game, ruleset)
+                print(f"blockyard: reloaded {file.name}", file=sys.stderr)
+                self.show_game(game)
+            except blockyard.PluginError as exc:
+                self.plugin_fault(exc)
 
         arcade.schedule(check, 0.5)
         return check
@@ -563,6 +571,33 @@ class BlockyardApp:
         if self.playing is None or self.playing.game is not game:
             self.playing = SavedGame(self.key_for(game.ruleset.id, game.seed, None), game)
         self.window.show_view(game_view(game.kind)(self.session(), game))
+
+    def plugin_fault(self, error: blockyard.PluginError) -> None:
+        """A rule plugin failed during play (:mod:`.plugin_fault`): the engine left
+        the game as it was before the failing step, so save the game on screen as it
+        is (the last good move), say so in one line on standard error, and show the
+        screen naming the plugin, the hook and the ruleset, which leads back to the
+        launcher."""
+        from .plugin_fault import PluginFaultView, one_line
+
+        view_game = getattr(self.window.current_view, "game", None)
+        game = self.current_game or (view_game if isinstance(view_game, blockyard.Game)
+                                     else None)
+        saved: str | None = None
+        playing = self.playing
+        if playing is not None and playing.key:
+            self.after_action(playing.game)
+            saved = self.save_problem or _("Your game is saved at the last good move; the "
+                                           "launcher offers to resume it.")
+        if game is not None:
+            name = ruleset_name(game.ruleset)
+            ruleset = name if name == game.ruleset.id else f"{name} ({game.ruleset.id})"
+        else:
+            ruleset = error.ruleset or ""
+        after = "; the game is saved at the last good move" \
+            if saved is not None and not self.save_problem else ""
+        print(f"blockyard: {one_line(str(error), 1000)}{after}", file=sys.stderr)
+        self.window.show_view(PluginFaultView(error, ruleset, saved, self.show_launcher))
 
     def show_summary(self, game: blockyard.Game, summary: blockyard.results.Summary) -> None:
         from .summary_view import SummaryView
@@ -700,7 +735,13 @@ class BlockyardWindow(arcade.Window):
         # input, resizing, exposing, a new view: the next frame must be drawn
         if event_type not in IDLE_EVENTS:
             self.stale = True
-        return super().dispatch_event(event_type, *args)
+        try:
+            return super().dispatch_event(event_type, *args)
+        except blockyard.PluginError as exc:  # input, a tick, a frame: never closes the window
+            if self.app is None:
+                raise
+            self.app.plugin_fault(exc)
+            return True
 
     def show_view(self, new_view: arcade.View) -> None:
         self.stale = True
@@ -744,7 +785,10 @@ def run(ruleset: str | None = None, seed: int | None = None, challenge: str | No
     """Open the window on the launcher, straight into a game of ``ruleset`` or of a
     ``challenge`` code, or on the viewer of a ``replay`` file. With ``quit_after``
     the window closes itself after that many seconds, first saving its last frame
-    to ``screenshot`` when given (smoke tests of installed builds)."""
+    to ``screenshot`` when given (smoke tests of installed builds). Every plugin
+    hook runs under the window's time limit (:func:`.plugin_fault.use_window_watchdog`),
+    checking the files given here included."""
+    use_window_watchdog()  # a hook that loops ends on the plugin fault screen, never hangs
     if challenge is not None:
         from blockyard.challenge import decode
 
@@ -786,10 +830,12 @@ def run(ruleset: str | None = None, seed: int | None = None, challenge: str | No
     elif ruleset is not None:
         try:
             app.start_game(ruleset, seed)
-        except (blockyard.RulesetError, blockyard.PluginError) as exc:
+        except blockyard.RulesetError as exc:
             window.close()
             print(f"blockyard: {exc}")
             return 2
+        except blockyard.PluginError as exc:  # the window stays, on the plugin fault screen
+            app.plugin_fault(exc)
         if watch:
             app.watch_rule_file(ruleset)
     else:

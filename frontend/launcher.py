@@ -134,7 +134,11 @@ def resume_parts(saved: SavedGame) -> list[str]:
                       game.moves).format(points=format_number(game.score),
                                          moves=format_number(game.moves))]
     if game.over:
-        parts.append(_("finished, can be continued") if game.actions()
+        try:
+            offered = bool(game.actions())
+        except blockyard.PluginError:  # said on the plugin fault screen when it is played
+            offered = False
+        parts.append(_("finished, can be continued") if offered
                      else _("finished, not yet recorded"))
     return parts
 

@@ -497,8 +497,8 @@ class SudokuView(GameScreen):
         what the rules allow after the end)."""
         try:
             self.game.act(name)
-        except (blockyard.IllegalMove, blockyard.PluginError):
-            return
+        except blockyard.IllegalMove:
+            return  # a plugin's fault goes on to the window's plugin fault screen
         self.saved()
         self.refresh()
 

@@ -381,11 +381,6 @@ class TrayInput:
             screen.say(_("{action}: not possible now").format(action=engine_text(spec.label)))
             self._refresh()
             return False
-        except blockyard.PluginError:
-            screen.say(_("{action} failed; the game is unchanged").format(
-                action=engine_text(spec.label)))
-            self._refresh()
-            return False
         screen.clear_message()  # done: its "click again to confirm" is out of date
         if game.tray != tray:
             kept = spec.takes_slot and selected in args and game.tray[selected] is not None

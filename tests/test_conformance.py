@@ -9,9 +9,10 @@ import pytest
 
 import blockyard
 from blockyard import hookimpl
+from blockyard.actions import ActionSpec
 from blockyard.params import Params
 from blockyard.results import Scoring
-from blockyard.testing import check_ruleset
+from blockyard.testing import CAP_GRACE, RESCUE_REPEATS, check_ruleset
 
 BUNDLED = [info.id for info in blockyard.list_rulesets()]
 
@@ -79,3 +80,161 @@ def test_the_kit_catches_a_broken_plugin(rule_file, register_plugin, plugin, fac
         from blockyard.testing import assert_conforms
 
         assert_conforms(path, games=3, max_actions=40)
+
+
+# -- games that never end, actions never offered (issue 22, reproducer 5) ------------------
+
+STUCK_SOON = """
+[ruleset]
+id = "stuck-soon"
+name = "Stuck soon"
+family = "test"
+description = "a small board of long pieces that is soon stuck, with a plugin's action"
+[board]
+rows = 4
+cols = 4
+[pieces.long]
+shapes = ["###", "##\\n#."]
+[plugins.weighted-dealing]
+[plugins.line-clearing]
+[plugins.line-scoring]
+triangular_base = 10
+[plugins.end-when-stuck]
+[plugins.{plugin}]
+"""
+
+
+class FutileContinue:
+    """An ``after_end`` action always offered once the game is over, that does nothing."""
+
+    def __init__(self, params: Params) -> None:
+        pass
+
+    def perform(self, game) -> None:
+        pass
+
+    @hookimpl
+    def blockyard_actions(self, ruleset):
+        return [ActionSpec("forever", "Forever", self.perform, after_end=True)]
+
+
+class FutileRescue:
+    """A rescue always offered that does nothing: the game is never over as stuck."""
+
+    def __init__(self, params: Params) -> None:
+        pass
+
+    def perform(self, game) -> None:
+        pass
+
+    @hookimpl
+    def blockyard_actions(self, ruleset):
+        return [ActionSpec("wiggle", "Wiggle", self.perform, rescue=lambda game: True)]
+
+
+class TurnAll:
+    """A rescue always offered that turns every tray piece a quarter turn: the tray
+    changes, but once no turn fits the game goes on turning forever."""
+
+    def __init__(self, params: Params) -> None:
+        pass
+
+    def perform(self, game) -> None:
+        for slot, piece in enumerate(game.tray):
+            if piece is not None:
+                game.set_slot(slot, piece.rotated())
+
+    @hookimpl
+    def blockyard_actions(self, ruleset):
+        return [ActionSpec("turn-all", "Turn all", self.perform, rescue=lambda game: True)]
+
+
+class NeverOffered:
+    """An action whose ``available`` never says yes."""
+
+    def __init__(self, params: Params) -> None:
+        pass
+
+    def perform(self, game) -> None:
+        raise AssertionError("never taken")
+
+    @hookimpl
+    def blockyard_actions(self, ruleset):
+        return [ActionSpec("ghost", "Ghost", self.perform, available=lambda game: False)]
+
+
+@pytest.mark.parametrize("plugin, factory, action", [
+    ("futile-continue", FutileContinue, "forever"),
+    ("futile-rescue", FutileRescue, "wiggle"),
+])
+def test_a_rescue_that_changes_nothing_is_a_game_that_never_ends(
+        rule_file, register_plugin, plugin, factory, action):
+    register_plugin(plugin, factory)
+    report = check_ruleset(rule_file(STUCK_SOON.format(plugin=plugin)), games=3,
+                           max_actions=150)
+    assert not report.ok
+    never = [f for f in report.failures if "never ends" in f]
+    assert never, report.text()
+    assert all(f"{action!r} (plugin {plugin!r}) was taken {RESCUE_REPEATS} times in a row "
+               "as a rescue and changed nothing" in f for f in never), report.text()
+    assert report.warnings == []  # the action was offered
+
+
+def test_the_number_of_futile_rescues_is_a_parameter(rule_file, register_plugin):
+    register_plugin("futile-continue", FutileContinue)
+    path = rule_file(STUCK_SOON.format(plugin="futile-continue"))
+    report = check_ruleset(path, games=1, rescue_repeats=3)
+    assert any("'forever' (plugin 'futile-continue') was taken 3 times in a row" in f
+               for f in report.failures), report.text()
+    for bad in (1, 0, 2.5, True, "3"):
+        with pytest.raises(ValueError, match="rescue_repeats"):
+            check_ruleset(path, games=1, rescue_repeats=bad)
+
+
+def test_a_game_kept_alive_by_rescues_at_the_cap_never_ends(rule_file, register_plugin):
+    register_plugin("turn-all", TurnAll)
+    report = check_ruleset(rule_file(STUCK_SOON.format(plugin="turn-all")), games=3,
+                           max_actions=60)
+    assert not report.ok
+    assert any(f"the game never ends: it reached the kit's cap of 60 actions and {CAP_GRACE} "
+               "rescues more with no piece fitting, and 'turn-all' (plugin 'turn-all') is "
+               "still offered as a rescue" in f for f in report.failures), report.text()
+
+
+def test_an_action_never_offered_is_a_note_not_a_failure(rule_file, register_plugin):
+    register_plugin("never-offered", NeverOffered)
+    report = check_ruleset(rule_file(STUCK_SOON.format(plugin="never-offered")), games=2,
+                           max_actions=40)
+    assert report.ok, report.text()
+    assert report.warnings == [
+        f"action 'ghost' of plugin 'never-offered' was never offered in 2 games "
+        f"({report.actions} actions): check when its available() says yes, or play more "
+        "games (--games)"]
+    assert "  WARN action 'ghost' of plugin 'never-offered' was never offered" in report.text()
+    assert report.text().endswith("all checks passed")
+
+
+def test_the_bundled_rescues_let_every_game_end():
+    for ruleset_id in ("eu-classic", "tiered", "arcadeforge-rotate"):
+        report = check_ruleset(ruleset_id, games=8, max_actions=150)
+        assert report.ok, report.text()
+        assert report.checks["every game ends"] == 8
+        assert report.warnings == []
+
+
+def test_blockyard_check_fails_a_game_that_never_ends_and_notes_unoffered_actions(
+        rule_file, register_plugin, capsys):
+    from blockyard.cli import main
+
+    register_plugin("futile-continue", FutileContinue)
+    register_plugin("never-offered", NeverOffered)
+    endless = rule_file(STUCK_SOON.format(plugin="futile-continue"), "endless.toml")
+    assert main(["check", str(endless), "--games", "2"]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL stuck-soon seed" in out
+    assert "the game never ends: 'forever' (plugin 'futile-continue') was taken" in out
+    ghost = rule_file(STUCK_SOON.format(plugin="never-offered"), "ghost.toml")
+    assert main(["check", str(ghost), "--games", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "  WARN action 'ghost' of plugin 'never-offered' was never offered in 2 games" in out
+    assert out.rstrip().endswith("all checks passed")

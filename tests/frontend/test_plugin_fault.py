@@ -1,0 +1,465 @@
+"""A plugin's fault during play never closes or freezes the window (issue 22,
+reproducer 7): the window saves the game at the last good move, shows a screen
+naming the plugin, the hook and the ruleset, and goes back to the launcher; a
+hook that loops ends there too, through the hook watchdog the window always
+sets. Driven by real input events."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import blockyard
+from blockyard import hookimpl, watchdog
+from blockyard.actions import ActionSpec
+from blockyard.frontend.launcher import LauncherView
+from blockyard.frontend.persistence import load_saved_games
+from blockyard.frontend.plugin_fault import WINDOW_HOOK_SECONDS, PluginFaultView
+from blockyard.frontend.tray_view import TrayGameView
+from blockyard.results import Scoring
+
+MOD = """
+[ruleset]
+id = "fault-mod"
+name = "Fault mod"
+family = "test"
+description = "a ruleset with a plugin that fails"
+[board]
+rows = 8
+cols = 8
+[pieces.small]
+shapes = ["#", "##", "###"]
+[plugins.weighted-dealing]
+[plugins.line-clearing]
+[plugins.end-when-stuck]
+[plugins.{plugin}]
+"""
+
+SAVED = "Your game is saved at the last good move; the launcher offers to resume it."
+
+
+class FailAfterTwo:
+    """Scores a point per move, and raises from the third move on (its preview too)."""
+
+    def __init__(self, params):
+        pass
+
+    @hookimpl
+    def blockyard_score(self, game, move):
+        if game.moves >= 2:
+            raise ValueError("scoring broke")
+        return Scoring(1, 0)
+
+
+class LoopAfterOne:
+    """Scores a point for the first move, then loops for ever."""
+
+    def __init__(self, params):
+        pass
+
+    @hookimpl
+    def blockyard_score(self, game, move):
+        while game.moves >= 1:
+            pass
+        return Scoring(1, 0)
+
+
+class BoomAction:
+    """An action (key B, no confirmation) whose perform raises."""
+
+    def __init__(self, params):
+        pass
+
+    def perform(self, game):
+        game.combo = 7  # changed, then taken back by the engine
+        raise RuntimeError("boom")
+
+    @hookimpl
+    def blockyard_actions(self, ruleset):
+        return [ActionSpec("boom", "Boom", self.perform, key="b", confirm=False)]
+
+
+def place_by_keys(ui, game, count):
+    for _ in range(count):
+        slot = game.legal_moves()[0][0]
+        before = game.moves
+        ui.key(str(slot + 1), "Return")
+        assert game.moves == before + 1
+
+
+def fault_screen(ui):
+    view = ui.view
+    assert isinstance(view, PluginFaultView), type(view)
+    return view, [line.text for line in view.lines]
+
+
+def saved_on_disk(game):
+    saves = [s for s in load_saved_games() if s.game.ruleset.id == game.ruleset.id]
+    assert len(saves) == 1
+    return saves[0].game
+
+
+@pytest.mark.parametrize("way_back", ["Return", "Escape", "click"])
+def test_a_score_hook_that_raises_after_two_moves_shows_the_fault_screen(
+        ui, rule_file, register_plugin, capfd, way_back):
+    register_plugin("fail-after-two", FailAfterTwo)
+    ruleset = blockyard.load_ruleset(rule_file(MOD.format(plugin="fail-after-two")))
+    game = blockyard.new_game(ruleset, seed=3)
+    ui.app.show_game(game)
+    ui.pump(3)
+    place_by_keys(ui, game, 2)
+    log = [list(entry) for entry in game.log]
+    capfd.readouterr()
+    slot = game.legal_moves()[0][0]
+    ui.key(str(slot + 1))  # picking the piece up previews its move: the hook raises
+    if isinstance(ui.view, TrayGameView):
+        ui.key("Return")
+    view, lines = fault_screen(ui)
+    assert view.title.text == "A rule plugin failed"
+    assert lines == ["Plugin: fail-after-two", "Hook: blockyard_score",
+                     "Ruleset: Fault mod (fault-mod)", "raised ValueError: scoring broke",
+                     SAVED]
+    assert [button.label for button in view.buttons] == ["Back to launcher"]
+    # saved at the last good move: the game as it was before the step that failed
+    assert game.moves == 2 and [list(e) for e in game.log] == log
+    again = saved_on_disk(game)
+    assert again.moves == 2 and [list(e) for e in again.log] == log
+    err = capfd.readouterr().err
+    assert err.splitlines() == [
+        "blockyard: plugin 'fail-after-two', hook blockyard_score (ruleset 'fault-mod', "
+        "seed 3, action place): raised ValueError: scoring broke; the game is saved at "
+        "the last good move"]
+    # the screen is drawn: the button stands out from the background
+    rect = view.buttons[0].rect
+    from blockyard.frontend import theme
+
+    assert ui.pixel(rect.left + 3, rect.center_y) != tuple(theme.BACKGROUND[:3])
+    if way_back == "click":
+        ui.click(rect.center_x, rect.center_y)
+    else:
+        ui.pump(40)  # Enter waits 0.6 s: the key of the failed move never dismisses it
+        ui.key(way_back)
+    assert isinstance(ui.view, LauncherView)
+    assert not ui.window.closed
+    assert ui.app.saved_game is not None and ui.app.saved_game.moves == 2
+
+
+def test_enter_at_once_does_not_dismiss_the_fault_screen(ui, rule_file, register_plugin):
+    register_plugin("fail-after-two", FailAfterTwo)
+    ruleset = blockyard.load_ruleset(rule_file(MOD.format(plugin="fail-after-two")))
+    game = blockyard.new_game(ruleset, seed=3)
+    ui.app.show_game(game)
+    ui.pump(3)
+    place_by_keys(ui, game, 2)
+    ui.key(str(game.legal_moves()[0][0] + 1))
+    if isinstance(ui.view, TrayGameView):
+        ui.key("Return")
+    fault_screen(ui)
+    ui.key("Return")  # the player still pressing keys for the move
+    fault_screen(ui)
+
+
+def test_a_looping_score_hook_ends_on_the_fault_screen(ui, rule_file, register_plugin):
+    register_plugin("loop-after-one", LoopAfterOne)
+    ruleset = blockyard.load_ruleset(rule_file(MOD.format(plugin="loop-after-one")),
+                                     hook_timeout=0.3)
+    game = blockyard.new_game(ruleset, seed=5)
+    ui.app.show_game(game)
+    ui.pump(3)
+    place_by_keys(ui, game, 1)
+    slot = game.legal_moves()[0][0]
+    ui.key(str(slot + 1))
+    if isinstance(ui.view, TrayGameView):
+        ui.key("Return")
+    _view, lines = fault_screen(ui)
+    assert lines[:3] == ["Plugin: loop-after-one", "Hook: blockyard_score",
+                         "Ruleset: Fault mod (fault-mod)"]
+    assert "ran longer than 0.3 s" in lines[3]
+    assert lines[4] == SAVED
+    assert saved_on_disk(game).moves == 1
+    ui.key("Escape")
+    assert isinstance(ui.view, LauncherView)
+
+
+def test_an_action_whose_perform_raises_shows_the_fault_screen(ui, rule_file,
+                                                               register_plugin):
+    register_plugin("boom-action", BoomAction)
+    ruleset = blockyard.load_ruleset(rule_file(MOD.format(plugin="boom-action")))
+    game = blockyard.new_game(ruleset, seed=2)
+    ui.app.show_game(game)
+    ui.pump(3)
+    place_by_keys(ui, game, 1)
+    before = game.snapshot()
+    ui.key("b")
+    _view, lines = fault_screen(ui)
+    assert lines == ["Plugin: boom-action", "Hook: blockyard_actions",
+                     "Ruleset: Fault mod (fault-mod)",
+                     "action 'boom': perform raised RuntimeError: boom", SAVED]
+    assert game.snapshot() == before
+    assert saved_on_disk(game).snapshot() == before
+
+
+def test_the_fault_screen_speaks_the_players_language(ui, rule_file, register_plugin):
+    register_plugin("fail-after-two", FailAfterTwo)
+    ruleset = blockyard.load_ruleset(rule_file(MOD.format(plugin="fail-after-two")))
+    ui.app.set_language("de")
+    try:
+        game = blockyard.new_game(ruleset, seed=3)
+        ui.app.show_game(game)
+        ui.pump(3)
+        place_by_keys(ui, game, 2)
+        ui.key(str(game.legal_moves()[0][0] + 1))
+        if isinstance(ui.view, TrayGameView):
+            ui.key("Return")
+        view, lines = fault_screen(ui)
+        assert view.title.text == "Ein Regel-Plugin ist fehlgeschlagen"
+        assert lines[2] == "Regelwerk: Fault mod (fault-mod)"
+        assert lines[4] == ("Dein Spiel ist beim letzten gültigen Zug gespeichert; in der "
+                            "Auswahl kannst du es fortsetzen.")
+        assert view.buttons[0].label == "Zurück zur Auswahl"
+    finally:
+        ui.app.set_language("en")
+
+
+LOOPING_OFFER = """
+    from blockyard import hookimpl
+    from blockyard.actions import ActionSpec
+
+    def linger_offered(game):
+        while True:  # asked once the game is over: by the window, for its prompt
+            pass
+
+    class LoopOffer:
+        def __init__(self, params):
+            pass
+
+        @hookimpl
+        def blockyard_actions(self, ruleset):
+            return [ActionSpec("linger", "Linger", lambda game: None, after_end=True,
+                               available=linger_offered)]
+
+    @hookimpl
+    def blockyard_register_plugins(register):
+        register("loop-offer", LoopOffer)
+    """
+
+QUICK_TIMED = """
+[ruleset]
+extends = "eu-timed"
+id = "quick-timed"
+name = "Quick timed"
+[help]
+text = ""
+[plugins.clock]
+seconds = 0.3
+[plugins.loop-offer]
+"""
+
+
+def play_with_package(tmp_path, module, code, *args):
+    """Run ``python -m blockyard *args`` with a plugin package ``module`` (its source
+    ``code``) installed, in a home of its own, with no hook limit set outside."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / f"{module}.py").write_text(textwrap.dedent(code), encoding="utf-8")
+    info = site / f"{module}-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {module}\nVersion: 1.0\n",
+                                   encoding="utf-8")
+    (info / "entry_points.txt").write_text(f"[blockyard]\n{module} = {module}\n",
+                                           encoding="utf-8")
+    env = {**os.environ, "BLOCKYARD_HOME": str(tmp_path / "home"),
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(site),
+                                                       os.environ.get("PYTHONPATH")]))}
+    for name in ("BLOCKYARD_HOOK_TIMEOUT", "BLOCKYARD_DISABLE_PLUGINS",
+                 "BLOCKYARD_LOAD_PLUGINS"):
+        env.pop(name, None)
+    return subprocess.run([sys.executable, "-m", "blockyard", *args], capture_output=True,
+                          text=True, env=env, timeout=300)
+
+
+def test_the_window_always_sets_a_hook_watchdog_and_quit_after_still_closes(tmp_path):
+    """``blockyard play``: the clock runs out, and the window asks what may be done
+    after the end: a plugin's ``available`` loops. The window's 2 s watchdog stops
+    it, the fault screen shows, and --quit-after closes the window."""
+    rules = tmp_path / "quick.toml"
+    rules.write_text(QUICK_TIMED, encoding="utf-8")
+    shot = tmp_path / "fault.png"
+    done = play_with_package(tmp_path, "loopoffer", LOOPING_OFFER, "--quit-after", "6",
+                             "--screenshot", str(shot), "play", str(rules))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, done.stderr
+    assert re.fullmatch(
+        r"blockyard: plugin 'loop-offer', hook blockyard_actions \(ruleset 'quick-timed', "
+        r"seed \d+, action linger\): action 'linger': available ran longer than 2 s; the "
+        r"game is saved at the last good move", lines[0]), lines[0]
+    saves = list((tmp_path / "home").rglob("saves/quick-timed.json"))
+    assert len(saves) == 1  # the game over by time, as the engine left it
+    assert json.loads(saves[0].read_text())["snapshot"]["over_reason"] == "time"
+    assert shot.is_file()
+
+
+def test_the_window_keeps_a_limit_set_before_it(monkeypatch):
+    from blockyard.frontend.plugin_fault import use_window_watchdog
+
+    monkeypatch.setattr(watchdog.WATCH, "limit", None)
+    assert use_window_watchdog() == WINDOW_HOOK_SECONDS == 2.0
+    assert watchdog.default_limit() == 2.0
+    monkeypatch.setattr(watchdog.WATCH, "limit", 5.0)  # BLOCKYARD_HOOK_TIMEOUT=5
+    assert use_window_watchdog() == 5.0
+    assert watchdog.default_limit() == 5.0
+
+
+FAILING_START = """
+    from blockyard import hookimpl
+
+    class BadStart:
+        def __init__(self, params):
+            pass
+
+        @hookimpl
+        def blockyard_game_start(self, game):
+            raise KeyError("no such state")
+
+    @hookimpl
+    def blockyard_register_plugins(register):
+        register("bad-start", BadStart)
+    """
+
+BAD_START_RULES = """
+[ruleset]
+extends = "eu-classic"
+id = "bad-start"
+name = "Bad start"
+[help]
+text = ""
+[plugins.bad-start]
+"""
+
+
+def test_blockyard_play_a_game_whose_start_fails_shows_the_fault_screen(tmp_path):
+    """The window opens on the fault screen (no game was begun, so none is saved)
+    instead of closing at once; --quit-after closes it."""
+    rules = tmp_path / "bad.toml"
+    rules.write_text(BAD_START_RULES, encoding="utf-8")
+    done = play_with_package(tmp_path, "badstart", FAILING_START, "--quit-after", "1",
+                             "play", str(rules))
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, done.stderr
+    assert re.fullmatch(r"blockyard: plugin 'bad-start', hook blockyard_game_start "
+                        r"\(ruleset 'bad-start', seed \d+, action start\): raised KeyError: "
+                        r"'no such state'", lines[0]), lines[0]
+    assert not list((tmp_path / "home").rglob("saves/*.json"))
+
+
+class FailingStart:
+    """Its ``game_start`` raises."""
+
+    def __init__(self, params):
+        pass
+
+    @hookimpl
+    def blockyard_game_start(self, game):
+        raise KeyError("no such state")
+
+
+def test_watch_an_edit_whose_plugin_fails_at_the_start_shows_the_fault_screen(
+        ui, rule_file, register_plugin):
+    import arcade
+
+    register_plugin("failing-start", FailingStart)
+    rules = rule_file(MOD.format(plugin="line-scoring") + "triangular_base = 10\n",
+                      "watched.toml")
+    game = ui.app.start_game(str(rules), seed=4)
+    ui.pump(2)
+    place_by_keys(ui, game, 1)
+    check = ui.app.watch_rule_file(str(rules))
+    try:
+        rules.write_text(rules.read_text() + "[plugins.failing-start]\n")
+        check(0.5)  # the new rules replay the game, then start one: both fail
+        ui.pump(2)
+        _view, lines = fault_screen(ui)
+        assert lines == ["Plugin: failing-start", "Hook: blockyard_game_start",
+                         "Ruleset: Fault mod (fault-mod)",
+                         "raised KeyError: 'no such state'", SAVED]
+        assert saved_on_disk(game).moves == 1  # the game of the rules before the edit
+    finally:
+        arcade.unschedule(check)
+
+
+class FailingTips:
+    """Its summary tips raise: the summary shows without a tip."""
+
+    def __init__(self, params):
+        pass
+
+    @hookimpl
+    def blockyard_summary_tips(self, game, summary):
+        raise ValueError("no tips today")
+
+
+def test_tips_that_fail_leave_the_summary_and_one_line_on_stderr(ui, rule_file,
+                                                                 register_plugin, capfd):
+    from blockyard.frontend.summary_view import SummaryView
+
+    register_plugin("failing-tips", FailingTips)
+    ruleset = blockyard.load_ruleset(rule_file(MOD.format(plugin="failing-tips")))
+    game = blockyard.new_game(ruleset, seed=3)
+    ui.app.show_game(game)
+    ui.pump(2)
+    place_by_keys(ui, game, 1)
+    capfd.readouterr()
+    game.end_round()
+    ui.app.finish_game(game)
+    assert isinstance(ui.view, SummaryView)
+    assert capfd.readouterr().err.splitlines() == [
+        "blockyard: plugin 'failing-tips', hook blockyard_summary_tips (ruleset 'fault-mod', "
+        "seed 3, action summary): raised ValueError: no tips today"]
+
+
+class RefusingLandings:
+    """Wraps the landing check of falling games and raises once a stone lands."""
+
+    def __init__(self, params):
+        pass
+
+    @hookimpl(wrapper=True)
+    def blockyard_accept_stone(self, game, stone, row, col):
+        yield
+        raise ValueError("landing refused")
+
+
+def test_a_plugin_fault_in_a_tick_of_a_falling_game_shows_the_fault_screen(
+        ui, rule_file, register_plugin, monkeypatch):
+    # as under arcade.run (pyglet's event loop): the window's events are dispatched
+    # at once, through the window's dispatch_event, not queued for the next poll
+    monkeypatch.setattr(ui.window, "_enable_event_queue", False)
+    register_plugin("refusing-landings", RefusingLandings)
+    ruleset = blockyard.load_ruleset(rule_file(
+        '[ruleset]\nextends = "sudoku-bloxx"\nid = "bad-landing"\nname = "Bad landing"\n'
+        '[help]\ntext = ""\n[plugins.refusing-landings]\n'))
+    game = blockyard.new_game(ruleset, seed=1)
+    ui.app.show_game(game)
+    ui.pump(2)
+    before = game.snapshot()
+    for _ in range(400):  # the stone falls with the window's updates, and lands
+        ui.window.dispatch_event("on_update", 0.25)
+        if isinstance(ui.view, PluginFaultView):
+            break
+    _view, lines = fault_screen(ui)
+    assert lines[:3] == ["Plugin: refusing-landings", "Hook: blockyard_accept_stone",
+                         "Ruleset: Bad landing (bad-landing)"]
+    assert lines[3:] == ["raised ValueError: landing refused", SAVED]
+    assert game.moves == 0 and game.over_reason is None and game.log[0] == before["log"][0]
+    assert saved_on_disk(game).snapshot() == game.snapshot()  # the ticks before the landing
+    ui.key("Escape")
+    assert isinstance(ui.view, LauncherView)
