@@ -17,6 +17,7 @@ from .game import Game, TraySpec
 from .geometry import PieceGeometry, parse_board_text
 from .pieces import Piece, parse_art, piece_from_json, piece_json
 from .results import MoveResult, TrayFacts
+from .rulehooks import PURITY
 from .ruleset import Ruleset
 
 _OLD_FIELDS = (("swaps_left", "swap", "left"), ("continues_used", "continue", "used"))
@@ -50,6 +51,8 @@ class TrayGame(Game):
 
     _STATE_FIELDS: ClassVar[tuple[str, ...]] = (
         *Game._STATE_FIELDS, "set_index", "combo", "best_combo", "lines_cleared")
+    _PURE_LISTS: ClassVar[tuple[str, ...]] = ("_tray",)
+    _PURE_NAMES: ClassVar[dict[str, str]] = {**Game._PURE_NAMES, "_tray": "the tray"}
 
     def __init__(self, ruleset: Ruleset, seed: int, date: str | None) -> None:
         super().__init__(ruleset, seed, date)
@@ -238,12 +241,39 @@ class TrayGame(Game):
         ``IllegalMove`` for a move that does not fit."""
         return self._outcomes(moves, True)
 
-    def _outcomes(self, moves: Iterable[tuple[int, int, int]], evaluations: bool
-                  ) -> list[Any]:
+    def _outcomes(self, moves: Iterable[tuple[int, int, int]], evaluations: bool,
+                  defer: bool = True) -> list[Any]:
         """Ask the plugins what each move does: an :class:`Evaluation` each with
         ``evaluations``, else ``(piece, mask, clearing, regions, perfect clear,
         scoring)`` tuples. One loop for one move (place, preview) and for the
-        many of a bot, with what every move shares looked up once."""
+        many of a bot, with what every move shares looked up once.
+
+        Nothing changes the game here, so the purity check is made once, after
+        every hook of the loop (``defer``); when a hook changed the game, it is
+        put back and the loop asked again with a check after each hook, which
+        names the hook and the plugin."""
+        mark = None
+        held = self._pure_held
+        if defer and PURITY.on and (held is None or held[0] is not self):
+            if type(moves) is not list and type(moves) is not tuple:
+                moves = list(moves)
+            mark = self._pure_mark()
+            self._pure_held = (self, mark)
+        try:
+            out = self._outcomes_loop(moves, evaluations)
+        finally:
+            if mark is not None:
+                self._pure_held = held
+                changed = self._pure_check(mark)
+        if mark is not None and changed is not None:
+            self._outcomes(moves, evaluations, defer=False)  # raises, naming the hook
+            raise self._hooks.error("score", f"changed the game: {changed} (blockyard_clear or "
+                                    "blockyard_score; asked again, no hook changed it)",
+                                    seed=self.seed, action="place")
+        return out
+
+    def _outcomes_loop(self, moves: Iterable[tuple[int, int, int]], evaluations: bool
+                       ) -> list[Any]:
         out: list[Any] = []
         add = out.append
         fits = self._fits if self.over_reason is None else None
@@ -396,6 +426,19 @@ class TrayGame(Game):
         """How often the game was continued (rulesets with a ``continue`` action)."""
         entry = self.state.get(self.ruleset.action_owner.get("continue", ""), {})
         return int(entry.get("used", 0)) if isinstance(entry, dict) else 0
+
+    def _pure_probe(self) -> tuple[Any, ...]:
+        # Game._pure_probe written out for the tray (asked twice per hook call)
+        log = self.log
+        return (self.state, log, len(log), log[-1] if log else None, self.score, self.moves,
+                self.over_reason, self.elapsed_us, self.set_index, self.combo, self.best_combo,
+                self.lines_cleared, self._board, self._tray, tuple(self._tray))
+
+    def _pure_restored(self) -> None:
+        # the tray's geometry and fit masks follow the tray put back
+        piece_info = self._geo.piece
+        self._info[:] = [None if p is None else piece_info(p.cells) for p in self._tray]
+        self._fits = None
 
     def _clone_into(self, twin: Game) -> None:
         assert isinstance(twin, TrayGame)
