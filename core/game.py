@@ -440,8 +440,7 @@ class Game:
             differs = ["?"]
         if differs:
             changes.extend(f"state[{k!r:.40}]" for k in differs)
-            state.clear()
-            state.update(_copy_state(saved))
+            _put_back_state(state, saved)
         log = probe[1]
         if len(log) != length or (log and log[-1] is not probe[3]) \
                 or any(a is not b for a, b in zip(log, entries, strict=False)):
@@ -601,6 +600,23 @@ def _pure_fields(cls: type[Game]) -> Callable[[Game], tuple[Any, ...]]:
     _PURE_NAMES_OF[cls] = names
     getter = _PURE_FIELDS[cls] = operator.attrgetter(*names)
     return getter
+
+
+def _put_back_state(state: dict[str, Any], saved: dict[str, Any]) -> None:
+    """Give ``state`` the contents of ``saved`` (a copy), keeping its entries'
+    dicts and lists as objects (the engine's own backup of a move refers to
+    them) and putting their contents back in place."""
+    for key in [k for k in state if k not in saved]:
+        del state[key]
+    for key, value in saved.items():
+        current = state.get(key, _MISSING)
+        if type(current) is dict and type(value) is dict:
+            current.clear()
+            current.update(copy_json(value))
+        elif type(current) is list and type(value) is list:
+            current[:] = copy_json(value)
+        else:
+            state[key] = copy_json(value)
 
 
 def _short(value: Any) -> str:

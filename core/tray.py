@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar, NamedTuple
 
-from .errors import IllegalMove
+from .errors import IllegalMove, PluginError
 from .game import Game, TraySpec
 from .geometry import PieceGeometry, parse_board_text
 from .pieces import Piece, parse_art, piece_from_json, piece_json
@@ -259,18 +259,35 @@ class TrayGame(Game):
                 moves = list(moves)
             mark = self._pure_mark()
             self._pure_held = (self, mark)
+        if mark is None:
+            return self._outcomes_loop(moves, evaluations)
         try:
             out = self._outcomes_loop(moves, evaluations)
-        finally:
-            if mark is not None:
-                self._pure_held = held
-                changed = self._pure_check(mark)
-        if mark is not None and changed is not None:
-            self._outcomes(moves, evaluations, defer=False)  # raises, naming the hook
-            raise self._hooks.error("score", f"changed the game: {changed} (blockyard_clear or "
-                                    "blockyard_score; asked again, no hook changed it)",
-                                    seed=self.seed, action="place")
+        except BaseException as exc:
+            self._pure_held = held
+            changed = self._pure_check(mark)
+            if changed is not None and isinstance(exc, Exception):
+                self._name_the_change(moves, evaluations, changed)
+            raise
+        self._pure_held = held
+        changed = self._pure_check(mark)
+        if changed is not None:
+            self._name_the_change(moves, evaluations, changed)
         return out
+
+    def _name_the_change(self, moves: Iterable[tuple[int, int, int]], evaluations: bool,
+                         changed: str) -> None:
+        """A hook of :meth:`_outcomes` changed the game (now put back): ask them
+        again with a check after each, which raises the PluginError naming the
+        hook and its plugin."""
+        try:
+            self._outcomes(moves, evaluations, defer=False)
+        except PluginError as exc:
+            if "changed the game" in exc.problem:
+                raise exc from None
+        raise self._hooks.error("score", f"changed the game: {changed} (blockyard_clear or "
+                                "blockyard_score; asked again, no hook changed it)",
+                                seed=self.seed, action="place")
 
     def _outcomes_loop(self, moves: Iterable[tuple[int, int, int]], evaluations: bool
                        ) -> list[Any]:
