@@ -849,8 +849,8 @@ def _package(behaviour: str, name: Any) -> Any:
             register(name, 123)
         else:
             register(name, Plugin)
-        if behaviour == "twice":
-            register(name, Plugin)
+        if behaviour == "twice":  # the same name for another factory
+            register(name, type("Other", (Plugin,), {}))
 
     def register_rulesets(register):
         if behaviour == "junk-folder":
