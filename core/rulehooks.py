@@ -86,8 +86,8 @@ class _Manager(pluggy.PluginManager):
 
 
 # ---------------------------------------------------------------------------
-# bounds of plugin answers (MODDING.md, "Bounds"); a snapshot keeps figures
-# within validate.MAX_COUNTER, so no answer may take a game past it
+# bounds of plugin answers (MODDING.md, "What your answers may be"); a snapshot
+# keeps figures within validate.MAX_COUNTER, so no answer may take a game past it
 # ---------------------------------------------------------------------------
 
 MAX_POINTS = 10**9
