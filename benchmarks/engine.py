@@ -7,9 +7,13 @@ Prints, for eu-classic:
   beside a lean plain-Python bitboard loop that plays the same games with no
   framework (the practical limit; ``tests/test_benchmarks.py`` checks that it
   deals, clears and scores exactly as Blockyard) and a list-of-lists
-  implementation, measured interleaved in the same run;
-- ``preview`` per second, ``new_game``, ``restore`` and ``clone`` times (``clone``
-  of a game in mid-play: the independent copy search bots make);
+  implementation, measured interleaved in the same run, and Blockyard again
+  with its purity check off (``blockyard.rulehooks.purity_check(False)``), so
+  that the check's cost is the difference;
+- ``preview`` per second, ``new_game`` time, ``restore`` of a 40-move game
+  (its log replayed on the engine and the snapshot compared with the result)
+  and ``clone`` (of a game in mid-play and of the 40-move game: the
+  independent copy search bots make);
 - full-tray "where can each piece go" enumerations per second
   (``Game.fit_masks()``: for each of the three tray pieces, every anchor where
   it fits, as a bitmask);
@@ -37,8 +41,10 @@ from typing import Any
 import blockyard
 from blockyard.plugins.clearing import window_shifts
 from blockyard.rng import stream
+from blockyard.rulehooks import purity_check
 
 RULESET = "eu-classic"
+RESTORE_MOVES = 40
 TARGET_PLACEMENTS = 30_000
 TARGET_ENUMERATIONS = 200_000
 
@@ -405,6 +411,20 @@ def split_placement(ruleset: blockyard.Ruleset, seconds: float) -> dict[str, flo
     return out
 
 
+def game_of_moves(ruleset: blockyard.Ruleset, moves: int) -> blockyard.Game:
+    """An eu-classic game of ``moves`` placements (the move with the most points,
+    the first of them; the first seed whose game lasts that long)."""
+    for seed in range(1000):
+        game = blockyard.new_game(ruleset, seed=seed)
+        while game.moves < moves and not game.over:
+            legal = game.legal_moves()
+            points = [e.points for e in game.evaluate(legal)]
+            game.place(*legal[points.index(max(points))])
+        if game.moves == moves:
+            return game
+    raise RuntimeError(f"no game of {moves} moves in 1000 seeds")
+
+
 def profile(ruleset: blockyard.Ruleset, seconds: float) -> None:
     import cProfile
     import pstats
@@ -429,32 +449,41 @@ def main() -> None:
     ruleset = blockyard.load_ruleset(RULESET)
     t = args.seconds
 
-    # the three playouts interleaved, so that a busy machine slows all alike
-    plays = {"blockyard": 0.0, "lean": 0.0, "lists": 0.0}
+    # the playouts interleaved, so that a busy machine slows all alike; "unchecked"
+    # is Blockyard with the purity check off, to measure what the check costs
+    plays = {"blockyard": 0.0, "unchecked": 0.0, "lean": 0.0, "lists": 0.0}
     makers = {"blockyard": lambda seed: blockyard.new_game(ruleset, seed=seed),
+              "unchecked": lambda seed: blockyard.new_game(ruleset, seed=seed),
               "lean": lambda seed: LeanBitboardGame(ruleset, seed),
               "lists": lambda seed: ListBoardGame(ruleset, seed)}
-    for _ in range(3):
+    rounds = 6
+    for _ in range(rounds):
         for name, make in makers.items():
-            plays[name] += playout_rate(make, t / 3) / 3
+            with purity_check(name != "unchecked"):
+                plays[name] += playout_rate(make, t / rounds) / rounds
     positions = sample_positions(200)
     ours_enum = enumeration_rate(positions, t)
     ref_enum = reference_enumeration_rate(ruleset, positions, t)
 
     game = positions[0]
     move = game.legal_moves()[0]
-    snap = game.snapshot()
     preview_us = per_call_us(lambda: game.preview(*move), t)
     new_loaded_us = per_call_us(lambda: blockyard.new_game(ruleset, seed=1), t)
     new_id_us = per_call_us(lambda: blockyard.new_game(RULESET, seed=1), t)
-    restore_us = per_call_us(lambda: blockyard.restore(snap), t)
+    long_game = game_of_moves(ruleset, RESTORE_MOVES)
+    long_snap = long_game.snapshot()
+    restore_us = per_call_us(lambda: blockyard.restore(long_snap), t)
     mid = max(positions, key=lambda g: g.moves)  # a game in mid-play
     clone_us = per_call_us(mid.clone, t)
+    long_clone_us = per_call_us(long_game.clone, t)
 
     ours, lean, lists = plays["blockyard"], plays["lean"], plays["lists"]
     print(f"ruleset {RULESET}, {t:g} s per figure")
     print(f"{'':34}{'blockyard':>12}{'lean loop':>12}{'list-of-lists':>15}")
     print(f"{'placements/s (legal_moves+place)':34}{ours:>12,.0f}{lean:>12,.0f}{lists:>15,.0f}")
+    unchecked = plays["unchecked"]
+    print(f"  without the purity check {unchecked:,.0f}/s: the check costs "
+          f"{(1 - ours / unchecked) * 100:.1f} % (target <= 5 %)")
     print(f"  blockyard / list-of-lists {ours / lists:5.2f}x (target >= 5x);"
           f"  lean / blockyard {lean / ours:5.2f}x (target <= 3x)")
     print(f"{'tray enumerations/s':34}{ours_enum:>12,.0f}{'':>12}{ref_enum:>15,.0f}"
@@ -462,8 +491,10 @@ def main() -> None:
     print(f"preview: {1e6 / preview_us:,.0f}/s (target >= 100,000/s)")
     print(f"new_game of a loaded ruleset: {new_loaded_us:.1f} us (target <= 20 us); "
           f"by id: {new_id_us:.1f} us (target <= 50 us)")
-    print(f"restore: {restore_us:.1f} us (target <= 50 us)")
-    print(f"clone: {clone_us:.2f} us (target <= 5 us; a game of {mid.moves} moves)")
+    print(f"restore (the log replayed and checked): {restore_us:,.0f} us for a game of "
+          f"{long_game.moves} moves (target <= 1,000 us)")
+    print(f"clone: {clone_us:.2f} us for a game of {mid.moves} moves, {long_clone_us:.2f} us "
+          f"for one of {long_game.moves} (target <= 5 us)")
     if args.profile:
         profile(ruleset, t)
 

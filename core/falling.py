@@ -44,6 +44,8 @@ class FallingGame(Game):
     _STATE_FIELDS: ClassVar[tuple[str, ...]] = (
         *Game._STATE_FIELDS, "errors", "lines_cleared", "batch_index", "queue", "cur_code",
         "cur_row", "cur_col", "fall_us", "soft")
+    _PURE_LISTS: ClassVar[tuple[str, ...]] = ("queue",)
+    _PURE_NAMES: ClassVar[dict[str, str]] = {**Game._PURE_NAMES, "queue": "the stone queue"}
 
     def __init__(self, ruleset: Ruleset, seed: int, date: str | None) -> None:
         super().__init__(ruleset, seed, date)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import math
+import operator
 import random
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -64,6 +65,16 @@ class Game:
     """
 
     _STATE_FIELDS: ClassVar[tuple[str, ...]] = ("score", "moves", "over_reason", "elapsed_us")
+    _PURE_LISTS: ClassVar[tuple[str, ...]] = ()
+    """The engine's own lists (besides ``state`` and ``log``) that the purity
+    check copies before a hook and compares after it."""
+    _CACHES: ClassVar[tuple[str, ...]] = ()
+    """Attributes that only cache what the rest of the game determines (a hook
+    may fill them by asking, e.g. ``legal_moves()``): put back as they were
+    after a hook, never counted as a change."""
+    _PURE_NAMES: ClassVar[dict[str, str]] = {"_board": "the board", "log": "the log",
+                                            "state": "state"}
+    """How the purity check's error names an attribute (default: its name)."""
 
     def __init__(self, ruleset: Ruleset, seed: int, date: str | None) -> None:
         self.ruleset = ruleset
@@ -333,6 +344,122 @@ class Game:
         self._board = Board(self._geo, data["bits"], data["cells"])
         self.state = copy_json(data["state"])
 
+    # -- purity: what a hook other than game_start may not change -------------------------
+    #
+    # The rule facade (blockyard.rulehooks) takes a mark before asking a hook
+    # other than blockyard_game_start and compares the game's probe with it
+    # after. The probe is one tuple of what a snapshot holds, read by identity
+    # (boards and pieces never change; the plugins' state and the log are
+    # containers), so comparing two probes is cheap; the state's contents are
+    # compared with a copy kept on the game, made again only when the engine has
+    # changed the state or the log since the last hook (about once per move).
+
+    _pure_held: tuple[Game, Any] | None = None
+    """``(game, mark)`` while the engine asks several hooks in a row without
+    changing the game in between (``TrayGame.evaluate``): the facade then leaves
+    the check to the engine, which compares the game with the mark once after
+    them all (and on a change asks them again, one check each, to name the hook)."""
+
+    def _pure_probe(self) -> tuple[Any, ...]:
+        """The game's fields the purity check compares, in one tuple: the state,
+        the log, its length and last entry first, the fields of a snapshot after
+        them (subclasses add theirs, and their caches last)."""
+        log = self.log
+        cls = type(self)
+        return (self.state, log, len(log), log[-1] if log else None,
+                *(_PURE_FIELDS.get(cls) or _pure_fields(cls))(self),
+                *[tuple(getattr(self, name)) for name in cls._PURE_LISTS])
+
+    def _pure_mark(self) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+        """What the purity check compares after a hook: the probe, and the copy of
+        the state and the log it refers to."""
+        probe = self._pure_probe()
+        now = self.__dict__
+        seen = now.get("_pure_seen")
+        if seen is None or seen[0] is not probe[0]:
+            now["_pure_seen"] = seen = (probe[0], _copy_state(probe[0]), probe[2], probe[3],
+                                        tuple(probe[1]))
+        elif seen[2] != probe[2] or seen[3] is not probe[3]:
+            state = seen[1] if seen[1] == probe[0] else _copy_state(probe[0])
+            now["_pure_seen"] = seen = (probe[0], state, probe[2], probe[3], tuple(probe[1]))
+        elif seen[1] != probe[0]:
+            now["_pure_seen"] = seen = (probe[0], _copy_state(probe[0]), probe[2], probe[3],
+                                        seen[4])
+        return probe, seen
+
+    def _pure_check(self, mark: tuple[tuple[Any, ...], tuple[Any, ...]]) -> str | None:
+        """``None`` when the game is as the mark saw it; else the game is put back
+        exactly as it was and what had changed is returned (``"score 120 → 897"``).
+        Caches a hook filled (``legal_moves()`` asked in a hook) are put back
+        silently."""
+        try:
+            after = self._pure_probe()
+            if after == mark[0] and mark[1][1] == after[0]:
+                return None
+        except Exception:  # a value a plugin put there that cannot be compared
+            pass
+        return self._pure_restore(mark)
+
+    def _pure_restore(self, mark: tuple[tuple[Any, ...], tuple[Any, ...]]) -> str | None:
+        """Put the game back as the mark saw it; what differed (``None`` when only
+        a cache did)."""
+        probe, seen = mark
+        cls = type(self)
+        names = cls._PURE_NAMES
+        changes: list[str] = []
+        now = self.__dict__
+        if cls not in _PURE_NAMES_OF:
+            _pure_fields(cls)
+        fields = _PURE_NAMES_OF[cls]
+        for name, before in zip(fields, probe[4:4 + len(fields)], strict=True):
+            after = now.get(name, _MISSING)
+            if after is before:
+                continue
+            if name in cls._CACHES:
+                pass
+            elif name in names:
+                changes.append(names[name])
+            elif after is _MISSING:
+                changes.append(f"deleted {name}")
+            elif type(before) in SCALARS and type(after) in SCALARS:
+                if before == after:
+                    continue
+                changes.append(f"{name} {_short(before)} → {_short(after)}")
+            else:
+                changes.append(names.get(name, name))
+            now[name] = before
+        for name in ("state", "log"):
+            if now.get(name, _MISSING) is not (probe[0] if name == "state" else probe[1]):
+                changes.append(names[name])
+                now[name] = probe[0] if name == "state" else probe[1]
+        state, saved, length, _, entries = seen
+        try:
+            differs = [k for k in [*saved, *(k for k in state if k not in saved)]
+                       if k not in saved or k not in state or saved[k] != state[k]]
+        except Exception:  # a plugin's value that cannot be compared
+            differs = ["?"]
+        if differs:
+            changes.extend(f"state[{k!r:.40}]" for k in differs)
+            _put_back_state(state, saved)
+        log = probe[1]
+        if len(log) != length or (log and log[-1] is not probe[3]) \
+                or any(a is not b for a, b in zip(log, entries, strict=False)):
+            changes.append(f"the log ({length} → {len(log)} entries)")
+            log[:] = entries
+        for name, copy in zip(cls._PURE_LISTS, probe[4 + len(fields):], strict=True):
+            current = now[name]
+            if len(current) != len(copy) or any(a is not b for a, b in zip(current, copy,
+                                                                             strict=False)):
+                changes.append(names.get(name, name))
+                current[:] = copy
+        if changes:
+            self._pure_restored()
+        return ", ".join(dict.fromkeys(changes)) or None
+
+    def _pure_restored(self) -> None:
+        """After the purity check put the game back: rebuild what derives from the
+        fields put back (a kind of play's own caches)."""
+
     def clone(self) -> Game:
         """An independent copy of the game, equal in :meth:`snapshot`, for search
         (OpenSpiel's ``clone``): playing on either leaves the other as it was.
@@ -457,6 +584,44 @@ class Game:
     def __repr__(self) -> str:
         return (f"<{type(self).__name__} {self.ruleset.id} seed={self.seed} score={self.score} "
                 f"moves={self.moves} over={self.over_reason}>")
+
+
+_MISSING: Any = object()
+_PURE_FIELDS: dict[type[Game], Callable[[Game], tuple[Any, ...]]] = {}
+_PURE_NAMES_OF: dict[type[Game], tuple[str, ...]] = {}
+
+
+def _pure_fields(cls: type[Game]) -> Callable[[Game], tuple[Any, ...]]:
+    """An attrgetter of the fields the purity check compares on a game of
+    ``cls`` (after the state and the log): the snapshot's fields, the board, the
+    engine's lists (by identity) and its caches."""
+    names = tuple(dict.fromkeys((*cls._STATE_FIELDS, "_board", *cls._PURE_LISTS,
+                                 *cls._CACHES)))
+    _PURE_NAMES_OF[cls] = names
+    getter = _PURE_FIELDS[cls] = operator.attrgetter(*names)
+    return getter
+
+
+def _put_back_state(state: dict[str, Any], saved: dict[str, Any]) -> None:
+    """Give ``state`` the contents of ``saved`` (a copy), keeping its entries'
+    dicts and lists as objects (the engine's own backup of a move refers to
+    them) and putting their contents back in place."""
+    for key in [k for k in state if k not in saved]:
+        del state[key]
+    for key, value in saved.items():
+        current = state.get(key, _MISSING)
+        if type(current) is dict and type(value) is dict:
+            current.clear()
+            current.update(copy_json(value))
+        elif type(current) is list and type(value) is list:
+            current[:] = copy_json(value)
+        else:
+            state[key] = copy_json(value)
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _copy_state(state: dict[str, Any]) -> dict[str, Any]:

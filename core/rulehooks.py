@@ -86,8 +86,8 @@ class _Manager(pluggy.PluginManager):
 
 
 # ---------------------------------------------------------------------------
-# bounds of plugin answers (MODDING.md, "Bounds"); a snapshot keeps figures
-# within validate.MAX_COUNTER, so no answer may take a game past it
+# bounds of plugin answers (MODDING.md, "What your answers may be"); a snapshot
+# keeps figures within validate.MAX_COUNTER, so no answer may take a game past it
 # ---------------------------------------------------------------------------
 
 MAX_POINTS = 10**9
@@ -141,6 +141,40 @@ the type and bounds the facade checks (``blockyard plugins`` shows them)."""
 _STATE_SCALARS = (bool, type(None), float)
 
 
+# ---------------------------------------------------------------------------
+# purity: a hook answers, it does not change the game
+# ---------------------------------------------------------------------------
+
+_MAY_CHANGE = frozenset({"game_start"})
+"""The game hooks allowed to change the game (besides an action's ``perform``)."""
+
+
+class _Purity:
+    """Whether the purity check runs (always, but for measuring its cost)."""
+
+    on = True
+
+
+PURITY = _Purity()
+
+
+@contextlib.contextmanager
+def purity_check(on: bool) -> Iterator[None]:
+    """Turn the purity check on or off inside the ``with`` block (process-wide).
+
+    The check is always on: every hook other than ``blockyard_game_start``, and
+    every function of an action spec other than ``perform``, is asked with the
+    game's state copied before and compared after, and a hook that changed the
+    game is a :class:`~blockyard.PluginError` with the game put back. Turning it
+    off is for measuring its cost (``benchmarks/engine.py``) only."""
+    before = PURITY.on
+    PURITY.on = bool(on)
+    try:
+        yield
+    finally:
+        PURITY.on = before
+
+
 def state_within(value: Any) -> bool:
     """Whether ``value`` is a state update a plugin may return: a dict of JSON
     values (string keys; dicts, lists, strings, integers within the score limit,
@@ -186,6 +220,22 @@ def _texts_within(limit: int) -> Check:
         return isinstance(value, list | tuple) and len(value) <= MAX_TEXTS and all(
             isinstance(v, str) and len(v) <= limit for v in value)
     return check
+
+
+def _spread(func: Callable[..., Any]) -> Callable[[tuple[Any, ...]], Any]:
+    """``func`` taking its arguments as one tuple (what ``run_limited`` passes)."""
+    return lambda args: func(*args)
+
+
+def _up_to_yield(func: Callable[..., Any]) -> Callable[..., None]:
+    """Run a hook wrapper (a generator function) up to its ``yield``, then close it."""
+    def run(*args: Any) -> None:
+        gen = func(*args)
+        try:
+            next(gen)
+        finally:
+            gen.close()
+    return run
 
 
 # ---------------------------------------------------------------------------
@@ -470,12 +520,32 @@ class RuleHooks:
         has_game, name, expected = hook.has_game, hook.name, hook.expected
 
         own, watch = self.timeout, WATCH
+        pure, purity = has_game and name not in _MAY_CHANGE, PURITY
 
         def ask(action: str, *args: Any) -> Any:
             limit = own if own is not None else watch.limit
+            changed = mark = None
+            if pure and purity.on:
+                game = args[0]
+                held = game._pure_held  # the engine checks several hooks at once
+                if held is None or held[0] is not game:
+                    mark = game._pure_mark()
             try:
-                value = call(args) if limit is None else run_limited(call, args, limit)
+                try:
+                    value = call(args) if limit is None else run_limited(call, args, limit)
+                finally:
+                    if mark is not None:
+                        try:
+                            after = game._pure_probe()
+                            same = after == mark[0] and mark[1][1] == after[0]
+                        except Exception:  # a value a plugin put there cannot be compared
+                            same = False
+                        if not same:
+                            changed = game._pure_restore(mark)
             except (IllegalMove, PluginError, RulesetError):
+                if changed is not None:
+                    raise error(name, f"changed the game: {changed}", seed=args[0].seed,
+                                action=action, plugin=self._changer(hook, args, limit)) from None
                 raise
             except Overtime:
                 raise error(name, f"blockyard_{name} ran longer than {limit:g} s",
@@ -484,6 +554,11 @@ class RuleHooks:
                 raise error(name, f"raised {type(exc).__name__}: {exc}",
                             seed=args[0].seed if has_game else None, action=action,
                             cause=exc) from exc
+            if changed is not None:
+                raise error(name, f"changed the game: {changed} (only blockyard_game_start "
+                            "and an action's perform may change it; return the change "
+                            "instead)", seed=args[0].seed, action=action,
+                            plugin=self._changer(hook, args, limit))
             if collecting:
                 for answer in value:
                     if not check(answer):
@@ -495,6 +570,29 @@ class RuleHooks:
                             seed=args[0].seed if has_game else None, action=action)
             return value
         return ask
+
+    def _changer(self, hook: _Hook, args: tuple[Any, ...], limit: float | None) -> str | None:
+        """Which plugin's implementation changes the game when asked alone (only on
+        the error path of the purity check; the game is put back after each)."""
+        game = args[0]
+        for impl in reversed(getattr(self._pm.hook, "blockyard_" + hook.name).get_hookimpls()):
+            func = impl.function
+            picked = tuple(args[hook.argnames.index(n)] for n in impl.argnames)
+            if impl.hookwrapper or impl.wrapper:  # a wrapper's part up to its yield
+                func = _up_to_yield(func)
+            mark = game._pure_mark()
+            try:
+                if limit is None:
+                    func(*picked)
+                else:
+                    run_limited(_spread(func), picked, limit)
+            except (Exception, Overtime):  # only who changes the game is asked here
+                pass
+            finally:
+                changed = game._pure_check(mark)
+            if changed is not None:
+                return str(impl.plugin_name)
+        return None
 
     @contextlib.contextmanager
     def monitor(self, before: Monitor, after: Monitor) -> Iterator[None]:
@@ -635,11 +733,24 @@ class RuleHooks:
         whatever it raises but :class:`~blockyard.IllegalMove` becomes a
         :class:`~blockyard.PluginError` naming the action and its plugin."""
         limit = self.timeout if self.timeout is not None else WATCH.limit
+        mark = game._pure_mark() if what != "perform" and PURITY.on else None
+        changed = None
         try:
-            if limit is None:
-                return func(game, *args)
-            return run_limited(lambda a: func(*a), (game, *args), limit)
+            try:
+                if limit is None:
+                    answer = func(game, *args)
+                else:
+                    answer = run_limited(lambda a: func(*a), (game, *args), limit)
+            finally:
+                if mark is not None:
+                    changed = game._pure_check(mark)
+            if changed is None:
+                return answer
         except (IllegalMove, PluginError):
+            if changed is not None:
+                raise self.error("actions", f"action {spec.name!r}: {what} changed the game: "
+                                 f"{changed}", plugin=self._owner_of_action(spec),
+                                 seed=game.seed, action=spec.name) from None
             raise
         except Overtime:
             raise self.error("actions", f"action {spec.name!r}: {what} ran longer than "
@@ -649,6 +760,9 @@ class RuleHooks:
             raise self.error("actions", f"action {spec.name!r}: {what} raised "
                              f"{type(exc).__name__}: {exc}", plugin=self._owner_of_action(spec),
                              seed=game.seed, action=spec.name, cause=exc) from exc
+        raise self.error("actions", f"action {spec.name!r}: {what} changed the game: "
+                         f"{changed} (only an action's perform may change it)",
+                         plugin=self._owner_of_action(spec), seed=game.seed, action=spec.name)
 
     def _owner_of_action(self, spec: ActionSpec) -> str | None:
         return self._ruleset.action_owner.get(spec.name)

@@ -12,11 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar, NamedTuple
 
-from .errors import IllegalMove
+from .errors import IllegalMove, PluginError
 from .game import Game, TraySpec
 from .geometry import PieceGeometry, parse_board_text
 from .pieces import Cell, Piece, parse_piece_name, piece_from_json, piece_json
 from .results import MoveResult, TrayFacts
+from .rulehooks import PURITY
 from .ruleset import Ruleset
 
 _OLD_FIELDS = (("swaps_left", "swap", "left"), ("continues_used", "continue", "used"))
@@ -50,6 +51,8 @@ class TrayGame(Game):
 
     _STATE_FIELDS: ClassVar[tuple[str, ...]] = (
         *Game._STATE_FIELDS, "set_index", "combo", "best_combo", "lines_cleared")
+    _PURE_LISTS: ClassVar[tuple[str, ...]] = ("_tray",)
+    _PURE_NAMES: ClassVar[dict[str, str]] = {**Game._PURE_NAMES, "_tray": "the tray"}
 
     def __init__(self, ruleset: Ruleset, seed: int, date: str | None) -> None:
         super().__init__(ruleset, seed, date)
@@ -250,12 +253,56 @@ class TrayGame(Game):
         ``IllegalMove`` for a move that does not fit."""
         return self._outcomes(moves, True)
 
-    def _outcomes(self, moves: Iterable[tuple[int, int, int]], evaluations: bool
-                  ) -> list[Any]:
+    def _outcomes(self, moves: Iterable[tuple[int, int, int]], evaluations: bool,
+                  defer: bool = True) -> list[Any]:
         """Ask the plugins what each move does: an :class:`Evaluation` each with
         ``evaluations``, else ``(piece, mask, clearing, regions, perfect clear,
         scoring, cleared mask)`` tuples. One loop for one move (place, preview) and for the
-        many of a bot, with what every move shares looked up once."""
+        many of a bot, with what every move shares looked up once.
+
+        Nothing changes the game here, so the purity check is made once, after
+        every hook of the loop (``defer``); when a hook changed the game, it is
+        put back and the loop asked again with a check after each hook, which
+        names the hook and the plugin."""
+        mark = None
+        held = self._pure_held
+        if defer and PURITY.on and (held is None or held[0] is not self):
+            if type(moves) is not list and type(moves) is not tuple:
+                moves = list(moves)
+            mark = self._pure_mark()
+            self._pure_held = (self, mark)
+        if mark is None:
+            return self._outcomes_loop(moves, evaluations)
+        try:
+            out = self._outcomes_loop(moves, evaluations)
+        except BaseException as exc:
+            self._pure_held = held
+            changed = self._pure_check(mark)
+            if changed is not None and isinstance(exc, Exception):
+                self._name_the_change(moves, evaluations, changed)
+            raise
+        self._pure_held = held
+        changed = self._pure_check(mark)
+        if changed is not None:
+            self._name_the_change(moves, evaluations, changed)
+        return out
+
+    def _name_the_change(self, moves: Iterable[tuple[int, int, int]], evaluations: bool,
+                         changed: str) -> None:
+        """A hook of :meth:`_outcomes` changed the game (now put back): ask them
+        again with a check after each, which raises the PluginError naming the
+        hook and its plugin."""
+        try:
+            self._outcomes(moves, evaluations, defer=False)
+        except PluginError as exc:
+            if "changed the game" in exc.problem:
+                raise exc from None
+        raise self._hooks.error("score", f"changed the game: {changed} (blockyard_clear or "
+                                "blockyard_score; asked again, no hook changed it)",
+                                seed=self.seed, action="place")
+
+    def _outcomes_loop(self, moves: Iterable[tuple[int, int, int]], evaluations: bool
+                       ) -> list[Any]:
         out: list[Any] = []
         add = out.append
         fits = self._fits if self.over_reason is None else None
@@ -419,6 +466,19 @@ class TrayGame(Game):
         """How often the game was continued (rulesets with a ``continue`` action)."""
         entry = self.state.get(self.ruleset.action_owner.get("continue", ""), {})
         return int(entry.get("used", 0)) if isinstance(entry, dict) else 0
+
+    def _pure_probe(self) -> tuple[Any, ...]:
+        # Game._pure_probe written out for the tray (asked twice per hook call)
+        log = self.log
+        return (self.state, log, len(log), log[-1] if log else None, self.score, self.moves,
+                self.over_reason, self.elapsed_us, self.set_index, self.combo, self.best_combo,
+                self.lines_cleared, self._board, self._tray, tuple(self._tray))
+
+    def _pure_restored(self) -> None:
+        # the tray's geometry and fit masks follow the tray put back
+        piece_info = self._geo.piece
+        self._info[:] = [None if p is None else piece_info(p.cells) for p in self._tray]
+        self._fits = None
 
     def _clone_into(self, twin: Game) -> None:
         assert isinstance(twin, TrayGame)

@@ -9,7 +9,15 @@ through the public loaders; every outcome is counted:
 - *accepted*: then the game is played a little with random, often wrong,
   arguments: each action either works or raises ``IllegalMove`` and leaves
   ``snapshot()`` exactly as it was, and the game's own snapshot restores again;
-- anything else (another exception, a hang, running out of memory) fails.
+- anything else fails: an exception other than the documented ones (*raw*), a
+  hang, running out of memory, or an input that should have been refused but
+  was accepted (*accepted-invalid*: an impossible snapshot restored, a plugin's
+  out-of-range or game-changing answer taken).
+
+Besides the loaders, the suite feeds the engine impossible snapshots of the
+right types (every one differs from what its log produces), plugins whose
+answers are out of range or change the game, hooks that loop or sleep (with
+the hook watchdog and a short limit; a few cases), and broken plugin packages.
 
 Every run is bounded by count (``max_examples``), and each example by time (a
 timer that interrupts it) and memory (the address space may grow by at most
@@ -26,6 +34,9 @@ import os
 import random
 import re
 import signal
+import time
+import types
+import warnings
 from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -36,8 +47,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import blockyard
-from blockyard import DataError, IllegalMove, PluginError, RulesetError
+from blockyard import DataError, IllegalMove, PluginError, RulesetError, hookimpl
 from blockyard.challenge import ALPHABET, Challenge, decode, encode, encode_old
+from blockyard.pieces import piece_json
 from blockyard.replays import ReplayError, load_replay, replay_data
 
 RULESETS = Path(blockyard.__file__).resolve().parent.parent / "rulesets"
@@ -107,34 +119,51 @@ def figure_lines() -> list[str]:
     if not FIGURES:
         return []
     lines = ["fuzz figures (inputs tried / refused with a documented error / accepted / "
-             "anything else):"]
+             "accepted although invalid / raw exceptions / hangs):"]
     for kind, counts in FIGURES.items():
         extra = ", ".join(f"{k} {v}" for k, v in sorted(counts.items())
-                          if k not in ("tried", "refused", "accepted", "other"))
-        lines.append(f"  {kind:<13} {counts['tried']:>6} tried  {counts['refused']:>6} refused"
-                     f"  {counts['accepted']:>6} accepted  {counts['other']} other"
+                          if k not in ("tried", "refused", "accepted", "accepted-invalid",
+                                       "raw", "hang"))
+        lines.append(f"  {kind:<17} {counts['tried']:>6} tried  {counts['refused']:>6} refused"
+                     f"  {counts['accepted']:>6} accepted  {counts['accepted-invalid']} "
+                     f"accepted-invalid  {counts['raw']} raw  {counts['hang']} hang"
                      + (f"  ({extra})" if extra else ""))
     return lines
 
 
-def outcome(kind: str, run: Callable[[], Any], refused: tuple[type[BaseException], ...]
-            ) -> Any:
-    """Run one input; count it; fail on anything but success or a documented refusal."""
+class AcceptedInvalid(AssertionError):
+    """An input that should have been refused was accepted."""
+
+
+def outcome(kind: str, run: Callable[[], Any], refused: tuple[type[BaseException], ...],
+            alarm: bool = True) -> Any:
+    """Run one input; count it; fail on anything but success or a documented refusal.
+    ``run`` raises :class:`AcceptedInvalid` for an invalid input it saw accepted.
+    ``alarm=False``: no timer of this suite (the hook watchdog's own runs), a
+    run longer than EXAMPLE_SECONDS then counted as a hang afterwards."""
     counts = FIGURES.setdefault(kind, Counter())
     counts["tried"] += 1
+    started = time.monotonic()
     try:
-        with time_limit(EXAMPLE_SECONDS):
+        with time_limit(EXAMPLE_SECONDS) if alarm else contextlib.nullcontext():
             value = run()
     except refused as exc:
         assert str(exc).strip(), f"{type(exc).__name__} without a message"
         counts["refused"] += 1
         return None
     except Hang:
-        counts["other"] += 1
+        counts["hang"] += 1
+        raise
+    except AcceptedInvalid:
+        counts["accepted-invalid"] += 1
         raise
     except BaseException:
-        counts["other"] += 1
+        counts["raw"] += 1
         raise
+    finally:
+        if not alarm and time.monotonic() - started > EXAMPLE_SECONDS:
+            counts["hang"] += 1
+            raise Hang(f"an example ran longer than {EXAMPLE_SECONDS} s")
     counts["accepted"] += 1
     return value
 
@@ -485,13 +514,410 @@ def test_fuzz_challenge_codes(data):
         FIGURES["codes"]["typos read as the same code"] += 1
 
 
+# ---------------------------------------------------------------------------
+# impossible snapshots of the right types: every one differs from its log
+# ---------------------------------------------------------------------------
+
+STATE_INTS = ("score", "moves", "combo", "best_combo", "lines_cleared", "set_index",
+              "elapsed_us", "errors", "batch_index", "cur_row", "cur_col", "fall_us",
+              "cur_code")
+
+
+def _leaves(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    if isinstance(node, dict):
+        return [p for k, v in node.items() for p in _leaves(v, (*path, k))]
+    return [path] if type(node) in (int, bool) else []
+
+
+@st.composite
+def impossible_change(draw: st.DrawFn, snap: dict[str, Any]) -> str:
+    """Change ``snap`` (in place) to another well-typed value; what was changed."""
+    kinds = ["int", "over", "cell", "state"]
+    if snap["kind"] == "tray":
+        kinds.append("tray")
+    else:
+        kinds.append("soft")
+    kind = draw(st.sampled_from(kinds))
+    if kind == "int":
+        name = draw(st.sampled_from([n for n in STATE_INTS if n in snap]))
+        snap[name] = max(0, snap[name] + draw(st.sampled_from([-3, -1, 1, 2, 7, 100, 10**6])))
+        return name
+    if kind == "over":
+        snap["over_reason"] = draw(st.sampled_from([None, "stuck", "time", "ended", "errors",
+                                                    "complete"]))
+        return "over_reason"
+    if kind == "cell":
+        cell = draw(st.integers(0, len(snap["cells"]) - 1))
+        if snap["bits"] >> cell & 1:
+            snap["bits"] &= ~(1 << cell)
+            snap["cells"][cell] = 0
+        else:
+            snap["bits"] |= 1 << cell
+            snap["cells"][cell] = 1
+        return "cell"
+    if kind == "state":
+        leaves = _leaves(snap["state"])
+        if not leaves:
+            snap["state"]["x"] = 1
+            return "state"
+        *path, last = draw(st.sampled_from(leaves))
+        target = snap["state"]
+        for key in path:
+            target = target[key]
+        value = target[last]
+        target[last] = (not value) if type(value) is bool else value + draw(
+            st.sampled_from([-1, 1, 5, 999]))
+        return "state"
+    if kind == "soft":
+        snap["soft"] = not snap["soft"]
+        return "soft"
+    ruleset = blockyard.load_ruleset(snap["log"][0][1]["id"])
+    slot = draw(st.integers(0, len(snap["tray"]) - 1))
+    snap["tray"][slot] = piece_json(draw(st.sampled_from(ruleset.pieces)))
+    return "tray"
+
+
+@fuzz_settings(300)
+@given(data=st.data())
+def test_fuzz_impossible_snapshots(data):
+    original = data.draw(st.sampled_from(games())).snapshot()
+    snap = copy.deepcopy(original)
+    what = data.draw(impossible_change(snap))
+    if snap == original:  # drew the game's own value: nothing impossible
+        return
+
+    def run() -> Any:
+        game = blockyard.restore(snap)
+        raise AcceptedInvalid(f"restore accepted a snapshot whose {what} its log does not "
+                              f"produce ({game!r})")
+
+    outcome("impossible snaps", run, (DataError,))
+
+
+# ---------------------------------------------------------------------------
+# plugins whose answers are out of range or change the game
+# ---------------------------------------------------------------------------
+
+def _bad_answer(hook: str, kind: int, answer: Any) -> Any:
+    """Answer number ``kind`` (modulo their count) of the out-of-range or wrongly
+    typed answers to ``hook``; ``answer`` is the genuine one."""
+    from blockyard.results import Clearing, Scoring
+
+    options: list[Callable[[], Any]] = {
+        "score": [lambda: Scoring(10**100, 0), lambda: Scoring(-(10**100), 0),
+                  lambda: Scoring(1, -1), lambda: Scoring(1, 10**9),
+                  lambda: Scoring(1, 0, {"fuzz": {"blob": "x" * 2_000_000}}),
+                  lambda: Scoring(1, 0, {"fuzz": float("nan")}), lambda: Scoring("1", 0)],
+        "clear": [lambda: Clearing(answer.regions, answer.board, cleared=1 << 10_000),
+                  lambda: Clearing(answer.regions, answer.board, cleared=-1),
+                  lambda: Clearing(answer.regions, answer.board, row_drops=(99,) * 50),
+                  lambda: Clearing(["row"], answer.board)],
+        "deal": [lambda: list(answer) * 500, lambda: ["piece"] * len(answer), lambda: []],
+        "end_reason": [lambda: "x" * 2_000_000, lambda: 5, lambda: "x" * 65],
+        "move_state": [lambda: {"fuzz": list(range(100_000))}, lambda: {"fuzz": float("inf")},
+                       lambda: ["x"], lambda: {"fuzz": nested(50)}],
+        "allowed_anchors": [lambda: 1 << 100_000, lambda: -1, lambda: 1.5, lambda: -(2**70)],
+        "accept_stone": [lambda: "yes", lambda: 1],
+        "summary_tips": [lambda: ["x" * 100_000], lambda: [5], lambda: ["t"] * 1000],
+    }[hook]
+    return options[kind % len(options)]()
+
+
+def _change(game: Any, what: str) -> None:
+    if what == "score":
+        game.score += 777
+    elif what == "state":
+        game.state["fuzz"] = {"n": 1}
+    elif what == "log":
+        game.log.append(["tick", 5])
+    elif what == "log-cleared":
+        game.log.clear()
+    elif what == "over":
+        game.end_game("fuzzed")
+    elif what == "board" and game.kind == "tray" and game.grid.bits:
+        game.empty_cells(game.grid.bits)
+    elif what == "tray" and game.kind == "tray" and any(game.tray):
+        game.set_slot(next(i for i, p in enumerate(game.tray) if p is not None), None)
+    else:
+        game.moves += 1
+
+
+class FuzzAnswers:
+    """Answers ``hook`` with an out-of-range answer (``kind``) or changes the game
+    in it (``change``), once the game has started; notes when it did."""
+
+    def __init__(self, params: Any) -> None:
+        self.hook = params.string("hook")
+        self.kind = params.integer("kind")
+        self.change = params.string("change")
+        self.misbehaved = False
+
+    def _act(self, game: Any, hook: str, answer: Any) -> Any:
+        if hook != self.hook or game.moves < 1:
+            return answer
+        self.misbehaved = True
+        if self.change:
+            _change(game, self.change)
+            return answer
+        return _bad_answer(hook, self.kind, answer)
+
+    @hookimpl(wrapper=True)
+    def blockyard_score(self, game, move):
+        return self._act(game, "score", (yield))
+
+    @hookimpl(wrapper=True)
+    def blockyard_clear(self, game, board):
+        return self._act(game, "clear", (yield))
+
+    @hookimpl(wrapper=True)
+    def blockyard_deal(self, game, index):
+        return self._act(game, "deal", (yield))
+
+    @hookimpl(wrapper=True)
+    def blockyard_accept_stone(self, game, stone, row, col):
+        return self._act(game, "accept_stone", (yield))
+
+    @hookimpl
+    def blockyard_end_reason(self, game, stuck):
+        return self._act(game, "end_reason", None)
+
+    @hookimpl
+    def blockyard_move_state(self, game, result):
+        return self._act(game, "move_state", None)
+
+    @hookimpl
+    def blockyard_allowed_anchors(self, game, piece):
+        return self._act(game, "allowed_anchors", None)
+
+    @hookimpl
+    def blockyard_summary_tips(self, game, summary):
+        return self._act(game, "summary_tips", None)
+
+
+ANSWER_HOOKS = ["score", "clear", "deal", "end_reason", "move_state", "allowed_anchors",
+                "summary_tips", "accept_stone"]
+CHANGES = ["", "", "score", "state", "log", "log-cleared", "over", "board", "tray", "moves"]
+
+
+@pytest.fixture(scope="module")
+def fuzz_plugin() -> Iterator[None]:
+    blockyard.register_plugin("fuzz-answers", FuzzAnswers)
+    yield
+    blockyard.unregister_plugin("fuzz-answers")
+
+
+def _step(game: Any, hook: str) -> Any:
+    if hook == "summary_tips":
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            return game.summary()  # a fault of the tips is a warning
+    if game.kind == "tray":
+        return game.place(*game.legal_moves()[0]) if game.legal_moves() else game.end_round()
+    return game.hard_drop()
+
+
+@fuzz_settings(160)
+@given(hook=st.sampled_from(ANSWER_HOOKS), kind=st.integers(0, 6),
+       change=st.sampled_from(CHANGES), seed=st.integers(0, 1000))
+def test_fuzz_plugin_answers(tmp_path_factory, fuzz_plugin, hook, kind, change, seed):
+    base = "sudoku-bloxx" if hook == "accept_stone" else "eu-classic"
+    path = tmp_path_factory.mktemp("answers") / "answers.toml"
+    path.write_text(f'[ruleset]\nextends = "{base}"\nid = "fuzz-answers"\nname = "F"\n'
+                    f'[plugins.fuzz-answers]\nhook = "{hook}"\nkind = {kind}\n'
+                    f'change = "{change}"\n', encoding="utf-8")
+    ruleset = blockyard.load_ruleset(path)
+    plugin = dict(ruleset.plugin_objects)["fuzz-answers"]
+
+    def run() -> Any:
+        game = blockyard.new_game(ruleset, seed=seed)
+        for _ in range(5):  # the plugin misbehaves from the second move on
+            if game.over:
+                return game
+            before = game.snapshot()
+            plugin.misbehaved = False
+            try:
+                _step(game, hook)
+            except (PluginError, UserWarning):
+                assert game.snapshot() == before, "refused, but the game changed"
+                raise
+            if plugin.misbehaved:
+                raise AcceptedInvalid(f"{hook} ({change or kind}) was taken")
+        return game
+
+    outcome("plugin answers", run, (PluginError, UserWarning))
+
+
+# ---------------------------------------------------------------------------
+# hooks that loop or sleep, under the watchdog (a few cases: each waits)
+# ---------------------------------------------------------------------------
+
+class FuzzStalls:
+    """Loops or sleeps in ``hook`` from the second move on."""
+
+    def __init__(self, params: Any) -> None:
+        self.hook = params.string("hook")
+        self.how = params.string("how")
+
+    def _stall(self, game: Any, hook: str) -> None:
+        if hook == self.hook and game.moves >= 1:
+            if self.how == "sleep":
+                time.sleep(EXAMPLE_SECONDS * 3)
+            else:
+                while True:
+                    pass
+
+    @hookimpl(wrapper=True)
+    def blockyard_score(self, game, move):
+        self._stall(game, "score")
+        return (yield)
+
+    @hookimpl(wrapper=True)
+    def blockyard_clear(self, game, board):
+        self._stall(game, "clear")
+        return (yield)
+
+    @hookimpl
+    def blockyard_end_reason(self, game, stuck):
+        self._stall(game, "end_reason")
+
+    @hookimpl
+    def blockyard_move_state(self, game, result):
+        self._stall(game, "move_state")
+
+
+@pytest.fixture(scope="module")
+def stalls_plugin() -> Iterator[None]:
+    blockyard.register_plugin("fuzz-stalls", FuzzStalls)
+    yield
+    blockyard.unregister_plugin("fuzz-stalls")
+
+
+@fuzz_settings(6)
+@given(hook=st.sampled_from(["score", "clear", "end_reason", "move_state"]),
+       how=st.sampled_from(["loop", "sleep"]), base=st.sampled_from(["eu-classic",
+                                                                     "sudoku-bloxx"]))
+def test_fuzz_stalling_hooks(tmp_path_factory, stalls_plugin, hook, how, base):
+    path = tmp_path_factory.mktemp("stalls") / "stalls.toml"
+    path.write_text(f'[ruleset]\nextends = "{base}"\nid = "fuzz-stalls"\nname = "S"\n'
+                    f'[plugins.fuzz-stalls]\nhook = "{hook}"\nhow = "{how}"\n',
+                    encoding="utf-8")
+    ruleset = blockyard.load_ruleset(path, hook_timeout=0.1)
+
+    def run() -> Any:
+        game = blockyard.new_game(ruleset, seed=1)
+        for _ in range(4):  # the hook stalls from the second move on
+            before = game.snapshot()
+            try:
+                _step(game, "score")
+            except PluginError:
+                assert game.snapshot() == before, "stopped, but the game changed"
+                raise
+        if hook != "move_state" or base == "eu-classic":
+            raise AcceptedInvalid(f"{hook} stalled ({how}) and was not stopped")
+        return game
+
+    outcome("stalling hooks", run, (PluginError,), alarm=False)
+
+
+# ---------------------------------------------------------------------------
+# broken plugin packages
+# ---------------------------------------------------------------------------
+
+class Disabled(Exception):
+    """A package was disabled and named (its reason is the message): refused."""
+
+
+def _package(behaviour: str, name: Any) -> Any:
+    module = types.SimpleNamespace()
+
+    class Plugin:
+        def __init__(self, params: Any) -> None:
+            pass
+
+    if behaviour == "import-raises":
+        raise ImportError("fuzzed import failure")
+    if behaviour == "import-exits":
+        raise SystemExit(3)
+    if behaviour == "misspelled":
+        module.blockyard_register_plugin = hookimpl(lambda register: None)
+        return module
+
+    def register_plugins(register):
+        if behaviour == "raises":
+            raise RuntimeError("fuzzed registration failure")
+        if behaviour == "junk-factory":
+            register(name, 123)
+        else:
+            register(name, Plugin)
+        if behaviour == "twice":  # the same name for another factory
+            register(name, type("Other", (Plugin,), {}))
+
+    def register_rulesets(register):
+        if behaviour == "junk-folder":
+            register(name)
+
+    module.blockyard_register_plugins = hookimpl(register_plugins)
+    module.blockyard_register_rulesets = hookimpl(register_rulesets)
+    return module
+
+
+@fuzz_settings(60)
+@given(behaviour=st.sampled_from(["import-raises", "import-exits", "misspelled", "raises",
+                                  "junk-factory", "twice", "junk-folder", "fine"]),
+       name=st.one_of(st.sampled_from(["line-clearing", "weighted-dealing", "continue",
+                                       "fuzz-pkg-plugin", "", " ", "x" * 65]),
+                      st.integers(), st.none(), st.text(max_size=8)))
+def test_fuzz_broken_packages(behaviour, name):
+    import importlib.metadata
+
+    from blockyard import registry
+    from blockyard.discovery import clear_caches
+
+    real = importlib.metadata.entry_points
+    fake = types.SimpleNamespace(name="fuzzed", value="fuzzed_module", group="blockyard",
+                                 dist=types.SimpleNamespace(name="fuzzed-pkg"),
+                                 load=lambda: _package(behaviour, name))
+
+    def run() -> Any:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(registry, "_reported", set())
+            patch.setattr(registry, "report", lambda message: None)
+            patch.setattr(importlib.metadata, "entry_points", lambda group: [
+                fake, *(ep for ep in real(group=group) if ep.value == registry.BUNDLED_MODULE)])
+            try:
+                reg = registry.reload()
+                # every bundled ruleset still loads and plays
+                game = blockyard.new_game(blockyard.load_ruleset("eu-classic"), seed=1)
+                game.place(*game.legal_moves()[0])
+                assert "eu-classic" in {info.id for info in blockyard.list_rulesets()}
+                disabled = [b.package for b in reg.broken]
+            finally:
+                patch.undo()
+                registry.reload()
+                clear_caches()
+        should_fail = behaviour not in ("fine", "junk-folder") or not isinstance(name, str) \
+            or not name.strip() \
+            or len(name) > 64 or name in ("line-clearing", "weighted-dealing", "continue")
+        if should_fail and "fuzzed-pkg" not in disabled:
+            raise AcceptedInvalid(f"a package that {behaviour} ({name!r:.40}) was not disabled")
+        if not should_fail and disabled:
+            raise AssertionError(f"a fine package was disabled: {reg.broken}")
+        if disabled:
+            raise Disabled(reg.broken[0].reason)
+        return reg
+
+    outcome("packages", run, (Disabled,))
+
+
 def test_fuzz_figures_show_no_other_outcome():
     """Runs after the fuzz tests of this module (file order): every kind was
-    tried, and nothing ended other than accepted or refused."""
-    for kind in ("rule files", "snapshots", "logs", "replay files", "codes"):
+    tried, and nothing ended other than accepted or refused: no raw exception,
+    no hang, no invalid input accepted."""
+    for kind in ("rule files", "snapshots", "logs", "replay files", "codes",
+                 "impossible snaps", "plugin answers", "stalling hooks", "packages"):
         counts = FIGURES.get(kind)
         if counts is None:  # run alone (-k): nothing to check
             continue
-        assert counts["other"] == 0, (kind, counts)
+        assert counts["raw"] == counts["hang"] == counts["accepted-invalid"] == 0, (kind, counts)
         assert counts["tried"] == counts["refused"] + counts["accepted"], (kind, counts)
         assert counts["refused"] > 0, kind
