@@ -73,6 +73,13 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, database: str | No
     if not 0 <= port <= 65535:
         print("blockyard serve: --port: expected 0 to 65535", file=sys.stderr)
         return 2
+    from . import limits
+
+    try:
+        limits.configured()
+    except ValueError as exc:
+        print(f"blockyard serve: {exc}", file=sys.stderr)
+        return 2
     try:
         db.migrate(url)
     except Exception as exc:  # the database's own message: unreachable, refused, …

@@ -163,9 +163,11 @@ class Server:
         self.database = database
         self.engine: Engine = db.make_engine(database)
         self.verifier = Verifier(verifiers)
-        self.sign_in_limit = limits.RateLimit(*limits.SIGN_IN)
-        self.create_limit = limits.RateLimit(*limits.CREATE)
-        self.submit_limit = limits.RateLimit(*limits.SUBMIT)
+        counts = limits.configured()
+        self.sign_in_address = limits.RateLimit(counts["sign_in_address"], 60.0)
+        self.sign_in_name = limits.RateLimit(counts["sign_in_name"], 60.0)
+        self.create_limit = limits.RateLimit(counts["create"], 60.0)
+        self.submit_limit = limits.RateLimit(counts["submit"], 60.0)
 
     def account(self, request: Request) -> Account:
         """The signed-in account of the request (``401`` otherwise)."""
@@ -235,8 +237,8 @@ def create_app(database: str, *, verifiers: int | None = None) -> FastAPI:
     async def sign_in(request: Request) -> dict[str, Any]:
         """Sign in: a session token (valid for 30 days, until signed out)."""
         body = await read_model(request, Credentials)
-        if not server.sign_in_limit.hit("address:" + client_address(request)) \
-                or not server.sign_in_limit.hit("name:" + body.name.lower()):
+        if not server.sign_in_address.hit(client_address(request)) \
+                or not server.sign_in_name.hit(body.name.lower()):
             raise ApiError(429, "too many sign-in attempts; try again in a minute")
         token = await run_in_threadpool(accounts.sign_in, server.engine, body.name,
                                         body.password)

@@ -3,23 +3,40 @@ sliding window.
 
 The counts live in each server process's memory (behind several processes each
 keeps its own, so the limit is per process; a reverse proxy can add a global
-one). Sign-in and account creation: :data:`SIGN_IN` per address and per name;
-game submissions: :data:`SUBMIT` per account.
+one). Sign-in: :data:`SIGN_IN_ADDRESS` per client address and
+:data:`SIGN_IN_NAME` per account name; new accounts: :data:`CREATE` per address;
+game submissions: :data:`SUBMIT` per account. ``BLOCKYARD_SERVER_LIMITS`` changes
+the counts per minute, e.g. ``sign_in_name=5,submit=60`` (:func:`configured`).
 """
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections import OrderedDict, deque
 
-SIGN_IN = (10, 60.0)
-"""At most 10 sign-in attempts a minute per client address and per name."""
-SUBMIT = (30, 60.0)
-"""At most 30 game submissions a minute per account."""
-CREATE = (5, 60.0)
-"""At most 5 new accounts a minute per client address."""
+LIMITS_ENV = "BLOCKYARD_SERVER_LIMITS"
+DEFAULTS = {"sign_in_address": 30, "sign_in_name": 10, "create": 10, "submit": 30}
+"""Attempts per minute: sign-ins per client address and per account name, new
+accounts per address, game submissions per account."""
 MAX_KEYS = 100_000
+
+
+def configured() -> dict[str, int]:
+    """The counts per minute: :data:`DEFAULTS` with those of ``BLOCKYARD_SERVER_LIMITS``
+    (``name=count`` pairs separated by commas); ``ValueError`` naming a bad one."""
+    counts = dict(DEFAULTS)
+    text = os.environ.get(LIMITS_ENV, "").strip()
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, _, value = part.partition("=")
+        name = name.strip()
+        if name not in counts or not value.strip().isdigit() \
+                or not 1 <= int(value) <= 1_000_000:
+            raise ValueError(f"{LIMITS_ENV}: {part[:40]!r}: expected NAME=COUNT (1 to "
+                             f"1000000) with NAME one of {', '.join(DEFAULTS)}")
+        counts[name] = int(value)
+    return counts
 
 
 class RateLimit:
