@@ -9,6 +9,7 @@ validated field by field: a bad one is ``422``, never a ``500``.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import datetime as _dt
 import json
@@ -25,12 +26,13 @@ from sqlalchemy.engine import Engine
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
+from .. import watchdog
 from ..replays import MAX_REPLAY_BYTES
 from ..ruleset import ID_PATTERN
 from ..version import __version__
 from . import accounts, db, games, limits
 from .accounts import Account
-from .verify import Refused, Verifier
+from .verify import HOOK_SECONDS, Refused, Verifier
 
 DATABASE_ENV = "BLOCKYARD_SERVER_DATABASE"
 """The database URL handed to each server process (``blockyard serve`` sets it)."""
@@ -185,12 +187,17 @@ class Server:
 def create_app(database: str, *, verifiers: int | None = None) -> FastAPI:
     """The ASGI application on the (migrated) database at ``database``."""
     server = Server(database, verifiers)
+    # the live tables' games run plugin hooks in this process: under the watchdog
+    watchdog.set_default(HOOK_SECONDS)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        hub = app.state.hub
+        hub.sweeper = asyncio.create_task(hub.sweep())
         try:
             yield
         finally:
+            hub.sweeper.cancel()
             server.close()
 
     app = FastAPI(title="Blockyard server", version=__version__, lifespan=lifespan,

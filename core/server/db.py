@@ -65,6 +65,62 @@ games = sa.Table(
 )
 
 
+tables = sa.Table(
+    "tables", METADATA,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("code", sa.String(16), nullable=False),
+    sa.Column("ruleset_id", sa.String(64), nullable=False),
+    sa.Column("seats", sa.Integer, nullable=False),
+    sa.Column("private", sa.Boolean, nullable=False),
+    # waiting (for players), playing, finished
+    sa.Column("status", sa.String(16), nullable=False),
+    # the deal of the current round (a rematch starts the next round)
+    sa.Column("round", sa.Integer, nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("date", sa.String(10), nullable=True),
+    sa.Column("creator_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False),
+    sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+)
+
+table_invites = sa.Table(
+    "table_invites", METADATA,
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+)
+
+table_seats = sa.Table(
+    "table_seats", METADATA,
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False),
+    sa.UniqueConstraint("table_id", "account_id", name="uq_table_seats_player"),
+)
+
+table_actions = sa.Table(
+    "table_actions", METADATA,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), nullable=False),
+    sa.Column("round", sa.Integer, nullable=False),
+    sa.Column("seat", sa.Integer, nullable=False),
+    # the action's place in its seat's log (1: the first after the start)
+    sa.Column("n", sa.Integer, nullable=False),
+    sa.Column("action", sa.Text, nullable=False),
+    sa.Column("score", sa.BigInteger, nullable=False),
+    sa.Column("over", sa.Boolean, nullable=False),
+    sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+    sa.UniqueConstraint("table_id", "round", "seat", "n", name="uq_table_actions_step"),
+)
+
+table_results = sa.Table(
+    "table_results", METADATA,
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("round", sa.Integer, primary_key=True),
+    # JSON: {"seats": [names], "scores": [...], "winner": seat or null}
+    sa.Column("result", sa.Text, nullable=False),
+    sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+)
+
+
 def default_url() -> str:
     """The default database: ``server.sqlite3`` in Blockyard's data folder."""
     return f"sqlite:///{paths.data_dir() / 'server.sqlite3'}"

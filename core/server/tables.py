@@ -1,14 +1,410 @@
-"""Live tables (to come)."""
+"""Live tables: ``POST /api/tables``, ``GET /api/tables``, ``POST
+/api/tables/{id}/join`` and the WebSocket ``/api/tables/{id}/live``.
+
+Every seat plays the same deal (the table's seed). Each ``act`` is applied by
+the server on that seat's own game (the engine is the only judge of legality
+and score), stored, then broadcast as a ``move`` to every player and spectator
+of the table, in order; a refused action is answered to its sender alone. A
+connection gets the table and every move of the round so far when it opens, so
+a player whose connection dropped reconnects (the same token) and carries on. A
+seat whose player stays away from a playing table for :data:`ABANDON_SECONDS`
+(``BLOCKYARD_SERVER_ABANDON_SECONDS``) is ended (the ``end`` action). When every
+seat is over, the result (scores, winner: the best score, ``null`` on a tie) is
+stored and sent; ``rematch`` deals anew at the same table.
+
+Every action and result is in the database, never only in this process: the
+seats' games are caches, rebuilt from the stored actions whenever they are
+missing or behind.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import asyncio
+import contextlib
+import datetime as _dt
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Annotated, Any
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
+
+from .. import validate
+from ..discovery import load_ruleset
+from ..errors import DataError, IllegalMove, PluginError, RulesetError
+from ..game import Game, new_game, today_in
+from ..ruleset import ID_PATTERN
+from . import accounts, tablestore
+from .accounts import Account
+from .tablestore import Table, TableError
 
 if TYPE_CHECKING:
     from .app import Server
 
+ABANDON_ENV = "BLOCKYARD_SERVER_ABANDON_SECONDS"
+ABANDON_SECONDS = 120.0
+"""A seat whose player has no connection to a playing table this long is ended."""
+MAX_ACTION_ARGS = 8
 
-def install(app: FastAPI, server: Server) -> None:
-    """Add the table routes to ``app``."""
+
+class NewTable(BaseModel):
+    """``POST /api/tables``: the ruleset, the seats, who may join."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+    ruleset_id: Annotated[str, Field(max_length=64)]
+    seats: Annotated[int, Field(ge=tablestore.MIN_SEATS, le=tablestore.MAX_SEATS)] = 2
+    private: bool = False
+    invite: Annotated[list[Annotated[str, Field(max_length=24)]],
+                      Field(max_length=tablestore.MAX_INVITES)] = []
+
+
+class JoinTable(BaseModel):
+    """``POST /api/tables/{id}/join``: the table's code (for a private table
+    without invitation)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+    code: Annotated[str | None, Field(max_length=16)] = None
+
+
+@dataclass(eq=False)
+class Watcher:
+    """One live connection: a player (``seat``) or a spectator."""
+
+    socket: WebSocket
+    account: Account | None
+    seat: int | None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    async def send(self, message: dict[str, Any]) -> None:
+        async with self.lock:
+            with contextlib.suppress(Exception):  # a closed connection: it is being dropped
+                await self.socket.send_json(message)
+
+
+def _date(text: str | None) -> _dt.date | None:
+    return _dt.date.fromisoformat(text) if text else None
+
+
+class Hub:
+    """This process's live connections and cached seat games."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        self.watchers: dict[int, set[Watcher]] = {}
+        self.locks: dict[int, asyncio.Lock] = {}
+        self.games: dict[tuple[int, int, int], Game] = {}
+        self.away: dict[tuple[int, int], float] = {}
+        text = os.environ.get(ABANDON_ENV, "").strip()
+        self.abandon_seconds = float(text) if text else ABANDON_SECONDS
+        self.sweeper: asyncio.Task[None] | None = None
+
+    def lock(self, table_id: int) -> asyncio.Lock:
+        return self.locks.setdefault(table_id, asyncio.Lock())
+
+    async def broadcast(self, table_id: int, message: dict[str, Any]) -> None:
+        for watcher in list(self.watchers.get(table_id, ())):
+            await watcher.send(message)
+
+    async def table(self, table_id: int) -> Table:
+        return await run_in_threadpool(tablestore.load_table, self.server.engine, table_id)
+
+    def _rebuild(self, table: Table, seat: int) -> Game:
+        game = new_game(table.ruleset_id, seed=table.seed, date=_date(table.date))
+        for move in tablestore.actions(self.server.engine, table.id, table.round):
+            if move["seat"] == seat:
+                game.apply(move["action"])
+        return game
+
+    async def game(self, table: Table, seat: int, moves: int | None = None) -> Game:
+        """The seat's game of the current round (rebuilt when not cached, or when
+        the database holds ``moves`` other than the cached game's)."""
+        key = (table.id, table.round, seat)
+        cached = self.games.get(key)
+        if cached is None or (moves is not None and len(cached.log) - 1 != moves):
+            cached = await run_in_threadpool(self._rebuild, table, seat)
+            self.games[key] = cached
+        return cached
+
+    def _forget(self, table_id: int) -> None:
+        for key in [k for k in self.games if k[0] == table_id]:
+            del self.games[key]
+
+    async def act(self, watcher: Watcher, table_id: int, action: Any) -> None:
+        async with self.lock(table_id):
+            table = await self.table(table_id)
+            seat = table.seat_of(watcher.account)
+            if seat is None:
+                await watcher.send(refused("spectators cannot act: take a seat to play"))
+                return
+            if table.status != "playing":
+                await watcher.send(refused(f"the table is {table.status}, not playing"))
+                return
+            moves = await run_in_threadpool(self._seat_moves, table, seat)
+            game = await self.game(table, seat, moves)
+            if game.over:
+                await watcher.send(refused(f"your game is over ({game.over_reason})"))
+                return
+            problem = check_action(action, len(game.log), game)
+            if problem:
+                await watcher.send(refused(problem))
+                return
+            try:
+                await run_in_threadpool(game.apply, action)
+            except (IllegalMove, DataError, PluginError, ValueError, TypeError) as exc:
+                await watcher.send(refused(str(exc)[:300]))
+                return
+            await self._accepted(table, seat, game, list(action))
+
+    def _seat_moves(self, table: Table, seat: int) -> int:
+        return sum(1 for m in tablestore.actions(self.server.engine, table.id, table.round)
+                   if m["seat"] == seat)
+
+    async def _accepted(self, table: Table, seat: int, game: Game, action: list[Any]) -> None:
+        try:
+            await run_in_threadpool(tablestore.add_action, self.server.engine, table, seat,
+                                    len(game.log) - 1, action, int(game.score), game.over)
+        except Exception:
+            self.games.pop((table.id, table.round, seat), None)
+            raise
+        await self.broadcast(table.id, {"type": "move", "seat": seat, "action": action,
+                                        "score": int(game.score), "over": game.over})
+        if game.over:
+            await self._maybe_finish(table)
+
+    async def _maybe_finish(self, table: Table) -> None:
+        seat_games = [await self.game(table, seat) for seat in range(table.seats)]
+        if not all(g.over for g in seat_games):
+            return
+        scores = [int(g.score) for g in seat_games]
+        best = max(scores)
+        winner = scores.index(best) if scores.count(best) == 1 else None
+        finished = await run_in_threadpool(tablestore.finish_round, self.server.engine,
+                                           table, scores, winner)
+        await self.broadcast(table.id, finished.message())
+        await self.broadcast(table.id, {"type": "result", "scores": scores, "winner": winner})
+
+    async def end_seat(self, table_id: int, seat: int) -> None:
+        """End a seat's game (the player left or abandoned it)."""
+        async with self.lock(table_id):
+            table = await self.table(table_id)
+            if table.status != "playing":
+                return
+            moves = await run_in_threadpool(self._seat_moves, table, seat)
+            game = await self.game(table, seat, moves)
+            if game.over:
+                return
+            await run_in_threadpool(game.apply, ["end"])
+            await self._accepted(table, seat, game, ["end"])
+
+    async def leave(self, watcher: Watcher, table_id: int) -> None:
+        table = await self.table(table_id)
+        seat = table.seat_of(watcher.account)
+        if seat is None:
+            return
+        if table.status == "waiting":
+            async with self.lock(table_id):
+                table = await run_in_threadpool(tablestore.leave_waiting, self.server.engine,
+                                                table, seat)
+            await self.broadcast(table_id, table.message())
+        elif table.status == "playing":
+            await self.end_seat(table_id, seat)
+
+    async def rematch(self, watcher: Watcher, table_id: int) -> None:
+        async with self.lock(table_id):
+            table = await self.table(table_id)
+            if table.seat_of(watcher.account) is None:
+                await watcher.send(refused("only a player at the table can ask for a rematch"))
+                return
+            if table.status != "finished":
+                await watcher.send(refused(f"the table is {table.status}: a rematch starts "
+                                           "only when every game is over"))
+                return
+            ruleset = load_ruleset(table.ruleset_id)
+            date = today_in(ruleset.timezone).isoformat() if ruleset.is_daily else None
+            table = await run_in_threadpool(tablestore.rematch, self.server.engine, table,
+                                            date)
+            self._forget(table_id)
+        await self.broadcast(table_id, table.message())
+
+    async def sweep(self) -> None:
+        """End the seats abandoned for :attr:`abandon_seconds` (runs forever)."""
+        while True:
+            await asyncio.sleep(min(5.0, max(0.2, self.abandon_seconds / 4)))
+            moment = time.monotonic()
+            for (table_id, seat), since in list(self.away.items()):
+                if moment - since >= self.abandon_seconds:
+                    self.away.pop((table_id, seat), None)
+                    with contextlib.suppress(Exception):
+                        await self.end_seat(table_id, seat)
+
+    def note_presence(self, table: Table) -> None:
+        """Mark the seats of a playing table with no live connection as away."""
+        present = {w.seat for w in self.watchers.get(table.id, ()) if w.seat is not None}
+        for seat, holder in enumerate(table.player_ids):
+            key = (table.id, seat)
+            if holder is None or seat in present or table.status != "playing":
+                self.away.pop(key, None)
+            else:
+                self.away.setdefault(key, time.monotonic())
+
+
+def refused(reason: str) -> dict[str, Any]:
+    """The ``refused`` message."""
+    return {"type": "refused", "reason": reason}
+
+
+def check_action(action: Any, index: int, game: Game) -> str | None:
+    """Why ``action`` is not a well-formed log action, or ``None``."""
+    if not isinstance(action, list) or not action or not isinstance(action[0], str) \
+            or len(action) > MAX_ACTION_ARGS + 1:
+        return "action: expected [name, *arguments] as written in game.log"
+    try:
+        validate.check_entry(action, index, game.mode)
+    except (DataError, ValueError) as exc:
+        return f"action: {str(exc)[:200]}"
+    return None
+
+
+def install(app: FastAPI, server: Server) -> Hub:
+    """Add the table routes and the live WebSocket to ``app``."""
+    from .app import ApiError, json_body, read_model
+
+    hub = Hub(server)
+    app.state.hub = hub
+
+    def served_ruleset(ruleset_id: str) -> str | None:
+        if not ID_PATTERN.match(ruleset_id):
+            return None
+        try:
+            ruleset = load_ruleset(ruleset_id)
+        except (RulesetError, PluginError):
+            return None
+        return today_in(ruleset.timezone).isoformat() if ruleset.is_daily else ""
+
+    @app.post("/api/tables", status_code=201, openapi_extra=json_body(NewTable))
+    async def create_table(request: Request) -> dict[str, Any]:
+        """Open a table: the creator holds seat 0; ``private`` tables admit the
+        invited names and whoever has the code."""
+        account = await run_in_threadpool(server.account, request)
+        body = await read_model(request, NewTable)
+        for name in body.invite:
+            try:
+                accounts.check_name(name)
+            except accounts.AccountError:
+                raise ApiError(422, f"invite: {name!r} is not an account name") from None
+        date = served_ruleset(body.ruleset_id)
+        if date is None:
+            raise ApiError(422, f"ruleset_id: this server does not serve "
+                                f"{body.ruleset_id!r}")
+        try:
+            table = await run_in_threadpool(
+                tablestore.create_table, server.engine, account, body.ruleset_id, body.seats,
+                body.private, body.invite, date or None)
+        except TableError as exc:
+            raise ApiError(exc.status, str(exc)) from None
+        return {"id": table.id, "code": table.code}
+
+    @app.get("/api/tables")
+    def list_tables() -> dict[str, Any]:
+        """Public tables that are waiting or playing, newest first."""
+        found = tablestore.list_tables(server.engine)
+        return {"tables": [{"id": t.id, "ruleset_id": t.ruleset_id, "seats": list(t.players),
+                            "status": t.status} for t in found]}
+
+    @app.get("/api/tables/{table_id}")
+    def get_table(table_id: int) -> dict[str, Any]:
+        """A public table (or a private one: only its seats and status) with the
+        results of its finished rounds."""
+        try:
+            table = tablestore.load_table(server.engine, table_id)
+        except TableError as exc:
+            raise ApiError(exc.status, str(exc)) from None
+        message = table.message()
+        del message["type"]
+        return {**message, "results": tablestore.results(server.engine, table_id)}
+
+    @app.post("/api/tables/{table_id}/join", openapi_extra=json_body(JoinTable))
+    async def join_table(table_id: int, request: Request) -> dict[str, Any]:
+        """Take a seat: ``403`` for a private table without invitation or code,
+        ``409`` when full."""
+        account = await run_in_threadpool(server.account, request)
+        raw = await request.body()
+        body = JoinTable() if not raw.strip() else await read_model(request, JoinTable)
+        try:
+            table = await run_in_threadpool(tablestore.join_table, server.engine, table_id,
+                                            account, body.code)
+        except TableError as exc:
+            raise ApiError(exc.status, str(exc)) from None
+        await hub.broadcast(table_id, table.message())
+        hub.note_presence(table)
+        return {"seat": table.seat_of(account)}
+
+    @app.websocket("/api/tables/{table_id}/live")
+    async def live(socket: WebSocket, table_id: int) -> None:
+        token = socket.query_params.get("token")
+        code = socket.query_params.get("code")
+        account = None
+        if token:
+            account = await run_in_threadpool(accounts.account_for, server.engine, token)
+        await socket.accept()
+        if token and account is None:
+            await socket.send_json(refused("sign in first: the token is not valid"))
+            await socket.close(4401)
+            return
+        try:
+            table = await hub.table(table_id)
+        except TableError as exc:
+            await socket.send_json(refused(str(exc)))
+            await socket.close(4404)
+            return
+        if not table.may_watch(account, code):
+            await socket.send_json(refused("this table is private: an invitation or its "
+                                           "code is needed"))
+            await socket.close(4403)
+            return
+        watcher = Watcher(socket, account, table.seat_of(account))
+        async with hub.lock(table_id):
+            table = await hub.table(table_id)
+            hub.watchers.setdefault(table_id, set()).add(watcher)
+            hub.note_presence(table)
+            await watcher.send(table.message())
+            for move in await run_in_threadpool(tablestore.actions, server.engine, table_id,
+                                                table.round):
+                await watcher.send(move)
+            if table.status == "finished":
+                done = await run_in_threadpool(tablestore.results, server.engine, table_id)
+                if done:
+                    await watcher.send({"type": "result", "scores": done[-1]["scores"],
+                                        "winner": done[-1]["winner"]})
+        try:
+            while True:
+                text = await socket.receive_text()
+                try:
+                    message = json.loads(text)
+                except (ValueError, RecursionError):
+                    await watcher.send(refused("expected one JSON object per message"))
+                    continue
+                kind = message.get("type") if isinstance(message, dict) else None
+                if kind == "act":
+                    await hub.act(watcher, table_id, message.get("action"))
+                elif kind == "leave":
+                    await hub.leave(watcher, table_id)
+                    break
+                elif kind == "rematch":
+                    await hub.rematch(watcher, table_id)
+                else:
+                    await watcher.send(refused("type: expected act, leave or rematch"))
+                watcher.seat = (await hub.table(table_id)).seat_of(account)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            hub.watchers.get(table_id, set()).discard(watcher)
+            with contextlib.suppress(Exception):
+                hub.note_presence(await hub.table(table_id))
+            with contextlib.suppress(Exception):
+                await socket.close()
+
+    return hub
