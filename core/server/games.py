@@ -1,6 +1,6 @@
 """Verified games and leaderboards in the database.
 
-Daily rulesets (RULES §3.4, §5.4): the first finished game of a player's date
+Daily rulesets (docs/rules.md §3.4, §5.4): the first finished game of a player's date
 counts, later ones of that date are practice (``counted`` false). A daily game
 counts only while its date is today's somewhere on Earth (within a day of the
 server's UTC date): an old daily uploaded later is practice. Other rulesets:
