@@ -9,7 +9,6 @@ validated field by field: a bad one is ``422``, never a ``500``.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import datetime as _dt
 import json
@@ -193,11 +192,11 @@ def create_app(database: str, *, verifiers: int | None = None) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         hub = app.state.hub
-        hub.sweeper = asyncio.create_task(hub.sweep())
+        await hub.start()
         try:
             yield
         finally:
-            hub.sweeper.cancel()
+            await hub.stop()
             server.close()
 
     app = FastAPI(title="Blockyard server", version=__version__, lifespan=lifespan,

@@ -18,6 +18,7 @@ from sqlalchemy.engine import Engine
 from .. import paths
 
 METADATA = sa.MetaData()
+MIGRATION_LOCK = 0x426C6F636B  # PostgreSQL advisory lock held while migrating
 
 accounts = sa.Table(
     "accounts", METADATA,
@@ -179,6 +180,9 @@ def migrate(url: str) -> None:
     engine = make_engine(url)
     try:
         with engine.begin() as connection:
+            if connection.dialect.name == "postgresql":
+                # several hosts starting at once: one migrates, the others wait for it
+                connection.execute(sa.select(sa.func.pg_advisory_xact_lock(MIGRATION_LOCK)))
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
     finally:

@@ -28,6 +28,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any
 
+import sqlalchemy as sa
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
@@ -39,7 +40,8 @@ from ..game import Game, new_game, today_in
 from ..ruleset import ID_PATTERN
 from . import accounts, tablestore
 from .accounts import Account
-from .tablestore import Table, TableError
+from .events import Events
+from .tablestore import Move, Table, TableError
 
 if TYPE_CHECKING:
     from .app import Server
@@ -77,11 +79,17 @@ class Watcher:
     account: Account | None
     seat: int | None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    round: int = 0
+    seen: set[tuple[int, int]] = field(default_factory=set)
+    """The (seat, n) of every move of :attr:`round` sent to this connection."""
 
     async def send(self, message: dict[str, Any]) -> None:
         async with self.lock:
-            with contextlib.suppress(Exception):  # a closed connection: it is being dropped
-                await self.socket.send_json(message)
+            await self.send_unlocked(message)
+
+    async def send_unlocked(self, message: dict[str, Any]) -> None:
+        with contextlib.suppress(Exception):  # a closed connection: it is being dropped
+            await self.socket.send_json(message)
 
 
 def _date(text: str | None) -> _dt.date | None:
@@ -89,7 +97,9 @@ def _date(text: str | None) -> _dt.date | None:
 
 
 class Hub:
-    """This process's live connections and cached seat games."""
+    """This process's live connections and cached seat games. Every change is
+    stored first, then announced through :class:`~blockyard.server.events.Events`
+    to every process, whose connections read it from the database."""
 
     def __init__(self, server: Server) -> None:
         self.server = server
@@ -100,30 +110,87 @@ class Hub:
         text = os.environ.get(ABANDON_ENV, "").strip()
         self.abandon_seconds = float(text) if text else ABANDON_SECONDS
         self.sweeper: asyncio.Task[None] | None = None
+        self.events = Events(server.engine, self.on_event)
+
+    async def start(self) -> None:
+        await self.events.start()
+        self.sweeper = asyncio.create_task(self.sweep())
+
+    async def stop(self) -> None:
+        if self.sweeper is not None:
+            self.sweeper.cancel()
+        await self.events.stop()
 
     def lock(self, table_id: int) -> asyncio.Lock:
         return self.locks.setdefault(table_id, asyncio.Lock())
 
-    async def broadcast(self, table_id: int, message: dict[str, Any]) -> None:
-        for watcher in list(self.watchers.get(table_id, ())):
-            await watcher.send(message)
-
     async def table(self, table_id: int) -> Table:
         return await run_in_threadpool(tablestore.load_table, self.server.engine, table_id)
+
+    async def moves(self, table: Table) -> list[Move]:
+        return await run_in_threadpool(tablestore.actions, self.server.engine, table.id,
+                                       table.round)
+
+    # -- announcements ----------------------------------------------------------------
+
+    async def on_event(self, event: dict[str, Any]) -> None:
+        """An announcement from any process (this one too)."""
+        kind, table_id = event.get("kind"), event.get("table")
+        if kind == "resync":
+            for known in list(self.watchers):
+                await self.deliver_table(known)
+                await self.deliver_moves(known)
+            return
+        if not isinstance(table_id, int):
+            return
+        if kind == "present" and isinstance(event.get("seat"), int):
+            self.away.pop((table_id, event["seat"]), None)
+        if not self.watchers.get(table_id):
+            return
+        if kind == "moves":
+            await self.deliver_moves(table_id)
+        elif kind == "table":
+            await self.deliver_table(table_id)
+        elif kind == "result":
+            message = {"type": "result", "scores": event.get("scores"),
+                       "winner": event.get("winner")}
+            for watcher in list(self.watchers.get(table_id, ())):
+                await watcher.send(message)
+
+    async def deliver_table(self, table_id: int) -> None:
+        table = await self.table(table_id)
+        for watcher in list(self.watchers.get(table_id, ())):
+            await watcher.send(table.message())
+
+    async def deliver_moves(self, table_id: int, only: Watcher | None = None) -> None:
+        """Send each connection of the table the moves of the round it has not had."""
+        table = await self.table(table_id)
+        moves = await self.moves(table)
+        for watcher in [only] if only else list(self.watchers.get(table_id, ())):
+            async with watcher.lock:
+                if watcher.round != table.round:
+                    watcher.round, watcher.seen = table.round, set()
+                for move in moves:
+                    if (move.seat, move.n) not in watcher.seen:
+                        watcher.seen.add((move.seat, move.n))
+                        await watcher.send_unlocked(move.message())
+
+    # -- seat games -------------------------------------------------------------------
 
     def _rebuild(self, table: Table, seat: int) -> Game:
         game = new_game(table.ruleset_id, seed=table.seed, date=_date(table.date))
         for move in tablestore.actions(self.server.engine, table.id, table.round):
-            if move["seat"] == seat:
-                game.apply(move["action"])
+            if move.seat == seat:
+                game.apply(move.action)
         return game
 
-    async def game(self, table: Table, seat: int, moves: int | None = None) -> Game:
-        """The seat's game of the current round (rebuilt when not cached, or when
-        the database holds ``moves`` other than the cached game's)."""
+    async def game(self, table: Table, seat: int, moves: list[Move]) -> Game:
+        """The seat's game of the current round, as far as the stored ``moves``
+        (rebuilt when not cached, or when another process moved it on)."""
         key = (table.id, table.round, seat)
+        count = sum(1 for m in moves if m.seat == seat)
         cached = self.games.get(key)
-        if cached is None or (moves is not None and len(cached.log) - 1 != moves):
+        if cached is None or len(cached.log) - 1 != count:
             cached = await run_in_threadpool(self._rebuild, table, seat)
             self.games[key] = cached
         return cached
@@ -142,8 +209,7 @@ class Hub:
             if table.status != "playing":
                 await watcher.send(refused(f"the table is {table.status}, not playing"))
                 return
-            moves = await run_in_threadpool(self._seat_moves, table, seat)
-            game = await self.game(table, seat, moves)
+            game = await self.game(table, seat, await self.moves(table))
             if game.over:
                 await watcher.send(refused(f"your game is over ({game.over_reason})"))
                 return
@@ -156,35 +222,42 @@ class Hub:
             except (IllegalMove, DataError, PluginError, ValueError, TypeError) as exc:
                 await watcher.send(refused(str(exc)[:300]))
                 return
-            await self._accepted(table, seat, game, list(action))
+            if not await self._accepted(table, seat, game, list(action)):
+                await watcher.send(refused("another connection of this seat acted first; "
+                                           "the table has been sent again"))
 
-    def _seat_moves(self, table: Table, seat: int) -> int:
-        return sum(1 for m in tablestore.actions(self.server.engine, table.id, table.round)
-                   if m["seat"] == seat)
-
-    async def _accepted(self, table: Table, seat: int, game: Game, action: list[Any]) -> None:
+    async def _accepted(self, table: Table, seat: int, game: Game, action: list[Any]) -> bool:
+        """Store an applied action and announce it; ``False`` when another process
+        stored this seat's action first (the cached game is dropped)."""
         try:
             await run_in_threadpool(tablestore.add_action, self.server.engine, table, seat,
                                     len(game.log) - 1, action, int(game.score), game.over)
+        except sa.exc.IntegrityError:
+            self.games.pop((table.id, table.round, seat), None)
+            await self.events.publish({"kind": "moves", "table": table.id})
+            return False
         except Exception:
             self.games.pop((table.id, table.round, seat), None)
             raise
-        await self.broadcast(table.id, {"type": "move", "seat": seat, "action": action,
-                                        "score": int(game.score), "over": game.over})
+        await self.events.publish({"kind": "moves", "table": table.id})
         if game.over:
             await self._maybe_finish(table)
+        return True
 
     async def _maybe_finish(self, table: Table) -> None:
-        seat_games = [await self.game(table, seat) for seat in range(table.seats)]
+        moves = await self.moves(table)
+        seat_games = [await self.game(table, seat, moves) for seat in range(table.seats)]
         if not all(g.over for g in seat_games):
             return
         scores = [int(g.score) for g in seat_games]
         best = max(scores)
         winner = scores.index(best) if scores.count(best) == 1 else None
-        finished = await run_in_threadpool(tablestore.finish_round, self.server.engine,
-                                           table, scores, winner)
-        await self.broadcast(table.id, finished.message())
-        await self.broadcast(table.id, {"type": "result", "scores": scores, "winner": winner})
+        _, done = await run_in_threadpool(tablestore.finish_round, self.server.engine,
+                                          table, scores, winner)
+        if done:
+            await self.events.publish({"kind": "table", "table": table.id})
+            await self.events.publish({"kind": "result", "table": table.id,
+                                       "scores": scores, "winner": winner})
 
     async def end_seat(self, table_id: int, seat: int) -> None:
         """End a seat's game (the player left or abandoned it)."""
@@ -192,8 +265,7 @@ class Hub:
             table = await self.table(table_id)
             if table.status != "playing":
                 return
-            moves = await run_in_threadpool(self._seat_moves, table, seat)
-            game = await self.game(table, seat, moves)
+            game = await self.game(table, seat, await self.moves(table))
             if game.over:
                 return
             await run_in_threadpool(game.apply, ["end"])
@@ -206,9 +278,9 @@ class Hub:
             return
         if table.status == "waiting":
             async with self.lock(table_id):
-                table = await run_in_threadpool(tablestore.leave_waiting, self.server.engine,
-                                                table, seat)
-            await self.broadcast(table_id, table.message())
+                await run_in_threadpool(tablestore.leave_waiting, self.server.engine,
+                                        table, seat)
+            await self.events.publish({"kind": "table", "table": table_id})
         elif table.status == "playing":
             await self.end_seat(table_id, seat)
 
@@ -224,10 +296,26 @@ class Hub:
                 return
             ruleset = load_ruleset(table.ruleset_id)
             date = today_in(ruleset.timezone).isoformat() if ruleset.is_daily else None
-            table = await run_in_threadpool(tablestore.rematch, self.server.engine, table,
-                                            date)
+            await run_in_threadpool(tablestore.rematch, self.server.engine, table, date)
             self._forget(table_id)
-        await self.broadcast(table_id, table.message())
+        await self.events.publish({"kind": "table", "table": table_id})
+
+    # -- presence ---------------------------------------------------------------------
+
+    async def arrived(self, watcher: Watcher, table_id: int) -> None:
+        if watcher.seat is not None:
+            self.away.pop((table_id, watcher.seat), None)
+            await self.events.publish({"kind": "present", "table": table_id,
+                                       "seat": watcher.seat})
+
+    def departed(self, watcher: Watcher, table_id: int, table: Table | None) -> None:
+        """The connection closed: a player with no other connection here is away."""
+        seat = watcher.seat
+        if seat is None or table is None or table.status != "playing":
+            return
+        if any(w.seat == seat for w in self.watchers.get(table_id, ())):
+            return
+        self.away.setdefault((table_id, seat), time.monotonic())
 
     async def sweep(self) -> None:
         """End the seats abandoned for :attr:`abandon_seconds` (runs forever)."""
@@ -239,16 +327,6 @@ class Hub:
                     self.away.pop((table_id, seat), None)
                     with contextlib.suppress(Exception):
                         await self.end_seat(table_id, seat)
-
-    def note_presence(self, table: Table) -> None:
-        """Mark the seats of a playing table with no live connection as away."""
-        present = {w.seat for w in self.watchers.get(table.id, ()) if w.seat is not None}
-        for seat, holder in enumerate(table.player_ids):
-            key = (table.id, seat)
-            if holder is None or seat in present or table.status != "playing":
-                self.away.pop(key, None)
-            else:
-                self.away.setdefault(key, time.monotonic())
 
 
 def refused(reason: str) -> dict[str, Any]:
@@ -338,8 +416,7 @@ def install(app: FastAPI, server: Server) -> Hub:
                                             account, body.code)
         except TableError as exc:
             raise ApiError(exc.status, str(exc)) from None
-        await hub.broadcast(table_id, table.message())
-        hub.note_presence(table)
+        await hub.events.publish({"kind": "table", "table": table_id})
         return {"seat": table.seat_of(account)}
 
     @app.websocket("/api/tables/{table_id}/live")
@@ -366,20 +443,17 @@ def install(app: FastAPI, server: Server) -> Hub:
             await socket.close(4403)
             return
         watcher = Watcher(socket, account, table.seat_of(account))
-        async with hub.lock(table_id):
+        hub.watchers.setdefault(table_id, set()).add(watcher)
+        try:
+            await hub.arrived(watcher, table_id)
             table = await hub.table(table_id)
-            hub.watchers.setdefault(table_id, set()).add(watcher)
-            hub.note_presence(table)
             await watcher.send(table.message())
-            for move in await run_in_threadpool(tablestore.actions, server.engine, table_id,
-                                                table.round):
-                await watcher.send(move)
+            await hub.deliver_moves(table_id, only=watcher)
             if table.status == "finished":
                 done = await run_in_threadpool(tablestore.results, server.engine, table_id)
                 if done:
                     await watcher.send({"type": "result", "scores": done[-1]["scores"],
                                         "winner": done[-1]["winner"]})
-        try:
             while True:
                 text = await socket.receive_text()
                 try:
@@ -397,13 +471,14 @@ def install(app: FastAPI, server: Server) -> Hub:
                     await hub.rematch(watcher, table_id)
                 else:
                     await watcher.send(refused("type: expected act, leave or rematch"))
-                watcher.seat = (await hub.table(table_id)).seat_of(account)
         except WebSocketDisconnect:
             pass
         finally:
             hub.watchers.get(table_id, set()).discard(watcher)
+            latest = None
             with contextlib.suppress(Exception):
-                hub.note_presence(await hub.table(table_id))
+                latest = await hub.table(table_id)
+            hub.departed(watcher, table_id, latest)
             with contextlib.suppress(Exception):
                 await socket.close()
 

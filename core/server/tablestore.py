@@ -188,15 +188,31 @@ def leave_waiting(engine: Engine, table: Table, seat: int) -> Table:
         return _load(conn, table.id)
 
 
-def actions(engine: Engine, table_id: int, round_: int) -> list[dict[str, Any]]:
-    """Every accepted action of the round, in order, as ``move`` messages."""
+@dataclass(frozen=True)
+class Move:
+    """An accepted action: the ``n``-th of its seat's log in the round."""
+
+    seat: int
+    n: int
+    action: list[Any]
+    score: int
+    over: bool
+
+    def message(self) -> dict[str, Any]:
+        """The ``move`` message of the live protocol."""
+        return {"type": "move", "seat": self.seat, "action": self.action,
+                "score": self.score, "over": self.over}
+
+
+def actions(engine: Engine, table_id: int, round_: int) -> list[Move]:
+    """Every accepted action of the round, in the order they were stored."""
     with engine.connect() as conn:
         rows = conn.execute(sa.select(db.table_actions)
                             .where(db.table_actions.c.table_id == table_id,
                                    db.table_actions.c.round == round_)
                             .order_by(db.table_actions.c.id)).all()
-    return [{"type": "move", "seat": int(r.seat), "action": json.loads(r.action),
-             "score": int(r.score), "over": bool(r.over)} for r in rows]
+    return [Move(int(r.seat), int(r.n), json.loads(r.action), int(r.score), bool(r.over))
+            for r in rows]
 
 
 def add_action(engine: Engine, table: Table, seat: int, n: int, action: list[Any],
@@ -208,8 +224,10 @@ def add_action(engine: Engine, table: Table, seat: int, n: int, action: list[Any
             action=json.dumps(action), score=score, over=over, created=now()))
 
 
-def finish_round(engine: Engine, table: Table, scores: list[int], winner: int | None) -> Table:
-    """Store the round's result and mark the table finished."""
+def finish_round(engine: Engine, table: Table, scores: list[int], winner: int | None
+                 ) -> tuple[Table, bool]:
+    """Store the round's result and mark the table finished; whether this call
+    did it (another process may have been first)."""
     result = {"seats": list(table.players), "scores": scores, "winner": winner}
     with engine.begin() as conn:
         updated = conn.execute(sa.update(db.tables)
@@ -221,7 +239,7 @@ def finish_round(engine: Engine, table: Table, scores: list[int], winner: int | 
             conn.execute(sa.insert(db.table_results).values(
                 table_id=table.id, round=table.round, result=json.dumps(result),
                 created=now()))
-        return _load(conn, table.id)
+        return _load(conn, table.id), bool(updated.rowcount)
 
 
 def results(engine: Engine, table_id: int) -> list[dict[str, Any]]:
