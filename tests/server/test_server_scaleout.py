@@ -76,3 +76,40 @@ def test_a_duel_across_two_processes_survives_a_killed_process(
     assert stored["status"] == "finished"
     assert stored["results"] == [{"round": 1, "seats": [alice, bob], "scores": scores,
                                   "winner": winner}]
+
+
+def test_workers_share_one_postgresql(postgres: Postgres,
+                                      tmp_path_factory: pytest.TempPathFactory) -> None:
+    server = start_server(postgres.new_database(), tmp_path_factory.mktemp("workers"),
+                          "--workers", "2")
+    try:
+        _, token = server.account("w")
+        tables = [server.client.post("/api/tables", json={"ruleset_id": "eu-classic"},
+                                     headers=auth(token)).json()["id"] for _ in range(4)]
+        listed = {t["id"] for t in server.client.get("/api/tables").json()["tables"]}
+        assert set(tables) <= listed
+        assert server.client.get("/api/health").json() == {"ok": True,
+                                                           "version": blockyard.__version__}
+    finally:
+        server.stop()
+
+
+def test_an_abandoned_seat_is_ended(tmp_path_factory: pytest.TempPathFactory) -> None:
+    home = tmp_path_factory.mktemp("abandon")
+    server = start_server(f"sqlite:///{home / 'db.sqlite3'}", home,
+                          env={"BLOCKYARD_SERVER_ABANDON_SECONDS": "1"})
+    try:
+        _, owner = server.account("ab")
+        _, other = server.account("ab")
+        table = server.client.post("/api/tables", json={"ruleset_id": "eu-classic"},
+                                   headers=auth(owner)).json()
+        server.client.post(f"/api/tables/{table['id']}/join", headers=auth(other))
+        with live(server, table["id"], owner) as stays:
+            with live(server, table["id"], other) as goes:
+                until(goes, "table")
+            until(stays, "table")
+            # the other player's connection is gone: after the timeout the seat ends
+            assert until(stays, "move") == {"type": "move", "seat": 1, "action": ["end"],
+                                            "score": 0, "over": True}
+    finally:
+        server.stop()
