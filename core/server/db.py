@@ -79,6 +79,8 @@ tables = sa.Table(
     sa.Column("round", sa.Integer, nullable=False),
     sa.Column("seed", sa.BigInteger, nullable=False),
     sa.Column("date", sa.String(10), nullable=True),
+    # when the current round started (the falling games' clock check)
+    sa.Column("started", sa.DateTime(timezone=True), nullable=True),
     sa.Column("creator_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False),
     sa.Column("created", sa.DateTime(timezone=True), nullable=False),
 )

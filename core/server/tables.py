@@ -50,6 +50,11 @@ ABANDON_ENV = "BLOCKYARD_SERVER_ABANDON_SECONDS"
 ABANDON_SECONDS = 120.0
 """A seat whose player has no connection to a playing table this long is ended."""
 MAX_ACTION_ARGS = 8
+CLOCK_ENV = "BLOCKYARD_SERVER_CLOCK_TOLERANCE"
+CLOCK_TOLERANCE = 5.0
+"""Falling games: an action is refused while the seat's game clock (the sum of
+its ``tick`` actions) is more than this many seconds behind the wall time since
+the round started: the client's clock may not run slow."""
 
 
 class NewTable(BaseModel):
@@ -109,6 +114,8 @@ class Hub:
         self.away: dict[tuple[int, int], float] = {}
         text = os.environ.get(ABANDON_ENV, "").strip()
         self.abandon_seconds = float(text) if text else ABANDON_SECONDS
+        text = os.environ.get(CLOCK_ENV, "").strip()
+        self.clock_tolerance = float(text) if text else CLOCK_TOLERANCE
         self.sweeper: asyncio.Task[None] | None = None
         self.events = Events(server.engine, self.on_event)
 
@@ -213,7 +220,8 @@ class Hub:
             if game.over:
                 await watcher.send(refused(f"your game is over ({game.over_reason})"))
                 return
-            problem = check_action(action, len(game.log), game)
+            problem = check_action(action, len(game.log), game) \
+                or self.slow_clock(table, game, action)
             if problem:
                 await watcher.send(refused(problem))
                 return
@@ -225,6 +233,17 @@ class Hub:
             if not await self._accepted(table, seat, game, list(action)):
                 await watcher.send(refused("another connection of this seat acted first; "
                                            "the table has been sent again"))
+
+    def slow_clock(self, table: Table, game: Game, action: list[Any]) -> str | None:
+        """Why a falling game's action is refused for a slow clock, or ``None``."""
+        if game.kind != "falling" or action[0] == "tick" or table.started is None:
+            return None
+        wall = (accounts.now() - table.started).total_seconds()
+        clock = sum(entry[1] for entry in game.log[1:] if entry[0] == "tick") / 1e6
+        if wall - clock > self.clock_tolerance:
+            return (f"your game clock is {wall - clock:.1f} s behind the table's (at most "
+                    f"{self.clock_tolerance:g} s allowed): send the ticks first")
+        return None
 
     async def _accepted(self, table: Table, seat: int, game: Game, action: list[Any]) -> bool:
         """Store an applied action and announce it; ``False`` when another process

@@ -5,6 +5,7 @@ rebuilt from the stored actions."""
 
 from __future__ import annotations
 
+import datetime as _dt
 import json
 import secrets
 from dataclasses import dataclass
@@ -44,6 +45,8 @@ class Table:
     round: int
     seed: int
     date: str | None
+    started: _dt.datetime | None
+    """When the current round started (UTC)."""
     players: tuple[str | None, ...]
     """The name in each seat, or ``None``."""
     player_ids: tuple[int | None, ...]
@@ -133,7 +136,14 @@ def _load(conn: Connection, table_id: int) -> Table:
                            .where(db.table_invites.c.table_id == table_id)).scalars().all()
     return Table(int(row.id), str(row.code), str(row.ruleset_id), int(row.seats),
                  bool(row.private), str(row.status), int(row.round), int(row.seed),
-                 row.date, tuple(names), tuple(ids), frozenset(int(i) for i in invited))
+                 row.date, _utc(row.started), tuple(names), tuple(ids),
+                 frozenset(int(i) for i in invited))
+
+
+def _utc(moment: _dt.datetime | None) -> _dt.datetime | None:
+    if moment is not None and moment.tzinfo is None:  # SQLite keeps no time zone: UTC
+        return moment.replace(tzinfo=_dt.UTC)
+    return moment
 
 
 def load_table(engine: Engine, table_id: int) -> Table:
@@ -173,7 +183,7 @@ def join_table(engine: Engine, table_id: int, account: Account, code: str | None
                     table_id=table_id, seat=free[0], account_id=account.id))
                 if len(free) == 1:
                     conn.execute(sa.update(db.tables).where(db.tables.c.id == table_id)
-                                 .values(status="playing"))
+                                 .values(status="playing", started=now()))
                 return _load(conn, table_id)
         except sa.exc.IntegrityError:
             continue
@@ -258,5 +268,5 @@ def rematch(engine: Engine, table: Table, date: str | None) -> Table:
                      .where(db.tables.c.id == table.id, db.tables.c.round == table.round,
                             db.tables.c.status == "finished")
                      .values(status="playing", round=table.round + 1, seed=new_seed(),
-                             date=date))
+                             date=date, started=now()))
         return _load(conn, table.id)

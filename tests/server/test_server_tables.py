@@ -204,3 +204,33 @@ def test_leaving_a_table(server: Server, leave_while: str) -> None:
             socket.send(json.dumps({"type": "leave"}))
             assert until(watch, "move") == {"type": "move", "seat": 1, "action": ["end"],
                                             "score": 0, "over": True}
+
+
+def test_a_falling_games_clock_may_not_run_slow(tmp_path_factory: pytest.TempPathFactory
+                                                ) -> None:
+    from server_support import start_server
+
+    home = tmp_path_factory.mktemp("clock")
+    server = start_server(f"sqlite:///{home / 'db.sqlite3'}", home,
+                          env={"BLOCKYARD_SERVER_CLOCK_TOLERANCE": "0"})
+    try:
+        _, owner = server.account("ck")
+        _, other = server.account("ck")
+        table = server.client.post("/api/tables", json={"ruleset_id": "sudoku-bloxx"},
+                                   headers=auth(owner)).json()
+        server.client.post(f"/api/tables/{table['id']}/join", headers=auth(other))
+        with live(server, table["id"], owner) as socket:
+            seed = until(socket, "table")["seed"]
+            game = blockyard.new_game("sudoku-bloxx", seed=seed)
+            # no tick yet: the game clock is behind the wall clock
+            socket.send(json.dumps({"type": "act", "action": ["hard"]}))
+            assert "clock" in until(socket, "refused")["reason"]
+            game.apply(["tick", 30_000_000])
+            socket.send(json.dumps({"type": "act", "action": ["tick", 30_000_000]}))
+            assert until(socket, "move")["action"] == ["tick", 30_000_000]
+            game.apply(["hard"])
+            socket.send(json.dumps({"type": "act", "action": ["hard"]}))
+            assert until(socket, "move") == {"type": "move", "seat": 0, "action": ["hard"],
+                                             "score": game.score, "over": game.over}
+    finally:
+        server.stop()
