@@ -290,6 +290,21 @@ def create_app(database: str, *, verifiers: int | None = None) -> FastAPI:
             raise ApiError(404, f"no game {game_id}")
         return found
 
+    @app.get("/api/accounts/{name}/games")
+    def get_player_games(name: str, limit: int = 100) -> dict[str, Any]:
+        """A player's verified games, newest first (``limit`` 1–1000): the records
+        that follow an account from machine to machine."""
+        try:
+            accounts.check_name(name)
+        except accounts.AccountError as exc:
+            raise ApiError(422, str(exc)) from None
+        if not 1 <= limit <= 1000:
+            raise ApiError(422, "limit: expected 1 to 1000")
+        found = games.player_games(server.engine, name, limit)
+        if found is None:
+            raise ApiError(404, f"no account named {name!r}")
+        return {"name": name, "games": found}
+
     @app.get("/api/leaderboards/{ruleset_id}")
     def get_leaderboard(ruleset_id: str, date: str | None = None,
                         limit: int = 20) -> dict[str, Any]:

@@ -112,3 +112,20 @@ def leaderboard(engine: Engine, ruleset_id: str, daily: bool, date: str | None,
         rows = conn.execute(query).all()
     return [{"rank": n, "name": row.name, "score": int(row.score), "game_id": int(row.id)}
             for n, row in enumerate(rows, 1)]
+
+
+def player_games(engine: Engine, name: str, limit: int) -> list[dict[str, Any]] | None:
+    """A player's stored games, newest first (``None``: no such account): their
+    records across machines."""
+    g, a = db.games, db.accounts
+    with engine.connect() as conn:
+        account = conn.execute(sa.select(a.c.id).where(a.c.name_key == name.lower())).first()
+        if account is None:
+            return None
+        rows = conn.execute(sa.select(g.c.id, g.c.ruleset_id, g.c.date, g.c.score,
+                                      g.c.counted, g.c.moves)
+                            .where(g.c.account_id == account.id)
+                            .order_by(g.c.id.desc()).limit(limit)).all()
+    return [{"id": int(r.id), "ruleset_id": r.ruleset_id, "date": r.date,
+             "score": int(r.score), "counted": bool(r.counted), "moves": int(r.moves)}
+            for r in rows]

@@ -102,6 +102,14 @@ def test_a_verified_game_is_stored_with_the_servers_score(server: Server) -> Non
     assert submit(server, other, data).status_code == 409
     assert server.client.get("/api/games/999999").status_code == 404
     assert server.client.get("/api/games/abc").status_code == 422
+    # the player's records follow the account
+    records = server.client.get(f"/api/accounts/{name.upper()}/games")
+    assert records.status_code == 200
+    assert records.json()["games"] == [{"id": body["id"], "ruleset_id": "eu-classic",
+                                        "date": game.date, "score": game.score,
+                                        "counted": True, "moves": len(game.log) - 1}]
+    assert server.client.get("/api/accounts/nobody-here/games").status_code == 404
+    assert server.client.get("/api/accounts/a/games").status_code == 422
 
 
 def test_submissions_need_a_valid_token(server: Server) -> None:
