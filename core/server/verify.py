@@ -83,6 +83,8 @@ def _verify_in_worker(data: Any, player: str) -> Verified | str:
         return verify_replay(data, player)
     except Refused as exc:
         return str(exc)
+    except Exception as exc:  # whatever a hostile file provokes: refused, never a 500
+        return f"the game cannot be replayed ({type(exc).__name__})"
 
 
 class Verifier:
@@ -113,6 +115,10 @@ class Verifier:
     async def verify(self, data: Any, player: str) -> Verified:
         """Verify ``data`` in a worker process: :class:`Verified`, or
         :class:`Refused` (also for a verification over :data:`VERIFY_SECONDS`)."""
+        try:  # the shape first, here: only a well-formed replay goes to a worker
+            data = check_replay_data(data)
+        except ReplayError as exc:
+            raise Refused(str(exc)) from None
         pool = self._get_pool()
         try:
             future = pool.submit(_verify_in_worker, data, player)

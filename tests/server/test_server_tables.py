@@ -145,6 +145,10 @@ def test_a_full_duel_with_a_spectator_refusals_and_reconnection(server: Server) 
             assert all(s == again[0] for s in again)
             fresh = blockyard.new_game("eu-classic", seed=again[0]["seed"])
             play(b2, fresh, [a, spectator], 1)
+    # the tokens in the live addresses are not logged
+    log = server.log.read_text()
+    assert "/live?token=…" in log
+    assert alice_token not in log and bob_token not in log and carol_token not in log
 
 
 def test_private_tables_need_an_invitation_or_the_code(server: Server) -> None:
