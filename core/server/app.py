@@ -169,6 +169,7 @@ class Server:
         self.sign_in_name = limits.RateLimit(counts["sign_in_name"], 60.0)
         self.create_limit = limits.RateLimit(counts["create"], 60.0)
         self.submit_limit = limits.RateLimit(counts["submit"], 60.0)
+        self.messages_per_minute = counts["messages"]
 
     def account(self, request: Request) -> Account:
         """The signed-in account of the request (``401`` otherwise)."""

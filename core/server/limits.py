@@ -17,9 +17,11 @@ import time
 from collections import OrderedDict, deque
 
 LIMITS_ENV = "BLOCKYARD_SERVER_LIMITS"
-DEFAULTS = {"sign_in_address": 30, "sign_in_name": 10, "create": 10, "submit": 30}
+DEFAULTS = {"sign_in_address": 30, "sign_in_name": 10, "create": 10, "submit": 30,
+            "messages": 600}
 """Attempts per minute: sign-ins per client address and per account name, new
-accounts per address, game submissions per account."""
+accounts per address, game submissions per account, messages per live
+connection (over it the connection is closed)."""
 MAX_KEYS = 100_000
 
 

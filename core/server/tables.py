@@ -38,7 +38,7 @@ from ..discovery import load_ruleset
 from ..errors import DataError, IllegalMove, PluginError, RulesetError
 from ..game import Game, new_game, today_in
 from ..ruleset import ID_PATTERN
-from . import accounts, tablestore
+from . import accounts, limits, tablestore
 from .accounts import Account
 from .events import Events
 from .tablestore import Move, Table, TableError
@@ -473,8 +473,13 @@ def install(app: FastAPI, server: Server) -> Hub:
                 if done:
                     await watcher.send({"type": "result", "scores": done[-1]["scores"],
                                         "winner": done[-1]["winner"]})
+            budget = limits.RateLimit(server.messages_per_minute, 60.0)
             while True:
                 text = await socket.receive_text()
+                if not budget.hit(""):
+                    await watcher.send(refused(f"too many messages: at most "
+                                               f"{server.messages_per_minute} a minute"))
+                    break
                 try:
                     message = json.loads(text)
                 except (ValueError, RecursionError):

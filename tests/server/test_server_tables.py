@@ -238,3 +238,15 @@ def test_a_falling_games_clock_may_not_run_slow(tmp_path_factory: pytest.TempPat
                                              "score": game.score, "over": game.over}
     finally:
         server.stop()
+
+
+def test_a_live_connection_is_closed_after_too_many_messages(server: Server) -> None:
+    _, token = server.account("spam")
+    table = new_table(server, token)
+    with live(server, table["id"], token) as socket:
+        until(socket, "table")
+        for _ in range(601):  # the limit: 600 a minute
+            socket.send(json.dumps({"type": "dance"}))
+        reasons = [until(socket, "refused")["reason"] for _ in range(601)]
+        assert all("expected act" in r for r in reasons[:600])
+        assert "too many messages" in reasons[600]
