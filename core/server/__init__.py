@@ -73,10 +73,12 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, database: str | No
     if not 0 <= port <= 65535:
         print("blockyard serve: --port: expected 0 to 65535", file=sys.stderr)
         return 2
-    from . import limits
+    from . import limits, tables
 
     try:
         limits.configured()
+        tables.seconds_from_env(tables.ABANDON_ENV, tables.ABANDON_SECONDS)
+        tables.seconds_from_env(tables.CLOCK_ENV, tables.CLOCK_TOLERANCE)
     except ValueError as exc:
         print(f"blockyard serve: {exc}", file=sys.stderr)
         return 2

@@ -112,10 +112,8 @@ class Hub:
         self.locks: dict[int, asyncio.Lock] = {}
         self.games: dict[tuple[int, int, int], Game] = {}
         self.away: dict[tuple[int, int], float] = {}
-        text = os.environ.get(ABANDON_ENV, "").strip()
-        self.abandon_seconds = float(text) if text else ABANDON_SECONDS
-        text = os.environ.get(CLOCK_ENV, "").strip()
-        self.clock_tolerance = float(text) if text else CLOCK_TOLERANCE
+        self.abandon_seconds = seconds_from_env(ABANDON_ENV, ABANDON_SECONDS)
+        self.clock_tolerance = seconds_from_env(CLOCK_ENV, CLOCK_TOLERANCE)
         self.sweeper: asyncio.Task[None] | None = None
         self.events = Events(server.engine, self.on_event)
 
@@ -346,6 +344,21 @@ class Hub:
                     self.away.pop((table_id, seat), None)
                     with contextlib.suppress(Exception):
                         await self.end_seat(table_id, seat)
+
+
+def seconds_from_env(name: str, default: float) -> float:
+    """Seconds (0 to a day) from the environment variable ``name``, else
+    ``default``; ``ValueError`` naming the variable for anything else."""
+    text = os.environ.get(name, "").strip()
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 86_400:
+        raise ValueError(f"{name}: expected seconds from 0 to 86400, found {text[:40]!r}")
+    return value
 
 
 def refused(reason: str) -> dict[str, Any]:

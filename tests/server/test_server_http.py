@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import json
+import os
 import subprocess
 import sys
 
@@ -228,9 +229,10 @@ def test_openapi_describes_the_calls(server: Server) -> None:
 
 
 def test_serve_refuses_bad_options(tmp_path) -> None:
-    def serve(*args: str) -> subprocess.CompletedProcess[str]:
+    def serve(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run([sys.executable, "-m", "blockyard", "serve", *args],
-                              capture_output=True, text=True, timeout=60)
+                              capture_output=True, text=True, timeout=60,
+                              env={**os.environ, **env})
 
     sqlite = f"sqlite:///{tmp_path / 'x.sqlite3'}"
     answer = serve("--database", sqlite, "--workers", "2")
@@ -239,3 +241,9 @@ def test_serve_refuses_bad_options(tmp_path) -> None:
     assert answer.returncode == 2 and "--database" in answer.stderr
     answer = serve("--database", "sqlite://")
     assert answer.returncode == 2 and "file" in answer.stderr
+    for variable, value in (("BLOCKYARD_SERVER_LIMITS", "submit=0"),
+                            ("BLOCKYARD_SERVER_LIMITS", "nonsense"),
+                            ("BLOCKYARD_SERVER_ABANDON_SECONDS", "soon"),
+                            ("BLOCKYARD_SERVER_CLOCK_TOLERANCE", "-1")):
+        answer = serve("--database", sqlite, **{variable: value})
+        assert answer.returncode == 2 and variable in answer.stderr, answer.stderr
