@@ -228,6 +228,16 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        from .server import serve
+    except ImportError as exc:
+        print(f"blockyard serve needs the server extra (pip install 'blockyard[server]'): "
+              f"{exc}", file=sys.stderr)
+        return 2
+    return serve(args.host, args.port, args.database, args.workers)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="blockyard", description="Block-puzzle games: play, list and inspect rulesets.")
@@ -303,6 +313,17 @@ def build_parser() -> argparse.ArgumentParser:
                    help="simulate two rulesets on the same seeds and show the differences")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_simulate)
+    p = sub.add_parser("serve", help="run the online server: accounts, verified "
+                                      "leaderboards, live tables")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on "
+                                                       "(default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8765, help="port (default 8765)")
+    p.add_argument("--database", metavar="URL", default=None,
+                   help="sqlite:///FILE or postgresql://USER@HOST/NAME (default: an SQLite "
+                        "file in Blockyard's data folder)")
+    p.add_argument("--workers", type=int, default=1,
+                   help="server processes (PostgreSQL only; default 1)")
+    p.set_defaults(func=_cmd_serve)
     return parser
 
 

@@ -1,14 +1,16 @@
 # Sourced by play.sh and test.sh: create .venv and install Blockyard (editable).
-# With the argument "test", also the test and standalone extras (pytest, build,
-# PyInstaller for the packaging tests) and the programs the frontend
-# tests need (Xvfb for a virtual screen, xdotool for real input events),
-# installed with apt-get when missing (as root, or through sudo).
+# With the argument "test", also the test, standalone and server extras (pytest,
+# build, PyInstaller for the packaging tests, the server's libraries) and the
+# programs the frontend tests need (Xvfb for a virtual screen, xdotool for real
+# input events) and the server tests need (PostgreSQL's initdb and pg_ctl: the
+# tests start their own throwaway database), installed with apt-get when missing
+# (as root, or through sudo).
 python=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
     "$python" -m venv .venv
 fi
 if [ "${1:-}" = "test" ]; then
-    .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test,standalone]"
+    .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test,standalone,server]"
     # (the example third-party plugin, examples/blockyard-diagonals, is installed
     # into a temporary folder and tested by tests/test_modding.py itself)
     # libfribidi0: Pillow's Raqm layout (Nepali shaping) loads it at run time
@@ -19,6 +21,14 @@ if [ "${1:-}" = "test" ]; then
         echo "installing $packages for the frontend tests"
         $sudo apt-get update -qq
         DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $packages >/dev/null
+    fi
+    # PostgreSQL for tests/server (Debian puts initdb and pg_ctl in
+    # /usr/lib/postgresql/VERSION/bin; the tests look there too)
+    if ! command -v initdb >/dev/null && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+        if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
+        echo "installing postgresql for the server tests"
+        $sudo apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq postgresql >/dev/null
     fi
 else
     .venv/bin/python -m pip install --quiet --disable-pip-version-check -e .

@@ -29,6 +29,7 @@ def lay_out() -> Path:
     for source in (ROOT / "core").iterdir():
         if source.suffix in (".py", ".pyi") or source.name == "py.typed":
             os.symlink(source, package / source.name)
+    os.symlink(ROOT / "core" / "server", package / "server")
     os.symlink(ROOT / "plugins", package / "plugins")
     os.symlink(ROOT / "frontend", package / "frontend")
     return package

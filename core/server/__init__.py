@@ -1,0 +1,97 @@
+"""``blockyard serve``: accounts, leaderboards verified by replay, live tables.
+
+Needs the ``server`` extra (``pip install blockyard[server]``): FastAPI served by
+uvicorn, SQLAlchemy 2 with Alembic migrations (shipped in
+``blockyard.server.migrations`` and run on start), psycopg 3 for PostgreSQL and
+argon2-cffi for password hashes. Modules by concern: :mod:`.app` (the routes),
+:mod:`.db` (tables, engine, migrations), :mod:`.accounts`, :mod:`.verify` (the
+replay check in worker processes), :mod:`.games` (stored games, leaderboards),
+:mod:`.tables` (live tables), :mod:`.limits` (rate limits).
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import os
+import re
+import sys
+from typing import Any
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8765
+MAX_MESSAGE = 16 << 10
+"""The largest WebSocket message a client may send (bytes)."""
+
+_TOKEN = re.compile(r"(token=)[^&\s\"]*")
+
+
+class RedactTokens(logging.Filter):
+    """Access-log filter: a ``token=`` in a logged address is blanked out (the
+    live WebSocket's address carries the session token)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(_TOKEN.sub(r"\1…", a) if isinstance(a, str) else a
+                                for a in record.args)
+        record.msg = _TOKEN.sub(r"\1…", str(record.msg))
+        return True
+
+
+def log_config() -> dict[str, Any]:
+    """uvicorn's logging setup with :class:`RedactTokens` on the access log."""
+    from uvicorn.config import LOGGING_CONFIG
+
+    config: dict[str, Any] = copy.deepcopy(LOGGING_CONFIG)
+    config.setdefault("filters", {})["redact"] = {"()": f"{__name__}.RedactTokens"}
+    for handler in config["handlers"].values():
+        handler.setdefault("filters", []).append("redact")
+    return config
+
+
+def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, database: str | None = None,
+          workers: int = 1) -> int:
+    """Migrate the database and serve until stopped; the exit status."""
+    import uvicorn
+
+    from . import db
+    from .app import DATABASE_ENV, VERIFIERS_ENV
+
+    url = database or db.default_url()
+    try:
+        sqlite = db.is_sqlite(url)
+    except ValueError as exc:
+        print(f"blockyard serve: {exc}", file=sys.stderr)
+        return 2
+    if not 1 <= workers <= 64:
+        print("blockyard serve: --workers: expected 1 to 64", file=sys.stderr)
+        return 2
+    if sqlite and workers > 1:
+        print("blockyard serve: --workers: an SQLite database is served by one process; "
+              "use PostgreSQL (--database postgresql://…) for more", file=sys.stderr)
+        return 2
+    if not 0 <= port <= 65535:
+        print("blockyard serve: --port: expected 0 to 65535", file=sys.stderr)
+        return 2
+    from . import limits, tables
+
+    try:
+        limits.configured()
+        tables.seconds_from_env(tables.ABANDON_ENV, tables.ABANDON_SECONDS)
+        tables.seconds_from_env(tables.CLOCK_ENV, tables.CLOCK_TOLERANCE)
+    except ValueError as exc:
+        print(f"blockyard serve: {exc}", file=sys.stderr)
+        return 2
+    try:
+        db.migrate(url)
+    except Exception as exc:  # the database's own message: unreachable, refused, …
+        print(f"blockyard serve: cannot open the database: {type(exc).__name__}: "
+              f"{str(exc).splitlines()[0] if str(exc) else ''}"[:400], file=sys.stderr)
+        return 2
+    os.environ[DATABASE_ENV] = url
+    os.environ.setdefault(VERIFIERS_ENV, str(max(1, (os.cpu_count() or 1) // workers)))
+    uvicorn.run("blockyard.server.app:create_app_from_env", factory=True, host=host,
+                port=port, workers=workers if workers > 1 else None,
+                log_config=log_config(), ws="websockets-sansio", ws_max_size=MAX_MESSAGE,
+                timeout_graceful_shutdown=5)
+    return 0

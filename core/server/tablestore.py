@@ -1,0 +1,272 @@
+"""Live tables in the database: tables, seats, invitations, every accepted
+action and every round's result. All table state lives here (a server process
+keeps only caches), so a stopped process loses nothing: the seats' games are
+rebuilt from the stored actions."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+from . import db
+from .accounts import Account, now
+
+CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 8
+MIN_SEATS, MAX_SEATS = 2, 8
+MAX_INVITES = 32
+STATUSES = ("waiting", "playing", "finished")
+
+
+class TableError(Exception):
+    """A table call that cannot be done: ``status`` and a message."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table as stored."""
+
+    id: int
+    code: str
+    ruleset_id: str
+    seats: int
+    private: bool
+    status: str
+    round: int
+    seed: int
+    date: str | None
+    started: _dt.datetime | None
+    """When the current round started (UTC)."""
+    players: tuple[str | None, ...]
+    """The name in each seat, or ``None``."""
+    player_ids: tuple[int | None, ...]
+    invited: frozenset[int]
+    """Account ids invited."""
+
+    def seat_of(self, account: Account | None) -> int | None:
+        """The seat ``account`` holds, or ``None``."""
+        if account is None:
+            return None
+        for seat, holder in enumerate(self.player_ids):
+            if holder == account.id:
+                return seat
+        return None
+
+    def may_watch(self, account: Account | None, code: str | None) -> bool:
+        """Whether ``account`` may watch (a private table: seated, invited, or the code)."""
+        if not self.private:
+            return True
+        if code is not None and secrets.compare_digest(code.upper(), self.code):
+            return True
+        return account is not None and (account.id in self.invited
+                                        or self.seat_of(account) is not None)
+
+    def message(self) -> dict[str, Any]:
+        """The ``table`` message of the live protocol."""
+        return {"type": "table", "id": self.id, "ruleset_id": self.ruleset_id,
+                "seed": self.seed, "seats": list(self.players), "status": self.status,
+                "round": self.round}
+
+
+def new_code() -> str:
+    """A table's random code (8 letters and digits, none of them look-alikes)."""
+    return "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+
+
+def new_seed() -> int:
+    """A new deal's seed."""
+    return secrets.randbits(48)
+
+
+def _account_ids(conn: Connection, names: list[str]) -> dict[str, int]:
+    keys = [name.lower() for name in names]
+    rows = conn.execute(sa.select(db.accounts.c.id, db.accounts.c.name_key)
+                        .where(db.accounts.c.name_key.in_(keys))).all()
+    return {row.name_key: int(row.id) for row in rows}
+
+
+def create_table(engine: Engine, creator: Account, ruleset_id: str, seats: int,
+                 private: bool, invite: list[str], date: str | None) -> Table:
+    """A new table; the creator holds seat 0 (``TableError`` 422 for an invited
+    name with no account)."""
+    with engine.begin() as conn:
+        found = _account_ids(conn, invite) if invite else {}
+        missing = [name for name in invite if name.lower() not in found]
+        if missing:
+            raise TableError(422, f"invite: no account named {missing[0]!r}")
+        result = conn.execute(sa.insert(db.tables).values(
+            code=new_code(), ruleset_id=ruleset_id, seats=seats, private=private,
+            status="waiting", round=1, seed=new_seed(), date=date,
+            creator_id=creator.id, created=now()))
+        key = result.inserted_primary_key
+        assert key is not None
+        table_id = int(key[0])
+        conn.execute(sa.insert(db.table_seats).values(table_id=table_id, seat=0,
+                                                      account_id=creator.id))
+        for account_id in sorted(set(found.values())):
+            conn.execute(sa.insert(db.table_invites).values(table_id=table_id,
+                                                            account_id=account_id))
+        return _load(conn, table_id)
+
+
+def _load(conn: Connection, table_id: int) -> Table:
+    row = conn.execute(sa.select(db.tables).where(db.tables.c.id == table_id)).first()
+    if row is None:
+        raise TableError(404, f"no table {table_id}")
+    seated = conn.execute(
+        sa.select(db.table_seats.c.seat, db.table_seats.c.account_id, db.accounts.c.name)
+        .join(db.accounts, db.accounts.c.id == db.table_seats.c.account_id)
+        .where(db.table_seats.c.table_id == table_id)).all()
+    names: list[str | None] = [None] * int(row.seats)
+    ids: list[int | None] = [None] * int(row.seats)
+    for seat in seated:
+        names[seat.seat] = str(seat.name)
+        ids[seat.seat] = int(seat.account_id)
+    invited = conn.execute(sa.select(db.table_invites.c.account_id)
+                           .where(db.table_invites.c.table_id == table_id)).scalars().all()
+    return Table(int(row.id), str(row.code), str(row.ruleset_id), int(row.seats),
+                 bool(row.private), str(row.status), int(row.round), int(row.seed),
+                 row.date, _utc(row.started), tuple(names), tuple(ids),
+                 frozenset(int(i) for i in invited))
+
+
+def _utc(moment: _dt.datetime | None) -> _dt.datetime | None:
+    if moment is not None and moment.tzinfo is None:  # SQLite keeps no time zone: UTC
+        return moment.replace(tzinfo=_dt.UTC)
+    return moment
+
+
+def load_table(engine: Engine, table_id: int) -> Table:
+    """The table (``TableError`` 404 when there is none)."""
+    with engine.connect() as conn:
+        return _load(conn, table_id)
+
+
+def list_tables(engine: Engine, limit: int = 100) -> list[Table]:
+    """Public tables that are waiting or playing, newest first."""
+    with engine.connect() as conn:
+        ids = conn.execute(sa.select(db.tables.c.id)
+                           .where(db.tables.c.private.is_(False),
+                                  db.tables.c.status.in_(("waiting", "playing")))
+                           .order_by(db.tables.c.id.desc()).limit(limit)).scalars().all()
+        return [_load(conn, int(i)) for i in ids]
+
+
+def join_table(engine: Engine, table_id: int, account: Account, code: str | None) -> Table:
+    """Take the lowest free seat (or keep the one held): 403 for a private table
+    without invitation or code, 409 when full. The table starts when full."""
+    for _ in range(5):  # another player may take the same seat at the same moment
+        with engine.connect() as conn:
+            table = _load(conn, table_id)
+        if table.seat_of(account) is not None:
+            return table
+        if table.private and not (account.id in table.invited or (
+                code is not None and secrets.compare_digest(code.upper(), table.code))):
+            raise TableError(403, "this table is private: an invitation or its code is "
+                                  "needed")
+        free = [n for n, holder in enumerate(table.player_ids) if holder is None]
+        if not free or table.status != "waiting":
+            raise TableError(409, "this table is full")
+        try:
+            with engine.begin() as conn:
+                conn.execute(sa.insert(db.table_seats).values(
+                    table_id=table_id, seat=free[0], account_id=account.id))
+                if len(free) == 1:
+                    conn.execute(sa.update(db.tables).where(db.tables.c.id == table_id)
+                                 .values(status="playing", started=now()))
+                return _load(conn, table_id)
+        except sa.exc.IntegrityError:
+            continue
+    raise TableError(409, "this table is full")
+
+
+def leave_waiting(engine: Engine, table: Table, seat: int) -> Table:
+    """Free ``seat`` of a table that is still waiting."""
+    with engine.begin() as conn:
+        conn.execute(sa.delete(db.table_seats).where(db.table_seats.c.table_id == table.id,
+                                                     db.table_seats.c.seat == seat))
+        return _load(conn, table.id)
+
+
+@dataclass(frozen=True)
+class Move:
+    """An accepted action: the ``n``-th of its seat's log in the round."""
+
+    seat: int
+    n: int
+    action: list[Any]
+    score: int
+    over: bool
+
+    def message(self) -> dict[str, Any]:
+        """The ``move`` message of the live protocol."""
+        return {"type": "move", "seat": self.seat, "action": self.action,
+                "score": self.score, "over": self.over}
+
+
+def actions(engine: Engine, table_id: int, round_: int) -> list[Move]:
+    """Every accepted action of the round, in the order they were stored."""
+    with engine.connect() as conn:
+        rows = conn.execute(sa.select(db.table_actions)
+                            .where(db.table_actions.c.table_id == table_id,
+                                   db.table_actions.c.round == round_)
+                            .order_by(db.table_actions.c.id)).all()
+    return [Move(int(r.seat), int(r.n), json.loads(r.action), int(r.score), bool(r.over))
+            for r in rows]
+
+
+def add_action(engine: Engine, table: Table, seat: int, n: int, action: list[Any],
+               score: int, over: bool) -> None:
+    """Store an accepted action (the ``n``-th of the seat's log)."""
+    with engine.begin() as conn:
+        conn.execute(sa.insert(db.table_actions).values(
+            table_id=table.id, round=table.round, seat=seat, n=n,
+            action=json.dumps(action), score=score, over=over, created=now()))
+
+
+def finish_round(engine: Engine, table: Table, scores: list[int], winner: int | None
+                 ) -> tuple[Table, bool]:
+    """Store the round's result and mark the table finished; whether this call
+    did it (another process may have been first)."""
+    result = {"seats": list(table.players), "scores": scores, "winner": winner}
+    with engine.begin() as conn:
+        updated = conn.execute(sa.update(db.tables)
+                               .where(db.tables.c.id == table.id,
+                                      db.tables.c.round == table.round,
+                                      db.tables.c.status == "playing")
+                               .values(status="finished"))
+        if updated.rowcount:
+            conn.execute(sa.insert(db.table_results).values(
+                table_id=table.id, round=table.round, result=json.dumps(result),
+                created=now()))
+        return _load(conn, table.id), bool(updated.rowcount)
+
+
+def results(engine: Engine, table_id: int) -> list[dict[str, Any]]:
+    """Every finished round's result, oldest first."""
+    with engine.connect() as conn:
+        rows = conn.execute(sa.select(db.table_results.c.round, db.table_results.c.result)
+                            .where(db.table_results.c.table_id == table_id)
+                            .order_by(db.table_results.c.round)).all()
+    return [{"round": int(r.round), **json.loads(r.result)} for r in rows]
+
+
+def rematch(engine: Engine, table: Table, date: str | None) -> Table:
+    """Start the next round at a finished table: a new deal for every seat."""
+    with engine.begin() as conn:
+        conn.execute(sa.update(db.tables)
+                     .where(db.tables.c.id == table.id, db.tables.c.round == table.round,
+                            db.tables.c.status == "finished")
+                     .values(status="playing", round=table.round + 1, seed=new_seed(),
+                             date=date, started=now()))
+        return _load(conn, table.id)

@@ -1,0 +1,139 @@
+"""Helpers of the server tests (fixtures in conftest.py): a ``blockyard serve``
+subprocess on a free loopback port, a throwaway PostgreSQL, finished games."""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+import blockyard
+
+START_SECONDS = 60.0
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def postgres_bin(name: str) -> str | None:
+    found = shutil.which(name)
+    if found:
+        return found
+    candidates = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))
+    return candidates[-1] if candidates else None
+
+
+@dataclass
+class Postgres:
+    """A throwaway PostgreSQL cluster in a temporary folder."""
+
+    folder: Path
+    port: int
+    as_user: list[str]
+    databases: int = 0
+
+    def url(self, name: str = "postgres") -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{name}"
+
+    def new_database(self) -> str:
+        import psycopg
+
+        self.databases += 1
+        name = f"blockyard_{self.databases}"
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            conn.execute(f"CREATE DATABASE {name}")  # a name made here, not input
+        return self.url(name)
+
+
+@dataclass
+class Server:
+    """A running ``blockyard serve`` process."""
+
+    url: str
+    database: str
+    process: subprocess.Popen[bytes]
+    log: Path
+    home: Path
+    client: httpx.Client = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.client = httpx.Client(base_url=self.url, timeout=60)
+
+    def account(self, prefix: str = "p") -> tuple[str, str]:
+        """A new account's name and a session token."""
+        name = f"{prefix}{uuid.uuid4().hex[:10]}"
+        password = "correct horse"
+        assert self.client.post("/api/accounts", json={"name": name,
+                                                       "password": password}).status_code == 201
+        answer = self.client.post("/api/sessions", json={"name": name, "password": password})
+        assert answer.status_code == 200, answer.text
+        return name, answer.json()["token"]
+
+    def stop(self) -> None:
+        self.client.close()
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=20)
+
+
+def start_server(database: str, home: Path, *extra: str,
+                 env: dict[str, str] | None = None) -> Server:
+    port = free_port()
+    log = home / f"server-{port}.log"
+    environment = {**os.environ, "BLOCKYARD_HOME": str(home),
+                   "BLOCKYARD_SERVER_LIMITS": "create=1000,sign_in_address=1000",
+                   "BLOCKYARD_SERVER_VERIFIERS": "1", **(env or {})}
+    with open(log, "wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "blockyard", "serve", "--port", str(port),
+             "--database", database, *extra], stdout=out, stderr=subprocess.STDOUT,
+            env=environment)
+    server = Server(f"http://127.0.0.1:{port}", database, process, log, home)
+    deadline = time.monotonic() + START_SECONDS
+    while True:
+        if process.poll() is not None:
+            raise AssertionError(f"the server stopped: {log.read_text()[-2000:]}")
+        try:
+            if server.client.get("/api/health", timeout=2).status_code == 200:
+                return server
+        except httpx.TransportError:
+            pass
+        if time.monotonic() > deadline:
+            server.stop()
+            raise AssertionError(f"the server did not start: {log.read_text()[-2000:]}")
+        time.sleep(0.1)
+
+
+def finished_game(ruleset: str, seed: int | None = 3, moves: int = 6, **kwargs: Any
+                  ) -> blockyard.Game:
+    """A game played ``moves`` placements (the first legal one each time), then
+    ended: a finished game with a real score."""
+    game = blockyard.new_game(ruleset, seed=seed, **kwargs)
+    for _ in range(moves):
+        if game.over:
+            break
+        if game.kind == "tray":
+            game.place(*game.legal_moves()[0])
+        else:
+            game.hard_drop()
+    if not game.over:
+        game.end_round()
+    assert game.over
+    return game
