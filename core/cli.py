@@ -58,8 +58,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
 
 def _cmd_plugins(args: argparse.Namespace) -> int:
+    from .answers import ANSWER_BOUNDS
     from .docgen import plugin_catalogue
-    from .rulehooks import ANSWER_BOUNDS
 
     for plugin in plugin_catalogue():
         package = plugin.source if plugin.version is None else \

@@ -14,6 +14,10 @@ by the rule file's ``[ruleset] mode`` among the registered modes
 All share rule files, plugin hooks, seeded streams, snapshots, replays and
 records. Actions are atomic: each validates completely before it changes
 anything, so an :class:`IllegalMove` leaves the game exactly as it was.
+
+This module is longer than most because the base class carries what must see
+every field of every game: snapshots, rebuilding from a log, and the purity
+check's probe and put-back (a hook that changed the game is undone here).
 """
 
 from __future__ import annotations

@@ -12,6 +12,10 @@ executor: the games run in local processes (``workers=N``), or on any
 :class:`concurrent.futures.Executor` — a Dask distributed client's
 ``client.get_executor()`` runs them on a cluster. The rule file travels as
 text, so the workers need Blockyard but not the file.
+
+One module because one report flows through it: playing the games (locally or
+on a cluster), summarising them, comparing two rulesets, and writing the
+report's text, JSON and charts.
 """
 
 from __future__ import annotations

@@ -25,6 +25,12 @@ Both paths give the same answers (``tests/test_hook_behaviour.py`` plays every
 bundled ruleset both ways). ``BLOCKYARD_TRACE_PLUGINS=1`` prints every hook call
 with its arguments and answer to standard error, as datasette's
 ``DATASETTE_TRACE_PLUGINS`` does.
+
+The bounds an answer must keep are in :mod:`blockyard.answers`. This module is
+longer than most because :class:`RuleHooks` has one short, typed method per hook
+(the facade's point: a newcomer finds how ``blockyard_score`` is asked under
+``RuleHooks.score``); the binding, purity and watchdog code they share is here
+too, since every method goes through it.
 """
 
 from __future__ import annotations
@@ -40,6 +46,30 @@ from typing import TYPE_CHECKING, Any
 import pluggy
 
 from .actions import ActionSpec
+from .answers import (  # noqa: F401 (the bounds are also read as rulehooks.MAX_…)
+    ANSWER_BOUNDS,
+    MAX_COMBO,
+    MAX_DEAL,
+    MAX_ERRORS,
+    MAX_POINTS,
+    MAX_REASON,
+    MAX_SCORE,
+    MAX_STATE_DEPTH,
+    MAX_STATE_ITEMS,
+    MAX_STATE_TEXT,
+    MAX_TEXT,
+    MAX_TEXTS,
+    Check,
+    _anything,
+    _deal_ok,
+    _is_int,
+    _list_of,
+    _number_ok,
+    _scoring_ok,
+    _size_ok,
+    _texts_within,
+    state_within,
+)
 from .errors import IllegalMove, PluginError, RulesetError, did_you_mean
 from .geometry import Board, Geometry, Region
 from .hookspecs import PROJECT, SPEC_CLASSES
@@ -61,7 +91,6 @@ TRACE_ENV = "BLOCKYARD_TRACE_PLUGINS"
 LOADING = "loading the ruleset"
 """The action named in errors of the hooks asked while a ruleset loads."""
 
-Check = Callable[[Any], bool]
 Monitor = Callable[..., None]
 
 
@@ -83,62 +112,6 @@ class _Manager(pluggy.PluginManager):
                 "[plugins] table (after blockyard.register_plugin() for one made at run "
                 "time) and load the ruleset again")
         return super().register(plugin, name)
-
-
-# ---------------------------------------------------------------------------
-# bounds of plugin answers (MODDING.md, "What your answers may be"); a snapshot
-# keeps figures within validate.MAX_COUNTER, so no answer may take a game past it
-# ---------------------------------------------------------------------------
-
-MAX_POINTS = 10**9
-"""The most points (either sign) one move, landing or action may score."""
-MAX_COMBO = 10**6
-"""The highest combo counter a scoring answer may give."""
-MAX_SCORE = 10**15
-"""The score no game may pass (either sign): the snapshot limit."""
-MAX_ERRORS = 10**6
-"""The most errors a ``blockyard_max_errors`` answer may allow."""
-MAX_REASON = 64
-"""The longest end reason (``blockyard_end_reason``), in characters."""
-MAX_TEXT = 300
-"""The longest summary tip or invariant problem, in characters."""
-MAX_TEXTS = 32
-"""The most tips or invariant problems one plugin may give at once."""
-MAX_DEAL = 64
-"""The most pieces or stones one deal may hold."""
-MAX_STATE_ITEMS = 1000
-"""The most values (keys, items, scalars together) in one state update."""
-MAX_STATE_DEPTH = 8
-"""The deepest nesting of a state update's dicts and lists."""
-MAX_STATE_TEXT = 1000
-"""The longest string in a state update, in characters."""
-
-ANSWER_BOUNDS: dict[str, str] = {
-    "board_size": "a (rows, cols) pair of integers",
-    "regions": "a list of Region",
-    "piece_families": "a list of PieceFamily",
-    "check_ruleset": "nothing",
-    "falling_rules": "FallingRules",
-    "time_limit": "a number of seconds",
-    "max_errors": f"a whole number of errors from 1 to {MAX_ERRORS:,}",
-    "actions": "a list of ActionSpec",
-    "game_start": "nothing",
-    "deal": f"a list of at most {MAX_DEAL}",
-    "allowed_anchors": "an integer mask of anchors on the board (0 ≤ mask < 2**(rows × cols))",
-    "clear": "Clearing",
-    "affected_cells": "an integer mask of board cells (0 ≤ mask < 2**(rows × cols))",
-    "accept_stone": "a bool",
-    "score": f"Scoring with integer points within ±{MAX_POINTS:,}, a combo from 0 to "
-             f"{MAX_COMBO:,} and a state of JSON values within the bounds of MODDING.md",
-    "move_state": "a dict of state updates (JSON values within the bounds of MODDING.md)",
-    "end_reason": f"a string of at most {MAX_REASON} characters",
-    "invariants": f"a list of at most {MAX_TEXTS} strings of at most {MAX_TEXT} characters",
-    "summary_tips": f"a list of at most {MAX_TEXTS} strings of at most {MAX_TEXT} characters",
-}
-"""What each ruleset and game hook (name without ``blockyard_``) must answer:
-the type and bounds the facade checks (``blockyard plugins`` shows them)."""
-
-_STATE_SCALARS = (bool, type(None), float)
 
 
 # ---------------------------------------------------------------------------
@@ -175,53 +148,6 @@ def purity_check(on: bool) -> Iterator[None]:
         PURITY.on = before
 
 
-def state_within(value: Any) -> bool:
-    """Whether ``value`` is a state update a plugin may return: a dict of JSON
-    values (string keys; dicts, lists, strings, integers within the score limit,
-    finite floats, booleans, ``None``) within the bounds above."""
-    if type(value) is not dict:
-        return False
-    if len(value) <= 64:  # the common update, asked on every move: a few flat figures
-        for key, item in value.items():
-            kind = type(item)
-            if type(key) is not str or len(key) > MAX_STATE_TEXT:
-                return False
-            if kind is int:
-                if not -MAX_SCORE <= item <= MAX_SCORE:
-                    return False
-            elif kind is not bool and item is not None:
-                break  # anything else: the full walk below
-        else:
-            return True
-    budget = [MAX_STATE_ITEMS]
-
-    def walk(item: Any, depth: int) -> bool:
-        budget[0] -= 1
-        if budget[0] < 0 or depth > MAX_STATE_DEPTH:
-            return False
-        kind = type(item)
-        if kind is int:
-            return bool(-MAX_SCORE <= item <= MAX_SCORE)
-        if kind is str:
-            return len(item) <= MAX_STATE_TEXT
-        if kind is dict:
-            return all(type(k) is str and len(k) <= MAX_STATE_TEXT and walk(v, depth + 1)
-                       for k, v in item.items())
-        if kind is list:
-            return all(walk(v, depth + 1) for v in item)
-        if kind is float:
-            return bool(item == item and abs(item) != float("inf"))
-        return kind in _STATE_SCALARS
-    return walk(value, 0)
-
-
-def _texts_within(limit: int) -> Check:
-    def check(value: Any) -> bool:
-        return isinstance(value, list | tuple) and len(value) <= MAX_TEXTS and all(
-            isinstance(v, str) and len(v) <= limit for v in value)
-    return check
-
-
 def _spread(func: Callable[..., Any]) -> Callable[[tuple[Any, ...]], Any]:
     """``func`` taking its arguments as one tuple (what ``run_limited`` passes)."""
     return lambda args: func(*args)
@@ -236,46 +162,6 @@ def _up_to_yield(func: Callable[..., Any]) -> Callable[..., None]:
         finally:
             gen.close()
     return run
-
-
-# ---------------------------------------------------------------------------
-# answer checks (one per hook; None is handled by the callers)
-# ---------------------------------------------------------------------------
-
-def _is_int(value: Any) -> bool:
-    return type(value) is int or (isinstance(value, int) and not isinstance(value, bool))
-
-
-def _list_of(kind: type | tuple[type, ...]) -> Check:
-    def check(value: Any) -> bool:
-        return isinstance(value, list | tuple) and all(isinstance(v, kind) for v in value)
-    return check
-
-
-def _size_ok(value: Any) -> bool:
-    return isinstance(value, tuple | list) and len(value) == 2 and all(_is_int(x) for x in value)
-
-
-def _scoring_ok(value: Any) -> bool:
-    if type(value) is Scoring and type(value.points) is int and type(value.combo) is int:
-        # the common answer, asked on every move
-        return (-MAX_POINTS <= value.points <= MAX_POINTS and 0 <= value.combo <= MAX_COMBO
-                and (not value.state or state_within(value.state)))
-    return (isinstance(value, Scoring) and _is_int(value.points) and _is_int(value.combo)
-            and -MAX_POINTS <= value.points <= MAX_POINTS and 0 <= value.combo <= MAX_COMBO
-            and isinstance(value.state, dict) and state_within(value.state))
-
-
-def _number_ok(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-def _deal_ok(value: Any) -> bool:
-    return isinstance(value, list | tuple) and len(value) <= MAX_DEAL
-
-
-def _anything(value: Any) -> bool:
-    return True
 
 
 # ---------------------------------------------------------------------------

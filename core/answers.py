@@ -1,0 +1,161 @@
+"""The bounds of plugin answers and their checks, one per hook: what the rule
+facade (:mod:`blockyard.rulehooks`) accepts from a plugin besides the type —
+points, scores and combos within the snapshot's limits, end reasons, tips and
+state updates within sizes, deals within the tray. MODDING.md's "What your
+answers may be" lists them for plugin authors; ``blockyard plugins`` prints
+:data:`ANSWER_BOUNDS`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .results import Scoring
+
+Check = Callable[[Any], bool]
+"""A check of one hook's answer (``None`` is handled by the callers)."""
+
+
+# ---------------------------------------------------------------------------
+# bounds of plugin answers (MODDING.md, "What your answers may be"); a snapshot
+# keeps figures within validate.MAX_COUNTER, so no answer may take a game past it
+# ---------------------------------------------------------------------------
+
+MAX_POINTS = 10**9
+"""The most points (either sign) one move, landing or action may score."""
+MAX_COMBO = 10**6
+"""The highest combo counter a scoring answer may give."""
+MAX_SCORE = 10**15
+"""The score no game may pass (either sign): the snapshot limit."""
+MAX_ERRORS = 10**6
+"""The most errors a ``blockyard_max_errors`` answer may allow."""
+MAX_REASON = 64
+"""The longest end reason (``blockyard_end_reason``), in characters."""
+MAX_TEXT = 300
+"""The longest summary tip or invariant problem, in characters."""
+MAX_TEXTS = 32
+"""The most tips or invariant problems one plugin may give at once."""
+MAX_DEAL = 64
+"""The most pieces or stones one deal may hold."""
+MAX_STATE_ITEMS = 1000
+"""The most values (keys, items, scalars together) in one state update."""
+MAX_STATE_DEPTH = 8
+"""The deepest nesting of a state update's dicts and lists."""
+MAX_STATE_TEXT = 1000
+"""The longest string in a state update, in characters."""
+
+ANSWER_BOUNDS: dict[str, str] = {
+    "board_size": "a (rows, cols) pair of integers",
+    "regions": "a list of Region",
+    "piece_families": "a list of PieceFamily",
+    "check_ruleset": "nothing",
+    "falling_rules": "FallingRules",
+    "time_limit": "a number of seconds",
+    "max_errors": f"a whole number of errors from 1 to {MAX_ERRORS:,}",
+    "actions": "a list of ActionSpec",
+    "game_start": "nothing",
+    "deal": f"a list of at most {MAX_DEAL}",
+    "allowed_anchors": "an integer mask of anchors on the board (0 ≤ mask < 2**(rows × cols))",
+    "clear": "Clearing",
+    "affected_cells": "an integer mask of board cells (0 ≤ mask < 2**(rows × cols))",
+    "accept_stone": "a bool",
+    "score": f"Scoring with integer points within ±{MAX_POINTS:,}, a combo from 0 to "
+             f"{MAX_COMBO:,} and a state of JSON values within the bounds of MODDING.md",
+    "move_state": "a dict of state updates (JSON values within the bounds of MODDING.md)",
+    "end_reason": f"a string of at most {MAX_REASON} characters",
+    "invariants": f"a list of at most {MAX_TEXTS} strings of at most {MAX_TEXT} characters",
+    "summary_tips": f"a list of at most {MAX_TEXTS} strings of at most {MAX_TEXT} characters",
+}
+"""What each ruleset and game hook (name without ``blockyard_``) must answer:
+the type and bounds the facade checks (``blockyard plugins`` shows them)."""
+
+_STATE_SCALARS = (bool, type(None), float)
+
+
+def state_within(value: Any) -> bool:
+    """Whether ``value`` is a state update a plugin may return: a dict of JSON
+    values (string keys; dicts, lists, strings, integers within the score limit,
+    finite floats, booleans, ``None``) within the bounds above."""
+    if type(value) is not dict:
+        return False
+    if len(value) <= 64:  # the common update, asked on every move: a few flat figures
+        for key, item in value.items():
+            kind = type(item)
+            if type(key) is not str or len(key) > MAX_STATE_TEXT:
+                return False
+            if kind is int:
+                if not -MAX_SCORE <= item <= MAX_SCORE:
+                    return False
+            elif kind is not bool and item is not None:
+                break  # anything else: the full walk below
+        else:
+            return True
+    budget = [MAX_STATE_ITEMS]
+
+    def walk(item: Any, depth: int) -> bool:
+        budget[0] -= 1
+        if budget[0] < 0 or depth > MAX_STATE_DEPTH:
+            return False
+        kind = type(item)
+        if kind is int:
+            return bool(-MAX_SCORE <= item <= MAX_SCORE)
+        if kind is str:
+            return len(item) <= MAX_STATE_TEXT
+        if kind is dict:
+            return all(type(k) is str and len(k) <= MAX_STATE_TEXT and walk(v, depth + 1)
+                       for k, v in item.items())
+        if kind is list:
+            return all(walk(v, depth + 1) for v in item)
+        if kind is float:
+            return bool(item == item and abs(item) != float("inf"))
+        return kind in _STATE_SCALARS
+    return walk(value, 0)
+
+
+def _texts_within(limit: int) -> Check:
+    def check(value: Any) -> bool:
+        return isinstance(value, list | tuple) and len(value) <= MAX_TEXTS and all(
+            isinstance(v, str) and len(v) <= limit for v in value)
+    return check
+
+
+# ---------------------------------------------------------------------------
+# answer checks (one per hook; None is handled by the callers)
+# ---------------------------------------------------------------------------
+
+def _is_int(value: Any) -> bool:
+    return type(value) is int or (isinstance(value, int) and not isinstance(value, bool))
+
+
+def _list_of(kind: type | tuple[type, ...]) -> Check:
+    def check(value: Any) -> bool:
+        return isinstance(value, list | tuple) and all(isinstance(v, kind) for v in value)
+    return check
+
+
+def _size_ok(value: Any) -> bool:
+    return isinstance(value, tuple | list) and len(value) == 2 and all(_is_int(x) for x in value)
+
+
+def _scoring_ok(value: Any) -> bool:
+    if type(value) is Scoring and type(value.points) is int and type(value.combo) is int:
+        # the common answer, asked on every move
+        return (-MAX_POINTS <= value.points <= MAX_POINTS and 0 <= value.combo <= MAX_COMBO
+                and (not value.state or state_within(value.state)))
+    return (isinstance(value, Scoring) and _is_int(value.points) and _is_int(value.combo)
+            and -MAX_POINTS <= value.points <= MAX_POINTS and 0 <= value.combo <= MAX_COMBO
+            and isinstance(value.state, dict) and state_within(value.state))
+
+
+def _number_ok(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _deal_ok(value: Any) -> bool:
+    return isinstance(value, list | tuple) and len(value) <= MAX_DEAL
+
+
+def _anything(value: Any) -> bool:
+    return True
+
+
