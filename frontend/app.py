@@ -329,8 +329,9 @@ class BlockyardApp:
              (_("End it and start a new game"), start_new),
              (_("Back"), back)], back))
 
-    def resume(self, saved: SavedGame | blockyard.Game) -> None:
-        """Go on with a game in progress, exactly where it was saved."""
+    def resume(self, saved: SavedGame | blockyard.Game, *, hand_over: bool = True) -> None:
+        """Go on with a game in progress, exactly where it was saved. A duel turn not
+        yet begun shows its hand-over screen first (unless ``hand_over`` is false)."""
         from . import duel
 
         if not isinstance(saved, SavedGame):
@@ -344,6 +345,10 @@ class BlockyardApp:
                 self.notices.append(_("The duel of this game could not be read ({reason}); "
                                       "it goes on as an ordinary game.").format(reason=exc))
                 saved.duel = None
+        if hand_over and self.duel is not None and self.duel.results \
+                and saved.game.moves == 0:
+            duel.show_turn(self)
+            return
         self.playing = saved
         self.saves[saved.key] = saved
         self.show_game(saved.game)

@@ -219,3 +219,57 @@ def test_the_replay_list_shows_the_rebuilt_games_score_never_the_files_claim(ui)
     refused = ui.view
     assert isinstance(refused, MenuView) and refused.title.text == "Cannot show this replay"
     assert "score: the file says 987654 but its log plays" in refused.lines[0].text
+
+
+def test_closing_the_window_on_the_hand_over_screen_keeps_the_duel(ui, window):
+    from blockyard.frontend.app import BlockyardApp
+
+    launcher_on(ui, "tiered")
+    ui.key("d")
+    prompt = ui.view
+    clear_field(ui, prompt)
+    ui.type("Ann")
+    ui.key("Tab")
+    clear_field(ui, prompt)
+    ui.type("Bob")
+    ui.key("Return", "Return")  # names given, Ann starts
+    ann = ui.view.game
+    ui.key("1", "Return", "e", "e")
+    ui.pump(50)
+    assert isinstance(ui.view, MenuView) and ui.view.title.text == "Bob's turn"
+    # the window is closed here: a new app reads the same folders, as a new process would
+    app = BlockyardApp(window)
+    window.app = ui.app = app
+    app.show_launcher()
+    ui.pump(3)
+    entry = ui.view.entries[0]
+    assert entry.resume is not None
+    assert entry.title == "Resume: Tiered Blocks — duel, Bob's turn"
+    ui.key("Return")  # resume: the hand-over screen again, with Ann's score
+    assert isinstance(ui.view, MenuView) and ui.view.title.text == "Bob's turn"
+    assert any(t.text == f"Ann scored {ann.score}." for t in ui.view.lines)
+    ui.key("Return")
+    bob = ui.view
+    assert isinstance(bob, TrayGameView) and bob.game.seed == ann.seed
+    assert bob.game.tray == blockyard.new_game("tiered", seed=ann.seed).tray
+    ui.key("e", "e")
+    ui.pump(50)
+    result = ui.view
+    assert isinstance(result, MenuView) and result.title.text == "Duel result"
+    lines = [t.text for t in result.lines]
+    assert any(line.startswith(f"Ann:  {ann.score} points") for line in lines)
+    assert any(line.startswith("Bob:") for line in lines)
+    app.show_launcher()
+    ui.pump(2)
+    assert not any(e.resume for e in ui.view.entries)  # the duel is over: nothing left
+
+
+def test_leaving_a_duel_at_the_hand_over_leaves_no_game_to_resume(ui):
+    launcher_on(ui, "tiered")
+    ui.key("d", "Return", "Return")
+    ui.key("1", "Return", "e", "e")
+    ui.pump(50)
+    assert isinstance(ui.view, MenuView) and ui.view.title.text.endswith("'s turn")
+    ui.key("Escape")  # leave the duel
+    assert isinstance(ui.view, LauncherView) and ui.app.duel is None
+    assert not any(e.resume for e in ui.view.entries)
