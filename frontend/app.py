@@ -304,21 +304,25 @@ class BlockyardApp:
         loaded = blockyard.load_ruleset(ruleset)
         self.window.show_view(StatsView(self.session(), loaded, back or self.show_launcher))
 
-    def confirm_new_game(self, ruleset_id: str, back: Callable[[], None],
+    def confirm_new_game(self, ruleset_id: str | blockyard.Ruleset, back: Callable[[], None],
                          seed: int | None = None,
                          challenge: int | None = None) -> None:
-        """Start a game, asking first when it would end a game in progress."""
+        """Start a game (of a ruleset id or a loaded ruleset), asking first when it
+        would end a game in progress: resume it, end it and start a new one, or back."""
+        ruleset = ruleset_id
+        if isinstance(ruleset_id, blockyard.Ruleset):
+            ruleset_id = ruleset_id.id
         key = self.key_for(ruleset_id, seed, challenge)
         saved = self.saves.get(key)
         if saved is None:
-            self.start_game(ruleset_id, seed, challenge=challenge)
+            self.start_game(ruleset, seed, challenge=challenge)
             return
         from .menus import MenuView
 
         game = saved.game
 
         def start_new() -> None:
-            self.start_game(ruleset_id, seed, challenge=challenge)
+            self.start_game(ruleset, seed, challenge=challenge)
 
         self.window.show_view(MenuView(
             _("New game of {name}?").format(name=ruleset_name(game.ruleset)),
@@ -764,9 +768,10 @@ def run(ruleset: str | None = None, seed: int | None = None, challenge: str | No
         except ReplayError as exc:
             print(f"blockyard: {exc}")
             return 2
+    loaded = None
     if ruleset is not None:
         try:
-            blockyard.load_ruleset(ruleset)
+            loaded = blockyard.load_ruleset(ruleset)
         except (blockyard.RulesetError, blockyard.PluginError) as exc:
             print(f"blockyard: {exc}")
             return 2
@@ -788,14 +793,14 @@ def run(ruleset: str | None = None, seed: int | None = None, challenge: str | No
         app.start_challenge(challenge)
     elif replay is not None:
         app.watch_replay(replay)
-    elif ruleset is not None:
-        try:
-            app.start_game(ruleset, seed)
+    elif loaded is not None:
+        try:  # a game in progress of that ruleset is never ended without asking
+            app.confirm_new_game(loaded, app.show_launcher, seed)
         except (blockyard.RulesetError, blockyard.PluginError) as exc:
             window.close()
             print(f"blockyard: {exc}")
             return 2
-        if watch:
+        if watch and ruleset is not None:
             app.watch_rule_file(ruleset)
     else:
         app.show_launcher()

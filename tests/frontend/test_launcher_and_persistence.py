@@ -588,3 +588,34 @@ def test_blockyard_play_a_new_rule_file_opens_the_window_the_first_time(tmp_path
                               timeout=300)
         assert done.returncode == 0, done.stdout + done.stderr
         assert "unknown ruleset" not in done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("answer", ["resume", "new"])
+def test_play_ruleset_asks_before_ending_a_game_in_progress(ui, window, isolated_home, answer):
+    # `blockyard play tiered` with a tiered game in progress: asked as the launcher asks
+    game = blockyard.new_game("tiered", seed=5)
+    game.place(*game.legal_moves()[0])
+    save_game(SavedGame("tiered", game))
+    path = saves_dir() / "tiered.json"
+    process = start_process(isolated_home, ruleset="tiered")
+    try:
+        wid = process_window(ui.wid)
+        time.sleep(1.5)
+        # not ended while the question is on screen
+        assert json.loads(path.read_text())["snapshot"]["moves"] == 1
+        assert not list(replays_dir().glob("*"))
+        if answer == "resume":  # the first choice: resume that game, then place a piece
+            send_keys(wid, "Return", "2", "Return")
+            wait_for(lambda: json.loads(path.read_text())["snapshot"]["moves"] == 2)
+        else:  # end it and start a new one: recorded with its replay
+            send_keys(wid, "Down", "Return")
+            wait_for(lambda: len(list(replays_dir().glob("*"))) == 1)
+        time.sleep(0.5)
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+    relaunch(ui, window)
+    if answer == "resume":
+        assert ui.app.records.stats("tiered").games == 0
+    else:
+        assert ui.app.records.stats("tiered").games == 1
