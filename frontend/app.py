@@ -59,6 +59,41 @@ def save_problem_text(exc: SaveError) -> str:
     return _("The game could not be saved ({reason}).").format(reason=exc)
 
 
+def code_problem_text(exc: ValueError) -> str:
+    """What the window says about a challenge code that cannot be read, in the
+    player's language; points at the likely wrong character when the code's check
+    characters allow it (see :class:`blockyard.challenge.CodeError`)."""
+    from blockyard.challenge import LENGTHS, CodeError
+
+    if not isinstance(exc, CodeError):
+        return str(exc)
+    lengths = sorted(LENGTHS)
+    if exc.reason == "empty":
+        return _("Type or paste the code first.")
+    if exc.reason == "character":
+        return _("Character {position} cannot be in a code: “{character}”. Codes have "
+                 "digits and letters only.").format(position=format_number(exc.position or 0),
+                                                   character=exc.character)
+    if exc.reason in ("length", "too-long"):
+        return _("The code has {count} characters, but a code has {short} or {long} "
+                 "(dashes do not count).").format(count=format_number(exc.length),
+                                                  short=format_number(lengths[0]),
+                                                  long=format_number(lengths[-1]))
+    if exc.reason == "mistyped" and exc.position is not None:
+        return _("The code is mistyped: character {position} (“{character}”) is probably "
+                 "“{suggestion}”.").format(position=format_number(exc.position),
+                                           character=exc.character,
+                                           suggestion=exc.suggestion)
+    if exc.reason == "mistyped":
+        return _("The code is mistyped. Check it character by character.")
+    if exc.reason == "version":
+        return _("The code is from another version of Blockyard.")
+    if exc.reason == "not-installed":
+        return _("The code is for rules that are not installed here (a plugin's, "
+                 "perhaps).")
+    return _("This is not a challenge code.")
+
+
 def open_records(notices: list[str]) -> RecordStore:
     """The player's records; what is wrong with them joins ``notices`` in the
     player's language (a file set aside: the core's own words)."""
@@ -413,7 +448,7 @@ class BlockyardApp:
         try:
             challenge = decode(code)
         except ValueError as exc:
-            return str(exc)
+            return code_problem_text(exc)
         self.duel = None
         self.confirm_new_game(challenge.ruleset_id, self.show_launcher, challenge.seed,
                               challenge.score)

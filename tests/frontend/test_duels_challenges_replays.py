@@ -97,7 +97,11 @@ def test_a_challenge_code_from_the_launcher(ui):
     typo = code[:-1] + ("0" if code[-1] != "0" else "1")
     ui.type(typo)
     ui.key("Return")
-    assert ui.view is prompt and "mistyped" in prompt.error_text.text
+    assert ui.view is prompt
+    plain = code.replace("-", "")
+    assert prompt.error_text.text == (
+        f"The code is mistyped: character {len(plain)} (“{typo[-1]}”) is probably "
+        f"“{code[-1]}”.")
     clear_field(ui, prompt)
     ui.type(code.lower())
     ui.key("Return")
