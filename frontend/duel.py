@@ -72,6 +72,16 @@ class Duel:
         return duel
 
 
+def duel_turn_text(duel: Duel) -> str:
+    """What a game screen's HUD says during a duel: whose turn it is and, for the
+    second player, the score of the first to beat."""
+    text = _("{name}'s turn").format(name=duel.player)
+    if duel.results:
+        text += "  ·  " + _("To beat {points}").format(
+            points=format_number(max(r.score for r in duel.results)))
+    return text
+
+
 def setup(app: BlockyardApp, ruleset_id: str) -> None:
     """Ask for the two names, then start the duel."""
     ruleset = blockyard.load_ruleset(ruleset_id)

@@ -22,6 +22,7 @@ import blockyard
 from blockyard.actions import ActionSpec
 
 from . import theme
+from .duel import duel_turn_text
 from .game_screen import GameScreen
 from .hint import hints_allowed
 from .i18n import _, format_number, localise_digits
@@ -207,6 +208,8 @@ class TrayGameView(GameScreen):
             counted = self.session.records.played_today(game.ruleset, game.date)
             self.best_text.text = _("Practice — today's game counted {points}").format(
                 points=format_number(counted if counted is not None else 0))
+        elif self.session.duel is not None and not self.spectator:
+            self.best_text.text = duel_turn_text(self.session.duel)
         elif challenge is not None and not self.spectator:
             self.best_text.text = _("To beat {points}").format(points=format_number(challenge))
         elif not shows_score or game.ruleset.record_kind == "none":

@@ -277,3 +277,48 @@ def test_leaving_a_duel_at_the_hand_over_leaves_no_game_to_resume(ui):
     ui.key("Escape")  # leave the duel
     assert isinstance(ui.view, LauncherView) and ui.app.duel is None
     assert not any(e.resume for e in ui.view.entries)
+
+
+def ink_in(ui, text):
+    """How many pixels of the screen differ from the background inside ``text``'s box."""
+    image = ui.screenshot().convert("RGB")
+    left = round(text.x - text.content_width / 2)
+    top = image.height - 1 - round(text.y + text.content_height / 2)
+    box = image.crop((left, top, left + round(text.content_width),
+                      top + round(text.content_height)))
+    background = image.getpixel((0, image.height // 2))
+    return sum(1 for p in box.getdata() if p != background)
+
+
+def test_a_duel_turn_says_whose_turn_it_is_in_the_hud(ui):
+    launcher_on(ui, "tiered")
+    ui.key("d")
+    prompt = ui.view
+    clear_field(ui, prompt)
+    ui.type("Ann")
+    ui.key("Tab")
+    clear_field(ui, prompt)
+    ui.type("Bob")
+    ui.key("Return", "Return")
+    view = ui.view
+    assert isinstance(view, TrayGameView) and view.best_text.text == "Ann's turn"
+    assert ink_in(ui, view.best_text) > 20
+    ui.key("1", "Return")
+    score = view.game.score
+    ui.key("e", "e")
+    ui.pump(50)
+    ui.key("Return")
+    view = ui.view
+    assert view.best_text.text == f"Bob's turn  ·  To beat {score}"
+    assert ink_in(ui, view.best_text) > 20
+
+
+def test_a_sudoku_duel_turn_says_whose_turn_it_is(ui):
+    from blockyard.frontend import duel
+
+    ui.app.duel = duel.Duel("sudoku-bloxx", 7, ["Ann", "Bob"])
+    ui.app.start_game("sudoku-bloxx", 7)
+    ui.pump(2)
+    view = ui.view
+    assert isinstance(view, SudokuView)
+    assert view.clock_text.text.endswith("   ·   Ann's turn")
