@@ -243,7 +243,7 @@ def decode(code: str, ruleset_ids: list[str] | None = None) -> Challenge:
         raise CodeError("A challenge code is text, like 0KQ8-WM00-0007-YX93.", "not-text")
     expected = " or ".join(str(n) for n in sorted(LENGTHS))
     if len(code) > MAX_INPUT:
-        raise CodeError(f"The code is {len(code)} characters long; a code has "
+        raise CodeError(f"The challenge code is {len(code)} characters long; a code has "
                         f"{expected} (dashes do not count).", "too-long", length=len(code))
     cleaned = [ch for ch in code.upper() if ch not in " -_\t\n"]
     if not cleaned:
@@ -275,7 +275,7 @@ def decode(code: str, ruleset_ids: list[str] | None = None) -> Challenge:
                             "it character by character.", "mistyped", length=len(symbols))
         version = OLD_VERSION
     else:
-        raise CodeError(f"The code has {len(symbols)} characters; a code has "
+        raise CodeError(f"The challenge code has {len(symbols)} characters; a code has "
                         f"{expected} (dashes do not count).", "length", length=len(symbols))
     if payload >> bits:
         raise CodeError("The code is mistyped: a character or more is wrong. Check it "
