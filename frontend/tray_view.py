@@ -119,7 +119,9 @@ class TrayGameView(GameScreen):
         self.combo_text.font_size = 18 * scale
         bw = place_buttons(self.hud_buttons, hud, layout.portrait, scale)
         if layout.portrait:
-            middle = hud.width - 2 * bw - 16
+            # the title's column left of the score: as wide as the buttons' at least
+            side = max(bw, 0.3 * hud.width)
+            middle = hud.width - 2 * side - 16
             self.score_text.position = (hud.center_x, hud.top - hud.height * 0.35)
             self.best_text.position = (hud.center_x, hud.top - hud.height * 0.68)
             self.combo_text.position = (hud.center_x, hud.bottom + hud.height * 0.08)
@@ -128,7 +130,6 @@ class TrayGameView(GameScreen):
             self.title_text.align = "left"
             self.title_text.position = (hud.left, hud.top - 2 * scale)
             self.clock_text.position = (hud.left + bw / 2, hud.center_y - 8 * scale)
-            side = bw
         else:
             self.title_text.anchor_x = "center"
             self.title_text.align = "center"
@@ -143,7 +144,10 @@ class TrayGameView(GameScreen):
         name = ruleset_name(self.game.ruleset)
         title = game_title(self.game)  # the name, and a daily game's date (kept whole)
         tail = title[len(name):] if title.startswith(name) else ""
-        fit_title(self.title_text, title[:len(title) - len(tail)],
+        title = title[:len(title) - len(tail)]
+        if tail:  # a daily game's date: a line of its own under the name
+            tail = "\n" + tail.strip(" ·")
+        fit_title(self.title_text, title,
                   side if layout.portrait else hud.width, max(TITLE_SMALLEST, 20 * scale),
                   tail=tail)
         fit_text(self.best_text, middle, 22 * scale, 14 * scale)
@@ -375,17 +379,19 @@ def slot_of_key(symbol: int) -> int | None:
 
 def fit_title(text: Text, title: str, width: float, size: float,
               smallest: float = TITLE_SMALLEST, tail: str = "") -> None:
-    """Show ``title + tail`` in at most two lines of ``width`` pixels, at the largest
-    font size from ``size`` down to ``smallest``; when two lines at ``smallest`` do
-    not hold it, ``title`` is cut short with "…" (``tail``, a daily game's date, is
-    kept whole). Never drawn smaller than ``smallest``."""
+    """Show ``title + tail`` in at most two lines of ``width`` pixels (and one more
+    for each line break in ``tail``), at the largest font size from ``size`` down to
+    ``smallest``; when those lines at ``smallest`` do not hold it, ``title`` is cut
+    short with "…" (``tail``, a daily game's date, is kept whole). Never drawn
+    smaller than ``smallest``."""
     text.multiline = True
     text.width = max(1, int(width))
     full = title
     title += tail
+    lines = 2 + tail.count("\n")
 
     def fits(line: float) -> bool:
-        return text.content_width <= width and text.content_height <= 2 * line + 1
+        return text.content_width <= width and text.content_height <= lines * line + 1
 
     font = size
     while True:
