@@ -6,6 +6,7 @@ switches views (launcher → game → summary). :func:`run` opens the window.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
@@ -94,6 +95,17 @@ def code_problem_text(exc: ValueError) -> str:
     return _("This is not a challenge code.")
 
 
+def untouched(saved: SavedGame) -> bool:
+    """Whether a game in progress was opened but never played (no move, not over,
+    an empty board): it is not saved, and not offered to resume; a duel's next turn, saved with the
+    first player's result at the hand-over, is kept."""
+    game = saved.game
+    if game.moves or game.over or (saved.duel is not None and saved.duel.get("results")):
+        return False
+    board: tuple[tuple[object, ...], ...] = getattr(game, "board", ())
+    return not any(any(row) for row in board)  # not a starting position
+
+
 def open_records(notices: list[str]) -> RecordStore:
     """The player's records; what is wrong with them joins ``notices`` in the
     player's language (a file set aside: the core's own words)."""
@@ -138,6 +150,10 @@ class BlockyardApp:
             self.settings = Settings.load(self.notices)
             self.saves: dict[str, SavedGame] = {
                 s.key: s for s in load_saved_games(self.notices)}
+        for key in [k for k, s in self.saves.items() if untouched(s)]:
+            del self.saves[key]  # opened and left before a move: nothing to resume
+            with contextlib.suppress(OSError):
+                forget_game(key)
         # one app per window follows the language: an earlier app on it stops listening
         earlier = getattr(window, "stop_following_language", None)
         if callable(earlier):
@@ -620,6 +636,8 @@ class BlockyardApp:
         recorded (closing the window at the "continue?" prompt loses nothing)."""
         playing = self.playing
         if playing is None or playing.game is not game or not playing.key:
+            return
+        if untouched(playing):  # an opened game is saved from its first move on
             return
         playing.saved_at = time.time()
         self.saves[playing.key] = playing
