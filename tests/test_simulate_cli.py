@@ -72,3 +72,10 @@ def test_help_says_the_default_workers(capsys):
     with pytest.raises(SystemExit):
         cli.main(["simulate", "--help"])
     assert "default: the machine's cores" in " ".join(capsys.readouterr().out.split())
+
+
+def test_the_dealt_sets_line_only_for_games_that_deal_sets():
+    falling = lab.simulate("sudoku-bloxx", games=1, max_moves=10).text()
+    tray = lab.simulate("eu-classic", games=1, max_moves=10).text()
+    assert "dealt sets" not in falling
+    assert "dealt sets with no fitting piece" in tray
