@@ -14,6 +14,7 @@ T statistics, D duel, R replays, C enter a challenge code, S settings, Esc quit.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -294,7 +295,10 @@ class LauncherView(arcade.View):
         """The key hint at the bottom, wrapped to the window's width, and the "more
         below" line above it; the list ends above both."""
         size = max(MIN_FONT, 12 * scale)
-        self.hint = Text(self.hint.text, width / 2, 4 * scale, theme.MUTED, size,
+        # a key stays with its label ("R Wiederholungen"): lines break only between
+        # the items, which the hint separates with two spaces
+        text = re.sub(r"(?<=\S) (?=\S)", "\u00a0", self.hint.text)
+        self.hint = Text(text, width / 2, 4 * scale, theme.MUTED, size,
                          font_name=theme.FONT, anchor_x="center", anchor_y="bottom",
                          multiline=True, width=int(width - 16), align="center")
         self.more.font_size = size
