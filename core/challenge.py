@@ -49,6 +49,56 @@ OLD_LENGTHS = {_symbols_for(_HEAD_BITS + OLD_CHECK_BITS): False,
                _symbols_for(_HEAD_BITS + SCORE_BITS + OLD_CHECK_BITS): True}
 
 
+class CodeError(DataError):
+    """A challenge code that cannot be read, said as a player would say it.
+
+    ``reason`` says what is wrong: ``"not-text"``, ``"too-long"``, ``"empty"``,
+    ``"character"`` (a character that is never in a code), ``"length"``,
+    ``"mistyped"`` (the check characters do not match), ``"version"`` or
+    ``"not-installed"``. ``position`` is the character at fault (1-based, dashes
+    and spaces not counted) or ``None``; for a mistyped code it is the character
+    that is most likely wrong, when the check characters allow pointing at one
+    (exactly one changed character makes the code valid), and ``suggestion`` is
+    what that character probably should be. ``length`` is the number of characters
+    given (dashes not counted). Windows and translations build their own sentence
+    from these; the message is the English one."""
+
+    def __init__(self, message: str, reason: str, *, position: int | None = None,
+                 character: str = "", suggestion: str = "", length: int = 0) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.position = position
+        self.character = character
+        self.suggestion = suggestion
+        self.length = length
+
+
+def likely_typo(symbols: list[int]) -> tuple[int, int] | None:
+    """``(index, value)`` of the one character whose change makes ``symbols`` (a code
+    of the current format, check characters last) valid, or ``None`` when no single
+    change does. The code's minimum distance is 5, so at most one change can."""
+    for index, original in enumerate(symbols):
+        for value in range(32):
+            if value == original:
+                continue
+            trial = [*symbols[:index], value, *symbols[index + 1:]]
+            if check_symbols(trial[:-CHECK_SYMBOLS]) == trial[-CHECK_SYMBOLS:]:
+                return index, value
+    return None
+
+
+def _mistyped(symbols: list[int], typed: list[str]) -> CodeError:
+    found = likely_typo(symbols)
+    if found is None:
+        return CodeError("The code is mistyped: a character or more is wrong. Check it "
+                         "character by character.", "mistyped", length=len(symbols))
+    index, value = found
+    return CodeError(f"The code is mistyped: character {index + 1} ({typed[index]}) is "
+                     f"probably {ALPHABET[value]}.", "mistyped", position=index + 1,
+                     character=typed[index], suggestion=ALPHABET[value],
+                     length=len(symbols))
+
+
 @dataclass(frozen=True, slots=True)
 class Challenge:
     """A decoded challenge: play ``ruleset_id`` with ``seed``; ``score`` to beat or ``None``."""
@@ -190,27 +240,27 @@ def decode(code: str, ruleset_ids: list[str] | None = None) -> Challenge:
     every ruleset installed). Raises :class:`~blockyard.DataError` (a
     ``ValueError``) with a readable message for a malformed or mistyped code."""
     if not isinstance(code, str):
-        raise DataError("a challenge code is text, like 0KQ8-WM00-0007-YX93")
+        raise CodeError("A challenge code is text, like 0KQ8-WM00-0007-YX93.", "not-text")
     expected = " or ".join(str(n) for n in sorted(LENGTHS))
     if len(code) > MAX_INPUT:
-        raise DataError(f"the challenge code is {len(code)} characters long; a code has "
-                        f"{expected} (dashes do not count)")
+        raise CodeError(f"The challenge code is {len(code)} characters long; a code has "
+                        f"{expected} (dashes do not count).", "too-long", length=len(code))
     cleaned = [ch for ch in code.upper() if ch not in " -_\t\n"]
     if not cleaned:
-        raise DataError("the challenge code is empty")
+        raise CodeError("The challenge code is empty.", "empty")
     symbols = []
     for position, ch in enumerate(cleaned, start=1):
         value = VALUES.get(READ_AS.get(ch, ch))
         if value is None:
-            raise DataError(f"the challenge code has a character that cannot be in a code: "
-                            f"{ch!r} (position {position})")
+            raise CodeError(f"{ch!r} cannot be in a code: character {position} is "
+                            "mistyped.", "character", position=position, character=ch,
+                            length=len(cleaned))
         symbols.append(value)
     if len(symbols) in LENGTHS:
         with_score = LENGTHS[len(symbols)]
         data, check = symbols[:-CHECK_SYMBOLS], symbols[-CHECK_SYMBOLS:]
         if check_symbols(data) != check:
-            raise DataError("the challenge code is mistyped (its check characters do not "
-                            "match)")
+            raise _mistyped(symbols, cleaned)
         bits = _HEAD_BITS + (SCORE_BITS if with_score else 0)
         payload = _from_symbols(data)
         version = VERSION
@@ -221,14 +271,15 @@ def decode(code: str, ruleset_ids: list[str] | None = None) -> Challenge:
         old_check = value & ((1 << OLD_CHECK_BITS) - 1)
         payload = value >> OLD_CHECK_BITS
         if payload >> bits or _old_checksum(payload, bits) != old_check:
-            raise DataError("the challenge code is mistyped (its check characters do not "
-                            "match)")
+            raise CodeError("The code is mistyped: a character or more is wrong. Check "
+                            "it character by character.", "mistyped", length=len(symbols))
         version = OLD_VERSION
     else:
-        raise DataError(f"the challenge code has {len(symbols)} characters; a code has "
-                        f"{expected} (dashes do not count)")
+        raise CodeError(f"The challenge code has {len(symbols)} characters; a code has "
+                        f"{expected} (dashes do not count).", "length", length=len(symbols))
     if payload >> bits:
-        raise DataError("the challenge code is mistyped (it is too large)")
+        raise CodeError("The code is mistyped: a character or more is wrong. Check it "
+                        "character by character.", "mistyped", length=len(symbols))
     score = None
     if with_score:
         score = payload & ((1 << SCORE_BITS) - 1)
@@ -240,13 +291,15 @@ def decode(code: str, ruleset_ids: list[str] | None = None) -> Challenge:
     has_score = payload & 1
     found = payload >> 1
     if found != version or bool(has_score) != with_score:
-        raise DataError(f"the challenge code is from another version of Blockyard ({found})")
+        raise CodeError(f"The code is from another version of Blockyard ({found}).",
+                        "version", length=len(symbols))
     if ruleset_ids is None:
         from .discovery import list_rulesets
 
         ruleset_ids = [info.id for info in list_rulesets()]
     matches = [rid for rid in ruleset_ids if ruleset_hash(rid) == hashed]
     if not matches:
-        raise DataError("the challenge is for a ruleset that is not installed here "
-                        "(a plugin's ruleset, perhaps)")
+        raise CodeError("The challenge is for a ruleset that is not installed here "
+                        "(a plugin's ruleset, perhaps).", "not-installed",
+                        length=len(symbols))
     return Challenge(matches[0], seed, score)

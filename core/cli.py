@@ -176,6 +176,44 @@ def _bot_params(pairs: list[str]) -> dict[str, object]:
     return out
 
 
+def install_hint(extra: str, *packages: str) -> str:
+    """How to add an optional extra to this installation: ``pipx inject`` for a pipx
+    install (its own venv under ``pipx/venvs``), ``pip install`` otherwise."""
+    if "pipx" in Path(sys.prefix).parts and "venvs" in Path(sys.prefix).parts:
+        return f"pipx inject blockyard {' '.join(packages)}"
+    return f"pip install 'blockyard[{extra}]'"
+
+
+def _check_bot_params(name: str, params: dict[str, object]) -> None:
+    """Refuse parameters the bot does not take, naming the ones it does."""
+    import inspect
+
+    from .bots import get_bot
+
+    if not params:
+        return
+    bot = get_bot(name)  # an unknown name: ValueError naming the bots
+    try:
+        signature = inspect.signature(type(bot).__init__)
+    except (TypeError, ValueError):
+        return
+    accepted = [p.name for p in signature.parameters.values()
+                if p.name != "self" and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if any(p.kind is p.VAR_KEYWORD for p in signature.parameters.values()):
+        return
+    unknown = [key for key in params if key not in accepted]
+    if unknown:
+        raise ValueError(f"the bot {name!r} has no parameter {unknown[0]!r}; its parameters: "
+                         f"{', '.join(accepted) or 'none'}")
+
+
+def default_workers() -> int:
+    """Local worker processes when ``--workers`` is not given: the machine's cores."""
+    import os
+
+    return max(1, os.cpu_count() or 1)
+
+
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from . import lab
 
@@ -184,6 +222,16 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         if args.compare is None and args.ruleset is None:
             print("blockyard simulate: give a RULESET or --compare A B", file=sys.stderr)
             return 2
+        _check_bot_params(args.bot, params)
+        if args.plot is not None:  # checked before the games, not after them
+            try:
+                import matplotlib  # noqa: F401
+            except ImportError:
+                print("blockyard simulate: --plot needs matplotlib: "
+                      f"{install_hint('lab', 'matplotlib')}", file=sys.stderr)
+                return 2
+        if args.workers is None and not args.scheduler:
+            args.workers = default_workers()
         executor = None
         client = None
         if args.scheduler:
@@ -191,7 +239,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
                 from distributed import Client
             except ImportError:
                 print("blockyard simulate: --scheduler needs Dask distributed: "
-                      "pip install 'blockyard[cluster]'", file=sys.stderr)
+                      f"{install_hint('cluster', 'dask[distributed]')}", file=sys.stderr)
                 return 2
             client = Client(args.scheduler)  # type: ignore[no-untyped-call]
             executor = client.get_executor()  # type: ignore[no-untyped-call]
@@ -223,7 +271,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     except (ValueError, RuntimeError, OSError) as exc:
         if isinstance(exc, RulesetError | PluginError):
             raise
-        print(f"blockyard simulate: {exc}", file=sys.stderr)
+        message = str(exc).removeprefix("simulate: ")
+        print(f"blockyard simulate: {message}", file=sys.stderr)
         return 2
     return 0
 
@@ -293,7 +342,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a parameter of the bot, e.g. beam=8 (repeatable)")
     p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     p.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
-    p.add_argument("--workers", type=int, default=None, help="local worker processes")
+    p.add_argument("--workers", type=int, default=None,
+                   help="local worker processes (default: the machine's cores, "
+                        f"{default_workers()} here; the report is the same whatever the "
+                        "number)")
     p.add_argument("--scheduler", metavar="ADDRESS", default=None,
                    help="run the games on a Dask distributed cluster (tcp://host:8786)")
     p.add_argument("--worker-timeout", type=float, default=30.0, metavar="SECONDS",

@@ -232,7 +232,9 @@ class SimulationReport:
             "  score deciles  " + "  ".join(f"{d:.0f}" for d in sc["deciles"]),
             f"  length  mean {mv['mean']:.1f} moves  median {mv['median']:.1f}",
             f"  lines per move {s['lines_per_move']:.3f}   clear rate {s['clear_rate']:.1%}"
-            f"   dealt sets with no fitting piece {s['dead_set_rate']:.2%}",
+            # dealt sets only in tray games: a falling game has none to speak of
+            + (f"   dealt sets with no fitting piece {s['dead_set_rate']:.2%}"
+               if any(g.sets for g in self.games) else ""),
             "  ended  " + ", ".join(f"{k} {v}" for k, v in s["over_reasons"].items()),
         ]
         if s["killer_pieces"]:

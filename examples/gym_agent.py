@@ -3,8 +3,14 @@
 Two agents need nothing beyond ``blockyard[gym]``:
 
 - ``random``: a legal action drawn uniformly from ``info["action_mask"]``;
-- ``greedy``: the legal placement that scores the most points now (read
-  through ``env.unwrapped.game.preview``), else the first legal action.
+- ``greedy-first``: the legal placement that scores the most points now (read
+  through ``env.unwrapped.game.preview``), the lowest action number among
+  equals (the top-left-most placement of the first slot), else the first legal
+  action. It is not the bundled ``greedy`` bot of ``blockyard.bots`` (``blockyard
+  simulate --bot greedy``), which breaks ties at random: packing pieces into a
+  corner, as this one does, makes games last much longer, so the two report very
+  different scores. ``--bundled-greedy`` also evaluates the bundled bot through
+  the same environment, for comparison.
 
 With ``sb3-contrib`` installed (``pip install sb3-contrib``, which brings
 PyTorch), ``--train-steps N`` also trains a ``MaskablePPO`` agent for ``N``
@@ -60,6 +66,24 @@ def greedy_policy(env: bg.BlockyardEnv, obs: dict[str, np.ndarray], mask: np.nda
     return best
 
 
+def bundled_greedy_policy(seed: int) -> Policy:
+    """The bundled ``greedy`` bot (``blockyard.bots``, ties at random) as a policy:
+    its move in the game, as the environment's action number."""
+    from blockyard.bots import get_bot
+
+    bot = get_bot("greedy", seed=seed)
+
+    def choose(env: bg.BlockyardEnv, obs: dict[str, np.ndarray], mask: np.ndarray) -> int:
+        game = env.game
+        assert game is not None
+        action = bot.choose(game)
+        if action is None:  # nothing to do: any legal action
+            return int(np.flatnonzero(mask)[0])
+        return env.encode_action(*action)
+
+    return choose
+
+
 def evaluate(ruleset: str, policy: Policy, *, episodes: int = 10, seed: int = 0,
              max_steps: int = 500) -> list[int]:
     """Play ``episodes`` games (episode ``i`` reset with seed ``seed + i``) of at
@@ -109,12 +133,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--train-steps", type=int, default=20_000,
                         help="MaskablePPO training steps (0: no training)")
+    parser.add_argument("--bundled-greedy", action="store_true",
+                        help="also evaluate the bundled greedy bot (ties at random)")
     args = parser.parse_args(argv)
     common: dict[str, Any] = {"episodes": args.episodes, "seed": args.seed,
                               "max_steps": args.max_steps}
     print(f"{args.ruleset}, {args.episodes} episodes of at most {args.max_steps} steps")
     print(describe("random", evaluate(args.ruleset, random_policy(args.seed), **common)))
-    print(describe("greedy", evaluate(args.ruleset, greedy_policy, **common)))
+    print(describe("greedy-first", evaluate(args.ruleset, greedy_policy, **common)))
+    if args.bundled_greedy:
+        print(describe("bundled greedy", evaluate(
+            args.ruleset, bundled_greedy_policy(args.seed), **common)))
     if args.train_steps <= 0:
         return
     try:

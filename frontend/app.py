@@ -6,6 +6,7 @@ switches views (launcher → game → summary). :func:`run` opens the window.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
@@ -60,6 +61,54 @@ def save_problem_text(exc: SaveError) -> str:
     return _("The game could not be saved ({reason}).").format(reason=exc)
 
 
+def code_problem_text(exc: ValueError) -> str:
+    """What the window says about a challenge code that cannot be read, in the
+    player's language; points at the likely wrong character when the code's check
+    characters allow it (see :class:`blockyard.challenge.CodeError`)."""
+    from blockyard.challenge import LENGTHS, CodeError
+
+    if not isinstance(exc, CodeError):
+        return str(exc)
+    lengths = sorted(LENGTHS)
+    if exc.reason == "empty":
+        return _("Type or paste the code first.")
+    if exc.reason == "character":
+        return _("Character {position} cannot be in a code: “{character}”. Codes have "
+                 "digits and letters only.").format(position=format_number(exc.position or 0),
+                                                   character=exc.character)
+    if exc.reason in ("length", "too-long"):
+        return _("The code has {count} characters, but a code has {short} or {long} "
+                 "(dashes do not count).").format(count=format_number(exc.length),
+                                                  short=format_number(lengths[0]),
+                                                  long=format_number(lengths[-1]))
+    if exc.reason == "mistyped" and exc.position is not None:
+        return _("The code is mistyped: character {position} (“{character}”) is probably "
+                 "“{suggestion}”.").format(position=format_number(exc.position),
+                                           character=exc.character,
+                                           suggestion=exc.suggestion)
+    if exc.reason == "mistyped":
+        return _("The code is mistyped. Check it character by character.")
+    if exc.reason == "version":
+        return _("The code is from another version of Blockyard.")
+    if exc.reason == "not-installed":
+        return _("The code is for rules that are not installed here (a plugin's, "
+                 "perhaps).")
+    return _("This is not a challenge code.")
+
+
+def untouched(saved: SavedGame) -> bool:
+    """Whether a game in progress was opened but never played (nothing in its log
+    but the start — no move, action or clock tick —, not over, an empty board): it
+    is not saved, and not offered to resume; a duel's next turn, saved with the
+    first player's result at the hand-over, is kept."""
+    game = saved.game
+    if game.moves or game.over or len(game.log) > 1 or (
+            saved.duel is not None and saved.duel.get("results")):
+        return False
+    board: tuple[tuple[object, ...], ...] = getattr(game, "board", ())
+    return not any(any(row) for row in board)  # not a starting position
+
+
 def open_records(notices: list[str]) -> RecordStore:
     """The player's records; what is wrong with them joins ``notices`` in the
     player's language (a file set aside: the core's own words)."""
@@ -104,6 +153,10 @@ class BlockyardApp:
             self.settings = Settings.load(self.notices)
             self.saves: dict[str, SavedGame] = {
                 s.key: s for s in load_saved_games(self.notices)}
+        for key in [k for k, s in self.saves.items() if untouched(s)]:
+            del self.saves[key]  # opened and left before a move: nothing to resume
+            with contextlib.suppress(OSError):
+                forget_game(key)
         # one app per window follows the language: an earlier app on it stops listening
         earlier = getattr(window, "stop_following_language", None)
         if callable(earlier):
@@ -305,21 +358,25 @@ class BlockyardApp:
         loaded = blockyard.load_ruleset(ruleset)
         self.window.show_view(StatsView(self.session(), loaded, back or self.show_launcher))
 
-    def confirm_new_game(self, ruleset_id: str, back: Callable[[], None],
+    def confirm_new_game(self, ruleset_id: str | blockyard.Ruleset, back: Callable[[], None],
                          seed: int | None = None,
                          challenge: int | None = None) -> None:
-        """Start a game, asking first when it would end a game in progress."""
+        """Start a game (of a ruleset id or a loaded ruleset), asking first when it
+        would end a game in progress: resume it, end it and start a new one, or back."""
+        ruleset = ruleset_id
+        if isinstance(ruleset_id, blockyard.Ruleset):
+            ruleset_id = ruleset_id.id
         key = self.key_for(ruleset_id, seed, challenge)
         saved = self.saves.get(key)
         if saved is None:
-            self.start_game(ruleset_id, seed, challenge=challenge)
+            self.start_game(ruleset, seed, challenge=challenge)
             return
         from .menus import MenuView
 
         game = saved.game
 
         def start_new() -> None:
-            self.start_game(ruleset_id, seed, challenge=challenge)
+            self.start_game(ruleset, seed, challenge=challenge)
 
         self.window.show_view(MenuView(
             _("New game of {name}?").format(name=ruleset_name(game.ruleset)),
@@ -330,8 +387,9 @@ class BlockyardApp:
              (_("End it and start a new game"), start_new),
              (_("Back"), back)], back))
 
-    def resume(self, saved: SavedGame | blockyard.Game) -> None:
-        """Go on with a game in progress, exactly where it was saved."""
+    def resume(self, saved: SavedGame | blockyard.Game, *, hand_over: bool = True) -> None:
+        """Go on with a game in progress, exactly where it was saved. A duel turn not
+        yet begun shows its hand-over screen first (unless ``hand_over`` is false)."""
         from . import duel
 
         if not isinstance(saved, SavedGame):
@@ -345,6 +403,10 @@ class BlockyardApp:
                 self.notices.append(_("The duel of this game could not be read ({reason}); "
                                       "it goes on as an ordinary game.").format(reason=exc))
                 saved.duel = None
+        if hand_over and self.duel is not None and self.duel.results \
+                and saved.game.moves == 0:
+            duel.show_turn(self)
+            return
         self.playing = saved
         self.saves[saved.key] = saved
         self.show_game(saved.game)
@@ -405,7 +467,7 @@ class BlockyardApp:
         try:
             challenge = decode(code)
         except ValueError as exc:
-            return str(exc)
+            return code_problem_text(exc)
         self.duel = None
         self.confirm_new_game(challenge.ruleset_id, self.show_launcher, challenge.seed,
                               challenge.score)
@@ -612,6 +674,8 @@ class BlockyardApp:
         playing = self.playing
         if playing is None or playing.game is not game or not playing.key:
             return
+        if untouched(playing):  # an opened game is saved from its first move on
+            return
         playing.saved_at = time.time()
         self.saves[playing.key] = playing
         if self.records.unsaved:
@@ -803,9 +867,10 @@ def run(ruleset: str | None = None, seed: int | None = None, challenge: str | No
         except ReplayError as exc:
             print(f"blockyard: {exc}")
             return 2
+    loaded = None
     if ruleset is not None:
         try:
-            blockyard.load_ruleset(ruleset)
+            loaded = blockyard.load_ruleset(ruleset)
         except (blockyard.RulesetError, blockyard.PluginError) as exc:
             print(f"blockyard: {exc}")
             return 2
@@ -827,16 +892,16 @@ def run(ruleset: str | None = None, seed: int | None = None, challenge: str | No
         app.start_challenge(challenge)
     elif replay is not None:
         app.watch_replay(replay)
-    elif ruleset is not None:
-        try:
-            app.start_game(ruleset, seed)
+    elif loaded is not None:
+        try:  # a game in progress of that ruleset is never ended without asking
+            app.confirm_new_game(loaded, app.show_launcher, seed)
         except blockyard.RulesetError as exc:
             window.close()
             print(f"blockyard: {exc}")
             return 2
         except blockyard.PluginError as exc:  # the window stays, on the plugin fault screen
             app.plugin_fault(exc)
-        if watch:
+        if watch and ruleset is not None:
             app.watch_rule_file(ruleset)
     else:
         app.show_launcher()

@@ -5,6 +5,7 @@ watch the other's game, start a new duel or leave."""
 from __future__ import annotations
 
 import textwrap
+import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -15,6 +16,7 @@ from blockyard import rng
 
 from .i18n import _, format_number, language
 from .menus import MenuView, PromptView
+from .persistence import SavedGame, SaveError, save_game, save_key
 from .rulewords import ruleset_name
 
 if TYPE_CHECKING:
@@ -70,6 +72,16 @@ class Duel:
         return duel
 
 
+def duel_turn_text(duel: Duel) -> str:
+    """What a game screen's HUD says during a duel: whose turn it is and, for the
+    second player, the score of the first to beat."""
+    text = _("{name}'s turn").format(name=duel.player)
+    if duel.results:
+        text += "  ·  " + _("To beat {points}").format(
+            points=format_number(max(r.score for r in duel.results)))
+    return text
+
+
 def setup(app: BlockyardApp, ruleset_id: str) -> None:
     """Ask for the two names, then start the duel."""
     ruleset = blockyard.load_ruleset(ruleset_id)
@@ -107,11 +119,36 @@ def duel_note(ruleset: blockyard.Ruleset, width: int = 62) -> list[str]:
     return textwrap.wrap(ruleset.help.text_in("duel", language()), width)
 
 
+def next_turn(app: BlockyardApp) -> SavedGame:
+    """The next player's game of a duel with a result already, saved at once with the
+    duel (so closing the window on the hand-over screen loses nothing: the launcher
+    offers to resume the duel there). The one saved before is taken when there is one."""
+    duel = app.duel
+    assert duel is not None and duel.results
+    key = save_key(duel.ruleset_id, duel_turn=len(duel.results), seed=duel.seed)
+    saved = app.saves.get(key)
+    if saved is not None and saved.game.moves == 0 and saved.duel == duel.data():
+        return saved
+    game = blockyard.new_game(duel.ruleset_id, seed=duel.seed)
+    saved = SavedGame(key, game, None, duel.data(), time.time())
+    app.saves[key] = saved
+    try:
+        save_game(saved)
+    except SaveError as exc:
+        from .app import save_problem_text
+
+        app.tell_save_problem(save_problem_text(exc))
+    return saved
+
+
 def show_turn(app: BlockyardApp) -> None:
+    """Whose turn it is: the first player's, or the hand-over to the second with the
+    first one's score (that turn's game is saved already: :func:`next_turn`)."""
     duel = app.duel
     assert duel is not None
     ruleset = blockyard.load_ruleset(duel.ruleset_id)
     lines = [ruleset_name(ruleset), *duel_note(ruleset)]
+    pending = next_turn(app) if duel.results else None
     if duel.results:
         last = duel.results[-1]
         lines.append(_("{name} scored {points}.").format(name=last.name,
@@ -122,16 +159,22 @@ def show_turn(app: BlockyardApp) -> None:
             name=duel.player))
 
     def begin() -> None:
-        app.start_game(duel.ruleset_id, duel.seed)
+        if pending is not None:
+            app.resume(pending, hand_over=False)
+        else:
+            app.start_game(duel.ruleset_id, duel.seed)
 
     app.window.show_view(MenuView(
         _("{name}'s turn").format(name=duel.player), lines,
         [(_("Start — {name}").format(name=duel.player), begin),
-         (_("Leave the duel"), leave(app))], leave(app)))
+         (_("Leave the duel"), leave(app, pending))], leave(app, pending)))
 
 
-def leave(app: BlockyardApp) -> Callable[[], None]:
+def leave(app: BlockyardApp, pending: SavedGame | None = None) -> Callable[[], None]:
+    """Leave the duel; the next player's game, saved but never played, goes with it."""
     def go() -> None:
+        if pending is not None:
+            app.forget(pending)
         app.duel = None
         app.show_launcher()
     return go

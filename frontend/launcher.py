@@ -6,12 +6,15 @@ first. Each row also offers its rules (how to play), statistics, a duel and its
 replays; a daily ruleset's row says whether today's game was played and its
 score. Rule files that cannot be loaded (a broken file, a missing or disabled
 plugin) are listed last, greyed, with their reason; choosing one says why it
-cannot be played. Keys: ↑/↓ choose, ←/→ change the setting, Enter play, H how to play,
+cannot be played. Keys: ↑/↓ choose (going round at either end, which the footer
+says), Page Up/Down a screenful, Home/End the first/last row; a wheel notch
+scrolls one row. ←/→ change the setting, Enter play, H how to play,
 T statistics, D duel, R replays, C enter a challenge code, S settings, Esc quit.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -194,6 +197,9 @@ class LauncherView(arcade.View):
         self.more = Text(_("▼ more below: scroll or ↓"), 0, 0, theme.ACCENT, 12,
                                 font_name=theme.FONT, bold=True, anchor_x="right",
                                 anchor_y="center")
+        # said after ↑/↓ went round from one end of the list to the other
+        self.round_note = Text("", 0, 0, theme.ACCENT, 12, font_name=theme.FONT, bold=True,
+                               anchor_x="right", anchor_y="center")
         self.headers: list[arcade.Text] = []
         self.row_height = 80.0
         self._layout()
@@ -293,13 +299,19 @@ class LauncherView(arcade.View):
         """The key hint at the bottom, wrapped to the window's width, and the "more
         below" line above it; the list ends above both."""
         size = max(MIN_FONT, 12 * scale)
-        self.hint = Text(self.hint.text, width / 2, 4 * scale, theme.MUTED, size,
+        # a key stays with its label ("R Wiederholungen"): lines break only between
+        # the items, which the hint separates with two spaces
+        text = re.sub(r"(?<=\S) (?=\S)", "\u00a0", self.hint.text)
+        self.hint = Text(text, width / 2, 4 * scale, theme.MUTED, size,
                          font_name=theme.FONT, anchor_x="center", anchor_y="bottom",
                          multiline=True, width=int(width - 16), align="center")
         self.more.font_size = size
         self.more.position = (width - 12 * scale, 4 * scale + self.hint.content_height
                               + 2 * scale + self.more.content_height / 2)
         fitted(self.more, width - 24 * scale)
+        self.round_note.font_size = size
+        self.round_note.position = self.more.position
+        fitted(self.round_note, width - 24 * scale)
         self.list_bottom = self.more.y + self.more.content_height / 2 + 4 * scale
 
     def _layout_row(self, entry: Entry, left: float, top: float, width: float,
@@ -436,7 +448,9 @@ class LauncherView(arcade.View):
                                           self.window.height, theme.BACKGROUND)
         arcade.draw_lrbt_rectangle_filled(0, self.window.width, 0, self.list_bottom,
                                           theme.BACKGROUND)
-        if self.entries and min(e.rect.bottom for e in self.entries) < self.list_bottom - 1:
+        if self.round_note.text:
+            self.round_note.draw()
+        elif self.entries and min(e.rect.bottom for e in self.entries) < self.list_bottom - 1:
             self.more.draw()
         self.title.draw()
         if self.notices:
@@ -484,11 +498,24 @@ class LauncherView(arcade.View):
         key = arcade.key
         if not self.entries:
             return
-        if symbol == key.DOWN:
-            self.selected = (self.selected + 1) % len(self.entries)
+        self.round_note.text = ""
+        last = len(self.entries) - 1
+        if symbol in (key.DOWN, key.UP):
+            step = 1 if symbol == key.DOWN else -1
+            self.selected = (self.selected + step) % len(self.entries)
+            if last and self.selected == 0 and step == 1:
+                self.say_round(_("↓ went round to the first row"))
+            elif last and self.selected == last and step == -1:
+                self.say_round(_("↑ went round to the last row"))
             self._ensure_visible()
-        elif symbol == key.UP:
-            self.selected = (self.selected - 1) % len(self.entries)
+        elif symbol in (key.PAGEDOWN, key.PAGEUP, key.HOME, key.END):
+            page = self.rows_per_page()
+            self.selected = {key.PAGEDOWN: min(last, self.selected + page),
+                             key.PAGEUP: max(0, self.selected - page),
+                             key.HOME: 0, key.END: last}[symbol]
+            if self.selected == 0:  # the top of the list, its first heading too
+                self._shift(-self.scroll)
+                self.scroll = 0.0
             self._ensure_visible()
         elif symbol in (key.LEFT, key.RIGHT):
             self.cycle_option(self.selected, 1 if symbol == key.RIGHT else -1)
@@ -569,12 +596,27 @@ class LauncherView(arcade.View):
         fresh._layout()
         self.window.show_view(fresh)
 
+    def say_round(self, text: str) -> None:
+        """Say that the selection went round from one end of the list to the other."""
+        self.round_note.text = text
+        fitted(self.round_note, self.window.width - 24)
+
+    def row_step(self) -> float:
+        """The distance from one row to the next: what a wheel notch scrolls."""
+        if len(self.entries) > 1:
+            return abs(self.entries[0].rect.top - self.entries[1].rect.top) or self.row_height
+        return self.entries[0].rect.height if self.entries else self.row_height
+
+    def rows_per_page(self) -> int:
+        """How many rows the list shows at once (Page Up/Down move by that many)."""
+        return max(1, int((self.list_top - self.list_bottom) // max(1.0, self.row_step())))
+
     def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> None:
         if not self.entries:
             return
         lowest = min(e.rect.bottom for e in self.entries) - self.scroll
         most = max(0.0, self.list_bottom - lowest + 8)
-        scroll = max(0.0, min(most, self.scroll - scroll_y * 40))
+        scroll = max(0.0, min(most, self.scroll - scroll_y * self.row_step()))
         self._shift(scroll - self.scroll)
         self.scroll = scroll
 

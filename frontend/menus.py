@@ -66,7 +66,8 @@ class MenuView(arcade.View):
         self.back = back
         self.guard = KeyGuard() if guarded else None
         self.title = Text(title, 0, 0, theme.TEXT, 28, font_name=theme.FONT, bold=True,
-                                 anchor_x="center", anchor_y="center")
+                          anchor_x="center", anchor_y="top", multiline=True, width=600,
+                          align="center")
         self.lines = [Text(line, 0, 0, theme.TEXT, 16, font_name=theme.FONT,
                            anchor_x="center", anchor_y="top", multiline=True,
                            width=600, align="center") for line in lines]
@@ -77,10 +78,12 @@ class MenuView(arcade.View):
     def _layout(self) -> None:
         width, height = self.window.width, self.window.height
         scale = max(0.7, min(1.3, min(width, height) / 720))
-        y = height - 70 * scale
-        self.title.position = (width / 2, y)
+        y = height - 50 * scale
+        # a long title (a ruleset's name in a question) wraps to the window: never cut
         self.title.font_size = 28 * scale
-        y -= 42 * scale
+        self.title.width = int(max(100, width - 32 * scale))
+        self.title.position = (width / 2, y)
+        y -= self.title.content_height + 20 * scale
         for line in self.lines:  # wrapped to the window, never cut at its edges
             line.font_size = 16 * scale
             line.width = int(max(100, min(width - 32 * scale, 640 * scale)))

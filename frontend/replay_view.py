@@ -78,10 +78,13 @@ class ReplayView(arcade.View):
         width = self.window.width
         self.status.position = (width / 2, 12)
         fit_text(self.status, width - 16, BAR_HEIGHT - 42, 12)
-        bw, bh, gap = min(110.0, (width - 50) / 4), 30.0, 8
-        left = width / 2 - (4 * bw + 3 * gap) / 2
-        for i, button in enumerate(self.buttons):
-            button.place(Rect(left + i * (bw + gap), 30, bw, bh), 13)
+        # the first button wider: its longest label ("↺ From the start") at full size
+        bw, bh, gap = min(130.0, (width - 50) / 4.35), 30.0, 8
+        widths = [1.35 * bw] + [bw] * (len(self.buttons) - 1)
+        left = width / 2 - (sum(widths) + gap * (len(widths) - 1)) / 2
+        for button, wide in zip(self.buttons, widths, strict=True):
+            button.place(Rect(left, 30, wide, bh), 13)
+            left += wide + gap
 
     def toggle(self) -> None:
         """Pause or play on; at the end, play it all again from the start."""

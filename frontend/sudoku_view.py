@@ -25,6 +25,7 @@ from blockyard.results import LandResult
 from blockyard.stones import Stone
 
 from . import rulewords, theme
+from .duel import duel_turn_text
 from .game_screen import GameScreen, ScreenSection
 from .i18n import _, format_number
 from .layout import Rect
@@ -406,7 +407,9 @@ class SudokuView(GameScreen):
     def _update_clock(self) -> None:
         left = self.game.time_left or 0
         clock = rulewords.clock(left)
-        if self.session.challenge is not None and not self.spectator:
+        if self.session.duel is not None and not self.spectator:
+            clock += "   ·   " + duel_turn_text(self.session.duel)
+        elif self.session.challenge is not None and not self.spectator:
             clock += "   ·   " + _("to beat {points}").format(
                 points=format_number(self.session.challenge))
         if self.clock_text.text != clock:

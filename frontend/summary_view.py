@@ -10,7 +10,7 @@ import arcade
 import blockyard
 
 from . import theme
-from .i18n import N_, _, format_number, localise_digits, ngettext
+from .i18n import N_, _, format_number, ngettext
 from .layout import Rect
 from .menus import KeyGuard
 from .rulewords import area_count, best_shared_with, display, engine_text, over_words
@@ -80,7 +80,9 @@ class SummaryView(arcade.View):
                               target=format_number(self.session.challenge)),
                           theme.GOOD if beat else theme.BAD, 16, True))
         if self.game.mode.has_tray and shown.score:
-            combo = localise_digits(shown.combo_text(s.best_combo)) or "—"
+            # the factor alone: the rule file's combo words ("Combo x2") would say it twice
+            combo = _("×{n}").format(n=format_number(s.best_combo)) \
+                if shown.combo_text(s.best_combo) else "—"
             lines.append((_("Best combo: {combo}").format(combo=combo), theme.TEXT, 16, False))
             if s.failed_pieces:
                 lines.append((_("Did not fit:") if s.over_reason == "stuck"
@@ -111,24 +113,27 @@ class SummaryView(arcade.View):
                 piece_sprites(piece.cells, colour, cell, left, top, self.pieces, piece.colour,
                               self.game.ruleset.looks.get(piece.colour))
                 left += (piece.width + 1) * cell
-            y -= 5 * cell + 10 * scale
+            y -= (max(piece.height for piece in failed) + 1) * cell + 10 * scale
         self.tip = Text(_("Tip: {tip}").format(tip=engine_text(self.summary.tip))
                         if self.summary.tip else "",
                                width / 2, y - 10 * scale, theme.ACCENT, 15 * scale,
-                               font_name=theme.FONT, anchor_x="center", anchor_y="center",
+                               font_name=theme.FONT, anchor_x="center", anchor_y="top",
                                multiline=True, width=int(width * 0.85), align="center")
+        # buttons a margin above the bottom edge; the code right under the tip (or the
+        # lines), never lower than just above the buttons
+        margin, bw, bh = 20 * scale, 260 * scale, 52 * scale
+        small = 40 * scale
+        self.watch.place(Rect(width / 2 - 230 * scale, margin, 220 * scale, small), 15 * scale)
+        self.stats.place(Rect(width / 2 + 10 * scale, margin, 220 * scale, small), 15 * scale)
+        row = margin + small + 12 * scale
+        self.again.place(Rect(width / 2 - bw - 10 * scale, row, bw, bh), 18 * scale)
+        self.change.place(Rect(width / 2 + 10 * scale, row, bw, bh), 18 * scale)
+        above = y - 10 * scale - (self.tip.content_height + 14 * scale if self.tip.text else 0)
         self.code_text = Text(
             _("Challenge a friend: {code}").format(code=self.code) if self.code else "",
-            width / 2, 150 * scale,
+            width / 2, max(row + bh + 28 * scale, above - 10 * scale),
             theme.TEXT, 15 * scale, font_name=theme.FONT, bold=True, anchor_x="center",
             anchor_y="center")
-        bw, bh = 260 * scale, 52 * scale
-        self.again.place(Rect(width / 2 - bw - 10 * scale, 60 * scale, bw, bh), 18 * scale)
-        self.change.place(Rect(width / 2 + 10 * scale, 60 * scale, bw, bh), 18 * scale)
-        self.watch.place(Rect(width / 2 - 230 * scale, 8 * scale, 220 * scale, 40 * scale),
-                         15 * scale)
-        self.stats.place(Rect(width / 2 + 10 * scale, 8 * scale, 220 * scale, 40 * scale),
-                         15 * scale)
 
     def rebuild(self) -> None:
         """Build the texts again in the language now chosen."""

@@ -26,6 +26,7 @@ with Pillow's basic layout: readable letters, but unshaped.
 from __future__ import annotations
 
 import hashlib
+import struct
 import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -83,7 +84,7 @@ _DEVANAGARI_ASCII = frozenset(chr(c) for c in range(0x20, 0x7F)) - set(
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz$&@`")
 
 
-def _font_of(ch: str) -> int:
+def _preferred_font(ch: str) -> int:
     if _in(ch, _COMPLEX) or ch in "।॥" or ch in _DEVANAGARI_ASCII:
         return _DEVANAGARI
     if _in(ch, _ARROW_RANGES):
@@ -93,13 +94,86 @@ def _font_of(ch: str) -> int:
     return _LATIN
 
 
+def _cmap(path: Path) -> frozenset[int]:
+    """The code points a TrueType/OpenType font has glyphs for (its Unicode ``cmap``
+    subtables of format 4 and 12; enough for the shipped fonts)."""
+    data = path.read_bytes()
+    (tables,) = struct.unpack_from(">H", data, 4)
+    offset = next((struct.unpack_from(">I", data, 12 + 16 * i + 8)[0] for i in range(tables)
+                   if data[12 + 16 * i:16 + 16 * i] == b"cmap"), None)
+    if offset is None:
+        return frozenset()
+    codes: set[int] = set()
+    (count,) = struct.unpack_from(">H", data, offset + 2)
+    for i in range(count):
+        platform, encoding, sub = struct.unpack_from(">HHI", data, offset + 4 + 8 * i)
+        if (platform, encoding) not in ((0, 3), (0, 4), (3, 1), (3, 10)):
+            continue
+        at = offset + sub
+        (kind,) = struct.unpack_from(">H", data, at)
+        if kind == 4:
+            (segments,) = struct.unpack_from(">H", data, at + 6)
+            segments //= 2
+            ends = struct.unpack_from(f">{segments}H", data, at + 14)
+            starts = struct.unpack_from(f">{segments}H", data, at + 16 + 2 * segments)
+            deltas = struct.unpack_from(f">{segments}h", data, at + 16 + 4 * segments)
+            ranges_at = at + 16 + 6 * segments
+            offsets = struct.unpack_from(f">{segments}H", data, ranges_at)
+            for k, (start, end) in enumerate(zip(starts, ends, strict=True)):
+                for code in range(start, end + 1):
+                    if code == 0xFFFF:
+                        continue
+                    if offsets[k] == 0:
+                        glyph = (code + deltas[k]) & 0xFFFF
+                    else:
+                        where = ranges_at + 2 * k + offsets[k] + 2 * (code - start)
+                        (glyph,) = struct.unpack_from(">H", data, where)
+                        glyph = (glyph + deltas[k]) & 0xFFFF if glyph else 0
+                    if glyph:
+                        codes.add(code)
+        elif kind == 12:
+            (groups,) = struct.unpack_from(">I", data, at + 12)
+            for k in range(groups):
+                start, end, first = struct.unpack_from(">III", data, at + 16 + 12 * k)
+                codes.update(range(start + (first == 0), end + 1))
+    return frozenset(codes)
+
+
+@lru_cache(maxsize=8)
+def _coverage(which: int) -> frozenset[int]:
+    return _cmap(FONT_DIR / _FONT_FILES[which, False]) & _cmap(FONT_DIR / _FONT_FILES[which, True])
+
+
+def covers(which: int, ch: str) -> bool:
+    """Whether the shipped font ``which`` (regular and bold) has a glyph for ``ch``."""
+    return ord(ch) in _coverage(which)
+
+
+def _font_of(ch: str) -> int:
+    """The font ``ch`` is drawn with: the one meant for its kind of character when that
+    font has it (a minus sign, an arrow), else the first shipped font that has it."""
+    preferred = _preferred_font(ch)
+    if covers(preferred, ch):
+        return preferred
+    return next((which for which in (_DEVANAGARI, _LATIN, _ARROWS, _SHAPES)
+                 if covers(which, ch)), preferred)
+
+
+def missing_glyphs(text: str) -> str:
+    """The characters of ``text`` (other than line breaks) that the font chosen for
+    them cannot draw: empty when every glyph is drawn."""
+    return "".join(dict.fromkeys(ch for which, part in runs(text) for ch in part
+                                 if ch not in "\n\r" and not covers(which, ch)))
+
+
 def runs(text: str) -> list[tuple[int, str]]:
     """``text`` cut into runs drawn with one font each: ``(font, characters)``. Spaces,
-    joiners and combining marks stay in the run they follow, so a word is shaped whole."""
+    joiners and combining marks stay in the run they follow (when its font has them),
+    so a word is shaped whole."""
     out: list[tuple[int, str]] = []
     for ch in text:
         attached = ch in _JOINERS or unicodedata.category(ch) in ("Mn", "Mc", "Me")
-        font = out[-1][0] if out and attached else _font_of(ch)
+        font = out[-1][0] if out and attached and covers(out[-1][0], ch) else _font_of(ch)
         if out and out[-1][0] == font:
             out[-1] = (font, out[-1][1] + ch)
         else:

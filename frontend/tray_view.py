@@ -22,6 +22,7 @@ import blockyard
 from blockyard.actions import ActionSpec
 
 from . import theme
+from .duel import duel_turn_text
 from .game_screen import GameScreen
 from .hint import hints_allowed
 from .i18n import _, format_number, localise_digits
@@ -118,7 +119,9 @@ class TrayGameView(GameScreen):
         self.combo_text.font_size = 18 * scale
         bw = place_buttons(self.hud_buttons, hud, layout.portrait, scale)
         if layout.portrait:
-            middle = hud.width - 2 * bw - 16
+            # the title's column left of the score: as wide as the buttons' at least
+            side = max(bw, 0.3 * hud.width)
+            middle = hud.width - 2 * side - 16
             self.score_text.position = (hud.center_x, hud.top - hud.height * 0.35)
             self.best_text.position = (hud.center_x, hud.top - hud.height * 0.68)
             self.combo_text.position = (hud.center_x, hud.bottom + hud.height * 0.08)
@@ -127,7 +130,6 @@ class TrayGameView(GameScreen):
             self.title_text.align = "left"
             self.title_text.position = (hud.left, hud.top - 2 * scale)
             self.clock_text.position = (hud.left + bw / 2, hud.center_y - 8 * scale)
-            side = bw
         else:
             self.title_text.anchor_x = "center"
             self.title_text.align = "center"
@@ -142,7 +144,10 @@ class TrayGameView(GameScreen):
         name = ruleset_name(self.game.ruleset)
         title = game_title(self.game)  # the name, and a daily game's date (kept whole)
         tail = title[len(name):] if title.startswith(name) else ""
-        fit_title(self.title_text, title[:len(title) - len(tail)],
+        title = title[:len(title) - len(tail)]
+        if tail:  # a daily game's date: a line of its own under the name
+            tail = "\n" + tail.strip(" ·")
+        fit_title(self.title_text, title,
                   side if layout.portrait else hud.width, max(TITLE_SMALLEST, 20 * scale),
                   tail=tail)
         fit_text(self.best_text, middle, 22 * scale, 14 * scale)
@@ -207,6 +212,8 @@ class TrayGameView(GameScreen):
             counted = self.session.records.played_today(game.ruleset, game.date)
             self.best_text.text = _("Practice — today's game counted {points}").format(
                 points=format_number(counted if counted is not None else 0))
+        elif self.session.duel is not None and not self.spectator:
+            self.best_text.text = duel_turn_text(self.session.duel)
         elif challenge is not None and not self.spectator:
             self.best_text.text = _("To beat {points}").format(points=format_number(challenge))
         elif not shows_score or game.ruleset.record_kind == "none":
@@ -372,17 +379,19 @@ def slot_of_key(symbol: int) -> int | None:
 
 def fit_title(text: Text, title: str, width: float, size: float,
               smallest: float = TITLE_SMALLEST, tail: str = "") -> None:
-    """Show ``title + tail`` in at most two lines of ``width`` pixels, at the largest
-    font size from ``size`` down to ``smallest``; when two lines at ``smallest`` do
-    not hold it, ``title`` is cut short with "…" (``tail``, a daily game's date, is
-    kept whole). Never drawn smaller than ``smallest``."""
+    """Show ``title + tail`` in at most two lines of ``width`` pixels (and one more
+    for each line break in ``tail``), at the largest font size from ``size`` down to
+    ``smallest``; when those lines at ``smallest`` do not hold it, ``title`` is cut
+    short with "…" (``tail``, a daily game's date, is kept whole). Never drawn
+    smaller than ``smallest``."""
     text.multiline = True
     text.width = max(1, int(width))
     full = title
     title += tail
+    lines = 2 + tail.count("\n")
 
     def fits(line: float) -> bool:
-        return text.content_width <= width and text.content_height <= 2 * line + 1
+        return text.content_width <= width and text.content_height <= lines * line + 1
 
     font = size
     while True:

@@ -33,3 +33,17 @@ if [ "${1:-}" = "test" ]; then
 else
     .venv/bin/python -m pip install --quiet --disable-pip-version-check -e .
 fi
+# Nepali shaping for players too (README, "Languages"): Pillow's Raqm layout loads
+# libfribidi at run time; installed with apt-get where it is missing (as root or
+# through sudo), else said
+if ! ldconfig -p 2>/dev/null | grep -q libfribidi.so.0; then
+    if command -v apt-get >/dev/null; then
+        if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
+        echo "installing libfribidi0 (Nepali text shaping)"
+        $sudo apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq libfribidi0 >/dev/null
+    else
+        echo "note: Nepali text is drawn unshaped until the FriBiDi library (libfribidi)" \
+             "is installed with your system's package manager"
+    fi
+fi

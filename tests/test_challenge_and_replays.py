@@ -56,7 +56,7 @@ def test_every_single_character_typo_is_caught():
 @pytest.mark.parametrize("code, message", [
     ("", "empty"),
     ("ABCD-EF", "has 6 characters"),
-    ("0BQ8-WM00-0007-V2U", "cannot be in a code: 'U'"),
+    ("0BQ8-WM00-0007-V2U", "'U' cannot be in a code: character 15 is mistyped"),
     ("0BQ8-WM00-0007-V2D", "mistyped"),
     (None, "is text"),
 ])
@@ -186,3 +186,32 @@ def test_only_the_last_20_replays_per_ruleset_are_kept(isolated_home):
     seeds = {load_replay(p).data["seed"] for p in kept}
     assert seeds == {g.seed for g in games[3:]}
     assert state_digest(games[0]) != state_digest(games[1])
+
+
+def test_a_mistyped_code_points_at_the_wrong_character():
+    from blockyard.challenge import ALPHABET, CodeError
+
+    for score in (None, 2500):
+        plain = encode("eu-classic", 31337, score).replace("-", "")
+        for i in range(0, len(plain), 3):
+            other = ALPHABET[(ALPHABET.index(plain[i]) + 7) % 32]
+            typo = plain[:i] + other + plain[i + 1:]
+            with pytest.raises(CodeError) as caught:
+                decode(typo[:4] + "-" + typo[4:])
+            error = caught.value
+            assert (error.reason, error.position, error.character, error.suggestion) == \
+                ("mistyped", i + 1, other, plain[i])
+            assert str(error) == (f"The code is mistyped: character {i + 1} ({other}) is "
+                                  f"probably {plain[i]}.")
+
+
+def test_a_code_with_two_typos_is_refused_without_guessing():
+    from blockyard.challenge import ALPHABET, CodeError
+
+    plain = encode("eu-classic", 31337, 2500).replace("-", "")
+    typo = "".join(ALPHABET[(ALPHABET.index(ch) + 1) % 32] if i in (2, 9) else ch
+                   for i, ch in enumerate(plain))
+    with pytest.raises(CodeError) as caught:
+        decode(typo)
+    assert caught.value.reason == "mistyped" and caught.value.position is None
+    assert str(caught.value).startswith("The code is mistyped")

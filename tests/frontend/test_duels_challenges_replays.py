@@ -97,7 +97,11 @@ def test_a_challenge_code_from_the_launcher(ui):
     typo = code[:-1] + ("0" if code[-1] != "0" else "1")
     ui.type(typo)
     ui.key("Return")
-    assert ui.view is prompt and "mistyped" in prompt.error_text.text
+    assert ui.view is prompt
+    plain = code.replace("-", "")
+    assert prompt.error_text.text == (
+        f"The code is mistyped: character {len(plain)} (“{typo[-1]}”) is probably "
+        f"“{code[-1]}”.")
     clear_field(ui, prompt)
     ui.type(code.lower())
     ui.key("Return")
@@ -219,3 +223,102 @@ def test_the_replay_list_shows_the_rebuilt_games_score_never_the_files_claim(ui)
     refused = ui.view
     assert isinstance(refused, MenuView) and refused.title.text == "Cannot show this replay"
     assert "score: the file says 987654 but its log plays" in refused.lines[0].text
+
+
+def test_closing_the_window_on_the_hand_over_screen_keeps_the_duel(ui, window):
+    from blockyard.frontend.app import BlockyardApp
+
+    launcher_on(ui, "tiered")
+    ui.key("d")
+    prompt = ui.view
+    clear_field(ui, prompt)
+    ui.type("Ann")
+    ui.key("Tab")
+    clear_field(ui, prompt)
+    ui.type("Bob")
+    ui.key("Return", "Return")  # names given, Ann starts
+    ann = ui.view.game
+    ui.key("1", "Return", "e", "e")
+    ui.pump(50)
+    assert isinstance(ui.view, MenuView) and ui.view.title.text == "Bob's turn"
+    # the window is closed here: a new app reads the same folders, as a new process would
+    app = BlockyardApp(window)
+    window.app = ui.app = app
+    app.show_launcher()
+    ui.pump(3)
+    entry = ui.view.entries[0]
+    assert entry.resume is not None
+    assert entry.title == "Resume: Tiered Blocks — duel, Bob's turn"
+    ui.key("Return")  # resume: the hand-over screen again, with Ann's score
+    assert isinstance(ui.view, MenuView) and ui.view.title.text == "Bob's turn"
+    assert any(t.text == f"Ann scored {ann.score}." for t in ui.view.lines)
+    ui.key("Return")
+    bob = ui.view
+    assert isinstance(bob, TrayGameView) and bob.game.seed == ann.seed
+    assert bob.game.tray == blockyard.new_game("tiered", seed=ann.seed).tray
+    ui.key("e", "e")
+    ui.pump(50)
+    result = ui.view
+    assert isinstance(result, MenuView) and result.title.text == "Duel result"
+    lines = [t.text for t in result.lines]
+    assert any(line.startswith(f"Ann:  {ann.score} points") for line in lines)
+    assert any(line.startswith("Bob:") for line in lines)
+    app.show_launcher()
+    ui.pump(2)
+    assert not any(e.resume for e in ui.view.entries)  # the duel is over: nothing left
+
+
+def test_leaving_a_duel_at_the_hand_over_leaves_no_game_to_resume(ui):
+    launcher_on(ui, "tiered")
+    ui.key("d", "Return", "Return")
+    ui.key("1", "Return", "e", "e")
+    ui.pump(50)
+    assert isinstance(ui.view, MenuView) and ui.view.title.text.endswith("'s turn")
+    ui.key("Escape")  # leave the duel
+    assert isinstance(ui.view, LauncherView) and ui.app.duel is None
+    assert not any(e.resume for e in ui.view.entries)
+
+
+def ink_in(ui, text):
+    """How many pixels of the screen differ from the background inside ``text``'s box."""
+    image = ui.screenshot().convert("RGB")
+    left = round(text.x - text.content_width / 2)
+    top = image.height - 1 - round(text.y + text.content_height / 2)
+    box = image.crop((left, top, left + round(text.content_width),
+                      top + round(text.content_height)))
+    background = image.getpixel((0, image.height // 2))
+    return sum(1 for p in box.getdata() if p != background)
+
+
+def test_a_duel_turn_says_whose_turn_it_is_in_the_hud(ui):
+    launcher_on(ui, "tiered")
+    ui.key("d")
+    prompt = ui.view
+    clear_field(ui, prompt)
+    ui.type("Ann")
+    ui.key("Tab")
+    clear_field(ui, prompt)
+    ui.type("Bob")
+    ui.key("Return", "Return")
+    view = ui.view
+    assert isinstance(view, TrayGameView) and view.best_text.text == "Ann's turn"
+    assert ink_in(ui, view.best_text) > 20
+    ui.key("1", "Return")
+    score = view.game.score
+    ui.key("e", "e")
+    ui.pump(50)
+    ui.key("Return")
+    view = ui.view
+    assert view.best_text.text == f"Bob's turn  ·  To beat {score}"
+    assert ink_in(ui, view.best_text) > 20
+
+
+def test_a_sudoku_duel_turn_says_whose_turn_it_is(ui):
+    from blockyard.frontend import duel
+
+    ui.app.duel = duel.Duel("sudoku-bloxx", 7, ["Ann", "Bob"])
+    ui.app.start_game("sudoku-bloxx", 7)
+    ui.pump(2)
+    view = ui.view
+    assert isinstance(view, SudokuView)
+    assert view.clock_text.text.endswith("   ·   Ann's turn")

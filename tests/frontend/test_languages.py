@@ -24,7 +24,7 @@ def test_the_launcher_key_and_button_switch_the_language_at_once(ui):
     view = ui.view
     assert i18n.language() == "de"
     assert view.language_button.label == "Deutsch"
-    assert view.hint.text.startswith("↑↓ wählen")
+    assert view.hint.text.replace("\u00a0", " ").startswith("↑↓ wählen")
     titles = [entry.title for entry in view.entries]
     assert "Block-Puzzle — Klassisch" in titles and "Nepal-Blöcke" in titles
     assert Settings.load().language == "de"
@@ -76,8 +76,8 @@ def test_a_daily_game_shows_its_date_in_the_language(ui):
     import datetime as dt
 
     written = i18n.format_date(dt.date.fromisoformat(day))
-    title = ui.view.title_text.text  # the name (cut short with "…" when long) and the date
-    name, date = title.rsplit("  ·  ", 1)
+    title = ui.view.title_text.text  # the name (cut short with "…" when long), the date
+    name, date = title.rsplit("\n", 1)  # under it
     assert date == written
     assert name == "Bloques de Nepal — Partida de hoy" or (
         name.endswith("…") and "Bloques de Nepal — Partida de hoy".startswith(name[:-1]))

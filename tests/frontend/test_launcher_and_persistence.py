@@ -194,6 +194,7 @@ def test_back_to_the_launcher_offers_resume_at_once_and_other_rulesets_keep_it(u
     view.choose(tiered)
     ui.pump(2)
     assert ui.view.game.ruleset.id == "tiered"
+    ui.key("1", "Return")  # a game is saved from its first move on
     assert (saves_dir() / "eu-classic.json").exists() and (saves_dir() / "tiered.json").exists()
     ui.key("Escape", "Down", "Down", "Return")
     assert [e.resume.game.ruleset.id for e in ui.view.entries if e.resume] == \
@@ -211,6 +212,8 @@ def test_restart_asks_and_records_the_abandoned_game(ui):
     ui.key("Escape", "Down", "Return", "Up", "Return")  # restart, chosen and confirmed
     assert ui.view.game is not game and game.over_reason == "ended"
     assert ui.app.records.stats("eu-classic").games == 1
+    assert not list((saves_dir()).glob("eu-classic.json"))  # saved from its first move
+    ui.key("1", "Return")
     assert list((saves_dir()).glob("eu-classic.json"))
 
 
@@ -343,7 +346,9 @@ def test_an_unreadable_save_is_moved_aside_with_a_message(ui, window, content):
     assert any("saved game file could not be used" in n for n in ui.view.notices)
     assert ui.view.notice_text.text and any(".corrupt-" in p.name
                                              for p in saves_dir().iterdir())
-    ui.app.start_game("eu-classic", seed=1)
+    game = ui.app.start_game("eu-classic", seed=1)
+    game.place(*game.legal_moves()[0])  # saved from its first move on
+    ui.app.after_action(game)
     assert path.is_file()
 
 
@@ -438,8 +443,8 @@ def test_a_full_disk_is_said_in_the_window_the_game_goes_on_and_saving_is_retrie
     assert game.moves == 1 and ui.view is view
     assert view.message == ("The disk is full: the game is kept in memory and saved again "
                             "after your next move.")
-    # the earlier save is left as it was
-    assert json.loads((saves_dir() / "tiered.json").read_text())["snapshot"]["moves"] == 0
+    # no earlier save (an untouched game is not saved): none half-written either
+    assert not (saves_dir() / "tiered.json").exists()
     monkeypatch.undo()  # space again: the next move saves
     slot = next(i for i, piece in enumerate(game.tray) if piece is not None)
     ui.key(str(slot + 1), "Return")
@@ -588,3 +593,87 @@ def test_blockyard_play_a_new_rule_file_opens_the_window_the_first_time(tmp_path
                               timeout=300)
         assert done.returncode == 0, done.stdout + done.stderr
         assert "unknown ruleset" not in done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("answer", ["resume", "new"])
+def test_play_ruleset_asks_before_ending_a_game_in_progress(ui, window, isolated_home, answer):
+    # `blockyard play tiered` with a tiered game in progress: asked as the launcher asks
+    game = blockyard.new_game("tiered", seed=5)
+    game.place(*game.legal_moves()[0])
+    save_game(SavedGame("tiered", game))
+    path = saves_dir() / "tiered.json"
+    process = start_process(isolated_home, ruleset="tiered")
+    try:
+        wid = process_window(ui.wid)
+        time.sleep(1.5)
+        # not ended while the question is on screen
+        assert json.loads(path.read_text())["snapshot"]["moves"] == 1
+        assert not list(replays_dir().glob("*"))
+        if answer == "resume":  # the first choice: resume that game, then place a piece
+            send_keys(wid, "Return", "2", "Return")
+            wait_for(lambda: json.loads(path.read_text())["snapshot"]["moves"] == 2)
+        else:  # end it and start a new one: recorded with its replay
+            send_keys(wid, "Down", "Return")
+            wait_for(lambda: len(list(replays_dir().glob("*"))) == 1)
+        time.sleep(0.5)
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+    relaunch(ui, window)
+    if answer == "resume":
+        assert ui.app.records.stats("tiered").games == 0
+    else:
+        assert ui.app.records.stats("tiered").games == 1
+
+
+def test_an_opened_untouched_game_is_not_saved_nor_offered(ui, window):
+    game = ui.app.start_game("eu-classic", seed=5)
+    assert game.moves == 0 and not (saves_dir() / "eu-classic.json").exists()
+    ui.key("Escape", "Down", "Down", "Return")  # pause → back to the launcher
+    assert isinstance(ui.view, LauncherView)
+    assert not any(e.resume for e in ui.view.entries)
+    # a save of an untouched game left by an earlier version: dropped at the start
+    save_game(SavedGame("tiered", blockyard.new_game("tiered", seed=2)))
+    relaunch(ui, window)
+    assert not any(e.resume for e in ui.view.entries)
+    assert not (saves_dir() / "tiered.json").exists()
+
+
+def test_the_launcher_scrolls_by_rows_and_pages(ui):
+    ui.resize(720, 600)
+    view = launcher(ui)
+    step = view.row_step()
+    assert step >= 40
+    row = view.entries[0]
+    middle = (row.rect.center_x, (view.list_top + view.list_bottom) / 2)
+    ui.move(*middle)
+    top = view.entries[0].rect.top
+    ui.xdo("click", "5")  # one real wheel notch down: one row
+    assert view.entries[0].rect.top == pytest.approx(top + step)
+    ui.xdo("click", "4")
+    assert view.entries[0].rect.top == pytest.approx(top)
+    last = len(view.entries) - 1
+    ui.key("End")
+    assert view.selected == last
+    assert view.entries[last].rect.bottom >= view.list_bottom - 1
+    ui.key("Home")
+    assert view.selected == 0 and view.scroll == 0
+    ui.key("Next")  # Page Down: a screenful of rows
+    page = view.rows_per_page()
+    assert page >= 2 and view.selected == min(last, page)
+    ui.key("Prior")
+    assert view.selected == 0
+
+
+def test_going_round_the_launcher_list_is_said(ui):
+    view = launcher(ui)
+    ui.key("End", "Down")
+    assert view.selected == 0
+    assert view.round_note.text == "↓ went round to the first row"
+    image = ui.screenshot()
+    assert image.getbbox() is not None
+    ui.key("Up")
+    assert view.selected == len(view.entries) - 1
+    assert view.round_note.text == "↑ went round to the last row"
+    ui.key("Up")
+    assert view.round_note.text == ""

@@ -167,3 +167,31 @@ def test_a_game_in_progress_says_move_or_moves(ui):
     assert game.moves == 1
     assert resume_note(saved).startswith(f"Score {game.score} after 1 move")
     assert "moves" not in resume_note(saved)
+
+
+def test_footer_hints_keep_each_key_with_its_label(ui):
+    from blockyard.frontend import i18n
+    from blockyard.frontend.launcher import LauncherView
+    from blockyard.frontend.text import Text
+
+    ui.app.show_launcher()
+    ui.pump(2)
+    try:
+        for code in ("de", "es"):
+            ui.app.set_language(code)
+            ui.resize(480, 800)
+            view = ui.view
+            assert isinstance(view, LauncherView)
+            hint = view.hint.text
+            items = [item for item in hint.split("  ") if item]
+            assert len(items) >= 8
+            for item in items:  # no ordinary space inside an item: no break inside
+                assert " " not in item.strip(), item
+            assert "R\u00a0" in hint and "C\u00a0" in hint
+            lines = view.hint.content_height / Text("Ag", 0, 0, font_size=view.hint.font_size,
+                                                   font_name=view.hint.font_name
+                                                   ).content_height
+            assert lines >= 2  # wrapped at this width, between items only
+    finally:
+        i18n.set_language("en")
+        ui.app.set_language("en")

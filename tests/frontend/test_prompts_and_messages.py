@@ -163,3 +163,27 @@ def test_the_points_label_runs_out_under_the_stuck_prompt_without_input(ui, monk
     run_idle(ui, 0.5)
     assert len(drawn) == frames  # idle again
     assert view.prompting
+
+
+@pytest.mark.parametrize("width", [720, 480, 360])
+def test_a_long_question_title_is_wrapped_never_cut(ui, width):
+    game = ui.app.start_game("eu-hardcore", seed=5)
+    ui.key("1", "Return")
+    assert game.moves == 1
+    ui.resize(width, 960)
+    ui.app.confirm_new_game("eu-hardcore", ui.app.show_launcher)
+    ui.pump(2)
+    menu = ui.view
+    assert isinstance(menu, MenuView)
+    assert menu.title.text == "New game of Block Puzzle — Hardcore?"
+    assert menu.title.content_width <= width - 16
+    image = ui.screenshot().convert("RGB")
+    top = image.height - 1 - round(menu.title.y)  # the title's top, in image rows
+    band = image.crop((0, top, width, top + round(menu.title.content_height)))
+    background = band.getpixel((width // 2, 0))
+    inked = [x for x in range(width)
+             if any(band.getpixel((x, y)) != background for y in range(band.height))]
+    assert inked, "the title is drawn"
+    assert inked[0] >= 8 and inked[-1] <= width - 9  # a margin at both edges
+    # the lines below start under the title, not on it
+    assert menu.lines[0].y < menu.title.y - menu.title.content_height

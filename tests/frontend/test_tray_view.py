@@ -3,6 +3,8 @@ and checked on screenshots."""
 
 from __future__ import annotations
 
+import pytest
+
 from blockyard.frontend import theme
 from blockyard.frontend.rulewords import game_title, ruleset_name
 from blockyard.frontend.summary_view import SummaryView
@@ -323,7 +325,8 @@ def test_long_ruleset_titles_wrap_or_are_cut_but_stay_readable_at_480x640(ui):
                 or button.rect.top <= title_bottom + 1 or button.rect.right <= title.x
         full = game_title(game)
         name = ruleset_name(game.ruleset)
-        tail = full[len(name):]  # a daily game's date: kept whole
+        tail = full[len(name):]  # a daily game's date: kept whole, on a line of its own
+        tail = "\n" + tail.strip(" ·") if tail else ""
         text = title.text
         assert text.endswith(tail)
         shown = text[:len(text) - len(tail)]
@@ -348,3 +351,20 @@ def test_fit_title_uses_two_lines_before_cutting(ui):
     fit_title(text, "Two words", 50, 14)  # wraps rather than shrinking below the smallest
     assert text.text == "Two words" and text.font_size >= TITLE_SMALLEST
     assert text.content_width <= 50
+
+
+@pytest.mark.parametrize("ruleset_id", ["eu-daily", "nepal-today"])
+def test_a_daily_title_is_whole_and_readable_at_720(ui, ruleset_id):
+    view, game = ui.show_game(ruleset=ruleset_id)
+    title = view.title_text
+    name = ruleset_name(game.ruleset)
+    date = game_title(game)[len(name):].strip(" ·")
+    assert title.text == f"{name}\n{date}"  # nothing cut, the date on its own line
+    assert title.font_size * 96 / 72 >= 20  # pixels: as large as a title, not a footnote
+    assert title.content_width <= view.layout.hud.width / 2
+    image = ui.screenshot().convert("RGB")  # drawn: ink in the title's box
+    top = image.height - 1 - round(title.y)
+    box = image.crop((round(title.x), top, round(title.x + title.content_width),
+                      top + round(title.content_height)))
+    background = image.getpixel((2, image.height // 2))
+    assert sum(1 for p in box.getdata() if p != background) > 200
