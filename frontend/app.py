@@ -120,6 +120,9 @@ class BlockyardApp:
         except Exception as exc:  # no audio driver, an unwritable data folder
             self.sounds.problem = f"{type(exc).__name__}: {exc}"
         self.apply_settings(rebuild=False)
+        from .online_account import OnlineAccount
+
+        self.online = OnlineAccount.load(self.notices)  # the server and account, if any
         self.duel: Duel | None = None  # while one is played
         self.playing: SavedGame | None = None
         self.last_replay: Path | None = None
@@ -151,7 +154,7 @@ class BlockyardApp:
             confirm_restart=self.confirm_restart, start_game=self.start_game,
             after_action=self.after_action, finish_game=self.finish_game,
             count_hint=self.count_hint, watch_replay=self.watch_replay,
-            change_setting=self.change_setting,
+            change_setting=self.change_setting, show_online=self.show_online,
             challenge=self.challenge_score, duel=self.duel, last_replay=self.last_replay)
 
     def count_hint(self, game: blockyard.Game) -> None:
@@ -284,6 +287,12 @@ class BlockyardApp:
         from .pages import SettingsView
 
         self.window.show_view(SettingsView(self.session(), back or self.show_launcher))
+
+    def show_online(self, back: Callable[[], None] | None = None) -> None:
+        """Settings → Online: the server's address and the account."""
+        from .online_view import OnlineSettingsView
+
+        self.window.show_view(OnlineSettingsView(self.online, back or self.show_launcher))
 
     def show_help(self, ruleset: str | blockyard.Ruleset,
                   back: Callable[[], None] | None = None) -> None:

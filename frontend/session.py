@@ -34,7 +34,8 @@ class Session:
     replay file of the game that just finished. The callables are the app's:
     ``after_action(game)`` saves the game on screen, ``finish_game(game)`` records
     a finished game and shows what comes next, ``count_hint(game)`` counts a hint
-    used, ``change_setting(name, value)`` saves and applies a setting, the
+    used, ``change_setting(name, value)`` saves and applies a setting, ``show_online``
+    opens Settings → Online, the
     ``show_*`` ones switch screens (``back`` returns from them)."""
 
     settings: Settings
@@ -53,6 +54,7 @@ class Session:
     count_hint: Callable[[blockyard.Game], None]
     watch_replay: Callable[..., str | None]
     change_setting: Callable[[str, Any], None]
+    show_online: Callable[[Back], None] | None = None  # Settings → Online
     challenge: int | None = None
     duel: Any = None
     last_replay: Path | None = None
