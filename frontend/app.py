@@ -294,6 +294,20 @@ class BlockyardApp:
 
         self.window.show_view(OnlineSettingsView(self.online, back or self.show_launcher))
 
+    def show_lobby(self) -> None:
+        """The lobby of the server set in Settings → Online (the launcher's entry)."""
+        from .lobby_view import LobbyView
+
+        self.window.show_view(LobbyView(self.online, self.open_table,
+                                        lambda: self.show_online(self.show_lobby),
+                                        self.show_launcher))
+
+    def open_table(self, table_id: int, code: str, seat: int | None) -> None:
+        """Show a live table of the server (``seat``: the player's, ``None`` watching)."""
+        from .online_table import open_table
+
+        open_table(self.session(), self.online, table_id, code, self.show_lobby)
+
     def show_help(self, ruleset: str | blockyard.Ruleset,
                   back: Callable[[], None] | None = None) -> None:
         """The how-to-play page of a ruleset (an installed id, or the loaded ruleset of
