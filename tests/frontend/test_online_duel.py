@@ -130,3 +130,98 @@ def test_new_table_then_a_duel_to_its_result(ui, server):
         assert f"{bob.name}: {theirs.score}" in view.result_lines.text
         ui.key("Escape")  # leaves the table: back in the lobby
         assert isinstance(ui.view, LobbyView)
+
+
+def start_duel(ui, server):
+    """A table opened from the window's lobby (mouse: New table, Open the table)
+    and joined by a second player: ``(view, bob, bob_live, seed)``."""
+    me = sign_in_window(ui, server)
+    ui.app.show_lobby()
+    lobby = ui.view
+    pump_until(ui, lambda: lobby.pending is None)
+    ui.click(lobby.new_button.rect.center_x, lobby.new_button.rect.center_y)
+    form = ui.view
+    assert isinstance(form, NewTableView)
+    form.ruleset = [rid for rid, _name in form.rulesets].index("eu-classic")
+    ui.click(form.create_button.rect.center_x, form.create_button.rect.center_y)
+    pump_until(ui, lambda: isinstance(ui.view, WaitingView))
+    table_id = int(ui.view.session.code.split("-")[0])
+    bob = account(server, "bob")
+    bob.join(table_id)
+    bob_live = bob.live(table_id)
+    seed = until(bob_live, "table")["seed"]
+    pump_until(ui, lambda: isinstance(ui.view, LiveDuelView))
+    return me, ui.view, bob, bob_live, table_id, seed
+
+
+def test_a_dropped_connection_and_a_reopened_window_keep_every_move(ui, server):
+    me, view, bob, bob_live, table_id, seed = start_duel(ui, server)
+    try:
+        theirs = blockyard.new_game("eu-classic", seed=seed)
+        ui.key("1", "Return")
+        pump_until(ui, lambda: len(view.game.log) == 2)
+        # the connection drops under the window: a banner, then back on its own
+        live = view.table.live
+        with live._lock:
+            live._socket.close()
+        pump_until(ui, lambda: view.banner.text == "Connection lost: connecting again…")
+        pump_until(ui, lambda: view.banner.text == "")
+        action = ["place", *theirs.legal_moves()[0]]
+        theirs.apply(action)
+        bob_live.act(action)
+        pump_until(ui, lambda: len(view.table.games[1].log) == 2)
+        assert len(view.game.log) == 2  # the window's own move not applied twice
+        ui.key("2", "Return")  # the first piece is placed: the second one
+        pump_until(ui, lambda: len(view.game.log) == 3)
+        mine_log = list(view.game.log)
+        # the window is closed mid-duel (the seat stays): reopened, the lobby lists
+        # the table with the player's seat, and choosing it shows every move
+        view.table.close()
+        ui.app.show_launcher()
+        ui.pump(2)
+        ui.app.show_lobby()
+        lobby = ui.view
+        pump_until(ui, lambda: lobby.pending is None and lobby.rows)
+        index = [t.id for t in lobby.tables].index(table_id)
+        assert lobby.tables[index].seats == (me.name, bob.name)
+        rect = lobby.rows[index][0]
+        ui.click(rect.center_x, rect.center_y)
+        pump_until(ui, lambda: isinstance(ui.view, LiveDuelView)
+                   and len(ui.view.game.log) == len(mine_log)
+                   and len(ui.view.table.games[1].log) == 2)
+        again = ui.view
+        assert again.game.log == mine_log and again.table.games[1].log == theirs.log
+        assert again.table.scores[1] == theirs.score
+    finally:
+        bob_live.close()
+
+
+def test_a_full_table_is_watched(ui, server):
+    _me, view, bob, bob_live, table_id, seed = start_duel(ui, server)
+    try:
+        ui.key("1", "Return")
+        pump_until(ui, lambda: len(view.game.log) == 2)
+        view.table.close()
+        # a third player's window: the table is full, so it is watched
+        sign_in_window(ui, server, "carol")
+        ui.app.show_lobby()
+        lobby = ui.view
+        pump_until(ui, lambda: lobby.pending is None and lobby.rows)
+        index = [t.id for t in lobby.tables].index(table_id)
+        ui.key(*["Down"] * index, "Return")
+        pump_until(ui, lambda: isinstance(ui.view, LiveDuelView)
+                   and len(ui.view.table.games[0].log) == 2)
+        watching = ui.view
+        assert watching.table.me is None and watching.spectator
+        theirs = blockyard.new_game("eu-classic", seed=seed)
+        action = ["place", *theirs.legal_moves()[0]]
+        theirs.apply(action)
+        bob_live.act(action)
+        pump_until(ui, lambda: len(watching.table.games[1].log) == 2)
+        assert watching.band_texts[0].text == f"{bob.name}: {theirs.score}"
+        log = list(watching.game.log)
+        ui.key("1", "Return")  # a spectator's keys send nothing
+        ui.pump(5)
+        assert watching.game.log == log
+    finally:
+        bob_live.close()
