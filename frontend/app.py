@@ -155,6 +155,7 @@ class BlockyardApp:
             after_action=self.after_action, finish_game=self.finish_game,
             count_hint=self.count_hint, watch_replay=self.watch_replay,
             change_setting=self.change_setting, show_online=self.show_online,
+            submit_game=self.submit_online if self.online.signed_in else None,
             challenge=self.challenge_score, duel=self.duel, last_replay=self.last_replay)
 
     def count_hint(self, game: blockyard.Game) -> None:
@@ -300,7 +301,30 @@ class BlockyardApp:
 
         self.window.show_view(LobbyView(self.online, self.open_table,
                                         lambda: self.show_online(self.show_lobby),
-                                        self.show_launcher))
+                                        self.show_launcher,
+                                        leaderboards=lambda: self.show_leaderboard(
+                                            self.settings.last_ruleset or "",
+                                            back=self.show_lobby)))
+
+    def show_leaderboard(self, ruleset_id: str, date: Any = None,
+                         back: Callable[[], None] | None = None) -> None:
+        """A ruleset's leaderboard on the server (``date``: a daily ruleset's day)."""
+        from .leaderboard_view import LeaderboardView
+
+        rulesets = [info.id for info in blockyard.list_rulesets() if info.error is None]
+        self.window.show_view(LeaderboardView(
+            self.online, ruleset_id if ruleset_id in rulesets else rulesets[0], rulesets,
+            lambda replay, again: self.watch_replay(replay, again),
+            back or self.show_launcher, date))
+
+    def submit_online(self, game: blockyard.Game, back: Callable[[], None]) -> None:
+        """Send a finished game to the server and show its score and rank."""
+        from .leaderboard_view import SubmitView
+
+        def board(ruleset_id: str, date: Any) -> None:
+            self.show_leaderboard(ruleset_id, date, back)
+
+        self.window.show_view(SubmitView(self.online, game, board, back))
 
     def open_table(self, table_id: int, code: str, seat: int | None) -> None:
         """Show a live table of the server (``seat``: the player's, ``None`` watching)."""

@@ -102,7 +102,8 @@ class LobbyView(BackgroundScreen):
     ``sign_in()`` opens Settings → Online."""
 
     def __init__(self, account: OnlineAccount, open_table: Callable[[int, str, int | None], None],
-                 sign_in: Callable[[], None], back: Callable[[], None]) -> None:
+                 sign_in: Callable[[], None], back: Callable[[], None], *,
+                 leaderboards: Callable[[], None] | None = None) -> None:
         super().__init__()
         self.account = account
         self.open_table = open_table
@@ -113,9 +114,12 @@ class LobbyView(BackgroundScreen):
         self.join_button = Button(_("Join by code"), self.join_by_code, font_size=16)
         self.refresh_button = Button(_("Refresh"), self.load, font_size=16)
         self.sign_in_button = Button(_("Sign in…"), sign_in, font_size=16)
+        self.boards_button = Button(_("Leaderboards"), leaderboards or (lambda: None),
+                                    font_size=16)
+        self.boards_button.visible = leaderboards is not None
         self.back_button = Button(_("Back"), back, font_size=16)
         self.buttons = [self.new_button, self.join_button, self.refresh_button,
-                        self.sign_in_button, self.back_button]
+                        self.boards_button, self.sign_in_button, self.back_button]
         self.title = Text(_("Play online"), 0, 0, theme.TEXT, 28, font_name=theme.FONT,
                           bold=True, anchor_x="center", anchor_y="center")
         self.status = Text("", 0, 0, theme.MUTED, 14, font_name=theme.FONT, anchor_x="center",
@@ -123,8 +127,9 @@ class LobbyView(BackgroundScreen):
         self.message_text = Text("", 0, 0, theme.MUTED, 14, font_name=theme.FONT,
                                  anchor_x="center", anchor_y="center", multiline=True,
                                  width=400, align="center")
-        self.hint = Text(_("↑↓ choose  Enter open  N new  J join by code  F5 refresh  Esc back"),
-                         0, 0, theme.MUTED, 12, font_name=theme.FONT, anchor_x="center",
+        self.hint = Text(
+            _("↑↓ choose  Enter open  N new  J join  B leaderboards  F5 refresh  Esc back"),
+            0, 0, theme.MUTED, 12, font_name=theme.FONT, anchor_x="center",
                          anchor_y="bottom", multiline=True, width=400, align="center")
         self.rows: list[tuple[Rect, list[Text]]] = []
         self._layout()
@@ -307,6 +312,9 @@ class LobbyView(BackgroundScreen):
             self.new_table()
         elif symbol == key.J:
             self.join_by_code()
+        elif symbol == key.B and self.boards_button.visible:
+            self.boards_button.action()
+            return
         elif symbol == key.F5:
             self.load()
         self.refresh()

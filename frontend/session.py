@@ -35,7 +35,8 @@ class Session:
     ``after_action(game)`` saves the game on screen, ``finish_game(game)`` records
     a finished game and shows what comes next, ``count_hint(game)`` counts a hint
     used, ``change_setting(name, value)`` saves and applies a setting, ``show_online``
-    opens Settings → Online, the
+    opens Settings → Online, ``submit_game(game, back)`` sends a finished game
+    to the server (only when signed in), the
     ``show_*`` ones switch screens (``back`` returns from them)."""
 
     settings: Settings
@@ -55,6 +56,7 @@ class Session:
     watch_replay: Callable[..., str | None]
     change_setting: Callable[[str, Any], None]
     show_online: Callable[[Back], None] | None = None  # Settings → Online
+    submit_game: Callable[[blockyard.Game, Back], None] | None = None  # when signed in
     challenge: int | None = None
     duel: Any = None
     last_replay: Path | None = None

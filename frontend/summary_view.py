@@ -38,6 +38,8 @@ class SummaryView(arcade.View):
         self.change = Button(_("Change ruleset"), self.session.show_launcher, font_size=18)
         self.watch = Button(_("Watch replay"), self.watch_replay, font_size=15)
         self.stats = Button(_("Statistics"), self.show_stats, font_size=15)
+        self.submit = Button(_("Submit"), self.submit_game, font_size=15, color="GO")
+        self.submit.visible = session.submit_game is not None  # signed in on a server
         if summary.new_record and fresh:  # not again when coming back from the statistics
             session.sounds.play("record")
         self.code = challenge_code(game)
@@ -128,6 +130,7 @@ class SummaryView(arcade.View):
                          15 * scale)
         self.stats.place(Rect(width / 2 + 10 * scale, 8 * scale, 220 * scale, 40 * scale),
                          15 * scale)
+        self.submit.place(Rect(8, height - 8 - 40 * scale, 150 * scale, 40 * scale), 15 * scale)
 
     def rebuild(self) -> None:
         """Build the texts again in the language now chosen."""
@@ -147,6 +150,12 @@ class SummaryView(arcade.View):
 
         self.session.show_stats(self.game.ruleset, back)
 
+    def submit_game(self) -> None:
+        """Send the game to the server (U): its score and rank there."""
+        if self.session.submit_game is not None:
+            self.session.submit_game(self.game, lambda: self.window.show_view(
+                SummaryView(self.session, self.game, self.summary, fresh=False)))
+
     def play_again(self) -> None:
         self.session.start_game(self.game.ruleset)  # a rule file by path has no id to find
 
@@ -165,12 +174,13 @@ class SummaryView(arcade.View):
         self.change.draw()
         self.watch.draw()
         self.stats.draw()
+        self.submit.draw()
 
     def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
-        hover_buttons([self.again, self.change, self.watch, self.stats], x, y)
+        hover_buttons([self.again, self.change, self.watch, self.stats, self.submit], x, y)
 
     def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
-        click_buttons([self.again, self.change, self.watch, self.stats], x, y)
+        click_buttons([self.again, self.change, self.watch, self.stats, self.submit], x, y)
 
     def on_update(self, delta_time: float) -> None:
         self.guard.advance(delta_time)
@@ -189,6 +199,8 @@ class SummaryView(arcade.View):
             self.watch_replay()
         elif symbol == arcade.key.T:
             self.show_stats()
+        elif symbol == arcade.key.U and self.submit.visible:
+            self.submit_game()
 
 
 def challenge_code(game: blockyard.Game) -> str:

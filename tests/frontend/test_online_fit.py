@@ -8,10 +8,11 @@ from online_support import free_port
 
 import blockyard
 from blockyard.frontend import i18n
+from blockyard.frontend.leaderboard_view import LeaderboardView, SubmitView
 from blockyard.frontend.lobby_view import LobbyView, NewTableView
 from blockyard.frontend.online_account import OnlineAccount
 from blockyard.frontend.online_table import LiveDuelView, TableSession, WaitingView
-from blockyard.online import TableInfo
+from blockyard.online import Entry, Leaderboard, Submission, TableInfo
 
 SIZES = [(480, 640), (720, 960), (1280, 720)]
 LANGUAGES = ("en", "de", "es", "ne")
@@ -101,6 +102,34 @@ def test_online_screens_fit(ui, size):
         for rect in duel.band_rects:  # the opponents' boards stay below the tray
             assert rect.bottom >= 0 and rect.top <= duel.reserve_bottom
         assert duel.result_lines.content_width <= duel.result_panel.width
+        boards = LeaderboardView(account, "eu-daily", ["eu-daily", "eu-classic"],
+                                 lambda *a: None, lambda: None)
+        ui.window.show_view(boards)
+        entries = tuple(Entry(i + 1, f"player_number_{i:03d}", 100000 - i, i)
+                        for i in range(40))
+        boards.board = Leaderboard("eu-daily", "2026-12-01", entries)
+        boards.lines = [*entries[:20], None, *entries[28:33]]
+        boards._layout()
+        check_buttons([boards.watch_button, boards.back_button], width, height, code)
+        check_text(boards.title, width, code)
+        check_text(boards.subtitle, width, code)
+        check_text(boards.hint, width, code)
+        for rect, texts in boards.rows:
+            assert rect.bottom >= boards.watch_button.rect.top
+            for text in texts:
+                check_text(text, width, code)
+        game = blockyard.new_game("eu-daily", seed=1)
+        game.end_round()
+        submit = SubmitView(account, game, lambda *a: None, lambda: None)
+        ui.window.show_view(submit)
+        submit.submission = Submission(1, "eu-daily", 12345, False)
+        submit.pending = None
+        submit.message = ""
+        submit._layout()
+        check_buttons(submit.buttons, width, height, code)
+        check_text(submit.title, width, code)
+        assert submit.body.content_width <= width
+        assert submit.body.y - submit.body.content_height >= submit.buttons[0].rect.top
     i18n.set_language("en")
 
 
