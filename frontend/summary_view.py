@@ -40,9 +40,11 @@ class SummaryView(arcade.View):
         self.stats = Button(_("Statistics"), self.show_stats, font_size=15)
         self.submit = Button(_("Submit"), self.submit_game, font_size=15, color="GO")
         self.submit.visible = session.submit_game is not None  # signed in on a server
+        self.copy = Button(_("Copy code"), self.copy_code, font_size=15)
         if summary.new_record and fresh:  # not again when coming back from the statistics
             session.sounds.play("record")
         self.code = challenge_code(game)
+        self.copy.visible = bool(self.code)
         # the other rulesets whose best score this record also is (one records group)
         self.shared = best_shared_with(game.ruleset) if summary.record_after is not None else []
         self.pieces: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
@@ -131,6 +133,8 @@ class SummaryView(arcade.View):
         self.stats.place(Rect(width / 2 + 10 * scale, 8 * scale, 220 * scale, 40 * scale),
                          15 * scale)
         self.submit.place(Rect(8, height - 8 - 40 * scale, 150 * scale, 40 * scale), 15 * scale)
+        self.copy.place(Rect(width - 8 - 150 * scale, height - 8 - 40 * scale, 150 * scale,
+                             40 * scale), 15 * scale)
 
     def rebuild(self) -> None:
         """Build the texts again in the language now chosen."""
@@ -149,6 +153,11 @@ class SummaryView(arcade.View):
             self.window.show_view(SummaryView(self.session, self.game, self.summary, fresh=False))
 
         self.session.show_stats(self.game.ruleset, back)
+
+    def copy_code(self) -> None:
+        """Put the challenge code on the clipboard (Ctrl+C)."""
+        if self.code:
+            self.window.set_clipboard_text(self.code)
 
     def submit_game(self) -> None:
         """Send the game to the server (U): its score and rank there."""
@@ -175,12 +184,15 @@ class SummaryView(arcade.View):
         self.watch.draw()
         self.stats.draw()
         self.submit.draw()
+        self.copy.draw()
 
     def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
-        hover_buttons([self.again, self.change, self.watch, self.stats, self.submit], x, y)
+        hover_buttons([self.again, self.change, self.watch, self.stats, self.submit,
+                       self.copy], x, y)
 
     def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
-        click_buttons([self.again, self.change, self.watch, self.stats, self.submit], x, y)
+        click_buttons([self.again, self.change, self.watch, self.stats, self.submit,
+                       self.copy], x, y)
 
     def on_update(self, delta_time: float) -> None:
         self.guard.advance(delta_time)
@@ -190,6 +202,9 @@ class SummaryView(arcade.View):
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         if not self.guard.press(symbol):  # Enter/Space meant for the game a moment ago
+            return
+        if symbol == arcade.key.C and modifiers & (arcade.key.MOD_CTRL | arcade.key.MOD_COMMAND):
+            self.copy_code()
             return
         if symbol in (arcade.key.ENTER, arcade.key.RETURN, arcade.key.SPACE):
             self.play_again()
