@@ -70,6 +70,7 @@ def test_new_table_then_a_duel_to_its_result(ui, server):
     lobby = ui.view
     assert isinstance(lobby, LobbyView)
     pump_until(ui, lambda: lobby.pending is None)
+    assert not lobby.animating()  # idle: the window draws no frame until something changes
     # keyboard: N opens the form; → until eu-classic; seats stay 2; Enter opens
     ui.key("n")
     form = ui.view
@@ -98,6 +99,8 @@ def test_new_table_then_a_duel_to_its_result(ui, server):
         mine = blockyard.new_game("eu-classic", seed=state["seed"])
         theirs = blockyard.new_game("eu-classic", seed=state["seed"])
         assert view.game.log == mine.log
+        ui.pump(3)
+        assert not view.animating()  # waiting for the opponent: no frame is drawn
         # the window's move by keyboard: applied once the server accepted it
         ui.key("1", "Return")
         pump_until(ui, lambda: len(view.game.log) == 2)
