@@ -67,6 +67,7 @@ class TableSession:
         self.refusal = ""
         self.connection = "connecting"  # connecting, open, lost, closed
         self.closed_reason = ""
+        self.problem = ""  # why the table cannot be shown here (its rules), or ""
         self.my_move: Callable[[list[Any]], None] | None = None  # the duel screen's
 
     @property
@@ -127,7 +128,15 @@ class TableSession:
         if self.seed is None or not self.ruleset_id:
             self.games = []
             return
-        self.games = [blockyard.new_game(self.ruleset_id, seed=self.seed) for _ in self.seats]
+        try:
+            self.games = [blockyard.new_game(self.ruleset_id, seed=self.seed)
+                          for _ in self.seats]
+        except Exception as exc:  # not installed here, or its plugin fails: say so
+            self.games = []
+            self.problem = _("This table's rules cannot be played here: {reason}").format(
+                reason=str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__)
+            return
+        self.problem = ""
         self.over = [False] * len(self.seats)
         self.scores = [0] * len(self.seats)
 
@@ -220,6 +229,8 @@ class WaitingView(arcade.View):
                                                       name=seat or _("free")))
         if s.refusal:
             lines.append(s.refusal)
+        if s.problem:
+            lines.append(s.problem)
         self.body.text = "\n".join(lines)
         self.banner.text = connection_banner(s)
         invalidate = getattr(self.window, "invalidate", None)
@@ -228,9 +239,13 @@ class WaitingView(arcade.View):
 
     def on_update(self, delta_time: float) -> None:
         if self.session.update():
-            if self.session.status == "playing" and self.session.games:
-                self.open_duel()
-                return
+            if self.session.status == "playing" and self.session.games \
+                    and not self.session.problem:
+                try:
+                    self.open_duel()
+                    return
+                except ValueError as exc:  # a kind of game the duel screen cannot show
+                    self.session.problem = str(exc)
             self._refresh()
 
     def on_resize(self, width: int, height: int) -> None:
@@ -310,8 +325,7 @@ class LiveDuelView(TrayGameView):
         watching = me is None
         game = table.games[me if me is not None else 0]
         if not isinstance(game, blockyard.TrayGame):
-            raise ValueError(f"{table.ruleset_id}: only tray games are played at live tables "
-                             "in the window")
+            raise ValueError(_("Only tray games are played at live tables in the window."))
         self.leave_table = leave
         self.band_texts: list[Text] = []
         super().__init__(session, game, spectator=watching,

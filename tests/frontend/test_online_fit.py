@@ -148,3 +148,40 @@ def test_the_small_board_follows_the_game(ui):
     table._take({"type": "move", "seat": 1, "action": ["place", 0, 99, 99], "score": 77,
                  "over": True})
     assert table.scores[1] == 77 and table.over == [False, True]
+
+
+def test_a_table_of_rules_not_installed_here_says_so(ui):
+    table = TableSession(QuietLive(), "me", "3-abc")
+    table._take({"type": "table", "id": 3, "ruleset_id": "not-installed-here", "seed": 1,
+                 "seats": ["me", "you"], "status": "waiting", "round": 1})
+    assert table.games == []
+    assert table.problem.startswith("This table's rules cannot be played here: ")
+    waiting = WaitingView(table, lambda: None, lambda: None)
+    ui.window.show_view(waiting)
+    waiting._refresh()
+    assert table.problem in waiting.body.text
+
+
+def test_a_falling_table_stays_on_the_waiting_screen(ui):
+    opened = []
+
+    def open_duel():
+        opened.append(LiveDuelView(ui.app.session(), table, lambda: None))
+
+    class Playing(QuietLive):
+        def __init__(self):
+            self.sent = False
+
+        def poll(self):
+            if self.sent:
+                return []
+            self.sent = True
+            return [{"type": "table", "id": 4, "ruleset_id": "sudoku-bloxx", "seed": 1,
+                     "seats": ["me", "you"], "status": "playing", "round": 1}]
+
+    table = TableSession(Playing(), "me", "")
+    waiting = WaitingView(table, open_duel, lambda: None)
+    ui.window.show_view(waiting)
+    ui.pump(2)
+    assert ui.view is waiting and not opened
+    assert "Only tray games are played at live tables in the window." in waiting.body.text
