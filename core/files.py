@@ -37,12 +37,12 @@ def temporary_name(path: Path) -> Path:
     return path.with_name(f"{path.name}.by-{os.getpid()}-{secrets.token_hex(4)}{TEMP_SUFFIX}")
 
 
-def _create_temporary(path: Path) -> tuple[int, Path]:
+def _create_temporary(path: Path, mode: int = 0o644) -> tuple[int, Path]:
     while True:
         tmp = temporary_name(path)
         try:
             return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0),
-                           0o644), tmp
+                           mode), tmp
         except FileExistsError:  # pragma: no cover - 32 random bits collided
             continue
 
@@ -61,11 +61,13 @@ def fsync_folder(folder: Path) -> None:
         os.close(dir_fd)
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` (UTF-8) so that a crash leaves the old or the new file."""
+def write_atomically(path: Path, text: str, *, mode: int = 0o644) -> None:
+    """Replace ``path`` with ``text`` (UTF-8) so that a crash leaves the old or the new file.
+    ``mode``: the new file's permissions (``0o600``: readable only by its owner, from
+    the moment it exists; the umask may only take more away)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = _create_temporary(path)
+    fd, tmp = _create_temporary(path, mode)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(text.encode("utf-8"))

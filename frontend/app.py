@@ -174,6 +174,9 @@ class BlockyardApp:
         except Exception as exc:  # no audio driver, an unwritable data folder
             self.sounds.problem = f"{type(exc).__name__}: {exc}"
         self.apply_settings(rebuild=False)
+        from .online_account import OnlineAccount
+
+        self.online = OnlineAccount.load(self.notices)  # the server and account, if any
         self.duel: Duel | None = None  # while one is played
         self.playing: SavedGame | None = None
         self.last_replay: Path | None = None
@@ -205,7 +208,8 @@ class BlockyardApp:
             confirm_restart=self.confirm_restart, start_game=self.start_game,
             after_action=self.after_action, finish_game=self.finish_game,
             count_hint=self.count_hint, watch_replay=self.watch_replay,
-            change_setting=self.change_setting,
+            change_setting=self.change_setting, show_online=self.show_online,
+            submit_game=self.submit_online if self.online.signed_in else None,
             challenge=self.challenge_score, duel=self.duel, last_replay=self.last_replay)
 
     def count_hint(self, game: blockyard.Game) -> None:
@@ -338,6 +342,49 @@ class BlockyardApp:
         from .pages import SettingsView
 
         self.window.show_view(SettingsView(self.session(), back or self.show_launcher))
+
+    def show_online(self, back: Callable[[], None] | None = None) -> None:
+        """Settings → Online: the server's address and the account."""
+        from .online_view import OnlineSettingsView
+
+        self.window.show_view(OnlineSettingsView(self.online, back or self.show_launcher))
+
+    def show_lobby(self) -> None:
+        """The lobby of the server set in Settings → Online (the launcher's entry)."""
+        from .lobby_view import LobbyView
+
+        self.window.show_view(LobbyView(self.online, self.open_table,
+                                        lambda: self.show_online(self.show_lobby),
+                                        self.show_launcher,
+                                        leaderboards=lambda: self.show_leaderboard(
+                                            self.settings.last_ruleset or "",
+                                            back=self.show_lobby)))
+
+    def show_leaderboard(self, ruleset_id: str, date: Any = None,
+                         back: Callable[[], None] | None = None) -> None:
+        """A ruleset's leaderboard on the server (``date``: a daily ruleset's day)."""
+        from .leaderboard_view import LeaderboardView
+
+        rulesets = [info.id for info in blockyard.list_rulesets() if info.error is None]
+        self.window.show_view(LeaderboardView(
+            self.online, ruleset_id if ruleset_id in rulesets else rulesets[0], rulesets,
+            lambda replay, again: self.watch_replay(replay, again),
+            back or self.show_launcher, date))
+
+    def submit_online(self, game: blockyard.Game, back: Callable[[], None]) -> None:
+        """Send a finished game to the server and show its score and rank."""
+        from .leaderboard_view import SubmitView
+
+        def board(ruleset_id: str, date: Any) -> None:
+            self.show_leaderboard(ruleset_id, date, back)
+
+        self.window.show_view(SubmitView(self.online, game, board, back))
+
+    def open_table(self, table_id: int, code: str, seat: int | None) -> None:
+        """Show a live table of the server (``seat``: the player's, ``None`` watching)."""
+        from .online_table import open_table
+
+        open_table(self.session(), self.online, table_id, code, self.show_lobby)
 
     def show_help(self, ruleset: str | blockyard.Ruleset,
                   back: Callable[[], None] | None = None) -> None:
@@ -694,6 +741,10 @@ class BlockyardApp:
         say = getattr(self.window.current_view, "say", None)
         if callable(say):
             say(text)
+
+    def tell_save_error(self, exc: SaveError) -> None:
+        """Say in the window why a save failed (:func:`save_problem_text`)."""
+        self.tell_save_problem(save_problem_text(exc))
 
     def tell_save_problem(self, text: str) -> None:
         """Say in the window why something could not be saved (in the message line now,

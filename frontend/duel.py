@@ -135,9 +135,7 @@ def next_turn(app: BlockyardApp) -> SavedGame:
     try:
         save_game(saved)
     except SaveError as exc:
-        from .app import save_problem_text
-
-        app.tell_save_problem(save_problem_text(exc))
+        app.tell_save_error(exc)
     return saved
 
 

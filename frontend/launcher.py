@@ -41,7 +41,8 @@ windows leave secondary words out rather than shrink text below it."""
 #: The launcher's headings of the bundled families (others show their id in capitals).
 FAMILIES = {"continue": N_("Continue"), "eu": N_("EU"), "gravity": N_("GRAVITY"),
             "mixed": N_("MIXED"), "nepal": N_("NEPAL"), "sudoku": N_("SUDOKU"),
-            "tiered": N_("TIERED"), "unavailable": N_("Cannot be loaded")}
+            "tiered": N_("TIERED"), "unavailable": N_("Cannot be loaded"),
+            "online": N_("ONLINE")}
 
 
 @dataclass
@@ -76,6 +77,10 @@ def build_entries(app: Launcher, loaded: list[blockyard.Ruleset] | None = None) 
     for saved in sorted(app.saves.values(), key=lambda s: -s.saved_at):
         entries.append(Entry(resume_title(saved), "continue", resume_note(saved),
                              [("", saved.game.ruleset.id)], resume=saved))
+    online = getattr(app, "online", None)
+    if online is not None and online.online:  # a server is set: its lobby
+        entries.append(Entry(_("Play online"), "online", online.server, [("", "")],
+                             key="online"))
     grouped: dict[str, Entry] = {}
     unavailable: list[Entry] = []
     for info in blockyard.list_rulesets():
@@ -209,6 +214,8 @@ class LauncherView(arcade.View):
         show only the first ones)."""
         if entry.resume is not None:
             return resume_parts(entry.resume)
+        if entry.family == "online":
+            return [_("tables and live duels")]
         if entry.error is not None:
             return [_("cannot be loaded · Enter shows why")]
         ruleset = blockyard.load_ruleset(entry.ruleset_id)
@@ -323,7 +330,8 @@ class LauncherView(arcade.View):
         line_h = max(18 * scale, small * PIXELS_PER_POINT * 1.45)
         button_h = max(24 * scale, small * PIXELS_PER_POINT * 1.6)
         inner, gap = 14 * scale, 6 * scale
-        labels: list[tuple[str, str]] = [] if entry.resume is not None or entry.error else [
+        labels: list[tuple[str, str]] = [] if entry.resume is not None or entry.error \
+            or entry.family == "online" else [
             ("help", _("Rules")), ("stats", _("Stats")), ("duel", _("Duel")),
             ("replays", _("Replays"))]
         label_texts = [Text(label, 0, 0, theme.TEXT, small, font_name=theme.FONT, bold=True,
@@ -360,7 +368,8 @@ class LauncherView(arcade.View):
         texts.append(fitted(title, title_room))
         bottom_y = r.bottom + 5 * scale + button_h / 2  # centre of the bottom line
         if entry.resume is None:
-            description = entry.description if entry.error is not None else \
+            description = entry.description if entry.error is not None \
+                or entry.family == "online" else \
                 ruleset_description(blockyard.load_ruleset(entry.ruleset_id))
             texts.append(fitted(Text(description, r.left + inner,
                                      r.top - 5 * scale - title_h - line_h / 2, theme.MUTED,
@@ -477,6 +486,9 @@ class LauncherView(arcade.View):
 
     def choose(self, index: int) -> None:
         entry = self.entries[index]
+        if entry.family == "online":
+            self.app.show_lobby()
+            return
         if entry.error is not None:
             self.show_unavailable(entry)
             return
@@ -521,6 +533,9 @@ class LauncherView(arcade.View):
             self.cycle_option(self.selected, 1 if symbol == key.RIGHT else -1)
         elif symbol in (key.ENTER, key.RETURN, key.SPACE):
             self.choose(self.selected)
+        elif self.entries[self.selected].family == "online" and symbol in (
+                key.D, key.R, key.T, key.H):
+            return  # the lobby's row has no rules, records or replays
         elif self.entries[self.selected].error is not None and symbol in (
                 key.D, key.R, key.T, key.H):
             self.show_unavailable(self.entries[self.selected])

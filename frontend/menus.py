@@ -145,7 +145,8 @@ class MenuView(arcade.View):
 
 class PromptView(arcade.View):
     """Text fields to fill in. ``done(values)`` returns an error message to show,
-    or ``None`` when the values were accepted."""
+    or ``None`` when the values were accepted. Ctrl+V pastes into the field in
+    focus, Ctrl+C copies it."""
 
     def __init__(self, title: str, fields: Sequence[tuple[str, str]],
                  done: Callable[[list[str]], str | None], back: Callable[[], None],
@@ -242,6 +243,13 @@ class PromptView(arcade.View):
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         key = arcade.key
+        if modifiers & (key.MOD_CTRL | key.MOD_COMMAND) and symbol in (key.C, key.V):
+            if symbol == key.V:  # paste (a code sent by a friend)
+                self.ready = True
+                self.on_text(self.window.get_clipboard_text().strip())
+            else:
+                self.window.set_clipboard_text(self.values[self.focus])
+            return
         if symbol == key.BACKSPACE:
             if self.fresh[self.focus]:
                 self.values[self.focus] = ""

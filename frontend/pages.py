@@ -73,6 +73,7 @@ def setting_options() -> list[Option]:
         Option("window_mode", _("Window mode"), [(m, mode_words[m]) for m in WINDOW_MODES]),
         Option("language", _("Language"), list(LANGUAGES.items())),
         Option("native_digits", _("Nepali digits (०–९)"), on_off),
+        Option("online", _("Online play"), [(None, _("Server and account…"))]),
     ]
 
 
@@ -94,6 +95,8 @@ class SettingsView(arcade.View):
         self.window.show_view(SettingsView(self.session, self.back, self.selected))
 
     def value_word(self, option: Option) -> str:
+        if option.name == "online":  # a page of its own, not a value
+            return option.values[0][1]
         current = language() if option.name == "language" \
             else getattr(self.session.settings, option.name)
         for value, word in option.values:
@@ -185,6 +188,10 @@ class SettingsView(arcade.View):
         """Move setting ``index`` ``step`` values on (wrapping), save and apply it."""
         option = self.options[index]
         self.selected = index
+        if option.name == "online":
+            if self.session.show_online is not None:
+                self.session.show_online(self.rebuild)
+            return
         words = [word for _value, word in option.values]
         current = words.index(self.value_word(option)) if self.value_word(option) in words \
             else 0

@@ -34,7 +34,9 @@ class Session:
     replay file of the game that just finished. The callables are the app's:
     ``after_action(game)`` saves the game on screen, ``finish_game(game)`` records
     a finished game and shows what comes next, ``count_hint(game)`` counts a hint
-    used, ``change_setting(name, value)`` saves and applies a setting, the
+    used, ``change_setting(name, value)`` saves and applies a setting, ``show_online``
+    opens Settings → Online, ``submit_game(game, back)`` sends a finished game
+    to the server (only when signed in), the
     ``show_*`` ones switch screens (``back`` returns from them)."""
 
     settings: Settings
@@ -53,6 +55,8 @@ class Session:
     count_hint: Callable[[blockyard.Game], None]
     watch_replay: Callable[..., str | None]
     change_setting: Callable[[str, Any], None]
+    show_online: Callable[[Back], None] | None = None  # Settings → Online
+    submit_game: Callable[[blockyard.Game, Back], None] | None = None  # when signed in
     challenge: int | None = None
     duel: Any = None
     last_replay: Path | None = None
@@ -87,6 +91,7 @@ class Launcher(Protocol):
     def prompt_challenge(self) -> None: ...
     def start_duel(self, ruleset_id: str) -> None: ...
     def set_language(self, code: str) -> None: ...
+    def show_lobby(self) -> None: ...
     def confirm_quit(self, view: arcade.View) -> None: ...
 
 

@@ -38,9 +38,13 @@ class SummaryView(arcade.View):
         self.change = Button(_("Change ruleset"), self.session.show_launcher, font_size=18)
         self.watch = Button(_("Watch replay"), self.watch_replay, font_size=15)
         self.stats = Button(_("Statistics"), self.show_stats, font_size=15)
+        self.submit = Button(_("Submit"), self.submit_game, font_size=15, color="GO")
+        self.submit.visible = session.submit_game is not None  # signed in on a server
+        self.copy = Button(_("Copy code"), self.copy_code, font_size=15)
         if summary.new_record and fresh:  # not again when coming back from the statistics
             session.sounds.play("record")
         self.code = challenge_code(game)
+        self.copy.visible = bool(self.code)
         # the other rulesets whose best score this record also is (one records group)
         self.shared = best_shared_with(game.ruleset) if summary.record_after is not None else []
         self.pieces: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
@@ -134,6 +138,9 @@ class SummaryView(arcade.View):
             width / 2, max(row + bh + 28 * scale, above - 10 * scale),
             theme.TEXT, 15 * scale, font_name=theme.FONT, bold=True, anchor_x="center",
             anchor_y="center")
+        self.submit.place(Rect(8, height - 8 - 40 * scale, 150 * scale, 40 * scale), 15 * scale)
+        self.copy.place(Rect(width - 8 - 150 * scale, height - 8 - 40 * scale, 150 * scale,
+                             40 * scale), 15 * scale)
 
     def rebuild(self) -> None:
         """Build the texts again in the language now chosen."""
@@ -153,6 +160,17 @@ class SummaryView(arcade.View):
 
         self.session.show_stats(self.game.ruleset, back)
 
+    def copy_code(self) -> None:
+        """Put the challenge code on the clipboard (Ctrl+C)."""
+        if self.code:
+            self.window.set_clipboard_text(self.code)
+
+    def submit_game(self) -> None:
+        """Send the game to the server (U): its score and rank there."""
+        if self.session.submit_game is not None:
+            self.session.submit_game(self.game, lambda: self.window.show_view(
+                SummaryView(self.session, self.game, self.summary, fresh=False)))
+
     def play_again(self) -> None:
         self.session.start_game(self.game.ruleset)  # a rule file by path has no id to find
 
@@ -171,12 +189,16 @@ class SummaryView(arcade.View):
         self.change.draw()
         self.watch.draw()
         self.stats.draw()
+        self.submit.draw()
+        self.copy.draw()
 
     def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
-        hover_buttons([self.again, self.change, self.watch, self.stats], x, y)
+        hover_buttons([self.again, self.change, self.watch, self.stats, self.submit,
+                       self.copy], x, y)
 
     def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
-        click_buttons([self.again, self.change, self.watch, self.stats], x, y)
+        click_buttons([self.again, self.change, self.watch, self.stats, self.submit,
+                       self.copy], x, y)
 
     def on_update(self, delta_time: float) -> None:
         self.guard.advance(delta_time)
@@ -187,6 +209,9 @@ class SummaryView(arcade.View):
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         if not self.guard.press(symbol):  # Enter/Space meant for the game a moment ago
             return
+        if symbol == arcade.key.C and modifiers & (arcade.key.MOD_CTRL | arcade.key.MOD_COMMAND):
+            self.copy_code()
+            return
         if symbol in (arcade.key.ENTER, arcade.key.RETURN, arcade.key.SPACE):
             self.play_again()
         elif symbol in (arcade.key.ESCAPE, arcade.key.L):
@@ -195,6 +220,8 @@ class SummaryView(arcade.View):
             self.watch_replay()
         elif symbol == arcade.key.T:
             self.show_stats()
+        elif symbol == arcade.key.U and self.submit.visible:
+            self.submit_game()
 
 
 def challenge_code(game: blockyard.Game) -> str:

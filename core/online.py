@@ -1,0 +1,595 @@
+"""The client side of online play: ``blockyard serve``'s calls over HTTP and its
+live tables over a WebSocket, for the window and for scripts (no window code).
+
+:class:`Client` makes the HTTP calls (accounts, sessions, verified games,
+leaderboards, tables). Every failure is an :class:`OnlineError` with a text a
+player can read: the server's own ``{"error": ...}`` message with its status,
+or "cannot reach the server at …" when the connection is refused, times out or
+the address is not a server.
+
+:class:`LiveTable` is one seat's (or a spectator's) connection to a live table.
+It runs in a background thread with two queues, so the window never waits on
+the network: the window sends with :meth:`LiveTable.act` (which only queues the
+message) and takes what arrived with :meth:`LiveTable.poll` once a frame. A
+thread rather than asyncio inside pyglet's loop: pyglet's event loop stays as
+it is, the thread sleeps in a blocking ``recv`` (no polling, so an idle window
+costs no CPU) and the same class serves scripts and tests without an event loop.
+A dropped connection is reported (``{"type": "connection", "state": "lost"}``),
+connected again automatically to the same table, and the moves the server sends
+again on reconnecting are passed on only once (``"state": "back"`` follows).
+
+:func:`run_in_background` runs one HTTP call off the window's thread; the
+window polls the returned :class:`Pending` each frame.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import queue
+import threading
+import urllib.parse
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+import httpx
+
+from .replays import Replay, load_replay, replay_data
+
+DEFAULT_TIMEOUT = 10.0
+RECONNECT_DELAYS = (0.2, 0.5, 1.0, 2.0, 5.0)  # seconds between attempts, the last repeated
+MAX_MESSAGE = 16 * 1024  # what the server accepts from a client
+MAX_INCOMING = 4 * 1024 * 1024  # what we accept from a server
+
+T = TypeVar("T")
+
+
+class OnlineError(Exception):
+    """An online call failed. ``message`` is readable by a player; ``status`` is
+    the HTTP status of the server's answer (``None`` when no answer came)."""
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+def server_url(address: str) -> str:
+    """The base URL of a server typed as ``host``, ``host:port`` or a full
+    ``http(s)://`` address (no path). ``ValueError`` naming what is wrong."""
+    text = address.strip()
+    if not text:
+        raise ValueError("no server address given")
+    if "://" not in text:
+        text = "http://" + text
+    parts = urllib.parse.urlsplit(text)
+    if parts.scheme not in ("http", "https"):
+        raise ValueError(f"server address {address!r}: only http:// and https:// are served")
+    if not parts.hostname:
+        raise ValueError(f"server address {address!r} names no host")
+    try:
+        parts.port  # noqa: B018 - raises on a bad port
+    except ValueError:
+        raise ValueError(f"server address {address!r} has a bad port") from None
+    if parts.path.strip("/") or parts.query or parts.fragment:
+        raise ValueError(f"server address {address!r}: give only the host and port")
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+@dataclass(frozen=True)
+class Submission:
+    """A game stored by the server: its ``id``, the score the server computed and
+    whether it counts on the leaderboard (``False``: practice)."""
+
+    id: int
+    ruleset_id: str
+    score: int
+    counted: bool
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One leaderboard line."""
+
+    rank: int
+    name: str
+    score: int
+    game_id: int
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    """A ruleset's leaderboard (of one ``date`` for a daily ruleset), best first."""
+
+    ruleset_id: str
+    date: str | None
+    entries: tuple[Entry, ...]
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    """A table as listed: its seats hold the players' names (``None``: free)."""
+
+    id: int
+    ruleset_id: str
+    seats: tuple[str | None, ...]
+    status: str
+
+    @property
+    def free_seats(self) -> int:
+        """How many seats are still free."""
+        return sum(1 for seat in self.seats if seat is None)
+
+
+@dataclass(frozen=True)
+class NewTable:
+    """A table just created: its ``id`` and the ``code`` that lets others join."""
+
+    id: int
+    code: str
+
+
+def _field(data: Any, key: str, kind: type[T], what: str) -> T:
+    if not isinstance(data, dict) or key not in data:
+        raise OnlineError(f"the server's answer to {what} lacks {key!r}")
+    value = data[key]
+    if (kind is int and isinstance(value, bool)) or not isinstance(value, kind):
+        raise OnlineError(f"the server's answer to {what}: {key!r} is not a "
+                          f"{kind.__name__}")
+    return value
+
+
+class Client:
+    """HTTP calls of one server. ``address``: as :func:`server_url` reads it;
+    ``token``: a session token (signed in) or ``None``. ``transport`` is for
+    tests (an ``httpx`` transport)."""
+
+    def __init__(self, address: str, token: str | None = None, *,
+                 timeout: float = DEFAULT_TIMEOUT,
+                 transport: httpx.BaseTransport | None = None) -> None:
+        self.url = server_url(address)
+        self.token = token
+        self.timeout = timeout
+        self._http = httpx.Client(base_url=self.url, timeout=timeout, transport=transport,
+                                  follow_redirects=False)
+
+    def close(self) -> None:
+        """Close the HTTP connections."""
+        self._http.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- plumbing ---------------------------------------------------------------------
+
+    def _call(self, method: str, path: str, what: str, *, json_body: Any = None,
+              params: dict[str, Any] | None = None, auth: bool = False,
+              expect: Sequence[int] = (200,)) -> Any:
+        headers: dict[str, str] = {}
+        if auth:
+            if not self.token:
+                raise OnlineError(f"{what}: sign in first")
+            headers["Authorization"] = f"Bearer {self.token}"
+        try:
+            answer = self._http.request(method, path, json=json_body, params=params,
+                                        headers=headers)
+        except httpx.TimeoutException:
+            raise OnlineError(f"cannot reach the server at {self.url}: no answer within "
+                              f"{self.timeout:g} seconds") from None
+        except httpx.HTTPError as exc:
+            raise OnlineError(f"cannot reach the server at {self.url} "
+                              f"({type(exc).__name__}: {exc})") from None
+        if answer.status_code not in expect:
+            raise OnlineError(f"{what}: {self._error_text(answer)}", answer.status_code)
+        if answer.status_code == 204:
+            return None
+        try:
+            return answer.json()
+        except ValueError:
+            raise OnlineError(f"{what}: the answer from {self.url} is not a Blockyard "
+                              "server's", answer.status_code) from None
+
+    def _error_text(self, answer: httpx.Response) -> str:
+        try:
+            data = answer.json()
+        except ValueError:
+            data = None
+        if isinstance(data, dict) and isinstance(data.get("error"), str):
+            return f"{data['error']} (HTTP {answer.status_code})"
+        return (f"the server at {self.url} answered HTTP {answer.status_code} "
+                "without a Blockyard error: is it a Blockyard server?")
+
+    # -- the calls ----------------------------------------------------------------------
+
+    def health(self) -> str:
+        """The server's version (``GET /api/health``)."""
+        data = self._call("GET", "/api/health", "checking the server")
+        if not isinstance(data, dict) or data.get("ok") is not True:
+            raise OnlineError(f"{self.url} is not a Blockyard server")
+        return str(data.get("version", ""))
+
+    def create_account(self, name: str, password: str) -> str:
+        """Create an account; its name as stored."""
+        data = self._call("POST", "/api/accounts", "creating the account",
+                          json_body={"name": name, "password": password}, expect=(201,))
+        return _field(data, "name", str, "creating the account")
+
+    def sign_in(self, name: str, password: str) -> str:
+        """Sign in: the session token (also kept on this client)."""
+        data = self._call("POST", "/api/sessions", "signing in",
+                          json_body={"name": name, "password": password})
+        self.token = _field(data, "token", str, "signing in")
+        return self.token
+
+    def sign_out(self) -> None:
+        """Revoke this client's token on the server and forget it."""
+        if self.token:
+            try:
+                self._call("DELETE", "/api/sessions", "signing out", auth=True,
+                           expect=(204, 200))
+            except OnlineError as exc:
+                if exc.status != 401:  # an expired token is signed out already
+                    raise
+        self.token = None
+
+    def submit_game(self, game: Replay | dict[str, Any] | Path | str | Any) -> Submission:
+        """Send a finished game (a :class:`~blockyard.replays.Replay`, a replay
+        file's path or JSON, or a :class:`~blockyard.game.Game`); the server
+        replays it and answers with the score it computed."""
+        if isinstance(game, Replay):
+            body: Any = game.data
+        elif isinstance(game, (Path, str)):
+            body = load_replay(game).data
+        elif isinstance(game, dict):
+            body = game
+        else:
+            body = replay_data(game)
+        data = self._call("POST", "/api/games", "submitting the game", json_body=body,
+                          auth=True, expect=(201,))
+        what = "submitting the game"
+        return Submission(_field(data, "id", int, what), _field(data, "ruleset_id", str, what),
+                          _field(data, "score", int, what), _field(data, "counted", bool, what))
+
+    def game(self, game_id: int) -> Replay:
+        """A stored game's replay (checked as a replay file is when loaded)."""
+        from .replays import check_replay_data
+
+        data = self._call("GET", f"/api/games/{int(game_id)}", "fetching the game")
+        try:
+            return Replay(None, check_replay_data(data, f"game {game_id} from {self.url}"))
+        except ValueError as exc:
+            raise OnlineError(f"the game {game_id} from {self.url} is not a replay: {exc}"
+                              ) from None
+
+    def leaderboard(self, ruleset_id: str, date: str | None = None,
+                    limit: int = 20) -> Leaderboard:
+        """A ruleset's leaderboard (``date``: ``YYYY-MM-DD`` of a daily ruleset)."""
+        params: dict[str, Any] = {"limit": limit}
+        if date:
+            params["date"] = date
+        what = "fetching the leaderboard"
+        data = self._call("GET", f"/api/leaderboards/{urllib.parse.quote(ruleset_id, safe='')}",
+                          what, params=params)
+        rows = _field(data, "entries", list, what)
+        entries = tuple(Entry(_field(r, "rank", int, what), _field(r, "name", str, what),
+                              _field(r, "score", int, what), _field(r, "game_id", int, what))
+                        for r in rows)
+        day = data.get("date")
+        return Leaderboard(_field(data, "ruleset_id", str, what),
+                           day if isinstance(day, str) else None, entries)
+
+    def tables(self) -> list[TableInfo]:
+        """The public tables that are waiting or playing, newest first."""
+        what = "listing the tables"
+        data = self._call("GET", "/api/tables", what)
+        out = []
+        for row in _field(data, "tables", list, what):
+            seats = _field(row, "seats", list, what)
+            out.append(TableInfo(_field(row, "id", int, what), _field(row, "ruleset_id", str, what),
+                                 tuple(s if isinstance(s, str) else None for s in seats),
+                                 _field(row, "status", str, what)))
+        return out
+
+    def table(self, table_id: int) -> dict[str, Any]:
+        """One table with its finished rounds' results (``GET /api/tables/{id}``)."""
+        data = self._call("GET", f"/api/tables/{int(table_id)}", "fetching the table")
+        if not isinstance(data, dict):
+            raise OnlineError("fetching the table: the answer is not a table")
+        return data
+
+    def create_table(self, ruleset_id: str, seats: int = 2, private: bool = False,
+                     invite: Sequence[str] = ()) -> NewTable:
+        """Open a table; the creator holds seat 0."""
+        what = "opening the table"
+        data = self._call("POST", "/api/tables", what, auth=True, expect=(201,),
+                          json_body={"ruleset_id": ruleset_id, "seats": seats,
+                                     "private": private, "invite": list(invite)})
+        return NewTable(_field(data, "id", int, what), str(_field(data, "code", str, what)))
+
+    def join(self, table_id: int, code: str | None = None) -> int:
+        """Take a seat at a table (``code``: a private table's); the seat's number."""
+        body = {"code": code} if code else {}
+        data = self._call("POST", f"/api/tables/{int(table_id)}/join", "joining the table",
+                          json_body=body, auth=True)
+        return _field(data, "seat", int, "joining the table")
+
+    def live(self, table_id: int, code: str | None = None) -> LiveTable:
+        """Connect to a table's live WebSocket (see :class:`LiveTable`)."""
+        return LiveTable(self.url, int(table_id), self.token, code=code)
+
+
+def parse_table_code(text: str) -> tuple[int, str | None]:
+    """A table as players share it: ``ID`` or ``ID-CODE`` (see :func:`table_code`).
+    ``ValueError`` naming what is wrong."""
+    cleaned = text.strip()
+    number, _sep, code = cleaned.partition("-")
+    if not number.isdigit() or not number.isascii():
+        raise ValueError(f"{text!r} is not a table code (a number, then '-' and the code)")
+    return int(number), (code or None)
+
+
+def table_code(table: NewTable) -> str:
+    """What a player shares so others can join a table: ``ID-CODE``."""
+    return f"{table.id}-{table.code}"
+
+
+class LiveTable:
+    """A live connection to a table, run in a background thread.
+
+    Messages from the server (dicts, as docs/online.md lists them) are taken with
+    :meth:`poll`; on top of them this connection adds ``{"type": "connection",
+    "state": "lost" | "back" | "closed", "reason"}``. After a reconnection the
+    server sends the table and every move of the round again; the moves already
+    passed on are dropped, so each move reaches :meth:`poll` once."""
+
+    def __init__(self, base_url: str, table_id: int, token: str | None, *,
+                 code: str | None = None, open_timeout: float = DEFAULT_TIMEOUT,
+                 delays: Sequence[float] = RECONNECT_DELAYS) -> None:
+        ws = "wss://" + base_url[len("https://"):] if base_url.startswith("https://") \
+            else "ws://" + base_url[len("http://"):]
+        query = {k: v for k, v in (("token", token), ("code", code)) if v}
+        self.url = f"{ws}/api/tables/{table_id}/live" + (
+            "?" + urllib.parse.urlencode(query) if query else "")
+        self.table_id = table_id
+        self.open_timeout = open_timeout
+        self.delays = tuple(delays) or RECONNECT_DELAYS
+        self.incoming: queue.Queue[dict[str, Any]] = queue.Queue()
+        self._outgoing: queue.Queue[str | None] = queue.Queue()
+        self._closing = threading.Event()
+        self._connected = threading.Event()
+        self._leaving = threading.Event()
+        self._lock = threading.Lock()
+        self._socket: Any = None
+        self._round: Any = None
+        self._moves_seen = 0
+        self._thread = threading.Thread(target=self._run, name=f"live-table-{table_id}",
+                                        daemon=True)
+        self._sender = threading.Thread(target=self._send_loop,
+                                        name=f"live-table-{table_id}-send", daemon=True)
+        self._thread.start()
+        self._sender.start()
+
+    @property
+    def connected(self) -> bool:
+        """Whether the connection is open now."""
+        return self._connected.is_set()
+
+    def poll(self) -> list[dict[str, Any]]:
+        """Every message that arrived since the last call (never waits)."""
+        out = []
+        while True:
+            try:
+                out.append(self.incoming.get_nowait())
+            except queue.Empty:
+                return out
+
+    def wait(self, timeout: float) -> dict[str, Any] | None:
+        """The next message, waiting up to ``timeout`` seconds (for scripts and
+        tests; the window uses :meth:`poll`)."""
+        try:
+            return self.incoming.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    def act(self, action: Sequence[Any]) -> bool:
+        """Send an action (as in ``game.log``). False when not connected now (nothing
+        is sent: the player acts again once the connection is back)."""
+        return self._send({"type": "act", "action": list(action)})
+
+    def leave(self) -> bool:
+        """Leave the table (a playing seat's game ends); the connection then ends
+        for good."""
+        sent = self._send({"type": "leave"})
+        if sent:
+            self._leaving.set()
+        return sent
+
+    def rematch(self) -> bool:
+        """Ask for a new round at the same table (once the round is finished)."""
+        return self._send({"type": "rematch"})
+
+    def _send(self, message: dict[str, Any]) -> bool:
+        text = json.dumps(message)
+        if len(text.encode("utf-8")) > MAX_MESSAGE:
+            raise ValueError(f"a message of {len(text)} characters is larger than the "
+                             f"server takes ({MAX_MESSAGE} bytes)")
+        if not self.connected:
+            return False
+        self._outgoing.put(text)
+        return True
+
+    def close(self) -> None:
+        """Close the connection (the seat stays the player's until the server's
+        timeout) and stop the threads."""
+        self._closing.set()
+        self._outgoing.put(None)
+        with self._lock:
+            sock = self._socket
+        if sock is not None:
+            with contextlib.suppress(Exception):  # closing a broken socket
+                sock.close()
+        self._thread.join(timeout=5)
+        self._sender.join(timeout=5)
+
+    def __enter__(self) -> LiveTable:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- the threads --------------------------------------------------------------------
+
+    def _send_loop(self) -> None:
+        while True:
+            text = self._outgoing.get()
+            if text is None or self._closing.is_set():
+                return
+            with self._lock:
+                sock = self._socket
+            if sock is None:
+                continue
+            try:
+                sock.send(text)
+            except Exception:  # the receiving thread reports the drop
+                continue
+
+    def _run(self) -> None:
+        from websockets.exceptions import InvalidStatus, WebSocketException
+        from websockets.sync.client import connect
+
+        attempt = 0
+        lost_reported = False
+        while not self._closing.is_set():
+            try:
+                sock = connect(self.url, open_timeout=self.open_timeout,
+                               max_size=MAX_INCOMING)
+            except InvalidStatus as exc:
+                status = exc.response.status_code
+                if 400 <= status < 500:  # refused: trying again changes nothing
+                    self.incoming.put({"type": "connection", "state": "closed",
+                                       "reason": _refusal(exc.response.body, status)})
+                    return
+                reason = f"the server answered HTTP {status}"
+            except (OSError, TimeoutError, WebSocketException) as exc:
+                reason = f"cannot reach the server ({type(exc).__name__}: {exc})"
+            else:
+                with self._lock:
+                    self._socket = sock
+                self._connected.set()
+                if lost_reported:
+                    self.incoming.put({"type": "connection", "state": "back", "reason": ""})
+                    lost_reported = False
+                attempt = 0
+                reason, final = self._receive(sock)
+                self._connected.clear()
+                with self._lock:
+                    self._socket = None
+                if final:
+                    self.incoming.put({"type": "connection", "state": "closed",
+                                       "reason": reason})
+                    return
+                if self._closing.is_set():
+                    break
+            if not lost_reported:
+                self.incoming.put({"type": "connection", "state": "lost", "reason": reason})
+                lost_reported = True
+            delay = self.delays[min(attempt, len(self.delays) - 1)]
+            attempt += 1
+            if self._closing.wait(delay):
+                break
+        self.incoming.put({"type": "connection", "state": "closed", "reason": ""})
+
+    def _receive(self, sock: Any) -> tuple[str, bool]:
+        """Pass the messages of one connection on until it ends: the reason, and
+        whether it ended for good (the server refused us, or we left)."""
+        skip = None  # moves to drop: the ones passed on before the reconnection
+        refusal = ""
+        try:
+            sock.__enter__()  # used as its context manager: closed in ``finally``
+            for raw in sock:
+                try:
+                    message = json.loads(raw)
+                except (ValueError, RecursionError):
+                    continue
+                if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+                    continue
+                kind = message["type"]
+                if kind == "table":
+                    if message.get("round") != self._round:
+                        self._round, self._moves_seen = message.get("round"), 0
+                    if skip is None:
+                        skip = self._moves_seen
+                elif kind == "move":
+                    if skip:
+                        skip -= 1
+                        continue
+                    self._moves_seen += 1
+                elif kind == "refused" and isinstance(message.get("reason"), str):
+                    refusal = message["reason"]
+                self.incoming.put(message)
+            reason = "the server closed the connection"
+        except Exception as exc:  # any drop is reported, never raised
+            reason = f"the connection dropped ({type(exc).__name__})"
+        finally:
+            with contextlib.suppress(Exception):
+                sock.close()
+        code = getattr(sock, "close_code", None)
+        if isinstance(code, int) and 4400 <= code < 4500:  # refused: for good
+            return refusal or f"the server refused the connection (code {code})", True
+        return reason, self._leaving.is_set()
+
+
+def _refusal(body: bytes | bytearray | None, status: int) -> str:
+    try:
+        data = json.loads(body or b"")
+        if isinstance(data, dict) and isinstance(data.get("error"), str):
+            return f"{data['error']} (HTTP {status})"
+    except ValueError:
+        pass
+    return f"the server refused the connection (HTTP {status})"
+
+
+class Pending(Generic[T]):
+    """An online call running in the background: poll :attr:`done`, then read
+    :attr:`result` or :attr:`error` (an :class:`OnlineError`'s text)."""
+
+    def __init__(self, call: Callable[[], T]) -> None:
+        self.result: T | None = None
+        self.error: str | None = None
+        self._done = threading.Event()
+
+        def run() -> None:
+            try:
+                self.result = call()
+            except OnlineError as exc:
+                self.error = exc.message
+            except ValueError as exc:
+                self.error = str(exc)
+            finally:
+                self._done.set()
+
+        threading.Thread(target=run, name="online-call", daemon=True).start()
+
+    @property
+    def done(self) -> bool:
+        """Whether the call has finished (with a result or an error)."""
+        return self._done.is_set()
+
+    def wait(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for the call (scripts and tests)."""
+        return self._done.wait(timeout)
+
+
+def run_in_background(call: Callable[[], T]) -> Pending[T]:
+    """Run ``call`` (an online call) in a background thread."""
+    return Pending(call)
+
+
+__all__ = ["Client", "Entry", "Leaderboard", "LiveTable", "NewTable", "OnlineError",
+           "Pending", "Submission", "TableInfo", "parse_table_code", "run_in_background",
+           "server_url", "table_code"]

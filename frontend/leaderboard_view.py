@@ -1,0 +1,375 @@
+"""Leaderboards in the window: submitting a finished game (the server replays it
+and answers with its own score and the rank), and a ruleset's leaderboard of a
+date — the top 20, you, and the players around you — whose games can be
+watched in the replay viewer.
+
+Keys on the leaderboard: ←/→ another ruleset, PageUp/PageDown the day before or
+after (daily rulesets), ↑/↓ choose a line, Enter or W watch its game, Esc back.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import arcade
+
+import blockyard
+from blockyard.online import Client, Entry, Leaderboard, Submission
+
+from . import theme
+from .i18n import _, format_date, format_number
+from .layout import Rect
+from .lobby_view import BackgroundScreen, ruleset_title
+from .text import Text
+from .widgets import Button, fit_text, hover_buttons
+
+if TYPE_CHECKING:
+    from blockyard.replays import Replay
+
+    from .online_account import OnlineAccount
+
+TOP = 20
+AROUND = 2  # lines shown above and below yours when you are not in the top
+FETCH = 100  # the most a leaderboard call returns
+
+
+def shown_entries(board: Leaderboard, name: str) -> list[Entry | None]:
+    """The lines to show: the top 20, then (``None`` as a gap) the lines around
+    ``name``'s when it is further down."""
+    entries = list(board.entries)
+    top = entries[:TOP]
+    mine = next((i for i, e in enumerate(entries) if e.name == name), None)
+    if mine is None or mine < TOP:
+        return list(top)
+    around = entries[max(TOP, mine - AROUND):mine + AROUND + 1]
+    return [*top, None, *around]
+
+
+class LeaderboardView(BackgroundScreen):
+    """A ruleset's leaderboard (of ``date`` for a daily ruleset: today in UTC by
+    default). ``watch(replay, back)`` opens the replay viewer; ``rulesets`` are
+    the ids ←/→ go through."""
+
+    def __init__(self, account: OnlineAccount, ruleset_id: str, rulesets: list[str],
+                 watch: Callable[[Replay, Callable[[], None]], str | None],
+                 back: Callable[[], None], date: dt.date | None = None) -> None:
+        super().__init__()
+        self.account = account
+        self.rulesets = rulesets or [ruleset_id]
+        self.index = self.rulesets.index(ruleset_id) if ruleset_id in self.rulesets else 0
+        self.watch = watch
+        self.back = back
+        self.date = date or dt.datetime.now(dt.UTC).date()
+        self.board: Leaderboard | None = None
+        self.lines: list[Entry | None] = []
+        self.selected = 0
+        self.title = Text("", 0, 0, theme.TEXT, 24, font_name=theme.FONT, bold=True,
+                          anchor_x="center", anchor_y="center")
+        self.subtitle = Text("", 0, 0, theme.ACCENT, 15, font_name=theme.FONT, bold=True,
+                             anchor_x="center", anchor_y="center")
+        self.message_text = Text("", 0, 0, theme.MUTED, 14, font_name=theme.FONT,
+                                 anchor_x="center", anchor_y="center", multiline=True,
+                                 width=400, align="center")
+        self.hint = Text(_("←→ rules  PgUp/PgDn day  ↑↓ choose  Enter watch  Esc back"), 0, 0,
+                         theme.MUTED, 12, font_name=theme.FONT, anchor_x="center",
+                         anchor_y="bottom", multiline=True, width=400, align="center")
+        self.watch_button = Button(_("Watch"), self.watch_selected, font_size=16, color="GO")
+        self.back_button = Button(_("Back"), back, font_size=16)
+        self.rows: list[tuple[Rect, list[Text]]] = []
+        self._layout()
+        self.load()
+
+    @property
+    def ruleset_id(self) -> str:
+        return self.rulesets[self.index]
+
+    @property
+    def daily(self) -> bool:
+        try:
+            return bool(blockyard.load_ruleset(self.ruleset_id).is_daily)
+        except Exception:
+            return False
+
+    def load(self) -> None:
+        """Fetch the leaderboard shown (in the background)."""
+        if self.pending is not None:
+            return
+        client = Client(self.account.server, timeout=10)
+        ruleset_id, date = self.ruleset_id, self.date.isoformat() if self.daily else None
+
+        def done(board: Leaderboard) -> None:
+            self.board = board
+            self.lines = shown_entries(board, self.account.name)
+            self.selected = 0
+            if not board.entries:
+                self.say(_("No games on this leaderboard yet."))
+            self._layout()
+
+        self.start(lambda: client.leaderboard(ruleset_id, date, FETCH), done)
+
+    def watch_selected(self) -> None:
+        """Open the chosen line's game in the replay viewer."""
+        if self.pending is not None or not self.lines:
+            return
+        entry = self.lines[self.selected] if self.selected < len(self.lines) else None
+        if entry is None:
+            return
+        client = Client(self.account.server, timeout=30)
+
+        def done(replay: Replay) -> None:
+            problem = self.watch(replay, lambda: self.window.show_view(self))
+            if problem:
+                self.say(problem, bad=True)
+
+        self.start(lambda: client.game(entry.game_id), done)
+
+    def step_ruleset(self, step: int) -> None:
+        self.index = (self.index + step) % len(self.rulesets)
+        self.board, self.lines = None, []
+        self._layout()
+        self.load()
+
+    def step_day(self, step: int) -> None:
+        if not self.daily:
+            return
+        self.date += dt.timedelta(days=step)
+        self.board, self.lines = None, []
+        self._layout()
+        self.load()
+
+    # -- layout and drawing ------------------------------------------------------------
+
+    def _layout(self) -> None:
+        width, height = self.window.width, self.window.height
+        scale = max(0.7, min(1.3, min(width, height) / 720))
+        self.scale = scale
+        wide = min(width * 0.92, 560 * scale)
+        left = width / 2 - wide / 2
+        self.title.text = _("Leaderboard: {name}").format(name=ruleset_title(self.ruleset_id))
+        self.title.position = (width / 2, height - 36 * scale)
+        fit_text(self.title, wide, 40 * scale, 24 * scale, smallest=9.0)
+        self.subtitle.text = "◀  " + (format_date(self.date, "medium") if self.daily
+                                      else _("all days")) + "  ▶"
+        self.subtitle.position = (width / 2, height - 70 * scale)
+        fit_text(self.subtitle, wide, 26 * scale, 15 * scale, smallest=9.0)
+        self.hint.width = int(width - 16)
+        self.hint.font_size = max(9.0, 12 * scale)
+        self.hint.position = (width / 2, 4 * scale)
+        bh = 42 * scale
+        half = (wide - 10 * scale) / 2
+        by = 4 * scale + self.hint.content_height + 8 * scale
+        self.watch_button.place(Rect(left, by, half, bh), 16 * scale)
+        self.back_button.place(Rect(left + half + 10 * scale, by, half, bh), 16 * scale)
+        self.message_text.width = int(wide)
+        self.message_text.position = (width / 2, by + bh + 18 * scale)
+        top, bottom = height - 90 * scale, by + bh + 36 * scale
+        count = max(1, len(self.lines))
+        rh = max(14 * scale, min(30 * scale, (top - bottom) / max(count, 10)))
+        self.rows = []
+        for i, entry in enumerate(self.lines):
+            rect = Rect(left, top - (i + 1) * rh, wide, rh - 2 * scale)
+            if rect.bottom < bottom:
+                break
+            size = min(14 * scale, rh * 0.55)
+            if entry is None:
+                texts = [Text("…", rect.center_x, rect.center_y, theme.MUTED, size,
+                              font_name=theme.FONT, anchor_x="center", anchor_y="center")]
+            else:
+                colour = theme.ACCENT if entry.name == self.account.name else theme.TEXT
+                rank = Text(format_number(entry.rank), rect.left + 8 * scale, rect.center_y,
+                            colour, size, font_name=theme.FONT, anchor_y="center")
+                name = Text(entry.name, rect.left + 60 * scale, rect.center_y, colour, size,
+                            font_name=theme.FONT, bold=entry.name == self.account.name,
+                            anchor_y="center")
+                fit_text(name, rect.width - 160 * scale, rect.height, size, smallest=7.0)
+                score = Text(format_number(entry.score), rect.right - 8 * scale,
+                             rect.center_y, colour, size, font_name=theme.FONT,
+                             anchor_x="right", anchor_y="center")
+                texts = [rank, name, score]
+            self.rows.append((rect, texts))
+        self.watch_button.enabled = bool(self.lines)
+        self.refresh()
+
+    def say(self, message: str, bad: bool = False) -> None:
+        self.message_text.text = message
+        self.message_text.color = theme.BAD if bad else theme.MUTED
+        super().say(message, bad)
+
+    def on_resize(self, width: int, height: int) -> None:
+        self._layout()
+
+    def on_draw(self) -> None:
+        self.clear(color=theme.BACKGROUND)
+        self.title.draw()
+        self.subtitle.draw()
+        for i, (rect, texts) in enumerate(self.rows):
+            if i == self.selected:
+                arcade.draw_lrbt_rectangle_filled(rect.left, rect.right, rect.bottom, rect.top,
+                                                  theme.PANEL_HOVER)
+            for text in texts:
+                text.draw()
+        self.message_text.draw()
+        self.watch_button.draw()
+        self.back_button.draw()
+        self.hint.draw()
+
+    def on_key_press(self, symbol: int, modifiers: int) -> None:
+        key = arcade.key
+        if symbol == key.ESCAPE:
+            self.back()
+        elif symbol in (key.LEFT, key.RIGHT):
+            self.step_ruleset(1 if symbol == key.RIGHT else -1)
+        elif symbol in (key.PAGEUP, key.PAGEDOWN):
+            self.step_day(-1 if symbol == key.PAGEUP else 1)
+        elif symbol == key.DOWN and self.lines:
+            self.selected = (self.selected + 1) % len(self.lines)
+        elif symbol == key.UP and self.lines:
+            self.selected = (self.selected - 1) % len(self.lines)
+        elif symbol in (key.ENTER, key.RETURN, key.W):
+            self.watch_selected()
+        self.refresh()
+
+    def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
+        hover_buttons([self.watch_button, self.back_button], x, y)
+        for i, (rect, _texts) in enumerate(self.rows):
+            if rect.contains(x, y):
+                self.selected = i
+
+    def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
+        if abs(y - self.subtitle.y) < 16 * self.scale:  # ◀ day ▶
+            self.step_day(-1 if x < self.window.width / 2 else 1)
+            return
+        if abs(y - self.title.y) < 20 * self.scale:  # the rules: left half back, right on
+            self.step_ruleset(-1 if x < self.window.width / 2 else 1)
+            return
+        for i, (rect, _texts) in enumerate(self.rows):
+            if rect.contains(x, y):
+                self.selected = i
+                self.watch_selected()
+                return
+        for item in (self.watch_button, self.back_button):
+            if item.hit(x, y):
+                item.action()
+                return
+
+
+class SubmitView(BackgroundScreen):
+    """Sends a finished game to the server and shows what it made of it: its
+    score, whether it counts (a daily ruleset's first game of the date) and the
+    rank. Buttons: Leaderboard, Back."""
+
+    def __init__(self, account: OnlineAccount, game: Any,
+                 leaderboard: Callable[[str, dt.date | None], None],
+                 back: Callable[[], None]) -> None:
+        super().__init__()
+        self.account = account
+        self.game = game
+        self.back = back
+        self.ruleset_id = str(game.ruleset.id)
+        self.date = dt.date.fromisoformat(game.date) if getattr(game, "date", None) else None
+        self.submission: Submission | None = None
+        self.rank: int | None = None
+        self.title = Text(_("Submit to the leaderboard"), 0, 0, theme.TEXT, 24,
+                          font_name=theme.FONT, bold=True, anchor_x="center", anchor_y="center")
+        self.body = Text("", 0, 0, theme.TEXT, 17, font_name=theme.FONT, anchor_x="center",
+                         anchor_y="top", multiline=True, width=400, align="center")
+        self.board_button = Button(_("Leaderboard"),
+                                   lambda: leaderboard(self.ruleset_id, self.date),
+                                   font_size=16, color="GO")
+        self.back_button = Button(_("Back"), back, font_size=16)
+        self.buttons = [self.board_button, self.back_button]
+        self.focus = 0
+        self._layout()
+        self.send()
+
+    def send(self) -> None:
+        client = Client(self.account.server, self.account.token or None, timeout=60)
+        game, name, ruleset_id = self.game, self.account.name, self.ruleset_id
+        date = game.date if getattr(game, "date", None) else None
+
+        def call() -> tuple[Submission, int | None]:
+            stored = client.submit_game(game)
+            board = client.leaderboard(ruleset_id, date, FETCH)
+            rank = next((e.rank for e in board.entries
+                         if e.name == name and e.game_id == stored.id), None)
+            return stored, rank
+
+        def done(answer: tuple[Submission, int | None]) -> None:
+            self.submission, self.rank = answer
+            self._layout()
+
+        self.start(call, done)
+
+    def body_text(self) -> str:
+        stored = self.submission
+        if stored is None:
+            return ""
+        lines = [_("The server counted {points} points.").format(
+            points=format_number(stored.score))]
+        if not stored.counted:
+            lines.append(_("Practice: only the first game of the day counts."))
+        elif self.rank is not None:
+            lines.append(_("Your rank: {rank}").format(rank=format_number(self.rank)))
+        else:
+            lines.append(_("Not among the first {n}: a better game of yours counts.").format(
+                n=format_number(FETCH)))
+        return "\n".join(lines)
+
+    def _layout(self) -> None:
+        width, height = self.window.width, self.window.height
+        scale = max(0.7, min(1.3, min(width, height) / 720))
+        wide = min(width * 0.9, 520 * scale)
+        self.title.position = (width / 2, height - 70 * scale)
+        fit_text(self.title, wide, 50 * scale, 24 * scale, smallest=9.0)
+        self.body.width = int(wide)
+        self.body.font_size = 17 * scale
+        self.body.position = (width / 2, height - 120 * scale)
+        self.body.text = "\n".join(t for t in (self.body_text(), self.message) if t)
+        self.body.color = theme.BAD if self.message_bad else theme.TEXT
+        bw, bh = (wide - 10 * scale) / 2, 46 * scale
+        left = width / 2 - wide / 2
+        self.board_button.place(Rect(left, 40 * scale, bw, bh), 16 * scale)
+        self.back_button.place(Rect(left + bw + 10 * scale, 40 * scale, bw, bh), 16 * scale)
+        self.refresh()
+
+    def say(self, message: str, bad: bool = False) -> None:
+        super().say(message, bad)
+        if hasattr(self, "body"):
+            self._layout()
+
+    def on_resize(self, width: int, height: int) -> None:
+        self._layout()
+
+    def on_draw(self) -> None:
+        self.clear(color=theme.BACKGROUND)
+        self.title.draw()
+        self.body.draw()
+        for i, button in enumerate(self.buttons):
+            hovered = button.hover
+            button.hover = hovered or i == self.focus
+            button.draw()
+            button.hover = hovered
+
+    def on_key_press(self, symbol: int, modifiers: int) -> None:
+        key = arcade.key
+        if symbol == key.ESCAPE:
+            self.back()
+        elif symbol in (key.TAB, key.LEFT, key.RIGHT, key.UP, key.DOWN):
+            self.focus = 1 - self.focus
+            self.refresh()
+        elif symbol in (key.ENTER, key.RETURN, key.SPACE):
+            self.buttons[self.focus].action()
+
+    def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
+        hover_buttons(self.buttons, x, y)
+
+    def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
+        for item in self.buttons:
+            if item.hit(x, y):
+                item.action()
+                return
+
+
+__all__ = ["LeaderboardView", "SubmitView", "shown_entries"]

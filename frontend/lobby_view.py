@@ -1,0 +1,515 @@
+"""The lobby (the launcher's "Play online", shown when a server is set): the
+public tables with their seats, New table, Join by code; and the New table form.
+
+Every call to the server runs in the background and the screen polls it each
+frame. Choosing a table takes a free seat (or the player's own seat again) and
+opens it; a full table is watched.
+
+Keys: ↑/↓ (or Tab) move through the tables and the buttons, Enter chooses,
+N new table, J join by code (Ctrl+V pastes in the code field), F5 refreshes,
+Esc back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import arcade
+
+import blockyard
+from blockyard.online import Client, Pending, TableInfo, parse_table_code, run_in_background
+
+from . import theme
+from .i18n import _, format_number
+from .layout import Rect
+from .rulewords import ruleset_name
+from .text import Text
+from .widgets import Button, fit_text, hover_buttons
+
+if TYPE_CHECKING:
+    from .online_account import OnlineAccount
+
+MAX_ROWS = 8
+
+
+def table_rulesets() -> list[tuple[str, str]]:
+    """The rulesets a table can be opened for in the window (tray games): (id, name)."""
+    out = []
+    for info in blockyard.list_rulesets():
+        if info.error is not None:
+            continue
+        try:
+            ruleset = blockyard.load_ruleset(info.path)
+        except Exception:  # nothing a plugin does may stop the lobby
+            continue
+        if ruleset.mode_record.has_tray:
+            out.append((ruleset.id, ruleset_name(ruleset)))
+    return out
+
+
+def ruleset_title(ruleset_id: str) -> str:
+    """A ruleset's name in the language, or its id when it is not installed here."""
+    try:
+        return ruleset_name(blockyard.load_ruleset(ruleset_id))
+    except Exception:
+        return ruleset_id
+
+
+class BackgroundScreen(arcade.View):
+    """A screen that runs one online call at a time in the background."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pending: Pending[Any] | None = None
+        self.pending_done: Callable[[Any], None] = lambda _result: None
+        self.message = ""
+        self.message_bad = False
+
+    def start(self, call: Callable[[], Any], done: Callable[[Any], None]) -> None:
+        self.pending = run_in_background(call)
+        self.pending_done = done
+        self.say(_("Connecting…"))
+
+    def say(self, message: str, bad: bool = False) -> None:
+        self.message, self.message_bad = message, bad
+        self.refresh()
+
+    def refresh(self) -> None:
+        invalidate = getattr(self.window, "invalidate", None)
+        if callable(invalidate):
+            invalidate()
+
+    def on_update(self, delta_time: float) -> None:
+        pending = self.pending
+        if pending is None or not pending.done:
+            return
+        self.pending = None
+        if pending.error is not None:
+            self.say(pending.error, bad=True)
+        else:
+            self.say("")
+            self.pending_done(pending.result)
+
+    def animating(self) -> bool:
+        """Draw every frame while a call is under way."""
+        return self.pending is not None
+
+
+class LobbyView(BackgroundScreen):
+    """The public tables and the ways to open or join one. ``open_table(table_id,
+    code, seat)`` opens a table the player sits at (``seat`` ``None``: watching);
+    ``sign_in()`` opens Settings → Online."""
+
+    def __init__(self, account: OnlineAccount, open_table: Callable[[int, str, int | None], None],
+                 sign_in: Callable[[], None], back: Callable[[], None], *,
+                 leaderboards: Callable[[], None] | None = None) -> None:
+        super().__init__()
+        self.account = account
+        self.open_table = open_table
+        self.back = back
+        self.tables: list[TableInfo] = []
+        self.selected = 0
+        self.new_button = Button(_("New table"), self.new_table, font_size=16, color="GO")
+        self.join_button = Button(_("Join by code"), self.join_by_code, font_size=16)
+        self.refresh_button = Button(_("Refresh"), self.load, font_size=16)
+        self.sign_in_button = Button(_("Sign in…"), sign_in, font_size=16)
+        self.boards_button = Button(_("Leaderboards"), leaderboards or (lambda: None),
+                                    font_size=16)
+        self.boards_button.visible = leaderboards is not None
+        self.back_button = Button(_("Back"), back, font_size=16)
+        self.buttons = [self.new_button, self.join_button, self.refresh_button,
+                        self.boards_button, self.sign_in_button, self.back_button]
+        self.title = Text(_("Play online"), 0, 0, theme.TEXT, 28, font_name=theme.FONT,
+                          bold=True, anchor_x="center", anchor_y="center")
+        self.status = Text("", 0, 0, theme.MUTED, 14, font_name=theme.FONT, anchor_x="center",
+                           anchor_y="center")
+        self.message_text = Text("", 0, 0, theme.MUTED, 14, font_name=theme.FONT,
+                                 anchor_x="center", anchor_y="center", multiline=True,
+                                 width=400, align="center")
+        self.hint = Text(
+            _("↑↓ choose  Enter open  N new  J join  B leaderboards  F5 refresh  Esc back"),
+            0, 0, theme.MUTED, 12, font_name=theme.FONT, anchor_x="center",
+                         anchor_y="bottom", multiline=True, width=400, align="center")
+        self.rows: list[tuple[Rect, list[Text]]] = []
+        self._layout()
+        self.load()
+
+    @property
+    def client(self) -> Client:
+        return Client(self.account.server, self.account.token or None, timeout=10)
+
+    def load(self) -> None:
+        """Fetch the public tables (in the background)."""
+        if self.pending is not None:
+            return
+
+        def done(tables: list[TableInfo]) -> None:
+            self.tables = tables[:MAX_ROWS]
+            self.selected = min(self.selected, max(0, self.focus_count - 1))
+            if not tables:
+                self.say(_("No open tables: start one with New table."))
+            self._layout()
+
+        self.start(self.client.tables, done)
+
+    @property
+    def focus_count(self) -> int:
+        return len(self.tables) + len(self.buttons)
+
+    def _need_account(self) -> bool:
+        if not self.account.signed_in:
+            self.say(_("Sign in first (Settings → Online)."), bad=True)
+            return True
+        return False
+
+    def choose_table(self, table: TableInfo) -> None:
+        """Sit at ``table`` (or again at one's own seat); watch it when it is full."""
+        name = self.account.name
+        if name in table.seats:
+            self.open_table(table.id, "", table.seats.index(name))
+            return
+        if table.free_seats == 0 or not self.account.signed_in:
+            self.open_table(table.id, "", None)
+            return
+        client = self.client
+        self.start(lambda: client.join(table.id),
+                   lambda seat: self.open_table(table.id, "", int(seat)))
+
+    def new_table(self) -> None:
+        if self._need_account():
+            return
+        self.window.show_view(NewTableView(self.account, self.open_table,
+                                           lambda: self.window.show_view(self)))
+
+    def join_by_code(self) -> None:
+        if self._need_account():
+            return
+        from .menus import PromptView
+
+        def done(values: list[str]) -> str | None:
+            try:
+                table_id, code = parse_table_code(values[0])
+            except ValueError:
+                return _("Not a table code: a number, then '-' and the code (12-ab3d).")
+            self.window.show_view(self)
+            client = self.client
+            self.start(lambda: client.join(table_id, code),
+                       lambda seat: self.open_table(table_id, values[0].strip(), int(seat)))
+            return None
+
+        self.window.show_view(PromptView(_("Join a table"), [(_("Table code"), "")], done,
+                                         lambda: self.window.show_view(self)))
+
+    # -- layout and drawing ------------------------------------------------------------
+
+    def _layout(self) -> None:
+        width, height = self.window.width, self.window.height
+        scale = max(0.7, min(1.3, min(width, height) / 720))
+        self.scale = scale
+        wide = min(width * 0.92, 600 * scale)
+        left = width / 2 - wide / 2
+        self.title.position = (width / 2, height - 40 * scale)
+        fit_text(self.title, wide, 44 * scale, 28 * scale)
+        self.status.text = _("Signed in as {name} on {server}.").format(
+            name=self.account.name, server=self.account.server) if self.account.signed_in \
+            else _("Server {server}: not signed in.").format(server=self.account.server)
+        self.status.position = (width / 2, height - 80 * scale)
+        fit_text(self.status, wide, 24 * scale, 14 * scale, smallest=8.0)
+        self.hint.width = int(width - 16)
+        self.hint.font_size = max(9.0, 12 * scale)
+        self.hint.position = (width / 2, 4 * scale)
+        self.sign_in_button.visible = not self.account.signed_in
+        shown = [b for b in self.buttons if b.visible]
+        bh = 44 * scale
+        cols = 2
+        lines = (len(shown) + cols - 1) // cols
+        half = (wide - 10 * scale) / 2
+        y = 4 * scale + self.hint.content_height + 8 * scale + lines * (bh + 8 * scale)
+        for i, button in enumerate(shown):
+            row, col = divmod(i, cols)
+            button.place(Rect(left + col * (half + 10 * scale), y - (row + 1) * (bh + 8 * scale),
+                              half, bh), 16 * scale)
+        self.message_text.width = int(wide)
+        self.message_text.font_size = 14 * scale
+        self.message_text.position = (width / 2, y + 20 * scale)
+        top, bottom = height - 100 * scale, y + 44 * scale
+        rh = max(30 * scale, min(56 * scale, (top - bottom) / max(1, MAX_ROWS)))
+        self.rows = []
+        for i, table in enumerate(self.tables):
+            rect = Rect(left, top - (i + 1) * rh, wide, rh - 4 * scale)
+            if rect.bottom < bottom:
+                break
+            seats = ", ".join(s or "—" for s in table.seats)
+            words = {"waiting": _("waiting"), "playing": _("playing"),
+                     "finished": _("finished")}
+            name = Text(ruleset_title(table.ruleset_id), rect.left + 10 * scale, rect.center_y,
+                        theme.TEXT, 15 * scale, font_name=theme.FONT, bold=True,
+                        anchor_y="center")
+            fit_text(name, rect.width * 0.38, rect.height, 15 * scale, smallest=8.0)
+            detail = Text(f"{seats} · {words.get(table.status, table.status)}",
+                          rect.right - 10 * scale, rect.center_y, theme.MUTED, 13 * scale,
+                          font_name=theme.FONT, anchor_x="right", anchor_y="center")
+            fit_text(detail, rect.width * 0.58, rect.height, 13 * scale, smallest=8.0)
+            self.rows.append((rect, [name, detail]))
+        self.refresh()
+
+    def say(self, message: str, bad: bool = False) -> None:
+        self.message_text.text = message
+        self.message_text.color = theme.BAD if bad else theme.MUTED
+        super().say(message, bad)
+
+    def on_resize(self, width: int, height: int) -> None:
+        self._layout()
+
+    def on_draw(self) -> None:
+        self.clear(color=theme.BACKGROUND)
+        self.title.draw()
+        self.status.draw()
+        for i, (rect, texts) in enumerate(self.rows):
+            chosen = i == self.selected
+            arcade.draw_lrbt_rectangle_filled(rect.left, rect.right, rect.bottom, rect.top,
+                                              theme.PANEL_HOVER if chosen else theme.PANEL)
+            if chosen:
+                arcade.draw_lrbt_rectangle_filled(rect.left, rect.left + 5 * self.scale,
+                                                  rect.bottom, rect.top, theme.ACCENT)
+            for text in texts:
+                text.draw()
+        self.message_text.draw()
+        for button in self.buttons:
+            focused = self.selected == len(self.rows) + self._visible_index(button)
+            hovered = button.hover
+            button.hover = hovered or focused
+            button.draw()
+            button.hover = hovered
+        self.hint.draw()
+
+    def _visible_index(self, button: Button) -> int:
+        shown = [b for b in self.buttons if b.visible]
+        return shown.index(button) if button in shown else -100
+
+    def activate(self, index: int) -> None:
+        if index < len(self.rows):
+            self.choose_table(self.tables[index])
+            return
+        shown = [b for b in self.buttons if b.visible]
+        shown[index - len(self.rows)].action()
+
+    def on_key_press(self, symbol: int, modifiers: int) -> None:
+        key = arcade.key
+        count = len(self.rows) + len([b for b in self.buttons if b.visible])
+        if symbol == key.ESCAPE:
+            self.back()
+        elif symbol in (key.DOWN, key.TAB):
+            step = -1 if symbol == key.TAB and modifiers & key.MOD_SHIFT else 1
+            self.selected = (self.selected + step) % count
+        elif symbol == key.UP:
+            self.selected = (self.selected - 1) % count
+        elif symbol in (key.ENTER, key.RETURN, key.SPACE):
+            if self.pending is None:
+                self.activate(self.selected)
+        elif symbol == key.N:
+            self.new_table()
+        elif symbol == key.J:
+            self.join_by_code()
+        elif symbol == key.B and self.boards_button.visible:
+            self.boards_button.action()
+            return
+        elif symbol == key.F5:
+            self.load()
+        self.refresh()
+
+    def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
+        hover_buttons(self.buttons, x, y)
+        for i, (rect, _texts) in enumerate(self.rows):
+            if rect.contains(x, y):
+                self.selected = i
+
+    def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
+        if self.pending is not None:
+            return
+        for i, (rect, _texts) in enumerate(self.rows):
+            if rect.contains(x, y):
+                self.selected = i
+                self.choose_table(self.tables[i])
+                return
+        for item in self.buttons:
+            if item.hit(x, y):
+                item.action()
+                return
+
+
+class NewTableView(BackgroundScreen):
+    """The New table form: ruleset, seats (2–8), public or private, players to
+    invite (names separated by commas). Keys: ↑/↓ rows, ←/→ change, typing fills
+    the invitations, Enter opens the table, Esc back."""
+
+    def __init__(self, account: OnlineAccount,
+                 open_table: Callable[[int, str, int | None], None],
+                 back: Callable[[], None]) -> None:
+        super().__init__()
+        self.account = account
+        self.open_table = open_table
+        self.back = back
+        self.rulesets = table_rulesets()
+        self.ruleset = 0
+        self.seats = 2
+        self.private = False
+        self.invite = ""
+        self.selected = 0
+        self.ready = False
+        self.title = Text(_("New table"), 0, 0, theme.TEXT, 26, font_name=theme.FONT, bold=True,
+                          anchor_x="center", anchor_y="center")
+        self.create_button = Button(_("Open the table"), self.create, font_size=16, color="GO")
+        self.cancel_button = Button(_("Cancel"), back, font_size=16)
+        self.message_text = Text("", 0, 0, theme.MUTED, 14, font_name=theme.FONT,
+                                 anchor_x="center", anchor_y="center", multiline=True,
+                                 width=400, align="center")
+        self.hint = Text(_("↑↓ choose  ←→ change  type names to invite  Enter open  Esc back"),
+                         0, 0, theme.MUTED, 12, font_name=theme.FONT, anchor_x="center",
+                         anchor_y="bottom", multiline=True, width=400, align="center")
+        self.rows: list[Rect] = []
+        self.texts: list[Text] = []
+        self._layout()
+
+    def row_words(self) -> list[tuple[str, str]]:
+        """(label, value) of the form's rows."""
+        name = self.rulesets[self.ruleset][1] if self.rulesets else "—"
+        return [(_("Rules"), f"◀  {name}  ▶"),
+                (_("Seats"), f"◀  {format_number(self.seats)}  ▶"),
+                (_("Table"), "◀  " + (_("Private") if self.private else _("Public")) + "  ▶"),
+                (_("Invite (names, commas between)"), self.invite + ("|" if self.selected == 3
+                                                                    else ""))]
+
+    def change(self, row: int, step: int) -> None:
+        if row == 0 and self.rulesets:
+            self.ruleset = (self.ruleset + step) % len(self.rulesets)
+        elif row == 1:
+            self.seats = (self.seats - 2 + step) % 7 + 2
+        elif row == 2:
+            self.private = not self.private
+        self._layout()
+
+    def invited(self) -> list[str]:
+        return [name.strip() for name in self.invite.split(",") if name.strip()]
+
+    def create(self) -> None:
+        """Open the table on the server, then sit at it (seat 0)."""
+        if self.pending is not None or not self.rulesets:
+            return
+        client = Client(self.account.server, self.account.token or None, timeout=10)
+        ruleset_id = self.rulesets[self.ruleset][0]
+        seats, private, invite = self.seats, self.private, self.invited()
+
+        def done(table: Any) -> None:
+            self.open_table(table.id, f"{table.id}-{table.code}", 0)
+
+        self.start(lambda: client.create_table(ruleset_id, seats, private, invite), done)
+
+    def _layout(self) -> None:
+        width, height = self.window.width, self.window.height
+        scale = max(0.7, min(1.3, min(width, height) / 720))
+        self.scale = scale
+        wide = min(width * 0.92, 560 * scale)
+        left = width / 2 - wide / 2
+        self.title.position = (width / 2, height - 50 * scale)
+        fit_text(self.title, wide, 44 * scale, 26 * scale)
+        self.hint.width = int(width - 16)
+        self.hint.font_size = max(9.0, 12 * scale)
+        self.hint.position = (width / 2, 4 * scale)
+        rh = min(60 * scale, (height - 200 * scale) / 6)
+        top = height - 90 * scale
+        self.rows, self.texts = [], []
+        for i, (label, value) in enumerate(self.row_words()):
+            rect = Rect(left, top - (i + 1) * rh, wide, rh - 6 * scale)
+            self.rows.append(rect)
+            label_text = Text(label, rect.left + 10 * scale, rect.center_y, theme.TEXT,
+                              15 * scale, font_name=theme.FONT, anchor_y="center")
+            fit_text(label_text, rect.width * 0.42, rect.height, 15 * scale, smallest=8.0)
+            value_text = Text(value, rect.right - 10 * scale, rect.center_y, theme.ACCENT,
+                              15 * scale, font_name=theme.FONT, bold=True, anchor_x="right",
+                              anchor_y="center")
+            fit_text(value_text, rect.width * 0.54, rect.height, 15 * scale, smallest=8.0)
+            self.texts += [label_text, value_text]
+        y = top - 4 * rh - 10 * scale
+        self.message_text.width = int(wide)
+        self.message_text.position = (width / 2, y - 20 * scale)
+        bw, bh = (wide - 10 * scale) / 2, 46 * scale
+        self.create_button.place(Rect(left, y - 50 * scale - bh, bw, bh), 16 * scale)
+        self.cancel_button.place(Rect(left + bw + 10 * scale, y - 50 * scale - bh, bw, bh),
+                                 16 * scale)
+        self.refresh()
+
+    def say(self, message: str, bad: bool = False) -> None:
+        self.message_text.text = message
+        self.message_text.color = theme.BAD if bad else theme.MUTED
+        super().say(message, bad)
+
+    def on_update(self, delta_time: float) -> None:
+        self.ready = True
+        super().on_update(delta_time)
+
+    def on_resize(self, width: int, height: int) -> None:
+        self._layout()
+
+    def on_draw(self) -> None:
+        self.clear(color=theme.BACKGROUND)
+        self.title.draw()
+        for i, rect in enumerate(self.rows):
+            arcade.draw_lrbt_rectangle_filled(rect.left, rect.right, rect.bottom, rect.top,
+                                              theme.PANEL_HOVER if i == self.selected
+                                              else theme.PANEL)
+        for text in self.texts:
+            text.draw()
+        self.message_text.draw()
+        self.create_button.draw()
+        self.cancel_button.draw()
+        self.hint.draw()
+
+    def on_text(self, text: str) -> None:
+        if not self.ready or self.selected != 3:
+            return
+        printable = "".join(ch for ch in text if ch.isprintable())
+        if printable:
+            self.invite = (self.invite + printable)[:200]
+            self._layout()
+
+    def on_key_press(self, symbol: int, modifiers: int) -> None:
+        key = arcade.key
+        if symbol == key.ESCAPE:
+            self.back()
+        elif symbol in (key.DOWN, key.TAB):
+            self.selected = (self.selected + 1) % len(self.rows)
+        elif symbol == key.UP:
+            self.selected = (self.selected - 1) % len(self.rows)
+        elif symbol in (key.LEFT, key.RIGHT) and self.selected < 3:
+            self.change(self.selected, -1 if symbol == key.LEFT else 1)
+        elif symbol == key.BACKSPACE and self.selected == 3:
+            self.invite = self.invite[:-1]
+        elif symbol == key.V and modifiers & (key.MOD_CTRL | key.MOD_COMMAND) \
+                and self.selected == 3:
+            self.on_text(self.window.get_clipboard_text())
+        elif symbol in (key.ENTER, key.RETURN):
+            self.create()
+            return
+        self._layout()
+
+    def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
+        hover_buttons([self.create_button, self.cancel_button], x, y)
+
+    def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
+        for i, rect in enumerate(self.rows):
+            if rect.contains(x, y):
+                self.selected = i
+                if i < 3:
+                    self.change(i, -1 if x < rect.center_x else 1)
+                else:
+                    self._layout()
+                return
+        for item in (self.create_button, self.cancel_button):
+            if item.hit(x, y):
+                item.action()
+                return
+
+
+__all__ = ["LobbyView", "NewTableView", "table_rulesets"]

@@ -1,0 +1,187 @@
+"""The online screens in every language at the three reference sizes: every
+button's label fits it, nothing leaves the window."""
+
+from __future__ import annotations
+
+import pytest
+from online_support import free_port
+
+import blockyard
+from blockyard.frontend import i18n
+from blockyard.frontend.leaderboard_view import LeaderboardView, SubmitView
+from blockyard.frontend.lobby_view import LobbyView, NewTableView
+from blockyard.frontend.online_account import OnlineAccount
+from blockyard.frontend.online_table import LiveDuelView, TableSession, WaitingView
+from blockyard.online import Entry, Leaderboard, Submission, TableInfo
+
+SIZES = [(480, 640), (720, 960), (1280, 720)]
+LANGUAGES = ("en", "de", "es", "ne")
+
+
+class QuietLive:
+    """A live table that never hears anything (layout only)."""
+
+    def poll(self):
+        return []
+
+    def act(self, action):
+        return False
+
+    def leave(self):
+        return False
+
+    def close(self):
+        pass
+
+
+def check_buttons(buttons, width, height, code):
+    for button in buttons:
+        if not button.visible:
+            continue
+        assert button.text.content_width <= button.rect.width + 1, (code, button.label)
+        assert button.text.content_height <= button.rect.height + 1, (code, button.label)
+        assert button.rect.left >= 0 and button.rect.right <= width, (code, button.label)
+        assert button.rect.bottom >= 0 and button.rect.top <= height, (code, button.label)
+
+
+def check_text(text, width, code):
+    left = text.x - (text.content_width / 2 if text.anchor_x == "center" else
+                     text.content_width if text.anchor_x == "right" else 0)
+    assert left >= -1 and left + text.content_width <= width + 1, (code, text.text)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_online_screens_fit(ui, size):
+    ui.app.show_launcher()
+    ui.pump(2)
+    ui.resize(*size)
+    width, height = size
+    account = OnlineAccount(f"127.0.0.1:{free_port()}", "someone_with_a_long_name", "t")
+    tables = [TableInfo(1, "eu-classic", ("someone_with_a_long_name", None), "waiting"),
+              TableInfo(2, "eu-zen", ("a", "b", "c", None), "playing")]
+    for code in LANGUAGES:
+        i18n.set_language(code)
+        lobby = LobbyView(account, lambda *a: None, lambda: None, lambda: None)
+        ui.window.show_view(lobby)
+        lobby.tables = tables
+        lobby._layout()
+        lobby.say("No open tables: start one with New table.")
+        check_buttons(lobby.buttons, width, height, code)
+        for rect, texts in lobby.rows:
+            assert rect.left >= 0 and rect.right <= width
+            for text in texts:
+                check_text(text, width, code)
+        check_text(lobby.title, width, code)
+        check_text(lobby.hint, width, code)
+        assert lobby.rows[-1][0].bottom >= lobby.buttons[0].rect.top
+        form = NewTableView(account, lambda *a: None, lambda: None)
+        ui.window.show_view(form)
+        check_buttons([form.create_button, form.cancel_button], width, height, code)
+        for text in form.texts:
+            check_text(text, width, code)
+        assert form.rows[-1].bottom >= form.create_button.rect.top
+        table = TableSession(QuietLive(), "someone_with_a_long_name", "12-abcdef")
+        table._take({"type": "table", "id": 12, "ruleset_id": "eu-classic", "seed": 5,
+                     "seats": ["someone_with_a_long_name", "another_long_name_here"],
+                     "status": "waiting", "round": 1})
+        waiting = WaitingView(table, lambda: None, lambda: None)
+        ui.window.show_view(waiting)
+        check_buttons(waiting.buttons, width, height, code)
+        check_text(waiting.title, width, code)
+        duel = LiveDuelView(ui.app.session(), table, lambda: None)
+        ui.window.show_view(duel)
+        table._take({"type": "connection", "state": "lost", "reason": "x"})
+        table._take({"type": "result", "scores": [10, 20], "winner": 1})
+        duel._sync_table()
+        duel.place_sections(width, height)
+        ui.pump(1)
+        check_buttons([duel.rematch_button, duel.leave_button], width, height, code)
+        check_text(duel.banner, width, code)
+        for label in duel.band_texts:
+            check_text(label, width, code)
+        for rect in duel.band_rects:  # the opponents' boards stay below the tray
+            assert rect.bottom >= 0 and rect.top <= duel.reserve_bottom
+        assert duel.result_lines.content_width <= duel.result_panel.width
+        boards = LeaderboardView(account, "eu-daily", ["eu-daily", "eu-classic"],
+                                 lambda *a: None, lambda: None)
+        ui.window.show_view(boards)
+        entries = tuple(Entry(i + 1, f"player_number_{i:03d}", 100000 - i, i)
+                        for i in range(40))
+        boards.board = Leaderboard("eu-daily", "2026-12-01", entries)
+        boards.lines = [*entries[:20], None, *entries[28:33]]
+        boards._layout()
+        check_buttons([boards.watch_button, boards.back_button], width, height, code)
+        check_text(boards.title, width, code)
+        check_text(boards.subtitle, width, code)
+        check_text(boards.hint, width, code)
+        for rect, texts in boards.rows:
+            assert rect.bottom >= boards.watch_button.rect.top
+            for text in texts:
+                check_text(text, width, code)
+        game = blockyard.new_game("eu-daily", seed=1)
+        game.end_round()
+        submit = SubmitView(account, game, lambda *a: None, lambda: None)
+        ui.window.show_view(submit)
+        submit.submission = Submission(1, "eu-daily", 12345, False)
+        submit.pending = None
+        submit.message = ""
+        submit._layout()
+        check_buttons(submit.buttons, width, height, code)
+        check_text(submit.title, width, code)
+        assert submit.body.content_width <= width
+        assert submit.body.y - submit.body.content_height >= submit.buttons[0].rect.top
+    i18n.set_language("en")
+
+
+def test_the_small_board_follows_the_game(ui):
+    game = blockyard.new_game("eu-classic", seed=3)
+    table = TableSession(QuietLive(), "me", "")
+    table._take({"type": "table", "id": 1, "ruleset_id": "eu-classic", "seed": 3,
+                 "seats": ["me", "you"], "status": "playing", "round": 1})
+    move = ["place", *game.legal_moves()[0]]
+    game.apply(move)
+    table._take({"type": "move", "seat": 1, "action": move, "score": game.score,
+                 "over": False})
+    assert table.games[1].grid.bits == game.grid.bits and table.scores == [0, game.score]
+    assert table.games[0].log == blockyard.new_game("eu-classic", seed=3).log
+    # a move the window cannot apply still shows the server's score
+    table._take({"type": "move", "seat": 1, "action": ["place", 0, 99, 99], "score": 77,
+                 "over": True})
+    assert table.scores[1] == 77 and table.over == [False, True]
+
+
+def test_a_table_of_rules_not_installed_here_says_so(ui):
+    table = TableSession(QuietLive(), "me", "3-abc")
+    table._take({"type": "table", "id": 3, "ruleset_id": "not-installed-here", "seed": 1,
+                 "seats": ["me", "you"], "status": "waiting", "round": 1})
+    assert table.games == []
+    assert table.problem.startswith("This table's rules cannot be played here: ")
+    waiting = WaitingView(table, lambda: None, lambda: None)
+    ui.window.show_view(waiting)
+    waiting._refresh()
+    assert table.problem in waiting.body.text
+
+
+def test_a_falling_table_stays_on_the_waiting_screen(ui):
+    opened = []
+
+    def open_duel():
+        opened.append(LiveDuelView(ui.app.session(), table, lambda: None))
+
+    class Playing(QuietLive):
+        def __init__(self):
+            self.sent = False
+
+        def poll(self):
+            if self.sent:
+                return []
+            self.sent = True
+            return [{"type": "table", "id": 4, "ruleset_id": "sudoku-bloxx", "seed": 1,
+                     "seats": ["me", "you"], "status": "playing", "round": 1}]
+
+    table = TableSession(Playing(), "me", "")
+    waiting = WaitingView(table, open_duel, lambda: None)
+    ui.window.show_view(waiting)
+    ui.pump(2)
+    assert ui.view is waiting and not opened
+    assert "Only tray games are played at live tables in the window." in waiting.body.text

@@ -1,0 +1,168 @@
+"""Settings → Online on a real window (real input on Xvfb) against a real
+``blockyard serve`` on loopback: the address, creating an account, signing in
+and out, refusals; the token file readable only by the player."""
+
+from __future__ import annotations
+
+import os
+import stat
+import tomllib
+import uuid
+
+import httpx
+import pytest
+from online_support import free_port, pump_until, serve
+
+from blockyard.frontend import i18n
+from blockyard.frontend.online_account import OnlineAccount
+from blockyard.frontend.online_view import OnlineSettingsView
+from blockyard.frontend.pages import SettingsView
+
+pytest.importorskip("fastapi", reason="the server extra is not installed")
+
+SIZES = [(480, 640), (720, 960), (1280, 720)]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    running = serve(tmp_path_factory.mktemp("onlineserver"))
+    yield running
+    running.stop()
+
+
+def open_online(ui) -> OnlineSettingsView:
+    """Settings, then its last row (Online play) with the keyboard."""
+    ui.app.show_settings()
+    ui.pump(2)
+    assert isinstance(ui.view, SettingsView)
+    ui.key("Up", "Return")  # ↑ from the first row wraps to the last one
+    assert isinstance(ui.view, OnlineSettingsView)
+    return ui.view
+
+
+def saved() -> dict:
+    path = OnlineAccount.path()
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    return tomllib.loads(path.read_text())
+
+
+def table_status(server, token: str) -> int:
+    return httpx.post(f"{server.url}/api/tables", json={"ruleset_id": "eu-classic"},
+                      headers={"Authorization": f"Bearer {token}"}, timeout=30).status_code
+
+
+def test_address_account_sign_out_and_in_with_keyboard_and_mouse(ui, server):
+    view = open_online(ui)
+    assert view.status.text == "Offline: no server is set."
+    address = server.url.removeprefix("http://")
+    # keyboard only: the address, Enter saves it and asks the server
+    ui.type(address)
+    ui.key("Return")
+    pump_until(ui, lambda: view.pending is None)
+    assert view.message.startswith("The server answers (Blockyard ")
+    assert saved() == {"server": address, "name": "", "token": ""}
+    assert view.status.text == f"Server {address}: not signed in."
+    # the name, the password, then the Create account button
+    name = f"win{uuid.uuid4().hex[:8]}"
+    ui.key("Tab")
+    ui.type(name)
+    ui.key("Tab")
+    ui.type("correct horse")
+    assert view.password.text.text != "correct horse"  # shown as dots
+    ui.key("Tab", "Tab", "Return")  # past Save address to Create account
+    pump_until(ui, lambda: view.pending is None)
+    assert view.message == "Account created and signed in."
+    assert ui.app.online.signed_in and ui.app.online.name == name
+    token = saved()["token"]
+    assert token == ui.app.online.token and "correct horse" not in OnlineAccount.path().read_text()
+    assert table_status(server, token) == 201
+    assert view.status.text == f"Signed in as {name} on {address}."
+    # mouse only: Sign out revokes the token on the server
+    button = view.sign_out_button
+    ui.click(button.rect.center_x, button.rect.center_y)
+    pump_until(ui, lambda: view.pending is None)
+    assert view.message == "Signed out."
+    assert saved() == {"server": address, "name": "", "token": ""}
+    assert table_status(server, token) == 401
+    # a wrong password: the server's words, nothing changes
+    for field, text in ((view.name, name), (view.password, "not the password")):
+        ui.click(field.rect.center_x, field.rect.center_y)
+        ui.type(text)
+    ui.click(view.sign_in_button.rect.center_x, view.sign_in_button.rect.center_y)
+    pump_until(ui, lambda: view.pending is None)
+    assert view.message_bad and view.message.startswith("signing in: ")
+    assert "(HTTP 401)" in view.message and not ui.app.online.signed_in
+    # the right one, with the mouse
+    ui.click(view.password.rect.center_x, view.password.rect.center_y)
+    for _ in range(len("not the password")):
+        ui.key("BackSpace")
+    ui.type("correct horse")
+    ui.click(view.sign_in_button.rect.center_x, view.sign_in_button.rect.center_y)
+    pump_until(ui, lambda: view.pending is None)
+    assert view.message == "Signed in." and ui.app.online.signed_in
+    assert table_status(server, saved()["token"]) == 201
+    assert view.password.value == ""  # never kept
+    # a restarted window finds the account signed in
+    assert OnlineAccount.load() == ui.app.online
+    ui.key("Escape")
+    assert isinstance(ui.view, SettingsView)
+
+
+def test_a_bad_or_unreachable_address_changes_nothing(ui, server):
+    view = open_online(ui)
+    ui.type("ftp://example.org")
+    ui.key("Return")
+    assert view.message_bad and view.message.startswith("Not a server address: ")
+    assert not OnlineAccount.path().exists() and not ui.app.online.online
+    for _ in range(len("ftp://example.org")):
+        ui.key("BackSpace")
+    port = free_port()  # nobody listens there
+    ui.type(f"127.0.0.1:{port}")
+    ui.key("Return")
+    pump_until(ui, lambda: view.pending is None)
+    assert view.message_bad
+    assert view.message.startswith(f"cannot reach the server at http://127.0.0.1:{port}")
+    # emptied: offline again, the account forgotten
+    for _ in range(len(f"127.0.0.1:{port}")):
+        ui.key("BackSpace")
+    ui.key("Return")
+    assert view.message == "Offline: nothing is sent anywhere."
+    assert saved() == {"server": "", "name": "", "token": ""}
+
+
+def test_a_token_file_with_loose_permissions_is_narrowed(isolated_home):
+    account = OnlineAccount("127.0.0.1:1", "someone", "secret")
+    account.save()
+    os.chmod(OnlineAccount.path(), 0o644)
+    assert OnlineAccount.load() == account
+    assert stat.S_IMODE(os.stat(OnlineAccount.path()).st_mode) == 0o600
+    OnlineAccount.path().write_text('server = "ftp://x"\nname = ""\ntoken = ""\n')
+    notices: list[str] = []
+    with pytest.warns(UserWarning, match="online account file"):
+        assert OnlineAccount.load(notices) == OnlineAccount()
+    assert len(notices) == 1 and "online account" in notices[0]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_every_language_fits_at_every_size(ui, size):
+    ui.resize(*size)
+    width, height = size
+    for code in ("en", "de", "es", "ne"):
+        i18n.set_language(code)
+        view = OnlineSettingsView(ui.app.online, ui.app.show_launcher)
+        ui.window.show_view(view)
+        view.say(view.status_line())
+        ui.pump(1)
+        for button in view.buttons:
+            assert button.text.content_width <= button.rect.width + 1, (code, button.label)
+            assert button.rect.left >= 0 and button.rect.right <= width
+            assert button.rect.bottom >= view.hint.y + view.hint.content_height - 1
+        for field in view.fields:
+            assert field.label.content_width <= field.rect.width + 1, (code, field.label.text)
+            assert field.rect.top + field.label.content_height <= height
+        assert view.title.content_width <= width
+        assert view.hint.content_width <= width
+        last_field = view.fields[-1].rect
+        assert view.message_text.y <= last_field.bottom + 1
+        assert view.message_text.y - view.message_text.content_height >= \
+            view.buttons[0].rect.top - 1, code

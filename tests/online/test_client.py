@@ -1,0 +1,177 @@
+"""blockyard.online against a real ``blockyard serve`` subprocess on loopback."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import pytest
+from server_support import Server, finished_game, free_port
+
+import blockyard
+from blockyard.online import (
+    Client,
+    LiveTable,
+    NewTable,
+    OnlineError,
+    parse_table_code,
+    run_in_background,
+    server_url,
+    table_code,
+)
+
+WAIT = 30.0  # a bound on a message that must come, never a measured time
+
+
+def fresh_name(prefix: str) -> str:
+    return f"{prefix}{uuid.uuid4().hex[:10]}"
+
+
+def signed_in(server: Server, prefix: str = "p") -> tuple[Client, str]:
+    client = Client(server.url)
+    name = client.create_account(fresh_name(prefix), "correct horse")
+    client.sign_in(name, "correct horse")
+    return client, name
+
+
+def until(live: LiveTable, kind: str, **match: Any) -> dict[str, Any]:
+    for _ in range(1000):
+        message = live.wait(WAIT)
+        assert message is not None, f"no {kind} message"
+        if message["type"] == kind and all(message.get(k) == v for k, v in match.items()):
+            return message
+    raise AssertionError(f"no {kind} message")
+
+
+def test_server_url_reads_what_players_type() -> None:
+    assert server_url("localhost:8765") == "http://localhost:8765"
+    assert server_url(" https://play.example.org/ ") == "https://play.example.org"
+    for bad, words in [("", "no server address"), ("ftp://x", "http"),
+                       ("http://", "no host"), ("x:99999", "bad port"),
+                       ("x:8765/api", "only the host")]:
+        with pytest.raises(ValueError, match=words):
+            server_url(bad)
+
+
+def test_table_codes_round_trip() -> None:
+    assert table_code(NewTable(12, "ab3d")) == "12-ab3d"
+    assert parse_table_code(" 12-ab3d ") == (12, "ab3d")
+    assert parse_table_code("7") == (7, None)
+    for bad in ("", "x-1", "-ab", "١٢-ab"):
+        with pytest.raises(ValueError, match="not a table code"):
+            parse_table_code(bad)
+
+
+def test_accounts_sessions_and_the_servers_errors(server: Server) -> None:
+    client = Client(server.url)
+    assert client.health()
+    name = fresh_name("acc")
+    assert client.create_account(name, "correct horse") == name
+    with pytest.raises(OnlineError) as taken:
+        client.create_account(name, "correct horse")
+    assert taken.value.status == 409 and taken.value.message.startswith("creating the account: ")
+    with pytest.raises(OnlineError) as short:
+        client.create_account(fresh_name("s"), "short")
+    assert short.value.status == 422 and "password" in short.value.message
+    with pytest.raises(OnlineError) as wrong:
+        client.sign_in(name, "not the password")
+    assert wrong.value.status == 401 and client.token is None
+    with pytest.raises(OnlineError, match="sign in first"):
+        client.create_table("eu-classic")
+    token = client.sign_in(name, "correct horse")
+    assert token and client.token == token
+    client.sign_out()
+    assert client.token is None
+    # the old token no longer acts
+    stale = Client(server.url, token)
+    with pytest.raises(OnlineError) as revoked:
+        stale.create_table("eu-classic")
+    assert revoked.value.status == 401
+
+
+def test_an_unreachable_server_is_a_readable_error() -> None:
+    port = free_port()  # nobody listens there
+    client = Client(f"127.0.0.1:{port}", timeout=5)
+    with pytest.raises(OnlineError) as refused:
+        client.health()
+    assert refused.value.status is None
+    assert refused.value.message.startswith(f"cannot reach the server at http://127.0.0.1:{port}")
+    pending = run_in_background(client.health)
+    assert pending.wait(WAIT) and pending.done
+    assert pending.result is None and pending.error and "cannot reach" in pending.error
+
+
+def test_submitting_a_game_and_the_leaderboard(server: Server) -> None:
+    client, name = signed_in(server, "sub")
+    game = finished_game("eu-classic", seed=11, moves=5)
+    stored = client.submit_game(game)
+    assert (stored.ruleset_id, stored.score, stored.counted) == ("eu-classic", game.score, True)
+    board = client.leaderboard("eu-classic", limit=100)
+    mine = [e for e in board.entries if e.name == name]
+    assert len(mine) == 1 and mine[0].score == game.score and mine[0].game_id == stored.id
+    assert [e.rank for e in board.entries] == list(range(1, len(board.entries) + 1))
+    replay = client.game(stored.id)
+    assert replay.log == game.log and replay.check().score == game.score
+    with pytest.raises(OnlineError) as twice:
+        client.submit_game(game)
+    assert twice.value.status == 409
+    unfinished = blockyard.new_game("eu-classic", seed=2)
+    with pytest.raises(OnlineError) as not_over:
+        client.submit_game(unfinished)
+    assert not_over.value.status == 422
+
+
+def test_tables_join_and_a_live_duel_with_reconnection(server: Server) -> None:
+    alice, alice_name = signed_in(server, "alice")
+    bob, bob_name = signed_in(server, "bob")
+    table = alice.create_table("eu-classic", seats=2)
+    listed = [t for t in Client(server.url).tables() if t.id == table.id]
+    assert len(listed) == 1 and listed[0].seats == (alice_name, None)
+    assert listed[0].free_seats == 1 and listed[0].status == "waiting"
+    assert bob.join(table.id) == 1
+    with alice.live(table.id) as a, bob.live(table.id) as b:
+        state = until(a, "table", status="playing")
+        assert state["seats"] == [alice_name, bob_name]
+        until(b, "table", status="playing")
+        games = [blockyard.new_game("eu-classic", seed=state["seed"]) for _ in range(2)]
+
+        def move(live: LiveTable, seat: int) -> None:
+            action = ["place", *games[seat].legal_moves()[0]]
+            games[seat].apply(action)
+            assert live.act(action)
+            for socket in (a, b):
+                seen = until(socket, "move")
+                assert seen == {"type": "move", "seat": seat, "action": action,
+                                "score": games[seat].score, "over": games[seat].over}
+
+        move(a, 0)
+        move(b, 1)
+        move(a, 0)
+        # a refused action reaches only its sender and changes nothing
+        assert b.act(["place", 0, 99, 99])
+        assert until(b, "refused")["reason"]
+        # bob's connection drops under him: reported, connected again, no move twice
+        with b._lock:
+            b._socket.close()
+        assert until(b, "connection")["state"] == "lost"
+        assert until(b, "connection")["state"] == "back"
+        assert until(b, "table")["status"] == "playing"
+        move(a, 0)
+        move(b, 1)
+        assert a.poll() == [] and b.poll() == []
+        for seat, live in ((0, a), (1, b)):
+            games[seat].apply(["end"])
+            assert live.act(["end"])
+        result = until(a, "result")
+        assert result["scores"] == [games[0].score, games[1].score]
+        assert until(b, "result") == result
+    assert not a.connected and not b.connected
+
+
+def test_a_refused_live_connection_is_closed_not_retried(server: Server) -> None:
+    alice, _ = signed_in(server, "priv")
+    table = alice.create_table("eu-classic", private=True)
+    with Client(server.url).live(table.id) as stranger:
+        message = until(stranger, "connection")
+        assert message["state"] == "closed" and message["reason"]
+        assert not stranger.connected
