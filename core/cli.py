@@ -106,7 +106,7 @@ def _cmd_new_plugin(args: argparse.Namespace) -> int:
         return 2
     n = names(args.name)
     print(f"wrote the plugin package {n['dist']} into {target}")
-    print(f"next: pip install {target}   then: blockyard check {n['ruleset']}")
+    print(f"next: pip install -e \"{target}[test]\"   then: blockyard check {n['ruleset']}")
     return 0
 
 
