@@ -346,8 +346,9 @@ def _collect(futures: list[Future[list[GameRecord]]],
              workers_alive: Callable[[], int] | None, worker_timeout: float) -> None:
     """Hand each finished chunk to ``done``; with ``workers_alive``, give up (cancel
     the rest, :class:`NoWorkersError`) after ``worker_timeout`` s with no worker.
-    A chunk cancelled with the worker that played it (a worker closed mid-run) is
-    counted as unplayed, not raised as a bare ``CancelledError``."""
+    A chunk cancelled with the worker that played it (a worker closed mid-run), or
+    failed while no worker is left, is counted as unplayed, not raised as the
+    cluster's own error."""
     import asyncio
     from concurrent.futures import FIRST_COMPLETED, CancelledError, wait
 
@@ -366,6 +367,14 @@ def _collect(futures: list[Future[list[GameRecord]]],
                 records = future.result()
             except (CancelledError, asyncio.CancelledError):
                 if workers_alive is None:
+                    raise
+                lost += 1
+                continue
+            except Exception:
+                # a worker closed mid-batch can fail its batch with an error of the
+                # cluster's own (seen: a ValueError from Dask's unpacking); with no
+                # worker left it is a lost batch, otherwise the error is the games'
+                if workers_alive is None or workers_alive() > 0:
                     raise
                 lost += 1
                 continue
