@@ -72,24 +72,34 @@ the type and bounds the facade checks (``blockyard plugins`` shows them)."""
 _STATE_SCALARS = (bool, type(None), float)
 
 
+def _flat_figures(table: dict[Any, Any], inner: int) -> bool:
+    """Whether ``table`` holds only short string keys and integers within the score
+    limit, booleans, ``None`` and (when ``inner``) tables of at most ``inner`` such
+    values: the shape of nearly every state update, checked without the walk
+    (``False`` sends it to the full walk, which decides)."""
+    for key, item in table.items():
+        if type(key) is not str or len(key) > MAX_STATE_TEXT:
+            return False
+        kind = type(item)
+        if kind is int:
+            if not -MAX_SCORE <= item <= MAX_SCORE:
+                return False
+        elif kind is dict:
+            if not inner or len(item) > inner or not _flat_figures(item, 0):
+                return False
+        elif kind is not bool and item is not None:
+            return False
+    return True
+
+
 def state_within(value: Any) -> bool:
     """Whether ``value`` is a state update a plugin may return: a dict of JSON
     values (string keys; dicts, lists, strings, integers within the score limit,
     finite floats, booleans, ``None``) within the bounds above."""
     if type(value) is not dict:
         return False
-    if len(value) <= 64:  # the common update, asked on every move: a few flat figures
-        for key, item in value.items():
-            kind = type(item)
-            if type(key) is not str or len(key) > MAX_STATE_TEXT:
-                return False
-            if kind is int:
-                if not -MAX_SCORE <= item <= MAX_SCORE:
-                    return False
-            elif kind is not bool and item is not None:
-                break  # anything else: the full walk below
-        else:
-            return True
+    if len(value) <= 32 and _flat_figures(value, 32):
+        return True  # the common update, asked on every move: a few figures
     budget = [MAX_STATE_ITEMS]
 
     def walk(item: Any, depth: int) -> bool:
