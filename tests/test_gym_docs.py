@@ -9,10 +9,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
-pytest.importorskip("gymnasium")
-
 ROOT = Path(__file__).resolve().parents[1]
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 ID = re.compile(r"(?<![\w.:/])(?:blockyard\.gym:)?blockyard/[a-z0-9-]+-v0")

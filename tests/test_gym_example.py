@@ -7,10 +7,6 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import pytest
-
-pytest.importorskip("gymnasium")
-
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -16,8 +16,6 @@ from blockyard.frontend.online_account import OnlineAccount
 from blockyard.frontend.online_table import LiveDuelView, WaitingView
 from blockyard.online import Client, LiveTable
 
-pytest.importorskip("fastapi", reason="the server extra is not installed")
-
 WAIT = 30.0
 
 

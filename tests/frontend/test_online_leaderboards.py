@@ -15,8 +15,6 @@ from blockyard.frontend.replay_view import ReplayView
 from blockyard.frontend.summary_view import SummaryView
 from blockyard.online import Client, Entry, Leaderboard
 
-pytest.importorskip("fastapi", reason="the server extra is not installed")
-
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):

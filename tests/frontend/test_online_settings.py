@@ -18,8 +18,6 @@ from blockyard.frontend.online_account import OnlineAccount
 from blockyard.frontend.online_view import OnlineSettingsView
 from blockyard.frontend.pages import SettingsView
 
-pytest.importorskip("fastapi", reason="the server extra is not installed")
-
 SIZES = [(480, 640), (720, 960), (1280, 720)]
 
 

@@ -10,8 +10,6 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("fastapi", reason="the server extra is not installed")
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "server"))
 
 from server_support import Server, start_server

@@ -16,9 +16,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-pytest.importorskip("fastapi", reason="the server extra is not installed")
-
 from server_support import Postgres, Server, free_port, postgres_bin, start_server
 
 
