@@ -21,7 +21,8 @@ from blockyard.online import Client, Entry, Leaderboard, Submission
 from . import theme
 from .i18n import _, format_date, format_number
 from .layout import Rect
-from .lobby_view import BackgroundScreen, ruleset_title
+from .lobby_view import ruleset_title
+from .online_view import BackgroundScreen
 from .text import Text
 from .widgets import Button, fit_text, hover_buttons
 

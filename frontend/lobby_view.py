@@ -18,11 +18,12 @@ from typing import TYPE_CHECKING, Any
 import arcade
 
 import blockyard
-from blockyard.online import Client, Pending, TableInfo, parse_table_code, run_in_background
+from blockyard.online import Client, TableInfo, parse_table_code
 
 from . import theme
 from .i18n import _, format_number
 from .layout import Rect
+from .online_view import BackgroundScreen
 from .rulewords import ruleset_name
 from .text import Text
 from .widgets import Button, fit_text, hover_buttons
@@ -54,46 +55,6 @@ def ruleset_title(ruleset_id: str) -> str:
         return ruleset_name(blockyard.load_ruleset(ruleset_id))
     except Exception:
         return ruleset_id
-
-
-class BackgroundScreen(arcade.View):
-    """A screen that runs one online call at a time in the background."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.pending: Pending[Any] | None = None
-        self.pending_done: Callable[[Any], None] = lambda _result: None
-        self.message = ""
-        self.message_bad = False
-
-    def start(self, call: Callable[[], Any], done: Callable[[Any], None]) -> None:
-        self.pending = run_in_background(call)
-        self.pending_done = done
-        self.say(_("Connecting…"))
-
-    def say(self, message: str, bad: bool = False) -> None:
-        self.message, self.message_bad = message, bad
-        self.refresh()
-
-    def refresh(self) -> None:
-        invalidate = getattr(self.window, "invalidate", None)
-        if callable(invalidate):
-            invalidate()
-
-    def on_update(self, delta_time: float) -> None:
-        pending = self.pending
-        if pending is None or not pending.done:
-            return
-        self.pending = None
-        if pending.error is not None:
-            self.say(pending.error, bad=True)
-        else:
-            self.say("")
-            self.pending_done(pending.result)
-
-    def animating(self) -> bool:
-        """Draw every frame while a call is under way."""
-        return self.pending is not None
 
 
 class LobbyView(BackgroundScreen):

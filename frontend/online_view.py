@@ -79,7 +79,47 @@ class TextField:
         self.text.draw()
 
 
-class OnlineSettingsView(arcade.View):
+class BackgroundScreen(arcade.View):
+    """A screen that runs one online call at a time in the background."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pending: Pending[Any] | None = None
+        self.pending_done: Callable[[Any], None] = lambda _result: None
+        self.message = ""
+        self.message_bad = False
+
+    def start(self, call: Callable[[], Any], done: Callable[[Any], None]) -> None:
+        self.pending = run_in_background(call)
+        self.pending_done = done
+        self.say(_("Connecting…"))
+
+    def say(self, message: str, bad: bool = False) -> None:
+        self.message, self.message_bad = message, bad
+        self.refresh()
+
+    def refresh(self) -> None:
+        invalidate = getattr(self.window, "invalidate", None)
+        if callable(invalidate):
+            invalidate()
+
+    def on_update(self, delta_time: float) -> None:
+        pending = self.pending
+        if pending is None or not pending.done:
+            return
+        self.pending = None
+        if pending.error is not None:
+            self.say(pending.error, bad=True)
+        else:
+            self.say("")
+            self.pending_done(pending.result)
+
+    def animating(self) -> bool:
+        """Draw every frame while a call is under way."""
+        return self.pending is not None
+
+
+class OnlineSettingsView(BackgroundScreen):
     """Settings → Online. ``account`` is the app's (saved here on every change);
     ``changed()`` is called after it changed (the launcher's entries follow it)."""
 
@@ -101,10 +141,6 @@ class OnlineSettingsView(arcade.View):
         self.buttons = [self.save_button, self.create_button, self.sign_in_button,
                         self.sign_out_button, self.back_button]
         self.focus = 0  # fields first, then the buttons
-        self.pending: Pending[Any] | None = None
-        self.pending_done: Callable[[Any], None] = lambda _result: None
-        self.message = ""
-        self.message_bad = False
         self.ready = False  # text typed with the key that opened the screen is not input
         self.title = Text(_("Online play"), 0, 0, theme.TEXT, 28, font_name=theme.FONT,
                           bold=True, anchor_x="center", anchor_y="center")
@@ -166,9 +202,9 @@ class OnlineSettingsView(arcade.View):
             button.place(Rect(bx, by - button_h, half, button_h), 16 * scale)
         self.back_button.place(Rect(width / 2 - half / 2, y - 2 * step - button_h, half,
                                     button_h), 16 * scale)
-        self._refresh()
+        self.refresh()
 
-    def _refresh(self) -> None:
+    def refresh(self) -> None:
         self.status.text = self.status_line()
         self.message_text.text = self.message
         self.message_text.color = theme.BAD if self.message_bad else theme.MUTED
@@ -181,10 +217,6 @@ class OnlineSettingsView(arcade.View):
         invalidate = getattr(self.window, "invalidate", None)
         if callable(invalidate):
             invalidate()
-
-    def say(self, message: str, bad: bool = False) -> None:
-        self.message, self.message_bad = message, bad
-        self._refresh()
 
     # -- the actions -------------------------------------------------------------------
 
@@ -212,11 +244,6 @@ class OnlineSettingsView(arcade.View):
             return False
         return True
 
-    def _start(self, call: Callable[[], Any], done: Callable[[Any], None]) -> None:
-        self.pending = run_in_background(call)
-        self.pending_done = done
-        self.say(_("Connecting…"))
-
     def save_address(self) -> None:
         """Save the typed address; a set server is asked whether it answers."""
         if self.pending is not None or not self._apply_address():
@@ -225,7 +252,7 @@ class OnlineSettingsView(arcade.View):
             self.say(_("Offline: nothing is sent anywhere."))
             return
         client = Client(self.account.server, timeout=10)
-        self._start(client.health,
+        self.start(client.health,
                     lambda version: self.say(_("The server answers (Blockyard {version}).")
                                              .format(version=version)))
 
@@ -259,7 +286,7 @@ class OnlineSettingsView(arcade.View):
                 self.say(_("Account created and signed in.") if create
                          else _("Signed in."))
 
-        self._start(call, done)
+        self.start(call, done)
 
     def create_account(self) -> None:
         """Create the typed account on the server and sign in with it."""
@@ -279,23 +306,11 @@ class OnlineSettingsView(arcade.View):
             return
         self.changed()
         self.name.value = ""
-        self._start(client.sign_out, lambda _none: self.say(_("Signed out.")))
+        self.start(client.sign_out, lambda _none: self.say(_("Signed out.")))
 
     def on_update(self, delta_time: float) -> None:
         self.ready = True
-        pending = self.pending
-        if pending is None or not pending.done:
-            return
-        self.pending = None
-        if pending.error is not None:
-            self.say(pending.error, bad=True)
-        else:
-            self.pending_done(pending.result)
-        self._refresh()
-
-    def animating(self) -> bool:
-        """Draw every frame while a call is under way (its answer shows at once)."""
-        return self.pending is not None
+        super().on_update(delta_time)
 
     # -- drawing and input -------------------------------------------------------------
 
@@ -370,7 +385,7 @@ class OnlineSettingsView(arcade.View):
             if button.enabled:
                 button.action()
                 return
-        self._refresh()
+        self.refresh()
 
     def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
         hover_buttons(self.buttons, x, y)
@@ -379,7 +394,7 @@ class OnlineSettingsView(arcade.View):
         for i, field in enumerate(self.fields):
             if field.rect.contains(x, y):
                 self.focus = i
-                self._refresh()
+                self.refresh()
                 return
         for i, item in enumerate(self.buttons):
             if item.hit(x, y):
