@@ -553,6 +553,13 @@ def build_plugins(table: Any, where: str) -> list[tuple[str, Any]]:
     return out
 
 
+def is_bundled_plugin(name: str) -> bool:
+    """Whether the installed plugin ``name`` ships with Blockyard (the purity
+    check trusts those: see :func:`blockyard.rulehooks.purity_check`)."""
+    entry = registry().get(name)
+    return entry is not None and entry.source == BUNDLED_DIST
+
+
 def unknown_plugin(name: str, reg: Registry) -> str:
     """Why no plugin ``name`` is installed, for a rule file naming it: close
     names, the installed plugins, and the broken package that registered it —
