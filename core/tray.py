@@ -509,6 +509,11 @@ class TrayGame(Game):
     def _actions(self) -> dict[str, Callable[..., Any]]:
         return {**super()._actions(), "place": self.place}
 
+    def apply(self, action: Sequence[Any]) -> Any:
+        if len(action) == 4 and action[0] == "place":  # nearly every entry of a log
+            return self.place(action[1], action[2], action[3])
+        return super().apply(action)
+
     def _failed_pieces(self) -> tuple[Piece, ...]:
         return tuple(p for p in self._tray if p is not None)
 
