@@ -550,9 +550,10 @@ class RuleHooks:
                     raise error(name, f"changed the game: {changed}", seed=args[0].seed,
                                 action=action, plugin=self._changer(hook, args, limit)) from None
                 raise
-            except Overtime:
+            except Overtime as exc:  # named after the plugin whose code it stopped
                 raise error(name, f"blockyard_{name} ran longer than {limit:g} s",
-                            seed=args[0].seed if has_game else None, action=action) from None
+                            seed=args[0].seed if has_game else None, action=action,
+                            plugin=self.owner_of(exc, self.answering(name))) from None
             except Exception as exc:
                 raise error(name, f"raised {type(exc).__name__}: {exc}",
                             seed=args[0].seed if has_game else None, action=action,
