@@ -7,8 +7,10 @@ and score), stored, then broadcast as a ``move`` to every player and spectator
 of the table, in order; a refused action is answered to its sender alone. A
 connection gets the table and every move of the round so far when it opens, so
 a player whose connection dropped reconnects (the same token) and carries on. A
-seat whose player stays away from a playing table for :data:`ABANDON_SECONDS`
-(``BLOCKYARD_SERVER_ABANDON_SECONDS``) is ended (the ``end`` action). When every
+seat whose player is away from every server process for :data:`ABANDON_SECONDS`
+(``BLOCKYARD_SERVER_ABANDON_SECONDS``; never connected counts as away) is ended
+at a playing table (the ``end`` action) and freed at a waiting one
+(:mod:`~blockyard.server.presence`, in the database). When every
 seat is over, the result (scores, winner: the best score, ``null`` on a tie) is
 stored and sent; ``rematch`` deals anew at the same table.
 
@@ -23,8 +25,8 @@ import asyncio
 import contextlib
 import datetime as _dt
 import json
+import logging
 import os
-import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -38,7 +40,7 @@ from ..discovery import load_ruleset
 from ..errors import DataError, IllegalMove, PluginError, RulesetError
 from ..game import Game, new_game, today_in
 from ..ruleset import ID_PATTERN
-from . import accounts, limits, tablestore
+from . import accounts, limits, presence, tablestore
 from .accounts import Account
 from .events import Events
 from .tablestore import Move, Table, TableError
@@ -48,8 +50,10 @@ if TYPE_CHECKING:
 
 ABANDON_ENV = "BLOCKYARD_SERVER_ABANDON_SECONDS"
 ABANDON_SECONDS = 120.0
-"""A seat whose player has no connection to a playing table this long is ended."""
+"""A seat whose player has no connection to its table (in any server process) this
+long is ended (a playing table) or freed (a waiting one)."""
 MAX_ACTION_ARGS = 8
+log = logging.getLogger("blockyard.server")
 CLOCK_ENV = "BLOCKYARD_SERVER_CLOCK_TOLERANCE"
 CLOCK_TOLERANCE = 5.0
 """Falling games: an action is refused while the seat's game clock (the sum of
@@ -111,8 +115,10 @@ class Hub:
         self.watchers: dict[int, set[Watcher]] = {}
         self.locks: dict[int, asyncio.Lock] = {}
         self.games: dict[tuple[int, int, int], Game] = {}
-        self.away: dict[tuple[int, int], float] = {}
         self.abandon_seconds = seconds_from_env(ABANDON_ENV, ABANDON_SECONDS)
+        self.beat = min(5.0, max(0.2, self.abandon_seconds / 4))
+        """Seconds between two sweeps: this process's seats marked present, the
+        abandoned ones (of any process) ended or freed."""
         self.clock_tolerance = seconds_from_env(CLOCK_ENV, CLOCK_TOLERANCE)
         self.sweeper: asyncio.Task[None] | None = None
         self.events = Events(server.engine, self.on_event)
@@ -148,8 +154,6 @@ class Hub:
             return
         if not isinstance(table_id, int):
             return
-        if kind == "present" and isinstance(event.get("seat"), int):
-            self.away.pop((table_id, event["seat"]), None)
         if not self.watchers.get(table_id):
             return
         if kind == "moves":
@@ -297,6 +301,7 @@ class Hub:
             async with self.lock(table_id):
                 await run_in_threadpool(tablestore.leave_waiting, self.server.engine,
                                         table, seat)
+                await run_in_threadpool(presence.forget, self.server.engine, table_id, seat)
             await self.events.publish({"kind": "table", "table": table_id})
         elif table.status == "playing":
             await self.end_seat(table_id, seat)
@@ -319,31 +324,49 @@ class Hub:
 
     # -- presence ---------------------------------------------------------------------
 
+    async def touch(self, seats: list[tuple[int, int]]) -> None:
+        """Mark ``(table id, seat)`` pairs present now (in the database)."""
+        await run_in_threadpool(presence.touch, self.server.engine, seats, accounts.now())
+
     async def arrived(self, watcher: Watcher, table_id: int) -> None:
         if watcher.seat is not None:
-            self.away.pop((table_id, watcher.seat), None)
-            await self.events.publish({"kind": "present", "table": table_id,
-                                       "seat": watcher.seat})
+            await self.touch([(table_id, watcher.seat)])
 
-    def departed(self, watcher: Watcher, table_id: int, table: Table | None) -> None:
-        """The connection closed: a player with no other connection here is away."""
-        seat = watcher.seat
-        if seat is None or table is None or table.status != "playing":
-            return
-        if any(w.seat == seat for w in self.watchers.get(table_id, ())):
-            return
-        self.away.setdefault((table_id, seat), time.monotonic())
+    async def departed(self, watcher: Watcher, table_id: int) -> None:
+        """The connection closed: the seat's away time counts from now."""
+        if watcher.seat is not None:
+            await self.touch([(table_id, watcher.seat)])
+
+    def connected_seats(self) -> list[tuple[int, int]]:
+        """The ``(table id, seat)`` of every player connected to this process."""
+        return sorted({(table_id, w.seat) for table_id, found in self.watchers.items()
+                       for w in found if w.seat is not None})
+
+    async def sweep_once(self) -> list[tuple[int, str, int]]:
+        """Mark this process's connected seats present, then end or free the seats
+        away from every process for :attr:`abandon_seconds`; those seats."""
+        cutoff = accounts.now() - _dt.timedelta(seconds=self.abandon_seconds)
+        await self.touch(self.connected_seats())
+        found = await run_in_threadpool(presence.overdue, self.server.engine, cutoff)
+        for table_id, status, seat in found:
+            with contextlib.suppress(Exception):  # one table's trouble stops no other
+                if status == "playing":
+                    await self.end_seat(table_id, seat)
+                elif await run_in_threadpool(presence.free_waiting, self.server.engine,
+                                             table_id, seat, cutoff):
+                    await self.events.publish({"kind": "table", "table": table_id})
+        return found
 
     async def sweep(self) -> None:
-        """End the seats abandoned for :attr:`abandon_seconds` (runs forever)."""
+        """:meth:`sweep_once` every :attr:`beat` seconds (runs until cancelled)."""
         while True:
-            await asyncio.sleep(min(5.0, max(0.2, self.abandon_seconds / 4)))
-            moment = time.monotonic()
-            for (table_id, seat), since in list(self.away.items()):
-                if moment - since >= self.abandon_seconds:
-                    self.away.pop((table_id, seat), None)
-                    with contextlib.suppress(Exception):
-                        await self.end_seat(table_id, seat)
+            await asyncio.sleep(self.beat)
+            try:
+                await self.sweep_once()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the database away for a moment: the next sweep
+                log.warning("seat sweep failed (%s)", type(exc).__name__)
 
 
 def seconds_from_env(name: str, default: float) -> float:
@@ -415,6 +438,7 @@ def install(app: FastAPI, server: Server) -> Hub:
                 body.private, body.invite, date or None)
         except TableError as exc:
             raise ApiError(exc.status, str(exc)) from None
+        await hub.touch([(table.id, 0)])  # away from now on until connected
         return {"id": table.id, "code": table.code}
 
     @app.get("/api/tables")
@@ -448,8 +472,11 @@ def install(app: FastAPI, server: Server) -> Hub:
                                             account, body.code)
         except TableError as exc:
             raise ApiError(exc.status, str(exc)) from None
+        seat = table.seat_of(account)
+        if seat is not None:
+            await hub.touch([(table_id, seat)])  # away from now on until connected
         await hub.events.publish({"kind": "table", "table": table_id})
-        return {"seat": table.seat_of(account)}
+        return {"seat": seat}
 
     @app.websocket("/api/tables/{table_id}/live")
     async def live(socket: WebSocket, table_id: int) -> None:
@@ -512,10 +539,8 @@ def install(app: FastAPI, server: Server) -> Hub:
             pass
         finally:
             hub.watchers.get(table_id, set()).discard(watcher)
-            latest = None
             with contextlib.suppress(Exception):
-                latest = await hub.table(table_id)
-            hub.departed(watcher, table_id, latest)
+                await hub.departed(watcher, table_id)
             with contextlib.suppress(Exception):
                 await socket.close()
 
