@@ -33,10 +33,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 import sqlalchemy as sa
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field
+from starlette import websockets as _starlette_websockets
 from starlette.concurrency import run_in_threadpool
 
 from .. import validate
-from ..discovery import load_ruleset
+from ..discovery import known_ids, load_ruleset
 from ..errors import DataError, IllegalMove, PluginError, RulesetError
 from ..game import Game, new_game, today_in
 from ..ruleset import ID_PATTERN
@@ -54,6 +55,12 @@ ABANDON_SECONDS = 120.0
 long is ended (a playing table) or freed (a waiting one)."""
 MAX_ACTION_ARGS = 8
 log = logging.getLogger("blockyard.server")
+GONE: tuple[type[Exception], ...] = tuple(
+    kind for kind in (WebSocketDisconnect,
+                      getattr(_starlette_websockets, "WebSocketDisconnected", None))
+    if kind is not None)
+"""A live connection that is gone (newer Starlette raises ``WebSocketDisconnected``
+on reading after a send to a closed peer)."""
 CLOCK_ENV = "BLOCKYARD_SERVER_CLOCK_TOLERANCE"
 CLOCK_TOLERANCE = 5.0
 """Falling games: an action is refused while the seat's game clock (the sum of
@@ -124,6 +131,10 @@ class Hub:
         self.events = Events(server.engine, self.on_event)
 
     async def start(self) -> None:
+        # the plugin registry and the rulesets are loaded here, once, before any
+        # connection: loaded on first use by several worker threads at once (the
+        # seat games rebuilt after a restart) the registry refuses all but one
+        known_ids()
         await self.events.start()
         self.sweeper = asyncio.create_task(self.sweep())
 
@@ -535,7 +546,7 @@ def install(app: FastAPI, server: Server) -> Hub:
                     await hub.rematch(watcher, table_id)
                 else:
                     await watcher.send(refused("type: expected act, leave or rematch"))
-        except WebSocketDisconnect:
+        except GONE:
             pass
         finally:
             hub.watchers.get(table_id, set()).discard(watcher)
