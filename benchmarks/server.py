@@ -107,16 +107,17 @@ def start_server(folder: Path, database: str | None = None,
                                       "submit=1000000,sign_in_name=1000000,"
                                       "messages=1000000"}
     database = database or f"sqlite:///{folder / 'bench.sqlite3'}"
-    runner = [sys.executable] + (["-m", "cProfile", "-o", str(profile)] if profile else [])
     process = subprocess.Popen(
-        [*runner, "-m", "blockyard", "serve", "--port", str(port), "--database", database],
-        env=env, stdout=subprocess.DEVNULL,
+        [sys.executable, "-m", "blockyard", "serve", "--port", str(port), "--database",
+         database], env=env, stdout=subprocess.DEVNULL,
         stderr=None if os.environ.get("BENCH_DEBUG") else subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + WAIT
     while time.monotonic() < deadline:
         try:
             if httpx.get(url + "/api/health", timeout=2).status_code == 200:
+                if profile is not None:
+                    sample(process.pid, profile)
                 return process, url
         except httpx.TransportError:
             time.sleep(0.1)
@@ -135,36 +136,67 @@ def stop_server(process: subprocess.Popen[bytes]) -> None:
             process.wait(timeout=WAIT)
 
 
-def print_profile(files: list[Path], lines: int = 14) -> None:
-    """Where a server's time went: by package, then the functions of most own time."""
-    found = [str(f) for f in files if f.exists()]
-    if not found:
-        print("  (no server profile was written)")
+def sample(pid: int, out: Path) -> None:
+    """Sample the server process ``pid`` and its verifying processes (every thread:
+    the engine and the database run in worker threads) with py-spy until it
+    stops, into ``out``."""
+    spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+    if not Path(spy).exists():
+        print("  (--profile of the server needs py-spy: pip install py-spy)")
         return
-    stats = pstats.Stats(*found)
-    by_package: dict[str, float] = {}
-    total = 0.0
-    for (filename, _, _), (_, _, own, _, _) in stats.stats.items():  # type: ignore[attr-defined]
-        total += own
-        by_package[package_of(filename)] = by_package.get(package_of(filename), 0.0) + own
-    print(f"  server CPU by package ({total:.1f} s of own time in all):")
-    for name, own in sorted(by_package.items(), key=lambda item: -item[1])[:lines]:
-        print(f"    {own / total * 100:5.1f} %  {name}")
-    stats.sort_stats("tottime").print_stats(lines)
+    subprocess.Popen([spy, "record", "--pid", str(pid), "--format", "raw", "--rate", "250",
+                      "--nonblocking", "--subprocesses", "--output", str(out)],
+                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def package_of(filename: str) -> str:
-    """The package a profiled function's file belongs to."""
-    path = filename.replace("\\", "/")
-    if "site-packages/" in path:
-        return path.split("site-packages/", 1)[1].split("/", 1)[0].removesuffix(".py")
-    for mark, name in (("/core/server/", "blockyard.server"), ("/core/", "blockyard engine"),
-                       ("/plugins/", "blockyard.plugins")):
-        if mark in path:
+def print_profile(files: list[Path], lines: int = 16) -> None:
+    """Where the servers' time went (py-spy samples of busy threads): by the
+    package running, and the time spent inside the server's own steps."""
+    deadline = time.monotonic() + 10
+    while not all(f.exists() for f in files) and time.monotonic() < deadline:
+        time.sleep(0.2)  # py-spy writes once the process is gone
+    own: dict[str, int] = {}
+    inside: dict[str, int] = {}
+    total = 0
+    for path in files:
+        if not path.exists():
+            continue
+        for line in path.read_text().splitlines():
+            stack, _, count_text = line.rpartition(" ")
+            if not count_text.isdigit():
+                continue
+            count = int(count_text)
+            frames = stack.split(";")
+            leaf = frames[-1]
+            idle = ("select (selectors", "poll (", "wait (threading", "_worker (concurrent",
+                    "get (queue")
+            if not package_of(leaf) or any(mark in leaf for mark in idle):
+                continue  # an idle thread (no Python frame, or waiting)
+            total += count
+            own[package_of(leaf)] = own.get(package_of(leaf), 0) + count
+            for step in {frame.split(" (")[0] for frame in frames
+                         if "core/server/" in frame or "core/game.py" in frame}:
+                inside[step] = inside.get(step, 0) + count
+    if not total:
+        print("  (no server samples)")
+        return
+    print(f"  server busy time by package running ({total} samples):")
+    for name, count in sorted(own.items(), key=lambda item: -item[1])[:lines]:
+        print(f"    {count / total * 100:5.1f} %  {name}")
+    print("  busy time inside the server's steps (inclusive):")
+    for name, count in sorted(inside.items(), key=lambda item: -item[1])[:lines]:
+        print(f"    {count / total * 100:5.1f} %  {name}")
+
+
+def package_of(frame: str) -> str:
+    """The package (or the standard module) of a py-spy frame ``function (file:line)``."""
+    path = frame.rpartition(" (")[2].rstrip(")").rpartition(":")[0] or frame
+    path = path.replace("\\", "/").split("site-packages/")[-1]
+    for mark, name in (("core/server/", "blockyard.server"), ("core/", "blockyard engine"),
+                       ("plugins/", "blockyard.plugins")):
+        if path.startswith(mark) or f"/{mark}" in path:
             return name
-    if path.startswith("~") or "<" in path:
-        return "builtins (" + path.strip("~<>") + ")" if path != "~" else "builtins"
-    return "python stdlib"
+    return path.split("/", 1)[0].removesuffix(".py")
 
 
 async def account(client: httpx.AsyncClient) -> tuple[str, str]:

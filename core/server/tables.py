@@ -41,7 +41,7 @@ from ..discovery import known_ids, load_ruleset
 from ..errors import DataError, IllegalMove, PluginError, RulesetError
 from ..game import Game, new_game, today_in
 from ..ruleset import ID_PATTERN
-from . import accounts, limits, presence, tablestore
+from . import accounts, limits, livecache, presence, tablestore
 from .accounts import Account
 from .events import Events
 from .tablestore import Move, Table, TableError
@@ -122,6 +122,11 @@ class Hub:
         self.watchers: dict[int, set[Watcher]] = {}
         self.locks: dict[int, asyncio.Lock] = {}
         self.games: dict[tuple[int, int, int], Game] = {}
+        self.tables: dict[int, Table] = {}
+        """The tables with connections here, as last read (dropped on every
+        ``table`` announcement: seats, status and round change only with one)."""
+        self.known: dict[int, livecache.RoundMoves] = {}
+        """The moves of their current rounds read or stored here."""
         self.abandon_seconds = seconds_from_env(ABANDON_ENV, ABANDON_SECONDS)
         self.beat = min(5.0, max(0.2, self.abandon_seconds / 4))
         """Seconds between two sweeps: this process's seats marked present, the
@@ -147,7 +152,23 @@ class Hub:
         return self.locks.setdefault(table_id, asyncio.Lock())
 
     async def table(self, table_id: int) -> Table:
-        return await run_in_threadpool(tablestore.load_table, self.server.engine, table_id)
+        """The table as stored now (and kept as :meth:`cached_table`)."""
+        found = await run_in_threadpool(tablestore.load_table, self.server.engine, table_id)
+        self.tables[table_id] = found
+        return found
+
+    async def cached_table(self, table_id: int) -> Table:
+        """The table as last read here (read when not kept)."""
+        found = self.tables.get(table_id)
+        return found if found is not None else await self.table(table_id)
+
+    def drop(self, table_id: int) -> None:
+        """Forget what is kept of a table nobody here is connected to."""
+        if not self.watchers.get(table_id):
+            self.watchers.pop(table_id, None)
+            self.tables.pop(table_id, None)
+            self.known.pop(table_id, None)
+            self._forget(table_id)
 
     async def moves(self, table: Table) -> list[Move]:
         return await run_in_threadpool(tablestore.actions, self.server.engine, table.id,
@@ -159,17 +180,26 @@ class Hub:
         """An announcement from any process (this one too)."""
         kind, table_id = event.get("kind"), event.get("table")
         if kind == "resync":
-            for known in list(self.watchers):
-                await self.deliver_table(known)
-                await self.deliver_moves(known)
+            self.tables.clear()
+            self.known.clear()
+            for watched in list(self.watchers):
+                await self.deliver_table(watched)
+                await self.deliver_moves(watched)
             return
         if not isinstance(table_id, int):
             return
         if not self.watchers.get(table_id):
             return
         if kind == "moves":
-            await self.deliver_moves(table_id)
+            known = self.known.get(table_id)
+            seat, n = event.get("seat"), event.get("n")
+            if known is not None and known.round == event.get("round") \
+                    and isinstance(seat, int) and isinstance(n, int) and known.has(seat, n):
+                await self.send_known(table_id)  # stored here: no need to read it
+            else:
+                await self.deliver_moves(table_id)
         elif kind == "table":
+            self.tables.pop(table_id, None)
             await self.deliver_table(table_id)
         elif kind == "result":
             message = {"type": "result", "scores": event.get("scores"),
@@ -183,14 +213,29 @@ class Hub:
             await watcher.send(table.message())
 
     async def deliver_moves(self, table_id: int, only: Watcher | None = None) -> None:
-        """Send each connection of the table the moves of the round it has not had."""
-        table = await self.table(table_id)
-        moves = await self.moves(table)
+        """Read the moves of the round not known here yet (one query), then send
+        each connection of the table the moves it has not had."""
+        table = await self.cached_table(table_id)
+        known = self.known.get(table_id)
+        if known is None or known.round != table.round:
+            known = self.known[table_id] = livecache.RoundMoves(table.round)
+        for move in await run_in_threadpool(livecache.moves_after, self.server.engine,
+                                            table_id, known, table.seats):
+            known.add(move)
+        await self.send_known(table_id, only)
+
+    async def send_known(self, table_id: int, only: Watcher | None = None) -> None:
+        """Send each connection of the table (or ``only``) the known moves of the
+        round it has not had, in order."""
+        known = self.known.get(table_id)
+        if known is None:
+            await self.deliver_moves(table_id, only)
+            return
         for watcher in [only] if only else list(self.watchers.get(table_id, ())):
             async with watcher.lock:
-                if watcher.round != table.round:
-                    watcher.round, watcher.seen = table.round, set()
-                for move in moves:
+                if watcher.round != known.round:
+                    watcher.round, watcher.seen = known.round, set()
+                for move in known.moves:
                     if (move.seat, move.n) not in watcher.seen:
                         watcher.seen.add((move.seat, move.n))
                         await watcher.send_unlocked(move.message())
@@ -221,7 +266,7 @@ class Hub:
 
     async def act(self, watcher: Watcher, table_id: int, action: Any) -> None:
         async with self.lock(table_id):
-            table = await self.table(table_id)
+            table = await self.cached_table(table_id)
             seat = table.seat_of(watcher.account)
             if seat is None:
                 await watcher.send(refused("spectators cannot act: take a seat to play"))
@@ -229,7 +274,10 @@ class Hub:
             if table.status != "playing":
                 await watcher.send(refused(f"the table is {table.status}, not playing"))
                 return
-            game = await self.game(table, seat, await self.moves(table))
+            game = self.games.get((table.id, table.round, seat))
+            if game is None:  # else kept since its last action (a stale one is refused
+                # when stored: its step is taken, and it is dropped)
+                game = await self.game(table, seat, await self.moves(table))
             if game.over:
                 await watcher.send(refused(f"your game is over ({game.over_reason})"))
                 return
@@ -261,9 +309,13 @@ class Hub:
     async def _accepted(self, table: Table, seat: int, game: Game, action: list[Any]) -> bool:
         """Store an applied action and announce it; ``False`` when another process
         stored this seat's action first (the cached game is dropped)."""
-        try:
-            await run_in_threadpool(tablestore.add_action, self.server.engine, table, seat,
-                                    len(game.log) - 1, action, int(game.score), game.over)
+        move = Move(seat, len(game.log) - 1, action, int(game.score), game.over)
+        event = {"kind": "moves", "table": table.id, "round": table.round, "seat": seat,
+                 "n": move.n}
+        shared = self.events.shared
+        try:  # one transaction: the move and (PostgreSQL) its announcement
+            await run_in_threadpool(livecache.store_action, self.server.engine, table, move,
+                                    event if shared else None)
         except sa.exc.IntegrityError:
             self.games.pop((table.id, table.round, seat), None)
             await self.events.publish({"kind": "moves", "table": table.id})
@@ -271,7 +323,13 @@ class Hub:
         except Exception:
             self.games.pop((table.id, table.round, seat), None)
             raise
-        await self.events.publish({"kind": "moves", "table": table.id})
+        known = self.known.get(table.id)
+        if known is not None and known.round == table.round and known.add(move):
+            await (self.send_known(table.id) if shared else self.events.publish(event))
+        elif shared:
+            await self.deliver_moves(table.id)
+        else:
+            await self.events.publish(event)
         if game.over:
             await self._maybe_finish(table)
         return True
@@ -287,6 +345,7 @@ class Hub:
         _, done = await run_in_threadpool(tablestore.finish_round, self.server.engine,
                                           table, scores, winner)
         if done:
+            self.tables.pop(table.id, None)
             await self.events.publish({"kind": "table", "table": table.id})
             await self.events.publish({"kind": "result", "table": table.id,
                                        "scores": scores, "winner": winner})
@@ -331,6 +390,7 @@ class Hub:
             date = today_in(ruleset.timezone).isoformat() if ruleset.is_daily else None
             await run_in_threadpool(tablestore.rematch, self.server.engine, table, date)
             self._forget(table_id)
+            self.tables.pop(table_id, None)
         await self.events.publish({"kind": "table", "table": table_id})
 
     # -- presence ---------------------------------------------------------------------
@@ -550,6 +610,7 @@ def install(app: FastAPI, server: Server) -> Hub:
             pass
         finally:
             hub.watchers.get(table_id, set()).discard(watcher)
+            hub.drop(table_id)
             with contextlib.suppress(Exception):
                 await hub.departed(watcher, table_id)
             with contextlib.suppress(Exception):
