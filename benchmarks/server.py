@@ -1,26 +1,45 @@
-"""Server benchmark, loopback only, bounded in count: verified submissions and
-live-duel round trips of ``blockyard serve``.
+"""Server benchmark, loopback only, bounded in count and time: verified
+submissions and live-duel round trips of ``blockyard serve``.
 
 Prints:
 
 - ``verify``: replays verified per second on one core, in this process: the
   work a verifying worker does for ``POST /api/games``
   (``blockyard.server.verify.verify_replay``) on eu-classic games of about
-  ``--moves`` placements (target 500 per second per core); ``--profile`` shows
-  where that time goes;
+  ``--moves`` placements (target 500 per second per core), plain and with the
+  hook watchdog on as in the server; ``--profile`` shows where that time goes;
 - ``submit``: ``--games`` submissions over real HTTP to a ``blockyard serve``
   started here on 127.0.0.1 with an SQLite file in a temporary folder,
-  ``--clients`` at a time (the whole path: HTTP, the token, the verifying pool,
-  the database);
+  ``--clients`` at a time after a warm-up (the whole path: HTTP, the token, the
+  shared rate limit, the verifying pool, the database), and the time of one
+  submission alone;
 - ``duels``: ``--duels`` tables of two players each (``2 × duels`` WebSocket
-  clients at once) playing ``--turns`` placements per player as fast as the
-  server answers; the round trip of each action (sent → its own ``move``
-  message back), p50 and p99 (target: p99 ≤ 50 ms for 1,000 clients).
+  clients at once, on that SQLite server) playing ``--turns`` placements of the
+  bundled first-legal-move bot per player as fast as the server answers, then
+  ending; the round trip of each action (sent → its own ``move`` message back),
+  p50 and p99, and the games lost;
+- ``killed``: two server processes on one throwaway PostgreSQL (started here in
+  a temporary folder, like the tests do), ``--kill-duels`` duels with seat 0 on
+  the first process and seat 1 on the second; once half the actions are in, the
+  first process is ``kill -9``'d: its clients reconnect to the second, check
+  that every move they had accepted is still there, and play on. A game is lost
+  when an accepted move is missing or its stored result is not what was played
+  (target: 0);
+- ``many``: the same two processes, ``2 × --many`` clients (default 1,000)
+  acting every ``--think`` seconds on average (a human pace; default 2 s), for
+  at most ``--seconds``.
 
-Every loop is bounded by count, and each network wait by 60 seconds.
+Players, sessions and tables of the duel runs are written straight into the
+database before the clients start (set-up, not measured). ``--profile`` also
+samples the server processes (and their verifying processes) with py-spy when
+it is installed (``pip install py-spy``): the busy time by package and inside
+the server's own steps. ``--only RUN`` (repeatable) picks runs. Every loop is
+bounded by count, each network wait by 60 seconds, and no action starts after
+``--seconds``.
 
 Run:  python benchmarks/server.py [--games 200] [--clients 8] [--duels 20]
-                                  [--turns 15] [--moves 40] [--profile]
+          [--turns 15] [--moves 40] [--kill-duels 50] [--many 500] [--think 2]
+          [--seconds 60] [--profile] [--only verify|submit|duels|kill|many]
 """
 
 from __future__ import annotations
@@ -166,7 +185,10 @@ def print_profile(files: list[Path], lines: int = 16) -> None:
             if not count_text.isdigit():
                 continue
             count = int(count_text)
-            frames = stack.split(";")
+            frames = [f for f in stack.split(";")
+                      if f.strip() and not f.startswith(("process ", "thread "))]
+            if not frames:
+                continue  # a process or thread with no Python frame: idle
             leaf = frames[-1]
             idle = ("select (selectors", "poll (", "wait (threading", "_worker (concurrent",
                     "get (queue")
@@ -513,6 +535,16 @@ def main() -> None:
         rate = verify_rate(replays, args.profile)
         print(f"verify   {rate:8.0f} replays/s on one core (games of {moves:.0f} actions; "
               f"target {TARGET_VERIFY})")
+        from blockyard import watchdog
+        from blockyard.server.verify import HOOK_SECONDS
+
+        watchdog.set_default(HOOK_SECONDS)  # as in the server's verifying processes
+        try:
+            rate = verify_rate(replays, False)
+        finally:
+            watchdog.set_default(None)
+        print(f"         {rate:8.0f} replays/s with the hook watchdog on, as the server "
+              f"verifies")
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         if runs & {"submit", "duels"}:
