@@ -188,6 +188,8 @@ class Hub:
             return
         if not isinstance(table_id, int):
             return
+        if kind == "table":
+            self.tables.pop(table_id, None)
         if not self.watchers.get(table_id):
             return
         if kind == "moves":
@@ -199,7 +201,6 @@ class Hub:
             else:
                 await self.deliver_moves(table_id)
         elif kind == "table":
-            self.tables.pop(table_id, None)
             await self.deliver_table(table_id)
         elif kind == "result":
             message = {"type": "result", "scores": event.get("scores"),
@@ -426,6 +427,7 @@ class Hub:
                 elif await run_in_threadpool(presence.free_waiting, self.server.engine,
                                              table_id, seat, cutoff):
                     await self.events.publish({"kind": "table", "table": table_id})
+            self.drop(table_id)  # what was read for it, unless someone here watches
         return found
 
     async def sweep(self) -> None:
