@@ -578,7 +578,8 @@ def install(app: FastAPI, server: Server) -> Hub:
         hub.watchers.setdefault(table_id, set()).add(watcher)
         try:
             await hub.arrived(watcher, table_id)
-            table = await hub.table(table_id)
+            # read again only if it changed since (a table announcement drops it)
+            table = await hub.cached_table(table_id)
             await watcher.send(table.message())
             await hub.deliver_moves(table_id, only=watcher)
             if table.status == "finished":
