@@ -123,6 +123,30 @@ table_results = sa.Table(
     sa.Column("created", sa.DateTime(timezone=True), nullable=False),
 )
 
+# -- shared by every server process: rate-limit counts and who is at a table (0003) --
+
+rate_counts = sa.Table(
+    "rate_counts", METADATA,
+    # the limit (sign_in_address, sign_in_name, create, submit)
+    sa.Column("name", sa.String(32), primary_key=True),
+    # SHA-256 of the key (an address, a name, an account): nothing readable kept
+    sa.Column("key", sa.String(64), primary_key=True),
+    # the slice of time counted: seconds since 1970 // the slice's length
+    sa.Column("slice", sa.BigInteger, primary_key=True),
+    sa.Column("hits", sa.Integer, nullable=False),
+)
+
+seat_presence = sa.Table(
+    "seat_presence", METADATA,
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    # the last moment the seat's player was connected to the table (any process)
+    sa.Column("seen", sa.DateTime(timezone=True), nullable=False),
+)
+
+# the sweep for abandoned seats reads only the waiting and playing tables
+ix_tables_status = sa.Index("ix_tables_status", tables.c.status)
+
 
 def default_url() -> str:
     """The default database: ``server.sqlite3`` in Blockyard's data folder."""
