@@ -36,6 +36,7 @@ import inspect
 import os
 import re
 import sys
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -264,6 +265,7 @@ def _attributes(obj: Any) -> list[str]:
 
 _registry: Registry | None = None
 _loading = False
+_registry_lock = threading.RLock()
 _runtime: dict[str, PluginEntry] = {}
 
 
@@ -357,26 +359,32 @@ def distribution_version(name: str) -> str | None:
 
 
 def registry() -> Registry:
-    """The process-wide registry, loaded from entry points on first use."""
+    """The process-wide registry, loaded from entry points on first use (once,
+    whichever thread asks first; the others wait for it)."""
     global _registry, _loading
-    if _registry is None:
-        if _loading:
-            raise PluginError("a plugin package used Blockyard's plugin registry while it "
-                              "was being imported; register through "
-                              "blockyard_register_plugins instead")
-        _loading = True
-        try:
-            _registry = _load()
-        finally:
-            _loading = False
-    return _registry
+    reg = _registry
+    if reg is not None:
+        return reg
+    with _registry_lock:  # reentrant: a plugin package asking while imported is named
+        if _registry is None:
+            if _loading:
+                raise PluginError("a plugin package used Blockyard's plugin registry while "
+                                  "it was being imported; register through "
+                                  "blockyard_register_plugins instead")
+            _loading = True
+            try:
+                _registry = _load()
+            finally:
+                _loading = False
+        return _registry
 
 
 def reload() -> Registry:
     """Forget the registry and load it again (after installing a plugin, or in tests)."""
     global _registry
-    _registry = None
-    return registry()
+    with _registry_lock:
+        _registry = None
+        return registry()
 
 
 def _entry_points() -> list[Any]:
