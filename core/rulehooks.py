@@ -131,8 +131,8 @@ class _Purity:
     """Check the hooks of plugins that do not ship with Blockyard (always, but
     for measuring the check's cost)."""
     bundled = False
-    """Check the hooks of Blockyard's own plugins too (the test suite and the
-    conformance kit turn it on)."""
+    """Check the hooks of Blockyard's own plugins too (the conformance kit turns
+    it on)."""
 
 
 PURITY = _Purity()
@@ -148,7 +148,8 @@ def purity_check(on: bool, *, bundled: bool | None = None) -> Iterator[None]:
     copied before and compared after, and a hook that changed the game is a
     :class:`~blockyard.PluginError` with the game put back. Blockyard's own
     plugins are code of the engine, held pure by its tests; ``bundled=True``
-    checks them too (the test suite and the conformance kit do). Turning the
+    checks them too (the conformance kit does, on every bundled ruleset in the
+    test suite). Turning the
     check off is for measuring its cost (``benchmarks/engine.py``) only."""
     before = PURITY.on, PURITY.bundled
     PURITY.on = bool(on)

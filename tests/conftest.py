@@ -29,16 +29,6 @@ def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
         i18n.set_language("en")
 
 
-@pytest.fixture(autouse=True, scope="session")
-def every_hook_checked_for_purity() -> Iterator[None]:
-    """The tests hold Blockyard's own plugins to the purity rule too (the
-    engine trusts them outside tests, as it trusts its own code)."""
-    from blockyard.rulehooks import purity_check
-
-    with purity_check(True, bundled=True):
-        yield
-
-
 @pytest.fixture
 def register_plugin() -> Iterator[Callable[[str, Any], None]]:
     """Register a rule plugin factory under a name for one test."""

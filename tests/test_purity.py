@@ -402,8 +402,8 @@ def test_the_check_can_be_turned_off_to_measure_its_cost(mutated):
 
 @pytest.mark.parametrize("hook", sorted(TRAY_ACTION))
 def test_outside_tests_every_other_plugin_is_still_checked(mutated, hook):
-    # the tests turn the check on for the bundled plugins too; a player's game
-    # checks every plugin that does not ship with Blockyard, on every path
+    # a player's game checks every plugin that does not ship with Blockyard, on
+    # every path (with or without Blockyard's own plugins checked too)
     with purity_check(True, bundled=False):
         game = blockyard.new_game(mutated(hook, "score"), seed=1, board=CORNER)
         exc = first_fault(game, TRAY_ACTION[hook])
