@@ -111,6 +111,9 @@ class Hub:
         self.watchers: dict[int, set[Watcher]] = {}
         self.locks: dict[int, asyncio.Lock] = {}
         self.games: dict[tuple[int, int, int], Game] = {}
+        self.applied: dict[tuple[int, int, int], int] = {}
+        """How many stored actions each cached seat game has applied (a falling
+        game's log merges a tick into the one before, so its length does not say)."""
         self.away: dict[tuple[int, int], float] = {}
         self.abandon_seconds = seconds_from_env(ABANDON_ENV, ABANDON_SECONDS)
         self.clock_tolerance = seconds_from_env(CLOCK_ENV, CLOCK_TOLERANCE)
@@ -182,12 +185,14 @@ class Hub:
 
     # -- seat games -------------------------------------------------------------------
 
-    def _rebuild(self, table: Table, seat: int) -> Game:
+    def _rebuild(self, table: Table, seat: int) -> tuple[Game, int]:
         game = new_game(table.ruleset_id, seed=table.seed, date=_date(table.date))
+        count = 0
         for move in tablestore.actions(self.server.engine, table.id, table.round):
             if move.seat == seat:
                 game.apply(move.action)
-        return game
+                count += 1
+        return game, count
 
     async def game(self, table: Table, seat: int, moves: list[Move]) -> Game:
         """The seat's game of the current round, as far as the stored ``moves``
@@ -195,14 +200,18 @@ class Hub:
         key = (table.id, table.round, seat)
         count = sum(1 for m in moves if m.seat == seat)
         cached = self.games.get(key)
-        if cached is None or len(cached.log) - 1 != count:
-            cached = await run_in_threadpool(self._rebuild, table, seat)
-            self.games[key] = cached
+        if cached is None or self.applied.get(key) != count:
+            cached, applied = await run_in_threadpool(self._rebuild, table, seat)
+            self.games[key], self.applied[key] = cached, applied
         return cached
+
+    def _drop(self, key: tuple[int, int, int]) -> None:
+        self.games.pop(key, None)
+        self.applied.pop(key, None)
 
     def _forget(self, table_id: int) -> None:
         for key in [k for k in self.games if k[0] == table_id]:
-            del self.games[key]
+            self._drop(key)
 
     async def act(self, watcher: Watcher, table_id: int, action: Any) -> None:
         async with self.lock(table_id):
@@ -246,16 +255,21 @@ class Hub:
     async def _accepted(self, table: Table, seat: int, game: Game, action: list[Any]) -> bool:
         """Store an applied action and announce it; ``False`` when another process
         stored this seat's action first (the cached game is dropped)."""
+        key = (table.id, table.round, seat)
+        # the action's place among the seat's stored ones (1: the first): a falling
+        # game's log merges consecutive ticks, so its length is not the count
+        n = self.applied.get(key, 0) + 1
         try:
             await run_in_threadpool(tablestore.add_action, self.server.engine, table, seat,
-                                    len(game.log) - 1, action, int(game.score), game.over)
+                                    n, action, int(game.score), game.over)
         except sa.exc.IntegrityError:
-            self.games.pop((table.id, table.round, seat), None)
+            self._drop(key)
             await self.events.publish({"kind": "moves", "table": table.id})
             return False
         except Exception:
-            self.games.pop((table.id, table.round, seat), None)
+            self._drop(key)
             raise
+        self.applied[key] = n
         await self.events.publish({"kind": "moves", "table": table.id})
         if game.over:
             await self._maybe_finish(table)
@@ -378,6 +392,23 @@ def check_action(action: Any, index: int, game: Game) -> str | None:
     return None
 
 
+def account_tables(server: Server, name: str, limit: int) -> dict[str, Any]:
+    """The answer of ``GET /api/accounts/{name}/tables`` (``ApiError`` 422 for a
+    bad name or limit, 404 for no such account)."""
+    from .app import ApiError
+
+    try:
+        accounts.check_name(name)
+    except accounts.AccountError as exc:
+        raise ApiError(422, str(exc)) from None
+    if not 1 <= limit <= 1000:
+        raise ApiError(422, "limit: expected 1 to 1000")
+    found = tablestore.account_results(server.engine, name, limit)
+    if found is None:
+        raise ApiError(404, f"no account named {name!r}")
+    return {"name": name, "tables": found}
+
+
 def install(app: FastAPI, server: Server) -> Hub:
     """Add the table routes and the live WebSocket to ``app``."""
     from .app import ApiError, json_body, read_model
@@ -435,6 +466,12 @@ def install(app: FastAPI, server: Server) -> Hub:
         message = table.message()
         del message["type"]
         return {**message, "results": tablestore.results(server.engine, table_id)}
+
+    @app.get("/api/accounts/{name}/tables")
+    def get_player_tables(name: str, limit: int = 100) -> dict[str, Any]:
+        """A player's table results, newest first (``limit`` 1–1000): every
+        finished round they held a seat in, with their seat."""
+        return account_tables(server, name, limit)
 
     @app.post("/api/tables/{table_id}/join", openapi_extra=json_body(JoinTable))
     async def join_table(table_id: int, request: Request) -> dict[str, Any]:
