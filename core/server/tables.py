@@ -201,8 +201,9 @@ class Hub:
         count = sum(1 for m in moves if m.seat == seat)
         cached = self.games.get(key)
         if cached is None or self.applied.get(key) != count:
-            cached, applied = await run_in_threadpool(self._rebuild, table, seat)
-            self.games[key], self.applied[key] = cached, applied
+            rebuilt, applied = await run_in_threadpool(self._rebuild, table, seat)
+            self.games[key], self.applied[key] = rebuilt, applied
+            return rebuilt
         return cached
 
     def _drop(self, key: tuple[int, int, int]) -> None:
