@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
+import time
 from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -78,6 +79,9 @@ class TableSession:
         self.problem = ""  # why the table cannot be shown here (its rules), or ""
         self.my_move: Callable[[list[Any]], None] | None = None  # the duel screen's
         self.my_refusal: Callable[[], None] | None = None  # the duel screen's
+        self.clock: tuple[float, float] | None = None
+        """A falling table's round clock: (seconds since the round started, as the
+        server said on connecting; time.monotonic() then)."""
 
     @property
     def table_id(self) -> int:
@@ -121,6 +125,7 @@ class TableSession:
             seed = message.get("seed")
             if message.get("round") != self.round or (self.games == [] and seed is not None):
                 self.round = message.get("round")
+                self.clock = None
                 self.result = None
                 self.seed = seed if isinstance(seed, int) else None
                 self._deal()
@@ -148,6 +153,11 @@ class TableSession:
         elif kind == "result":
             self.result = message
             self.status = "finished"
+        elif kind == "clock":
+            elapsed = message.get("elapsed")
+            if isinstance(elapsed, int | float) and not isinstance(elapsed, bool) \
+                    and 0 <= elapsed <= 86_400:
+                self.clock = (float(elapsed), time.monotonic())
         elif kind == "connection":
             state = str(message.get("state"))
             self.connection = "open" if state == "back" else state
@@ -683,6 +693,8 @@ class LiveDuelView(LiveTableScreen, TrayGameView):
 
 TICK_SECONDS = 0.5
 """How often a live falling game sends its clock when nothing else happens."""
+CATCH_UP_SECONDS = 0.2
+"""A falling game further behind the table's clock than this catches up."""
 
 
 class LiveFallingView(LiveTableScreen, SudokuView):
@@ -712,9 +724,13 @@ class LiveFallingView(LiveTableScreen, SudokuView):
         self.sent_len = len(game.log)
         self.sent_tick = self._last_tick()
         self.since_sent = 0.0
+        self.seen_clock: tuple[float, float] | None = None
         table.my_move = self.accept if self.shown == me else None
         table.my_refusal = self.refused if self.shown == me else None
         self._live_setup(table, leave)
+        if self.plays:
+            self.catch_up()
+        self.clock_at = time.monotonic()
 
     @property
     def plays(self) -> bool:
@@ -724,6 +740,25 @@ class LiveFallingView(LiveTableScreen, SudokuView):
     def _last_tick(self) -> int:
         last = self.game.log[-1]
         return int(last[1]) if last[0] == "tick" else 0
+
+    def catch_up(self) -> None:
+        """Bring the game clock up to the table's (a window reopened on the table:
+        the game went on while it was away), as the server said."""
+        self.seen_clock = self.table.clock
+        if self.table.clock is None or self.game.over:
+            return
+        elapsed, at = self.table.clock
+        behind = elapsed + (time.monotonic() - at) - self.game.elapsed_us / 1_000_000
+        if behind > CATCH_UP_SECONDS:
+            self._landed(self.game.tick(behind))
+            self.refresh()
+
+    def game_update(self, delta_time: float) -> None:
+        """The game runs on the wall clock (what the server compares it with), not
+        on the frames' times, so a slow frame never leaves it behind."""
+        now = time.monotonic()
+        seconds, self.clock_at = now - self.clock_at, now
+        SudokuView.game_update(self, seconds)
 
     def unsent(self) -> list[list[Any]]:
         """The log's entries not sent yet, as actions (a tick grown since it was
@@ -791,6 +826,8 @@ class LiveFallingView(LiveTableScreen, SudokuView):
     def on_update(self, delta_time: float) -> None:
         if self._live_update():
             return
+        if self.plays and self.table.clock is not self.seen_clock:
+            self.catch_up()
         if self.plays and self.paused and not self.game.over:
             self.game_update(delta_time)  # the clock runs on under the menu
         SudokuView.on_update(self, delta_time)

@@ -167,8 +167,11 @@ class Hub:
 
     async def deliver_table(self, table_id: int) -> None:
         table = await self.table(table_id)
+        clock = clock_message(table)
         for watcher in list(self.watchers.get(table_id, ())):
             await watcher.send(table.message())
+            if clock is not None:
+                await watcher.send(clock)
 
     async def deliver_moves(self, table_id: int, only: Watcher | None = None) -> None:
         """Send each connection of the table the moves of the round it has not had."""
@@ -393,6 +396,23 @@ def check_action(action: Any, index: int, game: Game) -> str | None:
     return None
 
 
+def clock_message(table: Table) -> dict[str, Any] | None:
+    """The ``clock`` message sent after the ``table`` message of a playing table of
+    a realtime game (a falling game): the seconds since the round started, so a
+    client (a window opening or reopening on the table) brings its game clock up
+    to the table's. ``None`` for other tables."""
+    if table.status != "playing" or table.started is None:
+        return None
+    try:
+        realtime = load_ruleset(table.ruleset_id).mode_record.realtime
+    except (RulesetError, PluginError):
+        return None
+    if not realtime:
+        return None
+    elapsed = max(0.0, (accounts.now() - table.started).total_seconds())
+    return {"type": "clock", "elapsed": round(elapsed, 3)}
+
+
 def account_tables(server: Server, name: str, limit: int) -> dict[str, Any]:
     """The answer of ``GET /api/accounts/{name}/tables`` (``ApiError`` 422 for a
     bad name or limit, 404 for no such account)."""
@@ -518,6 +538,9 @@ def install(app: FastAPI, server: Server) -> Hub:
             await hub.arrived(watcher, table_id)
             table = await hub.table(table_id)
             await watcher.send(table.message())
+            clock = clock_message(table)
+            if clock is not None:
+                await watcher.send(clock)
             await hub.deliver_moves(table_id, only=watcher)
             if table.status == "finished":
                 done = await run_in_threadpool(tablestore.results, server.engine, table_id)

@@ -6,8 +6,11 @@ its table at the next start."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from online_support import pump_until, serve
+from server_support import start_server
 from test_online_duel import account, sign_in_window, start_duel, until
 
 import blockyard
@@ -225,5 +228,59 @@ def test_a_live_sudoku_bloxx_table(ui, server):
         assert final.table.seats == [me.name, bob.name]
         ui.key("Escape")
         assert isinstance(ui.view, LobbyView)
+    finally:
+        bob_live.close()
+
+
+@pytest.fixture(scope="module")
+def strict_server(tmp_path_factory):
+    """A server whose falling games' clocks may be at most 2 seconds behind."""
+    folder = tmp_path_factory.mktemp("strictserver")
+    running = start_server(f"sqlite:///{folder / 'server.sqlite3'}", folder,
+                           env={"BLOCKYARD_SERVER_CLOCK_TOLERANCE": "2"})
+    yield running
+    running.stop()
+
+
+def test_a_reopened_sudoku_bloxx_duel_catches_up_with_the_tables_clock(ui, strict_server,
+                                                                      window):
+    me = sign_in_window(ui, strict_server, "sbr")
+    owner = ui.app.online
+    from blockyard.online import Client
+
+    client = Client(owner.server, owner.token)
+    table_id = client.create_table("sudoku-bloxx").id
+    bob = account(strict_server, "sbrbob")
+    bob.join(table_id)
+    bob_live = bob.live(table_id)
+    try:
+        seed = until(bob_live, "table")["seed"]
+        ui.app.show_lobby()
+        lobby = ui.view
+        pump_until(ui, lambda: lobby.pending is None and lobby.rows)
+        index = [t.id for t in lobby.tables].index(table_id)
+        rect = lobby.rows[index][0]
+        ui.click(rect.center_x, rect.center_y)
+        pump_until(ui, lambda: isinstance(ui.view, LiveFallingView))
+        view = ui.view
+        ui.key("space")
+        pump_until(ui, lambda: ["hard"] in view.confirmed)
+        view.table.close()  # the window closes mid-duel
+        time.sleep(3)  # away longer than the table's tolerance: the stones fall on
+        app = BlockyardApp(window)
+        window.app = ui.app = app
+        app.show_start()
+        pump_until(ui, lambda: isinstance(ui.view, LiveFallingView)
+                   and ["hard"] in ui.view.confirmed)
+        again = ui.view
+        assert again.plays and again.table.seats[0] == me.name
+        pump_until(ui, lambda: not again.in_flight and again.game.elapsed_us >= 3_000_000)
+        ui.key("space")  # accepted: the clock caught up with the table's
+        pump_until(ui, lambda: again.confirmed.count(["hard"]) == 2 or again.diverged)
+        assert not again.diverged and ui.view is again
+        replayed = blockyard.new_game("sudoku-bloxx", seed=seed)
+        for action in again.confirmed:
+            replayed.apply(action)
+        assert replayed.moves == again.game.moves and replayed.score == again.game.score
     finally:
         bob_live.close()

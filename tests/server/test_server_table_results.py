@@ -10,7 +10,7 @@ from pathlib import Path
 
 import sqlalchemy as sa
 from server_support import Server
-from test_server_tables import auth, live, new_table, until
+from test_server_tables import auth, live, new_table, receive, until
 
 import blockyard
 from blockyard.server import db
@@ -24,6 +24,8 @@ def test_a_sudoku_bloxx_table_plays_to_its_result_tick_by_tick(server: Server) -
                               headers=auth(bob_token)).status_code == 200
     with live(server, table["id"], alice_token) as a, live(server, table["id"], bob_token) as b:
         seed = until(a, "table")["seed"]
+        # a realtime game's table: the seconds since the round started, after the table
+        assert 0 <= receive(a)["elapsed"] < 120
         until(b, "table")
         games = [blockyard.new_game("sudoku-bloxx", seed=seed) for _ in range(2)]
         # consecutive ticks (one log entry on each side: the game merges them), moves
