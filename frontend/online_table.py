@@ -282,7 +282,8 @@ class WaitingView(arcade.View):
 
     def on_update(self, delta_time: float) -> None:
         if self.session.update():
-            if self.session.status == "playing" and self.session.games \
+            # a finished table too (reopened after its round ended): its result
+            if self.session.status in ("playing", "finished") and self.session.games \
                     and not self.session.problem:
                 try:
                     self.open_duel()

@@ -164,6 +164,33 @@ def test_a_window_closed_mid_duel_reopens_on_its_table(ui, server, window):
         bob_live.close()
 
 
+def test_a_table_that_finished_while_the_window_was_closed_shows_its_result(ui, server,
+                                                                            window):
+    me, view, _bob, bob_live, table_id, _seed = start_duel(ui, server)
+    try:
+        ui.key("1", "Return")
+        pump_until(ui, lambda: len(view.game.log) == 2)
+        view.table.close()  # the window closes mid-duel
+        bob_live.act(["end"])
+        with me.live(table_id) as elsewhere:  # the player ends the game elsewhere
+            until(elsewhere, "table")
+            assert elsewhere.act(["end"])
+            until(elsewhere, "result")
+        app = BlockyardApp(window)
+        window.app = ui.app = app
+        app.show_start()
+        pump_until(ui, lambda: isinstance(ui.view, LiveDuelView)
+                   and ui.view.table.result is not None)
+        shown = ui.view
+        assert shown.table.status == "finished" and len(shown.game.log) == 3
+        assert [(r.table_id, r.seat) for r in app.records.table_results()] == [(table_id, 0)]
+        assert remembered_table(app.online.server, me.name) is None
+        ui.key("Escape")
+        assert isinstance(ui.view, LobbyView)
+    finally:
+        bob_live.close()
+
+
 def test_a_live_sudoku_bloxx_table(ui, server):
     me = sign_in_window(ui, server, "sb")
     ui.app.show_lobby()
