@@ -399,6 +399,7 @@ class LiveTableScreen:
             self.say(_("Watching {name}: Esc goes back to your board.").format(
                 name=self._name(self.shown)))
         self.place_sections(self.window.width, self.window.height)
+        self.refresh()  # laid out anew: the board as the game stands (every move so far)
         self._sync_table()
 
     if TYPE_CHECKING:  # the game screen's (the class this one is mixed into)

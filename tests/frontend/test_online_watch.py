@@ -151,6 +151,17 @@ def test_a_window_closed_mid_duel_reopens_on_its_table(ui, server, window):
         again = ui.view
         assert again.game.log == mine and again.table.games[1].log == theirs.log
         assert again.table.me == 0 and again.shown == 0
+        # drawn: the opponent's move made while away is on the small board
+        row, col = filled_cell(theirs)
+        rect = again.band_rects[0]
+        cell = rect.width / theirs.cols
+        ui.pump(2)
+        assert ui.pixel(rect.left + (col + 0.5) * cell,
+                        rect.top - (row + 0.5) * cell) != tuple(theme.BOARD_BG[:3])
+        row, col = filled_cell(again.game)
+        ui.pump(2)
+        assert ui.pixel(*again.layout.cell_center(row, col)) not in (
+            tuple(theme.BOARD_BG[:3]), tuple(theme.EMPTY_CELL[:3]))
         ui.key("2", "Return")  # and it plays on
         pump_until(ui, lambda: len(again.game.log) == 3)
         # leaving forgets it: the next start shows the launcher
