@@ -89,16 +89,17 @@ class TableSession:
         return int(self.live.table_id)
 
     def table_result(self) -> TableResult | None:
-        """The round's result as the records keep it (``None`` before the result)."""
+        """The round's result as the records keep it (``None`` before the result, or
+        when the server is not known)."""
         result = self.result
-        if result is None or not isinstance(self.round, int):
+        if result is None or not isinstance(self.round, int) or not self.server:
             return None
         scores = result.get("scores")
         winner = result.get("winner")
         if not isinstance(scores, list) or len(scores) != len(self.seats) \
                 or not all(isinstance(v, int) and not isinstance(v, bool) for v in scores):
             return None
-        return TableResult(self.server or "?", self.table_id, self.round, self.ruleset_id,
+        return TableResult(self.server, self.table_id, self.round, self.ruleset_id,
                            tuple(self.seats), tuple(scores),
                            winner if isinstance(winner, int) else None, self.me)
 
@@ -554,6 +555,7 @@ class LiveTableScreen:
             return
         table.recorded_round = table.round
         forget_table()
+        table.remembered = False  # a rematch's round is remembered again
         found = table.table_result()
         if found is None:
             return

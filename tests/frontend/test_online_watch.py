@@ -112,10 +112,21 @@ def test_watching_a_board_full_size_then_the_result_in_the_records(ui, server):
                                       kept[0].finished)
         ui.pump(3)
         assert len(ui.app.records.table_results()) == 1
-        # the mouse leaves the table; the statistics count the table
-        button = shown.leave_button.rect
+        # the result forgot the table; a rematch (the mouse) deals anew and the new
+        # round is remembered again; leaving forgets it
+        assert remembered_table(ui.app.online.server, me.name) is None
+        button = shown.rematch_button.rect
         ui.click(button.center_x, button.center_y)
+        pump_until(ui, lambda: isinstance(ui.view, LiveDuelView) and ui.view is not shown)
+        rematched = ui.view
+        assert rematched.table.round == 2 and rematched.shown == 0
+        assert rematched.table.result is None and len(rematched.game.log) == 1
+        assert remembered_table(ui.app.online.server, me.name) == str(table_id) or \
+            remembered_table(ui.app.online.server, me.name).startswith(f"{table_id}-")
+        rematched.leave()
         assert isinstance(ui.view, LobbyView)
+        assert remembered_table(ui.app.online.server, me.name) is None
+        # the statistics count the table (one round played)
         ui.app.show_stats("eu-classic")
         stats = ui.view
         assert isinstance(stats, StatsView)
