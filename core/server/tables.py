@@ -10,7 +10,10 @@ a player whose connection dropped reconnects (the same token) and carries on. A
 seat whose player stays away from a playing table for :data:`ABANDON_SECONDS`
 (``BLOCKYARD_SERVER_ABANDON_SECONDS``) is ended (the ``end`` action). When every
 seat is over, the result (scores, winner: the best score, ``null`` on a tie) is
-stored and sent; ``rematch`` deals anew at the same table.
+stored and sent (and kept per seated account: ``GET /api/accounts/{name}/tables``);
+``rematch`` deals anew at the same table. At a playing table of a realtime game
+(a falling game) each ``table`` message is followed by a ``clock`` message, the
+seconds since the round started.
 
 Every action and result is in the database, never only in this process: the
 seats' games are caches, rebuilt from the stored actions whenever they are
