@@ -380,6 +380,20 @@ class BlockyardApp:
 
         self.window.show_view(SubmitView(self.online, game, board, back))
 
+    def show_start(self) -> None:
+        """The first screen: the table a window closed mid-duel was playing at
+        (reopened with every move so far), else the launcher."""
+        from .online_table import remembered_table
+
+        code = remembered_table(self.online.server, self.online.name) \
+            if self.online.signed_in else None
+        if code is None:
+            self.show_launcher()
+            return
+        from blockyard.online import parse_table_code
+
+        self.open_table(parse_table_code(code)[0], code if "-" in code else "", None)
+
     def open_table(self, table_id: int, code: str, seat: int | None) -> None:
         """Show a live table of the server (``seat``: the player's, ``None`` watching)."""
         from .online_table import open_table
@@ -955,7 +969,7 @@ def run(ruleset: str | None = None, seed: int | None = None, challenge: str | No
         if watch and ruleset is not None:
             app.watch_rule_file(ruleset)
     else:
-        app.show_launcher()
+        app.show_start()
     if quit_after is not None:
         def finish(_delta: float) -> None:
             if screenshot is not None:

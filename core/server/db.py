@@ -105,7 +105,7 @@ table_actions = sa.Table(
     sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), nullable=False),
     sa.Column("round", sa.Integer, nullable=False),
     sa.Column("seat", sa.Integer, nullable=False),
-    # the action's place in its seat's log (1: the first after the start)
+    # the action's place among its seat's stored actions of the round (1: the first)
     sa.Column("n", sa.Integer, nullable=False),
     sa.Column("action", sa.Text, nullable=False),
     sa.Column("score", sa.BigInteger, nullable=False),
@@ -146,6 +146,17 @@ seat_presence = sa.Table(
 
 # the sweep for abandoned seats reads only the waiting and playing tables
 ix_tables_status = sa.Index("ix_tables_status", tables.c.status)
+
+
+table_result_seats = sa.Table(
+    "table_result_seats", METADATA,
+    # who sat where in a finished round: a player's table results (their account page)
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("round", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False),
+    sa.Index("ix_table_result_seats_account", "account_id"),
+)
 
 
 def default_url() -> str:

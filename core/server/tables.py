@@ -12,7 +12,10 @@ seat whose player is away from every server process for :data:`ABANDON_SECONDS`
 at a playing table (the ``end`` action) and freed at a waiting one
 (:mod:`~blockyard.server.presence`, in the database). When every
 seat is over, the result (scores, winner: the best score, ``null`` on a tie) is
-stored and sent; ``rematch`` deals anew at the same table.
+stored and sent (and kept per seated account: ``GET /api/accounts/{name}/tables``);
+``rematch`` deals anew at the same table. At a playing table of a realtime game
+(a falling game) each ``table`` message is followed by a ``clock`` message, the
+seconds since the round started.
 
 Every action and result is in the database, never only in this process: the
 seats' games are caches, rebuilt from the stored actions whenever they are
@@ -127,6 +130,9 @@ class Hub:
         ``table`` announcement: seats, status and round change only with one)."""
         self.known: dict[int, livecache.RoundMoves] = {}
         """The moves of their current rounds read or stored here."""
+        self.applied: dict[tuple[int, int, int], int] = {}
+        """How many stored actions each cached seat game has applied (a falling
+        game's log merges a tick into the one before, so its length does not say)."""
         self.abandon_seconds = seconds_from_env(ABANDON_ENV, ABANDON_SECONDS)
         self.beat = min(5.0, max(0.2, self.abandon_seconds / 4))
         """Seconds between two sweeps: this process's seats marked present, the
@@ -210,8 +216,11 @@ class Hub:
 
     async def deliver_table(self, table_id: int) -> None:
         table = await self.table(table_id)
+        clock = clock_message(table)
         for watcher in list(self.watchers.get(table_id, ())):
             await watcher.send(table.message())
+            if clock is not None:
+                await watcher.send(clock)
 
     async def deliver_moves(self, table_id: int, only: Watcher | None = None) -> None:
         """Read the moves of the round not known here yet (one query), then send
@@ -243,12 +252,14 @@ class Hub:
 
     # -- seat games -------------------------------------------------------------------
 
-    def _rebuild(self, table: Table, seat: int) -> Game:
+    def _rebuild(self, table: Table, seat: int) -> tuple[Game, int]:
         game = new_game(table.ruleset_id, seed=table.seed, date=_date(table.date))
+        count = 0
         for move in tablestore.actions(self.server.engine, table.id, table.round):
             if move.seat == seat:
                 game.apply(move.action)
-        return game
+                count += 1
+        return game, count
 
     async def game(self, table: Table, seat: int, moves: list[Move]) -> Game:
         """The seat's game of the current round, as far as the stored ``moves``
@@ -256,14 +267,19 @@ class Hub:
         key = (table.id, table.round, seat)
         count = sum(1 for m in moves if m.seat == seat)
         cached = self.games.get(key)
-        if cached is None or len(cached.log) - 1 != count:
-            cached = await run_in_threadpool(self._rebuild, table, seat)
-            self.games[key] = cached
+        if cached is None or self.applied.get(key) != count:
+            rebuilt, applied = await run_in_threadpool(self._rebuild, table, seat)
+            self.games[key], self.applied[key] = rebuilt, applied
+            return rebuilt
         return cached
+
+    def _drop(self, key: tuple[int, int, int]) -> None:
+        self.games.pop(key, None)
+        self.applied.pop(key, None)
 
     def _forget(self, table_id: int) -> None:
         for key in [k for k in self.games if k[0] == table_id]:
-            del self.games[key]
+            self._drop(key)
 
     async def act(self, watcher: Watcher, table_id: int, action: Any) -> None:
         async with self.lock(table_id):
@@ -310,7 +326,10 @@ class Hub:
     async def _accepted(self, table: Table, seat: int, game: Game, action: list[Any]) -> bool:
         """Store an applied action and announce it; ``False`` when another process
         stored this seat's action first (the cached game is dropped)."""
-        move = Move(seat, len(game.log) - 1, action, int(game.score), game.over)
+        key = (table.id, table.round, seat)
+        # the action's place among the seat's stored ones (1: the first): a falling
+        # game's log merges consecutive ticks, so its length is not the count
+        move = Move(seat, self.applied.get(key, 0) + 1, action, int(game.score), game.over)
         event = {"kind": "moves", "table": table.id, "round": table.round, "seat": seat,
                  "n": move.n}
         shared = self.events.shared
@@ -318,12 +337,13 @@ class Hub:
             await run_in_threadpool(livecache.store_action, self.server.engine, table, move,
                                     event if shared else None)
         except sa.exc.IntegrityError:
-            self.games.pop((table.id, table.round, seat), None)
+            self._drop(key)
             await self.events.publish({"kind": "moves", "table": table.id})
             return False
         except Exception:
-            self.games.pop((table.id, table.round, seat), None)
+            self._drop(key)
             raise
+        self.applied[key] = move.n
         known = self.known.get(table.id)
         if known is not None and known.round == table.round and known.add(move):
             await (self.send_known(table.id) if shared else self.events.publish(event))
@@ -474,6 +494,40 @@ def check_action(action: Any, index: int, game: Game) -> str | None:
     return None
 
 
+def clock_message(table: Table) -> dict[str, Any] | None:
+    """The ``clock`` message sent after the ``table`` message of a playing table of
+    a realtime game (a falling game): the seconds since the round started, so a
+    client (a window opening or reopening on the table) brings its game clock up
+    to the table's. ``None`` for other tables."""
+    if table.status != "playing" or table.started is None:
+        return None
+    try:
+        realtime = load_ruleset(table.ruleset_id).mode_record.realtime
+    except (RulesetError, PluginError):
+        return None
+    if not realtime:
+        return None
+    elapsed = max(0.0, (accounts.now() - table.started).total_seconds())
+    return {"type": "clock", "elapsed": round(elapsed, 3)}
+
+
+def account_tables(server: Server, name: str, limit: int) -> dict[str, Any]:
+    """The answer of ``GET /api/accounts/{name}/tables`` (``ApiError`` 422 for a
+    bad name or limit, 404 for no such account)."""
+    from .app import ApiError
+
+    try:
+        accounts.check_name(name)
+    except accounts.AccountError as exc:
+        raise ApiError(422, str(exc)) from None
+    if not 1 <= limit <= 1000:
+        raise ApiError(422, "limit: expected 1 to 1000")
+    found = tablestore.account_results(server.engine, name, limit)
+    if found is None:
+        raise ApiError(404, f"no account named {name!r}")
+    return {"name": name, "tables": found}
+
+
 def install(app: FastAPI, server: Server) -> Hub:
     """Add the table routes and the live WebSocket to ``app``."""
     from .app import ApiError, json_body, read_model
@@ -533,6 +587,12 @@ def install(app: FastAPI, server: Server) -> Hub:
         del message["type"]
         return {**message, "results": tablestore.results(server.engine, table_id)}
 
+    @app.get("/api/accounts/{name}/tables")
+    def get_player_tables(name: str, limit: int = 100) -> dict[str, Any]:
+        """A player's table results, newest first (``limit`` 1–1000): every
+        finished round they held a seat in, with their seat."""
+        return account_tables(server, name, limit)
+
     @app.post("/api/tables/{table_id}/join", openapi_extra=json_body(JoinTable))
     async def join_table(table_id: int, request: Request) -> dict[str, Any]:
         """Take a seat: ``403`` for a private table without invitation or code,
@@ -581,6 +641,9 @@ def install(app: FastAPI, server: Server) -> Hub:
             # read again only if it changed since (a table announcement drops it)
             table = await hub.cached_table(table_id)
             await watcher.send(table.message())
+            clock = clock_message(table)
+            if clock is not None:
+                await watcher.send(clock)
             await hub.deliver_moves(table_id, only=watcher)
             if table.status == "finished":
                 done = await run_in_threadpool(tablestore.results, server.engine, table_id)
