@@ -281,7 +281,9 @@ class TrayGameView(GameScreen):
 
     def game_update(self, delta_time: float) -> None:
         game = self.game
-        if game.time_left is None:
+        if game.time_left is None:  # no clock: the time on screen is the game's play time
+            if self.session.count_time is not None:
+                self.session.count_time(game, delta_time)
             return
         game.tick(delta_time)
         if game.over:
