@@ -105,7 +105,8 @@ def display():
 def dists(tmp_path_factory) -> dict[str, Path]:
     """``python -m build`` of the checkout: the sdist, then the wheel built from it."""
     out = tmp_path_factory.mktemp("dist")
-    _run([sys.executable, "-m", "build", "--outdir", out, ROOT], cwd=ROOT)
+    done = _run([sys.executable, "-m", "build", "--outdir", out, ROOT], cwd=ROOT)
+    (out / "build.log").write_text(done.stdout + done.stderr, encoding="utf-8")
     wheels = list(out.glob("blockyard-*.whl"))
     sdists = list(out.glob("blockyard-*.tar.gz"))
     assert len(wheels) == 1 and len(sdists) == 1, sorted(out.iterdir())
@@ -154,6 +155,31 @@ def test_window_options_are_checked_before_any_window_opens(argv, message, capsy
 
 
 # -- sdist and wheel ---------------------------------------------------------------------
+
+
+def test_the_build_gives_no_package_would_be_ignored_notice(dists):
+    """Issue 25, item 16: every data-only folder is a package setuptools is told
+    about (pyproject's ``packages``), so the build prints none of its boxed
+    notices."""
+    log = (dists["wheel"].parent / "build.log").read_text(encoding="utf-8")
+    assert "Successfully built" in log
+    named = [line.strip() for line in log.splitlines() if "as an importable package" in line]
+    assert "Package would be ignored" not in log, named
+
+
+def test_the_readme_builds_with_the_python_its_set_up_gives(dists):
+    """The README's build command is the one this test ran, with the quick start's
+    .venv (its test extra brings ``build``; the play set-up is told to add it)."""
+    import tomllib
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "    .venv/bin/python -m build\n" in readme
+    assert ".venv/bin/pip install build" in readme
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))[
+        "project"]["optional-dependencies"]
+    assert any(req.startswith("build") for req in extras["test"])
+    assert Path(sys.executable).parent.name == "bin" and dists["wheel"].name == \
+        f"blockyard-{blockyard.__version__}-py3-none-any.whl"
 
 
 def test_sdist_carries_the_rule_files_and_the_project(dists):
