@@ -280,6 +280,10 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
 def _cmd_serve(args: argparse.Namespace) -> int:
     try:
+        import fastapi  # noqa: F401  (the server extra, asked for before anything starts)
+        import sqlalchemy  # noqa: F401
+        import uvicorn  # noqa: F401
+
         from .server import serve
     except ImportError as exc:
         print(f"blockyard serve needs the server extra (pip install 'blockyard[server]'): "

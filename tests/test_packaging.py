@@ -292,3 +292,47 @@ def test_standalone_program_opens_the_launcher_and_a_game(standalone, display, t
           "--seed", "3"], cwd=tmp_path, env=env, timeout=120)
     image = assert_real_frame(game, (720, 960))
     assert list(image.getdata()) != list(Image.open(launcher).convert("RGB").getdata())
+
+
+def _stated_sizes() -> tuple[int, int, int]:
+    """The standalone folder's MiB, file count and .tar.gz MiB that docs/standalone.md
+    states (the README states the same two sizes)."""
+    import re
+
+    doc = (ROOT / "docs" / "standalone.md").read_text(encoding="utf-8")
+    folder = re.search(r"^\| the folder `blockyard/` \| (\d+) MiB, (\d+) files \|$", doc, re.M)
+    packed = re.search(r"^\| the folder as `\.tar\.gz` \| (\d+) MiB \|$", doc, re.M)
+    assert folder is not None and packed is not None
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert f"({folder[1]} MiB; {packed[1]} MiB as `.tar.gz`)" in readme
+    return int(folder[1]), int(folder[2]), int(packed[1])
+
+
+def test_standalone_bundles_only_what_the_window_uses_and_its_size_is_the_documented_one(
+        standalone, tmp_path):
+    """Issue 25, item 15: Babel's data of the window's four languages (and the
+    locales they inherit from) and no other; none of the extras the building .venv
+    holds; the folder's size, file count and packed size within 10% of the
+    figures docs/standalone.md and the README state."""
+    folder = standalone.parent
+    internal = folder / "_internal"
+    locales = sorted(p.name for p in (internal / "babel" / "locale-data").iterdir())
+    assert locales == sorted(f"{name}.dat" for name in (
+        "root", "en", "en_001", "en_GB", "de", "de_DE", "es", "es_ES", "ne", "ne_NP"))
+    for extra in ("numpy", "matplotlib", "gymnasium", "sqlalchemy", "fastapi", "distributed"):
+        assert not (internal / extra).exists(), extra
+    files = [p for p in folder.rglob("*") if p.is_file() and not p.is_symlink()]
+    mib = sum(p.stat().st_size for p in files) / 2**20
+    packed = tmp_path / "blockyard.tar.gz"
+    with tarfile.open(packed, "w:gz", compresslevel=6) as archive:  # gzip's own default
+        archive.add(folder, arcname="blockyard")
+    packed_mib = packed.stat().st_size / 2**20
+    stated_mib, stated_files, stated_packed = _stated_sizes()
+    assert abs(mib - stated_mib) <= 0.1 * stated_mib, (mib, stated_mib)
+    assert abs(len(files) - stated_files) <= 0.1 * stated_files, (len(files), stated_files)
+    assert abs(packed_mib - stated_packed) <= 0.1 * stated_packed, (packed_mib, stated_packed)
+    env = _clean_env(tmp_path / "home")
+    done = subprocess.run([standalone, "serve"], capture_output=True, text=True, cwd=tmp_path,
+                          env=env, timeout=120)
+    assert done.returncode == 2 and "needs the server extra" in done.stderr
+    assert "Traceback" not in done.stderr
