@@ -123,7 +123,9 @@ class RulesetStatistics:
     a game); ``average``: mean score of the counted (non-practice) games in the
     history, ``None`` without one (imported games have no individual scores);
     ``total_lines``: lines (areas) cleared, practice included; ``best_combo``:
-    the best displayed combo factor of counted games."""
+    the best displayed combo factor of counted games; ``play_time``: seconds
+    played, the sum of the games' ``duration`` (practice included; games without
+    one add nothing)."""
 
     ruleset_id: str
     games: int
@@ -132,6 +134,7 @@ class RulesetStatistics:
     average: float | None
     total_lines: int
     best_combo: int
+    play_time: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -320,7 +323,9 @@ class RecordStore(RecordsFile):
                 best = max((score for _, score in days), default=None)
             else:
                 best = self.best(loaded)
-        return RulesetStatistics(rid, games, practice, best, average, lines, combo)
+        play_time = float(self._one("SELECT total(duration) FROM ok_games WHERE ruleset = ?",
+                                    (rid,)))
+        return RulesetStatistics(rid, games, practice, best, average, lines, combo, play_time)
 
     def games_played(self, ruleset_id: str) -> int:
         """Finished games of a ruleset, practice and imported games included."""
@@ -456,9 +461,10 @@ class RecordStore(RecordsFile):
         record before and after, ``practice`` set for a later daily game of a date
         already played, and the best combo as the displayed (capped) factor.
 
-        ``duration``: seconds played, when the caller knows them (otherwise the
-        game clock of timed games and of games of a realtime mode, such as
-        falling games); ``hints``: hints used; ``replay``: the replay file kept
+        ``duration``: seconds played, when the caller knows them (the window
+        passes the time a game without a clock was on screen and running);
+        otherwise the game clock of timed games and of games of a realtime mode,
+        such as falling games; ``hints``: hints used; ``replay``: the replay file kept
         for this game. One transaction: several stores (and
         processes) may record into one folder at the same time; when anything fails
         (the summary included), nothing is recorded. When the database cannot be

@@ -409,6 +409,8 @@ class StatsView(arcade.View):
         if shows_score and r.mode_record.has_tray:
             figures.append((_("Best combo"), localise_digits(f"×{s.best_combo}")
                             if s.best_combo else "—"))
+        figures.append((_("Play time"), rulewords.play_time(s.play_time)
+                        if s.play_time > 0 else "—"))
         cw = width / len(figures)
         self.figures = {}
         for i, (label, value) in enumerate(figures):
