@@ -20,6 +20,12 @@ seconds since the round started.
 Every action and result is in the database, never only in this process: the
 seats' games are caches, rebuilt from the stored actions whenever they are
 missing or behind.
+
+The module is longer than most because the live protocol is one piece: the
+:class:`Hub` (connections, the seats' games, announcements between processes,
+the sweep of abandoned seats) and the routes that feed it; the storage is in
+:mod:`~blockyard.server.tablestore`, the kept moves in
+:mod:`~blockyard.server.livecache`, presence in :mod:`~blockyard.server.presence`.
 """
 
 from __future__ import annotations
@@ -314,7 +320,7 @@ class Hub:
 
     def slow_clock(self, table: Table, game: Game, action: list[Any]) -> str | None:
         """Why a falling game's action is refused for a slow clock, or ``None``."""
-        if game.kind != "falling" or action[0] == "tick" or table.started is None:
+        if not game.mode.realtime or action[0] == "tick" or table.started is None:
             return None
         wall = (accounts.now() - table.started).total_seconds()
         clock = sum(entry[1] for entry in game.log[1:] if entry[0] == "tick") / 1e6
