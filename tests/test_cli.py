@@ -98,13 +98,37 @@ def test_plugins_shows_package_versions_and_marks_wrappers(capsys, register_plug
         "    (no parameters)",
         "    hooks:",
         "      blockyard_clear (wrapper: sees the other plugins' answer and may replace it)"
-        " — answers Clearing",
+        " — answers Clearing whose regions are Region objects, whose board is the game's "
+        "size, whose cleared mask is on the board (0 ≤ mask < 2**(rows × cols)) and whose "
+        "row_drops give each of at most rows rows a fall of 0 to rows",
         "      blockyard_invariants — answers a list of at most 32 strings of at most 300 "
         "characters",
         "      blockyard_score (wrapper: sees the other plugins' answer and may replace it)"
         " — answers Scoring with integer points within ±1,000,000,000, a combo from 0 to "
         "1,000,000 and a state of JSON values within the bounds of MODDING.md"]
     assert "(wrapper" not in out.split("wrapping  [runtime]", 1)[0]  # no bundled wrappers
+
+
+def test_plugins_shows_the_bounds_of_every_bounded_answer(capsys):
+    """Each hook a bundled plugin answers is listed with the bounds the facade
+    checks: the Clearing's masks and falls, the regions on the board, the deal's
+    size, the clock's limit."""
+    assert main(["plugins"]) == 0
+    out = capsys.readouterr().out
+    clearing = out.split("line-clearing  [", 1)[1].split("\nline-scoring", 1)[0]
+    assert ("      blockyard_clear — answers Clearing whose regions are Region objects, whose "
+            "board is the game's size, whose cleared mask is on the board (0 ≤ mask < "
+            "2**(rows × cols)) and whose row_drops give each of at most rows rows a fall of "
+            "0 to rows\n") in clearing
+    assert ("      blockyard_regions — answers a list of Region, each with at least one cell "
+            "and every cell on the board") in clearing
+    assert "      blockyard_time_limit — answers a number of seconds above 0 and at most " \
+        "86,400\n" in out
+    assert ("      blockyard_deal — answers a list of at most 64 pieces or stones (a tray "
+            "deal: exactly the tray's slots of Piece objects, each fitting the board)\n") in out
+    for line in out.splitlines():  # every listed hook says what it answers
+        if line.startswith("      blockyard_"):
+            assert " — answers " in line, line
 
 
 def test_plugins_says_required_without_a_default(capsys):
