@@ -40,7 +40,7 @@ class TrayGame(Game):
     """A tray game in progress (see :class:`blockyard.Game` for the shared members).
 
     Tray members: ``tray``, ``legal_moves()``, ``can_place()``, ``preview()``,
-    ``place()``, ``fit_masks()``, ``combo``, ``best_combo``, ``lines_cleared``,
+    ``place()``, ``fit_masks()``, ``combo``, ``best_combo``, ``streak``, ``lines_cleared``,
     ``actions()``/``act()`` and their shorthands ``swap()``/``swaps_left``,
     ``rotate()``, ``can_continue``/``continue_game()``.
 
@@ -66,6 +66,9 @@ class TrayGame(Game):
         self._fits: tuple[int, ...] | None = None
         self.set_index = 0
         self.combo = 0
+        self.streak = 0
+        """The clearing moves in a row up to now (moves that completed a region; a
+        move that completes none ends it; actions leave it as it is)."""
 
     def _load_start(self, *, board: str | None, tray: TraySpec | None,
                     stream: str | None) -> dict[str, Any]:
@@ -310,7 +313,7 @@ class TrayGame(Game):
         tray, infos, before = self._tray, self._info, self._board
         hooks, geo = self._hooks, self._geo
         clear, score = hooks.clear, hooks.score
-        combo, state, slots = self.combo, self.state, self._slots
+        combo, state, slots, streak = self.combo, self.state, self._slots, self.streak
         with_piece = before.with_piece
         for slot, row, col in moves:
             if fits is not None and type(slot) is int and type(row) is int \
@@ -337,7 +340,8 @@ class TrayGame(Game):
                     cleared |= region.mask
             cleared &= board.bits
             scoring = score(self, TrayFacts(piece, piece.size, regions, lines, perfect, combo,
-                                            state, row, col, mask, geo, cleared), "place")
+                                            state, row, col, mask, geo, cleared, streak),
+                            "place")
             if evaluations:
                 add(_new_tuple(Evaluation, (scoring.points, lines, scoring.combo, perfect,
                                             after.bits)))
@@ -379,8 +383,9 @@ class TrayGame(Game):
         updates: list[dict[str, Any]] = []
         if self._has_move_state:
             updates = self._hooks.move_state(self, result)
-        backup = self._backup()
+        backup, streak = self._backup(), self.streak
         try:
+            self.streak = streak + 1 if result.lines else 0
             self._board = board
             self._tray[slot] = None
             self._info[slot] = None
@@ -398,6 +403,7 @@ class TrayGame(Game):
             self.log.append(["place", slot, row, col])
             self._settle("place")
         except BaseException:
+            self.streak = streak
             self._recover(backup)
             raise
         return result
