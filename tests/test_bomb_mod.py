@@ -288,3 +288,25 @@ def test_the_bomb_piece_of_modding_md_works_as_written(register_plugin):
     tests["test_a_bomb_empties_the_square_around_it_and_a_dot_does_not"]()
     tests["test_the_ruleset_conforms"](lambda rid: assert_conforms(rid, games=2,
                                                                    max_actions=40))
+
+
+def test_simulate_reports_how_often_the_bomb_was_dealt_and_placed(rule_file, register_plugin):
+    from blockyard import lab
+    from blockyard.cli import main
+
+    register_plugin("bomb", BombPlugin)
+    register_plugin("blast-scoring", BlastScoring)
+    path = rule_file(RULES)
+    report = lab.simulate(str(path), bot="greedy", games=4, seed=0, max_moves=200)
+    bomb = report.summary()["pieces"]["bomb"]
+    dealt = sum(d for g in report.games for f, d, _ in g.pieces if f == "bomb")
+    placed = sum(p for g in report.games for f, _, p in g.pieces if f == "bomb")
+    assert dealt > 0 and bomb["dealt_per_game"] == pytest.approx(dealt / 4)
+    assert bomb["placed_per_game"] == pytest.approx(placed / 4)
+    assert {"bomb", "dot", "square"} >= report.summary()["pieces"].keys()
+    out = path.parent / "bombs.json"
+    assert main(["simulate", str(path), "--games", "2", "--quiet", "--workers", "1",
+                 "--max-moves", "100", "--json", str(out)]) == 0
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert "bomb" in data["summary"]["pieces"]
+    assert set(data["games"][0]["pieces"]["bomb"]) == {"dealt", "placed"}
