@@ -137,3 +137,75 @@ def test_plugins_says_required_without_a_default(capsys):
     assert "default required" not in out and "default optional" not in out
     assert "    seconds: number, 0.001 to 86400; required — seconds on the game clock\n" in out
     assert "    line_points: array of integers, at least 0; optional — " in out
+
+
+TRAY_RULES = """
+[ruleset]
+id = "tray-looks"
+name = "Tray looks"
+family = "test"
+description = "a bomb and a dot of the same shape"
+[board]
+rows = 6
+cols = 6
+[pieces.dot]
+shapes = ["#"]
+[pieces.square]
+shapes = ["##/##"]
+[pieces.bomb]
+shapes = ["#"]
+look = { mark = "burst", outline = true }
+[plugins.weighted-dealing]
+[plugins.line-clearing]
+[plugins.line-scoring]
+triangular_base = 10
+"""
+
+
+@pytest.fixture
+def window_calls(monkeypatch):
+    """``blockyard play`` without a window: the arguments the window would get."""
+    import blockyard.frontend_entry
+
+    calls: list[dict[str, object]] = []
+    monkeypatch.setattr(blockyard.frontend_entry, "run_frontend",
+                        lambda **kwargs: calls.append(kwargs) or 0)
+    return calls
+
+
+def test_play_tray_hands_the_pieces_to_the_window(rule_file, window_calls):
+    path = str(rule_file(TRAY_RULES))
+    assert main(["play", path, "--seed", "4", "--tray", "bomb:#", "dot:#"]) == 0
+    assert window_calls[0]["tray"] == ["bomb:#", "dot:#"] and window_calls[0]["seed"] == 4
+    assert window_calls[0]["ruleset"] == path
+    game = blockyard.new_game(path, seed=4, tray=window_calls[0]["tray"])
+    assert [p and p.name for p in game.tray] == ["bomb:#", "dot:#", None]
+    assert main(["play", path, "--tray", "##/##"]) == 0  # art alone: the piece of that shape
+    assert window_calls[1]["tray"] == ["##/##"]
+    assert main(["play", path]) == 0 and window_calls[2]["tray"] is None
+
+
+@pytest.mark.parametrize("tray, words", [
+    (["spark:#"], "piece 1 'spark:#': ruleset 'tray-looks' has no such piece; its pieces are "
+                  "bomb:#, dot:#, square:##/##"),
+    (["dot:#", "dot:##"], "piece 2 'dot:##': ruleset 'tray-looks' has no such piece"),
+    (["#.#"], "piece 1 '#.#': ruleset 'tray-looks' has no such piece"),
+    (["dot:#"] * 4, "4 pieces given, but ruleset 'tray-looks' has 3 tray slots ([tray] slots)"),
+    ([":#"], "piece 1: piece ':#': the family before ':' must be a name"),
+    (["x:"], "piece 1: "),
+])
+def test_play_tray_names_what_is_wrong_before_any_window(rule_file, window_calls, capsys,
+                                                         tray, words):
+    path = str(rule_file(TRAY_RULES))
+    assert main(["play", path, "--tray", *tray]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("blockyard play: --tray: ") and words in err, err
+    assert window_calls == []
+
+
+def test_play_tray_needs_a_tray_game_and_no_challenge(window_calls, capsys):
+    assert main(["play", "sudoku-bloxx", "--tray", "#"]) == 2
+    assert "ruleset 'sudoku-bloxx' has no tray (falling game)" in capsys.readouterr().err
+    assert main(["play", "--challenge", "0BQ8-WM00-0007-V2C", "--tray", "#"]) == 2
+    assert "starts a game of a RULESET, not of a challenge code" in capsys.readouterr().err
+    assert window_calls == []
