@@ -278,7 +278,8 @@ class BlockyardApp:
                    tray: list[str | None] | None = None) -> blockyard.Game:
         """Start a new game of ``ruleset`` (id, path or loaded ruleset) and show it; ``challenge``
         is a score to beat shown in the HUD; ``tray`` the pieces it starts with
-        (``"bomb:#"``, as ``new_game(tray=...)`` takes them). A game in progress under
+        (``"bomb:#"``, as ``new_game(tray=...)`` takes them; the game then shows at
+        once, without the first time's how-to-play page). A game in progress under
         the same save key is ended and recorded first (callers ask the player before)."""
         game = blockyard.new_game(ruleset, seed=seed, tray=tray)
         key = self.key_for(game.ruleset.id, game.seed, challenge)
@@ -287,8 +288,11 @@ class BlockyardApp:
         duel = self.duel.data() if self.duel is not None else None
         self.playing = SavedGame(key, game, challenge, duel)
         self.settings.last_ruleset = game.ruleset.id
-        first_time = bool(game.ruleset.help) and game.ruleset.id not in self.settings.help_seen
-        if first_time:  # the how-to-play page, once, the first time a ruleset is played
+        # the how-to-play page, once, the first time a ruleset is played (not for a
+        # given tray: that is a modder looking at pieces, `play --tray`)
+        first_time = tray is None and bool(game.ruleset.help) \
+            and game.ruleset.id not in self.settings.help_seen
+        if first_time:
             self.settings.help_seen.append(game.ruleset.id)
         self.save_settings()
         self.after_action(game)

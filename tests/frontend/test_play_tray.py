@@ -34,6 +34,8 @@ look = { mark = "burst", outline = true }
 [plugins.line-clearing]
 [plugins.line-scoring]
 triangular_base = 10
+[help]
+text = "Drag pieces onto the board."
 """
 
 
@@ -53,6 +55,7 @@ def test_the_window_starts_the_game_with_the_given_tray(ui, tmp_path):
     path = tmp_path / "tray-looks.toml"
     path.write_text(RULES, encoding="utf-8")
     ruleset = blockyard.load_ruleset(path)
+    ui.app.settings.help_seen = []  # a new rule file, with a how-to-play page: not shown
     # seed 3 deals a bomb and a dot, in the other order: the tray given is what shows
     assert [p.family for p in blockyard.new_game(ruleset, seed=3).tray[:2]] == ["bomb", "dot"]
     ui.app.confirm_new_game(ruleset, ui.app.show_launcher, 3, tray=["dot:#", "bomb:#"])
