@@ -527,8 +527,8 @@ def scoring_note(a: Ruleset, b: Ruleset) -> str | None:
                          for name, params in scoring)
 
     return (f"the two rulesets score differently ({a.id}: {show(sa)} — {b.id}: {show(sb)}), "
-            "so their raw scores are not comparable: compare moves, lines per move and "
-            "action use instead")
+            "so their raw scores are not comparable: compare moves, lines per move, action "
+            "use and piece use instead")
 
 
 @dataclass(frozen=True)

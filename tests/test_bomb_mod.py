@@ -335,3 +335,27 @@ def test_simulate_reports_how_often_the_bomb_was_dealt_and_placed(rule_file, reg
     data = json.loads(out.read_text(encoding="utf-8"))
     assert "bomb" in data["summary"]["pieces"]
     assert set(data["games"][0]["pieces"]["bomb"]) == {"dealt", "placed"}
+
+
+def test_the_docs_say_how_to_see_and_screenshot_a_look():
+    """README's modding commands and MODDING's checking section show `play --tray`
+    and `--screenshot`, in forms the command line takes."""
+    import shlex
+    from pathlib import Path
+
+    from blockyard.cli import build_parser
+
+    root = Path(__file__).resolve().parents[1]
+    readme = root.joinpath("README.md").read_text(encoding="utf-8").split("## Modding", 1)[1]
+    shots = [line.strip().split("  #")[0].removeprefix(".venv/bin/")
+             for line in readme.splitlines() if "--screenshot" in line and "--tray" in line]
+    assert shots, "README's modding section shows no screenshot of a look"
+    for line in shots:
+        args = build_parser().parse_args(shlex.split(line)[1:])
+        assert args.screenshot is not None and args.tray == ["bomb:#", "dot:#"]
+    checking = root.joinpath("MODDING.md").read_text(encoding="utf-8").split(
+        "## 3. Checking your work", 1)[1].split("## 4.", 1)[0]
+    assert "`blockyard\n--screenshot look.png play my-rules.toml --tray bomb:#`" in checking
+    args = build_parser().parse_args(
+        ["--screenshot", "look.png", "play", "my-rules.toml", "--tray", "bomb:#"])
+    assert args.tray == ["bomb:#"]
