@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .pieces import MAX_BOARD
 from .results import Scoring
 
 Check = Callable[[Any], bool]
@@ -43,20 +44,26 @@ MAX_STATE_DEPTH = 8
 """The deepest nesting of a state update's dicts and lists."""
 MAX_STATE_TEXT = 1000
 """The longest string in a state update, in characters."""
+MAX_TIME_LIMIT = 24 * 3600.0
+"""The longest game clock (``blockyard_time_limit``), in seconds: a day."""
 
 ANSWER_BOUNDS: dict[str, str] = {
-    "board_size": "a (rows, cols) pair of integers",
-    "regions": "a list of Region",
-    "piece_families": "a list of PieceFamily",
+    "board_size": f"a (rows, cols) pair of integers, each from 1 to {MAX_BOARD}",
+    "regions": "a list of Region, each with at least one cell and every cell on the board",
+    "piece_families": "a list of PieceFamily whose pieces fit the board",
     "check_ruleset": "nothing",
     "falling_rules": "FallingRules",
-    "time_limit": "a number of seconds",
+    "time_limit": f"a number of seconds above 0 and at most {MAX_TIME_LIMIT:,.0f}",
     "max_errors": f"a whole number of errors from 1 to {MAX_ERRORS:,}",
-    "actions": "a list of ActionSpec",
+    "actions": "a list of ActionSpec, each with a label and a name of at most 32 "
+               "lower-case letters, digits, '-' and '_' (no reserved name)",
     "game_start": "nothing",
-    "deal": f"a list of at most {MAX_DEAL}",
+    "deal": f"a list of at most {MAX_DEAL} pieces or stones (a tray deal: exactly the "
+            "tray's slots of Piece objects, each fitting the board)",
     "allowed_anchors": "an integer mask of anchors on the board (0 ≤ mask < 2**(rows × cols))",
-    "clear": "Clearing",
+    "clear": "Clearing whose regions are Region objects, whose board is the game's size, "
+             "whose cleared mask is on the board (0 ≤ mask < 2**(rows × cols)) and whose "
+             "row_drops give each of at most rows rows a fall of 0 to rows",
     "affected_cells": "an integer mask of board cells (0 ≤ mask < 2**(rows × cols))",
     "accept_stone": "a bool",
     "score": f"Scoring with integer points within ±{MAX_POINTS:,}, a combo from 0 to "

@@ -124,10 +124,53 @@ def _cmd_play(args: argparse.Namespace) -> int:
             and getattr(args, "func", None) is _cmd_play and hasattr(args, "challenge"):
         print("blockyard play: give a RULESET or --challenge CODE", file=sys.stderr)
         return 2
+    tray = getattr(args, "tray", None)
+    if tray is not None:
+        problem = _tray_problem(ruleset, getattr(args, "challenge", None), tray)
+        if problem is not None:
+            print(f"blockyard play: --tray: {problem}", file=sys.stderr)
+            return 2
     return run_frontend(ruleset=getattr(args, "ruleset", None), seed=getattr(args, "seed", None),
                         challenge=getattr(args, "challenge", None),
                         watch=bool(getattr(args, "watch", False)),
-                        screenshot=args.screenshot, quit_after=args.quit_after)
+                        screenshot=args.screenshot, quit_after=args.quit_after, tray=tray)
+
+
+def _tray_problem(ruleset_name: str | None, challenge: str | None,
+                  tray: Sequence[str]) -> str | None:
+    """Why ``play --tray`` cannot start a game of ``ruleset_name`` with ``tray``
+    (``None`` when it can): no ruleset or a challenge as well, a game without a
+    tray, more pieces than slots, or a piece the ruleset does not have. A rule
+    file that does not load raises its ``RulesetError``."""
+    from .discovery import load_ruleset
+    from .game import new_game
+    from .pieces import parse_piece_name
+
+    if challenge is not None or ruleset_name is None:
+        return "starts a game of a RULESET, not of a challenge code"
+    ruleset = load_ruleset(ruleset_name)
+    if not ruleset.mode_record.has_tray:
+        return f"ruleset {ruleset.id!r} has no tray ({ruleset.mode_record.name} game)"
+    if len(tray) > ruleset.tray_slots:
+        return (f"{len(tray)} pieces given, but ruleset {ruleset.id!r} has "
+                f"{ruleset.tray_slots} tray slots ([tray] slots)")
+    names = {p.name for p in ruleset.pieces}
+    shapes = {p.cells for p in ruleset.pieces}
+    for index, item in enumerate(tray, start=1):
+        try:
+            family, cells = parse_piece_name(item)
+        except ValueError as exc:
+            return f"piece {index}: {exc}"
+        if (family is None and cells not in shapes) or (family is not None and not any(
+                p.family == family and p.cells == cells for p in ruleset.pieces)):
+            shown = ", ".join(sorted(names))
+            return (f"piece {index} {item!r}: ruleset {ruleset.id!r} has no such piece; its "
+                    f"pieces are {shown[:600]}{'…' if len(shown) > 600 else ''}")
+    try:
+        new_game(ruleset, seed=0, tray=list(tray))
+    except ValueError as exc:  # anything else the engine refuses, said as it says it
+        return str(exc)
+    return None
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
@@ -340,6 +383,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--watch", action="store_true",
                    help="reload the rule file (a path) whenever it changes, keeping the game "
                         "when the new rules allow it")
+    p.add_argument("--tray", nargs="+", metavar="PIECE", default=None,
+                   help="start with these pieces in the tray, each FAMILY:ART or ART with "
+                        "rows joined by / (e.g. --tray bomb:# dot:# 'l:#./#./##'); at most "
+                        "the ruleset's tray slots, the rest empty; give the RULESET first")
     p.set_defaults(func=_cmd_play)
     p = sub.add_parser("replay", help="watch a replay file")
     p.add_argument("file", type=Path, help="a replay file (.json)")

@@ -69,6 +69,9 @@ class Game:
     """
 
     _STATE_FIELDS: ClassVar[tuple[str, ...]] = ("score", "moves", "over_reason", "elapsed_us")
+    _DERIVED_FIELDS: ClassVar[tuple[str, ...]] = ()
+    """Figures the engine keeps that a snapshot does not hold (its log gives them
+    again): compared by the purity check like the snapshot's own."""
     _PURE_LISTS: ClassVar[tuple[str, ...]] = ()
     """The engine's own lists (besides ``state`` and ``log``) that the purity
     check copies before a hook and compares after it."""
@@ -599,8 +602,8 @@ def _pure_fields(cls: type[Game]) -> Callable[[Game], tuple[Any, ...]]:
     """An attrgetter of the fields the purity check compares on a game of
     ``cls`` (after the state and the log): the snapshot's fields, the board, the
     engine's lists (by identity) and its caches."""
-    names = tuple(dict.fromkeys((*cls._STATE_FIELDS, "_board", *cls._PURE_LISTS,
-                                 *cls._CACHES)))
+    names = tuple(dict.fromkeys((*cls._STATE_FIELDS, *cls._DERIVED_FIELDS, "_board",
+                                 *cls._PURE_LISTS, *cls._CACHES)))
     _PURE_NAMES_OF[cls] = names
     getter = _PURE_FIELDS[cls] = operator.attrgetter(*names)
     return getter

@@ -226,7 +226,9 @@ class GameSpecs:
     def blockyard_score(self, game: Game, move: MoveFacts) -> Scoring | None:
         """Single answer. Points for a move and the new combo counter, from the
         :class:`~blockyard.results.MoveFacts` (the piece, where it went and the
-        cells it covered, the regions it completed). Must not change the game
+        cells it covered, the regions it completed, every cell it empties, the
+        combo counter and the streak before the move, ``streak_before``; MODDING.md's
+        table of facts lists them all). Must not change the game
         (``preview`` calls it); return state updates in
         :class:`~blockyard.results.Scoring` instead. The core answers last with 0."""
 

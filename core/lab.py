@@ -61,9 +61,11 @@ class GameRecord:
     (``None`` when stopped at the move limit), ``failed_pieces`` (ids of the
     tray pieces that did not fit at the end), ``sets`` dealt, ``dead_sets``
     (dealt sets in which no piece fitted), ``clearing_moves`` (moves that
-    completed at least one region) and ``actions``: how often each action other
+    completed at least one region), ``actions``: how often each action other
     than a move was taken (swap, continue, a mod's bomb…), as sorted
-    ``(name, count)`` pairs."""
+    ``(name, count)`` pairs, and ``pieces``: per piece family, how many of its
+    pieces were dealt and how many placed, as sorted ``(family, dealt, placed)``
+    triples (:func:`pieces_used`; empty for a falling game)."""
 
     seed: int
     score: int
@@ -75,11 +77,14 @@ class GameRecord:
     dead_sets: int
     clearing_moves: int
     actions: tuple[tuple[str, int], ...] = ()
+    pieces: tuple[tuple[str, int, int], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
         out["failed_pieces"] = list(self.failed_pieces)
         out["actions"] = dict(self.actions)
+        out["pieces"] = {family: {"dealt": dealt, "placed": placed}
+                         for family, dealt, placed in self.pieces}
         return out
 
     def used(self, action: str) -> int:
@@ -94,6 +99,64 @@ def actions_used(game: Game) -> tuple[tuple[str, int], ...]:
     counts = Counter(str(entry[0]) for entry in game.log[1:]
                      if entry and entry[0] not in engine)
     return tuple(sorted(counts.items()))
+
+
+def pieces_used(game: Game) -> tuple[tuple[str, int, int], ...]:
+    """How many pieces of each family were dealt and placed in ``game`` (a tray
+    game; ``()`` for any other), as sorted ``(family, dealt, placed)`` triples.
+
+    Worked out from the log, played again from its start: every piece of every
+    set the tray was given counts as dealt — the start's, each new set
+    (``deal_next_set``: when the tray ran empty, on a swap) and each tray a
+    plugin put in (``set_tray``: a refill) — and every placed piece as placed.
+    A piece turned by rotation is the same piece. A piece counts under its
+    family (one without a family under its id)."""
+    if not game.mode.has_tray:
+        return ()
+    replay: Any = Game.from_log(game.log[:1], ruleset=game.ruleset)
+    dealt: Counter[str] = Counter(_family(p) for p in replay.tray if p is not None)
+    placed: Counter[str] = Counter()
+    replay.__class__ = _watched(type(replay))
+    replay.lab_given = ()
+    moves = game.mode.move_actions
+    for entry in game.log[1:]:
+        if entry[0] in moves:
+            piece = replay.tray[entry[1]]
+            if piece is not None:
+                placed[_family(piece)] += 1
+        replay.apply(entry)
+        dealt.update(_family(p) for p in replay.lab_given)
+        replay.lab_given = ()
+    return tuple((name, dealt[name], placed[name]) for name in sorted(dealt | placed))
+
+
+def _family(piece: Any) -> str:
+    return str(piece.family or piece.id)
+
+
+_WATCHED: dict[type[Any], type[Any]] = {}
+
+
+def _watched(engine: type[Any]) -> type[Any]:
+    """A subclass of the tray engine ``engine`` that notes, in ``lab_given``, the
+    pieces each new set and each plugin's new tray gives (for :func:`pieces_used`
+    only). The note is assigned, never changed in place, so a clone a plugin makes
+    of the game notes its own deals, not the replay's."""
+
+    def deal_next_set(self: Any) -> None:
+        engine.deal_next_set(self)
+        self.lab_given = (*self.lab_given, *(p for p in self.tray if p is not None))
+
+    def set_tray(self: Any, pieces: Sequence[Any]) -> None:
+        engine.set_tray(self, pieces)
+        self.lab_given = (*self.lab_given, *(p for p in pieces if p is not None))
+
+    watched = _WATCHED.get(engine)
+    if watched is None:
+        watched = _WATCHED[engine] = type(f"Watched{engine.__name__}", (engine,),
+                                          {"deal_next_set": deal_next_set,
+                                           "set_tray": set_tray})
+    return watched
 
 
 @lru_cache(maxsize=8)
@@ -132,7 +195,7 @@ def play_game(ruleset_text: str, bot: str, seed: int, *, bot_params: dict[str, A
                       failed_pieces=tuple(p.id for p in summary.failed_pieces)
                       if game.over_reason == "stuck" else (),
                       sets=sets, dead_sets=dead, clearing_moves=clearing,
-                      actions=actions_used(game))
+                      actions=actions_used(game), pieces=pieces_used(game))
 
 
 def _play_chunk(ruleset_text: str, bot: str, seeds: Sequence[int], bot_params: dict[str, Any],
@@ -180,7 +243,10 @@ class SimulationReport:
         often it was used (``per_game``, ``share`` of games using it) and the
         mean score of the games that used it and of those that did not
         (``score_with``, ``score_without``; ``None`` when no game is in that
-        group)."""
+        group); per piece family (tray games), how many of its pieces were
+        dealt and placed per game (``dealt_per_game``, ``placed_per_game``)
+        and the share of the dealt ones that were placed (``placed_share``,
+        ``None`` when none was dealt)."""
         games = self.games
         scores = sorted(float(g.score) for g in games)
         lengths = sorted(float(g.moves) for g in games)
@@ -212,6 +278,7 @@ class SimulationReport:
             "dead_set_rate": sum(g.dead_sets for g in games) / sets if sets else 0.0,
             "over_reasons": dict(sorted(Counter(str(g.over_reason) for g in games).items())),
             "actions": action_use(games),
+            "pieces": piece_use(games),
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -244,6 +311,10 @@ class SimulationReport:
         for name, use in s["actions"].items():
             lines.append(f"  action {name}: {use['per_game']:.2f} per game, in "
                          f"{use['share']:.0%} of games; {_with_without(use)}")
+        if s["pieces"]:
+            lines.append("  pieces per game, dealt/placed  " + ", ".join(
+                f"{name} {use['dealt_per_game']:.2f}/{use['placed_per_game']:.2f}"
+                for name, use in s["pieces"].items()))
         return "\n".join(lines)
 
 
@@ -264,6 +335,23 @@ def action_use(games: Sequence[GameRecord]) -> dict[str, dict[str, float | None]
             "score_without": statistics.fmean(g.score for g in unused) if unused else None,
         }
     return out
+
+
+def piece_use(games: Sequence[GameRecord]) -> dict[str, dict[str, float | None]]:
+    """Per piece family (sorted by name): how many of its pieces were dealt and
+    placed per game (``dealt_per_game``, ``placed_per_game``) and the share of
+    the dealt ones that were placed (``placed_share``; ``None`` when none was
+    dealt)."""
+    dealt: Counter[str] = Counter()
+    placed: Counter[str] = Counter()
+    for g in games:
+        for name, d, p in g.pieces:
+            dealt[name] += d
+            placed[name] += p
+    n = len(games) or 1
+    return {name: {"dealt_per_game": dealt[name] / n, "placed_per_game": placed[name] / n,
+                   "placed_share": placed[name] / dealt[name] if dealt[name] else None}
+            for name in sorted(dealt | placed)}
 
 
 def _with_without(use: dict[str, float | None]) -> str:
@@ -439,8 +527,8 @@ def scoring_note(a: Ruleset, b: Ruleset) -> str | None:
                          for name, params in scoring)
 
     return (f"the two rulesets score differently ({a.id}: {show(sa)} — {b.id}: {show(sb)}), "
-            "so their raw scores are not comparable: compare moves, lines per move and "
-            "action use instead")
+            "so their raw scores are not comparable: compare moves, lines per move, action "
+            "use and piece use instead")
 
 
 @dataclass(frozen=True)
@@ -492,6 +580,13 @@ class Comparison:
         for name in sorted(set(ua) | set(ub)):
             row(f"{name[:13]} per game", ua[name]["per_game"] if name in ua else 0.0,
                 ub[name]["per_game"] if name in ub else 0.0, ".2f")
+        pa, pb = sa["pieces"], sb["pieces"]
+        if pa or pb:
+            rows.append("pieces per game, dealt/placed:")
+        for name in sorted(set(pa) | set(pb)):
+            shown = [f"{p[name]['dealt_per_game']:.2f}/{p[name]['placed_per_game']:.2f}"
+                     if name in p else "—" for p in (pa, pb)]
+            rows.append(f"{'  ' + name[:18]:<22}{shown[0]:>{width}}  {shown[1]:>{width}}")
         last = a.seed + len(a.games) - 1
         rows.append(f"{b.ruleset} − {a.ruleset}, paired over seeds {a.seed}–{last}, "
                     f"bot {a.bot} (95% confidence interval):")

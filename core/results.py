@@ -38,17 +38,21 @@ class TrayFacts:
     board cells it covers (a bitboard of ``geometry``); ``regions`` the regions
     the move completed (each with its ``kind``: ``"row"``, ``"col"``,
     ``"block"`` or a plugin's own), ``lines`` their number, ``perfect_clear``
-    whether the board is empty afterwards, ``combo`` the combo counter (the
-    streak) before the move, ``state`` the plugins' saved state (read only);
-    ``cleared`` the mask of every board cell the move empties, as the clearing
-    hook's :class:`Clearing` said (a bomb's blast included), or ``None`` when
-    whoever built the facts did not say: then :attr:`cleared_mask` is the cells
-    of ``regions``.
+    whether the board is empty afterwards, ``combo`` the combo counter before
+    the move (what the scoring plugin last answered), ``state`` the plugins'
+    saved state (read only); ``cleared`` the mask of every board cell the move
+    empties, as the clearing hook's :class:`Clearing` said (a bomb's blast
+    included), or ``None`` when whoever built the facts did not say: then
+    :attr:`cleared_mask` is the cells of ``regions``; ``streak_before`` the
+    streak before the move: how many moves in a row just before this one
+    completed a region (0 when the last move completed none; counted by the
+    engine, whatever the scoring plugin keeps as its combo; actions do not
+    change it).
 
     Built by the engine; to test a scoring rule, build one yourself::
 
         TrayFacts(piece, piece.size, regions, len(regions), False, 0, {},
-                  row, col, placed_mask, geometry, cleared=mask)
+                  row, col, placed_mask, geometry, cleared=mask, streak_before=2)
     """
 
     piece: Piece
@@ -63,6 +67,7 @@ class TrayFacts:
     placed_mask: int
     geometry: Geometry
     cleared: int | None = None
+    streak_before: int = 0
 
     @property
     def placed_cells(self) -> frozenset[Cell]:
@@ -101,9 +106,10 @@ class LandingFacts:
     game's rule (``blockyard_accept_stone``) and was removed; ``cell`` where it
     landed, ``row``/``col`` the same; ``dropped`` the rows it fell in a hard
     drop; ``cells`` the cells it filled (1, or 0 when discarded or an error);
-    ``regions`` the regions it completed, ``lines`` their number; ``combo``
-    and ``perfect_clear`` are 0 and ``False`` (falling games keep no combo);
-    ``state`` the plugins' saved state (read only)."""
+    ``regions`` the regions it completed, ``lines`` their number; ``combo``,
+    ``streak_before`` and ``perfect_clear`` are 0, 0 and ``False`` (falling
+    games keep no combo or streak); ``state`` the plugins' saved state (read
+    only)."""
 
     stone: Stone
     cell: tuple[int, int] | None
@@ -115,6 +121,7 @@ class LandingFacts:
     combo: int = 0
     perfect_clear: bool = False
     cleared_cells: frozenset[Cell] = frozenset()
+    streak_before: int = 0
 
     @property
     def cells(self) -> int:
@@ -149,9 +156,9 @@ MoveFacts = TrayFacts | LandingFacts
 """What the scoring hook (``blockyard_score``) is told about a move: a
 :class:`TrayFacts` (a tray game's placement) or a :class:`LandingFacts` (a
 falling game's landing). Both have ``cells``, ``regions``, ``lines``,
-``perfect_clear``, ``combo``, ``state``, ``row``, ``col``, ``placed_cells``,
-``cleared_cells`` and ``region_kinds``; tell them apart with ``isinstance``. Kept for plugin authors
-who annotate ``move: MoveFacts``."""
+``perfect_clear``, ``combo``, ``streak_before``, ``state``, ``row``, ``col``,
+``placed_cells``, ``cleared_cells`` and ``region_kinds``; tell them apart with
+``isinstance``. Kept for plugin authors who annotate ``move: MoveFacts``."""
 
 
 @dataclass(slots=True)

@@ -27,6 +27,7 @@ from typing import Any
 import tomli_w
 
 from .actions import RESERVED_NAMES, ActionSpec
+from .answers import MAX_TIME_LIMIT
 from .defaults import CoreDefaults
 from .display import (  # noqa: F401 (re-exported: Display, Help, HELP_MAX_CHARS)
     HELP_MAX_CHARS,
@@ -54,7 +55,6 @@ from .rulehooks import LOADING, RuleHooks
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 ACTION_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
-MAX_TIME_LIMIT = 24 * 3600.0
 DEFAULT_TRAY_SLOTS = 3
 """``[tray] slots`` when the rule file does not say: a set of three pieces."""
 MAX_TRAY_SLOTS = 6

@@ -42,7 +42,7 @@ class TrayGame(Game):
     """A tray game in progress (see :class:`blockyard.Game` for the shared members).
 
     Tray members: ``tray``, ``legal_moves()``, ``can_place()``, ``preview()``,
-    ``place()``, ``fit_masks()``, ``combo``, ``best_combo``, ``lines_cleared``,
+    ``place()``, ``fit_masks()``, ``combo``, ``best_combo``, ``streak``, ``lines_cleared``,
     ``actions()``/``act()`` and their shorthands ``swap()``/``swaps_left``,
     ``rotate()``, ``can_continue``/``continue_game()``.
 
@@ -53,6 +53,7 @@ class TrayGame(Game):
 
     _STATE_FIELDS: ClassVar[tuple[str, ...]] = (
         *Game._STATE_FIELDS, "set_index", "combo", "best_combo", "lines_cleared")
+    _DERIVED_FIELDS: ClassVar[tuple[str, ...]] = ("streak",)
     _PURE_LISTS: ClassVar[tuple[str, ...]] = ("_tray",)
     _PURE_NAMES: ClassVar[dict[str, str]] = {**Game._PURE_NAMES, "_tray": "the tray"}
 
@@ -68,6 +69,9 @@ class TrayGame(Game):
         self._fits: tuple[int, ...] | None = None
         self.set_index = 0
         self.combo = 0
+        self.streak = 0
+        """The clearing moves in a row up to now (moves that completed a region; a
+        move that completes none ends it; actions leave it as it is)."""
 
     def _load_start(self, *, board: str | None, tray: TraySpec | None,
                     stream: str | None) -> dict[str, Any]:
@@ -277,7 +281,7 @@ class TrayGame(Game):
         tray, infos, before = self._tray, self._info, self._board
         hooks, geo = self._hooks, self._geo
         clear, score = hooks.clear, hooks.score
-        combo, state, slots = self.combo, self.state, self._slots
+        combo, state, slots, streak = self.combo, self.state, self._slots, self.streak
         with_piece = before.with_piece
         for slot, row, col in moves:
             if fits is not None and type(slot) is int and type(row) is int \
@@ -304,7 +308,8 @@ class TrayGame(Game):
                     cleared |= region.mask
             cleared &= board._bits
             scoring = score(self, TrayFacts(piece, piece.size, regions, lines, perfect, combo,
-                                            state, row, col, mask, geo, cleared), "place")
+                                            state, row, col, mask, geo, cleared, streak),
+                            "place")
             if evaluations:
                 add(_new_tuple(Evaluation, (scoring.points, lines, scoring.combo, perfect,
                                             after._bits)))
@@ -382,8 +387,9 @@ class TrayGame(Game):
         updates: list[dict[str, Any]] = []
         if self._has_move_state:
             updates = self._hooks.move_state(self, result)
-        backup = self._backup()
+        backup, streak = self._backup(), self.streak
         try:
+            self.streak = streak + 1 if result.lines else 0
             self._board = board
             self._tray[slot] = None
             self._info[slot] = None
@@ -401,6 +407,7 @@ class TrayGame(Game):
             self.log.append(["place", slot, row, col])
             self._settle("place")
         except BaseException:
+            self.streak = streak
             self._recover(backup)
             raise
         return result
@@ -475,7 +482,7 @@ class TrayGame(Game):
         log = self.log
         return (self.state, log, len(log), log[-1] if log else None, self.score, self.moves,
                 self.over_reason, self.elapsed_us, self.set_index, self.combo, self.best_combo,
-                self.lines_cleared, self._board, self._tray, tuple(self._tray))
+                self.lines_cleared, self.streak, self._board, self._tray, tuple(self._tray))
 
     def _pure_restored(self) -> None:
         # the tray's geometry and fit masks follow the tray put back

@@ -293,19 +293,25 @@ class BlockyardApp:
                                        [(_("Quit"), self.quit), (_("Back"), stay)], stay))
 
     def start_game(self, ruleset: str | blockyard.Ruleset, seed: int | None = None, *,
-                   replace_saved: bool = True, challenge: int | None = None) -> blockyard.Game:
+                   replace_saved: bool = True, challenge: int | None = None,
+                   tray: list[str | None] | None = None) -> blockyard.Game:
         """Start a new game of ``ruleset`` (id, path or loaded ruleset) and show it; ``challenge``
-        is a score to beat shown in the HUD. A game in progress under the same save
-        key is ended and recorded first (callers ask the player before)."""
-        game = blockyard.new_game(ruleset, seed=seed)
+        is a score to beat shown in the HUD; ``tray`` the pieces it starts with
+        (``"bomb:#"``, as ``new_game(tray=...)`` takes them; the game then shows at
+        once, without the first time's how-to-play page). A game in progress under
+        the same save key is ended and recorded first (callers ask the player before)."""
+        game = blockyard.new_game(ruleset, seed=seed, tray=tray)
         key = self.key_for(game.ruleset.id, game.seed, challenge)
         if key in self.saves:
             self.abandon(self.saves[key])
         duel = self.duel.data() if self.duel is not None else None
         self.playing = SavedGame(key, game, challenge, duel)
         self.settings.last_ruleset = game.ruleset.id
-        first_time = bool(game.ruleset.help) and game.ruleset.id not in self.settings.help_seen
-        if first_time:  # the how-to-play page, once, the first time a ruleset is played
+        # the how-to-play page, once, the first time a ruleset is played (not for a
+        # given tray: that is a modder looking at pieces, `play --tray`)
+        first_time = tray is None and bool(game.ruleset.help) \
+            and game.ruleset.id not in self.settings.help_seen
+        if first_time:
             self.settings.help_seen.append(game.ruleset.id)
         self.save_settings()
         self.after_action(game)
@@ -440,23 +446,25 @@ class BlockyardApp:
 
     def confirm_new_game(self, ruleset_id: str | blockyard.Ruleset, back: Callable[[], None],
                          seed: int | None = None,
-                         challenge: int | None = None) -> None:
-        """Start a game (of a ruleset id or a loaded ruleset), asking first when it
-        would end a game in progress: resume it, end it and start a new one, or back."""
+                         challenge: int | None = None, *,
+                         tray: list[str | None] | None = None) -> None:
+        """Start a game (of a ruleset id or a loaded ruleset; ``tray``: the pieces it
+        starts with), asking first when it would end a game in progress: resume it,
+        end it and start a new one, or back."""
         ruleset = ruleset_id
         if isinstance(ruleset_id, blockyard.Ruleset):
             ruleset_id = ruleset_id.id
         key = self.key_for(ruleset_id, seed, challenge)
         saved = self.saves.get(key)
         if saved is None:
-            self.start_game(ruleset, seed, challenge=challenge)
+            self.start_game(ruleset, seed, challenge=challenge, tray=tray)
             return
         from .menus import MenuView
 
         game = saved.game
 
         def start_new() -> None:
-            self.start_game(ruleset, seed, challenge=challenge)
+            self.start_game(ruleset, seed, challenge=challenge, tray=tray)
 
         self.window.show_view(MenuView(
             _("New game of {name}?").format(name=ruleset_name(game.ruleset)),
@@ -931,8 +939,10 @@ def save_frame(window: arcade.Window, path: str | os.PathLike[str]) -> None:
 
 def run(ruleset: str | None = None, seed: int | None = None, challenge: str | None = None,
         replay: str | None = None, watch: bool = False,
-        screenshot: str | os.PathLike[str] | None = None, quit_after: float | None = None) -> int:
-    """Open the window on the launcher, straight into a game of ``ruleset`` or of a
+        screenshot: str | os.PathLike[str] | None = None, quit_after: float | None = None,
+        tray: list[str | None] | None = None) -> int:
+    """Open the window on the launcher, straight into a game of ``ruleset`` (starting
+    with the pieces of ``tray`` when given: ``blockyard play --tray``) or of a
     ``challenge`` code, or on the viewer of a ``replay`` file. With ``quit_after``
     the window closes itself after that many seconds, first saving its last frame
     to ``screenshot`` when given (smoke tests of installed builds). Every plugin
@@ -960,6 +970,12 @@ def run(ruleset: str | None = None, seed: int | None = None, challenge: str | No
         except (blockyard.RulesetError, blockyard.PluginError) as exc:
             print(f"blockyard: {exc}")
             return 2
+        if tray is not None:
+            try:  # before the window opens, as the command line checks it
+                blockyard.new_game(loaded, seed=0, tray=tray)
+            except ValueError as exc:
+                print(f"blockyard: --tray: {exc}")
+                return 2
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the app reports unreadable files in the window
         settings = Settings.load()
@@ -980,7 +996,7 @@ def run(ruleset: str | None = None, seed: int | None = None, challenge: str | No
         app.watch_replay(replay)
     elif loaded is not None:
         try:  # a game in progress of that ruleset is never ended without asking
-            app.confirm_new_game(loaded, app.show_launcher, seed)
+            app.confirm_new_game(loaded, app.show_launcher, seed, tray=tray)
         except blockyard.RulesetError as exc:
             window.close()
             print(f"blockyard: {exc}")

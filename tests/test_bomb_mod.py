@@ -262,21 +262,27 @@ def test_an_affected_cells_answer_off_the_board_is_a_plugin_error(rule_file, reg
         game.affected_cells(0, 0, 0)
 
 
-def test_the_bomb_piece_of_modding_md_works_as_written(register_plugin):
-    """MODDING.md's "A bomb piece, end to end": its plugin, rule file (in the
-    player's rulesets folder) and test, run as a modder would copy them."""
+def _walkthrough() -> str:
     from pathlib import Path
 
+    text = (Path(__file__).resolve().parents[1] / "MODDING.md").read_text(encoding="utf-8")
+    return text.split("## 6. Walk-through: a bomb piece, end to end", 1)[1].split(
+        "### Another kind of bomb", 1)[0]
+
+
+def test_the_bomb_piece_of_modding_md_works_as_written(register_plugin):
+    """MODDING.md's walk-through "a bomb piece, end to end": its plugin, rule file
+    (in the player's rulesets folder) and test, run as a modder would copy them."""
     from blockyard.paths import user_rulesets_dir
     from blockyard.testing import assert_conforms
 
-    text = (Path(__file__).resolve().parents[1] / "MODDING.md").read_text(encoding="utf-8")
-    section = text.split("### A bomb piece, end to end", 1)[1]
+    section = _walkthrough()
     plugin_code = section.split("```python\n")[1].split("```", 1)[0]
     rule_text = section.split("```toml\n")[1].split("```", 1)[0]
     test_code = section.split("```python\n")[2].split("```", 1)[0]
     module: dict[str, object] = {}
     exec(plugin_code, module)
+    assert "blockyard_register_rulesets" in module  # the package's rule files are found
     register_plugin("bomb-blast", module["BombBlast"])
     folder = user_rulesets_dir()
     folder.mkdir(parents=True, exist_ok=True)
@@ -288,3 +294,68 @@ def test_the_bomb_piece_of_modding_md_works_as_written(register_plugin):
     tests["test_a_bomb_empties_the_square_around_it_and_a_dot_does_not"]()
     tests["test_the_ruleset_conforms"](lambda rid: assert_conforms(rid, games=2,
                                                                    max_actions=40))
+
+
+def test_the_walkthroughs_commands_are_the_commands_blockyard_takes():
+    """Every `blockyard …` line of the walk-through parses with the real command
+    line (the look's --tray and --screenshot, the balance check's --compare)."""
+    import shlex
+
+    from blockyard.cli import build_parser
+
+    lines = [line.strip().split("  #")[0] for line in _walkthrough().splitlines()
+             if line.startswith("    blockyard ")]
+    commands = {shlex.split(line)[1 if not line.split()[1].startswith("-") else 3]
+                for line in lines}
+    assert {"new-plugin", "list", "plugins", "check", "play", "simulate"} <= commands
+    for line in lines:
+        args = build_parser().parse_args(shlex.split(line)[1:])
+        if getattr(args, "tray", None):
+            assert args.tray == ["bomb:#", "dot:#"] and args.ruleset == "woodoku-bomb"
+    assert any("--screenshot bomb.png play woodoku-bomb --tray" in line for line in lines)
+
+
+def test_simulate_reports_how_often_the_bomb_was_dealt_and_placed(rule_file, register_plugin):
+    from blockyard import lab
+    from blockyard.cli import main
+
+    register_plugin("bomb", BombPlugin)
+    register_plugin("blast-scoring", BlastScoring)
+    path = rule_file(RULES)
+    report = lab.simulate(str(path), bot="greedy", games=4, seed=0, max_moves=200)
+    bomb = report.summary()["pieces"]["bomb"]
+    dealt = sum(d for g in report.games for f, d, _ in g.pieces if f == "bomb")
+    placed = sum(p for g in report.games for f, _, p in g.pieces if f == "bomb")
+    assert dealt > 0 and bomb["dealt_per_game"] == pytest.approx(dealt / 4)
+    assert bomb["placed_per_game"] == pytest.approx(placed / 4)
+    assert {"bomb", "dot", "square"} >= report.summary()["pieces"].keys()
+    out = path.parent / "bombs.json"
+    assert main(["simulate", str(path), "--games", "2", "--quiet", "--workers", "1",
+                 "--max-moves", "100", "--json", str(out)]) == 0
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert "bomb" in data["summary"]["pieces"]
+    assert set(data["games"][0]["pieces"]["bomb"]) == {"dealt", "placed"}
+
+
+def test_the_docs_say_how_to_see_and_screenshot_a_look():
+    """README's modding commands and MODDING's checking section show `play --tray`
+    and `--screenshot`, in forms the command line takes."""
+    import shlex
+    from pathlib import Path
+
+    from blockyard.cli import build_parser
+
+    root = Path(__file__).resolve().parents[1]
+    readme = root.joinpath("README.md").read_text(encoding="utf-8").split("## Modding", 1)[1]
+    shots = [line.strip().split("  #")[0].removeprefix(".venv/bin/")
+             for line in readme.splitlines() if "--screenshot" in line and "--tray" in line]
+    assert shots, "README's modding section shows no screenshot of a look"
+    for line in shots:
+        args = build_parser().parse_args(shlex.split(line)[1:])
+        assert args.screenshot is not None and args.tray == ["bomb:#", "dot:#"]
+    checking = root.joinpath("MODDING.md").read_text(encoding="utf-8").split(
+        "## 3. Checking your work", 1)[1].split("## 4.", 1)[0]
+    assert "`blockyard\n--screenshot look.png play my-rules.toml --tray bomb:#`" in checking
+    args = build_parser().parse_args(
+        ["--screenshot", "look.png", "play", "my-rules.toml", "--tray", "bomb:#"])
+    assert args.tray == ["bomb:#"]

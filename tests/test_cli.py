@@ -151,7 +151,9 @@ def test_plugins_shows_package_versions_and_marks_wrappers(capsys, register_plug
         "    (no parameters)",
         "    hooks:",
         "      blockyard_clear (wrapper: sees the other plugins' answer and may replace it)"
-        " — answers Clearing",
+        " — answers Clearing whose regions are Region objects, whose board is the game's "
+        "size, whose cleared mask is on the board (0 ≤ mask < 2**(rows × cols)) and whose "
+        "row_drops give each of at most rows rows a fall of 0 to rows",
         "      blockyard_invariants — answers a list of at most 32 strings of at most 300 "
         "characters",
         "      blockyard_score (wrapper: sees the other plugins' answer and may replace it)"
@@ -160,9 +162,103 @@ def test_plugins_shows_package_versions_and_marks_wrappers(capsys, register_plug
     assert "(wrapper" not in out.split("wrapping  [runtime]", 1)[0]  # no bundled wrappers
 
 
+def test_plugins_shows_the_bounds_of_every_bounded_answer(capsys):
+    """Each hook a bundled plugin answers is listed with the bounds the facade
+    checks: the Clearing's masks and falls, the regions on the board, the deal's
+    size, the clock's limit."""
+    assert main(["plugins"]) == 0
+    out = capsys.readouterr().out
+    clearing = out.split("line-clearing  [", 1)[1].split("\nline-scoring", 1)[0]
+    assert ("      blockyard_clear — answers Clearing whose regions are Region objects, whose "
+            "board is the game's size, whose cleared mask is on the board (0 ≤ mask < "
+            "2**(rows × cols)) and whose row_drops give each of at most rows rows a fall of "
+            "0 to rows\n") in clearing
+    assert ("      blockyard_regions — answers a list of Region, each with at least one cell "
+            "and every cell on the board") in clearing
+    assert "      blockyard_time_limit — answers a number of seconds above 0 and at most " \
+        "86,400\n" in out
+    assert ("      blockyard_deal — answers a list of at most 64 pieces or stones (a tray "
+            "deal: exactly the tray's slots of Piece objects, each fitting the board)\n") in out
+    for line in out.splitlines():  # every listed hook says what it answers
+        if line.startswith("      blockyard_"):
+            assert " — answers " in line, line
+
+
 def test_plugins_says_required_without_a_default(capsys):
     assert main(["plugins"]) == 0
     out = capsys.readouterr().out
     assert "default required" not in out and "default optional" not in out
     assert "    seconds: number, 0.001 to 86400; required — seconds on the game clock\n" in out
     assert "    line_points: array of integers, at least 0; optional — " in out
+
+
+TRAY_RULES = """
+[ruleset]
+id = "tray-looks"
+name = "Tray looks"
+family = "test"
+description = "a bomb and a dot of the same shape"
+[board]
+rows = 6
+cols = 6
+[pieces.dot]
+shapes = ["#"]
+[pieces.square]
+shapes = ["##/##"]
+[pieces.bomb]
+shapes = ["#"]
+look = { mark = "burst", outline = true }
+[plugins.weighted-dealing]
+[plugins.line-clearing]
+[plugins.line-scoring]
+triangular_base = 10
+"""
+
+
+@pytest.fixture
+def window_calls(monkeypatch):
+    """``blockyard play`` without a window: the arguments the window would get."""
+    import blockyard.frontend_entry
+
+    calls: list[dict[str, object]] = []
+    monkeypatch.setattr(blockyard.frontend_entry, "run_frontend",
+                        lambda **kwargs: calls.append(kwargs) or 0)
+    return calls
+
+
+def test_play_tray_hands_the_pieces_to_the_window(rule_file, window_calls):
+    path = str(rule_file(TRAY_RULES))
+    assert main(["play", path, "--seed", "4", "--tray", "bomb:#", "dot:#"]) == 0
+    assert window_calls[0]["tray"] == ["bomb:#", "dot:#"] and window_calls[0]["seed"] == 4
+    assert window_calls[0]["ruleset"] == path
+    game = blockyard.new_game(path, seed=4, tray=window_calls[0]["tray"])
+    assert [p and p.name for p in game.tray] == ["bomb:#", "dot:#", None]
+    assert main(["play", path, "--tray", "##/##"]) == 0  # art alone: the piece of that shape
+    assert window_calls[1]["tray"] == ["##/##"]
+    assert main(["play", path]) == 0 and window_calls[2]["tray"] is None
+
+
+@pytest.mark.parametrize("tray, words", [
+    (["spark:#"], "piece 1 'spark:#': ruleset 'tray-looks' has no such piece; its pieces are "
+                  "bomb:#, dot:#, square:##/##"),
+    (["dot:#", "dot:##"], "piece 2 'dot:##': ruleset 'tray-looks' has no such piece"),
+    (["#.#"], "piece 1 '#.#': ruleset 'tray-looks' has no such piece"),
+    (["dot:#"] * 4, "4 pieces given, but ruleset 'tray-looks' has 3 tray slots ([tray] slots)"),
+    ([":#"], "piece 1: piece ':#': the family before ':' must be a name"),
+    (["x:"], "piece 1: "),
+])
+def test_play_tray_names_what_is_wrong_before_any_window(rule_file, window_calls, capsys,
+                                                         tray, words):
+    path = str(rule_file(TRAY_RULES))
+    assert main(["play", path, "--tray", *tray]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("blockyard play: --tray: ") and words in err, err
+    assert window_calls == []
+
+
+def test_play_tray_needs_a_tray_game_and_no_challenge(window_calls, capsys):
+    assert main(["play", "sudoku-bloxx", "--tray", "#"]) == 2
+    assert "ruleset 'sudoku-bloxx' has no tray (falling game)" in capsys.readouterr().err
+    assert main(["play", "--challenge", "0BQ8-WM00-0007-V2C", "--tray", "#"]) == 2
+    assert "starts a game of a RULESET, not of a challenge code" in capsys.readouterr().err
+    assert window_calls == []

@@ -229,3 +229,71 @@ def test_the_command_line_draws_one_comparison_figure(tmp_path, capsys):
     assert f"wrote {out_png}" in out and "WARNING: the two rulesets score differently" in out
     assert out_png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cmp.png"]  # one file, not two
+
+
+def test_pieces_used_counts_each_family_dealt_and_placed():
+    game = blockyard.new_game("tiered", seed=3)
+    first = [p.family for p in game.tray]
+    game.swap()
+    second = [p.family for p in game.tray]
+    game.place(*game.legal_moves()[0])
+    placed = game.log[-1][1]
+    expected: dict[str, list[int]] = {}
+    for family in first + second:
+        expected.setdefault(family, [0, 0])[0] += 1
+    expected[second[placed]][1] += 1
+    assert lab.pieces_used(game) == tuple(sorted((f, d, p) for f, (d, p) in expected.items()))
+
+
+def test_a_turned_piece_is_not_dealt_again():
+    game = blockyard.new_game("arcadeforge-rotate", seed=1)
+    families = sorted(p.family for p in game.tray)
+    game.act("rotate", 0)
+    assert game.tray[0].id.endswith("+r")
+    assert sorted(f for f, dealt, _ in lab.pieces_used(game) for _ in range(dealt)) == families
+
+
+@pytest.mark.parametrize("ruleset", ["eu-zen", "arcadeforge-rotate"])
+def test_every_placed_piece_was_dealt_refills_and_turns_included(ruleset):
+    report = lab.simulate(ruleset, bot="greedy", games=2, seed=0, max_moves=400)
+    for record in report.games:
+        assert sum(placed for _, _, placed in record.pieces) == record.moves
+        assert all(placed <= dealt for _, dealt, placed in record.pieces), record.pieces
+
+
+def test_piece_use_is_in_the_summary_the_json_and_the_text():
+    report = lab.simulate("eu-classic", bot="greedy", games=3, seed=0)
+    use = report.summary()["pieces"]
+    for family, figures in use.items():
+        dealt = sum(d for g in report.games for f, d, _ in g.pieces if f == family)
+        placed = sum(p for g in report.games for f, _, p in g.pieces if f == family)
+        assert figures == {"dealt_per_game": pytest.approx(dealt / 3),
+                           "placed_per_game": pytest.approx(placed / 3),
+                           "placed_share": pytest.approx(placed / dealt)}
+    data = json.loads(json.dumps(report.to_json()))
+    assert data["games"][0]["pieces"] == {f: {"dealt": d, "placed": p}
+                                          for f, d, p in report.games[0].pieces}
+    assert data["summary"]["pieces"].keys() == use.keys()
+    line = next(x for x in report.text().splitlines() if "pieces per game" in x)
+    dot = use["dot"]
+    assert f"dot {dot['dealt_per_game']:.2f}/{dot['placed_per_game']:.2f}" in line
+
+
+def test_a_falling_game_has_no_piece_use():
+    game = blockyard.new_game("sudoku-bloxx", seed=0)
+    assert lab.pieces_used(game) == ()
+    report = lab.simulate("sudoku-bloxx", bot="greedy", games=1, seed=0, max_moves=20)
+    assert report.summary()["pieces"] == {} and "pieces per game" not in report.text()
+
+
+def test_compare_shows_piece_use_of_both_rulesets_side_by_side():
+    comparison = lab.compare("eu-classic", "woodoku", bot="greedy", games=2, seed=0)
+    rows = comparison.text().splitlines()
+    start = rows.index("pieces per game, dealt/placed:")
+    ua, ub = comparison.a.summary()["pieces"], comparison.b.summary()["pieces"]
+    for offset, family in enumerate(sorted(set(ua) | set(ub)), start=1):
+        shown = [f"{u[family]['dealt_per_game']:.2f}/{u[family]['placed_per_game']:.2f}"
+                 if family in u else "—" for u in (ua, ub)]
+        assert rows[start + offset].split() == [family, *shown]
+    data = comparison.to_json()
+    assert data["a"]["summary"]["pieces"] == ua

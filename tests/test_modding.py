@@ -155,7 +155,8 @@ def test_the_example_plugin_installs_like_a_third_party_package(example_site):
     plugins = run_with_example(example_site, "-m", "blockyard", "plugins")
     assert "diagonals  [blockyard-diagonals 0.1.0]\n" in plugins.stdout
     assert "    hooks:\n      blockyard_check_ruleset — answers nothing\n" \
-        "      blockyard_regions — answers a list of Region\n" in plugins.stdout
+        "      blockyard_regions — answers a list of Region, each with at least one cell and " \
+        "every cell on the board\n" in plugins.stdout
     checked = run_with_example(example_site, "-m", "blockyard", "check", "diagonals-classic",
                                "--games", "2")
     assert checked.returncode == 0, checked.stdout + checked.stderr

@@ -49,6 +49,8 @@ def mutate(game: Any, what: str) -> None:
         game.end_game("cheat")
     elif what == "moves":
         game.moves = 10**6
+    elif what == "streak":
+        game.streak = 99
     elif what == "deleted":
         del game.score
     elif what == "queue":
@@ -186,7 +188,7 @@ CHANGE = {
     "state-inner": r"state\['mutator'\]", "state-rebound": "state", "board": "the board",
     "tray": "the tray", "log": r"the log \(\d+ → \d+ entries\)",
     "log-cleared": r"the log \(\d+ → 0 entries\)", "over": "over_reason None → 'cheat'",
-    "moves": r"moves \d+ → 1000000", "deleted": "deleted score",
+    "moves": r"moves \d+ → 1000000", "deleted": "deleted score", "streak": r"streak \d+ → 99",
     "queue": "the stone queue",
 }
 
@@ -211,7 +213,7 @@ def test_a_tray_hook_that_changes_the_game_is_refused_and_undone(mutated, hook, 
 
 
 CHANGES = ["score", "state", "state-inner", "state-rebound", "board", "tray", "log",
-           "log-cleared", "over", "moves", "deleted"]
+           "log-cleared", "over", "moves", "deleted", "streak"]
 
 
 @pytest.mark.parametrize(("hook", "what"), [
