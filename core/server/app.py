@@ -29,7 +29,7 @@ from .. import watchdog
 from ..replays import MAX_REPLAY_BYTES
 from ..ruleset import ID_PATTERN
 from ..version import __version__
-from . import accounts, db, games, limits
+from . import accounts, db, games, limits, social
 from .accounts import Account
 from .verify import HOOK_SECONDS, Refused, Verifier
 
@@ -170,6 +170,7 @@ class Server:
         self.create_limit = limits.RateLimit(counts["create"], 60.0)
         self.submit_limit = limits.RateLimit(counts["submit"], 60.0)
         self.messages_per_minute = counts["messages"]
+        self.presence = social.Presence(self.engine, social.presence_seconds())
 
     def account(self, request: Request) -> Account:
         """The signed-in account of the request (``401`` otherwise)."""
@@ -177,6 +178,7 @@ class Server:
         if found is None:
             raise ApiError(401, "sign in first: a valid session token is needed "
                                 "(Authorization: Bearer TOKEN)")
+        self.presence.seen(found.id)  # an authenticated call: the player is online
         return found
 
     def close(self) -> None:
@@ -194,9 +196,11 @@ def create_app(database: str, *, verifiers: int | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         hub = app.state.hub
         await hub.start()
+        await app.state.social.start()
         try:
             yield
         finally:
+            await app.state.social.stop()
             await hub.stop()
             server.close()
 
@@ -335,7 +339,7 @@ def create_app(database: str, *, verifiers: int | None = None) -> FastAPI:
 
     from . import tables
 
-    tables.install(app, server)
+    social.install(app, server, tables.install(app, server))
     app.add_middleware(BodyLimit)
     return app
 

@@ -38,7 +38,7 @@ from ..discovery import load_ruleset
 from ..errors import DataError, IllegalMove, PluginError, RulesetError
 from ..game import Game, new_game, today_in
 from ..ruleset import ID_PATTERN
-from . import accounts, limits, tablestore
+from . import accounts, limits, social, tablestore
 from .accounts import Account
 from .events import Events
 from .tablestore import Move, Table, TableError
@@ -409,12 +409,18 @@ def install(app: FastAPI, server: Server) -> Hub:
         if date is None:
             raise ApiError(422, f"ruleset_id: this server does not serve "
                                 f"{body.ruleset_id!r}")
+        try:  # floods of invitations are refused (429) before the table opens
+            invited = await run_in_threadpool(social.check_invites, server.engine, account,
+                                              body.invite)
+        except social.InviteRefused as exc:
+            raise ApiError(exc.status, str(exc)) from None
         try:
             table = await run_in_threadpool(
                 tablestore.create_table, server.engine, account, body.ruleset_id, body.seats,
                 body.private, body.invite, date or None)
         except TableError as exc:
             raise ApiError(exc.status, str(exc)) from None
+        await app.state.social.announce(invited)  # pushed to the invited players
         return {"id": table.id, "code": table.code}
 
     @app.get("/api/tables")
