@@ -660,15 +660,17 @@ class PlayerFeed:
             return False
         return True
 
-    def close(self) -> None:
-        """Close the connection and stop the thread."""
+    def close(self, wait: bool = True) -> None:
+        """Close the connection and stop the thread (``wait``: until it stopped,
+        at most 5 seconds; a window does not wait)."""
         self._closing.set()
         with self._lock:
             sock = self._socket
         if sock is not None:
             with contextlib.suppress(Exception):  # closing a broken socket
                 sock.close()
-        self._thread.join(timeout=5)
+        if wait:
+            self._thread.join(timeout=5)
 
     def __enter__(self) -> PlayerFeed:
         return self
