@@ -37,6 +37,7 @@ import asyncio
 import contextlib
 import datetime as _dt
 import json
+import logging
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -72,6 +73,8 @@ MAX_ONLINE = 200
 """The most names ``GET /api/players/online`` lists."""
 MAX_FEEDS = 8
 """``/api/me/live`` connections one player may hold on one process."""
+
+log = logging.getLogger("blockyard.server")
 
 
 def presence_seconds() -> float:
@@ -112,7 +115,11 @@ class Presence:
         last = self._written.get(account_id)
         if last is not None and moment - last < self.seconds / 6:
             return
-        self.seen_now([account_id])
+        try:
+            self.seen_now([account_id])
+        except sa.exc.SQLAlchemyError as exc:  # presence must not fail the call itself
+            self._written.pop(account_id, None)
+            log.warning("players online: could not note a call (%s)", type(exc).__name__)
 
     def seen_now(self, account_ids: list[int]) -> None:
         """Mark these players as seen now (connected to this process)."""
@@ -210,6 +217,8 @@ def check_invites(engine: Engine, inviter: Account, names: list[str],
     left out). :class:`InviteRefused`: ``422`` for a name with no account,
     ``429`` over :data:`INVITES_PER_MINUTE`, :data:`MAX_PENDING_FROM_ONE` or
     :data:`MAX_PENDING`."""
+    if not names:
+        return []
     moment = moment or now()
     invites = db.table_invites
     keys = list(dict.fromkeys(name.lower() for name in names))

@@ -43,11 +43,12 @@ def rgb(colour) -> tuple[int, int, int]:
 
 def test_an_invitation_typed_by_name_shows_with_the_badge_and_is_accepted(ui, server):
     bob = account(server, "bob")
+    bob.players_online()  # Bob is online
     alice = sign_in_window(ui, server, "alice")
     # Alice's window, keyboard only: N, the rules, ↓ to the invitations, Bob's name
     ui.app.show_lobby()
     lobby = ui.view
-    pump_until(ui, lambda: lobby.pending is None)
+    pump_until(ui, lambda: lobby.pending is None and bob.name in lobby.players)
     ui.key("n")
     form = ui.view
     assert isinstance(form, NewTableView)
@@ -58,6 +59,14 @@ def test_an_invitation_typed_by_name_shows_with_the_badge_and_is_accepted(ui, se
     ui.key("Down", "Down", "Down")
     ui.type(bob.name)
     assert form.invited() == [bob.name]
+    # ↓ to the players online: Bob's is ticked; Space takes him out, Space again in
+    chip = form.pick_buttons[form.players.index(bob.name)]
+    assert chip.label == "✓ " + bob.name
+    ui.key("Down", *["Right"] * form.players.index(bob.name), "space")
+    assert form.invited() == [] and chip.label == bob.name
+    ui.key("space")
+    assert form.invited() == [bob.name] and chip.label == "✓ " + bob.name
+    ui.key("Up")  # back on the invitations' row: Enter opens the table
     ui.key("Return")
     pump_until(ui, lambda: isinstance(ui.view, WaitingView))
     table_id = int(ui.view.session.code.split("-")[0])
