@@ -464,6 +464,8 @@ def install(app: FastAPI, server: Server) -> Hub:
         account = None
         if token:
             account = await run_in_threadpool(accounts.account_for, server.engine, token)
+            if account is not None:  # a live connection: the player is online
+                await run_in_threadpool(server.presence.seen, account.id)
         await socket.accept()
         if token and account is None:
             await socket.send_json(refused("sign in first: the token is not valid"))

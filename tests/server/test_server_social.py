@@ -69,6 +69,17 @@ def test_players_online(server: Server) -> None:
         listed = until(feed, "online")["players"]
         assert {alice, bob, carol} <= set(listed)
         assert carol in online(server, alice_token)
+    # a table's live connection counts at once (here a spectator's, its only call)
+    dave, dave_token = server.account("dave")
+    table = new_table(server, alice_token)
+    with live(server, table["id"], dave_token) as socket:
+        until(socket, "table")
+        assert dave in online(server, alice_token)
+    paths = server.client.get("/api/openapi.json").json()["paths"]
+    for path in ("/api/players/online", "/api/me/invitations",
+                 "/api/me/invitations/{table_id}/accept",
+                 "/api/me/invitations/{table_id}/decline"):
+        assert path in paths
     for bad in ("0", "201", "many"):
         answer = server.client.get(f"/api/players/online?limit={bad}",
                                    headers=auth(alice_token))
