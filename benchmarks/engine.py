@@ -8,8 +8,10 @@ Prints, for eu-classic:
   framework (the practical limit; ``tests/test_benchmarks.py`` checks that it
   deals, clears and scores exactly as Blockyard) and a list-of-lists
   implementation, measured interleaved in the same run, and Blockyard again
-  with its purity check off (``blockyard.rulehooks.purity_check(False)``), so
-  that the check's cost is the difference;
+  with its purity check off (``blockyard.rulehooks.purity_check(False)``) and
+  with the check made on every hook, Blockyard's own plugins' too
+  (``purity_check(True, bundled=True)``: what a ruleset whose plugins come from
+  elsewhere pays), so that the check's cost is the difference;
 - ``preview`` per second, ``new_game`` time, ``restore`` of a 40-move game
   (its log replayed on the engine and the snapshot compared with the result)
   and ``clone`` (of a game in mid-play and of the 40-move game: the
@@ -450,16 +452,19 @@ def main() -> None:
     t = args.seconds
 
     # the playouts interleaved, so that a busy machine slows all alike; "unchecked"
-    # is Blockyard with the purity check off, to measure what the check costs
-    plays = {"blockyard": 0.0, "unchecked": 0.0, "lean": 0.0, "lists": 0.0}
+    # is Blockyard with the purity check off and "all checked" with the check on
+    # every hook (the bundled plugins are trusted otherwise), to measure its cost
+    plays = {"blockyard": 0.0, "unchecked": 0.0, "all checked": 0.0, "lean": 0.0,
+             "lists": 0.0}
     makers = {"blockyard": lambda seed: blockyard.new_game(ruleset, seed=seed),
               "unchecked": lambda seed: blockyard.new_game(ruleset, seed=seed),
+              "all checked": lambda seed: blockyard.new_game(ruleset, seed=seed),
               "lean": lambda seed: LeanBitboardGame(ruleset, seed),
               "lists": lambda seed: ListBoardGame(ruleset, seed)}
     rounds = 6
     for _ in range(rounds):
         for name, make in makers.items():
-            with purity_check(name != "unchecked"):
+            with purity_check(name != "unchecked", bundled=name == "all checked"):
                 plays[name] += playout_rate(make, t / rounds) / rounds
     positions = sample_positions(200)
     ours_enum = enumeration_rate(positions, t)
@@ -481,9 +486,11 @@ def main() -> None:
     print(f"ruleset {RULESET}, {t:g} s per figure")
     print(f"{'':34}{'blockyard':>12}{'lean loop':>12}{'list-of-lists':>15}")
     print(f"{'placements/s (legal_moves+place)':34}{ours:>12,.0f}{lean:>12,.0f}{lists:>15,.0f}")
-    unchecked = plays["unchecked"]
+    unchecked, checked = plays["unchecked"], plays["all checked"]
     print(f"  without the purity check {unchecked:,.0f}/s: the check costs "
           f"{(1 - ours / unchecked) * 100:.1f} % (target <= 5 %)")
+    print(f"  with every hook checked (plugins from elsewhere) {checked:,.0f}/s: "
+          f"{(1 - checked / unchecked) * 100:.1f} % below unchecked")
     print(f"  blockyard / list-of-lists {ours / lists:5.2f}x (target >= 5x);"
           f"  lean / blockyard {lean / ours:5.2f}x (target <= 3x)")
     print(f"{'tray enumerations/s':34}{ours_enum:>12,.0f}{'':>12}{ref_enum:>15,.0f}"

@@ -70,6 +70,9 @@ ANSWER_BOUNDS: dict[str, str] = {
 the type and bounds the facade checks (``blockyard plugins`` shows them)."""
 
 _STATE_SCALARS = (bool, type(None), float)
+MAX_STATE_ITEMS_FLAT = 32
+"""A state update of at most this many tables of at most this many figures is
+checked by :func:`_flat_figures` without the walk."""
 
 
 def _flat_figures(table: dict[Any, Any], inner: int) -> bool:
@@ -85,8 +88,17 @@ def _flat_figures(table: dict[Any, Any], inner: int) -> bool:
             if not -MAX_SCORE <= item <= MAX_SCORE:
                 return False
         elif kind is dict:
-            if not inner or len(item) > inner or not _flat_figures(item, 0):
+            if not inner or len(item) > inner:
                 return False
+            for key2, item2 in item.items():  # one level down, written out (every move)
+                if type(key2) is not str or len(key2) > MAX_STATE_TEXT:
+                    return False
+                kind = type(item2)
+                if kind is int:
+                    if not -MAX_SCORE <= item2 <= MAX_SCORE:
+                        return False
+                elif kind is not bool and item2 is not None:
+                    return False
         elif kind is not bool and item is not None:
             return False
     return True
@@ -98,7 +110,7 @@ def state_within(value: Any) -> bool:
     finite floats, booleans, ``None``) within the bounds above."""
     if type(value) is not dict:
         return False
-    if len(value) <= 32 and _flat_figures(value, 32):
+    if len(value) <= MAX_STATE_ITEMS_FLAT and _flat_figures(value, MAX_STATE_ITEMS_FLAT):
         return True  # the common update, asked on every move: a few figures
     budget = [MAX_STATE_ITEMS]
 

@@ -7,6 +7,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from .completion import SHELLS, autocomplete, complete_rulesets, shell_code
 from .errors import DataError, PluginError, RulesetError
 
 
@@ -279,12 +280,21 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
 def _cmd_serve(args: argparse.Namespace) -> int:
     try:
+        import fastapi  # noqa: F401  (the server extra, asked for before anything starts)
+        import sqlalchemy  # noqa: F401
+        import uvicorn  # noqa: F401
+
         from .server import serve
     except ImportError as exc:
         print(f"blockyard serve needs the server extra (pip install 'blockyard[server]'): "
               f"{exc}", file=sys.stderr)
         return 2
     return serve(args.host, args.port, args.database, args.workers)
+
+
+def _cmd_completion(args: argparse.Namespace) -> int:
+    print(shell_code(args.shell))
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -304,10 +314,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("list", help="every ruleset found, with where it comes from")
     p.set_defaults(func=_cmd_list)
     p = sub.add_parser("show", help="print a ruleset's resolved rule file as TOML")
-    p.add_argument("ruleset", help="ruleset id or path to a .toml file")
+    complete_rulesets(p.add_argument("ruleset", help="ruleset id or path to a .toml file"))
     p.set_defaults(func=_cmd_show)
     p = sub.add_parser("check", help="validate a rule file and run the conformance kit on it")
-    p.add_argument("ruleset", help="ruleset id or path to a .toml file")
+    complete_rulesets(p.add_argument("ruleset", help="ruleset id or path to a .toml file"))
     p.add_argument("--games", type=int, default=8, help="random games to play (default 8)")
     p.add_argument("--actions", type=int, default=150, help="actions per game (default 150)")
     p.add_argument("--seed", type=int, default=0, help="seed of the random player")
@@ -322,7 +332,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--into", type=Path, default=None, help="folder (default ./NAME)")
     p.set_defaults(func=_cmd_new_plugin)
     p = sub.add_parser("play", help="open the game window straight into a game")
-    p.add_argument("ruleset", nargs="?", help="ruleset id or path to a .toml file")
+    complete_rulesets(p.add_argument("ruleset", nargs="?",
+                                     help="ruleset id or path to a .toml file"))
     p.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
     p.add_argument("--challenge", metavar="CODE", default=None,
                    help="play the deal of a challenge code, with its score to beat")
@@ -335,7 +346,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_replay)
     p = sub.add_parser("simulate", help="play many games with a bot and report how the "
                                          "ruleset plays")
-    p.add_argument("ruleset", nargs="?", help="ruleset id or path to a .toml file")
+    complete_rulesets(p.add_argument("ruleset", nargs="?",
+                                     help="ruleset id or path to a .toml file"))
     p.add_argument("--bot", default="greedy", help="random, greedy, search or an installed "
                                                    "bot (default greedy)")
     p.add_argument("--bot-param", action="append", metavar="NAME=VALUE",
@@ -376,12 +388,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, default=1,
                    help="server processes (PostgreSQL only; default 1)")
     p.set_defaults(func=_cmd_serve)
+    p = sub.add_parser("completion", help="print the shell code that completes blockyard's "
+                                           "commands, options and ruleset ids")
+    p.add_argument("shell", choices=SHELLS,
+                   help="the shell: bash (eval \"$(blockyard completion bash)\" in ~/.bashrc), "
+                        "zsh or fish")
+    p.set_defaults(func=_cmd_completion)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = build_parser()
+    if argv is None:
+        autocomplete(parser)  # the shell's completion asks: answered, then exits
     args = parser.parse_args(argv)
     func = getattr(args, "func", _cmd_play)
     if func not in _WINDOW_COMMANDS and (args.screenshot is not None

@@ -36,11 +36,18 @@ answers, and written by the next :meth:`RecordStore.record` or
 :meth:`RecordStore.retry`. Rows with impossible values (``score = 'lots'``, a
 ``lines`` of 2**63, …) are skipped by every query and named in one warning
 (:attr:`RecordStore.skipped`), the rest shown.
+
+The results of online tables (duels) the window played or watched are kept too
+(:meth:`RecordStore.record_table`, :meth:`RecordStore.table_results`): the
+server, table and round, ruleset, the seats' names and scores, the winner and
+the player's own seat. A file written before they existed (schema 1) gains the
+table when it is next opened for writing; its games stay as they are.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import json
 import math
 import sqlite3
 from dataclasses import dataclass, replace
@@ -55,6 +62,7 @@ from .files import (
 from .recordsdb import (
     _GAME_COLUMNS,
     _MAX,
+    _TABLE_RESULT_COLUMNS,
     FILE_NAME,
     RecordsFile,
     _environment_error,
@@ -115,7 +123,9 @@ class RulesetStatistics:
     a game); ``average``: mean score of the counted (non-practice) games in the
     history, ``None`` without one (imported games have no individual scores);
     ``total_lines``: lines (areas) cleared, practice included; ``best_combo``:
-    the best displayed combo factor of counted games."""
+    the best displayed combo factor of counted games; ``play_time``: seconds
+    played, the sum of the games' ``duration`` (practice included; games without
+    one add nothing)."""
 
     ruleset_id: str
     games: int
@@ -124,6 +134,7 @@ class RulesetStatistics:
     average: float | None
     total_lines: int
     best_combo: int
+    play_time: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +144,71 @@ class HistogramBin:
     low: int
     high: int
     count: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableResult:
+    """The result of one round at an online table, as the window keeps it.
+
+    ``server``: the server's address; ``table_id`` and ``round``: the round
+    there (a rematch is the next round); ``seats``: the name in each seat
+    (``None``: free); ``scores``: each seat's score; ``winner``: the winning
+    seat, ``None`` on a tie; ``seat``: the player's own seat, ``None`` when
+    they watched; ``finished``: local date and time with its UTC offset (ISO
+    8601, seconds; set when recorded)."""
+
+    server: str
+    table_id: int
+    round: int
+    ruleset: str
+    seats: tuple[str | None, ...]
+    scores: tuple[int, ...]
+    winner: int | None
+    seat: int | None
+    finished: str = ""
+
+    def check(self) -> None:
+        """``ValueError`` naming the first field that cannot be kept."""
+        if not isinstance(self.server, str) or not 1 <= len(self.server) <= 300:
+            raise ValueError(f"table result: server: expected 1 to 300 characters, found "
+                             f"{self.server!r:.40}")
+        for name in ("table_id", "round"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) \
+                    or not 0 <= value <= _MAX:
+                raise ValueError(f"table result: {name}: expected a count, found {value!r:.40}")
+        if not isinstance(self.ruleset, str) or not 1 <= len(self.ruleset) <= 64:
+            raise ValueError(f"table result: ruleset: expected 1 to 64 characters, found "
+                             f"{self.ruleset!r:.40}")
+        if not 1 <= len(self.seats) <= 64 or len(self.scores) != len(self.seats):
+            raise ValueError(f"table result: expected a score for each of 1 to 64 seats, "
+                             f"found {len(self.seats)} seats and {len(self.scores)} scores")
+        if not all(name is None or (isinstance(name, str) and len(name) <= 64)
+                   for name in self.seats):
+            raise ValueError("table result: seats: expected names of at most 64 characters")
+        if not all(isinstance(v, int) and not isinstance(v, bool) and -_MAX <= v <= _MAX
+                   for v in self.scores):
+            raise ValueError(f"table result: scores: expected whole numbers of at most "
+                             f"{_MAX}, found {list(self.scores)!r:.60}")
+        for name in ("winner", "seat"):
+            value = getattr(self, name)
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool)
+                                      or not 0 <= value < len(self.seats)):
+                raise ValueError(f"table result: {name}: expected a seat from 0 to "
+                                 f"{len(self.seats) - 1} or None, found {value!r:.40}")
+
+
+def _table_result(row: tuple[Any, ...]) -> TableResult | None:
+    values = dict(zip(_TABLE_RESULT_COLUMNS, row, strict=True))
+    try:
+        seats, scores = json.loads(values["seats"]), json.loads(values["scores"])
+        result = TableResult(values["server"], values["table_id"], values["round"],
+                             values["ruleset"], tuple(seats), tuple(scores), values["winner"],
+                             values["seat"], values["finished"])
+        result.check()
+    except (ValueError, TypeError, RecursionError):
+        return None  # a row with impossible values: skipped
+    return result
 
 
 def _ruleset_id(ruleset: Any) -> str:
@@ -247,7 +323,9 @@ class RecordStore(RecordsFile):
                 best = max((score for _, score in days), default=None)
             else:
                 best = self.best(loaded)
-        return RulesetStatistics(rid, games, practice, best, average, lines, combo)
+        play_time = float(self._one("SELECT total(duration) FROM ok_games WHERE ruleset = ?",
+                                    (rid,)))
+        return RulesetStatistics(rid, games, practice, best, average, lines, combo, play_time)
 
     def games_played(self, ruleset_id: str) -> int:
         """Finished games of a ruleset, practice and imported games included."""
@@ -329,7 +407,53 @@ class RecordStore(RecordsFile):
             out.append(GameRecord(**values))
         return out
 
+    def table_results(self, ruleset_id: str | None = None, limit: int | None = None
+                      ) -> list[TableResult]:
+        """The online tables' results kept, newest first (of one ruleset, or all;
+        at most ``limit``); rows with impossible values are skipped."""
+        sql = f"SELECT {', '.join(_TABLE_RESULT_COLUMNS)} FROM ok_table_results"
+        args: list[Any] = []
+        if ruleset_id is not None:
+            sql += " WHERE ruleset = ?"
+            args.append(ruleset_id)
+        sql += " ORDER BY finished DESC, id DESC"
+        found = [r for r in map(_table_result, self._conn.execute(sql, args)) if r is not None]
+        return found if limit is None else found[:max(0, limit)]
+
     # -- recording -----------------------------------------------------------------------
+
+    def record_table(self, result: TableResult) -> bool:
+        """Keep an online table's result (``finished`` is set to now); ``False``
+        when that round of that table on that server is kept already (a window
+        that reconnected or reopened records it once). A value that cannot be
+        kept is a ``ValueError`` naming it, and nothing is written. When the
+        file cannot be written the result is kept in memory, like a finished
+        game (:attr:`unsaved`)."""
+        result.check()
+        row = (_now_text(), result.server, result.table_id, result.round, result.ruleset,
+               json.dumps(list(result.seats)), json.dumps(list(result.scores)),
+               result.winner, result.seat)
+        known = self._one("SELECT count(*) FROM ok_table_results WHERE server = ? AND "
+                          "table_id = ? AND round = ?",
+                          (result.server, result.table_id, result.round))
+        if known:
+            return False
+        columns = ", ".join(_TABLE_RESULT_COLUMNS[1:])
+        if self.read_only:
+            self._reopen_writable()
+        if not self.read_only and self.retry():
+            try:
+                cursor = self._conn.execute(
+                    f"INSERT OR IGNORE INTO main.table_results ({columns}) VALUES "
+                    "(?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
+                return cursor.rowcount == 1
+            except sqlite3.DatabaseError as exc:
+                if not _environment_error(exc):
+                    raise
+                self._write_failed(exc)
+        self._conn.execute(f"INSERT OR IGNORE INTO temp.pending_table_results ({columns}) "
+                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
+        return True
 
     def record(self, game: Any, *, replay: Path | str | None = None,
                duration: float | None = None, hints: int = 0) -> Summary:
@@ -337,9 +461,10 @@ class RecordStore(RecordsFile):
         record before and after, ``practice`` set for a later daily game of a date
         already played, and the best combo as the displayed (capped) factor.
 
-        ``duration``: seconds played, when the caller knows them (otherwise the
-        game clock of timed games and of games of a realtime mode, such as
-        falling games); ``hints``: hints used; ``replay``: the replay file kept
+        ``duration``: seconds played, when the caller knows them (the window
+        passes the time a game without a clock was on screen and running);
+        otherwise the game clock of timed games and of games of a realtime mode,
+        such as falling games; ``hints``: hints used; ``replay``: the replay file kept
         for this game. One transaction: several stores (and
         processes) may record into one folder at the same time; when anything fails
         (the summary included), nothing is recorded. When the database cannot be
@@ -409,5 +534,5 @@ class RecordStore(RecordsFile):
 
 
 __all__ = ["FILE_NAME", "GameRecord", "HistogramBin", "RecordStore", "RulesetStatistics",
-           "Stats", "displayed_combo", "read_toml_or_set_aside", "set_aside",
+           "Stats", "TableResult", "displayed_combo", "read_toml_or_set_aside", "set_aside",
            "write_atomically"]

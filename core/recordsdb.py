@@ -26,7 +26,8 @@ from .files import (
 
 FILE_NAME = "records.db"
 LEGACY_FILE_NAME = "records.toml"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""1: finished games and imported records; 2: adds ``table_results`` (online tables)."""
 BUSY_TIMEOUT_SECONDS = 30.0
 _SQLITE_HEADER = b"SQLite format 3\x00"
 
@@ -71,8 +72,24 @@ CREATE TABLE IF NOT EXISTS meta (
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS table_results (
+    id INTEGER PRIMARY KEY,
+    finished TEXT NOT NULL,
+    server TEXT NOT NULL,
+    table_id INTEGER NOT NULL,
+    round INTEGER NOT NULL,
+    ruleset TEXT NOT NULL,
+    seats TEXT NOT NULL,
+    scores TEXT NOT NULL,
+    winner INTEGER,
+    seat INTEGER,
+    UNIQUE (server, table_id, round)
+);
 """
-_TABLES = {"games", "imported_stats", "imported_best", "imported_daily", "meta"}
+_TABLES_V1 = {"games", "imported_stats", "imported_best", "imported_daily", "meta"}
+_TABLES = _TABLES_V1 | {"table_results"}
+_TABLE_RESULT_COLUMNS = ("id", "finished", "server", "table_id", "round", "ruleset", "seats",
+                         "scores", "winner", "seat")
 
 _MAX = 10**15  # validate.MAX_COUNTER: the largest score, line or move count there can be
 
@@ -116,6 +133,11 @@ _VALID = {
     "imported_best": f"{_text('record_group', 64)} AND {_SCORE_CHECK}",
     "imported_daily": f"{_text('record_group', 64)} AND {_text('game_date', 10)} AND "
                       f"{_SCORE_CHECK}",
+    "table_results": " AND ".join([
+        _text("finished", 64), _text("server", 300), _count("table_id"), _count("round"),
+        _text("ruleset", 64), _text("seats", 4096), _text("scores", 4096),
+        "(winner IS NULL OR (typeof(winner) = 'integer' AND winner BETWEEN 0 AND 63))",
+        "(seat IS NULL OR (typeof(seat) = 'integer' AND seat BETWEEN 0 AND 63))"]),
 }
 _ENVIRONMENT_ERRORS = ("SQLITE_FULL", "SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_IOERR",
                        "SQLITE_PERM", "SQLITE_AUTH")
@@ -170,8 +192,11 @@ class RecordsFile:
 
     @property
     def unsaved(self) -> int:
-        """Finished games kept in memory because they could not be written yet."""
-        return int(self._conn.execute("SELECT count(*) FROM temp.pending_games").fetchone()[0])
+        """Finished games and table results kept in memory because they could not
+        be written yet."""
+        return int(self._conn.execute(
+            "SELECT (SELECT count(*) FROM temp.pending_games) + "
+            "(SELECT count(*) FROM temp.pending_table_results)").fetchone()[0])
 
     # -- opening -------------------------------------------------------------------------
 
@@ -183,7 +208,7 @@ class RecordsFile:
                 problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
                 if problems != ["ok"]:
                     raise sqlite3.DatabaseError("; ".join(str(p) for p in problems[:3]))
-                if not self._check_schema(conn):
+                if not self._check_schema(conn, older=True):
                     raise sqlite3.DatabaseError("the database is empty")
                 return conn
             if target != ":memory:":
@@ -212,18 +237,20 @@ class RecordsFile:
         return conn
 
     @staticmethod
-    def _check_schema(conn: sqlite3.Connection) -> bool:
-        """Whether the schema is there (``False``: an empty database); a newer or
-        damaged one is a ``DatabaseError``."""
+    def _check_schema(conn: sqlite3.Connection, older: bool = False) -> bool:
+        """Whether the schema is there (``False``: an empty database, or an older
+        schema to bring up to date, unless ``older`` accepts it as it is: a file
+        opened only to read); a newer or damaged one is a ``DatabaseError``."""
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
             raise sqlite3.DatabaseError(f"written by a newer Blockyard (schema {version}, "
                                         f"this one reads {SCHEMA_VERSION})")
-        if version == SCHEMA_VERSION:
+        if version == SCHEMA_VERSION or (older and version >= 1):
             tables = {row[0] for row in conn.execute(
                 "SELECT name FROM sqlite_master WHERE type = 'table'")}
-            if not tables >= _TABLES:
-                raise sqlite3.DatabaseError(f"tables missing: {sorted(_TABLES - tables)}")
+            needed = _TABLES if version == SCHEMA_VERSION else _TABLES_V1
+            if not tables >= needed:
+                raise sqlite3.DatabaseError(f"tables missing: {sorted(needed - tables)}")
             columns = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
             if not set(_GAME_COLUMNS) <= columns:
                 raise sqlite3.DatabaseError("the games table lacks columns "
@@ -297,7 +324,7 @@ class RecordsFile:
         """The session's own tables on a connection: views of the rows that can be
         believed (the queries read them) and the games not yet written, in memory."""
         conn.execute("PRAGMA temp_store = MEMORY")
-        if not self._check_schema(conn):  # an in-memory store whose schema is missing
+        if not self._check_schema(conn, older=True):  # an in-memory store, no schema yet
             self._create_schema(conn)
         columns = ", ".join(_GAME_COLUMNS)
         conn.execute("CREATE TEMP TABLE IF NOT EXISTS pending_games AS SELECT * FROM "
@@ -309,6 +336,20 @@ class RecordsFile:
             conn.execute(f"DROP VIEW IF EXISTS temp.ok_{table}")
             conn.execute(f"CREATE TEMP VIEW ok_{table} AS SELECT * FROM main.{table} "
                          f"WHERE {_VALID[table]}")
+        # table results kept in memory while the file cannot be written; a file of
+        # schema 1 opened only to read has none of its own
+        columns = ", ".join(_TABLE_RESULT_COLUMNS)
+        conn.execute("CREATE TEMP TABLE IF NOT EXISTS pending_table_results (id INTEGER "
+                     "PRIMARY KEY, finished TEXT, server TEXT, table_id INTEGER, round "
+                     "INTEGER, ruleset TEXT, seats TEXT, scores TEXT, winner INTEGER, "
+                     "seat INTEGER, UNIQUE (server, table_id, round))")
+        conn.execute("DROP VIEW IF EXISTS temp.ok_table_results")
+        stored = conn.execute("SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND "
+                              "name = 'table_results'").fetchone() is not None
+        written = (f"SELECT {columns} FROM main.table_results WHERE "
+                   f"{_VALID['table_results']} UNION ALL " if stored else "")
+        conn.execute(f"CREATE TEMP VIEW ok_table_results AS {written}SELECT {columns} FROM "
+                     "temp.pending_table_results")
         self._name_skipped(conn)
         return conn
 
@@ -409,6 +450,10 @@ class RecordsFile:
             conn.execute(f"INSERT INTO main.games ({columns}) SELECT {columns} FROM "
                          "temp.pending_games ORDER BY id")
             conn.execute("DELETE FROM temp.pending_games")
+            results = ", ".join(_TABLE_RESULT_COLUMNS[1:])
+            conn.execute(f"INSERT OR IGNORE INTO main.table_results ({results}) SELECT "
+                         f"{results} FROM temp.pending_table_results ORDER BY id")
+            conn.execute("DELETE FROM temp.pending_table_results")
             conn.execute("COMMIT")
         except sqlite3.DatabaseError as exc:
             if conn.in_transaction:
@@ -427,12 +472,18 @@ class RecordsFile:
         except sqlite3.DatabaseError:
             return False
         kept = self._conn.execute("SELECT * FROM temp.pending_games ORDER BY id").fetchall()
+        results = self._conn.execute("SELECT * FROM temp.pending_table_results ORDER BY id"
+                                     ).fetchall()
         self._conn.close()
         self._conn = self._prepare(conn)
         self.read_only = False
         if kept:
             marks = ", ".join("?" * len(kept[0]))
             conn.executemany(f"INSERT INTO temp.pending_games VALUES ({marks})", kept)
+        if results:
+            marks = ", ".join("?" * len(results[0]))
+            conn.executemany(f"INSERT INTO temp.pending_table_results VALUES ({marks})",
+                             results)
         return True
 
     # -- lifetime ------------------------------------------------------------------------

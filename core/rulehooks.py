@@ -36,10 +36,10 @@ too, since every method goes through it.
 from __future__ import annotations
 
 import contextlib
-import operator
 import os
 import sys
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from functools import partial
 from types import CodeType, TracebackType
 from typing import TYPE_CHECKING, Any
 
@@ -56,12 +56,14 @@ from .answers import (  # noqa: F401 (the bounds are also read as rulehooks.MAX_
     MAX_SCORE,
     MAX_STATE_DEPTH,
     MAX_STATE_ITEMS,
+    MAX_STATE_ITEMS_FLAT,
     MAX_STATE_TEXT,
     MAX_TEXT,
     MAX_TEXTS,
     Check,
     _anything,
     _deal_ok,
+    _flat_figures,
     _is_int,
     _list_of,
     _number_ok,
@@ -123,29 +125,40 @@ _MAY_CHANGE = frozenset({"game_start"})
 
 
 class _Purity:
-    """Whether the purity check runs (always, but for measuring its cost)."""
+    """Which hooks the purity check covers."""
 
     on = True
+    """Check the hooks of plugins that do not ship with Blockyard (always, but
+    for measuring the check's cost)."""
+    bundled = False
+    """Check the hooks of Blockyard's own plugins too (the conformance kit turns
+    it on)."""
 
 
 PURITY = _Purity()
 
 
 @contextlib.contextmanager
-def purity_check(on: bool) -> Iterator[None]:
+def purity_check(on: bool, *, bundled: bool | None = None) -> Iterator[None]:
     """Turn the purity check on or off inside the ``with`` block (process-wide).
 
-    The check is always on: every hook other than ``blockyard_game_start``, and
-    every function of an action spec other than ``perform``, is asked with the
-    game's state copied before and compared after, and a hook that changed the
-    game is a :class:`~blockyard.PluginError` with the game put back. Turning it
-    off is for measuring its cost (``benchmarks/engine.py``) only."""
-    before = PURITY.on
+    The check is always on for every plugin that does not ship with Blockyard:
+    each of its hooks other than ``blockyard_game_start``, and each function of
+    its action specs other than ``perform``, is asked with the game's state
+    copied before and compared after, and a hook that changed the game is a
+    :class:`~blockyard.PluginError` with the game put back. Blockyard's own
+    plugins are code of the engine, held pure by its tests; ``bundled=True``
+    checks them too (the conformance kit does, on every bundled ruleset in the
+    test suite). Turning the
+    check off is for measuring its cost (``benchmarks/engine.py``) only."""
+    before = PURITY.on, PURITY.bundled
     PURITY.on = bool(on)
+    if bundled is not None:
+        PURITY.bundled = bool(bundled)
     try:
         yield
     finally:
-        PURITY.on = before
+        PURITY.on, PURITY.bundled = before
 
 
 def _spread(func: Callable[..., Any]) -> Callable[[tuple[Any, ...]], Any]:
@@ -168,24 +181,54 @@ def _up_to_yield(func: Callable[..., Any]) -> Callable[..., None]:
 # binding a hook
 # ---------------------------------------------------------------------------
 
-def _picker(positions: tuple[int, ...]) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
-    """A function taking the hook's arguments (a tuple, in specification order) to
-    the ones an implementation names, in its order."""
-    if len(positions) == 1:
-        only = positions[0]
-        return lambda args: (args[only],)
-    if not positions:
-        return lambda args: ()
-    pick: Callable[[tuple[Any, ...]], tuple[Any, ...]] = operator.itemgetter(*positions)
-    return pick
+def _plain_caller(argnames: tuple[str, ...], impls: Sequence[tuple[Callable[..., Any],
+                                                                      tuple[str, ...]]],
+                  collecting: bool) -> Callable[..., Any]:
+    """A function taking the hook's arguments (positionally, in specification
+    order) that calls each implementation in ``impls`` (pluggy's calling order)
+    with the arguments it names: every answer other than ``None`` collected, or
+    the first one returned (pluggy's first-non-None fall-through).
+
+    Written as Python source and compiled once, as :mod:`dataclasses` writes
+    ``__init__``: a hook call is then one plain call per implementation, with no
+    loop, argument tuple or picking in between. The names in the source are the
+    hook specification's argument names (pluggy refuses an implementation naming
+    any other), so nothing from a plugin but its function objects enters it."""
+    lines = [f"def call({', '.join(argnames)}):"]
+    if collecting:
+        lines.append("    out = []")
+    for index, (_, names) in enumerate(impls):
+        asked = f"f{index}({', '.join(names)})"
+        if collecting:
+            lines += [f"    answer = {asked}", "    if answer is not None:",
+                      "        out.append(answer)"]
+        elif index == len(impls) - 1:
+            lines.append(f"    return {asked}")
+        else:
+            lines += [f"    answer = {asked}", "    if answer is not None:",
+                      "        return answer"]
+    lines.append("    return out" if collecting else "    return None")
+    namespace: dict[str, Any] = {f"f{i}": func for i, (func, _) in enumerate(impls)}
+    exec("\n".join(lines), namespace)  # the source is built from the spec's names only
+    call: Callable[..., Any] = namespace["call"]
+    return call
 
 
 class _Hook:
     """One hook as the facade asks it: its caller, its answer check, and whether it
     collects every answer or takes the first."""
 
-    __slots__ = ("argnames", "call", "check", "collecting", "expected", "has_game", "name",
-                 "pluggy_call")
+    __slots__ = (
+        "argnames",
+        "call",
+        "check",
+        "collecting",
+        "expected",
+        "has_game",
+        "name",
+        "plain",
+        "pluggy_call",
+    )
 
     def __init__(self, name: str, caller: Any, expected: str, check: Check) -> None:
         self.name = name
@@ -197,12 +240,15 @@ class _Hook:
         self.has_game = bool(self.argnames) and self.argnames[0] == "game"
         argnames = self.argnames
 
-        def through_pluggy(args: tuple[Any, ...]) -> Any:
+        def through_pluggy(*args: Any) -> Any:
             return caller(**dict(zip(argnames, args, strict=True)))
-        self.pluggy_call: Callable[[tuple[Any, ...]], Any] = through_pluggy
-        self.call: Callable[[tuple[Any, ...]], Any] = self.direct(caller) or through_pluggy
+        self.pluggy_call: Callable[..., Any] = through_pluggy
+        self.plain = self.direct(caller)
+        """The direct caller (:func:`_plain_caller`), or ``None`` when pluggy's
+        own caller is needed."""
+        self.call: Callable[..., Any] = self.plain or through_pluggy
 
-    def direct(self, caller: Any) -> Callable[[tuple[Any, ...]], Any] | None:
+    def direct(self, caller: Any) -> Callable[..., Any] | None:
         """A plain call of each implementation in pluggy's order, when that is all
         pluggy would do (no wrappers, no historic hook, no keyword defaults)."""
         spec = caller.spec
@@ -210,38 +256,9 @@ class _Hook:
         if spec.opts.get("historic") or any(i.hookwrapper or i.wrapper or i.kwargnames
                                             for i in impls):
             return None
-        order: list[tuple[Callable[..., Any], Callable[[tuple[Any, ...]], tuple[Any, ...]]
-                          | None]] = []
-        for impl in reversed(impls):  # pluggy calls the last registered first
-            names = tuple(impl.argnames)
-            if names == self.argnames:
-                order.append((impl.function, None))
-            else:
-                order.append((impl.function, _picker(tuple(self.argnames.index(n)
-                                                           for n in names))))
-        calls = tuple(order)
-        if self.collecting:
-            def collect(args: tuple[Any, ...]) -> list[Any]:
-                results = []
-                for func, pick in calls:
-                    answer = func(*args) if pick is None else func(*pick(args))
-                    if answer is not None:
-                        results.append(answer)
-                return results
-            return collect
-        if len(calls) == 1:
-            func, pick = calls[0]
-            if pick is None:
-                return lambda args: func(*args)
-            return lambda args: func(*pick(args))
-
-        def first(args: tuple[Any, ...]) -> Any:
-            for func, pick in calls:
-                answer = func(*args) if pick is None else func(*pick(args))
-                if answer is not None:
-                    return answer
-            return None
-        return first
+        # pluggy calls the last registered first
+        order = [(impl.function, tuple(impl.argnames)) for impl in reversed(impls)]
+        return _plain_caller(self.argnames, order, self.collecting)
 
 
 class RuleHooks:
@@ -275,7 +292,8 @@ class RuleHooks:
     _ask_summary_tips: Callable[..., Any]
 
     def __init__(self, ruleset: Ruleset, plugins: Sequence[tuple[str, object]],
-                 defaults: object, *, timeout: float | None = None) -> None:
+                 defaults: object, *, timeout: float | None = None,
+                 bundled: Collection[str] = ()) -> None:
         self._ruleset = ruleset
         self.ruleset_id = ruleset.id
         self.timeout = check_seconds(timeout)
@@ -308,6 +326,17 @@ class RuleHooks:
             if any(impl.plugin_name != "core" for impl in caller.get_hookimpls()))
         """The hooks (without the ``blockyard_`` prefix) some plugin other than the
         core answers; the engine skips asking the others where that is safe."""
+        trusted = frozenset({"core", *bundled})
+        self.unchecked = frozenset(
+            caller.name.removeprefix("blockyard_") for caller in self._callers()
+            if all(impl.plugin_name in trusted for impl in caller.get_hookimpls()))
+        """The hooks only Blockyard's own plugins (``bundled``: the names of those
+        among ``plugins``) and the core answer: the purity check skips them
+        unless :func:`purity_check` asks for ``bundled`` too."""
+        self._trusted = trusted
+        self.outcomes_checked = not {"clear", "score"} <= self.unchecked
+        """Whether the purity check covers ``clear`` or ``score`` (the engine
+        checks them together around a move's outcome)."""
         self._monitors = 0
         self._hooks: dict[str, _Hook] = {}
         hook = pm.hook
@@ -398,27 +427,116 @@ class RuleHooks:
         for hook in self._hooks.values():
             call = hook.pluggy_call if self._monitors else hook.call
             setattr(self, "_ask_" + hook.name, self._asker(hook, call))
+        # clear and score, asked for every move a bot weighs, are bound to their
+        # direct caller with the usual answer checked inline (the methods below
+        # stay the one definition of what is checked: the inline forms hand any
+        # other case to them)
+        for name, fast in (("clear", self._fast_clear), ("score", self._fast_score)):
+            self.__dict__.pop(name, None)
+            plain = self._hooks[name].plain
+            if plain is not None and not self._monitors:
+                self.__dict__[name] = fast(plain)
 
-    def _asker(self, hook: _Hook, call: Callable[[tuple[Any, ...]], Any]
-               ) -> Callable[..., Any]:
+    def _fast_clear(self, plain: Callable[..., Any]) -> Callable[..., Clearing]:
+        """:meth:`clear` when no watchdog limit is set and the purity check is the
+        engine's (or off): the answer of the common shape accepted inline."""
+        own, watch, purity, error = self.timeout, WATCH, PURITY, self.error
+        slow, checked = partial(RuleHooks.clear, self), self._checked_clearing
+        checked_hook = "clear" not in self.unchecked
+
+        def clear(game: Game, board: Board, placed: int, piece: Piece | None, row: int,
+                  col: int, action: str = "place") -> Clearing:
+            if own is not None or watch.limit is not None or (
+                    purity.on and (checked_hook or purity.bundled)
+                    and ((held := game._pure_held) is None or held[0] is not game)):
+                return slow(game, board, placed, piece, row, col, action)
+            try:
+                value = plain(game, board, placed, piece, row, col)
+            except (IllegalMove, PluginError, RulesetError):
+                raise
+            except Exception as exc:
+                raise error("clear", f"raised {type(exc).__name__}: {exc}", seed=game.seed,
+                            action=action, cause=exc) from exc
+            # (the engine's own reads of a Board: _geo is what .geo returns)
+            if type(value) is Clearing and not value.row_drops \
+                    and type(after := value.board) is Board and after._geo is board._geo:
+                cleared = value.cleared
+                if cleared is None or (type(cleared) is int and cleared >= 0
+                                       and not cleared >> after._geo.size):
+                    regions = value.regions
+                    if not regions:
+                        return value
+                    if type(regions) is tuple:
+                        for region in regions:
+                            if type(region) is not Region:
+                                break
+                        else:
+                            return value
+            return checked(game, board, self._checked("clear", value, game, action), action)
+        return clear
+
+    def _fast_score(self, plain: Callable[..., Any]) -> Callable[..., Scoring]:
+        """:meth:`score` when no watchdog limit is set and the purity check is the
+        engine's (or off): the answer of the common shape accepted inline."""
+        own, watch, purity, error = self.timeout, WATCH, PURITY, self.error
+        slow, bounded = partial(RuleHooks.score, self), self._bounded_scoring
+        checked_hook = "score" not in self.unchecked
+
+        def score(game: Game, move: MoveFacts, action: str = "place") -> Scoring:
+            if own is not None or watch.limit is not None or (
+                    purity.on and (checked_hook or purity.bundled)
+                    and ((held := game._pure_held) is None or held[0] is not game)):
+                return slow(game, move, action)
+            try:
+                value = plain(game, move)
+            except (IllegalMove, PluginError, RulesetError):
+                raise
+            except Exception as exc:
+                raise error("score", f"raised {type(exc).__name__}: {exc}", seed=game.seed,
+                            action=action, cause=exc) from exc
+            if type(value) is Scoring:
+                points, combo = value.points, value.combo
+                if type(points) is int and type(combo) is int \
+                        and -MAX_POINTS <= points <= MAX_POINTS and 0 <= combo <= MAX_COMBO \
+                        and -MAX_SCORE <= game.score + points <= MAX_SCORE \
+                        and (not (state := value.state) or (
+                            type(state) is dict and len(state) <= MAX_STATE_ITEMS_FLAT
+                            and _flat_figures(state, MAX_STATE_ITEMS_FLAT))
+                            or state_within(state)):
+                    return value
+            return bounded(game, self._checked("score", value, game, action), action)
+        return score
+
+    def _checked(self, name: str, value: Any, game: Game, action: str) -> Any:
+        """``value`` when it is a single-answer hook's acceptable answer (or
+        ``None``), else the PluginError ``ask`` raises for it."""
+        hook = self._hooks[name]
+        if value is not None and not hook.check(value):
+            raise self.error(name, f"returned {describe(value)}; expected {hook.expected}",
+                             seed=game.seed, action=action)
+        return value
+
+    def _asker(self, hook: _Hook, call: Callable[..., Any]) -> Callable[..., Any]:
         """``ask(action, *args)``: ``call`` with errors and the answer checked."""
         check, error, collecting = hook.check, self.error, hook.collecting
         has_game, name, expected = hook.has_game, hook.name, hook.expected
 
         own, watch = self.timeout, WATCH
         pure, purity = has_game and name not in _MAY_CHANGE, PURITY
+        bundled_only = name in self.unchecked
+        timed = _spread(call)
 
         def ask(action: str, *args: Any) -> Any:
             limit = own if own is not None else watch.limit
             changed = mark = None
-            if pure and purity.on:
+            if pure and purity.on and (purity.bundled or not bundled_only):
                 game = args[0]
                 held = game._pure_held  # the engine checks several hooks at once
                 if held is None or held[0] is not game:
                     mark = game._pure_mark()
             try:
                 try:
-                    value = call(args) if limit is None else run_limited(call, args, limit)
+                    value = call(*args) if limit is None else run_limited(timed, args, limit)
                 finally:
                     if mark is not None:
                         try:
@@ -433,9 +551,10 @@ class RuleHooks:
                     raise error(name, f"changed the game: {changed}", seed=args[0].seed,
                                 action=action, plugin=self._changer(hook, args, limit)) from None
                 raise
-            except Overtime:
+            except Overtime as exc:  # named after the plugin whose code it stopped
                 raise error(name, f"blockyard_{name} ran longer than {limit:g} s",
-                            seed=args[0].seed if has_game else None, action=action) from None
+                            seed=args[0].seed if has_game else None, action=action,
+                            plugin=self.owner_of(exc, self.answering(name))) from None
             except Exception as exc:
                 raise error(name, f"raised {type(exc).__name__}: {exc}",
                             seed=args[0].seed if has_game else None, action=action,
@@ -619,7 +738,8 @@ class RuleHooks:
         whatever it raises but :class:`~blockyard.IllegalMove` becomes a
         :class:`~blockyard.PluginError` naming the action and its plugin."""
         limit = self.timeout if self.timeout is not None else WATCH.limit
-        mark = game._pure_mark() if what != "perform" and PURITY.on else None
+        mark = game._pure_mark() if what != "perform" and PURITY.on and (
+            PURITY.bundled or self._owner_of_action(spec) not in self._trusted) else None
         changed = None
         try:
             try:
@@ -700,7 +820,12 @@ class RuleHooks:
         it. Checked whole: a :class:`Clearing` whose regions are
         :class:`~blockyard.geometry.Region` objects (a list is taken as a tuple)
         and whose board is this ruleset's size."""
-        clearing: Clearing = self._ask_clear(action, game, board, placed, piece, row, col)
+        return self._checked_clearing(
+            game, board, self._ask_clear(action, game, board, placed, piece, row, col), action)
+
+    def _checked_clearing(self, game: Game, board: Board, clearing: Clearing, action: str
+                          ) -> Clearing:
+        """A Clearing answer checked whole (after the type check of ``ask``)."""
         if clearing.cleared is not None or clearing.row_drops:
             self._check_clearing_masks(game, board, clearing, action)
         regions = clearing.regions
@@ -743,7 +868,10 @@ class RuleHooks:
         """``blockyard_score``: points and the new combo counter for a move (the
         core's default answers 0 when no plugin does); the points may not take the
         score past ±:data:`MAX_SCORE`."""
-        value: Scoring = self._ask_score(action, game, move)
+        return self._bounded_scoring(game, self._ask_score(action, game, move), action)
+
+    def _bounded_scoring(self, game: Game, value: Scoring, action: str) -> Scoring:
+        """A Scoring answer whose points keep the score within ±:data:`MAX_SCORE`."""
         if not -MAX_SCORE <= game.score + value.points <= MAX_SCORE:
             raise self.error("score", f"returned {value.points:,} points, which would take the "
                              f"score past ±{MAX_SCORE:,}", seed=game.seed, action=action)

@@ -49,7 +49,7 @@ from .pieces import (
     parse_families,
     piece_json,
 )
-from .registry import build_plugins, registry
+from .registry import build_plugins, is_bundled_plugin, registry
 from .rulehooks import LOADING, RuleHooks
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
@@ -110,8 +110,9 @@ class Ruleset:
         rows, cols, given = self._read_tables(data)
         self.file_families = tuple(parse_families(data.get("pieces", {}), where))
         self.plugin_objects = tuple(build_plugins(data.get("plugins", {}), where))
-        self.hooks = hooks = RuleHooks(self, self.plugin_objects, CoreDefaults(self),
-                                       timeout=hook_timeout)
+        self.hooks = hooks = RuleHooks(
+            self, self.plugin_objects, CoreDefaults(self), timeout=hook_timeout,
+            bundled=[name for name, _ in self.plugin_objects if is_bundled_plugin(name)])
         self.implemented = hooks.implemented
         self._ask_board(rows, cols)
         self.given: str | None = self._parse_given(given) if given else None

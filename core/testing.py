@@ -42,6 +42,7 @@ from .discovery import load_ruleset
 from .errors import IllegalMove
 from .game import new_game, replay, restore
 from .modes import ModeChecks
+from .rulehooks import purity_check
 from .ruleset import Ruleset
 from .tray import TrayGame
 from .watchdog import hook_timeout
@@ -470,7 +471,8 @@ def check_ruleset(ruleset: str | Ruleset, *, games: int = 6, max_actions: int = 
         report.fail(problem)
     rnd = random.Random(seed)
     offered: set[str] = set()
-    with hook_timeout(hook_seconds):
+    # the kit checks the purity of every hook, Blockyard's own plugins' too
+    with hook_timeout(hook_seconds), purity_check(True, bundled=True):
         for extra in rs.mode_record.checks.ruleset_checks:
             try:
                 extra(rs, rnd.randrange(1 << 31), report)

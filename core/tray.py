@@ -4,7 +4,9 @@
 :class:`TrayGame` is the engine of every tray ruleset (eu, tiered, nepal,
 gravity). It keeps the board as a bitboard, computes where pieces fit with
 precomputed masks (:mod:`blockyard.geometry`), and asks the plugins how to
-deal, clear, score, rescue and end.
+deal, clear, score, rescue and end. It is one class, a little over 600 lines,
+because the loop every move goes through (:meth:`TrayGame._outcomes`) is
+written out for speed beside its checked form.
 """
 
 from __future__ import annotations
@@ -264,45 +266,10 @@ class TrayGame(Game):
         every hook of the loop (``defer``); when a hook changed the game, it is
         put back and the loop asked again with a check after each hook, which
         names the hook and the plugin."""
-        mark = None
         held = self._pure_held
-        if defer and PURITY.on and (held is None or held[0] is not self):
-            if type(moves) is not list and type(moves) is not tuple:
-                moves = list(moves)
-            mark = self._pure_mark()
-            self._pure_held = (self, mark)
-        if mark is None:
-            return self._outcomes_loop(moves, evaluations)
-        try:
-            out = self._outcomes_loop(moves, evaluations)
-        except BaseException as exc:
-            self._pure_held = held
-            changed = self._pure_check(mark)
-            if changed is not None and isinstance(exc, Exception):
-                self._name_the_change(moves, evaluations, changed)
-            raise
-        self._pure_held = held
-        changed = self._pure_check(mark)
-        if changed is not None:
-            self._name_the_change(moves, evaluations, changed)
-        return out
-
-    def _name_the_change(self, moves: Iterable[tuple[int, int, int]], evaluations: bool,
-                         changed: str) -> None:
-        """A hook of :meth:`_outcomes` changed the game (now put back): ask them
-        again with a check after each, which raises the PluginError naming the
-        hook and its plugin."""
-        try:
-            self._outcomes(moves, evaluations, defer=False)
-        except PluginError as exc:
-            if "changed the game" in exc.problem:
-                raise exc from None
-        raise self._hooks.error("score", f"changed the game: {changed} (blockyard_clear or "
-                                "blockyard_score; asked again, no hook changed it)",
-                                seed=self.seed, action="place")
-
-    def _outcomes_loop(self, moves: Iterable[tuple[int, int, int]], evaluations: bool
-                       ) -> list[Any]:
+        if defer and PURITY.on and (self._hooks.outcomes_checked or PURITY.bundled) \
+                and (held is None or held[0] is not self):
+            return self._outcomes_checked(moves, evaluations, held)
         out: list[Any] = []
         add = out.append
         fits = self._fits if self.over_reason is None else None
@@ -329,21 +296,57 @@ class TrayGame(Game):
             regions = clearing.regions
             after = clearing.board
             lines = len(regions)
-            perfect = lines > 0 and after.bits == 0
+            perfect = lines > 0 and after._bits == 0  # (Board.bits, read as the engine)
             cleared = clearing.cleared
             if cleared is None:
                 cleared = 0
                 for region in regions:
                     cleared |= region.mask
-            cleared &= board.bits
+            cleared &= board._bits
             scoring = score(self, TrayFacts(piece, piece.size, regions, lines, perfect, combo,
                                             state, row, col, mask, geo, cleared), "place")
             if evaluations:
                 add(_new_tuple(Evaluation, (scoring.points, lines, scoring.combo, perfect,
-                                            after.bits)))
+                                            after._bits)))
             else:
                 add((piece, mask, clearing, regions, perfect, scoring, cleared))
         return out
+
+    def _outcomes_checked(self, moves: Iterable[tuple[int, int, int]], evaluations: bool,
+                          held: tuple[Game, Any] | None) -> list[Any]:
+        """:meth:`_outcomes` with the purity check made once, after every hook of
+        the loop."""
+        if type(moves) is not list and type(moves) is not tuple:
+            moves = list(moves)
+        mark = self._pure_mark()
+        self._pure_held = (self, mark)
+        try:
+            out = self._outcomes(moves, evaluations)
+        except BaseException as exc:
+            self._pure_held = held
+            changed = self._pure_check(mark)
+            if changed is not None and isinstance(exc, Exception):
+                self._name_the_change(moves, evaluations, changed)
+            raise
+        self._pure_held = held
+        changed = self._pure_check(mark)
+        if changed is not None:
+            self._name_the_change(moves, evaluations, changed)
+        return out
+
+    def _name_the_change(self, moves: Iterable[tuple[int, int, int]], evaluations: bool,
+                         changed: str) -> None:
+        """A hook of :meth:`_outcomes` changed the game (now put back): ask them
+        again with a check after each, which raises the PluginError naming the
+        hook and its plugin."""
+        try:
+            self._outcomes(moves, evaluations, defer=False)
+        except PluginError as exc:
+            if "changed the game" in exc.problem:
+                raise exc from None
+        raise self._hooks.error("score", f"changed the game: {changed} (blockyard_clear or "
+                                "blockyard_score; asked again, no hook changed it)",
+                                seed=self.seed, action="place")
 
     def _evaluate(self, slot: int, row: int, col: int) -> tuple[MoveResult, Any, Any]:
         piece, mask, clearing, regions, perfect, scoring, cleared = \
@@ -507,6 +510,11 @@ class TrayGame(Game):
 
     def _actions(self) -> dict[str, Callable[..., Any]]:
         return {**super()._actions(), "place": self.place}
+
+    def apply(self, action: Sequence[Any]) -> Any:
+        if len(action) == 4 and action[0] == "place":  # nearly every entry of a log
+            return self.place(action[1], action[2], action[3])
+        return super().apply(action)
 
     def _failed_pieces(self) -> tuple[Piece, ...]:
         return tuple(p for p in self._tray if p is not None)

@@ -212,7 +212,8 @@ class BlockyardApp:
             show_stats=self.show_stats, show_summary=self.show_summary,
             confirm_restart=self.confirm_restart, start_game=self.start_game,
             after_action=self.after_action, finish_game=self.finish_game,
-            count_hint=self.count_hint, watch_replay=self.watch_replay,
+            count_hint=self.count_hint, count_time=self.count_time,
+            watch_replay=self.watch_replay,
             change_setting=self.change_setting, show_online=self.show_online,
             submit_game=self.submit_online if self.online.signed_in else None,
             challenge=self.challenge_score, duel=self.duel, last_replay=self.last_replay)
@@ -222,6 +223,24 @@ class BlockyardApp:
         if self.playing is not None and self.playing.game is game:
             self.playing.hints += 1
             self.after_action(game)
+
+    # a frame longer than this (the machine asleep, the window dragged) counts this long
+    LONGEST_FRAME = 1.0
+
+    def count_time(self, game: blockyard.Game, seconds: float) -> None:
+        """Add ``seconds`` (one frame, at most :attr:`LONGEST_FRAME`) to the play time
+        of the game on screen; saved with it and recorded as the duration of a game
+        without a clock of its own."""
+        if self.playing is not None and self.playing.game is game and seconds > 0:
+            self.playing.played += min(float(seconds), self.LONGEST_FRAME)
+
+    @staticmethod
+    def played_time(saved: SavedGame | None, game: blockyard.Game) -> float | None:
+        """The duration to record for ``game``: ``None`` (the records take the game's
+        own clock) for a timed or realtime game, else the play time counted on screen."""
+        if game.mode.realtime or game.time_left is not None:
+            return None
+        return saved.played if saved is not None and saved.game is game else None
 
     def show_launcher(self) -> None:
         """The launcher; leaving a game (kept saved), a duel or a challenge leads here."""
@@ -410,6 +429,20 @@ class BlockyardApp:
 
         self.window.show_view(SubmitView(self.online, game, board, back))
 
+    def show_start(self) -> None:
+        """The first screen: the table a window closed mid-duel was playing at
+        (reopened with every move so far), else the launcher."""
+        from .online_table import remembered_table
+
+        code = remembered_table(self.online.server, self.online.name) \
+            if self.online.signed_in else None
+        if code is None:
+            self.show_launcher()
+            return
+        from blockyard.online import parse_table_code
+
+        self.open_table(parse_table_code(code)[0], code if "-" in code else "", None)
+
     def open_table(self, table_id: int, code: str, seat: int | None) -> None:
         """Show a live table of the server (``seat``: the player's, ``None`` watching)."""
         from .online_table import open_table
@@ -508,7 +541,8 @@ class BlockyardApp:
             turn = len(saved.duel.get("results", []))
             player = str(names[turn]) if 0 <= turn < len(names) else ""
         replay = self.keep_replay(game, player)
-        self.records.record(game, replay=replay)
+        self.records.record(game, replay=replay, duration=self.played_time(saved, game),
+                            hints=saved.hints)
         self.tell_records_problem()
         self.forget(saved)
 
@@ -567,7 +601,8 @@ class BlockyardApp:
             self.playing.game is game else 0
         with warnings.catch_warnings(record=True) as caught:  # a plugin's failed tips
             warnings.simplefilter("always")
-            summary = self.records.record(game, replay=self.last_replay, hints=hints)
+            summary = self.records.record(game, replay=self.last_replay, hints=hints,
+                                          duration=self.played_time(self.playing, game))
         for warning in caught:  # one line each, not Python's warning with its source line
             print(f"blockyard: {warning.message}", file=sys.stderr)
         self.tell_records_problem()
@@ -985,7 +1020,7 @@ def run(ruleset: str | None = None, seed: int | None = None, challenge: str | No
         if watch and ruleset is not None:
             app.watch_rule_file(ruleset)
     else:
-        app.show_launcher()
+        app.show_start()
     if quit_after is not None:
         def finish(_delta: float) -> None:
             if screenshot is not None:

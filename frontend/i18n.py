@@ -175,5 +175,10 @@ def format_date(day: _dt.date, width: str = "medium") -> str:
     return localise_digits(babel_format_date(day, format=width, locale=_babel_locale()))
 
 
+#: The Babel locale whose numbers and dates each language of the window uses (the
+#: standalone program bundles Babel's data of these alone: packaging/blockyard.spec).
+BABEL_LOCALES: dict[str, str] = {"en": "en_GB", "de": "de_DE", "es": "es_ES", "ne": "ne_NP"}
+
+
 def _babel_locale() -> str:
-    return {"en": "en_GB", "de": "de_DE", "es": "es_ES", "ne": "ne_NP"}[_language]
+    return BABEL_LOCALES[_language]

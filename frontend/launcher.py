@@ -312,7 +312,10 @@ class LauncherView(arcade.View):
         """The title, and the language, settings and challenge buttons beside it, or
         on a line below it when the window is too narrow for both."""
         bh = 36 * scale
-        sizes = (110 * scale, 110 * scale, 160 * scale)
+        # each as wide as its label needs at full size (German's "Einstellungen")
+        sizes = tuple(max(least * scale, button.natural_width(13 * scale)) for least, button in
+                      ((110, self.language_button), (110, self.settings_button),
+                       (160, self.challenge_button)))
         self.title.font_size = 34 * scale
         left_end = pad + sizes[0] + 8 * scale + sizes[1] + 10 * scale
         right_start = width - pad - sizes[2] - 10 * scale

@@ -45,7 +45,8 @@ MAX_PICKS = 6
 
 
 def table_rulesets() -> list[tuple[str, str]]:
-    """The rulesets a table can be opened for in the window (tray games): (id, name)."""
+    """The rulesets a table can be opened for in the window (tray games and falling
+    games, the kinds the live screens play): (id, name)."""
     out = []
     for info in blockyard.list_rulesets():
         if info.error is not None:
@@ -54,7 +55,7 @@ def table_rulesets() -> list[tuple[str, str]]:
             ruleset = blockyard.load_ruleset(info.path)
         except Exception:  # nothing a plugin does may stop the lobby
             continue
-        if ruleset.mode_record.has_tray:
+        if ruleset.mode_record.has_tray or ruleset.mode == "falling":
             out.append((ruleset.id, ruleset_name(ruleset)))
     return out
 

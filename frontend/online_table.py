@@ -21,6 +21,9 @@ leaves the table.
 from __future__ import annotations
 
 import contextlib
+import sqlite3
+import time
+from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -28,11 +31,14 @@ import arcade
 
 import blockyard
 from blockyard.errors import IllegalMove
+from blockyard.falling import FallingGame
 from blockyard.online import LiveTable
+from blockyard.records import TableResult
 
 from . import theme
 from .i18n import _, format_number
 from .layout import Rect
+from .sudoku_view import SudokuView
 from .text import Text
 from .tray_input import TrayInput
 from .tray_view import TrayGameView
@@ -51,10 +57,13 @@ class TableSession:
     ``status``, a game per seat once dealt, ``scores``, the ``result`` and the
     last refusal. ``me`` is the player's seat (``None``: watching)."""
 
-    def __init__(self, live: LiveTable, name: str, code: str = "") -> None:
+    def __init__(self, live: LiveTable, name: str, code: str = "", server: str = "") -> None:
         self.live = live
         self.name = name
         self.code = code  # the table's code as players share it (ID-CODE), if known
+        self.server = server  # the server's address as the player set it
+        self.remembered = False  # kept for reopening (see remember_table)
+        self.recorded_round: Any = None  # the round whose result is in the records
         self.ruleset_id = ""
         self.seed: int | None = None
         self.round: Any = None
@@ -69,6 +78,30 @@ class TableSession:
         self.closed_reason = ""
         self.problem = ""  # why the table cannot be shown here (its rules), or ""
         self.my_move: Callable[[list[Any]], None] | None = None  # the duel screen's
+        self.my_refusal: Callable[[], None] | None = None  # the duel screen's
+        self.clock: tuple[float, float] | None = None
+        """A falling table's round clock: (seconds since the round started, as the
+        server said on connecting; time.monotonic() then)."""
+
+    @property
+    def table_id(self) -> int:
+        """The table's number on its server."""
+        return int(self.live.table_id)
+
+    def table_result(self) -> TableResult | None:
+        """The round's result as the records keep it (``None`` before the result, or
+        when the server is not known)."""
+        result = self.result
+        if result is None or not isinstance(self.round, int) or not self.server:
+            return None
+        scores = result.get("scores")
+        winner = result.get("winner")
+        if not isinstance(scores, list) or len(scores) != len(self.seats) \
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in scores):
+            return None
+        return TableResult(self.server, self.table_id, self.round, self.ruleset_id,
+                           tuple(self.seats), tuple(scores),
+                           winner if isinstance(winner, int) else None, self.me)
 
     @property
     def me(self) -> int | None:
@@ -93,6 +126,7 @@ class TableSession:
             seed = message.get("seed")
             if message.get("round") != self.round or (self.games == [] and seed is not None):
                 self.round = message.get("round")
+                self.clock = None
                 self.result = None
                 self.seed = seed if isinstance(seed, int) else None
                 self._deal()
@@ -115,9 +149,16 @@ class TableSession:
             self.refusal = ""
         elif kind == "refused":
             self.refusal = str(message.get("reason", ""))
+            if self.my_refusal is not None:
+                self.my_refusal()
         elif kind == "result":
             self.result = message
             self.status = "finished"
+        elif kind == "clock":
+            elapsed = message.get("elapsed")
+            if isinstance(elapsed, int | float) and not isinstance(elapsed, bool) \
+                    and 0 <= elapsed <= 86_400:
+                self.clock = (float(elapsed), time.monotonic())
         elif kind == "connection":
             state = str(message.get("state"))
             self.connection = "open" if state == "back" else state
@@ -197,6 +238,7 @@ class WaitingView(arcade.View):
 
     def leave(self) -> None:
         """Free the seat (a waiting table) and go back."""
+        forget_table()
         self.session.live.leave()
         self.session.close()
         self.back()
@@ -233,13 +275,16 @@ class WaitingView(arcade.View):
             lines.append(s.problem)
         self.body.text = "\n".join(lines)
         self.banner.text = connection_banner(s)
+        if s.connection == "closed":
+            forget_table()  # the table is gone or refuses us: nothing to reopen
         invalidate = getattr(self.window, "invalidate", None)
         if callable(invalidate):
             invalidate()
 
     def on_update(self, delta_time: float) -> None:
         if self.session.update():
-            if self.session.status == "playing" and self.session.games \
+            # a finished table too (reopened after its round ended): its result
+            if self.session.status in ("playing", "finished") and self.session.games \
                     and not self.session.problem:
                 try:
                     self.open_duel()
@@ -313,25 +358,34 @@ class ServerJudgedInput(TrayInput):
         return True
 
 
-class LiveDuelView(TrayGameView):
-    """Your board at a live table (a tray game), the opponents' boards smaller
-    in a band below it with their names and scores, a banner while the
-    connection is away, the result at the end."""
+class LiveTableScreen:
+    """What the live table's screens share (a mixin before the game screen's
+    class): the board of :attr:`shown` full-size, every other seat's board
+    smaller in a band below it with their names and scores, a banner while the
+    connection is away, the result at the end (recorded in the player's records
+    once per round).
 
-    def __init__(self, session: Session, table: TableSession,
-                 leave: Callable[[], None]) -> None:
+    Once the player's own game is over (and for a spectator at once), any
+    board can be watched full-size, live: click it in the band or press ←/→
+    (or Tab); Esc goes back to the player's own board. The table the player
+    sits at while its round is played is remembered, so a window closed
+    mid-duel reopens on it at the next start (:func:`remembered_table`)."""
+
+    table: TableSession
+    leave_table: Callable[[], None]
+    shown: int
+    band_rects: list[Rect]
+    band_texts: list[Text]
+    game: Any  # the game screen's
+    session: Session
+    window: Any
+    scale: float
+    reserve_bottom: float
+    spectator: bool
+
+    def _live_setup(self, table: TableSession, leave: Callable[[], None]) -> None:
         self.table = table
-        me = table.me
-        watching = me is None
-        game = table.games[me if me is not None else 0]
-        if not isinstance(game, blockyard.TrayGame):
-            raise ValueError(_("Only tray games are played at live tables in the window."))
         self.leave_table = leave
-        self.band_texts: list[Text] = []
-        super().__init__(session, game, spectator=watching,
-                         reserve_bottom=band_height(arcade.get_window().height))
-        self.input = ServerJudgedInput(self, game, self, self.layout, can_hint=False)
-        table.my_move = self.input.accept
         self.banner = Text("", 0, 0, theme.TEXT, 14, font_name=theme.FONT, anchor_x="center",
                            anchor_y="center", multiline=True, width=400, align="center")
         self.result_title = Text("", 0, 0, theme.TEXT, 24, font_name=theme.FONT, bold=True,
@@ -341,14 +395,29 @@ class LiveDuelView(TrayGameView):
                                  align="center")
         self.rematch_button = Button(_("Rematch"), self.rematch, font_size=16, color="GO")
         self.leave_button = Button(_("Leave table"), self.leave, font_size=16)
+        self.hinted = False
+        if self.shown != table.me and table.me is not None:
+            self.say(_("Watching {name}: Esc goes back to your board.").format(
+                name=self._name(self.shown)))
         self.place_sections(self.window.width, self.window.height)
+        self.refresh()  # laid out anew: the board as the game stands (every move so far)
         self._sync_table()
+
+    if TYPE_CHECKING:  # the game screen's (the class this one is mixed into)
+        recorded: bool
+
+        def say(self, text: str) -> None: ...
+
+        def place_sections(self, width: int, height: int) -> None: ...
+
+        def refresh(self) -> None: ...
 
     # -- talking to the table --------------------------------------------------------------
 
     def send(self, action: list[Any]) -> None:
-        """Send an action; nothing changes until the server accepts it."""
-        if self.table.me is None:
+        """Send an action of the player's own game (nothing while watching another
+        board); nothing changes until the server accepts it."""
+        if self.table.me is None or self.shown != self.table.me:
             return
         if not self.table.live.act(action):
             self.say(_("Not connected: the move was not sent."))
@@ -359,6 +428,7 @@ class LiveDuelView(TrayGameView):
 
     def leave(self) -> None:
         """Leave the table (a game still running ends) and go back."""
+        forget_table()
         self.table.live.leave()
         self.table.close()
         self.leave_table()
@@ -369,19 +439,38 @@ class LiveDuelView(TrayGameView):
     def to_launcher(self) -> None:
         self.leave()
 
-    def saved(self) -> None:
-        self.dialog.sync()  # never the player's saves: a local game stays as it is
-
     def show_summary(self) -> None:
         self.recorded = True  # the result comes from the server, for every seat
 
-    # -- layout and drawing ----------------------------------------------------------------
+    # -- watching ----------------------------------------------------------------------------
 
-    def place_sections(self, width: int, height: int) -> None:
-        self.reserve_bottom = band_height(height)
-        super().place_sections(width, height)
-        if not hasattr(self, "banner"):
+    def may_watch(self) -> bool:
+        """Whether another board may be shown full-size: for a spectator, or once
+        the player's own game is over."""
+        me = self.table.me
+        return me is None or self.shown != me or (me < len(self.table.over)
+                                                  and self.table.over[me])
+
+    def watch(self, seat: int) -> None:
+        """Show ``seat``'s board full-size (the player's own: back to playing it)."""
+        if seat == self.shown or not 0 <= seat < len(self.table.games) \
+                or not self.may_watch():
             return
+        self.window.show_view(live_view(self.session, self.table, self.leave_table, seat))
+
+    def watch_step(self, step: int) -> None:
+        """Show the next (``step`` 1) or previous (-1) seat's board."""
+        count = len(self.table.games)
+        if count:
+            self.watch((self.shown + step) % count)
+
+    # -- the band of the other boards -----------------------------------------------------------
+
+    def opponents(self) -> list[int]:
+        """The seats shown in the band: every seat but the one shown full-size."""
+        return [i for i in range(len(self.table.games)) if i != self.shown]
+
+    def _place_live(self, width: int, height: int) -> None:
         scale = self.scale
         self.banner.width = int(width - 16)
         wide = min(width * 0.9, 480 * scale)
@@ -389,6 +478,7 @@ class LiveDuelView(TrayGameView):
         p = self.result_panel
         self.result_title.position = (p.center_x, p.top - 34 * scale)
         self.result_title.font_size = 24 * scale
+        fit_text(self.result_title, wide - 20, 40 * scale, 24 * scale)
         self.result_lines.width = int(wide - 20)
         self.result_lines.position = (p.center_x, p.top - 70 * scale)
         self.result_lines.font_size = 16 * scale
@@ -399,15 +489,10 @@ class LiveDuelView(TrayGameView):
                                 16 * scale)
         self._place_band(width)
 
-    def opponents(self) -> list[int]:
-        """The seats shown in the band: every seat but the player's."""
-        me = self.table.me
-        return [i for i in range(len(self.table.games)) if i != (me if me is not None else 0)]
-
     def _place_band(self, width: int) -> None:
         seats = self.opponents()
         band = self.reserve_bottom
-        self.band_rects: list[Rect] = []
+        self.band_rects = []
         self.band_texts = []
         if not seats:
             return
@@ -436,12 +521,16 @@ class LiveDuelView(TrayGameView):
                      22 * self.scale, 12 * self.scale, smallest=7.0)
 
     def _sync_table(self) -> None:
+        table = self.table
         self._band_labels()
-        self.banner.text = connection_banner(self.table)
-        if self.table.refusal:
-            self.say(_("Refused: {reason}").format(reason=self.table.refusal))
-            self.table.refusal = ""
-        result = self.table.result
+        self.banner.text = connection_banner(table)
+        if table.refusal:
+            self.say(_("Refused: {reason}").format(reason=table.refusal))
+            table.refusal = ""
+        if table.me is not None and table.status == "playing" and table.result is None \
+                and not table.remembered:
+            table.remembered = remember_table(table)
+        result = table.result
         if result is not None:
             scores = result.get("scores") or []
             winner = result.get("winner")
@@ -450,27 +539,50 @@ class LiveDuelView(TrayGameView):
             self.result_lines.text = "\n".join(
                 _("{name}: {points}").format(name=self._name(i), points=format_number(int(s)))
                 for i, s in enumerate(scores) if isinstance(s, int))
+            self._record_result()
+        elif self.may_watch() and not self.hinted and len(table.games) > 1 \
+                and self.shown == table.me:
+            self.hinted = True
+            self.say(_("Your game is over: click a board below, or press ←/→, to watch it."))
         invalidate = getattr(self.window, "invalidate", None)
         if callable(invalidate):
             invalidate()
+
+    def _record_result(self) -> None:
+        """Keep the round's result in the player's records (once per round)."""
+        table = self.table
+        if table.recorded_round == table.round or table.result is None:
+            return
+        table.recorded_round = table.round
+        forget_table()
+        table.remembered = False  # a rematch's round is remembered again
+        found = table.table_result()
+        if found is None:
+            return
+        try:
+            self.session.records.record_table(found)
+        except (ValueError, sqlite3.Error) as exc:
+            self.say(_("The result could not be kept in your records: {reason}").format(
+                reason=str(exc)[:120]))
 
     def _name(self, seat: Any) -> str:
         seats = self.table.seats
         return str(seats[seat]) if isinstance(seat, int) and 0 <= seat < len(seats) \
             and seats[seat] else _("free")
 
-    def on_update(self, delta_time: float) -> None:
+    def _live_update(self) -> bool:
+        """Take what the table sent; ``True`` when this screen was replaced (a
+        rematch dealt a new round)."""
         if self.table.update():
             if self.table.games and not any(g is self.game for g in self.table.games):
-                # a rematch dealt a new round: a fresh duel screen on its deal
-                self.window.show_view(LiveDuelView(self.session, self.table, self.leave_table))
-                return
+                # a rematch dealt a new round: a fresh screen on the player's board
+                self.window.show_view(live_view(self.session, self.table, self.leave_table))
+                return True
             self._sync_table()
             self.refresh()
-        super().on_update(delta_time)
+        return False
 
-    def on_draw(self) -> None:
-        super().on_draw()
+    def _draw_live(self) -> None:
         for rect, seat in zip(self.band_rects, self.opponents(), strict=False):
             draw_small_board(self.table.games[seat], rect)
         for label in self.band_texts:
@@ -480,33 +592,290 @@ class LiveDuelView(TrayGameView):
             arcade.draw_lrbt_rectangle_filled(p.left, p.right, p.bottom, p.top, theme.PANEL)
             self.result_title.draw()
             self.result_lines.draw()
-            self.rematch_button.draw()
+            if self.table.me is not None:
+                self.rematch_button.draw()
             self.leave_button.draw()
         draw_banner(self.banner, self.window.width, self.window.height)
 
-    def on_key_press(self, symbol: int, modifiers: int) -> None:
+    def _live_key(self, symbol: int, modifiers: int) -> bool:
+        """Keys of the table (the result, watching); ``True`` when taken."""
+        key = arcade.key
         if self.table.result is not None:
-            if symbol == arcade.key.R and self.table.me is not None:
+            if symbol == key.R and self.table.me is not None:
                 self.rematch()
-            elif symbol in (arcade.key.ESCAPE, arcade.key.L):
+            elif symbol in (key.ESCAPE, key.L):
                 self.leave()
+            return True
+        if not self.may_watch() or len(self.table.games) < 2:
+            return False
+        if symbol == key.ESCAPE and self.table.me is not None and self.shown != self.table.me:
+            self.watch(self.table.me)
+            return True
+        if symbol == key.TAB:
+            self.watch_step(-1 if modifiers & key.MOD_SHIFT else 1)
+            return True
+        if symbol in (key.LEFT, key.RIGHT):
+            self.watch_step(1 if symbol == key.RIGHT else -1)
+            return True
+        return False
+
+    def _live_motion(self, x: float, y: float) -> bool:
+        if self.table.result is not None:
+            hover_buttons(self._result_buttons(), x, y)
+            return True
+        return False
+
+    def _live_press(self, x: float, y: float) -> bool:
+        if self.table.result is not None:
+            click_buttons(self._result_buttons(), x, y)
+            return True
+        if self.may_watch():
+            for rect, seat in zip(self.band_rects, self.opponents(), strict=False):
+                if rect.contains(x, y):
+                    self.watch(seat)
+                    return True
+        return False
+
+    def _result_buttons(self) -> list[Button]:
+        if self.table.me is None:
+            return [self.leave_button]
+        return [self.rematch_button, self.leave_button]
+
+
+class LiveDuelView(LiveTableScreen, TrayGameView):
+    """A live table of a tray game: the board of seat ``shown`` (the player's own
+    by default, which they play: each move is sent, and done when the server
+    accepts it), the other boards smaller below it."""
+
+    def __init__(self, session: Session, table: TableSession,
+                 leave: Callable[[], None], shown: int | None = None) -> None:
+        me = table.me
+        self.shown = shown if shown is not None else (me if me is not None else 0)
+        game = table.games[self.shown]
+        if not isinstance(game, blockyard.TrayGame):
+            raise ValueError(_("This kind of game cannot be played at live tables in the "
+                               "window."))
+        self.band_texts = []
+        self.band_rects = []
+        TrayGameView.__init__(self, session, game, spectator=self.shown != me,
+                              reserve_bottom=band_height(arcade.get_window().height))
+        self.input = ServerJudgedInput(self, game, self, self.layout, can_hint=False)
+        table.my_move = self.input.accept if self.shown == me else None
+        table.my_refusal = None
+        self._live_setup(table, leave)
+
+    def saved(self) -> None:
+        self.dialog.sync()  # never the player's saves: a local game stays as it is
+
+    def place_sections(self, width: int, height: int) -> None:
+        self.reserve_bottom = band_height(height)
+        TrayGameView.place_sections(self, width, height)
+        if hasattr(self, "banner"):
+            self._place_live(width, height)
+
+    def on_update(self, delta_time: float) -> None:
+        if self._live_update():
             return
-        super().on_key_press(symbol, modifiers)
+        TrayGameView.on_update(self, delta_time)
+
+    def on_draw(self) -> None:
+        TrayGameView.on_draw(self)
+        self._draw_live()
+
+    def on_key_press(self, symbol: int, modifiers: int) -> None:
+        if not self._live_key(symbol, modifiers):
+            TrayGameView.on_key_press(self, symbol, modifiers)
 
     def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
-        if self.table.result is not None:
-            hover_buttons([self.rematch_button, self.leave_button], x, y)
-            return
-        super().on_mouse_motion(x, y, dx, dy)
+        if not self._live_motion(x, y):
+            TrayGameView.on_mouse_motion(self, x, y, dx, dy)
 
     def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
-        if self.table.result is not None:
-            if self.table.me is None:
-                click_buttons([self.leave_button], x, y)
-            else:
-                click_buttons([self.rematch_button, self.leave_button], x, y)
+        if not self._live_press(x, y):
+            TrayGameView.on_mouse_press(self, x, y, button, modifiers)
+
+
+TICK_SECONDS = 0.5
+"""How often a live falling game sends its clock when nothing else happens."""
+CATCH_UP_SECONDS = 0.2
+"""A falling game further behind the table's clock than this catches up."""
+
+
+class LiveFallingView(LiveTableScreen, SudokuView):
+    """A live table of a falling game (Sudoku Bloxx): the player's own game runs
+    here as it would alone (the same stones as every seat), and every entry its
+    log writes (ticks, moves, drops) is sent to the server as it is written, the
+    clock at least every :data:`TICK_SECONDS`. The server replays them on its
+    own game; should it refuse one, the game is rebuilt from the actions it
+    accepted. The clock runs on under the menu: a live game does not pause."""
+
+    def __init__(self, session: Session, table: TableSession,
+                 leave: Callable[[], None], shown: int | None = None) -> None:
+        me = table.me
+        self.shown = shown if shown is not None else (me if me is not None else 0)
+        game = table.games[self.shown]
+        if not isinstance(game, FallingGame):
+            raise ValueError(_("This kind of game cannot be played at live tables in the "
+                               "window."))
+        self.band_texts = []
+        self.band_rects = []
+        SudokuView.__init__(self, session, game, spectator=self.shown != me,
+                            reserve_bottom=band_height(arcade.get_window().height))
+        self.confirmed: list[list[Any]] = [list(entry) for entry in game.log[1:]]
+        """The actions the server accepted (the game is rebuilt from them)."""
+        self.in_flight: deque[list[Any]] = deque()
+        self.diverged = False
+        self.sent_len = len(game.log)
+        self.sent_tick = self._last_tick()
+        self.since_sent = 0.0
+        self.seen_clock: tuple[float, float] | None = None
+        table.my_move = self.accept if self.shown == me else None
+        table.my_refusal = self.refused if self.shown == me else None
+        self._live_setup(table, leave)
+        if self.plays:
+            self.catch_up()
+        self.clock_at = time.monotonic()
+
+    @property
+    def plays(self) -> bool:
+        """Whether this screen plays the player's own game."""
+        return self.table.me is not None and self.shown == self.table.me
+
+    def _last_tick(self) -> int:
+        last = self.game.log[-1]
+        return int(last[1]) if last[0] == "tick" else 0
+
+    def catch_up(self) -> None:
+        """Bring the game clock up to the table's (a window reopened on the table:
+        the game went on while it was away), as the server said."""
+        self.seen_clock = self.table.clock
+        if self.table.clock is None or self.game.over:
             return
-        super().on_mouse_press(x, y, button, modifiers)
+        elapsed, at = self.table.clock
+        behind = elapsed + (time.monotonic() - at) - self.game.elapsed_us / 1_000_000
+        if behind > CATCH_UP_SECONDS:
+            self._landed(self.game.tick(behind))
+            self.refresh()
+
+    def game_update(self, delta_time: float) -> None:
+        """The game runs on the wall clock (what the server compares it with), not
+        on the frames' times, so a slow frame never leaves it behind."""
+        now = time.monotonic()
+        seconds, self.clock_at = now - self.clock_at, now
+        SudokuView.game_update(self, seconds)
+
+    def unsent(self) -> list[list[Any]]:
+        """The log's entries not sent yet, as actions (a tick grown since it was
+        sent: the time added)."""
+        log = self.game.log
+        out: list[list[Any]] = []
+        last = log[self.sent_len - 1]
+        if last[0] == "tick" and int(last[1]) > self.sent_tick:
+            out.append(["tick", int(last[1]) - self.sent_tick])
+        out.extend(list(entry) for entry in log[self.sent_len:])
+        return out
+
+    def flush(self) -> None:
+        """Send what the log wrote since the last time."""
+        actions = self.unsent()
+        self.sent_len = len(self.game.log)
+        self.sent_tick = self._last_tick()
+        self.since_sent = 0.0
+        for action in actions:
+            if not self.table.live.act(action):
+                self.say(_("Not connected: the move was not sent."))
+                self.diverged = True
+                return
+            self.in_flight.append(action)
+
+    def accept(self, action: list[Any]) -> None:
+        """The server accepted an action of this seat: one this window sent, or
+        (reopened) one from before."""
+        if self.in_flight:
+            sent = self.in_flight.popleft()
+            if sent != action:
+                self.diverged = True
+        elif not self.diverged:
+            with contextlib.suppress(ValueError, IllegalMove, blockyard.PluginError):
+                self.game.apply(action)
+            self.sent_len = len(self.game.log)
+            self.sent_tick = self._last_tick()
+        self.confirmed.append(list(action))
+
+    def refused(self) -> None:
+        """An action of this window was refused: rebuild once the rest is answered."""
+        if self.in_flight:
+            self.in_flight.popleft()
+        self.diverged = True
+
+    def _rebuild(self) -> None:
+        """Play the accepted actions again on a new game: the server's game."""
+        table = self.table
+        rebuilt = blockyard.new_game(table.ruleset_id, seed=table.seed)
+        for action in self.confirmed:
+            rebuilt.apply(action)
+        assert table.me is not None
+        table.games[table.me] = rebuilt
+        self.window.show_view(LiveFallingView(self.session, table, self.leave_table))
+
+    def saved(self) -> None:
+        self.dialog.sync()  # never the player's saves: a local game stays as it is
+
+    def place_sections(self, width: int, height: int) -> None:
+        self.reserve_bottom = band_height(height)
+        SudokuView.place_sections(self, width, height)
+        if hasattr(self, "banner"):
+            self._place_live(width, height)
+
+    def on_update(self, delta_time: float) -> None:
+        if self._live_update():
+            return
+        if self.plays and self.table.clock is not self.seen_clock:
+            self.catch_up()
+        if self.plays and self.paused and not self.game.over:
+            self.game_update(delta_time)  # the clock runs on under the menu
+        SudokuView.on_update(self, delta_time)
+        if not self.plays:
+            return
+        if self.diverged:
+            if not self.in_flight:
+                with contextlib.suppress(ValueError, IllegalMove, blockyard.PluginError):
+                    self._rebuild()
+            return
+        self.since_sent += delta_time
+        log = self.game.log
+        due = len(log) > self.sent_len + (1 if log[-1][0] == "tick" else 0) \
+            or self.game.over or self.since_sent >= TICK_SECONDS
+        if due and self.unsent():
+            self.flush()
+
+    def animating(self) -> bool:
+        return SudokuView.animating(self) or (self.plays and not self.game.over)
+
+    def on_draw(self) -> None:
+        SudokuView.on_draw(self)
+        self._draw_live()
+
+    def on_key_press(self, symbol: int, modifiers: int) -> None:
+        if not self._live_key(symbol, modifiers):
+            SudokuView.on_key_press(self, symbol, modifiers)
+
+    def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
+        self._live_motion(x, y)  # the on-screen controls are sections of their own
+
+    def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
+        self._live_press(x, y)
+
+
+def live_view(session: Session, table: TableSession, leave: Callable[[], None],
+              shown: int | None = None) -> arcade.View:
+    """The live screen of the table's kind of game, on seat ``shown``'s board (the
+    player's own by default; a spectator's: the first seat). ``ValueError`` for a
+    kind of game no live screen shows."""
+    seat = shown if shown is not None else (table.me if table.me is not None else 0)
+    if isinstance(table.games[seat], FallingGame):
+        return LiveFallingView(session, table, leave, shown)
+    return LiveDuelView(session, table, leave, shown)
 
 
 def band_height(height: float) -> float:
@@ -539,17 +908,81 @@ def open_table(session: Session, account: Any, table_id: int, code: str,
 
     private_code = parse_table_code(code)[1] if code else None
     client = Client(account.server, account.token or None)
-    table = TableSession(client.live(table_id, private_code), account.name, code)
+    table = TableSession(client.live(table_id, private_code), account.name, code,
+                         account.server)
     window = arcade.get_window()
 
     def leave() -> None:
         back()
 
     def open_duel() -> None:
-        window.show_view(LiveDuelView(session, table, leave))
+        window.show_view(live_view(session, table, leave))
 
     window.show_view(WaitingView(table, open_duel, leave))
 
 
-__all__ = ["LiveDuelView", "ServerJudgedInput", "TableSession", "WaitingView",
-           "connection_banner", "draw_small_board", "open_table"]
+REOPEN_FILE = "online-table.toml"
+"""The table a window was playing at (config folder): reopened at the next start."""
+
+
+def _reopen_path() -> Any:
+    from blockyard import paths
+
+    return paths.config_dir() / REOPEN_FILE
+
+
+def remember_table(table: TableSession) -> bool:
+    """Keep the table the player is playing at (its server, the player's name and
+    the table's code), so a window closed mid-duel reopens on it; whether it was
+    written (a folder that cannot be written: the duel goes on, not kept)."""
+    import os
+
+    import tomli_w
+
+    from blockyard.files import write_atomically
+
+    try:
+        path = _reopen_path()
+        write_atomically(path, tomli_w.dumps({"server": table.server, "name": table.name,
+                                              "table": table.code or str(table.table_id)}))
+        os.chmod(path, 0o600)  # a private table's code is in it
+    except OSError:
+        return False
+    return True
+
+
+def forget_table() -> None:
+    """Nothing to reopen any more (the table was left, or its round finished)."""
+    with contextlib.suppress(OSError):
+        _reopen_path().unlink(missing_ok=True)
+
+
+def remembered_table(server: str, name: str) -> str | None:
+    """The code (``ID`` or ``ID-CODE``) of the table to reopen for this server and
+    account, or ``None`` (none kept, another account's, or a damaged file: then
+    it is dropped)."""
+    import tomllib
+
+    from blockyard.online import parse_table_code
+
+    try:
+        data = tomllib.loads(_reopen_path().read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        forget_table()
+        return None
+    code = data.get("table")
+    if data.get("server") != server or data.get("name") != name or not isinstance(code, str):
+        return None
+    try:
+        parse_table_code(code)
+    except ValueError:
+        forget_table()
+        return None
+    return code
+
+
+__all__ = ["LiveDuelView", "LiveFallingView", "LiveTableScreen", "ServerJudgedInput",
+           "TableSession", "WaitingView", "connection_banner", "draw_small_board",
+           "forget_table", "live_view", "open_table", "remember_table", "remembered_table"]

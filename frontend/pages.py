@@ -365,6 +365,9 @@ class StatsView(arcade.View):
         self.scores = records.last_scores(ruleset.id, LAST_GAMES)
         self.bins = records.score_histogram(ruleset.id, HISTOGRAM_BINS)
         self.days = dict(records.played_days(ruleset)) if ruleset.is_daily else {}
+        # online tables of this ruleset the player sat at (watched ones left out)
+        played = [t for t in records.table_results(ruleset.id) if t.seat is not None]
+        self.tables = (len(played), sum(1 for t in played if t.winner == t.seat))
         if self.days:
             latest = dt.date.fromisoformat(max(self.days))
             self.month = (latest.year, latest.month)
@@ -406,6 +409,8 @@ class StatsView(arcade.View):
         if shows_score and r.mode_record.has_tray:
             figures.append((_("Best combo"), localise_digits(f"×{s.best_combo}")
                             if s.best_combo else "—"))
+        figures.append((_("Play time"), rulewords.play_time(s.play_time)
+                        if s.play_time > 0 else "—"))
         cw = width / len(figures)
         self.figures = {}
         for i, (label, value) in enumerate(figures):
@@ -421,6 +426,11 @@ class StatsView(arcade.View):
             notes.append(ngettext("{n} practice game (not counted)",
                                   "{n} practice games (not counted)",
                                   s.practice_games).format(n=format_number(s.practice_games)))
+        if self.tables[0]:
+            notes.append(ngettext("{n} online table, {won} won",
+                                  "{n} online tables, {won} won",
+                                  self.tables[0]).format(n=format_number(self.tables[0]),
+                                                         won=format_number(self.tables[1])))
         if notes:
             note = self._text("  ·  ".join(notes), width / 2, height - 128 * scale, 12,
                               theme.MUTED)

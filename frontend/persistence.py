@@ -248,6 +248,9 @@ def save_key(ruleset_id: str, *, challenge: bool = False, duel_turn: int | None 
     return re.sub(r"[^A-Za-z0-9._-]", "_", key)
 
 
+MAX_PLAYED = 10 * 365 * 24 * 3600  # seconds: a save claiming more is damaged
+
+
 @dataclass
 class SavedGame:
     """A game in progress with what the session needs to go on with it."""
@@ -258,6 +261,7 @@ class SavedGame:
     duel: dict[str, Any] | None = None  # the duel it belongs to (see duel.Duel.data)
     saved_at: float = 0.0
     hints: int = 0                     # hints asked for so far
+    played: float = 0.0                # seconds on screen and running (games without a clock)
 
     @property
     def path(self) -> Path:
@@ -300,7 +304,8 @@ def save_game(saved: SavedGame | blockyard.Game) -> None:
         saved = SavedGame(save_key(saved.ruleset.id), saved)
     text = json.dumps({
         "format": SAVE_FORMAT, "snapshot": saved.game.snapshot(),
-        "challenge": saved.challenge, "duel": saved.duel, "hints": saved.hints})
+        "challenge": saved.challenge, "duel": saved.duel, "hints": saved.hints,
+        "played": saved.played})
     try:
         write_atomically(saved.path, text)
     except OSError as exc:
@@ -332,7 +337,12 @@ def _read_save(path: Path) -> SavedGame:
     hints = data.get("hints", 0)
     if isinstance(hints, bool) or not isinstance(hints, int) or not 0 <= hints < 1_000_000:
         raise ValueError(f"hints: expected a count, found {hints!r}")
-    return SavedGame(path.stem, game, challenge, duel, path.stat().st_mtime, hints)
+    played = data.get("played", 0.0)
+    if isinstance(played, bool) or not isinstance(played, int | float) \
+            or not 0 <= played <= MAX_PLAYED:
+        raise ValueError(f"played: expected seconds (0 to {MAX_PLAYED}), found {played!r}")
+    return SavedGame(path.stem, game, challenge, duel, path.stat().st_mtime, hints,
+                     float(played))
 
 
 def load_saved_games(notices: list[str] | None = None) -> list[SavedGame]:

@@ -141,6 +141,15 @@ def clock(seconds_left: float) -> str:
     return localise_digits(f"{left // 60}:{left % 60:02d}")
 
 
+def play_time(seconds: float) -> str:
+    """Time played as ``h:mm:ss`` (``m:ss`` under an hour), in the language's digits."""
+    total = int(seconds)
+    hours, rest = divmod(total, 3600)
+    if hours:
+        return localise_digits(f"{hours}:{rest // 60:02d}:{rest % 60:02d}")
+    return localise_digits(f"{rest // 60}:{rest % 60:02d}")
+
+
 def game_title(game: blockyard.Game) -> str:
     """The ruleset's name, with the date of a daily game written in the language
     (``Nepal Blocks — Today's Game · 30 Nov 2026``)."""

@@ -35,7 +35,9 @@ class Session:
     replay file of the game that just finished. The callables are the app's:
     ``after_action(game)`` saves the game on screen, ``finish_game(game)`` records
     a finished game and shows what comes next, ``count_hint(game)`` counts a hint
-    used, ``change_setting(name, value)`` saves and applies a setting, ``show_online``
+    used, ``count_time(game, seconds)`` adds to the play time of a game without a
+    clock (recorded as its duration), ``change_setting(name, value)`` saves and
+    applies a setting, ``show_online``
     opens Settings → Online, ``submit_game(game, back)`` sends a finished game
     to the server (only when signed in), the
     ``show_*`` ones switch screens (``back`` returns from them)."""
@@ -58,6 +60,7 @@ class Session:
     change_setting: Callable[[str, Any], None]
     show_online: Callable[[Back], None] | None = None  # Settings → Online
     submit_game: Callable[[blockyard.Game, Back], None] | None = None  # when signed in
+    count_time: Callable[[blockyard.Game, float], None] | None = None
     challenge: int | None = None
     duel: Any = None
     last_replay: Path | None = None

@@ -119,7 +119,7 @@ class StoneBoardSection(ScreenSection):
                 stone = Stone.from_code(code)
                 self.cells[i].color = stone_colour(stone)
                 self.digits[i].text = stone_glyph(stone)
-                self.digits[i].color = theme.TEXT if (stone.symbol or stone.joker) \
+                self.digits[i].color = theme.SYMBOL_INK if (stone.symbol or stone.joker) \
                     else (20, 20, 30, 255)
             else:
                 self.cells[i].color = theme.EMPTY_CELL
@@ -149,8 +149,8 @@ class StoneBoardSection(ScreenSection):
         self.falling.position = (x, y)
         self.falling.color = stone_colour(current.stone)
         self.current_text.text = stone_glyph(current.stone)
-        self.current_text.color = theme.TEXT if (current.stone.symbol or current.stone.joker) \
-            else (20, 20, 30, 255)
+        marked = current.stone.symbol or current.stone.joker
+        self.current_text.color = theme.SYMBOL_INK if marked else (20, 20, 30, 255)
         self.current_text.position = (x, y)
 
     def add_label(self, text: str, row: int, col: int, color: theme.Color) -> None:
@@ -401,7 +401,7 @@ class SudokuView(GameScreen):
                                        strict=False):
             sprite.color = stone_colour(stone)
             text.text = stone_glyph(stone)
-            text.color = theme.TEXT if (stone.symbol or stone.joker) else (20, 20, 30, 255)
+            text.color = theme.SYMBOL_INK if (stone.symbol or stone.joker) else (20, 20, 30, 255)
         super().refresh()
 
     def _update_clock(self) -> None:

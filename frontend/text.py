@@ -26,6 +26,7 @@ with Pillow's basic layout: readable letters, but unshaped.
 from __future__ import annotations
 
 import hashlib
+import re
 import struct
 import unicodedata
 from collections import OrderedDict
@@ -201,8 +202,8 @@ def _metrics(bold: bool, pixels: int, shaped: bool) -> tuple[int, int]:
 
 
 def _run_length(text: str, bold: bool, pixels: int, shaped: bool) -> float:
-    return sum((font(which, bold, pixels, shaped).getlength(
-        part, language=_language(which, shaped)) for which, part in runs(text)), 0.0)
+    return sum((font(which, bold, pixels, shaped).getlength(part, language=language)
+                for which, part, language in shaping_runs(text, shaped)), 0.0)
 
 
 def _language(which: int, shaped: bool) -> str | None:
@@ -210,6 +211,38 @@ def _language(which: int, shaped: bool) -> str | None:
     is available, else none given."""
     shaped = shaped and shaping_available()
     return "ne" if which == _DEVANAGARI and shaped else None
+
+
+# ङ followed by ग or म: the syllables the shipped Noto Sans Devanagari (2.001)
+# stacks (ङ above the consonant, as Nepali is written) only when it is not asked
+# for its Nepali forms, whose 'locl' lookups turn the stack back into ङ with a
+# visible halant. Not followed by another halant (ङ्ग्र keeps its ग्र). The font
+# has no stacked form of ङ with any other consonant (ङ्क of अङ्क, पङ्क्ति; ङ्ख, ङ्घ):
+# those keep the halant in every language (tests/frontend/test_languages.py
+# measures both).
+STACKED_NGA = re.compile("ङ्[गम](?!\u094d)[\u0900-\u0903\u093a-\u094c\u094e\u094f"
+                         "\u0955-\u0957\u0962\u0963]*")
+
+
+def shaping_runs(text: str, shaped: bool = True) -> list[tuple[int, str, str | None]]:
+    """``text`` cut into the runs shaped one by one: ``(font, characters, language)``,
+    the :func:`runs` with each stacked ङ syllable (:data:`STACKED_NGA`) of a
+    Devanagari run shaped on its own without the Nepali language, so it stacks."""
+    out: list[tuple[int, str, str | None]] = []
+    for which, part in runs(text):
+        language = _language(which, shaped)
+        if language is None:
+            out.append((which, part, language))
+            continue
+        start = 0
+        for match in STACKED_NGA.finditer(part):
+            if match.start() > start:
+                out.append((which, part[start:match.start()], language))
+            out.append((which, match.group(), None))
+            start = match.end()
+        if start < len(part):
+            out.append((which, part[start:], language))
+    return out
 
 
 @dataclass(frozen=True)
@@ -263,11 +296,11 @@ def render_image(text: str, pixels: int, bold: bool = False, wrap: int | None = 
         x = {"center": (lay.width - line_width) / 2,
              "right": lay.width - line_width}.get(align, 0.0)
         baseline = lay.ascent + i * lay.line_height
-        for which, part in runs(line):
+        for which, part, language in shaping_runs(line, shaped):
             face = font(which, bold, pixels, shaped)
             draw.text((x, baseline), part, fill=255, font=face, anchor="ls",
-                      language=_language(which, shaped))
-            x += face.getlength(part, language=_language(which, shaped))
+                      language=language)
+            x += face.getlength(part, language=language)
     image = Image.new("RGBA", mask.size, (255, 255, 255, 0))
     image.putalpha(mask)
     return image

@@ -19,12 +19,13 @@ THEMES: dict[str, dict[str, Color]] = {
         "TEXT": (236, 238, 248, 255), "MUTED": (150, 158, 190, 255),
         "ACCENT": (255, 204, 64, 255), "GOOD": (96, 220, 140, 255), "BAD": (240, 96, 96, 255),
         "PANEL": (44, 50, 84, 255), "PANEL_HOVER": (64, 72, 118, 255),
-        "OVERLAY": (10, 12, 24, 200), "GLOW": (255, 255, 255, 110),
+        "OVERLAY": (10, 12, 24, 200), "GLOW": (255, 250, 220, 160),
         "DISABLED": (30, 34, 56, 255), "DISABLED_EDGE": (70, 76, 110, 255),
         "DISABLED_TEXT": (120, 126, 156, 255), "BUTTON_EDGE": (96, 106, 160, 255),
         "SELECTED": (255, 204, 64, 70), "NO_FIT": (24, 24, 32, 170),
         "NEUTRAL": (150, 160, 190, 255), "STONE": (232, 226, 210, 255),
         "GOLDEN_STONE": (250, 200, 60, 255), "SYMBOL_STONE": (40, 40, 48, 255),
+        "SYMBOL_INK": (250, 250, 255, 255),
         "CHART": (96, 170, 255, 255), "GRID": (70, 78, 116, 255), "GO": (40, 120, 80, 255),
     },
     "light": {
@@ -33,12 +34,13 @@ THEMES: dict[str, dict[str, Color]] = {
         "TEXT": (22, 26, 44, 255), "MUTED": (78, 86, 114, 255),
         "ACCENT": (150, 82, 0, 255), "GOOD": (20, 120, 56, 255), "BAD": (186, 28, 28, 255),
         "PANEL": (214, 220, 236, 255), "PANEL_HOVER": (188, 198, 228, 255),
-        "OVERLAY": (238, 240, 246, 215), "GLOW": (30, 30, 60, 90),
+        "OVERLAY": (238, 240, 246, 215), "GLOW": (255, 170, 0, 150),
         "DISABLED": (226, 228, 236, 255), "DISABLED_EDGE": (176, 180, 198, 255),
         "DISABLED_TEXT": (120, 124, 144, 255), "BUTTON_EDGE": (110, 122, 176, 255),
         "SELECTED": (150, 82, 0, 50), "NO_FIT": (60, 60, 72, 140),
         "NEUTRAL": (130, 138, 162, 255), "STONE": (250, 246, 234, 255),
         "GOLDEN_STONE": (250, 200, 60, 255), "SYMBOL_STONE": (40, 40, 48, 255),
+        "SYMBOL_INK": (250, 250, 255, 255),
         "CHART": (20, 90, 200, 255), "GRID": (180, 186, 206, 255), "GO": (140, 214, 160, 255),
     },
     "high-contrast": {
@@ -47,12 +49,13 @@ THEMES: dict[str, dict[str, Color]] = {
         "TEXT": (255, 255, 255, 255), "MUTED": (225, 225, 225, 255),
         "ACCENT": (255, 240, 0, 255), "GOOD": (0, 255, 120, 255), "BAD": (255, 90, 90, 255),
         "PANEL": (16, 16, 16, 255), "PANEL_HOVER": (0, 0, 150, 255),
-        "OVERLAY": (0, 0, 0, 235), "GLOW": (255, 255, 255, 160),
+        "OVERLAY": (0, 0, 0, 235), "GLOW": (255, 240, 0, 170),
         "DISABLED": (0, 0, 0, 255), "DISABLED_EDGE": (150, 150, 150, 255),
         "DISABLED_TEXT": (165, 165, 165, 255), "BUTTON_EDGE": (255, 240, 0, 255),
         "SELECTED": (255, 240, 0, 80), "NO_FIT": (0, 0, 0, 200),
         "NEUTRAL": (200, 200, 200, 255), "STONE": (255, 255, 255, 255),
         "GOLDEN_STONE": (255, 210, 0, 255), "SYMBOL_STONE": (60, 0, 120, 255),
+        "SYMBOL_INK": (255, 255, 255, 255),
         "CHART": (0, 230, 255, 255), "GRID": (120, 120, 120, 255), "GO": (0, 100, 0, 255),
     },
 }
@@ -83,6 +86,7 @@ NEUTRAL: Color = THEMES["dark"]["NEUTRAL"]  # cells of a starting position, piec
 STONE: Color = THEMES["dark"]["STONE"]
 GOLDEN_STONE: Color = THEMES["dark"]["GOLDEN_STONE"]
 SYMBOL_STONE: Color = THEMES["dark"]["SYMBOL_STONE"]
+SYMBOL_INK: Color = THEMES["dark"]["SYMBOL_INK"]  # ✦ and ★ on a symbol stone
 CHART: Color = THEMES["dark"]["CHART"]
 GRID: Color = THEMES["dark"]["GRID"]
 GO: Color = THEMES["dark"]["GO"]  # the button that goes on (play again, start)

@@ -281,7 +281,9 @@ class TrayGameView(GameScreen):
 
     def game_update(self, delta_time: float) -> None:
         game = self.game
-        if game.time_left is None:
+        if game.time_left is None:  # no clock: the time on screen is the game's play time
+            if self.session.count_time is not None:
+                self.session.count_time(game, delta_time)
             return
         game.tick(delta_time)
         if game.over:
@@ -349,8 +351,9 @@ class TrayGameView(GameScreen):
 def place_buttons(buttons: list[Button], hud: Rect, portrait: bool, scale: float) -> float:
     """Place the HUD's buttons: in a column at its right (portrait windows) or in
     rows of three along its bottom. Their width."""
-    if portrait:
-        bw = min(130 * scale, hud.width * 0.3)
+    if portrait:  # as wide as the longest label needs at full size, within reason
+        widest = max((b.natural_width(13 * scale) for b in buttons), default=0.0)
+        bw = min(max(130 * scale, widest), hud.width * 0.3)
         bh = min(34 * scale, hud.height / len(buttons) - 4)
         for i, button in enumerate(buttons):
             button.place(Rect(hud.right - bw, hud.top - (i + 1) * bh - i * 4, bw, bh),

@@ -41,6 +41,21 @@ class Button:
             self.text.text = value
             self._fit()
 
+    # room left and right of the label, and above and below it (see _fit)
+    PADDING = 12
+
+    def natural_width(self, font_size: float | None = None) -> float:
+        """The width at which the label fits at ``font_size`` (the button's own by
+        default) without being made smaller."""
+        size = self.font_size if font_size is None else font_size
+        before = self.text.font_size
+        if before != size:
+            self.text.font_size = size
+        width = float(self.text.content_width) + self.PADDING
+        if self.text.font_size != before:
+            self.text.font_size = before
+        return width
+
     def place(self, rect: Rect, font_size: float | None = None) -> None:
         self.rect = rect
         self.text.x, self.text.y = rect.center_x, rect.center_y
@@ -52,7 +67,7 @@ class Button:
         """The largest font size up to the button's own at which the label fits."""
         if self.rect.width <= 0:
             return
-        fit_text(self.text, self.rect.width - 12, self.rect.height - 4, self.font_size)
+        fit_text(self.text, self.rect.width - self.PADDING, self.rect.height - 4, self.font_size)
 
     def hit(self, x: float, y: float) -> bool:
         return self.visible and self.enabled and self.rect.contains(x, y)

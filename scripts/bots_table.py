@@ -5,7 +5,8 @@
 
 For every bundled ruleset, plays seeds 0…games−1 with greedy and with search
 (each game stopped after --max-moves moves) in this process, and prints a
-Markdown table: mean and median score, moves per game, ms per move. With
+Markdown table: mean and median score, moves per game, ms per move (of this
+process's CPU time, so other work on the machine does not inflate it). With
 --write it replaces the table between the markers in docs/bots.md. With
 --ruleset (repeatable) only those rulesets are played, and --write replaces
 only their rows, keeping the others (same --games and --max-moves as the
@@ -35,9 +36,9 @@ def measure(bot: str, ruleset: str, games: int, max_moves: int) -> tuple[float, 
     for seed in range(games):
         game = blockyard.new_game(ruleset, seed=seed)
         player = get_bot(bot)
-        start = time.perf_counter()
+        start = time.process_time()  # this process's CPU time: not slowed by other work
         moves += player.play(game, max_moves=max_moves)
-        spent += time.perf_counter() - start
+        spent += time.process_time() - start
         scores.append(game.score)
         capped += not game.over
     return (statistics.fmean(scores), statistics.median(scores), moves / games,

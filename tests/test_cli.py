@@ -68,6 +68,59 @@ def test_version_prints_blockyards_version(capsys):
     assert blockyard.__version__ == importlib.metadata.version("blockyard")
 
 
+COMPLETE = r"""
+source <(blockyard completion bash)
+complete_line() {
+    COMP_LINE="$1"; COMP_POINT=${#COMP_LINE}
+    read -ra COMP_WORDS <<< "$1"
+    [[ "$1" == *" " ]] && COMP_WORDS+=("")
+    COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMPREPLY=()
+    _python_argcomplete blockyard
+    echo "${COMPREPLY[*]}"
+}
+"""
+
+
+def test_bash_completes_commands_options_ruleset_ids_and_rule_files(tmp_path):
+    """Issue 25, item 19: ``blockyard completion bash`` is shell code that, sourced
+    in a real bash, completes subcommands, a subcommand's options, installed ruleset
+    ids and rule files, by running the installed command."""
+    (tmp_path / "my-rules.toml").write_text("", encoding="utf-8")
+    (tmp_path / "notes.txt").write_text("", encoding="utf-8")
+    lines = ["blockyard pl", "blockyard play eu-c", "blockyard simulate --wo",
+             "blockyard show ./my", "blockyard completion ", "blockyard check tier"]
+    script = COMPLETE + "".join(f"complete_line {line!r}\n" for line in lines)
+    env = {**os.environ, "PATH": f"{os.path.dirname(sys.executable)}{os.pathsep}"
+                                 f"{os.environ['PATH']}"}
+    done = subprocess.run(["bash", "-c", script], capture_output=True, text=True,
+                          timeout=300, cwd=tmp_path, env=env)
+    assert done.returncode == 0, done.stderr
+    from blockyard.discovery import list_rulesets
+
+    tiered = " ".join(sorted(i.id for i in list_rulesets() if i.id.startswith("tier")))
+    assert tiered.startswith("tiered ")  # more than one: listed, not completed
+    assert [line.strip() for line in done.stdout.splitlines()] == [
+        "plugins play", "eu-classic", "--workers --worker-timeout", "./my-rules.toml",
+        "-h --help bash zsh fish", tiered]
+
+
+def test_completion_code_for_each_shell_and_a_clear_refusal(capsys):
+    from blockyard.completion import shell_code
+
+    for shell in ("bash", "zsh", "fish"):
+        assert main(["completion", shell]) == 0
+        assert "blockyard" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as done:
+        main(["completion", "tcsh"])
+    assert done.value.code == 2
+    err = capsys.readouterr().err  # (argparse quotes the choices from Python 3.12.8 on)
+    assert "argument shell: invalid choice: 'tcsh' (choose from " in err
+    assert all(shell in err.splitlines()[-1] for shell in ("bash", "zsh", "fish"))
+    with pytest.raises(ValueError, match="no completion for the shell 'csh': choose one of "
+                                         "bash, zsh, fish"):
+        shell_code("csh")
+
+
 class _Wrapping:
     """A plugin wrapping two hooks (new and old style) and answering one plainly."""
 

@@ -105,7 +105,8 @@ def display():
 def dists(tmp_path_factory) -> dict[str, Path]:
     """``python -m build`` of the checkout: the sdist, then the wheel built from it."""
     out = tmp_path_factory.mktemp("dist")
-    _run([sys.executable, "-m", "build", "--outdir", out, ROOT], cwd=ROOT)
+    done = _run([sys.executable, "-m", "build", "--outdir", out, ROOT], cwd=ROOT)
+    (out / "build.log").write_text(done.stdout + done.stderr, encoding="utf-8")
     wheels = list(out.glob("blockyard-*.whl"))
     sdists = list(out.glob("blockyard-*.tar.gz"))
     assert len(wheels) == 1 and len(sdists) == 1, sorted(out.iterdir())
@@ -154,6 +155,31 @@ def test_window_options_are_checked_before_any_window_opens(argv, message, capsy
 
 
 # -- sdist and wheel ---------------------------------------------------------------------
+
+
+def test_the_build_gives_no_package_would_be_ignored_notice(dists):
+    """Issue 25, item 16: every data-only folder is a package setuptools is told
+    about (pyproject's ``packages``), so the build prints none of its boxed
+    notices."""
+    log = (dists["wheel"].parent / "build.log").read_text(encoding="utf-8")
+    assert "Successfully built" in log
+    named = [line.strip() for line in log.splitlines() if "as an importable package" in line]
+    assert "Package would be ignored" not in log, named
+
+
+def test_the_readme_builds_with_the_python_its_set_up_gives(dists):
+    """The README's build command is the one this test ran, with the quick start's
+    .venv (its test extra brings ``build``; the play set-up is told to add it)."""
+    import tomllib
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "    .venv/bin/python -m build\n" in readme
+    assert ".venv/bin/pip install build" in readme
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))[
+        "project"]["optional-dependencies"]
+    assert any(req.startswith("build") for req in extras["test"])
+    assert Path(sys.executable).parent.name == "bin" and dists["wheel"].name == \
+        f"blockyard-{blockyard.__version__}-py3-none-any.whl"
 
 
 def test_sdist_carries_the_rule_files_and_the_project(dists):
@@ -266,3 +292,47 @@ def test_standalone_program_opens_the_launcher_and_a_game(standalone, display, t
           "--seed", "3"], cwd=tmp_path, env=env, timeout=120)
     image = assert_real_frame(game, (720, 960))
     assert list(image.getdata()) != list(Image.open(launcher).convert("RGB").getdata())
+
+
+def _stated_sizes() -> tuple[int, int, int]:
+    """The standalone folder's MiB, file count and .tar.gz MiB that docs/standalone.md
+    states (the README states the same two sizes)."""
+    import re
+
+    doc = (ROOT / "docs" / "standalone.md").read_text(encoding="utf-8")
+    folder = re.search(r"^\| the folder `blockyard/` \| (\d+) MiB, (\d+) files \|$", doc, re.M)
+    packed = re.search(r"^\| the folder as `\.tar\.gz` \| (\d+) MiB \|$", doc, re.M)
+    assert folder is not None and packed is not None
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert f"({folder[1]} MiB; {packed[1]} MiB as `.tar.gz`)" in readme
+    return int(folder[1]), int(folder[2]), int(packed[1])
+
+
+def test_standalone_bundles_only_what_the_window_uses_and_its_size_is_the_documented_one(
+        standalone, tmp_path):
+    """Issue 25, item 15: Babel's data of the window's four languages (and the
+    locales they inherit from) and no other; none of the extras the building .venv
+    holds; the folder's size, file count and packed size within 10% of the
+    figures docs/standalone.md and the README state."""
+    folder = standalone.parent
+    internal = folder / "_internal"
+    locales = sorted(p.name for p in (internal / "babel" / "locale-data").iterdir())
+    assert locales == sorted(f"{name}.dat" for name in (
+        "root", "en", "en_001", "en_GB", "de", "de_DE", "es", "es_ES", "ne", "ne_NP"))
+    for extra in ("numpy", "matplotlib", "gymnasium", "sqlalchemy", "fastapi", "distributed"):
+        assert not (internal / extra).exists(), extra
+    files = [p for p in folder.rglob("*") if p.is_file() and not p.is_symlink()]
+    mib = sum(p.stat().st_size for p in files) / 2**20
+    packed = tmp_path / "blockyard.tar.gz"
+    with tarfile.open(packed, "w:gz", compresslevel=6) as archive:  # gzip's own default
+        archive.add(folder, arcname="blockyard")
+    packed_mib = packed.stat().st_size / 2**20
+    stated_mib, stated_files, stated_packed = _stated_sizes()
+    assert abs(mib - stated_mib) <= 0.1 * stated_mib, (mib, stated_mib)
+    assert abs(len(files) - stated_files) <= 0.1 * stated_files, (len(files), stated_files)
+    assert abs(packed_mib - stated_packed) <= 0.1 * stated_packed, (packed_mib, stated_packed)
+    env = _clean_env(tmp_path / "home")
+    done = subprocess.run([standalone, "serve"], capture_output=True, text=True, cwd=tmp_path,
+                          env=env, timeout=120)
+    assert done.returncode == 2 and "needs the server extra" in done.stderr
+    assert "Traceback" not in done.stderr

@@ -396,3 +396,44 @@ def test_the_check_can_be_turned_off_to_measure_its_cost(mutated):
     with pytest.raises(PluginError, match="changed the game"):
         game.preview(*game.legal_moves()[0])
     assert game.score == 777
+
+
+# -- whose hooks are checked: every plugin's but Blockyard's own (outside tests) --------
+
+@pytest.mark.parametrize("hook", sorted(TRAY_ACTION))
+def test_outside_tests_every_other_plugin_is_still_checked(mutated, hook):
+    # a player's game checks every plugin that does not ship with Blockyard, on
+    # every path (with or without Blockyard's own plugins checked too)
+    with purity_check(True, bundled=False):
+        game = blockyard.new_game(mutated(hook, "score"), seed=1, board=CORNER)
+        exc = first_fault(game, TRAY_ACTION[hook])
+    check_error(exc, hook, "score")
+
+
+def test_blockyard_s_own_plugins_are_trusted_unless_asked(mutated):
+    eu = blockyard.load_ruleset("eu-classic").hooks
+    assert {"clear", "score", "deal"} <= eu.unchecked and not eu.outcomes_checked
+    mixed = mutated("score", "score").hooks
+    # the mutator implements every game hook: those are checked, the rest not
+    assert not {"score", "clear", "deal", "end_reason"} & mixed.unchecked
+    assert "board_size" in mixed.unchecked and mixed.outcomes_checked
+
+
+def test_an_impure_bundled_plugin_is_caught_when_the_tests_ask(monkeypatch, rule_file):
+    from blockyard.plugins import scoring
+
+    def cheating(self, game, move):
+        game.score += 1
+        return Scoring(0, 0)
+
+    monkeypatch.setattr(scoring.LineScoring, "blockyard_score", hookimpl(cheating))
+    # a ruleset of its own (the bundled one may be cached with the real scorer)
+    ruleset = blockyard.load_ruleset(rule_file(
+        '[ruleset]\nextends = "eu-classic"\nid = "cheating"\nname = "Cheating"\n'))
+    game = blockyard.new_game(ruleset, seed=1)
+    with purity_check(True, bundled=True), pytest.raises(PluginError, match="changed the game"):
+        game.preview(*game.legal_moves()[0])
+    assert game.score == 0
+    with purity_check(True, bundled=False):
+        game.preview(*game.legal_moves()[0])  # trusted: not compared
+    assert game.score == 1

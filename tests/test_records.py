@@ -606,3 +606,15 @@ def test_a_healthy_database_that_cannot_be_opened_for_writing_is_never_set_aside
     monkeypatch.undo()
     with RecordStore(tmp_path) as again:  # the same database, untouched
         assert again.best(rules("tiered")) == 300 and again.stats("tiered").games == 1
+
+
+def test_statistics_sum_the_recorded_durations_as_play_time(store):
+    """Issue 25, item 12: the statistics' play time is the sum of the games'
+    durations (a game recorded without one adds nothing)."""
+    for seconds in (61.5, None, 30.25):
+        game = blockyard.new_game("eu-classic", seed=1)
+        game.end_game("ended")
+        store.record(game, duration=seconds)
+    assert [g.duration for g in store.history("eu-classic")] == [30.25, None, 61.5]  # newest first
+    assert store.statistics("eu-classic").play_time == 91.75
+    assert store.statistics("never-played").play_time == 0.0

@@ -222,3 +222,35 @@ def test_end_when_stuck_is_a_no_op_kept_for_old_rule_files(rule_file):
         get_bot("greedy", seed=2).play(game, max_moves=400)
         games.append((game.score, game.moves, game.over_reason, game.log[1:]))
     assert games[0] == games[1] and games[0][2] == "stuck"
+
+
+def test_the_first_use_from_several_threads_loads_once(monkeypatch):
+    # a server's worker threads may all ask at once: one load, the others wait
+    import threading
+    import time
+
+    loads = []
+    real_load = registry._load
+
+    def slow_load():
+        loads.append(threading.get_ident())
+        time.sleep(0.05)  # long enough for every thread to arrive meanwhile
+        return real_load()
+
+    monkeypatch.setattr(registry, "_registry", None)
+    monkeypatch.setattr(registry, "_load", slow_load)
+    got, errors = [], []
+
+    def ask():
+        try:
+            got.append(registry.registry())
+        except Exception as exc:  # pragma: no cover - the failure this test looks for
+            errors.append(exc)
+
+    threads = [threading.Thread(target=ask) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    assert errors == [] and len(loads) == 1
+    assert len(got) == 8 and all(reg is got[0] for reg in got)

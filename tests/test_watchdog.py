@@ -59,6 +59,12 @@ class Stalls:
             stall(self.how)
 
     @hookimpl
+    def blockyard_summary_tips(self, game, summary):
+        if self.hook == "summary_tips":
+            stall(self.how)
+        return []
+
+    @hookimpl
     def blockyard_actions(self, ruleset):
         def perform(game):
             stall(self.how)
@@ -159,3 +165,34 @@ def test_a_timed_ruleset_plays_the_same_games():
         timed.place(*move)
     assert plain.snapshot()["log"] == timed.snapshot()["log"]
     assert plain.score == timed.score
+
+
+class Tips:
+    """Answers its tips at once (beside a plugin whose tips stall)."""
+
+    def __init__(self, params: Params) -> None:
+        pass
+
+    @hookimpl
+    def blockyard_summary_tips(self, game, summary):
+        return ["a tip"]
+
+
+@pytest.mark.parametrize("first", ["stalls", "tips"])
+def test_the_stalling_plugin_is_named_among_several(rule_file, register_plugin, first):
+    # a hook several plugins answer: the one that ran too long is named, whichever
+    # the facade would name for the hook as a whole
+    register_plugin("stalls", Stalls)
+    register_plugin("more-tips", Tips)
+    tables = {"stalls": '[plugins.stalls]\nhook = "summary_tips"\nhow = "loop"\n',
+              "tips": "[plugins.more-tips]\n"}
+    second = "tips" if first == "stalls" else "stalls"
+    ruleset = blockyard.load_ruleset(rule_file(
+        '[ruleset]\nextends = "eu-classic"\nid = "two-tips"\nname = "Two tips"\n'
+        + tables[first] + tables[second]), hook_timeout=0.2)
+    game = blockyard.new_game(ruleset, seed=1)
+    with pytest.raises(PluginError, match=r"ran longer than 0\.2 s") as caught:
+        ruleset.hooks.summary_tips(game, {"points": 0, "failed_pieces": (), "lines_cleared": 0,
+                                          "best_combo": 0})
+    assert caught.value.plugin == "stalls"
+    assert caught.value.hook == "blockyard_summary_tips"

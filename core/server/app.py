@@ -165,12 +165,15 @@ class Server:
         self.engine: Engine = db.make_engine(database)
         self.verifier = Verifier(verifiers)
         counts = limits.configured()
-        self.sign_in_address = limits.RateLimit(counts["sign_in_address"], 60.0)
-        self.sign_in_name = limits.RateLimit(counts["sign_in_name"], 60.0)
-        self.create_limit = limits.RateLimit(counts["create"], 60.0)
-        self.submit_limit = limits.RateLimit(counts["submit"], 60.0)
+        # counted in the database: the same for every server process
+        self.sign_in_address = limits.SharedRateLimit(self.engine, "sign_in_address",
+                                                      counts["sign_in_address"])
+        self.sign_in_name = limits.SharedRateLimit(self.engine, "sign_in_name",
+                                                   counts["sign_in_name"])
+        self.create_limit = limits.SharedRateLimit(self.engine, "create", counts["create"])
+        self.submit_limit = limits.SharedRateLimit(self.engine, "submit", counts["submit"])
         self.messages_per_minute = counts["messages"]
-        self.presence = social.Presence(self.engine, social.presence_seconds())
+        self.online = social.Presence(self.engine, social.presence_seconds())
 
     def account(self, request: Request) -> Account:
         """The signed-in account of the request (``401`` otherwise)."""
@@ -178,7 +181,7 @@ class Server:
         if found is None:
             raise ApiError(401, "sign in first: a valid session token is needed "
                                 "(Authorization: Bearer TOKEN)")
-        self.presence.seen(found.id)  # an authenticated call: the player is online
+        self.online.seen(found.id)  # an authenticated call: the player is online
         return found
 
     def close(self) -> None:
@@ -231,7 +234,7 @@ def create_app(database: str, *, verifiers: int | None = None) -> FastAPI:
     async def create_account(request: Request) -> dict[str, Any]:
         """Open an account: 3–24 letters, digits, ``_``, ``-``; a password of 8+
         characters. ``409`` when the name (in any case) is taken."""
-        if not server.create_limit.hit(client_address(request)):
+        if not await server.create_limit.allow(client_address(request)):
             raise ApiError(429, "too many new accounts from this address; try again in "
                                 "a minute")
         body = await read_model(request, Credentials)
@@ -248,8 +251,8 @@ def create_app(database: str, *, verifiers: int | None = None) -> FastAPI:
     async def sign_in(request: Request) -> dict[str, Any]:
         """Sign in: a session token (valid for 30 days, until signed out)."""
         body = await read_model(request, Credentials)
-        if not server.sign_in_address.hit(client_address(request)) \
-                or not server.sign_in_name.hit(body.name.lower()):
+        if not await server.sign_in_address.allow(client_address(request)) \
+                or not await server.sign_in_name.allow(body.name.lower()):
             raise ApiError(429, "too many sign-in attempts; try again in a minute")
         token = await run_in_threadpool(accounts.sign_in, server.engine, body.name,
                                         body.password)
@@ -272,7 +275,7 @@ def create_app(database: str, *, verifiers: int | None = None) -> FastAPI:
         the score it computed; ``counted`` is false for practice (a daily game
         after the player's first finished game of that date)."""
         account = await run_in_threadpool(server.account, request)
-        if not server.submit_limit.hit(f"account:{account.id}"):
+        if not await server.submit_limit.allow(f"account:{account.id}"):
             raise ApiError(429, "too many games submitted; try again in a minute")
         data = parse_json(await request.body())
         try:

@@ -28,7 +28,7 @@ accounts = sa.Table(
     sa.Column("name_key", sa.String(24), nullable=False, unique=True),
     sa.Column("password_hash", sa.String(200), nullable=False),
     sa.Column("created", sa.DateTime(timezone=True), nullable=False),
-    # the last authenticated call or live connection (players online; migration 0003)
+    # the last authenticated call or live connection (players online; migration 0005)
     sa.Column("last_seen", sa.DateTime(timezone=True), nullable=True),
     sa.Index("ix_accounts_last_seen", "last_seen"),
 )
@@ -93,7 +93,7 @@ table_invites = sa.Table(
     sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
     sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
     # who invited, when, and the answer (NULL: pending, "accepted", "declined");
-    # migration 0003
+    # migration 0005
     sa.Column("inviter_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=True),
     sa.Column("created", sa.DateTime(timezone=True), nullable=True),
     sa.Column("answer", sa.String(8), nullable=True),
@@ -115,7 +115,7 @@ table_actions = sa.Table(
     sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), nullable=False),
     sa.Column("round", sa.Integer, nullable=False),
     sa.Column("seat", sa.Integer, nullable=False),
-    # the action's place in its seat's log (1: the first after the start)
+    # the action's place among its seat's stored actions of the round (1: the first)
     sa.Column("n", sa.Integer, nullable=False),
     sa.Column("action", sa.Text, nullable=False),
     sa.Column("score", sa.BigInteger, nullable=False),
@@ -131,6 +131,41 @@ table_results = sa.Table(
     # JSON: {"seats": [names], "scores": [...], "winner": seat or null}
     sa.Column("result", sa.Text, nullable=False),
     sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+)
+
+# -- shared by every server process: rate-limit counts and who is at a table (0003) --
+
+rate_counts = sa.Table(
+    "rate_counts", METADATA,
+    # the limit (sign_in_address, sign_in_name, create, submit)
+    sa.Column("name", sa.String(32), primary_key=True),
+    # SHA-256 of the key (an address, a name, an account): nothing readable kept
+    sa.Column("key", sa.String(64), primary_key=True),
+    # the slice of time counted: seconds since 1970 // the slice's length
+    sa.Column("slice", sa.BigInteger, primary_key=True),
+    sa.Column("hits", sa.Integer, nullable=False),
+)
+
+seat_presence = sa.Table(
+    "seat_presence", METADATA,
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    # the last moment the seat's player was connected to the table (any process)
+    sa.Column("seen", sa.DateTime(timezone=True), nullable=False),
+)
+
+# the sweep for abandoned seats reads only the waiting and playing tables
+ix_tables_status = sa.Index("ix_tables_status", tables.c.status)
+
+
+table_result_seats = sa.Table(
+    "table_result_seats", METADATA,
+    # who sat where in a finished round: a player's table results (their account page)
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("round", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False),
+    sa.Index("ix_table_result_seats_account", "account_id"),
 )
 
 

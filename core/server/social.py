@@ -329,7 +329,7 @@ class Social:
     def __init__(self, server: Server, hub: Hub) -> None:
         self.server = server
         self.engine = server.engine
-        self.presence: Presence = server.presence
+        self.presence: Presence = server.online
         self.hub = hub
         self.feeds: dict[int, set[Feed]] = {}
         self.task: asyncio.Task[None] | None = None
@@ -431,8 +431,8 @@ def install(app: FastAPI, server: Server, hub: Hub) -> Social:
         await run_in_threadpool(server.account, request)
         if not 1 <= limit <= MAX_ONLINE:
             raise ApiError(422, f"limit: expected 1 to {MAX_ONLINE}")
-        players = await run_in_threadpool(server.presence.online, limit)
-        return {"players": players, "seconds": server.presence.seconds}
+        players = await run_in_threadpool(server.online.online, limit)
+        return {"players": players, "seconds": server.online.seconds}
 
     @app.get("/api/me/invitations")
     async def my_invitations(request: Request) -> dict[str, Any]:
@@ -484,7 +484,7 @@ def install(app: FastAPI, server: Server, hub: Hub) -> Social:
         feed = Feed(socket, account)
         mine.add(feed)
         try:
-            await run_in_threadpool(server.presence.seen_now, [account.id])
+            await run_in_threadpool(server.online.seen_now, [account.id])
             await social.push_invitations(account.id)
             await social.push_online(only=feed)
             budget = limits.RateLimit(server.messages_per_minute, 60.0)

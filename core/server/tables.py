@@ -7,14 +7,25 @@ and score), stored, then broadcast as a ``move`` to every player and spectator
 of the table, in order; a refused action is answered to its sender alone. A
 connection gets the table and every move of the round so far when it opens, so
 a player whose connection dropped reconnects (the same token) and carries on. A
-seat whose player stays away from a playing table for :data:`ABANDON_SECONDS`
-(``BLOCKYARD_SERVER_ABANDON_SECONDS``) is ended (the ``end`` action). When every
+seat whose player is away from every server process for :data:`ABANDON_SECONDS`
+(``BLOCKYARD_SERVER_ABANDON_SECONDS``; never connected counts as away) is ended
+at a playing table (the ``end`` action) and freed at a waiting one
+(:mod:`~blockyard.server.presence`, in the database). When every
 seat is over, the result (scores, winner: the best score, ``null`` on a tie) is
-stored and sent; ``rematch`` deals anew at the same table.
+stored and sent (and kept per seated account: ``GET /api/accounts/{name}/tables``);
+``rematch`` deals anew at the same table. At a playing table of a realtime game
+(a falling game) each ``table`` message is followed by a ``clock`` message, the
+seconds since the round started.
 
 Every action and result is in the database, never only in this process: the
 seats' games are caches, rebuilt from the stored actions whenever they are
 missing or behind.
+
+The module is longer than most because the live protocol is one piece: the
+:class:`Hub` (connections, the seats' games, announcements between processes,
+the sweep of abandoned seats) and the routes that feed it; the storage is in
+:mod:`~blockyard.server.tablestore`, the kept moves in
+:mod:`~blockyard.server.livecache`, presence in :mod:`~blockyard.server.presence`.
 """
 
 from __future__ import annotations
@@ -23,22 +34,23 @@ import asyncio
 import contextlib
 import datetime as _dt
 import json
+import logging
 import os
-import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any
 
 import sqlalchemy as sa
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field
+from starlette import websockets as _starlette_websockets
 from starlette.concurrency import run_in_threadpool
 
 from .. import validate
-from ..discovery import load_ruleset
+from ..discovery import known_ids, load_ruleset
 from ..errors import DataError, IllegalMove, PluginError, RulesetError
 from ..game import Game, new_game, today_in
 from ..ruleset import ID_PATTERN
-from . import accounts, limits, social, tablestore
+from . import accounts, limits, livecache, presence, social, tablestore
 from .accounts import Account
 from .events import Events
 from .tablestore import Move, Table, TableError
@@ -48,8 +60,16 @@ if TYPE_CHECKING:
 
 ABANDON_ENV = "BLOCKYARD_SERVER_ABANDON_SECONDS"
 ABANDON_SECONDS = 120.0
-"""A seat whose player has no connection to a playing table this long is ended."""
+"""A seat whose player has no connection to its table (in any server process) this
+long is ended (a playing table) or freed (a waiting one)."""
 MAX_ACTION_ARGS = 8
+log = logging.getLogger("blockyard.server")
+GONE: tuple[type[Exception], ...] = tuple(
+    kind for kind in (WebSocketDisconnect,
+                      getattr(_starlette_websockets, "WebSocketDisconnected", None))
+    if kind is not None)
+"""A live connection that is gone (newer Starlette raises ``WebSocketDisconnected``
+on reading after a send to a closed peer)."""
 CLOCK_ENV = "BLOCKYARD_SERVER_CLOCK_TOLERANCE"
 CLOCK_TOLERANCE = 5.0
 """Falling games: an action is refused while the seat's game clock (the sum of
@@ -111,13 +131,27 @@ class Hub:
         self.watchers: dict[int, set[Watcher]] = {}
         self.locks: dict[int, asyncio.Lock] = {}
         self.games: dict[tuple[int, int, int], Game] = {}
-        self.away: dict[tuple[int, int], float] = {}
+        self.tables: dict[int, Table] = {}
+        """The tables with connections here, as last read (dropped on every
+        ``table`` announcement: seats, status and round change only with one)."""
+        self.known: dict[int, livecache.RoundMoves] = {}
+        """The moves of their current rounds read or stored here."""
+        self.applied: dict[tuple[int, int, int], int] = {}
+        """How many stored actions each cached seat game has applied (a falling
+        game's log merges a tick into the one before, so its length does not say)."""
         self.abandon_seconds = seconds_from_env(ABANDON_ENV, ABANDON_SECONDS)
+        self.beat = min(5.0, max(0.2, self.abandon_seconds / 4))
+        """Seconds between two sweeps: this process's seats marked present, the
+        abandoned ones (of any process) ended or freed."""
         self.clock_tolerance = seconds_from_env(CLOCK_ENV, CLOCK_TOLERANCE)
         self.sweeper: asyncio.Task[None] | None = None
         self.events = Events(server.engine, self.on_event)
 
     async def start(self) -> None:
+        # the plugin registry and the rulesets are loaded here, once, before any
+        # connection: loaded on first use by several worker threads at once (the
+        # seat games rebuilt after a restart) the registry refuses all but one
+        known_ids()
         await self.events.start()
         self.sweeper = asyncio.create_task(self.sweep())
 
@@ -130,7 +164,23 @@ class Hub:
         return self.locks.setdefault(table_id, asyncio.Lock())
 
     async def table(self, table_id: int) -> Table:
-        return await run_in_threadpool(tablestore.load_table, self.server.engine, table_id)
+        """The table as stored now (and kept as :meth:`cached_table`)."""
+        found = await run_in_threadpool(tablestore.load_table, self.server.engine, table_id)
+        self.tables[table_id] = found
+        return found
+
+    async def cached_table(self, table_id: int) -> Table:
+        """The table as last read here (read when not kept)."""
+        found = self.tables.get(table_id)
+        return found if found is not None else await self.table(table_id)
+
+    def drop(self, table_id: int) -> None:
+        """Forget what is kept of a table nobody here is connected to."""
+        if not self.watchers.get(table_id):
+            self.watchers.pop(table_id, None)
+            self.tables.pop(table_id, None)
+            self.known.pop(table_id, None)
+            self._forget(table_id)
 
     async def moves(self, table: Table) -> list[Move]:
         return await run_in_threadpool(tablestore.actions, self.server.engine, table.id,
@@ -142,18 +192,26 @@ class Hub:
         """An announcement from any process (this one too)."""
         kind, table_id = event.get("kind"), event.get("table")
         if kind == "resync":
-            for known in list(self.watchers):
-                await self.deliver_table(known)
-                await self.deliver_moves(known)
+            self.tables.clear()
+            self.known.clear()
+            for watched in list(self.watchers):
+                await self.deliver_table(watched)
+                await self.deliver_moves(watched)
             return
         if not isinstance(table_id, int):
             return
-        if kind == "present" and isinstance(event.get("seat"), int):
-            self.away.pop((table_id, event["seat"]), None)
+        if kind == "table":
+            self.tables.pop(table_id, None)
         if not self.watchers.get(table_id):
             return
         if kind == "moves":
-            await self.deliver_moves(table_id)
+            known = self.known.get(table_id)
+            seat, n = event.get("seat"), event.get("n")
+            if known is not None and known.round == event.get("round") \
+                    and isinstance(seat, int) and isinstance(n, int) and known.has(seat, n):
+                await self.send_known(table_id)  # stored here: no need to read it
+            else:
+                await self.deliver_moves(table_id)
         elif kind == "table":
             await self.deliver_table(table_id)
         elif kind == "result":
@@ -164,30 +222,50 @@ class Hub:
 
     async def deliver_table(self, table_id: int) -> None:
         table = await self.table(table_id)
+        clock = clock_message(table)
         for watcher in list(self.watchers.get(table_id, ())):
             await watcher.send(table.message())
+            if clock is not None:
+                await watcher.send(clock)
 
     async def deliver_moves(self, table_id: int, only: Watcher | None = None) -> None:
-        """Send each connection of the table the moves of the round it has not had."""
-        table = await self.table(table_id)
-        moves = await self.moves(table)
+        """Read the moves of the round not known here yet (one query), then send
+        each connection of the table the moves it has not had."""
+        table = await self.cached_table(table_id)
+        known = self.known.get(table_id)
+        if known is None or known.round != table.round:
+            known = self.known[table_id] = livecache.RoundMoves(table.round)
+        for move in await run_in_threadpool(livecache.moves_after, self.server.engine,
+                                            table_id, known, table.seats):
+            known.add(move)
+        await self.send_known(table_id, only)
+
+    async def send_known(self, table_id: int, only: Watcher | None = None) -> None:
+        """Send each connection of the table (or ``only``) the known moves of the
+        round it has not had, in order."""
+        known = self.known.get(table_id)
+        if known is None:
+            await self.deliver_moves(table_id, only)
+            return
         for watcher in [only] if only else list(self.watchers.get(table_id, ())):
             async with watcher.lock:
-                if watcher.round != table.round:
-                    watcher.round, watcher.seen = table.round, set()
-                for move in moves:
+                if watcher.round != known.round:
+                    watcher.round, watcher.seen = known.round, set()
+                for move in known.moves:
                     if (move.seat, move.n) not in watcher.seen:
                         watcher.seen.add((move.seat, move.n))
                         await watcher.send_unlocked(move.message())
 
     # -- seat games -------------------------------------------------------------------
 
-    def _rebuild(self, table: Table, seat: int) -> Game:
+    def _rebuild(self, table: Table, seat: int) -> tuple[Game, int]:
         game = new_game(table.ruleset_id, seed=table.seed, date=_date(table.date))
+        count = 0
         for move in tablestore.actions(self.server.engine, table.id, table.round):
             if move.seat == seat:
                 game.apply(move.action)
-        return game
+                count += 1
+        return game, count
 
     async def game(self, table: Table, seat: int, moves: list[Move]) -> Game:
         """The seat's game of the current round, as far as the stored ``moves``
@@ -195,18 +273,23 @@ class Hub:
         key = (table.id, table.round, seat)
         count = sum(1 for m in moves if m.seat == seat)
         cached = self.games.get(key)
-        if cached is None or len(cached.log) - 1 != count:
-            cached = await run_in_threadpool(self._rebuild, table, seat)
-            self.games[key] = cached
+        if cached is None or self.applied.get(key) != count:
+            rebuilt, applied = await run_in_threadpool(self._rebuild, table, seat)
+            self.games[key], self.applied[key] = rebuilt, applied
+            return rebuilt
         return cached
+
+    def _drop(self, key: tuple[int, int, int]) -> None:
+        self.games.pop(key, None)
+        self.applied.pop(key, None)
 
     def _forget(self, table_id: int) -> None:
         for key in [k for k in self.games if k[0] == table_id]:
-            del self.games[key]
+            self._drop(key)
 
     async def act(self, watcher: Watcher, table_id: int, action: Any) -> None:
         async with self.lock(table_id):
-            table = await self.table(table_id)
+            table = await self.cached_table(table_id)
             seat = table.seat_of(watcher.account)
             if seat is None:
                 await watcher.send(refused("spectators cannot act: take a seat to play"))
@@ -214,7 +297,10 @@ class Hub:
             if table.status != "playing":
                 await watcher.send(refused(f"the table is {table.status}, not playing"))
                 return
-            game = await self.game(table, seat, await self.moves(table))
+            game = self.games.get((table.id, table.round, seat))
+            if game is None:  # else kept since its last action (a stale one is refused
+                # when stored: its step is taken, and it is dropped)
+                game = await self.game(table, seat, await self.moves(table))
             if game.over:
                 await watcher.send(refused(f"your game is over ({game.over_reason})"))
                 return
@@ -234,7 +320,7 @@ class Hub:
 
     def slow_clock(self, table: Table, game: Game, action: list[Any]) -> str | None:
         """Why a falling game's action is refused for a slow clock, or ``None``."""
-        if game.kind != "falling" or action[0] == "tick" or table.started is None:
+        if not game.mode.realtime or action[0] == "tick" or table.started is None:
             return None
         wall = (accounts.now() - table.started).total_seconds()
         clock = sum(entry[1] for entry in game.log[1:] if entry[0] == "tick") / 1e6
@@ -246,17 +332,31 @@ class Hub:
     async def _accepted(self, table: Table, seat: int, game: Game, action: list[Any]) -> bool:
         """Store an applied action and announce it; ``False`` when another process
         stored this seat's action first (the cached game is dropped)."""
-        try:
-            await run_in_threadpool(tablestore.add_action, self.server.engine, table, seat,
-                                    len(game.log) - 1, action, int(game.score), game.over)
+        key = (table.id, table.round, seat)
+        # the action's place among the seat's stored ones (1: the first): a falling
+        # game's log merges consecutive ticks, so its length is not the count
+        move = Move(seat, self.applied.get(key, 0) + 1, action, int(game.score), game.over)
+        event = {"kind": "moves", "table": table.id, "round": table.round, "seat": seat,
+                 "n": move.n}
+        shared = self.events.shared
+        try:  # one transaction: the move and (PostgreSQL) its announcement
+            await run_in_threadpool(livecache.store_action, self.server.engine, table, move,
+                                    event if shared else None)
         except sa.exc.IntegrityError:
-            self.games.pop((table.id, table.round, seat), None)
+            self._drop(key)
             await self.events.publish({"kind": "moves", "table": table.id})
             return False
         except Exception:
-            self.games.pop((table.id, table.round, seat), None)
+            self._drop(key)
             raise
-        await self.events.publish({"kind": "moves", "table": table.id})
+        self.applied[key] = move.n
+        known = self.known.get(table.id)
+        if known is not None and known.round == table.round and known.add(move):
+            await (self.send_known(table.id) if shared else self.events.publish(event))
+        elif shared:
+            await self.deliver_moves(table.id)
+        else:
+            await self.events.publish(event)
         if game.over:
             await self._maybe_finish(table)
         return True
@@ -272,6 +372,7 @@ class Hub:
         _, done = await run_in_threadpool(tablestore.finish_round, self.server.engine,
                                           table, scores, winner)
         if done:
+            self.tables.pop(table.id, None)
             await self.events.publish({"kind": "table", "table": table.id})
             await self.events.publish({"kind": "result", "table": table.id,
                                        "scores": scores, "winner": winner})
@@ -297,6 +398,7 @@ class Hub:
             async with self.lock(table_id):
                 await run_in_threadpool(tablestore.leave_waiting, self.server.engine,
                                         table, seat)
+                await run_in_threadpool(presence.forget, self.server.engine, table_id, seat)
             await self.events.publish({"kind": "table", "table": table_id})
         elif table.status == "playing":
             await self.end_seat(table_id, seat)
@@ -315,35 +417,55 @@ class Hub:
             date = today_in(ruleset.timezone).isoformat() if ruleset.is_daily else None
             await run_in_threadpool(tablestore.rematch, self.server.engine, table, date)
             self._forget(table_id)
+            self.tables.pop(table_id, None)
         await self.events.publish({"kind": "table", "table": table_id})
 
     # -- presence ---------------------------------------------------------------------
 
+    async def touch(self, seats: list[tuple[int, int]]) -> None:
+        """Mark ``(table id, seat)`` pairs present now (in the database)."""
+        await run_in_threadpool(presence.touch, self.server.engine, seats, accounts.now())
+
     async def arrived(self, watcher: Watcher, table_id: int) -> None:
         if watcher.seat is not None:
-            self.away.pop((table_id, watcher.seat), None)
-            await self.events.publish({"kind": "present", "table": table_id,
-                                       "seat": watcher.seat})
+            await self.touch([(table_id, watcher.seat)])
 
-    def departed(self, watcher: Watcher, table_id: int, table: Table | None) -> None:
-        """The connection closed: a player with no other connection here is away."""
-        seat = watcher.seat
-        if seat is None or table is None or table.status != "playing":
-            return
-        if any(w.seat == seat for w in self.watchers.get(table_id, ())):
-            return
-        self.away.setdefault((table_id, seat), time.monotonic())
+    async def departed(self, watcher: Watcher, table_id: int) -> None:
+        """The connection closed: the seat's away time counts from now."""
+        if watcher.seat is not None:
+            await self.touch([(table_id, watcher.seat)])
+
+    def connected_seats(self) -> list[tuple[int, int]]:
+        """The ``(table id, seat)`` of every player connected to this process."""
+        return sorted({(table_id, w.seat) for table_id, found in self.watchers.items()
+                       for w in found if w.seat is not None})
+
+    async def sweep_once(self) -> list[tuple[int, str, int]]:
+        """Mark this process's connected seats present, then end or free the seats
+        away from every process for :attr:`abandon_seconds`; those seats."""
+        cutoff = accounts.now() - _dt.timedelta(seconds=self.abandon_seconds)
+        await self.touch(self.connected_seats())
+        found = await run_in_threadpool(presence.overdue, self.server.engine, cutoff)
+        for table_id, status, seat in found:
+            with contextlib.suppress(Exception):  # one table's trouble stops no other
+                if status == "playing":
+                    await self.end_seat(table_id, seat)
+                elif await run_in_threadpool(presence.free_waiting, self.server.engine,
+                                             table_id, seat, cutoff):
+                    await self.events.publish({"kind": "table", "table": table_id})
+            self.drop(table_id)  # what was read for it, unless someone here watches
+        return found
 
     async def sweep(self) -> None:
-        """End the seats abandoned for :attr:`abandon_seconds` (runs forever)."""
+        """:meth:`sweep_once` every :attr:`beat` seconds (runs until cancelled)."""
         while True:
-            await asyncio.sleep(min(5.0, max(0.2, self.abandon_seconds / 4)))
-            moment = time.monotonic()
-            for (table_id, seat), since in list(self.away.items()):
-                if moment - since >= self.abandon_seconds:
-                    self.away.pop((table_id, seat), None)
-                    with contextlib.suppress(Exception):
-                        await self.end_seat(table_id, seat)
+            await asyncio.sleep(self.beat)
+            try:
+                await self.sweep_once()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the database away for a moment: the next sweep
+                log.warning("seat sweep failed (%s)", type(exc).__name__)
 
 
 def seconds_from_env(name: str, default: float) -> float:
@@ -376,6 +498,40 @@ def check_action(action: Any, index: int, game: Game) -> str | None:
     except (DataError, ValueError) as exc:
         return f"action: {str(exc)[:200]}"
     return None
+
+
+def clock_message(table: Table) -> dict[str, Any] | None:
+    """The ``clock`` message sent after the ``table`` message of a playing table of
+    a realtime game (a falling game): the seconds since the round started, so a
+    client (a window opening or reopening on the table) brings its game clock up
+    to the table's. ``None`` for other tables."""
+    if table.status != "playing" or table.started is None:
+        return None
+    try:
+        realtime = load_ruleset(table.ruleset_id).mode_record.realtime
+    except (RulesetError, PluginError):
+        return None
+    if not realtime:
+        return None
+    elapsed = max(0.0, (accounts.now() - table.started).total_seconds())
+    return {"type": "clock", "elapsed": round(elapsed, 3)}
+
+
+def account_tables(server: Server, name: str, limit: int) -> dict[str, Any]:
+    """The answer of ``GET /api/accounts/{name}/tables`` (``ApiError`` 422 for a
+    bad name or limit, 404 for no such account)."""
+    from .app import ApiError
+
+    try:
+        accounts.check_name(name)
+    except accounts.AccountError as exc:
+        raise ApiError(422, str(exc)) from None
+    if not 1 <= limit <= 1000:
+        raise ApiError(422, "limit: expected 1 to 1000")
+    found = tablestore.account_results(server.engine, name, limit)
+    if found is None:
+        raise ApiError(404, f"no account named {name!r}")
+    return {"name": name, "tables": found}
 
 
 def install(app: FastAPI, server: Server) -> Hub:
@@ -420,6 +576,7 @@ def install(app: FastAPI, server: Server) -> Hub:
                 body.private, body.invite, date or None)
         except TableError as exc:
             raise ApiError(exc.status, str(exc)) from None
+        await hub.touch([(table.id, 0)])  # away from now on until connected
         await app.state.social.announce(invited)  # pushed to the invited players
         return {"id": table.id, "code": table.code}
 
@@ -442,6 +599,12 @@ def install(app: FastAPI, server: Server) -> Hub:
         del message["type"]
         return {**message, "results": tablestore.results(server.engine, table_id)}
 
+    @app.get("/api/accounts/{name}/tables")
+    def get_player_tables(name: str, limit: int = 100) -> dict[str, Any]:
+        """A player's table results, newest first (``limit`` 1–1000): every
+        finished round they held a seat in, with their seat."""
+        return account_tables(server, name, limit)
+
     @app.post("/api/tables/{table_id}/join", openapi_extra=json_body(JoinTable))
     async def join_table(table_id: int, request: Request) -> dict[str, Any]:
         """Take a seat: ``403`` for a private table without invitation or code,
@@ -454,8 +617,11 @@ def install(app: FastAPI, server: Server) -> Hub:
                                             account, body.code)
         except TableError as exc:
             raise ApiError(exc.status, str(exc)) from None
+        seat = table.seat_of(account)
+        if seat is not None:
+            await hub.touch([(table_id, seat)])  # away from now on until connected
         await hub.events.publish({"kind": "table", "table": table_id})
-        return {"seat": table.seat_of(account)}
+        return {"seat": seat}
 
     @app.websocket("/api/tables/{table_id}/live")
     async def live(socket: WebSocket, table_id: int) -> None:
@@ -465,7 +631,7 @@ def install(app: FastAPI, server: Server) -> Hub:
         if token:
             account = await run_in_threadpool(accounts.account_for, server.engine, token)
             if account is not None:  # a live connection: the player is online
-                await run_in_threadpool(server.presence.seen, account.id)
+                await run_in_threadpool(server.online.seen, account.id)
         await socket.accept()
         if token and account is None:
             await socket.send_json(refused("sign in first: the token is not valid"))
@@ -486,8 +652,12 @@ def install(app: FastAPI, server: Server) -> Hub:
         hub.watchers.setdefault(table_id, set()).add(watcher)
         try:
             await hub.arrived(watcher, table_id)
-            table = await hub.table(table_id)
+            # read again only if it changed since (a table announcement drops it)
+            table = await hub.cached_table(table_id)
             await watcher.send(table.message())
+            clock = clock_message(table)
+            if clock is not None:
+                await watcher.send(clock)
             await hub.deliver_moves(table_id, only=watcher)
             if table.status == "finished":
                 done = await run_in_threadpool(tablestore.results, server.engine, table_id)
@@ -516,14 +686,13 @@ def install(app: FastAPI, server: Server) -> Hub:
                     await hub.rematch(watcher, table_id)
                 else:
                     await watcher.send(refused("type: expected act, leave or rematch"))
-        except WebSocketDisconnect:
+        except GONE:
             pass
         finally:
             hub.watchers.get(table_id, set()).discard(watcher)
-            latest = None
+            hub.drop(table_id)
             with contextlib.suppress(Exception):
-                latest = await hub.table(table_id)
-            hub.departed(watcher, table_id, latest)
+                await hub.departed(watcher, table_id)
             with contextlib.suppress(Exception):
                 await socket.close()
 

@@ -251,6 +251,11 @@ def finish_round(engine: Engine, table: Table, scores: list[int], winner: int | 
             conn.execute(sa.insert(db.table_results).values(
                 table_id=table.id, round=table.round, result=json.dumps(result),
                 created=now()))
+            seated = [{"table_id": table.id, "round": table.round, "seat": seat,
+                       "account_id": holder}
+                      for seat, holder in enumerate(table.player_ids) if holder is not None]
+            if seated:
+                conn.execute(sa.insert(db.table_result_seats), seated)
         return _load(conn, table.id), bool(updated.rowcount)
 
 
@@ -261,6 +266,36 @@ def results(engine: Engine, table_id: int) -> list[dict[str, Any]]:
                             .where(db.table_results.c.table_id == table_id)
                             .order_by(db.table_results.c.round)).all()
     return [{"round": int(r.round), **json.loads(r.result)} for r in rows]
+
+
+def account_results(engine: Engine, name: str, limit: int) -> list[dict[str, Any]] | None:
+    """The finished rounds an account played, newest first (``None``: no such
+    account): each ``{"table_id", "round", "ruleset_id", "date", "seats",
+    "scores", "winner", "seat"}`` with ``date`` when the round finished (UTC,
+    ISO 8601) and ``seat`` the account's own."""
+    a, rs, r, t = db.accounts, db.table_result_seats, db.table_results, db.tables
+    with engine.connect() as conn:
+        account = conn.execute(sa.select(a.c.id).where(a.c.name_key == name.lower())).first()
+        if account is None:
+            return None
+        rows = conn.execute(
+            sa.select(rs.c.table_id, rs.c.round, rs.c.seat, r.c.result, r.c.created,
+                      t.c.ruleset_id)
+            .join(r, sa.and_(r.c.table_id == rs.c.table_id, r.c.round == rs.c.round))
+            .join(t, t.c.id == rs.c.table_id)
+            .where(rs.c.account_id == account.id)
+            .order_by(r.c.created.desc(), rs.c.table_id.desc(), rs.c.round.desc())
+            .limit(limit)).all()
+    found = []
+    for row in rows:
+        result = json.loads(row.result)
+        finished = _utc(row.created)
+        found.append({"table_id": int(row.table_id), "round": int(row.round),
+                      "ruleset_id": str(row.ruleset_id),
+                      "date": finished.isoformat() if finished else None,
+                      "seats": result["seats"], "scores": result["scores"],
+                      "winner": result["winner"], "seat": int(row.seat)})
+    return found
 
 
 def rematch(engine: Engine, table: Table, date: str | None) -> Table:

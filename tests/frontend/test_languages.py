@@ -156,3 +156,55 @@ def test_every_screen_text_fits_its_button(ui, code):
     view = ui.view
     for button in (view.challenge_button, view.language_button):
         assert button.text.content_width <= button.rect.width, (code, button.label)
+
+
+def _face(pixels: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(str(text.FONT_DIR / "NotoSansDevanagari-Regular.ttf"), pixels,
+                              layout_engine=ImageFont.Layout.RAQM)
+
+
+def test_nga_conjuncts_are_stacked_where_the_shipped_font_can_stack_them():
+    """Issue 25, item 13: ङ + consonant. Measured on the shipped Noto Sans Devanagari
+    with Raqm: ङ्ग and ङ्म stack (ङ over the consonant) only when not shaped as
+    Nepali (the font's Nepali forms unstack them), ङ्क, ङ्ख and ङ्घ stack in no
+    language (no such glyph in the font). The window draws ढुङ्गा stacked, pixel for
+    pixel Pillow's stacked rendering, while the rest of a line keeps its Nepali
+    forms (झ, ५); अङ्क keeps its halant, as the font draws it."""
+    assert features.check("raqm")
+    pixels = 48
+    face = _face(pixels)
+
+    def width(string: str, language: str | None) -> float:
+        return face.getlength(string, language=language)
+
+    for consonant in "गम":
+        stacked = "ङ्" + consonant
+        assert width(stacked, None) < width("ङ्", None) + width(consonant, None) - 1
+        assert width(stacked, "ne") == pytest.approx(width("ङ्", "ne") + width(consonant, "ne"))
+    for consonant in "कखघ":
+        for language in (None, "ne"):
+            assert width("ङ्" + consonant, language) == pytest.approx(
+                width("ङ्", language) + width(consonant, language))
+    assert width("झ", "ne") != width("झ", None)  # a Nepali form the window keeps
+
+    def drawn(string: str) -> np.ndarray:
+        return np.asarray(text.render_image(string, pixels).getchannel("A"), dtype=np.int16)
+
+    def pillow(string: str, language: str | None) -> np.ndarray:
+        lay = text.layout(string, pixels)
+        image = Image.new("L", (lay.width, lay.height), 0)
+        ImageDraw.Draw(image).text((0, lay.ascent), string, fill=255, font=face, anchor="ls",
+                                   language=language)
+        return np.asarray(image, dtype=np.int16)
+
+    word = drawn("ढुङ्गा")
+    assert text.layout("ढुङ्गा", pixels).width == round(width("ढुङ्गा", None) + 0.499)
+    assert np.abs(word - pillow("ढुङ्गा", None)).max() <= 2
+    assert word.shape[1] < width("ढुङ्गा", "ne") - 10  # not the unstacked Nepali shape
+    line = drawn("झ ५ ढुङ्गा")  # the Nepali forms of झ and ५ before it stay
+    nepali = pillow("झ ५", "ne")
+    assert np.abs(line[:, :nepali.shape[1] - 2] - nepali[:, :-2]).max() <= 2
+    assert np.abs(drawn("अङ्क") - pillow("अङ्क", "ne")).max() <= 2  # the halant stays
+    assert text.shaping_runs("अङ्ग्रेजी ढुङ्गामा") == [
+        (text._DEVANAGARI, "अङ्ग्रेजी ढु", "ne"), (text._DEVANAGARI, "ङ्गा", None),
+        (text._DEVANAGARI, "मा", "ne")]

@@ -11,7 +11,13 @@ from blockyard.frontend import i18n
 from blockyard.frontend.leaderboard_view import LeaderboardView, SubmitView
 from blockyard.frontend.lobby_view import LobbyView, NewTableView
 from blockyard.frontend.online_account import OnlineAccount
-from blockyard.frontend.online_table import LiveDuelView, TableSession, WaitingView
+from blockyard.frontend.online_table import (
+    LiveDuelView,
+    LiveFallingView,
+    TableSession,
+    WaitingView,
+    live_view,
+)
 from blockyard.online import Entry, Leaderboard, Submission, TableInfo
 
 SIZES = [(480, 640), (720, 960), (1280, 720)]
@@ -20,6 +26,8 @@ LANGUAGES = ("en", "de", "es", "ne")
 
 class QuietLive:
     """A live table that never hears anything (layout only)."""
+
+    table_id = 12
 
     def poll(self):
         return []
@@ -102,6 +110,35 @@ def test_online_screens_fit(ui, size):
         for rect in duel.band_rects:  # the opponents' boards stay below the tray
             assert rect.bottom >= 0 and rect.top <= duel.reserve_bottom
         assert duel.result_lines.content_width <= duel.result_panel.width
+        # an opponent's board watched full-size, and a live Sudoku Bloxx table
+        watched = LiveDuelView(ui.app.session(), table, lambda: None, shown=1)
+        ui.window.show_view(watched)
+        watched.place_sections(width, height)
+        ui.pump(1)
+        assert watched.layout.board.left >= 0 and watched.layout.board.right <= width
+        assert watched.layout.board.bottom >= watched.reserve_bottom
+        check_text(watched.message_line.text, width, code)
+        falling_table = TableSession(QuietLive(), "someone_with_a_long_name", "")
+        falling_table._take({"type": "table", "id": 13, "ruleset_id": "sudoku-bloxx",
+                             "seed": 5, "seats": ["someone_with_a_long_name",
+                                                  "another_long_name_here", "third_one"],
+                             "status": "playing", "round": 1})
+        falling = live_view(ui.app.session(), falling_table, lambda: None)
+        assert isinstance(falling, LiveFallingView)
+        ui.window.show_view(falling)
+        falling.place_sections(width, height)
+        ui.pump(1)
+        assert falling.board.left >= 0 and falling.board.right <= width
+        assert falling.board.bottom >= falling.reserve_bottom
+        for label in falling.band_texts:
+            check_text(label, width, code)
+        for rect in falling.band_rects:
+            assert rect.left >= 0 and rect.right <= width and rect.top <= falling.reserve_bottom
+        falling_table._take({"type": "result", "scores": [10, 20, 5], "winner": 1})
+        falling._sync_table()
+        falling.place_sections(width, height)
+        check_buttons([falling.rematch_button, falling.leave_button], width, height, code)
+        check_text(falling.result_title, width, code)
         boards = LeaderboardView(account, "eu-daily", ["eu-daily", "eu-classic"],
                                  lambda *a: None, lambda: None)
         ui.window.show_view(boards)
@@ -162,11 +199,11 @@ def test_a_table_of_rules_not_installed_here_says_so(ui):
     assert table.problem in waiting.body.text
 
 
-def test_a_falling_table_stays_on_the_waiting_screen(ui):
+def test_a_falling_table_opens_its_live_screen(ui):
     opened = []
 
     def open_duel():
-        opened.append(LiveDuelView(ui.app.session(), table, lambda: None))
+        opened.append(live_view(ui.app.session(), table, lambda: None))
 
     class Playing(QuietLive):
         def __init__(self):
@@ -183,5 +220,7 @@ def test_a_falling_table_stays_on_the_waiting_screen(ui):
     waiting = WaitingView(table, open_duel, lambda: None)
     ui.window.show_view(waiting)
     ui.pump(2)
-    assert ui.view is waiting and not opened
-    assert "Only tray games are played at live tables in the window." in waiting.body.text
+    assert len(opened) == 1 and isinstance(opened[0], LiveFallingView)
+    assert opened[0].plays and opened[0].game is table.games[0]
+    with pytest.raises(ValueError, match="This kind of game cannot be played at live"):
+        LiveDuelView(ui.app.session(), table, lambda: None)

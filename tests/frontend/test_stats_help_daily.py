@@ -201,3 +201,50 @@ def test_the_tiered_duel_screen_says_sets_are_equal_only_while_tiers_are(ui):
     ui.app.start_duel("eu-classic")
     ui.key("Return", "Return")
     assert "tier" not in " ".join(line.text for line in ui.view.lines)
+
+
+def test_an_untimed_tray_game_records_the_time_it_was_played_and_the_statistics_show_it(ui):
+    """Issue 25, item 12: a tray game without a clock is recorded with a duration,
+    the time it was on screen and running (saved with it, so a resumed game goes
+    on counting; a long frame counts one second), and the statistics page shows
+    the ruleset's play time; a timed game keeps its own clock's."""
+    import json
+
+    from blockyard.frontend.persistence import load_saved_games
+
+    game = ui.app.start_game("eu-classic", seed=3)
+    ui.pump(3)
+    ui.pump(120, dt=0.5)  # a minute on screen
+    ui.pump(2, dt=30.0)   # the machine asleep twice: a second each
+    ui.key("1", "Return")  # a real move: saved with its play time so far
+    assert game.moves == 1
+    saved = json.loads(ui.app.playing.path.read_text(encoding="utf-8"))
+    assert 62.0 <= saved["played"] < 62.5
+    ui.app.show_launcher()  # leave it, and come back to the saved game
+    ui.pump(2)
+    resumed = next(s for s in load_saved_games() if s.key == "eu-classic")
+    assert resumed.played == saved["played"]
+    ui.app.resume(resumed)
+    ui.pump(3)
+    ui.pump(60, dt=1.0)   # another minute
+    ui.key("e", "e")      # end the round (confirmed)
+    for _ in range(200):
+        if isinstance(ui.view, SummaryView):
+            break
+        ui.pump(1)
+    assert isinstance(ui.view, SummaryView)
+    record = ui.app.records.history("eu-classic")[0]  # the newest
+    assert record.duration is not None and 122.0 <= record.duration < 122.5
+    timed = blockyard.new_game("eu-timed", seed=1)
+    timed.tick(42.0)
+    timed.end_game("ended")
+    ui.app.records.record(timed)
+    assert ui.app.records.history("eu-timed")[0].duration == 42.0
+    ui.app.show_stats("eu-classic", ui.app.show_launcher)
+    ui.pump(2)
+    assert isinstance(ui.view, StatsView)
+    assert ui.view.figures["Play time"] == "2:02"
+    assert ui.app.records.statistics("eu-classic").play_time == record.duration
+    ui.app.show_stats("tiered", ui.app.show_launcher)  # no games: no time
+    ui.pump(2)
+    assert ui.view.figures["Play time"] == "—"

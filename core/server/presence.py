@@ -1,0 +1,105 @@
+"""Who is at a table, as every server process sees it: the seats' presence in
+the database (table ``seat_presence``), and the seats it says are abandoned.
+
+Each process writes, every few seconds and in one statement, the moment it last
+had a live connection of each seat (:func:`touch`); a seat also counts as present
+from the moment its player takes it (creating or joining the table) and when its
+connection closes. A seat whose player has been away from every process longer
+than the abandon timeout is then found by any process (:func:`overdue`): at a
+playing table its game is ended (the ``end`` action, stored like any other, so
+two processes doing it at once store it once); at a waiting table the seat is
+freed (:func:`free_waiting`), and a waiting table left with nobody is closed
+(status ``finished``, no result). So a seat that never connects, or whose player
+vanishes, or whose process is killed, holds no table for longer than the timeout
+(plus one sweep), whichever process is left.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Iterable
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+
+from . import db
+
+OVERDUE_BATCH = 200
+"""The most abandoned seats one sweep handles (the next sweep takes the rest)."""
+
+
+def touch(engine: Engine, seats: Iterable[tuple[int, int]], moment: _dt.datetime) -> None:
+    """Record that the ``(table id, seat)`` pairs were present at ``moment``
+    (one statement for all of them)."""
+    rows = [{"table_id": t, "seat": s, "seen": moment} for t, s in sorted(set(seats))]
+    if not rows:
+        return
+    table = db.seat_presence
+    with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+            pg = pg_insert(table)
+            conn.execute(pg.on_conflict_do_update(index_elements=["table_id", "seat"],
+                                                  set_={"seen": pg.excluded.seen}), rows)
+        else:
+            from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+            lite = sqlite_insert(table)
+            conn.execute(lite.on_conflict_do_update(index_elements=["table_id", "seat"],
+                                                    set_={"seen": lite.excluded.seen}),
+                         rows)
+
+
+def overdue(engine: Engine, cutoff: _dt.datetime, limit: int = OVERDUE_BATCH
+            ) -> list[tuple[int, str, int]]:
+    """The ``(table id, status, seat)`` of the seats away since before ``cutoff``:
+    at playing tables whose round started before it, the seats whose game is not
+    over; at waiting tables, the held seats."""
+    tables, seats, here = db.tables, db.table_seats, db.seat_presence
+    actions = db.table_actions
+    over = sa.exists().where(actions.c.table_id == tables.c.id,
+                             actions.c.round == tables.c.round,
+                             actions.c.seat == seats.c.seat, actions.c.over.is_(True))
+    query = (sa.select(tables.c.id, tables.c.status, seats.c.seat)
+             .select_from(tables.join(seats, seats.c.table_id == tables.c.id)
+                          .outerjoin(here, sa.and_(here.c.table_id == seats.c.table_id,
+                                                   here.c.seat == seats.c.seat)))
+             .where(tables.c.status.in_(("waiting", "playing")),
+                    sa.or_(here.c.seen.is_(None), here.c.seen < cutoff),
+                    sa.or_(sa.and_(tables.c.status == "playing", tables.c.started < cutoff,
+                                   ~over),
+                           sa.and_(tables.c.status == "waiting",
+                                   tables.c.created < cutoff)))
+             .order_by(tables.c.id, seats.c.seat).limit(limit))
+    with engine.connect() as conn:
+        return [(int(r.id), str(r.status), int(r.seat)) for r in conn.execute(query)]
+
+
+def free_waiting(engine: Engine, table_id: int, seat: int, cutoff: _dt.datetime
+                 ) -> bool:
+    """Free ``seat`` of a waiting table when its player is still away since before
+    ``cutoff``; a table left with nobody is closed. Whether the seat was freed."""
+    tables, seats, here = db.tables, db.table_seats, db.seat_presence
+    with engine.begin() as conn:
+        back = sa.exists().where(here.c.table_id == table_id, here.c.seat == seat,
+                                 here.c.seen >= cutoff)
+        waiting = sa.exists().where(tables.c.id == table_id, tables.c.status == "waiting")
+        freed = conn.execute(sa.delete(seats).where(
+            seats.c.table_id == table_id, seats.c.seat == seat, ~back, waiting))
+        if not freed.rowcount:
+            return False
+        conn.execute(sa.delete(here).where(here.c.table_id == table_id,
+                                           here.c.seat == seat))
+        nobody = ~sa.exists().where(seats.c.table_id == table_id)
+        conn.execute(sa.update(tables).where(tables.c.id == table_id,
+                                             tables.c.status == "waiting", nobody)
+                     .values(status="finished"))
+        return True
+
+
+def forget(engine: Engine, table_id: int, seat: int) -> None:
+    """Drop a freed seat's presence (its next holder starts afresh)."""
+    with engine.begin() as conn:
+        conn.execute(sa.delete(db.seat_presence).where(
+            db.seat_presence.c.table_id == table_id, db.seat_presence.c.seat == seat))

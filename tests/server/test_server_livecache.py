@@ -1,0 +1,54 @@
+"""The moves a server process keeps of a round: added per seat in order only,
+and completed from the database by reading just the missing ones, whatever
+order the rows were stored in."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from blockyard.server import accounts, db, livecache, tablestore
+from blockyard.server.tablestore import Move
+
+
+def test_a_seats_moves_are_added_in_order_only() -> None:
+    known = livecache.RoundMoves(1)
+    assert known.add(Move(0, 1, ["place", 0, 0, 0], 5, False))
+    assert not known.add(Move(0, 3, ["place", 1, 0, 0], 9, False))  # move 2 missing
+    assert not known.add(Move(0, 1, ["place", 0, 0, 0], 5, False))  # known already
+    assert known.add(Move(1, 1, ["end"], 0, True))
+    assert known.counts == {0: 1, 1: 1}
+    assert known.has(0, 1) and not known.has(0, 2) and known.has(1, 1)
+    assert [(m.seat, m.n) for m in known.moves] == [(0, 1), (1, 1)]
+
+
+@pytest.fixture
+def engine(tmp_path: Path) -> sa.Engine:
+    url = f"sqlite:///{tmp_path / 'live.sqlite3'}"
+    db.migrate(url)
+    return db.make_engine(url)
+
+
+def test_only_the_missing_moves_are_read(engine: sa.Engine) -> None:
+    one = accounts.create_account(engine, "one", "password1")
+    two = accounts.create_account(engine, "two", "password2")
+    table = tablestore.create_table(engine, one, "eu-classic", 2, False, [], None)
+    table = tablestore.join_table(engine, table.id, two, None)
+    stored = [Move(1, 1, ["place", 0, 0, 0], 3, False), Move(0, 1, ["place", 1, 0, 0], 4,
+                                                                 False),
+              Move(1, 2, ["place", 2, 0, 0], 7, False), Move(0, 2, ["end"], 4, True)]
+    for move in stored[:3]:
+        livecache.store_action(engine, table, move, None)
+    known = livecache.RoundMoves(table.round)
+    assert known.add(stored[1])  # seat 0's first move, stored here
+    missing = livecache.moves_after(engine, table.id, known, table.seats)
+    assert missing == [stored[0], stored[2]]  # seat 1's moves, in the order stored
+    for move in missing:
+        assert known.add(move)
+    livecache.store_action(engine, table, stored[3], None)
+    assert livecache.moves_after(engine, table.id, known, table.seats) == [stored[3]]
+    with pytest.raises(sa.exc.IntegrityError):  # a seat's step is stored once
+        livecache.store_action(engine, table, Move(0, 2, ["end"], 4, True), None)
+    engine.dispose()

@@ -1,0 +1,146 @@
+"""Table results per account (``GET /api/accounts/{name}/tables``, the
+``table_result_seats`` migration filled in from older databases) and a live
+Sudoku Bloxx table played to its result with the ticks as the log writes them."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+import sqlalchemy as sa
+from server_support import Server
+from test_server_tables import auth, live, new_table, receive, until
+
+import blockyard
+from blockyard.server import db
+
+
+def test_a_sudoku_bloxx_table_plays_to_its_result_tick_by_tick(server: Server) -> None:
+    alice, alice_token = server.account("sbalice")
+    bob, bob_token = server.account("sbbob")
+    table = new_table(server, alice_token, ruleset_id="sudoku-bloxx")
+    assert server.client.post(f"/api/tables/{table['id']}/join",
+                              headers=auth(bob_token)).status_code == 200
+    with live(server, table["id"], alice_token) as a, live(server, table["id"], bob_token) as b:
+        seed = until(a, "table")["seed"]
+        # a realtime game's table: the seconds since the round started, after the table
+        assert 0 <= receive(a)["elapsed"] < 120
+        until(b, "table")
+        games = [blockyard.new_game("sudoku-bloxx", seed=seed) for _ in range(2)]
+        # consecutive ticks (one log entry on each side: the game merges them), moves
+        # and hard drops, as a window sends them while its game runs
+        # (seconds of game clock ahead of the wall clock: never refused as slow)
+        script = [["tick", 2_000_000], ["tick", 1_000_000], ["move", 1], ["tick", 500_000],
+                  ["hard"], ["tick", 2_000_000], ["tick", 2_000_000], ["hard"], ["end"]]
+        for seat, socket in enumerate((a, b)):
+            for action in script[:-1] if seat else script:
+                games[seat].apply(action)
+                socket.send(json.dumps({"type": "act", "action": action}))
+                move = until(socket, "move")
+                while move["seat"] != seat:
+                    move = until(socket, "move")
+                assert move == {"type": "move", "seat": seat, "action": action,
+                                "score": games[seat].score, "over": games[seat].over}
+        assert games[0].moves >= 2 and games[0].log[-2:] == [["hard"], ["end"]]
+        assert ["tick", 4_000_000] in games[0].log  # two ticks, one entry
+        games[1].apply(["end"])
+        b.send(json.dumps({"type": "act", "action": ["end"]}))
+        scores = [games[0].score, games[1].score]
+        winner = scores.index(max(scores)) if scores.count(max(scores)) == 1 else None
+        assert until(b, "result") == {"type": "result", "scores": scores, "winner": winner}
+    # a reconnection rebuilds the same games from the stored actions
+    with live(server, table["id"], bob_token) as again:
+        until(again, "table")
+        replayed = [blockyard.new_game("sudoku-bloxx", seed=seed) for _ in range(2)]
+        for _ in range(2 * len(script)):
+            move = until(again, "move")
+            replayed[move["seat"]].apply(move["action"])
+        assert [g.log for g in replayed] == [g.log for g in games]
+    # the result on both accounts, with each one's seat
+    for name, seat in ((alice, 0), (bob, 1)):
+        answer = server.client.get(f"/api/accounts/{name}/tables")
+        assert answer.status_code == 200
+        body = answer.json()
+        assert body["name"] == name and len(body["tables"]) == 1
+        entry = body["tables"][0]
+        finished = dt.datetime.fromisoformat(entry.pop("date"))
+        assert finished.tzinfo is not None
+        assert entry == {"table_id": table["id"], "round": 1, "ruleset_id": "sudoku-bloxx",
+                         "seats": [alice, bob], "scores": scores, "winner": winner,
+                         "seat": seat}
+
+
+def test_account_tables_newest_first_and_its_errors(server: Server) -> None:
+    alice, alice_token = server.account("tralice")
+    _, bob_token = server.account("trbob")
+    ids = []
+    for _ in range(2):
+        table = new_table(server, alice_token)
+        server.client.post(f"/api/tables/{table['id']}/join", headers=auth(bob_token))
+        with live(server, table["id"], alice_token) as a, \
+                live(server, table["id"], bob_token) as b:
+            until(a, "table")
+            a.send(json.dumps({"type": "act", "action": ["end"]}))
+            b.send(json.dumps({"type": "act", "action": ["end"]}))
+            assert until(a, "result")["winner"] is None
+        ids.append(table["id"])
+    found = server.client.get(f"/api/accounts/{alice.upper()}/tables").json()["tables"]
+    assert [t["table_id"] for t in found] == ids[::-1]
+    assert [t["scores"] for t in found] == [[0, 0], [0, 0]]
+    one = server.client.get(f"/api/accounts/{alice}/tables?limit=1").json()["tables"]
+    assert [t["table_id"] for t in one] == [ids[1]]
+    newcomer, _ = server.account("trnew")
+    fresh = server.client.get(f"/api/accounts/{newcomer}/tables")
+    assert (fresh.status_code, fresh.json()) == (200, {"name": newcomer, "tables": []})
+    missing = server.client.get("/api/accounts/nobody-here-x/tables")
+    assert missing.status_code == 404 and "nobody-here-x" in missing.json()["error"]
+    for bad in ("/api/accounts/a!/tables", f"/api/accounts/{alice}/tables?limit=0",
+                f"/api/accounts/{alice}/tables?limit=1001"):
+        answer = server.client.get(bad)
+        assert answer.status_code == 422, bad
+        assert answer.json()["error"]
+
+
+def test_the_migration_fills_in_the_rounds_finished_before(tmp_path: Path) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    config = Config()
+    config.set_main_option("script_location", str(Path(db.__file__).parent / "migrations"))
+    engine = db.make_engine(url)
+    try:
+        with engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "0002")
+        moment = "2026-11-30 12:00:00.000000"  # as SQLAlchemy writes it in SQLite
+        with engine.begin() as conn:
+            for key in ("ann", "ben"):
+                conn.execute(sa.text(
+                    "INSERT INTO accounts (name, name_key, password_hash, created) "
+                    "VALUES (:n, :n, 'x', :t)"), {"n": key, "t": moment})
+            conn.execute(sa.text(
+                "INSERT INTO tables (id, code, ruleset_id, seats, private, status, round, "
+                "seed, creator_id, created) VALUES (7, 'ABCDEFGH', 'eu-classic', 2, 0, "
+                "'finished', 1, 5, 1, :t)"), {"t": moment})
+            for seat in (0, 1):
+                conn.execute(sa.text("INSERT INTO table_seats VALUES (7, :s, :a)"),
+                             {"s": seat, "a": seat + 1})
+            conn.execute(sa.text("INSERT INTO table_results VALUES (7, 1, :r, :t)"), {
+                "r": json.dumps({"seats": ["ann", "ben"], "scores": [30, 12], "winner": 0}),
+                "t": moment})
+    finally:
+        engine.dispose()
+    db.migrate(url)
+    from blockyard.server import tablestore
+
+    engine = db.make_engine(url)
+    try:
+        assert tablestore.account_results(engine, "ben", 10) == [{
+            "table_id": 7, "round": 1, "ruleset_id": "eu-classic",
+            "date": "2026-11-30T12:00:00+00:00", "seats": ["ann", "ben"], "scores": [30, 12],
+            "winner": 0, "seat": 1}]
+        assert tablestore.account_results(engine, "nobody", 10) is None
+    finally:
+        engine.dispose()

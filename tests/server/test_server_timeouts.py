@@ -1,0 +1,126 @@
+"""Seats that never connect and players who vanish hold no table past the
+abandon timeout (BLOCKYARD_SERVER_ABANDON_SECONDS), whichever process they were
+on: presence is kept in the database, so one process's sweep sees the players
+connected to another."""
+
+from __future__ import annotations
+
+import json
+import signal
+import time
+from collections.abc import Iterator
+
+import pytest
+from server_support import Postgres, Server, start_server
+from test_server_tables import auth, live, play, until
+
+import blockyard
+
+TIMEOUT = {"BLOCKYARD_SERVER_ABANDON_SECONDS": "1"}
+
+
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server (SQLite) whose abandon timeout is 1 second."""
+    home = tmp_path_factory.mktemp("timeouts")
+    server = start_server(f"sqlite:///{home / 'db.sqlite3'}", home, env=TIMEOUT)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_a_seat_that_never_connects_is_ended(quick: Server) -> None:
+    _, owner = quick.account("nc")
+    _, other = quick.account("nc")
+    table = quick.client.post("/api/tables", json={"ruleset_id": "eu-classic"},
+                              headers=auth(owner)).json()
+    assert quick.client.post(f"/api/tables/{table['id']}/join",
+                             headers=auth(other)).json() == {"seat": 1}
+    with live(quick, table["id"], owner) as stays:
+        assert until(stays, "table")["status"] == "playing"
+        # seat 1 joined over HTTP and never opened the live connection
+        assert until(stays, "move") == {"type": "move", "seat": 1, "action": ["end"],
+                                        "score": 0, "over": True}
+        game = blockyard.new_game("eu-classic", seed=table_seed(quick, table["id"]))
+        play(stays, game, [], 0)  # the connected player plays on
+
+
+def table_seed(server: Server, table_id: int) -> int:
+    return int(server.client.get(f"/api/tables/{table_id}").json()["seed"])
+
+
+def test_a_waiting_tables_absent_seat_is_freed(quick: Server) -> None:
+    owner_name, owner = quick.account("wt")
+    _, other = quick.account("wt")
+    table = quick.client.post("/api/tables", json={"ruleset_id": "eu-classic", "seats": 3},
+                              headers=auth(owner)).json()
+    with live(quick, table["id"], owner) as stays:
+        assert until(stays, "table")["seats"] == [owner_name, None, None]
+        assert quick.client.post(f"/api/tables/{table['id']}/join",
+                                 headers=auth(other)).json() == {"seat": 1}
+        taken = until(stays, "table")
+        assert taken["seats"][1] is not None
+        # the joined player never connects: the seat is freed, the table waits on
+        freed = until(stays, "table")
+        assert freed["seats"] == [owner_name, None, None] and freed["status"] == "waiting"
+    assert quick.client.post(f"/api/tables/{table['id']}/join",
+                             headers=auth(other)).json() == {"seat": 1}
+
+
+def test_a_waiting_table_whose_creator_never_comes_is_closed(quick: Server) -> None:
+    _, owner = quick.account("cl")
+    _, other = quick.account("cl")
+    table = quick.client.post("/api/tables", json={"ruleset_id": "eu-classic"},
+                              headers=auth(owner)).json()
+    with live(quick, table["id"]) as spectator:  # a spectator holds no seat
+        assert until(spectator, "table")["status"] == "waiting"
+        closed = until(spectator, "table")
+        assert closed["seats"] == [None, None] and closed["status"] == "finished"
+    stored = quick.client.get(f"/api/tables/{table['id']}").json()
+    assert stored["status"] == "finished" and stored["results"] == []
+    assert table["id"] not in [t["id"] for t in quick.client.get("/api/tables").json()
+                               ["tables"]]
+    join = quick.client.post(f"/api/tables/{table['id']}/join", headers=auth(other))
+    assert join.status_code == 409
+
+
+@pytest.fixture
+def two_quick(postgres: Postgres, tmp_path_factory: pytest.TempPathFactory
+              ) -> Iterator[tuple[Server, Server]]:
+    database = postgres.new_database()
+    home = tmp_path_factory.mktemp("timeouts2")
+    first = start_server(database, home, env=TIMEOUT)
+    second = start_server(database, home, env=TIMEOUT)
+    try:
+        yield first, second
+    finally:
+        first.stop()
+        second.stop()
+
+
+def test_presence_is_shared_between_processes(two_quick: tuple[Server, Server]) -> None:
+    one, two = two_quick
+    _, alice = one.account("pa")
+    _, bob = two.account("pb")
+    table = one.client.post("/api/tables", json={"ruleset_id": "eu-classic"},
+                            headers=auth(alice)).json()
+    two.client.post(f"/api/tables/{table['id']}/join", headers=auth(bob))
+    with live(one, table["id"], alice) as a:
+        with live(two, table["id"], bob) as b:
+            seed = until(a, "table")["seed"]
+            until(b, "table")
+            games = [blockyard.new_game("eu-classic", seed=seed) for _ in range(2)]
+            # several timeouts pass: each process sees the other's player present,
+            # so neither seat is ended (the next moves are the ones played)
+            time.sleep(4)
+            play(a, games[0], [b], 0)
+            play(b, games[1], [a], 1)
+        # bob's process loses him: a process ends his seat after the timeout
+        assert until(a, "move") == {"type": "move", "seat": 1, "action": ["end"],
+                                    "score": games[1].score, "over": True}
+        two.process.send_signal(signal.SIGKILL)
+        two.process.wait(timeout=30)
+        play(a, games[0], [], 0)  # alice, on the living process, plays on
+        a.send(json.dumps({"type": "act", "action": ["end"]}))
+        assert until(a, "result")["scores"] == [games[0].score, games[1].score]
