@@ -18,6 +18,11 @@ A dropped connection is reported (``{"type": "connection", "state": "lost"}``),
 connected again automatically to the same table, and the moves the server sends
 again on reconnecting are passed on only once (``"state": "back"`` follows).
 
+:class:`PlayerFeed` is the signed-in player's own connection
+(``/api/me/live``), in a background thread the same way: it keeps the player
+online and holds the latest pending invitations and players online the server
+pushed; the window compares :attr:`PlayerFeed.version` once a frame.
+
 :func:`run_in_background` runs one HTTP call off the window's thread; the
 window polls the returned :class:`Pending` each frame.
 """
@@ -129,6 +134,39 @@ class NewTable:
 
     id: int
     code: str
+
+
+@dataclass(frozen=True)
+class Invitation:
+    """A pending invitation to a table: who sent it (``sender``), the table's
+    ruleset and seats (names, ``None``: free)."""
+
+    table: int
+    ruleset_id: str
+    sender: str
+    seats: tuple[str | None, ...]
+    private: bool
+    created: str | None
+
+
+def _invitations(data: Any, what: str) -> list[Invitation]:
+    """The invitations of an answer or a pushed message (``OnlineError`` when
+    malformed)."""
+    out = []
+    for row in _field(data, "invitations", list, what)[:200]:
+        seats = _field(row, "seats", list, what)
+        created = row.get("created")
+        out.append(Invitation(_field(row, "table", int, what), _field(row, "ruleset_id", str, what),
+                              _field(row, "from", str, what),
+                              tuple(s if isinstance(s, str) else None for s in seats[:64]),
+                              bool(row.get("private")),
+                              created if isinstance(created, str) else None))
+    return out
+
+
+def _names(data: Any, what: str) -> list[str]:
+    return [name for name in _field(data, "players", list, what)[:1000]
+            if isinstance(name, str)]
 
 
 def _field(data: Any, key: str, kind: type[T], what: str) -> T:
@@ -321,6 +359,36 @@ class Client:
     def live(self, table_id: int, code: str | None = None) -> LiveTable:
         """Connect to a table's live WebSocket (see :class:`LiveTable`)."""
         return LiveTable(self.url, int(table_id), self.token, code=code)
+
+    def players_online(self) -> list[str]:
+        """The names of the players online, alphabetically (this player too)."""
+        data = self._call("GET", "/api/players/online", "listing the players online",
+                          auth=True)
+        return _names(data, "listing the players online")
+
+    def invitations(self) -> list[Invitation]:
+        """This player's pending invitations, newest first."""
+        data = self._call("GET", "/api/me/invitations", "fetching the invitations",
+                          auth=True)
+        return _invitations(data, "fetching the invitations")
+
+    def accept_invitation(self, table_id: int) -> int:
+        """Accept an invitation: the seat taken at its table."""
+        what = "accepting the invitation"
+        data = self._call("POST", f"/api/me/invitations/{int(table_id)}/accept", what,
+                          auth=True)
+        return _field(data, "seat", int, what)
+
+    def decline_invitation(self, table_id: int) -> None:
+        """Decline an invitation."""
+        self._call("POST", f"/api/me/invitations/{int(table_id)}/decline",
+                   "declining the invitation", auth=True, expect=(204,))
+
+    def feed(self) -> PlayerFeed:
+        """Connect to this player's own live connection (see :class:`PlayerFeed`)."""
+        if not self.token:
+            raise OnlineError("the invitations: sign in first")
+        return PlayerFeed(self.url, self.token)
 
 
 def parse_table_code(text: str) -> tuple[int, str | None]:
@@ -544,6 +612,151 @@ class LiveTable:
         return reason, self._leaving.is_set()
 
 
+class PlayerFeed:
+    """The signed-in player's own live connection (``/api/me/live``), run in a
+    background thread: while it is open the player counts as online, and the
+    server pushes the pending invitations and the players online as they change.
+
+    :attr:`invitations` and :attr:`players` are the latest lists (``None``: none
+    arrived yet); :attr:`version` grows with every change of either or of
+    :attr:`state` (``"connecting"``, ``"connected"``, ``"lost"``, ``"closed"``),
+    so a window compares one number a frame. A dropped connection is connected
+    again (the same delays as :class:`LiveTable`); a refused one (a token no
+    longer valid) is closed for good with :attr:`reason`."""
+
+    def __init__(self, base_url: str, token: str, *, open_timeout: float = DEFAULT_TIMEOUT,
+                 delays: Sequence[float] = RECONNECT_DELAYS) -> None:
+        ws = "wss://" + base_url[len("https://"):] if base_url.startswith("https://") \
+            else "ws://" + base_url[len("http://"):]
+        self.url = f"{ws}/api/me/live?" + urllib.parse.urlencode({"token": token})
+        self.open_timeout = open_timeout
+        self.delays = tuple(delays) or RECONNECT_DELAYS
+        self.invitations: list[Invitation] | None = None
+        self.players: list[str] | None = None
+        self.state = "connecting"
+        self.reason = ""
+        self.version = 0
+        self._changed = threading.Condition()
+        self._closing = threading.Event()
+        self._lock = threading.Lock()
+        self._socket: Any = None
+        self._thread = threading.Thread(target=self._run, name="player-feed", daemon=True)
+        self._thread.start()
+
+    def wait_for(self, done: Callable[[PlayerFeed], bool], timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds until ``done(self)`` (scripts and tests)."""
+        with self._changed:
+            return self._changed.wait_for(lambda: done(self), timeout)
+
+    def refresh(self) -> bool:
+        """Ask the server to send both lists again; False when not connected."""
+        with self._lock:
+            sock = self._socket
+        if sock is None:
+            return False
+        try:
+            sock.send(json.dumps({"type": "refresh"}))
+        except Exception:  # the receiving thread reports the drop
+            return False
+        return True
+
+    def close(self, wait: bool = True) -> None:
+        """Close the connection and stop the thread (``wait``: until it stopped,
+        at most 5 seconds; a window does not wait)."""
+        self._closing.set()
+        with self._lock:
+            sock = self._socket
+        if sock is not None:
+            with contextlib.suppress(Exception):  # closing a broken socket
+                sock.close()
+        if wait:
+            self._thread.join(timeout=5)
+
+    def __enter__(self) -> PlayerFeed:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _update(self, **values: Any) -> None:
+        with self._changed:
+            for name, value in values.items():
+                setattr(self, name, value)
+            self.version += 1
+            self._changed.notify_all()
+
+    def _run(self) -> None:
+        from websockets.exceptions import InvalidStatus, WebSocketException
+        from websockets.sync.client import connect
+
+        attempt = 0
+        while not self._closing.is_set():
+            try:
+                sock = connect(self.url, open_timeout=self.open_timeout,
+                               max_size=MAX_INCOMING)
+            except InvalidStatus as exc:
+                status = exc.response.status_code
+                if 400 <= status < 500:
+                    self._update(state="closed",
+                                 reason=_refusal(exc.response.body, status))
+                    return
+                reason = f"the server answered HTTP {status}"
+            except (OSError, TimeoutError, WebSocketException) as exc:
+                reason = f"cannot reach the server ({type(exc).__name__}: {exc})"
+            else:
+                with self._lock:
+                    self._socket = sock
+                self._update(state="connected", reason="")
+                attempt = 0
+                reason, final = self._receive(sock)
+                with self._lock:
+                    self._socket = None
+                if final:
+                    self._update(state="closed", reason=reason)
+                    return
+                if self._closing.is_set():
+                    break
+            if self.state != "lost":
+                self._update(state="lost", reason=reason)
+            delay = self.delays[min(attempt, len(self.delays) - 1)]
+            attempt += 1
+            if self._closing.wait(delay):
+                break
+        self._update(state="closed", reason="")
+
+    def _receive(self, sock: Any) -> tuple[str, bool]:
+        refusal = ""
+        try:
+            sock.__enter__()  # used as its context manager: closed in ``finally``
+            for raw in sock:
+                try:
+                    message = json.loads(raw)
+                except (ValueError, RecursionError):
+                    continue
+                if not isinstance(message, dict):
+                    continue
+                kind = message.get("type")
+                try:
+                    if kind == "invitations":
+                        self._update(invitations=_invitations(message, "the invitations"))
+                    elif kind == "online":
+                        self._update(players=_names(message, "the players online"))
+                    elif kind == "refused" and isinstance(message.get("reason"), str):
+                        refusal = message["reason"]
+                except OnlineError:  # a malformed message is left out
+                    continue
+            reason = "the server closed the connection"
+        except Exception as exc:  # any drop is reported, never raised
+            reason = f"the connection dropped ({type(exc).__name__})"
+        finally:
+            with contextlib.suppress(Exception):
+                sock.close()
+        code = getattr(sock, "close_code", None)
+        if isinstance(code, int) and 4400 <= code < 4500:
+            return refusal or f"the server refused the connection (code {code})", True
+        return reason, False
+
+
 def _refusal(body: bytes | bytearray | None, status: int) -> str:
     try:
         data = json.loads(body or b"")
@@ -590,6 +803,6 @@ def run_in_background(call: Callable[[], T]) -> Pending[T]:
     return Pending(call)
 
 
-__all__ = ["Client", "Entry", "Leaderboard", "LiveTable", "NewTable", "OnlineError",
-           "Pending", "Submission", "TableInfo", "parse_table_code", "run_in_background",
-           "server_url", "table_code"]
+__all__ = ["Client", "Entry", "Invitation", "Leaderboard", "LiveTable", "NewTable",
+           "OnlineError", "Pending", "PlayerFeed", "Submission", "TableInfo",
+           "parse_table_code", "run_in_background", "server_url", "table_code"]

@@ -48,6 +48,8 @@ from .screens import game_view
 from .session import Session
 
 if TYPE_CHECKING:
+    from blockyard.online import PlayerFeed
+
     from .duel import Duel
 
 
@@ -177,6 +179,9 @@ class BlockyardApp:
         from .online_account import OnlineAccount
 
         self.online = OnlineAccount.load(self.notices)  # the server and account, if any
+        # the signed-in player's own live connection: invitations, players online
+        self.feed: PlayerFeed | None = None
+        self._feed_key: tuple[str, str] | None = None
         self.duel: Duel | None = None  # while one is played
         self.playing: SavedGame | None = None
         self.last_replay: Path | None = None
@@ -383,7 +388,32 @@ class BlockyardApp:
                                         self.show_launcher,
                                         leaderboards=lambda: self.show_leaderboard(
                                             self.settings.last_ruleset or "",
-                                            back=self.show_lobby)))
+                                            back=self.show_lobby),
+                                        feed=self.player_feed()))
+
+    def player_feed(self) -> PlayerFeed | None:
+        """The signed-in player's own live connection (pending invitations, players
+        online), started when a player is signed in, started again for another
+        account or server, closed when signed out; ``None`` when not signed in."""
+        online = self.online
+        key = (online.server, online.token) if online.signed_in else None
+        if key != self._feed_key:
+            self.close_player_feed()
+            if key is not None:
+                from blockyard.online import Client, OnlineError
+
+                try:
+                    self.feed = Client(online.server, online.token).feed()
+                except (OnlineError, ValueError):  # an address that is not one
+                    self.feed = None
+            self._feed_key = key
+        return self.feed
+
+    def close_player_feed(self) -> None:
+        """Close the player's own live connection (without waiting for its thread)."""
+        if self.feed is not None:
+            self.feed.close(wait=False)
+        self.feed, self._feed_key = None, None
 
     def show_leaderboard(self, ruleset_id: str, date: Any = None,
                          back: Callable[[], None] | None = None) -> None:

@@ -63,6 +63,8 @@ class Entry:
     replays_rect: Rect = field(default_factory=lambda: Rect(0, 0, 0, 0))
     stats_rect: Rect = field(default_factory=lambda: Rect(0, 0, 0, 0))
     help_rect: Rect = field(default_factory=lambda: Rect(0, 0, 0, 0))
+    badge_rect: Rect = field(default_factory=lambda: Rect(0, 0, 0, 0))
+    """The online row's badge: the number of pending invitations (none: empty)."""
     error: str | None = None         # why the ruleset cannot be loaded (the row is greyed)
 
     @property
@@ -207,7 +209,34 @@ class LauncherView(arcade.View):
                                anchor_x="right", anchor_y="center")
         self.headers: list[arcade.Text] = []
         self.row_height = 80.0
+        # the signed-in player's own live connection: the badge of invitations
+        self.feed = app.player_feed() if any(e.family == "online" for e in self.entries) \
+            else None
+        self.feed_version = -1
+        self.invitations = 0
+        self._take_feed()
         self._layout()
+
+    def _take_feed(self) -> bool:
+        """Take the number of pending invitations from the feed; whether it changed."""
+        feed = self.feed
+        if feed is None or feed.version == self.feed_version:
+            return False
+        self.feed_version = feed.version
+        count = len(feed.invitations or []) if feed.state != "closed" else 0
+        if count == self.invitations:
+            return False
+        self.invitations = count
+        return True
+
+    def on_update(self, delta_time: float) -> None:
+        """An invitation came or went: the badge follows (one number compared a
+        frame; the window draws nothing otherwise)."""
+        if self._take_feed():
+            self._layout()
+            invalidate = getattr(self.window, "invalidate", None)
+            if callable(invalidate):
+                invalidate()
 
     def _stats_parts(self, entry: Entry) -> list[str]:
         """The parts of a row's note, most important first (the narrowest windows
@@ -215,6 +244,10 @@ class LauncherView(arcade.View):
         if entry.resume is not None:
             return resume_parts(entry.resume)
         if entry.family == "online":
+            if self.invitations:
+                return [ngettext("{n} invitation waiting", "{n} invitations waiting",
+                                 self.invitations).format(n=format_number(self.invitations)),
+                        _("tables and live duels")]
             return [_("tables and live duels")]
         if entry.error is not None:
             return [_("cannot be loaded · Enter shows why")]
@@ -364,6 +397,17 @@ class LauncherView(arcade.View):
             entry.option_rect = Rect(0, 0, 0, 0)
             option = None
             title_room = r.width - 2 * inner
+        entry.badge_rect = Rect(0, 0, 0, 0)
+        badge = None
+        if entry.family == "online" and self.invitations:
+            badge = Text(format_number(self.invitations), 0, title_y, theme.TEXT,
+                         max(MIN_FONT, 13 * scale), font_name=theme.FONT, bold=True,
+                         anchor_x="center", anchor_y="center")
+            side = max(26 * scale, badge.content_height + 6 * scale)
+            wide = max(side, badge.content_width + 14 * scale)
+            entry.badge_rect = Rect(r.right - inner - wide, title_y - side / 2, wide, side)
+            badge.x = entry.badge_rect.center_x
+            title_room -= wide + 8 * scale
         title = Text(entry.title, r.left + inner, title_y,
                      theme.TEXT if entry.error is None else theme.DISABLED_TEXT, title_size,
                      font_name=theme.FONT, bold=True, anchor_y="center")
@@ -384,6 +428,8 @@ class LauncherView(arcade.View):
                                 note_room))
         if option is not None:
             texts.append(option)
+        if badge is not None:
+            texts.append(badge)
         rects: dict[str, Rect] = {}
         x = r.right - 8 * scale - buttons_w
         for (name, _label), text in zip(labels, label_texts, strict=True):
@@ -445,6 +491,10 @@ class LauncherView(arcade.View):
                 if small.width:
                     arcade.draw_lrbt_rectangle_filled(small.left, small.right, small.bottom,
                                                       small.top, theme.BOARD_BG)
+            badge = entry.badge_rect
+            if badge.width:
+                arcade.draw_lrbt_rectangle_filled(badge.left, badge.right, badge.bottom,
+                                                  badge.top, theme.BAD)
         camera = self.list_camera
         camera.position = (self.window.width / 2, round(self.window.height / 2 - self.text_offset))
         with camera.activate():
@@ -654,4 +704,5 @@ class LauncherView(arcade.View):
             entry.replays_rect = moved(entry.replays_rect)
             entry.stats_rect = moved(entry.stats_rect)
             entry.help_rect = moved(entry.help_rect)
+            entry.badge_rect = moved(entry.badge_rect)
         self.text_offset += dy  # texts stay built; the list camera moves them

@@ -1,24 +1,30 @@
 """The lobby (the launcher's "Play online", shown when a server is set): the
-public tables with their seats, New table, Join by code; and the New table form.
+players online, the invitations that came (Accept, Decline), the public tables
+with their seats, New table, Join by code; and the New table form, which
+invites players by name or picked from the players online.
 
 Every call to the server runs in the background and the screen polls it each
 frame. Choosing a table takes a free seat (or the player's own seat again) and
-opens it; a full table is watched.
+opens it; a full table is watched; accepting an invitation takes its seat and
+opens the table. The invitations and the players online are the ones the
+player's own live connection (:class:`~blockyard.online.PlayerFeed`) holds: the
+server pushes them as they change, the screen compares one number a frame.
 
-Keys: ↑/↓ (or Tab) move through the tables and the buttons, Enter chooses,
-N new table, J join by code (Ctrl+V pastes in the code field), F5 refreshes,
-Esc back.
+Keys: ↑/↓ (or Tab) move through the invitations' buttons, the tables and the
+buttons, Enter chooses, N new table, J join by code (Ctrl+V pastes in the code
+field), F5 refreshes, Esc back.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import arcade
 
 import blockyard
-from blockyard.online import Client, TableInfo, parse_table_code
+from blockyard.online import Client, Invitation, PlayerFeed, TableInfo, parse_table_code
 
 from . import theme
 from .i18n import _, format_number
@@ -32,6 +38,10 @@ if TYPE_CHECKING:
     from .online_account import OnlineAccount
 
 MAX_ROWS = 8
+MAX_INVITATIONS = 3
+"""Invitations shown at once (the newest; answering one shows the next)."""
+MAX_PICKS = 6
+"""Players online offered in the New table form."""
 
 
 def table_rulesets() -> list[tuple[str, str]]:
@@ -65,12 +75,19 @@ class LobbyView(BackgroundScreen):
 
     def __init__(self, account: OnlineAccount, open_table: Callable[[int, str, int | None], None],
                  sign_in: Callable[[], None], back: Callable[[], None], *,
-                 leaderboards: Callable[[], None] | None = None) -> None:
+                 leaderboards: Callable[[], None] | None = None,
+                 feed: PlayerFeed | None = None) -> None:
         super().__init__()
         self.account = account
         self.open_table = open_table
         self.back = back
+        self.feed = feed
+        self.feed_version = -1
         self.tables: list[TableInfo] = []
+        self.invitations: list[Invitation] = []
+        self.players: list[str] = []
+        """The other players online (the feed's, without this player)."""
+        self.invite_rows: list[tuple[Rect, Text, Button, Button]] = []
         self.selected = 0
         self.new_button = Button(_("New table"), self.new_table, font_size=16, color="GO")
         self.join_button = Button(_("Join by code"), self.join_by_code, font_size=16)
@@ -93,9 +110,54 @@ class LobbyView(BackgroundScreen):
             _("↑↓ choose  Enter open  N new  J join  B leaderboards  F5 refresh  Esc back"),
             0, 0, theme.MUTED, 12, font_name=theme.FONT, anchor_x="center",
                          anchor_y="bottom", multiline=True, width=400, align="center")
+        self.online_text = Text("", 0, 0, theme.MUTED, 13, font_name=theme.FONT,
+                                anchor_x="center", anchor_y="center")
         self.rows: list[tuple[Rect, list[Text]]] = []
+        self._take_feed()
         self._layout()
         self.load()
+
+    def _take_feed(self) -> bool:
+        """Take the feed's invitations and players online; whether they changed."""
+        feed = self.feed
+        if feed is None or feed.version == self.feed_version:
+            return False
+        self.feed_version = feed.version
+        self.invitations = list(feed.invitations or [])
+        me = self.account.name.lower()
+        self.players = [name for name in feed.players or [] if name.lower() != me]
+        return True
+
+    def on_update(self, delta_time: float) -> None:
+        super().on_update(delta_time)
+        if self._take_feed():  # something was pushed: shown at once
+            self._layout()
+
+    @property
+    def invite_buttons(self) -> list[Button]:
+        """The Accept and Decline buttons of the invitations shown, in focus order."""
+        return [button for _rect, _text, accept, decline in self.invite_rows
+                for button in (accept, decline)]
+
+    def accept(self, invitation: Invitation) -> None:
+        """Accept ``invitation``: a seat at its table, which opens."""
+        if self.pending is not None:
+            return
+        client = self.client
+        self.start(lambda: client.accept_invitation(invitation.table),
+                   lambda seat: self.open_table(invitation.table, "", int(seat)))
+
+    def decline(self, invitation: Invitation) -> None:
+        """Decline ``invitation`` (it leaves the list)."""
+        if self.pending is not None:
+            return
+        client = self.client
+
+        def done(_result: Any) -> None:
+            self.invitations = [i for i in self.invitations if i.table != invitation.table]
+            self._layout()
+
+        self.start(lambda: client.decline_invitation(invitation.table), done)
 
     @property
     def client(self) -> Client:
@@ -117,7 +179,7 @@ class LobbyView(BackgroundScreen):
 
     @property
     def focus_count(self) -> int:
-        return len(self.tables) + len(self.buttons)
+        return len(self.invite_buttons) + len(self.tables) + len(self.buttons)
 
     def _need_account(self) -> bool:
         if not self.account.signed_in:
@@ -142,7 +204,8 @@ class LobbyView(BackgroundScreen):
         if self._need_account():
             return
         self.window.show_view(NewTableView(self.account, self.open_table,
-                                           lambda: self.window.show_view(self)))
+                                           lambda: self.window.show_view(self),
+                                           players=self.players))
 
     def join_by_code(self) -> None:
         if self._need_account():
@@ -178,6 +241,8 @@ class LobbyView(BackgroundScreen):
             else _("Server {server}: not signed in.").format(server=self.account.server)
         self.status.position = (width / 2, height - 80 * scale)
         fit_text(self.status, wide, 24 * scale, 14 * scale, smallest=8.0)
+        self.online_text.position = (width / 2, height - 104 * scale)
+        self._online_words(wide, 13 * scale)
         self.hint.width = int(width - 16)
         self.hint.font_size = max(9.0, 12 * scale)
         self.hint.position = (width / 2, 4 * scale)
@@ -195,8 +260,9 @@ class LobbyView(BackgroundScreen):
         self.message_text.width = int(wide)
         self.message_text.font_size = 14 * scale
         self.message_text.position = (width / 2, y + 20 * scale)
-        top, bottom = height - 100 * scale, y + 44 * scale
+        top, bottom = height - (120 if self.online_text.text else 100) * scale, y + 44 * scale
         rh = max(30 * scale, min(56 * scale, (top - bottom) / max(1, MAX_ROWS)))
+        top = self._layout_invitations(left, top, wide, rh, scale)
         self.rows = []
         for i, table in enumerate(self.tables):
             rect = Rect(left, top - (i + 1) * rh, wide, rh - 4 * scale)
@@ -214,7 +280,66 @@ class LobbyView(BackgroundScreen):
                           font_name=theme.FONT, anchor_x="right", anchor_y="center")
             fit_text(detail, rect.width * 0.58, rect.height, 13 * scale, smallest=8.0)
             self.rows.append((rect, [name, detail]))
+        self.selected = min(self.selected, max(0, self._count() - 1))
         self.refresh()
+
+    def _online_words(self, wide: float, size: float) -> None:
+        """The line of the players online: as many names as fit, then how many more."""
+        text = self.online_text
+        if self.feed is None or not self.account.signed_in:
+            text.text = ""
+            return
+        if not self.players:
+            text.text = _("No other players online.")
+            fit_text(text, wide, 22 * size, size, smallest=8.0)
+            return
+        shown = len(self.players)
+        while True:
+            names = ", ".join(self.players[:shown])
+            rest = len(self.players) - shown
+            if rest:
+                names += " " + _("+{n} more").format(n=format_number(rest))
+            text.text = _("Online: {names}").format(names=names)
+            fit_text(text, wide, 22 * size, size, smallest=max(8.0, size * 0.8))
+            if text.content_width <= wide or shown <= 1:
+                break
+            shown -= 1
+        fit_text(text, wide, 22 * size, size, smallest=7.0)
+
+    def _layout_invitations(self, left: float, top: float, wide: float, rh: float,
+                            scale: float) -> float:
+        """Place the invitations' rows from ``top`` down; the top of what follows."""
+        self.invite_rows = []
+        height = max(36 * scale, rh)
+        for invitation in self.invitations[:MAX_INVITATIONS]:
+            rect = Rect(left, top - height, wide, height - 4 * scale)
+            bw = min(130 * scale, wide * 0.24)
+            accept = Button(_("Accept"), partial(self.accept, invitation),
+                            font_size=14 * scale, color="GO")
+            decline = Button(_("Decline"), partial(self.decline, invitation),
+                             font_size=14 * scale)
+            inner = 4 * scale
+            decline.place(Rect(rect.right - inner - bw, rect.bottom + inner, bw,
+                               rect.height - 2 * inner), 14 * scale)
+            accept.place(Rect(rect.right - 2 * inner - 2 * bw, rect.bottom + inner, bw,
+                              rect.height - 2 * inner), 14 * scale)
+            room = accept.rect.left - rect.left - 16 * scale
+            seats = sum(1 for seat in invitation.seats if seat is not None)
+            words = _("{name} invites you: {rules} ({taken}/{seats})").format(
+                name=invitation.sender, rules=ruleset_title(invitation.ruleset_id),
+                taken=format_number(seats), seats=format_number(len(invitation.seats)))
+            # on two lines when one is too narrow for it
+            text = Text(words, rect.left + 10 * scale, rect.center_y, theme.TEXT, 14 * scale,
+                        font_name=theme.FONT, anchor_y="center", multiline=True,
+                        width=max(40, int(room)))
+            fit_text(text, room, rect.height, 14 * scale, smallest=7.0)
+            self.invite_rows.append((rect, text, accept, decline))
+            top -= height
+        return top - (4 * scale if self.invite_rows else 0)
+
+    def _count(self) -> int:
+        return len(self.invite_buttons) + len(self.rows) \
+            + len([b for b in self.buttons if b.visible])
 
     def say(self, message: str, bad: bool = False) -> None:
         self.message_text.text = message
@@ -228,8 +353,23 @@ class LobbyView(BackgroundScreen):
         self.clear(color=theme.BACKGROUND)
         self.title.draw()
         self.status.draw()
+        if self.online_text.text:
+            self.online_text.draw()
+        invite_buttons = self.invite_buttons
+        for rect, text, _accept, _decline in self.invite_rows:
+            arcade.draw_lrbt_rectangle_filled(rect.left, rect.right, rect.bottom, rect.top,
+                                              theme.PANEL)
+            arcade.draw_lrbt_rectangle_filled(rect.left, rect.left + 5 * self.scale,
+                                              rect.bottom, rect.top, theme.GO)
+            text.draw()
+        for i, button in enumerate(invite_buttons):
+            hovered = button.hover
+            button.hover = hovered or i == self.selected
+            button.draw()
+            button.hover = hovered
+        first = len(invite_buttons)
         for i, (rect, texts) in enumerate(self.rows):
-            chosen = i == self.selected
+            chosen = first + i == self.selected
             arcade.draw_lrbt_rectangle_filled(rect.left, rect.right, rect.bottom, rect.top,
                                               theme.PANEL_HOVER if chosen else theme.PANEL)
             if chosen:
@@ -239,7 +379,7 @@ class LobbyView(BackgroundScreen):
                 text.draw()
         self.message_text.draw()
         for button in self.buttons:
-            focused = self.selected == len(self.rows) + self._visible_index(button)
+            focused = self.selected == first + len(self.rows) + self._visible_index(button)
             hovered = button.hover
             button.hover = hovered or focused
             button.draw()
@@ -251,6 +391,11 @@ class LobbyView(BackgroundScreen):
         return shown.index(button) if button in shown else -100
 
     def activate(self, index: int) -> None:
+        invite_buttons = self.invite_buttons
+        if index < len(invite_buttons):
+            invite_buttons[index].action()
+            return
+        index -= len(invite_buttons)
         if index < len(self.rows):
             self.choose_table(self.tables[index])
             return
@@ -259,7 +404,7 @@ class LobbyView(BackgroundScreen):
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         key = arcade.key
-        count = len(self.rows) + len([b for b in self.buttons if b.visible])
+        count = self._count()
         if symbol == key.ESCAPE:
             self.back()
         elif symbol in (key.DOWN, key.TAB):
@@ -282,17 +427,24 @@ class LobbyView(BackgroundScreen):
         self.refresh()
 
     def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
-        hover_buttons(self.buttons, x, y)
+        hover_buttons([*self.buttons, *self.invite_buttons], x, y)
+        first = len(self.invite_buttons)
         for i, (rect, _texts) in enumerate(self.rows):
             if rect.contains(x, y):
-                self.selected = i
+                self.selected = first + i
 
     def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
         if self.pending is not None:
             return
+        invite_buttons = self.invite_buttons
+        for i, item in enumerate(invite_buttons):
+            if item.hit(x, y):
+                self.selected = i
+                item.action()
+                return
         for i, (rect, _texts) in enumerate(self.rows):
             if rect.contains(x, y):
-                self.selected = i
+                self.selected = len(invite_buttons) + i
                 self.choose_table(self.tables[i])
                 return
         for item in self.buttons:
@@ -303,12 +455,15 @@ class LobbyView(BackgroundScreen):
 
 class NewTableView(BackgroundScreen):
     """The New table form: ruleset, seats (2–8), public or private, players to
-    invite (names separated by commas). Keys: ↑/↓ rows, ←/→ change, typing fills
-    the invitations, Enter opens the table, Esc back."""
+    invite (names separated by commas), and ``players`` online to pick from (each
+    a button that adds or removes its name). Keys: ↑/↓ rows, ←/→ change (on the
+    players online: choose one), typing fills the invitations, Space (or Enter)
+    on the players online adds or removes the one chosen, Enter elsewhere opens
+    the table, Esc back."""
 
     def __init__(self, account: OnlineAccount,
                  open_table: Callable[[int, str, int | None], None],
-                 back: Callable[[], None]) -> None:
+                 back: Callable[[], None], *, players: Sequence[str] = ()) -> None:
         super().__init__()
         self.account = account
         self.open_table = open_table
@@ -318,6 +473,12 @@ class NewTableView(BackgroundScreen):
         self.seats = 2
         self.private = False
         self.invite = ""
+        self.players = list(players)[:MAX_PICKS]
+        self.pick = 0
+        self.pick_buttons = [Button(name, partial(self.toggle, name), font_size=14)
+                             for name in self.players]
+        self.pick_label = Text(_("Players online: choose to invite"), 0, 0, theme.MUTED, 13,
+                               font_name=theme.FONT, anchor_y="bottom")
         self.selected = 0
         self.ready = False
         self.title = Text(_("New table"), 0, 0, theme.TEXT, 26, font_name=theme.FONT, bold=True,
@@ -327,7 +488,9 @@ class NewTableView(BackgroundScreen):
         self.message_text = Text("", 0, 0, theme.MUTED, 14, font_name=theme.FONT,
                                  anchor_x="center", anchor_y="center", multiline=True,
                                  width=400, align="center")
-        self.hint = Text(_("↑↓ choose  ←→ change  type names to invite  Enter open  Esc back"),
+        self.hint = Text(_("↑↓ choose  ←→ change  type names to invite  Space add a player "
+                           "online  Enter open  Esc back") if self.players else
+                         _("↑↓ choose  ←→ change  type names to invite  Enter open  Esc back"),
                          0, 0, theme.MUTED, 12, font_name=theme.FONT, anchor_x="center",
                          anchor_y="bottom", multiline=True, width=400, align="center")
         self.rows: list[Rect] = []
@@ -354,6 +517,20 @@ class NewTableView(BackgroundScreen):
 
     def invited(self) -> list[str]:
         return [name.strip() for name in self.invite.split(",") if name.strip()]
+
+    @property
+    def focus_rows(self) -> int:
+        """The rows ↑/↓ go through: the form's, and the players online when any."""
+        return len(self.rows) + (1 if self.pick_buttons else 0)
+
+    def toggle(self, name: str) -> None:
+        """Add ``name`` to the players invited, or take it out when it is there."""
+        names = self.invited()
+        kept = [n for n in names if n.lower() != name.lower()]
+        self.invite = ", ".join(kept if len(kept) < len(names) else [*names, name])[:200]
+        if name in self.players:
+            self.pick = self.players.index(name)
+        self._layout()
 
     def create(self) -> None:
         """Open the table on the server, then sit at it (seat 0)."""
@@ -394,6 +571,21 @@ class NewTableView(BackgroundScreen):
             fit_text(value_text, rect.width * 0.54, rect.height, 15 * scale, smallest=8.0)
             self.texts += [label_text, value_text]
         y = top - 4 * rh - 10 * scale
+        if self.pick_buttons:
+            invited = {n.lower() for n in self.invited()}
+            self.pick_label.position = (left, y - 22 * scale)
+            fit_text(self.pick_label, wide, 20 * scale, 13 * scale, smallest=8.0)
+            cols, ph, gap = 3, min(38 * scale, rh * 0.75), 6 * scale
+            pw = (wide - (cols - 1) * gap) / cols
+            y -= 26 * scale
+            for i, (name, button) in enumerate(zip(self.players, self.pick_buttons,
+                                                   strict=True)):
+                row, col = divmod(i, cols)
+                button.label = ("✓ " + name) if name.lower() in invited else name
+                button.color = "GO" if name.lower() in invited else None
+                button.place(Rect(left + col * (pw + gap), y - (row + 1) * (ph + gap), pw, ph),
+                             14 * scale)
+            y -= ((len(self.pick_buttons) + cols - 1) // cols) * (ph + gap)
         self.message_text.width = int(wide)
         self.message_text.position = (width / 2, y - 20 * scale)
         bw, bh = (wide - 10 * scale) / 2, 46 * scale
@@ -423,6 +615,14 @@ class NewTableView(BackgroundScreen):
                                               else theme.PANEL)
         for text in self.texts:
             text.draw()
+        if self.pick_buttons:
+            self.pick_label.draw()
+            for i, button in enumerate(self.pick_buttons):
+                button.draw()
+                if self.selected == len(self.rows) and i == self.pick:  # the keyboard's
+                    r = button.rect
+                    arcade.draw_lrbt_rectangle_outline(r.left, r.right, r.bottom, r.top,
+                                                       theme.ACCENT, 2)
         self.message_text.draw()
         self.create_button.draw()
         self.cancel_button.draw()
@@ -441,9 +641,16 @@ class NewTableView(BackgroundScreen):
         if symbol == key.ESCAPE:
             self.back()
         elif symbol in (key.DOWN, key.TAB):
-            self.selected = (self.selected + 1) % len(self.rows)
+            self.selected = (self.selected + 1) % self.focus_rows
         elif symbol == key.UP:
-            self.selected = (self.selected - 1) % len(self.rows)
+            self.selected = (self.selected - 1) % self.focus_rows
+        elif self.selected == len(self.rows) and self.pick_buttons:
+            if symbol in (key.LEFT, key.RIGHT):
+                step = -1 if symbol == key.LEFT else 1
+                self.pick = (self.pick + step) % len(self.pick_buttons)
+            elif symbol in (key.SPACE, key.ENTER, key.RETURN):
+                self.toggle(self.players[self.pick])
+                return
         elif symbol in (key.LEFT, key.RIGHT) and self.selected < 3:
             self.change(self.selected, -1 if symbol == key.LEFT else 1)
         elif symbol == key.BACKSPACE and self.selected == 3:
@@ -457,7 +664,7 @@ class NewTableView(BackgroundScreen):
         self._layout()
 
     def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
-        hover_buttons([self.create_button, self.cancel_button], x, y)
+        hover_buttons([self.create_button, self.cancel_button, *self.pick_buttons], x, y)
 
     def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
         for i, rect in enumerate(self.rows):
@@ -467,6 +674,11 @@ class NewTableView(BackgroundScreen):
                     self.change(i, -1 if x < rect.center_x else 1)
                 else:
                     self._layout()
+                return
+        for i, item in enumerate(self.pick_buttons):
+            if item.hit(x, y):
+                self.selected, self.pick = len(self.rows), i
+                item.action()
                 return
         for item in (self.create_button, self.cancel_button):
             if item.hit(x, y):

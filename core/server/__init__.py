@@ -6,7 +6,8 @@ uvicorn, SQLAlchemy 2 with Alembic migrations (shipped in
 argon2-cffi for password hashes. Modules by concern: :mod:`.app` (the routes),
 :mod:`.db` (tables, engine, migrations), :mod:`.accounts`, :mod:`.verify` (the
 replay check in worker processes), :mod:`.games` (stored games, leaderboards),
-:mod:`.tables` (live tables), :mod:`.limits` (rate limits).
+:mod:`.tables` (live tables), :mod:`.social` (players online, invitations),
+:mod:`.limits` (rate limits).
 """
 
 from __future__ import annotations
@@ -73,12 +74,13 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, database: str | No
     if not 0 <= port <= 65535:
         print("blockyard serve: --port: expected 0 to 65535", file=sys.stderr)
         return 2
-    from . import limits, tables
+    from . import limits, social, tables
 
     try:
         limits.configured()
         tables.seconds_from_env(tables.ABANDON_ENV, tables.ABANDON_SECONDS)
         tables.seconds_from_env(tables.CLOCK_ENV, tables.CLOCK_TOLERANCE)
+        social.presence_seconds()
     except ValueError as exc:
         print(f"blockyard serve: {exc}", file=sys.stderr)
         return 2

@@ -29,7 +29,7 @@ from .. import watchdog
 from ..replays import MAX_REPLAY_BYTES
 from ..ruleset import ID_PATTERN
 from ..version import __version__
-from . import accounts, db, games, limits
+from . import accounts, db, games, limits, social
 from .accounts import Account
 from .verify import HOOK_SECONDS, Refused, Verifier
 
@@ -173,6 +173,7 @@ class Server:
         self.create_limit = limits.SharedRateLimit(self.engine, "create", counts["create"])
         self.submit_limit = limits.SharedRateLimit(self.engine, "submit", counts["submit"])
         self.messages_per_minute = counts["messages"]
+        self.online = social.Presence(self.engine, social.presence_seconds())
 
     def account(self, request: Request) -> Account:
         """The signed-in account of the request (``401`` otherwise)."""
@@ -180,6 +181,7 @@ class Server:
         if found is None:
             raise ApiError(401, "sign in first: a valid session token is needed "
                                 "(Authorization: Bearer TOKEN)")
+        self.online.seen(found.id)  # an authenticated call: the player is online
         return found
 
     def close(self) -> None:
@@ -197,9 +199,11 @@ def create_app(database: str, *, verifiers: int | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         hub = app.state.hub
         await hub.start()
+        await app.state.social.start()
         try:
             yield
         finally:
+            await app.state.social.stop()
             await hub.stop()
             server.close()
 
@@ -338,7 +342,7 @@ def create_app(database: str, *, verifiers: int | None = None) -> FastAPI:
 
     from . import tables
 
-    tables.install(app, server)
+    social.install(app, server, tables.install(app, server))
     app.add_middleware(BodyLimit)
     return app
 

@@ -28,6 +28,9 @@ accounts = sa.Table(
     sa.Column("name_key", sa.String(24), nullable=False, unique=True),
     sa.Column("password_hash", sa.String(200), nullable=False),
     sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+    # the last authenticated call or live connection (players online; migration 0005)
+    sa.Column("last_seen", sa.DateTime(timezone=True), nullable=True),
+    sa.Index("ix_accounts_last_seen", "last_seen"),
 )
 
 sessions = sa.Table(
@@ -89,6 +92,13 @@ table_invites = sa.Table(
     "table_invites", METADATA,
     sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
     sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    # who invited, when, and the answer (NULL: pending, "accepted", "declined");
+    # migration 0005
+    sa.Column("inviter_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=True),
+    sa.Column("created", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("answer", sa.String(8), nullable=True),
+    sa.Index("ix_table_invites_account", "account_id", "answer"),
+    sa.Index("ix_table_invites_inviter", "inviter_id", "created"),
 )
 
 table_seats = sa.Table(

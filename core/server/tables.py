@@ -50,7 +50,7 @@ from ..discovery import known_ids, load_ruleset
 from ..errors import DataError, IllegalMove, PluginError, RulesetError
 from ..game import Game, new_game, today_in
 from ..ruleset import ID_PATTERN
-from . import accounts, limits, livecache, presence, tablestore
+from . import accounts, limits, livecache, presence, social, tablestore
 from .accounts import Account
 from .events import Events
 from .tablestore import Move, Table, TableError
@@ -565,6 +565,11 @@ def install(app: FastAPI, server: Server) -> Hub:
         if date is None:
             raise ApiError(422, f"ruleset_id: this server does not serve "
                                 f"{body.ruleset_id!r}")
+        try:  # floods of invitations are refused (429) before the table opens
+            invited = await run_in_threadpool(social.check_invites, server.engine, account,
+                                              body.invite)
+        except social.InviteRefused as exc:
+            raise ApiError(exc.status, str(exc)) from None
         try:
             table = await run_in_threadpool(
                 tablestore.create_table, server.engine, account, body.ruleset_id, body.seats,
@@ -572,6 +577,7 @@ def install(app: FastAPI, server: Server) -> Hub:
         except TableError as exc:
             raise ApiError(exc.status, str(exc)) from None
         await hub.touch([(table.id, 0)])  # away from now on until connected
+        await app.state.social.announce(invited)  # pushed to the invited players
         return {"id": table.id, "code": table.code}
 
     @app.get("/api/tables")
@@ -624,6 +630,8 @@ def install(app: FastAPI, server: Server) -> Hub:
         account = None
         if token:
             account = await run_in_threadpool(accounts.account_for, server.engine, token)
+            if account is not None:  # a live connection: the player is online
+                await run_in_threadpool(server.online.seen, account.id)
         await socket.accept()
         if token and account is None:
             await socket.send_json(refused("sign in first: the token is not valid"))

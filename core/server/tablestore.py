@@ -113,9 +113,11 @@ def create_table(engine: Engine, creator: Account, ruleset_id: str, seats: int,
         table_id = int(key[0])
         conn.execute(sa.insert(db.table_seats).values(table_id=table_id, seat=0,
                                                       account_id=creator.id))
+        moment = now()
         for account_id in sorted(set(found.values())):
-            conn.execute(sa.insert(db.table_invites).values(table_id=table_id,
-                                                            account_id=account_id))
+            conn.execute(sa.insert(db.table_invites).values(
+                table_id=table_id, account_id=account_id, inviter_id=creator.id,
+                created=moment))
         return _load(conn, table_id)
 
 

@@ -166,6 +166,7 @@ def ui(window, isolated_home):
     if resized:  # an earlier test changed the size: wait for it and lay out again
         driver.resize(WIDTH, HEIGHT)
     yield driver
+    app.close_player_feed()  # the signed-in player's own connection, if one was opened
     from blockyard.frontend import theme
 
     theme.apply()  # the theme is the module's state: back to the default for the next test

@@ -11,6 +11,7 @@ from server_support import Server, finished_game, free_port
 import blockyard
 from blockyard.online import (
     Client,
+    Invitation,
     LiveTable,
     NewTable,
     OnlineError,
@@ -175,3 +176,46 @@ def test_a_refused_live_connection_is_closed_not_retried(server: Server) -> None
         message = until(stranger, "connection")
         assert message["state"] == "closed" and message["reason"]
         assert not stranger.connected
+
+
+def test_players_online_and_invitations_pushed_to_the_feed(server: Server) -> None:
+    alice, alice_name = signed_in(server, "host")
+    bob, bob_name = signed_in(server, "guest")
+    with pytest.raises(OnlineError) as no_token:
+        Client(server.url).players_online()
+    assert "sign in first" in no_token.value.message
+    with bob.feed() as feed:
+        assert feed.wait_for(lambda f: f.invitations == [] and f.players is not None, WAIT)
+        assert feed.state == "connected" and bob_name in (feed.players or [])
+        assert {alice_name, bob_name} <= set(alice.players_online())
+        table = alice.create_table("eu-classic", private=True, invite=[bob_name])
+        assert feed.wait_for(lambda f: bool(f.invitations), WAIT)
+        assert feed.invitations is not None
+        invitation = feed.invitations[0]
+        assert invitation == Invitation(table.id, "eu-classic", alice_name, (alice_name, None),
+                                        True, invitation.created)
+        assert bob.invitations() == feed.invitations
+        version = feed.version
+        assert feed.refresh()
+        assert feed.wait_for(lambda f: f.version > version, WAIT)
+        bob.decline_invitation(table.id)
+        assert feed.wait_for(lambda f: f.invitations == [], WAIT)
+        with pytest.raises(OnlineError) as gone:
+            bob.accept_invitation(table.id)
+        assert gone.value.status == 404 and "no pending invitation" in gone.value.message
+        second = alice.create_table("eu-classic", invite=[bob_name])
+        assert feed.wait_for(lambda f: [i.table for i in f.invitations or []] == [second.id],
+                             WAIT)
+        assert bob.accept_invitation(second.id) == 1
+        assert feed.wait_for(lambda f: f.invitations == [], WAIT)
+        assert alice.table(second.id)["seats"] == [alice_name, bob_name]
+    assert feed.state == "closed"
+
+
+def test_a_feed_with_a_revoked_token_is_closed_not_retried(server: Server) -> None:
+    client, _name = signed_in(server, "gone")
+    token = client.token
+    client.sign_out()
+    with Client(server.url, token).feed() as feed:
+        assert feed.wait_for(lambda f: f.state == "closed", WAIT)
+        assert "token is not valid" in feed.reason

@@ -1,0 +1,515 @@
+"""Players online and invitations: ``GET /api/players/online``, ``GET
+/api/me/invitations``, ``POST /api/me/invitations/{table}/accept`` and
+``/decline``, and the player's own WebSocket ``/api/me/live``.
+
+**Presence.** A signed-in player is online while they made an authenticated
+call or held a live connection (a table's or ``/api/me/live``) within the last
+:data:`PRESENCE_SECONDS` (``BLOCKYARD_SERVER_PRESENCE_SECONDS``). The moment is
+kept in the database (``accounts.last_seen``), so every server process on one
+database sees the same players online: an authenticated call writes it (at most
+once every sixth of that time per player and process), and each process writes
+it for every player connected to it every third of that time. A process that
+dies stops writing: its players drop out of the list within that time.
+
+**Invitations.** ``POST /api/tables`` with ``"invite": [names]`` stores one
+invitation per name (who sent it, when). An invitation is pending while it is
+unanswered, younger than :data:`INVITE_HOURS`, its table is still waiting and
+the player holds no seat there. Accepting takes a seat (as
+``POST /api/tables/{id}/join``, which an invitation admits to a private
+table); declining takes it off the list. Floods are bounded in the database
+(so across processes): at most :data:`MAX_PENDING_FROM_ONE` pending invitations
+from one player to another, :data:`MAX_PENDING` pending per invited player,
+and :data:`INVITES_PER_MINUTE` invitations sent per player per minute; over
+them ``POST /api/tables`` answers ``429`` and opens no table.
+
+**Pushed.** ``/api/me/live?token=TOKEN`` sends ``{"type": "invitations",
+"invitations": [...]}`` on connect and whenever the list changes (an invitation
+arrives, is answered, or its table fills or starts), and ``{"type": "online",
+"players": [...]}`` on connect and whenever the players online changed (checked
+every third of :data:`PRESENCE_SECONDS`). Changes travel between processes as
+``{"kind": "invites", "accounts": [ids]}`` announcements on the table events'
+channel (:mod:`.events`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as _dt
+import json
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import sqlalchemy as sa
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import Response
+from sqlalchemy.engine import Connection, Engine
+from starlette.concurrency import run_in_threadpool
+
+from . import accounts, db, limits, tablestore
+from .accounts import Account, now
+from .tablestore import TableError
+
+if TYPE_CHECKING:
+    from .app import Server
+    from .tables import Hub
+
+PRESENCE_ENV = "BLOCKYARD_SERVER_PRESENCE_SECONDS"
+PRESENCE_SECONDS = 60.0
+"""A player is online this long after their last authenticated call or live
+connection."""
+MIN_PRESENCE_SECONDS = 3.0
+INVITE_HOURS = 24
+"""An unanswered invitation lapses after this many hours."""
+MAX_PENDING_FROM_ONE = 3
+"""Pending invitations one player may have from one other player."""
+MAX_PENDING = 50
+"""Pending invitations one player may hold (from everyone)."""
+INVITES_PER_MINUTE = 60
+"""Invitations one player may send in a minute (every name counts)."""
+MAX_ONLINE = 200
+"""The most names ``GET /api/players/online`` lists."""
+MAX_FEEDS = 8
+"""``/api/me/live`` connections one player may hold on one process."""
+
+log = logging.getLogger("blockyard.server")
+
+
+def presence_seconds() -> float:
+    """:data:`PRESENCE_SECONDS`, or ``BLOCKYARD_SERVER_PRESENCE_SECONDS`` (3 to
+    86400); ``ValueError`` naming the variable for anything else."""
+    from .tables import seconds_from_env
+
+    value = seconds_from_env(PRESENCE_ENV, PRESENCE_SECONDS)
+    if value < MIN_PRESENCE_SECONDS:
+        raise ValueError(f"{PRESENCE_ENV}: expected at least {MIN_PRESENCE_SECONDS:g} "
+                         f"seconds, found {value:g}")
+    return value
+
+
+class InviteRefused(Exception):
+    """Invitations that cannot be sent: ``status`` (422, 429) and a message."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+# -- presence -----------------------------------------------------------------------------
+
+
+class Presence:
+    """Writes ``accounts.last_seen`` and reads the players online."""
+
+    def __init__(self, engine: Engine, seconds: float) -> None:
+        self.engine = engine
+        self.seconds = seconds
+        self._written: dict[int, float] = {}
+
+    def seen(self, account_id: int) -> None:
+        """An authenticated call of ``account_id`` (written at most every sixth of
+        :attr:`seconds` by this process)."""
+        moment = time.monotonic()
+        last = self._written.get(account_id)
+        if last is not None and moment - last < self.seconds / 6:
+            return
+        try:
+            self.seen_now([account_id])
+        except sa.exc.SQLAlchemyError as exc:  # presence must not fail the call itself
+            self._written.pop(account_id, None)
+            log.warning("players online: could not note a call (%s)", type(exc).__name__)
+
+    def seen_now(self, account_ids: list[int]) -> None:
+        """Mark these players as seen now (connected to this process)."""
+        if not account_ids:
+            return
+        moment = time.monotonic()
+        if len(self._written) > 100_000:
+            self._written.clear()
+        for account_id in account_ids:
+            self._written[account_id] = moment
+        with self.engine.begin() as conn:
+            conn.execute(sa.update(db.accounts)
+                         .where(db.accounts.c.id.in_(sorted(set(account_ids))))
+                         .values(last_seen=now()))
+
+    def online(self, limit: int = MAX_ONLINE) -> list[str]:
+        """The names of the players online, in alphabetical order (at most ``limit``)."""
+        return online_players(self.engine, now() - _dt.timedelta(seconds=self.seconds),
+                              limit)
+
+
+def online_players(engine: Engine, since: _dt.datetime, limit: int = MAX_ONLINE) -> list[str]:
+    """The names of the players seen at ``since`` or later, alphabetically."""
+    with engine.connect() as conn:
+        rows = conn.execute(sa.select(db.accounts.c.name)
+                            .where(db.accounts.c.last_seen >= since)
+                            .order_by(db.accounts.c.name_key).limit(limit)).scalars().all()
+    return [str(name) for name in rows]
+
+
+# -- invitations --------------------------------------------------------------------------
+
+
+def _pending(moment: _dt.datetime) -> list[sa.ColumnElement[bool]]:
+    """The conditions of a pending invitation (``table_invites`` joined to ``tables``)."""
+    invites = db.table_invites
+    seated = sa.select(db.table_seats.c.seat).where(
+        db.table_seats.c.table_id == invites.c.table_id,
+        db.table_seats.c.account_id == invites.c.account_id).exists()
+    return [invites.c.answer.is_(None), db.tables.c.status == "waiting",
+            invites.c.created >= moment - _dt.timedelta(hours=INVITE_HOURS), ~seated]
+
+
+def pending_invitations(engine: Engine, account_id: int,
+                        moment: _dt.datetime | None = None) -> list[dict[str, Any]]:
+    """The pending invitations of ``account_id``, newest first: ``{"table",
+    "ruleset_id", "from", "seats", "private", "created"}``."""
+    moment = moment or now()
+    invites, tables = db.table_invites, db.tables
+    inviter = db.accounts.alias("inviter")
+    with engine.connect() as conn:
+        rows = conn.execute(
+            sa.select(invites.c.table_id, invites.c.created, tables.c.ruleset_id,
+                      tables.c.private, inviter.c.name)
+            .join(tables, tables.c.id == invites.c.table_id)
+            .join(inviter, inviter.c.id == sa.func.coalesce(invites.c.inviter_id,
+                                                            tables.c.creator_id))
+            .where(invites.c.account_id == account_id, *_pending(moment))
+            .order_by(invites.c.created.desc(), invites.c.table_id.desc())
+            .limit(MAX_PENDING)).all()
+        seats = _seats(conn, [int(r.table_id) for r in rows])
+    return [{"table": int(r.table_id), "ruleset_id": str(r.ruleset_id), "from": str(r.name),
+             "seats": seats.get(int(r.table_id), []), "private": bool(r.private),
+             "created": _iso(r.created)} for r in rows]
+
+
+def _seats(conn: Connection, table_ids: list[int]) -> dict[int, list[str | None]]:
+    if not table_ids:
+        return {}
+    out: dict[int, list[str | None]] = {}
+    for row in conn.execute(sa.select(db.tables.c.id, db.tables.c.seats)
+                            .where(db.tables.c.id.in_(table_ids))):
+        out[int(row.id)] = [None] * int(row.seats)
+    for held in conn.execute(
+            sa.select(db.table_seats.c.table_id, db.table_seats.c.seat, db.accounts.c.name)
+            .join(db.accounts, db.accounts.c.id == db.table_seats.c.account_id)
+            .where(db.table_seats.c.table_id.in_(table_ids))):
+        seats = out.get(int(held.table_id))
+        if seats is not None and 0 <= held.seat < len(seats):
+            seats[held.seat] = str(held.name)
+    return out
+
+
+def _iso(moment: _dt.datetime | None) -> str | None:
+    if moment is None:
+        return None
+    if moment.tzinfo is None:  # SQLite keeps no time zone: UTC
+        moment = moment.replace(tzinfo=_dt.UTC)
+    return moment.astimezone(_dt.UTC).isoformat(timespec="seconds")
+
+
+def check_invites(engine: Engine, inviter: Account, names: list[str],
+                  moment: _dt.datetime | None = None) -> list[int]:
+    """The account ids of ``names`` that ``inviter`` may invite now (themselves
+    left out). :class:`InviteRefused`: ``422`` for a name with no account,
+    ``429`` over :data:`INVITES_PER_MINUTE`, :data:`MAX_PENDING_FROM_ONE` or
+    :data:`MAX_PENDING`."""
+    if not names:
+        return []
+    moment = moment or now()
+    invites = db.table_invites
+    keys = list(dict.fromkeys(name.lower() for name in names))
+    with engine.connect() as conn:
+        found = {str(r.name_key): (int(r.id), str(r.name)) for r in conn.execute(
+            sa.select(db.accounts.c.id, db.accounts.c.name, db.accounts.c.name_key)
+            .where(db.accounts.c.name_key.in_(keys)))}
+        missing = [name for name in names if name.lower() not in found]
+        if missing:
+            raise InviteRefused(422, f"invite: no account named {missing[0]!r}")
+        targets = {found[key][0]: found[key][1] for key in keys
+                   if found[key][0] != inviter.id}
+        if not targets:
+            return []
+        sent = conn.execute(sa.select(sa.func.count()).select_from(invites)
+                            .where(invites.c.inviter_id == inviter.id,
+                                   invites.c.created >= moment - _dt.timedelta(minutes=1))
+                            ).scalar_one()
+        if int(sent) + len(targets) > INVITES_PER_MINUTE:
+            raise InviteRefused(429, f"invite: at most {INVITES_PER_MINUTE} invitations a "
+                                     "minute; try again in a minute")
+        pending = (sa.select(invites.c.account_id, invites.c.inviter_id,
+                             sa.func.count().label("n"))
+                   .join(db.tables, db.tables.c.id == invites.c.table_id)
+                   .where(invites.c.account_id.in_(list(targets)), *_pending(moment))
+                   .group_by(invites.c.account_id, invites.c.inviter_id))
+        total: dict[int, int] = {}
+        from_me: dict[int, int] = {}
+        for row in conn.execute(pending):
+            total[int(row.account_id)] = total.get(int(row.account_id), 0) + int(row.n)
+            if row.inviter_id == inviter.id:
+                from_me[int(row.account_id)] = int(row.n)
+    for account_id, name in targets.items():
+        if from_me.get(account_id, 0) >= MAX_PENDING_FROM_ONE:
+            raise InviteRefused(429, f"invite: {name} has {MAX_PENDING_FROM_ONE} pending "
+                                     "invitations from you already; wait for an answer")
+        if total.get(account_id, 0) >= MAX_PENDING:
+            raise InviteRefused(429, f"invite: {name} has {MAX_PENDING} pending "
+                                     "invitations already")
+    return sorted(targets)
+
+
+def is_pending(engine: Engine, account_id: int, table_id: int) -> bool:
+    """Whether ``account_id`` has a pending invitation to ``table_id``."""
+    invites = db.table_invites
+    with engine.connect() as conn:
+        row = conn.execute(sa.select(invites.c.table_id)
+                           .join(db.tables, db.tables.c.id == invites.c.table_id)
+                           .where(invites.c.account_id == account_id,
+                                  invites.c.table_id == table_id, *_pending(now()))).first()
+    return row is not None
+
+
+def set_answer(engine: Engine, account_id: int, table_id: int, answer: str) -> None:
+    """Store the answer (``accepted``, ``declined``) to an invitation."""
+    invites = db.table_invites
+    with engine.begin() as conn:
+        conn.execute(sa.update(invites).where(invites.c.account_id == account_id,
+                                              invites.c.table_id == table_id)
+                     .values(answer=answer))
+
+
+def accept(engine: Engine, account: Account, table_id: int) -> tablestore.Table:
+    """Accept a pending invitation: take a seat at its table. ``TableError``:
+    404 no pending invitation, 409 the table is full."""
+    if not is_pending(engine, account.id, table_id):
+        raise TableError(404, f"no pending invitation to table {table_id}")
+    table = tablestore.join_table(engine, table_id, account, None)
+    set_answer(engine, account.id, table_id, "accepted")
+    return table
+
+
+def decline(engine: Engine, account: Account, table_id: int) -> None:
+    """Decline a pending invitation (``TableError`` 404 when there is none)."""
+    if not is_pending(engine, account.id, table_id):
+        raise TableError(404, f"no pending invitation to table {table_id}")
+    set_answer(engine, account.id, table_id, "declined")
+
+
+def invited_to(engine: Engine, table_id: int) -> list[int]:
+    """The account ids invited to ``table_id``."""
+    with engine.connect() as conn:
+        return [int(i) for i in conn.execute(
+            sa.select(db.table_invites.c.account_id)
+            .where(db.table_invites.c.table_id == table_id)).scalars()]
+
+
+# -- the pushed feed ----------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class Feed:
+    """One ``/api/me/live`` connection."""
+
+    socket: WebSocket
+    account: Account
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    async def send(self, message: dict[str, Any]) -> None:
+        async with self.lock:
+            with contextlib.suppress(Exception):  # a closed connection: being dropped
+                await self.socket.send_json(message)
+
+
+class Social:
+    """This process's ``/api/me/live`` connections and its presence heartbeat."""
+
+    def __init__(self, server: Server, hub: Hub) -> None:
+        self.server = server
+        self.engine = server.engine
+        self.presence: Presence = server.online
+        self.hub = hub
+        self.feeds: dict[int, set[Feed]] = {}
+        self.task: asyncio.Task[None] | None = None
+        self.last_online: list[str] | None = None
+        handler = hub.events.handler
+
+        async def both(event: dict[str, Any]) -> None:  # the tables' handler, then ours
+            try:
+                await handler(event)
+            finally:
+                await self.on_event(event)
+
+        hub.events.handler = both
+
+    async def start(self) -> None:
+        self.task = asyncio.create_task(self.heartbeat())
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.task
+
+    def connected(self) -> list[int]:
+        """The players connected to this process (tables and feeds)."""
+        ids = {account_id for account_id, feeds in self.feeds.items() if feeds}
+        for watchers in self.hub.watchers.values():
+            ids.update(w.account.id for w in watchers if w.account is not None)
+        return sorted(ids)
+
+    async def heartbeat(self) -> None:
+        """Keep the connected players online; push the players online when they
+        changed (runs forever)."""
+        while True:
+            await asyncio.sleep(self.presence.seconds / 3)
+            with contextlib.suppress(Exception):  # the database is away: next time
+                await run_in_threadpool(self.presence.seen_now, self.connected())
+                await self.push_online()
+
+    async def push_online(self, only: Feed | None = None) -> None:
+        if not any(self.feeds.values()):
+            self.last_online = None
+            return
+        players = await run_in_threadpool(self.presence.online)
+        if only is not None:
+            await only.send({"type": "online", "players": players})
+            return
+        if players == self.last_online:
+            return
+        self.last_online = players
+        for feeds in list(self.feeds.values()):
+            for feed in list(feeds):
+                await feed.send({"type": "online", "players": players})
+
+    async def push_invitations(self, account_id: int) -> None:
+        feeds = list(self.feeds.get(account_id, ()))
+        if not feeds:
+            return
+        found = await run_in_threadpool(pending_invitations, self.engine, account_id)
+        for feed in feeds:
+            await feed.send({"type": "invitations", "invitations": found})
+
+    async def announce(self, account_ids: list[int]) -> None:
+        """Tell every process that these players' invitations changed."""
+        if account_ids:
+            await self.hub.events.publish({"kind": "invites",
+                                           "accounts": sorted(set(account_ids))})
+
+    async def on_event(self, event: dict[str, Any]) -> None:
+        """An announcement from any process: the invitations of whom changed."""
+        if not any(self.feeds.values()):
+            return
+        kind = event.get("kind")
+        if kind == "invites":
+            ids = event.get("accounts")
+            targets = [i for i in ids if isinstance(i, int) and not isinstance(i, bool)] \
+                if isinstance(ids, list) else []
+        elif kind == "table" and isinstance(event.get("table"), int):
+            targets = await run_in_threadpool(invited_to, self.engine, event["table"])
+        elif kind == "resync":
+            targets = list(self.feeds)
+        else:
+            return
+        for account_id in targets:
+            await self.push_invitations(account_id)
+
+
+def install(app: FastAPI, server: Server, hub: Hub) -> Social:
+    """Add the routes of players online and invitations, and ``/api/me/live``."""
+    from .app import ApiError
+
+    social = Social(server, hub)
+    app.state.social = social
+
+    @app.get("/api/players/online")
+    async def players_online(request: Request, limit: int = MAX_ONLINE) -> dict[str, Any]:
+        """The players online (an authenticated call or a live connection within
+        the last ``seconds``), alphabetically; the caller is one of them."""
+        await run_in_threadpool(server.account, request)
+        if not 1 <= limit <= MAX_ONLINE:
+            raise ApiError(422, f"limit: expected 1 to {MAX_ONLINE}")
+        players = await run_in_threadpool(server.online.online, limit)
+        return {"players": players, "seconds": server.online.seconds}
+
+    @app.get("/api/me/invitations")
+    async def my_invitations(request: Request) -> dict[str, Any]:
+        """The caller's pending invitations, newest first."""
+        account = await run_in_threadpool(server.account, request)
+        found = await run_in_threadpool(pending_invitations, server.engine, account.id)
+        return {"invitations": found}
+
+    @app.post("/api/me/invitations/{table_id}/accept")
+    async def accept_invitation(table_id: int, request: Request) -> dict[str, Any]:
+        """Accept an invitation: a seat at its table. ``404`` no pending
+        invitation to it, ``409`` the table is full."""
+        account = await run_in_threadpool(server.account, request)
+        try:
+            table = await run_in_threadpool(accept, server.engine, account, table_id)
+        except TableError as exc:
+            raise ApiError(exc.status, str(exc)) from None
+        await hub.events.publish({"kind": "table", "table": table_id})
+        await social.announce([account.id])
+        return {"table": table_id, "seat": table.seat_of(account)}
+
+    @app.post("/api/me/invitations/{table_id}/decline", status_code=204)
+    async def decline_invitation(table_id: int, request: Request) -> Response:
+        """Decline an invitation (``404`` no pending invitation to that table)."""
+        account = await run_in_threadpool(server.account, request)
+        try:
+            await run_in_threadpool(decline, server.engine, account, table_id)
+        except TableError as exc:
+            raise ApiError(exc.status, str(exc)) from None
+        await social.announce([account.id])
+        return Response(status_code=204)
+
+    @app.websocket("/api/me/live")
+    async def me_live(socket: WebSocket) -> None:
+        token = socket.query_params.get("token")
+        account = await run_in_threadpool(accounts.account_for, server.engine, token)
+        await socket.accept()
+        if account is None:
+            await socket.send_json({"type": "refused",
+                                    "reason": "sign in first: the token is not valid"})
+            await socket.close(4401)
+            return
+        mine = social.feeds.setdefault(account.id, set())
+        if len(mine) >= MAX_FEEDS:
+            await socket.send_json({"type": "refused", "reason": f"at most {MAX_FEEDS} "
+                                    "of these connections per player"})
+            await socket.close(4429)
+            return
+        feed = Feed(socket, account)
+        mine.add(feed)
+        try:
+            await run_in_threadpool(server.online.seen_now, [account.id])
+            await social.push_invitations(account.id)
+            await social.push_online(only=feed)
+            budget = limits.RateLimit(server.messages_per_minute, 60.0)
+            while True:
+                text = await socket.receive_text()
+                if not budget.hit(""):
+                    await feed.send({"type": "refused", "reason": "too many messages: at "
+                                     f"most {server.messages_per_minute} a minute"})
+                    break
+                try:
+                    message = json.loads(text)
+                except (ValueError, RecursionError):
+                    message = None
+                if isinstance(message, dict) and message.get("type") == "refresh":
+                    await social.push_invitations(account.id)
+                    await social.push_online(only=feed)
+                else:
+                    await feed.send({"type": "refused", "reason": "type: expected refresh"})
+        except WebSocketDisconnect:
+            pass
+        finally:
+            mine.discard(feed)
+            if not mine:
+                social.feeds.pop(account.id, None)
+            with contextlib.suppress(Exception):
+                await socket.close()
+
+    return social
