@@ -11,6 +11,7 @@ import contextlib
 import datetime as _dt
 import os
 import sqlite3
+import threading
 import time
 import warnings
 from collections.abc import Callable
@@ -181,6 +182,7 @@ class RecordsFile:
             self.folder.mkdir(parents=True, exist_ok=True)
         with contextlib.suppress(OSError):
             remove_stray_temporaries(self.folder)
+        self._thread = threading.get_ident()
         self._conn = self._prepare(self._open())
         if not self.in_memory and not self.read_only:
             try:
@@ -475,6 +477,7 @@ class RecordsFile:
         results = self._conn.execute("SELECT * FROM temp.pending_table_results ORDER BY id"
                                      ).fetchall()
         self._conn.close()
+        self._thread = threading.get_ident()
         self._conn = self._prepare(conn)
         self.read_only = False
         if kept:
@@ -500,7 +503,10 @@ class RecordsFile:
 
     def __del__(self) -> None:
         conn = getattr(self, "_conn", None)
-        if conn is not None:
+        # sqlite3 refuses close() from another thread than the connection's; the
+        # garbage collector may run this in any thread (a live table's, say): the
+        # connection then closes itself when it is freed
+        if conn is not None and threading.get_ident() == self._thread:
             conn.close()
 
 

@@ -618,3 +618,24 @@ def test_statistics_sum_the_recorded_durations_as_play_time(store):
     assert [g.duration for g in store.history("eu-classic")] == [30.25, None, 61.5]  # newest first
     assert store.statistics("eu-classic").play_time == 91.75
     assert store.statistics("never-played").play_time == 0.0
+
+
+def test_a_store_freed_in_another_thread_closes_quietly(tmp_path, monkeypatch):
+    # the garbage collector may free a store in any thread (a live table's
+    # connection thread, say): no "Exception ignored" from sqlite's thread check
+    import gc
+    import threading
+
+    raised = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda info: raised.append(info.exc_value))
+    holder = [RecordStore(tmp_path)]
+    holder[0].statistics("eu-classic")
+
+    def free() -> None:
+        holder.clear()
+        gc.collect()
+
+    thread = threading.Thread(target=free)
+    thread.start()
+    thread.join(10)
+    assert raised == []
