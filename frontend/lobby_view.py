@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import arcade
 
 import blockyard
+from blockyard.falling import FallingGame
 from blockyard.online import Client, Invitation, PlayerFeed, TableInfo, parse_table_code
 
 from . import theme
@@ -55,7 +56,8 @@ def table_rulesets() -> list[tuple[str, str]]:
             ruleset = blockyard.load_ruleset(info.path)
         except Exception:  # nothing a plugin does may stop the lobby
             continue
-        if ruleset.mode_record.has_tray or ruleset.mode == "falling":
+        mode = ruleset.mode_record  # the modes a live screen shows (online_table.live_view)
+        if mode.has_tray or issubclass(mode.engine, FallingGame):
             out.append((ruleset.id, ruleset_name(ruleset)))
     return out
 
