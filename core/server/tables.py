@@ -394,9 +394,9 @@ class Hub:
         seat = table.seat_of(watcher.account)
         if seat is None:
             return
-        if table.status == "waiting":
+        if table.status in ("waiting", "finished"):  # the seat is free again
             async with self.lock(table_id):
-                await run_in_threadpool(tablestore.leave_waiting, self.server.engine,
+                await run_in_threadpool(tablestore.free_seat, self.server.engine,
                                         table, seat)
                 await run_in_threadpool(presence.forget, self.server.engine, table_id, seat)
             await self.events.publish({"kind": "table", "table": table_id})

@@ -192,8 +192,9 @@ def join_table(engine: Engine, table_id: int, account: Account, code: str | None
     raise TableError(409, "this table is full")
 
 
-def leave_waiting(engine: Engine, table: Table, seat: int) -> Table:
-    """Free ``seat`` of a table that is still waiting."""
+def free_seat(engine: Engine, table: Table, seat: int) -> Table:
+    """Free ``seat`` of a table that is waiting, or finished (its player left
+    after the result: a rematch then waits for a player to take it)."""
     with engine.begin() as conn:
         conn.execute(sa.delete(db.table_seats).where(db.table_seats.c.table_id == table.id,
                                                      db.table_seats.c.seat == seat))
@@ -299,11 +300,14 @@ def account_results(engine: Engine, name: str, limit: int) -> list[dict[str, Any
 
 
 def rematch(engine: Engine, table: Table, date: str | None) -> Table:
-    """Start the next round at a finished table: a new deal for every seat."""
+    """Start the next round at a finished table: a new deal for every seat; when a
+    player has left the table since, the round waits for a player to take the
+    free seat (it starts when the table is full, as a new table does)."""
+    full = all(holder is not None for holder in table.player_ids)
     with engine.begin() as conn:
         conn.execute(sa.update(db.tables)
                      .where(db.tables.c.id == table.id, db.tables.c.round == table.round,
                             db.tables.c.status == "finished")
-                     .values(status="playing", round=table.round + 1, seed=new_seed(),
-                             date=date, started=now()))
+                     .values(status="playing" if full else "waiting", round=table.round + 1,
+                             seed=new_seed(), date=date, started=now() if full else None))
         return _load(conn, table.id)

@@ -250,3 +250,33 @@ def test_a_live_connection_is_closed_after_too_many_messages(server: Server) -> 
         reasons = [until(socket, "refused")["reason"] for _ in range(601)]
         assert all("expected act" in r for r in reasons[:600])
         assert "too many messages" in reasons[600]
+
+
+def test_a_player_who_leaves_after_the_result_frees_the_seat_for_the_rematch(
+        server: Server) -> None:
+    # a rematch never deals against a player who has gone: it waits for a player
+    owner_name, owner = server.account("fr")
+    other, other_token = server.account("fr")
+    table = new_table(server, owner)
+    url = f"/api/tables/{table['id']}/join"
+    assert server.client.post(url, headers=auth(other_token)).json() == {"seat": 1}
+    with live(server, table["id"], owner) as a, live(server, table["id"], other_token) as b:
+        until(a, "table")
+        until(b, "table")
+        a.send(json.dumps({"type": "act", "action": ["end"]}))  # both games end
+        b.send(json.dumps({"type": "act", "action": ["end"]}))
+        until(b, "result")
+        a.send(json.dumps({"type": "leave"}))  # after the result: frees the seat
+        freed = until(b, "table")
+        while freed["seats"][0] is not None:
+            freed = until(b, "table")
+        assert freed["seats"] == [None, other] and freed["status"] == "finished"
+        b.send(json.dumps({"type": "rematch"}))
+        waiting = until(b, "table")
+        assert waiting["status"] == "waiting" and waiting["seats"] == [None, other]
+    listed = server.client.get(f"/api/tables/{table['id']}").json()
+    assert listed["status"] == "waiting" and listed["seats"] == [None, other]
+    # someone takes the free seat: the new round starts
+    assert server.client.post(url, headers=auth(owner)).json() == {"seat": 0}
+    listed = server.client.get(f"/api/tables/{table['id']}").json()
+    assert listed["status"] == "playing" and listed["seats"] == [owner_name, other]
