@@ -575,8 +575,15 @@ class LiveTableScreen:
         rematch dealt a new round)."""
         if self.table.update():
             if self.table.games and not any(g is self.game for g in self.table.games):
-                # a rematch dealt a new round: a fresh screen on the player's board
-                self.window.show_view(live_view(self.session, self.table, self.leave_table))
+                # a rematch dealt a new round: a fresh screen on the player's board, or
+                # the waiting screen while a seat is free (its player left the table)
+                def duel() -> None:
+                    self.window.show_view(live_view(self.session, self.table,
+                                                    self.leave_table))
+                if self.table.status == "waiting":
+                    self.window.show_view(WaitingView(self.table, duel, self.leave_table))
+                else:
+                    duel()
                 return True
             self._sync_table()
             self.refresh()

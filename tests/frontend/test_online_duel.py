@@ -226,3 +226,21 @@ def test_a_full_table_is_watched(ui, server):
         assert watching.game.log == log
     finally:
         bob_live.close()
+
+
+def test_a_rematch_after_the_opponent_left_waits_for_a_player(ui, server):
+    # nobody is dealt against a player who has gone: the waiting screen, then the
+    # duel again once someone takes the free seat
+    me, view, bob, bob_live, table_id, _seed = start_duel(ui, server)
+    with bob_live:
+        bob_live.act(["end"])
+        view.send(["end"])
+        pump_until(ui, lambda: view.table.result is not None)
+        bob_live.leave()
+        pump_until(ui, lambda: view.table.seats[1] is None)
+    ui.key("r")  # the rematch
+    pump_until(ui, lambda: isinstance(ui.view, WaitingView))
+    assert ui.view.session.status == "waiting"
+    assert bob.join(table_id) == 1
+    pump_until(ui, lambda: isinstance(ui.view, LiveDuelView) and ui.view is not view)
+    assert ui.view.table.seats == [me.name, bob.name] and ui.view.table.status == "playing"
