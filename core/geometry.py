@@ -348,18 +348,7 @@ class Board:
         with ``colour``: a piece placed (the engine's fast form of :meth:`fill`;
         the colour tuple is written when first read, from this board's, so a game
         whose colours nobody reads writes one every ``MAX_PENDING`` moves)."""
-        board = _new_board(Board)  # _derived, written out: asked for every move weighed
-        board._geo = self._geo
-        board._bits = self._bits | mask
-        board._colours = None
-        pending = self._pending
-        if pending is None:
-            board._pending = (self._colours, base, offsets, colour, 1)  # type: ignore[assignment]
-        elif pending[4] < MAX_PENDING:
-            board._pending = (self, base, offsets, colour, pending[4] + 1)
-        else:
-            board._pending = (self.colours, base, offsets, colour, 1)
-        return board
+        return self._derived(self._bits | mask, base, offsets, colour)
 
     def fill(self, mask: int, colour: int) -> Board:
         """A new board with the cells of ``mask`` filled with ``colour``."""
