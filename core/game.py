@@ -106,6 +106,7 @@ class Game:
         self.elapsed_us = 0
         self.state: dict[str, Any] = {}
         self.log: list[list[Any]] = []
+        self._pure_held: tuple[Game, Any] | None = None
 
     # -- starting ----------------------------------------------------------------------
 
@@ -361,7 +362,7 @@ class Game:
     # compared with a copy kept on the game, made again only when the engine has
     # changed the state or the log since the last hook (about once per move).
 
-    _pure_held: tuple[Game, Any] | None = None
+    _pure_held: tuple[Game, Any] | None
     """``(game, mark)`` while the engine asks several hooks in a row without
     changing the game in between (``TrayGame.evaluate``): the facade then leaves
     the check to the engine, which compares the game with the mark once after
@@ -480,6 +481,7 @@ class Game:
         twin.__dict__ = self.__dict__.copy()  # a copy at once: faster than update()
         twin.state = _copy_state(self.state)
         twin.log = self.log.copy()
+        twin._pure_held = None
         self._clone_into(twin)
         return twin
 

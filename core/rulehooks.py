@@ -29,8 +29,9 @@ with its arguments and answer to standard error, as datasette's
 The bounds an answer must keep are in :mod:`blockyard.answers`. This module is
 longer than most because :class:`RuleHooks` has one short, typed method per hook
 (the facade's point: a newcomer finds how ``blockyard_score`` is asked under
-``RuleHooks.score``); the binding, purity and watchdog code they share is here
-too, since every method goes through it.
+``RuleHooks.score``, an attribute bound to its checked caller); the binding,
+purity and watchdog code they share is here too, since every method goes
+through it.
 """
 
 from __future__ import annotations
@@ -39,9 +40,8 @@ import contextlib
 import os
 import sys
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
-from functools import partial
 from types import CodeType, TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pluggy
 
@@ -125,14 +125,16 @@ _MAY_CHANGE = frozenset({"game_start"})
 
 
 class _Purity:
-    """Which hooks the purity check covers."""
+    """Which hooks the purity check covers (instance attributes: read on every
+    hook call, where CPython reads an instance's own attribute fastest)."""
 
-    on = True
-    """Check the hooks of plugins that do not ship with Blockyard (always, but
-    for measuring the check's cost)."""
-    bundled = False
-    """Check the hooks of Blockyard's own plugins too (the conformance kit turns
-    it on)."""
+    def __init__(self) -> None:
+        self.on = True
+        """Check the hooks of plugins that do not ship with Blockyard (always, but
+        for measuring the check's cost)."""
+        self.bundled = False
+        """Check the hooks of Blockyard's own plugins too, and their answers in
+        full (the conformance kit turns it on)."""
 
 
 PURITY = _Purity()
@@ -214,6 +216,19 @@ def _plain_caller(argnames: tuple[str, ...], impls: Sequence[tuple[Callable[...,
     return call
 
 
+class ClearCall(Protocol):
+    """How :attr:`RuleHooks.clear` is called."""
+
+    def __call__(self, game: Game, board: Board, placed: int, piece: Piece | None, row: int,
+                 col: int, action: str = "place") -> Clearing: ...
+
+
+class ScoreCall(Protocol):
+    """How :attr:`RuleHooks.score` is called."""
+
+    def __call__(self, game: Game, move: MoveFacts, action: str = "place") -> Scoring: ...
+
+
 class _Hook:
     """One hook as the facade asks it: its caller, its answer check, and whether it
     collects every answer or takes the first."""
@@ -224,10 +239,12 @@ class _Hook:
         "check",
         "collecting",
         "expected",
+        "first",
         "has_game",
         "name",
         "plain",
         "pluggy_call",
+        "rest",
     )
 
     def __init__(self, name: str, caller: Any, expected: str, check: Check) -> None:
@@ -239,6 +256,12 @@ class _Hook:
         self.collecting = not spec.opts.get("firstresult")
         self.has_game = bool(self.argnames) and self.argnames[0] == "game"
         argnames = self.argnames
+        self.first: Callable[..., Any] | None = None
+        """The implementation pluggy asks first, when ``plain`` may call it
+        directly with every argument in order (else ``None``)."""
+        self.rest: Callable[..., Any] | None = None
+        """With ``first``: the plain caller of the implementations after it, or
+        ``None`` when there are none."""
 
         def through_pluggy(*args: Any) -> Any:
             return caller(**dict(zip(argnames, args, strict=True)))
@@ -258,6 +281,11 @@ class _Hook:
             return None
         # pluggy calls the last registered first
         order = [(impl.function, tuple(impl.argnames)) for impl in reversed(impls)]
+        if order and not self.collecting and order[0][1] == self.argnames:
+            # the first answerer takes every argument in order: the inline forms
+            # call it directly and the rest only when it answers None
+            self.first = order[0][0]
+            self.rest = _plain_caller(self.argnames, order[1:], False) if order[1:] else None
         return _plain_caller(self.argnames, order, self.collecting)
 
 
@@ -269,6 +297,26 @@ class RuleHooks:
     keeps its own state). Game hooks take the game first and a keyword
     ``action`` (the action being taken, named in errors); the seed named in
     errors is the game's."""
+
+    clear: ClearCall
+    """``blockyard_clear``: the regions the move completed and the board after it
+    (``clear(game, board, placed, piece, row, col, action="place")``). Checked
+    whole: a :class:`Clearing` whose regions are
+    :class:`~blockyard.geometry.Region` objects (a list is taken as a tuple) and
+    whose board is this ruleset's size.
+
+    An attribute bound while the ruleset loads (as is :attr:`score`), not a method:
+    asked for every move a bot weighs, it is a plain closure that calls the
+    plugins directly and accepts the answer of the usual shape inline, handing
+    every other case (a watchdog limit, a purity check, an answer of another
+    shape) to the complete check. The one definition of what is checked is
+    ``_clear_in_full``."""
+
+    score: ScoreCall
+    """``blockyard_score``: points and the new combo counter for a move
+    (``score(game, move, action="place")``; the core's default answers 0 when no
+    plugin does); the points may not take the score past ±:data:`MAX_SCORE`.
+    Bound as :attr:`clear` is; the complete check is ``_score_in_full``."""
 
     # bound by _bind(): ask(action, *hook arguments) -> the checked answer
     _ask_board_size: Callable[..., Any]
@@ -428,30 +476,38 @@ class RuleHooks:
             call = hook.pluggy_call if self._monitors else hook.call
             setattr(self, "_ask_" + hook.name, self._asker(hook, call))
         # clear and score, asked for every move a bot weighs, are bound to their
-        # direct caller with the usual answer checked inline (the methods below
+        # direct caller with the usual answer checked inline (the _in_full methods
         # stay the one definition of what is checked: the inline forms hand any
         # other case to them)
-        for name, fast in (("clear", self._fast_clear), ("score", self._fast_score)):
-            self.__dict__.pop(name, None)
-            plain = self._hooks[name].plain
-            if plain is not None and not self._monitors:
-                self.__dict__[name] = fast(plain)
+        self.clear = self._clear_in_full
+        self.score = self._score_in_full
+        if not self._monitors and self.timeout is None:
+            for name, fast in (("clear", self._fast_clear), ("score", self._fast_score)):
+                hook = self._hooks[name]
+                if hook.plain is not None:
+                    # the first answerer called directly, the others after a None
+                    first, rest = (hook.first, hook.rest) if hook.first else (hook.plain, None)
+                    setattr(self, name, fast(first, rest))
 
-    def _fast_clear(self, plain: Callable[..., Any]) -> Callable[..., Clearing]:
+
+    def _fast_clear(self, first: Callable[..., Any], rest: Callable[..., Any] | None
+                    ) -> Callable[..., Clearing]:
         """:meth:`clear` when no watchdog limit is set and the purity check is the
         engine's (or off): the answer of the common shape accepted inline."""
-        own, watch, purity, error = self.timeout, WATCH, PURITY, self.error
-        slow, checked = partial(RuleHooks.clear, self), self._checked_clearing
+        watch, purity, error = WATCH, PURITY, self.error
+        slow, checked = self._clear_in_full, self._checked_clearing
         checked_hook = "clear" not in self.unchecked
 
         def clear(game: Game, board: Board, placed: int, piece: Piece | None, row: int,
                   col: int, action: str = "place") -> Clearing:
-            if own is not None or watch.limit is not None or (
+            if watch.limit is not None or (
                     purity.on and (checked_hook or purity.bundled)
                     and ((held := game._pure_held) is None or held[0] is not game)):
                 return slow(game, board, placed, piece, row, col, action)
             try:
-                value = plain(game, board, placed, piece, row, col)
+                value = first(game, board, placed, piece, row, col)
+                if value is None and rest is not None:
+                    value = rest(game, board, placed, piece, row, col)
             except (IllegalMove, PluginError, RulesetError):
                 raise
             except Exception as exc:
@@ -475,20 +531,30 @@ class RuleHooks:
             return checked(game, board, self._checked("clear", value, game, action), action)
         return clear
 
-    def _fast_score(self, plain: Callable[..., Any]) -> Callable[..., Scoring]:
+    def _fast_score(self, first: Callable[..., Any], rest: Callable[..., Any] | None
+                    ) -> Callable[..., Scoring]:
         """:meth:`score` when no watchdog limit is set and the purity check is the
-        engine's (or off): the answer of the common shape accepted inline."""
-        own, watch, purity, error = self.timeout, WATCH, PURITY, self.error
-        slow, bounded = partial(RuleHooks.score, self), self._bounded_scoring
+        engine's (or off): the answer of the common shape accepted inline.
+
+        The state a Blockyard plugin's scorer keeps is the plugin's code, not a
+        rule file's numbers: when only Blockyard's own plugins answer the hook,
+        its shape is taken as the tests hold it (the conformance kit walks it,
+        with ``purity_check(True, bundled=True)``); points, combo and the score's
+        bound are checked whoever answers, since rule files set them."""
+        watch, purity, error = WATCH, PURITY, self.error
+        slow, bounded = self._score_in_full, self._bounded_scoring
         checked_hook = "score" not in self.unchecked
+        trusted = not checked_hook
 
         def score(game: Game, move: MoveFacts, action: str = "place") -> Scoring:
-            if own is not None or watch.limit is not None or (
+            if watch.limit is not None or (
                     purity.on and (checked_hook or purity.bundled)
                     and ((held := game._pure_held) is None or held[0] is not game)):
                 return slow(game, move, action)
             try:
-                value = plain(game, move)
+                value = first(game, move)
+                if value is None and rest is not None:
+                    value = rest(game, move)
             except (IllegalMove, PluginError, RulesetError):
                 raise
             except Exception as exc:
@@ -499,7 +565,7 @@ class RuleHooks:
                 if type(points) is int and type(combo) is int \
                         and -MAX_POINTS <= points <= MAX_POINTS and 0 <= combo <= MAX_COMBO \
                         and -MAX_SCORE <= game.score + points <= MAX_SCORE \
-                        and (not (state := value.state) or (
+                        and ((trusted and not purity.bundled) or not (state := value.state) or (
                             type(state) is dict and len(state) <= MAX_STATE_ITEMS_FLAT
                             and _flat_figures(state, MAX_STATE_ITEMS_FLAT))
                             or state_within(state)):
@@ -814,12 +880,10 @@ class RuleHooks:
             out |= mask
         return out
 
-    def clear(self, game: Game, board: Board, placed: int, piece: Piece | None, row: int,
-              col: int, action: str = "place") -> Clearing:
-        """``blockyard_clear``: the regions the move completed and the board after
-        it. Checked whole: a :class:`Clearing` whose regions are
-        :class:`~blockyard.geometry.Region` objects (a list is taken as a tuple)
-        and whose board is this ruleset's size."""
+    def _clear_in_full(self, game: Game, board: Board, placed: int, piece: Piece | None,
+                       row: int, col: int, action: str = "place") -> Clearing:
+        """:attr:`clear` with every check made (the watchdog's limit, the purity
+        check, the answer checked whole)."""
         return self._checked_clearing(
             game, board, self._ask_clear(action, game, board, placed, piece, row, col), action)
 
@@ -864,10 +928,9 @@ class RuleHooks:
         value: bool | None = self._ask_accept_stone(action, game, stone, row, col)
         return value
 
-    def score(self, game: Game, move: MoveFacts, action: str = "place") -> Scoring:
-        """``blockyard_score``: points and the new combo counter for a move (the
-        core's default answers 0 when no plugin does); the points may not take the
-        score past ±:data:`MAX_SCORE`."""
+    def _score_in_full(self, game: Game, move: MoveFacts, action: str = "place") -> Scoring:
+        """:attr:`score` with every check made (the watchdog's limit, the purity
+        check, the answer and its state walked whole)."""
         return self._bounded_scoring(game, self._ask_score(action, game, move), action)
 
     def _bounded_scoring(self, game: Game, value: Scoring, action: str) -> Scoring:

@@ -16,7 +16,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from .errors import IllegalMove, PluginError
 from .game import Game, TraySpec
-from .geometry import PieceGeometry, parse_board_text
+from .geometry import Board, PieceGeometry, parse_board_text
 from .pieces import Cell, Piece, parse_piece_name, piece_from_json, piece_json
 from .results import MoveResult, TrayFacts
 from .rulehooks import PURITY
@@ -26,6 +26,7 @@ _OLD_FIELDS = (("swaps_left", "swap", "left"), ("continues_used", "continue", "u
 """Snapshot fields of swaps and continues before they became plugin actions:
 (field, action, the key of the action owner's state entry)."""
 _new_tuple = tuple.__new__  # builds an Evaluation without NamedTuple's Python-level __new__
+_derived = Board._derived  # Board.with_piece's body: called without a frame between
 
 
 class Evaluation(NamedTuple):
@@ -282,7 +283,6 @@ class TrayGame(Game):
         hooks, geo = self._hooks, self._geo
         clear, score = hooks.clear, hooks.score
         combo, state, slots, streak = self.combo, self.state, self._slots, self.streak
-        with_piece = before.with_piece
         for slot, row, col in moves:
             if fits is not None and type(slot) is int and type(row) is int \
                     and type(col) is int and 0 <= slot < slots and 0 <= col < cols \
@@ -292,7 +292,7 @@ class TrayGame(Game):
                 piece: Piece = tray[slot]  # type: ignore[assignment]
                 info: PieceGeometry = infos[slot]  # type: ignore[assignment]
                 mask = info.shape << base
-                board = with_piece(mask, base, info.offsets, piece.colour)
+                board = _derived(before, before._bits | mask, base, info.offsets, piece.colour)
             else:
                 piece, mask = self._check_move(slot, row, col)
                 board = before.fill(mask, piece.colour)

@@ -101,7 +101,10 @@ class LineClearing:
         return Clearing(full, after, drops)
 
     @hookimpl
-    def blockyard_clear(self, game: Any, board: Board) -> Clearing:
+    def blockyard_clear(self, game: Any, board: Board, placed: int, piece: Any, row: int,
+                        col: int) -> Clearing:
+        # (every argument of the hook, in order, though only two are read: the
+        # engine then calls it directly, a frame less on every move weighed)
         if game.ruleset is not self._ruleset:  # not checked with this ruleset
             return self.clear_full(game.ruleset.regions, board)
         if self._maybe_full(board.bits):  # shifted ANDs: most moves fill no region

@@ -17,7 +17,7 @@ import blockyard
 from blockyard import PluginError, hookimpl
 from blockyard.params import Params
 from blockyard.results import Clearing, Scoring, TrayFacts
-from blockyard.rulehooks import SealedError
+from blockyard.rulehooks import SealedError, purity_check
 
 ROOT = Path(__file__).resolve().parents[1]
 TRAY_RULESETS = sorted(i.id for i in blockyard.list_rulesets()
@@ -296,6 +296,31 @@ def test_a_score_past_the_snapshot_limit_is_refused(rule_file, register_plugin):
     with pytest.raises(PluginError, match="past ±1,000,000,000,000,000"):
         game.place(*game.legal_moves()[0])
     assert game.snapshot() == before
+
+
+def test_a_bundled_scorer_s_state_is_trusted_in_play_and_walked_by_the_kit(monkeypatch,
+                                                                          rule_file):
+    # the shape of a Blockyard scorer's state is its code's (MODDING: bounds):
+    # not walked in play, walked when the tests ask; its points are always checked
+    from blockyard.plugins import scoring
+
+    answer = Scoring(1, 0, {"line-scoring": {"blob": "x" * 2_000}})
+
+    def scorer(self, game, move):
+        return answer
+
+    monkeypatch.setattr(scoring.LineScoring, "blockyard_score", hookimpl(scorer))
+    ruleset = blockyard.load_ruleset(rule_file(  # its own: the cached one keeps the real scorer
+        '[ruleset]\nextends = "eu-classic"\nid = "odd-state"\nname = "Odd state"\n'))
+    assert "score" in ruleset.hooks.unchecked
+    game = blockyard.new_game(ruleset, seed=1)
+    with purity_check(True, bundled=True), \
+            pytest.raises(PluginError, match="JSON values within the bounds"):
+        game.preview(*game.legal_moves()[0])
+    assert game.preview(*game.legal_moves()[0]).points == 1  # in play: trusted
+    answer = Scoring(10**100, 0)
+    with pytest.raises(PluginError, match="within ±1,000,000,000"):
+        game.preview(*game.legal_moves()[0])
 
 
 class HugeDeal:
