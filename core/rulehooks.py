@@ -494,7 +494,7 @@ class RuleHooks:
                     ) -> Callable[..., Clearing]:
         """:meth:`clear` when no watchdog limit is set and the purity check is the
         engine's (or off): the answer of the common shape accepted inline."""
-        watch, purity, error = WATCH, PURITY, self.error
+        watch, purity, raised = WATCH, PURITY, self._raised
         slow, checked = self._clear_in_full, self._checked_clearing
         checked_hook = "clear" not in self.unchecked
 
@@ -511,8 +511,7 @@ class RuleHooks:
             except (IllegalMove, PluginError, RulesetError):
                 raise
             except Exception as exc:
-                raise error("clear", f"raised {type(exc).__name__}: {exc}", seed=game.seed,
-                            action=action, cause=exc) from exc
+                raise raised("clear", exc, game.seed, action) from exc
             # (the engine's own reads of a Board: _geo is what .geo returns)
             if type(value) is Clearing and not value.row_drops \
                     and type(after := value.board) is Board and after._geo is board._geo:
@@ -541,7 +540,7 @@ class RuleHooks:
         its shape is taken as the tests hold it (the conformance kit walks it,
         with ``purity_check(True, bundled=True)``); points, combo and the score's
         bound are checked whoever answers, since rule files set them."""
-        watch, purity, error = WATCH, PURITY, self.error
+        watch, purity, raised = WATCH, PURITY, self._raised
         slow, bounded = self._score_in_full, self._bounded_scoring
         checked_hook = "score" not in self.unchecked
         trusted = not checked_hook
@@ -558,8 +557,7 @@ class RuleHooks:
             except (IllegalMove, PluginError, RulesetError):
                 raise
             except Exception as exc:
-                raise error("score", f"raised {type(exc).__name__}: {exc}", seed=game.seed,
-                            action=action, cause=exc) from exc
+                raise raised("score", exc, game.seed, action) from exc
             if type(value) is Scoring:
                 points, combo = value.points, value.combo
                 if type(points) is int and type(combo) is int \
@@ -622,9 +620,8 @@ class RuleHooks:
                             seed=args[0].seed if has_game else None, action=action,
                             plugin=self.owner_of(exc, self.answering(name))) from None
             except Exception as exc:
-                raise error(name, f"raised {type(exc).__name__}: {exc}",
-                            seed=args[0].seed if has_game else None, action=action,
-                            cause=exc) from exc
+                raise self._raised(name, exc, args[0].seed if has_game else None,
+                                   action) from exc
             if changed is not None:
                 raise error(name, f"changed the game: {changed} (only blockyard_game_start "
                             "and an action's perform may change it; return the change "
@@ -721,6 +718,13 @@ class RuleHooks:
                 self.answering(hook)
         return PluginError(problem, plugin=plugin, hook="blockyard_" + hook,
                            ruleset=self.ruleset_id, seed=seed, action=action)
+
+    def _raised(self, hook: str, exc: Exception, seed: int | None, action: str
+                ) -> PluginError:
+        """The :class:`PluginError` for a hook that raised ``exc`` (named after the
+        plugin whose code raised it)."""
+        return self.error(hook, f"raised {type(exc).__name__}: {exc}", seed=seed,
+                          action=action, cause=exc)
 
     def _culprit(self, hook: _Hook, args: tuple[Any, ...], bad: Any) -> str | None:
         """Which plugin gave the answer ``bad`` to a collecting hook (asked one by
