@@ -695,16 +695,7 @@ def _save(plt: Any, fig: Any, target: Path) -> Path:
 def plot(report: SimulationReport, path: str | Path) -> Path:
     """Draw the score and game-length histograms and the killer-piece chart
     into a PNG file (needs matplotlib: ``pip install blockyard[lab]``)."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError as exc:
-        raise RuntimeError("--plot needs matplotlib: pip install 'blockyard[lab]'") from exc
-    from .files import temporary_name
-
-    target = Path(path)
+    plt = _pyplot()
     s = report.summary()
     fig, axes = plt.subplots(1, 3, figsize=(15, 4.5))
     bins = min(40, max(5, len(report.games) // 5))
@@ -721,15 +712,7 @@ def plot(report: SimulationReport, path: str | Path) -> Path:
     axes[2].set_xlabel("share of games")
     fig.suptitle(f"{report.ruleset}, bot {report.bot}, {len(report.games)} games")
     fig.tight_layout()
-    temp = temporary_name(target)
-    try:
-        fig.savefig(temp, format="png", dpi=100)
-        temp.replace(target)
-    finally:
-        plt.close(fig)
-        if temp.exists():
-            temp.unlink()
-    return target
+    return _save(plt, fig, Path(path))
 
 
 def write_json(data: dict[str, Any], path: str | Path) -> None:
