@@ -42,3 +42,13 @@ def test_the_lean_loop_plays_the_same_games_as_blockyard():
             assert (lean.board, lean.score, lean.sets) == \
                 (ours.grid.bits, ours.score, ours.set_index), (seed, ours.moves)
     assert moves > 400  # full games, deals and clears included
+
+
+def test_the_replay_by_hand_beside_restore_builds_the_same_game():
+    # restore's reference does the same work but the checks: the same game
+    bench = load_benchmark()
+    ruleset = blockyard.load_ruleset("eu-classic")
+    game = bench.game_of_moves(ruleset, bench.RESTORE_MOVES)
+    again = bench.replay_by_hand(ruleset, game)
+    assert again.snapshot() == game.snapshot() == blockyard.restore(game.snapshot()).snapshot()
+    assert game.moves == bench.RESTORE_MOVES
