@@ -401,6 +401,19 @@ class Hub:
                 await run_in_threadpool(presence.forget, self.server.engine, table_id, seat)
             await self.events.publish({"kind": "table", "table": table_id})
         elif table.status == "playing":
+            if table.rematch_by is not None and table.rematch_by != seat:
+                async with self.lock(table_id):
+                    declined = await run_in_threadpool(
+                        tablestore.decline_rematch, self.server.engine, table, seat,
+                        self.deal_date(table.ruleset_id))
+                    if declined:
+                        await run_in_threadpool(presence.forget, self.server.engine,
+                                                table_id, seat)
+                        self._forget(table_id)
+                        self.tables.pop(table_id, None)
+                if declined:
+                    await self.events.publish({"kind": "table", "table": table_id})
+                    return
             await self.end_seat(table_id, seat)
 
     async def rematch(self, watcher: Watcher, table_id: int) -> None:
@@ -413,12 +426,18 @@ class Hub:
                 await watcher.send(refused(f"the table is {table.status}: a rematch starts "
                                            "only when every game is over"))
                 return
-            ruleset = load_ruleset(table.ruleset_id)
-            date = today_in(ruleset.timezone).isoformat() if ruleset.is_daily else None
-            await run_in_threadpool(tablestore.rematch, self.server.engine, table, date)
+            await run_in_threadpool(tablestore.rematch, self.server.engine, table,
+                                    self.deal_date(table.ruleset_id),
+                                    table.seat_of(watcher.account))
             self._forget(table_id)
             self.tables.pop(table_id, None)
         await self.events.publish({"kind": "table", "table": table_id})
+
+    @staticmethod
+    def deal_date(ruleset_id: str) -> str | None:
+        """The date of a new deal of ``ruleset_id``: today's for a daily ruleset."""
+        ruleset = load_ruleset(ruleset_id)
+        return today_in(ruleset.timezone).isoformat() if ruleset.is_daily else None
 
     # -- presence ---------------------------------------------------------------------
 
