@@ -338,8 +338,9 @@ def decline_rematch(engine: Engine, table: Table, seat: int, date: str | None) -
     """A player leaves a round that another seat's rematch dealt, before acting in
     it: their seat is freed and the round is dealt again, waiting for a player (as
     a rematch after a player left; nobody asked for that round: ``rematch_by``
-    ``None``, so whoever takes the seat joins it as any table); whether it was done (``False``: the seat has
-    acted in the round, or the table moved on meanwhile)."""
+    ``None``, so whoever takes the seat joins it as any table); whether it was
+    done (``False``: the seat has acted in the round, or the table moved on
+    meanwhile)."""
     with engine.begin() as conn:
         acted = conn.execute(sa.select(db.table_actions.c.id)
                              .where(db.table_actions.c.table_id == table.id,

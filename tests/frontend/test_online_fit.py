@@ -52,6 +52,30 @@ def check_buttons(buttons, width, height, code):
         assert button.rect.bottom >= 0 and button.rect.top <= height, (code, button.label)
 
 
+def check_panel(panel, width, height, code):
+    """The result panel: inside the window, every row, the title, the note and the
+    buttons inside the panel, nothing cut, and no more than its content's height."""
+    r = panel.rect
+    assert r.left >= 0 and r.right <= width and r.bottom >= 0 and r.top <= height, code
+    for text in [panel.title, panel.note, *[t for row in panel.rows for t in row]]:
+        left = text.x - (text.content_width / 2 if text.anchor_x == "center" else
+                         text.content_width if text.anchor_x == "right" else 0)
+        assert r.left - 1 <= left and left + text.content_width <= r.right + 1, (code,
+                                                                                  text.text)
+        assert r.bottom <= text.y <= r.top, (code, text.text)
+    check_buttons(panel.buttons, width, height, code)
+    for button in panel.buttons:
+        assert r.left <= button.rect.left and button.rect.right <= r.right + 1, code
+        assert r.bottom <= button.rect.bottom and button.rect.top <= r.top, code
+    lowest_row = min(row[1].y - row[1].content_height / 2 for row in panel.rows)
+    assert lowest_row > max(b.rect.top for b in panel.buttons), code
+    # sized to its content: no tall empty space (title, rows, note, buttons, margins)
+    content = panel.title.content_height + sum(row[1].content_height + 12
+                                               for row in panel.rows) \
+        + panel.note.content_height + max(b.rect.height for b in panel.buttons)
+    assert r.height <= content + 120, (code, r.height, content)
+
+
 def check_text(text, width, code):
     left = text.x - (text.content_width / 2 if text.anchor_x == "center" else
                      text.content_width if text.anchor_x == "right" else 0)
@@ -109,7 +133,7 @@ def test_online_screens_fit(ui, size):
             check_text(label, width, code)
         for rect in duel.band_rects:  # the opponents' boards stay below the tray
             assert rect.bottom >= 0 and rect.top <= duel.reserve_bottom
-        assert duel.result_lines.content_width <= duel.result_panel.width
+        check_panel(duel.panel, width, height, code)
         # an opponent's board watched full-size, and a live Sudoku Bloxx table
         watched = LiveDuelView(ui.app.session(), table, lambda: None, shown=1)
         ui.window.show_view(watched)
@@ -138,7 +162,7 @@ def test_online_screens_fit(ui, size):
         falling._sync_table()
         falling.place_sections(width, height)
         check_buttons([falling.rematch_button, falling.leave_button], width, height, code)
-        check_text(falling.result_title, width, code)
+        check_panel(falling.panel, width, height, code)
         boards = LeaderboardView(account, "eu-daily", ["eu-daily", "eu-classic"],
                                  lambda *a: None, lambda: None)
         ui.window.show_view(boards)
