@@ -483,10 +483,11 @@ class LiveTableMenu(PauseMenu):
             * len(self.buttons) / 2
         self.note.width = int(max(100, min(width - 24, 460 * scale)))
         self.note.font_size = 15 * scale
-        self.note.position = (width / 2, top + 8 * scale)
-        self.title.position = (width / 2, top + 16 * scale + self.note.content_height
-                               + 24 * scale)
+        note_top = top + 6 * scale + self.note.content_height  # above the first button
+        self.note.position = (width / 2, note_top)
         fit_text(self.title, width - 24, 40 * scale, 26 * scale)
+        self.title.position = (width / 2, note_top + 10 * scale
+                               + self.title.content_height / 2)
 
     def draw(self) -> None:
         if self.open:

@@ -114,12 +114,18 @@ def test_online_screens_fit(ui, size):
         assert form.rows[-1].bottom >= form.create_button.rect.top
         table = TableSession(QuietLive(), "someone_with_a_long_name", "12-abcdef")
         table._take({"type": "table", "id": 12, "ruleset_id": "eu-classic", "seed": 5,
-                     "seats": ["someone_with_a_long_name", "another_long_name_here"],
+                     "seats": ["someone_with_a_long_name", None, None],
+                     "invited": ["another_long_name_here"],
                      "status": "waiting", "round": 1})
         waiting = WaitingView(table, lambda: None, lambda: None)
         ui.window.show_view(waiting)
         check_buttons(waiting.buttons, width, height, code)
         check_text(waiting.title, width, code)
+        assert waiting.body.content_width <= width and waiting.body.font_size >= 15
+        assert len(waiting.body.text.splitlines()) == 4  # the code and three seats
+        table._take({"type": "table", "id": 12, "ruleset_id": "eu-classic", "seed": 5,
+                     "seats": ["someone_with_a_long_name", "another_long_name_here"],
+                     "status": "waiting", "round": 1})
         duel = LiveDuelView(ui.app.session(), table, lambda: None)
         ui.window.show_view(duel)
         table._take({"type": "connection", "state": "lost", "reason": "x"})
@@ -134,6 +140,24 @@ def test_online_screens_fit(ui, size):
         for rect in duel.band_rects:  # the opponents' boards stay below the tray
             assert rect.bottom >= 0 and rect.top <= duel.reserve_bottom
         check_panel(duel.panel, width, height, code)
+        # the table's menu, and its question before leaving
+        menu = duel.dialog.pause
+        menu.show()
+        for buttons in (menu.main, menu.confirm):
+            menu.buttons = buttons
+            menu._place()
+            check_buttons(buttons, width, height, code)
+            check_text(menu.title, width, code)
+            assert menu.note.content_width <= width
+            assert menu.note.y - menu.note.content_height >= buttons[0].rect.top - 1
+            assert menu.title.y - menu.title.content_height / 2 >= menu.note.y - 1
+        menu.close()
+        # a rematch another player asked for: the question in the same panel
+        duel.asked_by = "another_long_name_here"
+        duel._fill_panel()
+        check_panel(duel.panel, width, height, code)
+        assert [b.label for b in duel.panel.buttons] == [duel.play_button.label,
+                                                          duel.leave_button.label]
         # an opponent's board watched full-size, and a live Sudoku Bloxx table
         watched = LiveDuelView(ui.app.session(), table, lambda: None, shown=1)
         ui.window.show_view(watched)
@@ -163,6 +187,11 @@ def test_online_screens_fit(ui, size):
         falling.place_sections(width, height)
         check_buttons([falling.rematch_button, falling.leave_button], width, height, code)
         check_panel(falling.panel, width, height, code)
+        falling_table.clock = (12.0, 0.0)  # the new round's clock in the question
+        falling.asked_by = "another_long_name_here"
+        falling._fill_panel()
+        check_panel(falling.panel, width, height, code)
+        assert len(falling.panel.note.text.splitlines()) >= 2
         boards = LeaderboardView(account, "eu-daily", ["eu-daily", "eu-classic"],
                                  lambda *a: None, lambda: None)
         ui.window.show_view(boards)
