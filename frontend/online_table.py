@@ -433,7 +433,7 @@ class LiveTableMenu(PauseMenu):
                             font_size=20)]
         self.confirm = [Button(_("Stay at the table"), self.stay, font_size=20),
                         Button(_("Leave table"), self._then_close(screen.leave),
-                               font_size=20, color="BAD")]
+                               font_size=20)]
         self.confirming = False
         self.buttons = self.main
         self.scale = 1.0
@@ -551,11 +551,12 @@ class ResultPanel:
         button_w = max([b.natural_width(button_size) for b in buttons] + [120 * scale])
         buttons_w = len(buttons) * button_w + (len(buttons) - 1) * 10 * scale
         self.title.font_size = max(16.0, 24 * scale)
+        self.note.font_size = max(12.0, 14 * scale)
+        self.note.width = int(most - 2 * pad)  # its longest line, unwrapped if it fits
         wide = min(most, max(table_w, buttons_w, self.title.content_width,
-                             min(self.note.content_width, 360 * scale), 260 * scale) + 2 * pad)
+                             self.note.content_width, 260 * scale) + 2 * pad)
         fit_text(self.title, wide - 2 * pad, self.title.font_size * 2, self.title.font_size)
         self.note.width = int(wide - 2 * pad)
-        self.note.font_size = max(12.0, 14 * scale)
         line = max((max(r[1].content_height, r[0].content_height) for r in self.rows),
                    default=0.0) + 6 * scale
         note_h = self.note.content_height + 8 * scale if self.note.text else 0.0
@@ -762,7 +763,8 @@ class LiveTableScreen:
         """The header's line under the score: the shown board's place at the table by
         the scores now (a live table has no record to beat)."""
         table = self.table
-        if not 0 <= self.shown < len(table.scores) or len(table.scores) < 2:
+        if not 0 <= self.shown < len(table.scores) or len(table.scores) < 2 \
+                or self.asked_by is not None:  # the scores are the next round's then
             return ""
         return _("Place {rank} of {count}").format(
             rank=format_number(table.rank(self.shown)),

@@ -216,6 +216,11 @@ def test_the_waiting_screen_names_invited_and_free_seats_readably(ui, server):
     size = (ui.window.width, ui.window.height)
     ui.resize(480, 640)
     try:
+        ui.app.show_lobby()  # the lobby's list says a free seat in words too
+        lobby = ui.view
+        pump_until(ui, lambda: lobby.pending is None and lobby.rows)
+        row = [t.id for t in lobby.tables].index(table.id)
+        assert lobby.rows[row][1][1].text == f"{me.name}, free seat, free seat · waiting"
         open_table(ui.app.session(), ui.app.online, table.id, "", ui.app.show_launcher)
         waiting = ui.view
         assert isinstance(waiting, WaitingView)
