@@ -401,20 +401,28 @@ class Hub:
                 await run_in_threadpool(presence.forget, self.server.engine, table_id, seat)
             await self.events.publish({"kind": "table", "table": table_id})
         elif table.status == "playing":
-            if table.rematch_by is not None and table.rematch_by != seat:
-                async with self.lock(table_id):
-                    declined = await run_in_threadpool(
-                        tablestore.decline_rematch, self.server.engine, table, seat,
-                        self.deal_date(table.ruleset_id))
-                    if declined:
-                        await run_in_threadpool(presence.forget, self.server.engine,
-                                                table_id, seat)
-                        self._forget(table_id)
-                        self.tables.pop(table_id, None)
+            await self.end_or_decline(table, seat)
+
+    async def end_or_decline(self, table: Table, seat: int) -> None:
+        """A player leaves a playing table (or is away past the timeout): a round
+        another seat's rematch dealt, in which this seat has not acted, is declined
+        (the seat freed, the round dealt again and waiting for a player); any other
+        ends the seat's game."""
+        table_id = table.id
+        if table.rematch_by is not None and table.rematch_by != seat:
+            async with self.lock(table_id):
+                declined = await run_in_threadpool(
+                    tablestore.decline_rematch, self.server.engine, table, seat,
+                    self.deal_date(table.ruleset_id))
                 if declined:
-                    await self.events.publish({"kind": "table", "table": table_id})
-                    return
-            await self.end_seat(table_id, seat)
+                    await run_in_threadpool(presence.forget, self.server.engine,
+                                            table_id, seat)
+                    self._forget(table_id)
+                    self.tables.pop(table_id, None)
+            if declined:
+                await self.events.publish({"kind": "table", "table": table_id})
+                return
+        await self.end_seat(table_id, seat)
 
     async def rematch(self, watcher: Watcher, table_id: int) -> None:
         async with self.lock(table_id):
@@ -468,7 +476,7 @@ class Hub:
         for table_id, status, seat in found:
             with contextlib.suppress(Exception):  # one table's trouble stops no other
                 if status == "playing":
-                    await self.end_seat(table_id, seat)
+                    await self.end_or_decline(await self.table(table_id), seat)
                 elif await run_in_threadpool(presence.free_waiting, self.server.engine,
                                              table_id, seat, cutoff):
                     await self.events.publish({"kind": "table", "table": table_id})
