@@ -212,11 +212,21 @@ def join_table(engine: Engine, table_id: int, account: Account, code: str | None
 
 def free_seat(engine: Engine, table: Table, seat: int) -> Table:
     """Free ``seat`` of a table that is waiting, or finished (its player left
-    after the result: a rematch then waits for a player to take it)."""
+    after the result: a rematch then waits for a player to take it). A waiting
+    table left with nobody is closed (status ``finished``, no result), as the
+    sweep of absent seats closes one."""
     with engine.begin() as conn:
         conn.execute(sa.delete(db.table_seats).where(db.table_seats.c.table_id == table.id,
                                                      db.table_seats.c.seat == seat))
+        _close_if_empty(conn, table.id)
         return _load(conn, table.id)
+
+
+def _close_if_empty(conn: Connection, table_id: int) -> None:
+    nobody = ~sa.exists().where(db.table_seats.c.table_id == table_id)
+    conn.execute(sa.update(db.tables).where(db.tables.c.id == table_id,
+                                            db.tables.c.status == "waiting", nobody)
+                 .values(status="finished"))
 
 
 @dataclass(frozen=True)
@@ -359,4 +369,5 @@ def decline_rematch(engine: Engine, table: Table, seat: int, date: str | None) -
             return False
         conn.execute(sa.delete(db.table_seats).where(db.table_seats.c.table_id == table.id,
                                                      db.table_seats.c.seat == seat))
+        _close_if_empty(conn, table.id)
         return True

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from server_support import Server
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 import blockyard
@@ -206,6 +207,18 @@ def test_leaving_a_table(server: Server, leave_while: str) -> None:
         assert listed["seats"][1] is None and listed["status"] == "waiting"
         # the seat is free again
         assert server.client.post(url, headers=auth(other_token)).json() == {"seat": 1}
+        # the last player to leave a waiting table closes it: it is listed no more
+        for token in (other_token, owner):
+            with live(server, table["id"], token) as socket:
+                until(socket, "table")
+                socket.send(json.dumps({"type": "leave"}))
+                with pytest.raises(ConnectionClosed):  # closed once the leave is done
+                    for _ in range(100):
+                        receive(socket)
+        listed = server.client.get(f"/api/tables/{table['id']}").json()
+        assert listed["status"] == "finished" and listed["seats"] == [None, None, None]
+        assert table["id"] not in [t["id"] for t in server.client.get("/api/tables")
+                                   .json()["tables"]]
     else:
         assert server.client.post(url, headers=auth(other_token)).json() == {"seat": 1}
         with live(server, table["id"], owner) as watch, \
