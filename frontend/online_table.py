@@ -293,9 +293,11 @@ class WaitingView(arcade.View):
         self.banner.width = int(width - 16)
         bw, bh = min(wide / 2 - 6 * scale, 240 * scale), max(44.0, 48 * scale)
         size = max(READABLE, 16 * scale)
-        self.copy_button.place(Rect(width / 2 - bw - 6 * scale, 60 * scale, bw, bh), size)
-        self.leave_button.place(Rect(width / 2 + 6 * scale, 60 * scale, bw, bh), size)
         self.copy_button.visible = bool(self.session.code)
+        self.copy_button.place(Rect(width / 2 - bw - 6 * scale, 60 * scale, bw, bh), size)
+        # alone (no code to copy: a table chosen in the lobby's list), in the middle
+        left = width / 2 + 6 * scale if self.copy_button.visible else width / 2 - bw / 2
+        self.leave_button.place(Rect(left, 60 * scale, bw, bh), size)
         self._refresh()
 
     def _refresh(self) -> None:
@@ -554,7 +556,7 @@ class ResultPanel:
         self.note.font_size = max(12.0, 14 * scale)
         self.note.width = int(most - 2 * pad)  # its longest line, unwrapped if it fits
         wide = min(most, max(table_w, buttons_w, self.title.content_width,
-                             self.note.content_width, 260 * scale) + 2 * pad)
+                             self.note.content_width + 4, 260 * scale) + 2 * pad)
         fit_text(self.title, wide - 2 * pad, self.title.font_size * 2, self.title.font_size)
         self.note.width = int(wide - 2 * pad)
         line = max((max(r[1].content_height, r[0].content_height) for r in self.rows),
