@@ -1133,6 +1133,12 @@ class LiveFallingView(LiveTableScreen, SudokuView):
         self.owner_text = Text("", 0, 0, theme.MUTED, 14, font_name=theme.FONT,
                                anchor_x="center", anchor_y="center")
         self.hud.texts.append(self.owner_text)
+        # the keys as they are at a live table: Esc opens its menu (nothing pauses)
+        self.controls_section.help_text.text = (
+            _("Keys: ←/→ move   ↓ soft drop   Space hard drop   Esc menu")
+            if self.shown == me else
+            _("Keys: ←/→ or Tab another board   Esc menu") if me is None else
+            _("Keys: ←/→ or Tab another board   Esc your board"))
         self._live_setup(table, leave)
         if self.plays:
             self.catch_up()
@@ -1227,6 +1233,10 @@ class LiveFallingView(LiveTableScreen, SudokuView):
         self.reserve_bottom = band_height(height)
         SudokuView.place_sections(self, width, height)
         if hasattr(self, "banner"):
+            # the score and the clock a little lower: the table's line goes above them
+            scale = self.scale
+            self.score_text.position = (width / 2, height - 62 * scale)
+            self.clock_text.position = (width / 2, height - 100 * scale)
             self._place_live(width, height)
             self.table_header()
 
@@ -1245,9 +1255,9 @@ class LiveFallingView(LiveTableScreen, SudokuView):
             self.owner_text.color = theme.MUTED
             self.owner_text.bold = False
         width, height = self.window.width, self.window.height
-        self.owner_text.position = (width / 2, height - 14 * scale)
-        fit_text(self.owner_text, width - 2 * 120 * scale - 8, 20 * scale,
-                 max(11.0, 14 * scale))
+        self.owner_text.position = (width / 2, height - 16 * scale)
+        fit_text(self.owner_text, width - 2 * 120 * scale - 8, max(19.0, 22 * scale),
+                 max(13.0, 15 * scale), smallest=11.0)
 
     def on_update(self, delta_time: float) -> None:
         if self._live_update(delta_time):

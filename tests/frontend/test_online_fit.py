@@ -180,6 +180,18 @@ def test_online_screens_fit(ui, size):
         assert falling.board.bottom >= falling.reserve_bottom
         for label in falling.band_texts:
             check_text(label, width, code)
+        check_text(falling.owner_text, width, code)
+        watched_falling = live_view(ui.app.session(), falling_table, lambda: None, shown=1)
+        ui.window.show_view(watched_falling)
+        assert watched_falling.owner_text.text.startswith(
+            watched_falling.caption())  # whose board, above its score
+        check_text(watched_falling.owner_text, width, code)
+        assert watched_falling.owner_text.font_size >= 11
+        # above the score's digits (their ink: a line box of some fonts is much taller)
+        score = watched_falling.score_text
+        assert watched_falling.owner_text.y - watched_falling.owner_text.content_height / 2 \
+            >= score.y + score.font_size * 0.5
+        ui.window.show_view(falling)
         for rect in falling.band_rects:
             assert rect.left >= 0 and rect.right <= width and rect.top <= falling.reserve_bottom
         falling_table._take({"type": "result", "scores": [10, 20, 5], "winner": 1})

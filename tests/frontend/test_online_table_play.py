@@ -136,7 +136,11 @@ def test_a_falling_tables_rematch_question_shows_the_rounds_clock(ui, server):
         ui.pump(45)  # the question has been on screen long enough to be read
         ui.key("Return")
         pump_until(ui, lambda: ui.view is not view)
-        assert ui.view.table.round == 2 and ui.view.plays
+        entered = ui.view
+        assert entered.table.round == 2 and entered.plays
+        assert entered.controls_section.help_text.text == (
+            "Keys: ←/→ move   ↓ soft drop   Space hard drop   Esc menu")  # nothing pauses
+        assert entered.owner_text.text.startswith("Place ")  # the place, not a record
 
 
 def test_the_live_tables_menu_leave_asks_first_and_the_band_is_dimmed(ui, server):
