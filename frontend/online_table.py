@@ -484,7 +484,7 @@ class LiveTableMenu(PauseMenu):
         top = height / 2 + min(60 * scale, height * 0.6 / len(self.buttons)) \
             * len(self.buttons) / 2
         self.note.width = int(max(100, min(width - 24, 460 * scale)))
-        self.note.font_size = 15 * scale
+        self.note.font_size = max(13.0, 15 * scale)  # read before leaving: never tiny
         note_top = top + 6 * scale + self.note.content_height  # above the first button
         self.note.position = (width / 2, note_top)
         fit_text(self.title, width - 24, 40 * scale, 26 * scale)

@@ -462,8 +462,9 @@ def install(app: FastAPI, server: Server, hub: Hub) -> Social:
             await run_in_threadpool(decline, server.engine, account, table_id)
         except TableError as exc:
             raise ApiError(exc.status, str(exc)) from None
-        await hub.events.publish({"kind": "table", "table": table_id})  # its "invited"
-        await social.announce([account.id])
+        # the table's "invited" changed: its players are told, and every player
+        # invited to it (the one who declined among them) gets their list again
+        await hub.events.publish({"kind": "table", "table": table_id})
         return Response(status_code=204)
 
     @app.websocket("/api/me/live")
