@@ -46,6 +46,7 @@ from .replays import Replay, load_replay, replay_data
 DEFAULT_TIMEOUT = 10.0
 RECONNECT_DELAYS = (0.2, 0.5, 1.0, 2.0, 5.0)  # seconds between attempts, the last repeated
 MAX_MESSAGE = 16 * 1024  # what the server accepts from a client
+SEND_ON_CLOSE = 2.0  # seconds closing a live table waits for what was queued to go out
 MAX_INCOMING = 4 * 1024 * 1024  # what we accept from a server
 
 T = TypeVar("T")
@@ -496,6 +497,9 @@ class LiveTable:
         timeout) and stop the threads."""
         self._closing.set()
         self._outgoing.put(None)
+        # what was queued before (a leave: the seat is freed or the game ended) goes
+        # out first; a connection that is gone does not hold this up for long
+        self._sender.join(timeout=SEND_ON_CLOSE)
         with self._lock:
             sock = self._socket
         if sock is not None:
@@ -515,7 +519,7 @@ class LiveTable:
     def _send_loop(self) -> None:
         while True:
             text = self._outgoing.get()
-            if text is None or self._closing.is_set():
+            if text is None:
                 return
             with self._lock:
                 sock = self._socket

@@ -270,7 +270,7 @@ class LobbyView(BackgroundScreen):
             rect = Rect(left, top - (i + 1) * rh, wide, rh - 4 * scale)
             if rect.bottom < bottom:
                 break
-            seats = ", ".join(s or "—" for s in table.seats)
+            seats = ", ".join(s or _("free seat") for s in table.seats)
             words = {"waiting": _("waiting"), "playing": _("playing"),
                      "finished": _("finished")}
             name = Text(ruleset_title(table.ruleset_id), rect.left + 10 * scale, rect.center_y,

@@ -35,14 +35,16 @@ from blockyard.falling import FallingGame
 from blockyard.online import LiveTable
 from blockyard.records import TableResult
 
-from . import theme
+from . import rulewords, theme
+from .game_screen import ScreenSection
 from .i18n import _, format_number
 from .layout import Rect
+from .menus import KeyGuard
 from .sudoku_view import SudokuView
 from .text import Text
 from .tray_input import TrayInput
-from .tray_view import TrayGameView
-from .widgets import Button, click_buttons, fit_text, hover_buttons
+from .tray_view import TITLE_SMALLEST, TrayGameView, fit_title
+from .widgets import Button, PauseMenu, click_buttons, fit_text, hover_buttons
 
 if TYPE_CHECKING:
     from blockyard.actions import ActionSpec
@@ -50,6 +52,8 @@ if TYPE_CHECKING:
     from .session import Session
 
 BAND = 0.26  # the share of the window's height the opponents' boards take
+MAX_INVITED = 32  # the most invited names a table message is taken with
+READABLE = 15.0  # the smallest font size of text to read on the table's screens
 
 
 class TableSession:
@@ -82,6 +86,10 @@ class TableSession:
         self.clock: tuple[float, float] | None = None
         """A falling table's round clock: (seconds since the round started, as the
         server said on connecting; time.monotonic() then)."""
+        self.rematch_by: int | None = None
+        """The seat whose rematch dealt the current round (``None``: nobody's)."""
+        self.invited: list[str] = []
+        """The players invited to the table who have not answered (or taken a seat)."""
 
     @property
     def table_id(self) -> int:
@@ -123,6 +131,12 @@ class TableSession:
                 self.seats = [s if isinstance(s, str) else None for s in seats]
             self.status = str(message.get("status", self.status))
             self.ruleset_id = str(message.get("ruleset_id", self.ruleset_id))
+            by = message.get("rematch_by")
+            self.rematch_by = by if isinstance(by, int) and not isinstance(by, bool) \
+                and 0 <= by < len(self.seats) else None
+            invited = message.get("invited")
+            self.invited = [str(n)[:40] for n in invited if isinstance(n, str)][:MAX_INVITED] \
+                if isinstance(invited, list) else []
             seed = message.get("seed")
             if message.get("round") != self.round or (self.games == [] and seed is not None):
                 self.round = message.get("round")
@@ -184,6 +198,29 @@ class TableSession:
     def close(self) -> None:
         """Close the connection (the seat stays taken until the server's timeout)."""
         self.live.close()
+
+    def rank(self, seat: int) -> int:
+        """``seat``'s place at the table by the scores now (1: the best; a tie shares
+        its place)."""
+        scores = self.scores
+        if not 0 <= seat < len(scores):
+            return 0
+        return 1 + sum(1 for score in scores if score > scores[seat])
+
+    def seat_labels(self) -> list[str]:
+        """Each seat as the waiting screen says it: the player's name, "invited:
+        NAME" for a free seat an invited player has not taken yet (in the order they
+        were invited), or "free seat"."""
+        waiting = iter(self.invited)
+        labels = []
+        for seat in self.seats:
+            if seat:
+                labels.append(seat)
+                continue
+            guest = next(waiting, None)
+            labels.append(_("invited: {name}").format(name=guest) if guest
+                          else _("free seat"))
+        return labels
 
 
 def connection_banner(session: TableSession) -> str:
@@ -250,13 +287,17 @@ class WaitingView(arcade.View):
         self.title.position = (width / 2, height - 70 * scale)
         fit_text(self.title, wide, 60 * scale, 26 * scale)
         self.body.width = int(wide)
-        self.body.font_size = 16 * scale
+        # the code and the seats are read, not glanced at: never smaller than this
+        self.body.font_size = max(READABLE, 16 * scale)
         self.body.position = (width / 2, height - 120 * scale)
         self.banner.width = int(width - 16)
-        bw, bh = min(wide / 2 - 6 * scale, 240 * scale), 48 * scale
-        self.copy_button.place(Rect(width / 2 - bw - 6 * scale, 60 * scale, bw, bh), 16 * scale)
-        self.leave_button.place(Rect(width / 2 + 6 * scale, 60 * scale, bw, bh), 16 * scale)
+        bw, bh = min(wide / 2 - 6 * scale, 240 * scale), max(44.0, 48 * scale)
+        size = max(READABLE, 16 * scale)
         self.copy_button.visible = bool(self.session.code)
+        self.copy_button.place(Rect(width / 2 - bw - 6 * scale, 60 * scale, bw, bh), size)
+        # alone (no code to copy: a table chosen in the lobby's list), in the middle
+        left = width / 2 + 6 * scale if self.copy_button.visible else width / 2 - bw / 2
+        self.leave_button.place(Rect(left, 60 * scale, bw, bh), size)
         self._refresh()
 
     def _refresh(self) -> None:
@@ -266,9 +307,11 @@ class WaitingView(arcade.View):
             lines.append(_("Table code: {code}").format(code=s.code))
             if self.copied:
                 lines.append(_("Copied."))
-        for i, seat in enumerate(s.seats):
-            lines.append(_("Seat {n}: {name}").format(n=format_number(i + 1),
-                                                      name=seat or _("free")))
+        for i, label in enumerate(s.seat_labels()):
+            lines.append(_("Seat {n}: {name}").format(n=format_number(i + 1), name=label))
+        free = sum(1 for seat in s.seats if not seat)
+        if len(s.invited) > free:  # more invited than free seats: the first come are seated
+            lines.append(_("Also invited: {names}").format(names=", ".join(s.invited[free:])))
         if s.refusal:
             lines.append(s.refusal)
         if s.problem:
@@ -358,18 +401,222 @@ class ServerJudgedInput(TrayInput):
         return True
 
 
+class LiveSection(ScreenSection):
+    """The live table's own layer of a game screen: the opponents' band and the
+    result panel, drawn over the board and the HUD but under the modal dialog, so
+    the menu's dimming covers them. It takes no input (the screen does)."""
+
+    def __init__(self, screen: Any) -> None:
+        super().__init__(screen, "live", accept_keyboard_keys=False,
+                         accept_mouse_events=False)
+        self.table_screen: LiveTableScreen = screen
+
+    def on_draw(self) -> None:
+        self.table_screen.draw_table()
+
+
+class LiveTableMenu(PauseMenu):
+    """The menu of a live table (Esc, or the Menu button): nothing is paused, the
+    others play on. Resume, Leave table (asked again while the player's own game
+    runs: leaving ends it), How to play, Settings. No Restart."""
+
+    def __init__(self, screen: LiveTableScreen) -> None:
+        super().__init__(screen.restart, screen.to_launcher, screen.show_help,
+                         screen.show_settings)
+        self.screen = screen
+        self.title.text = _("Live table")
+        self.note = Text("", 0, 0, theme.TEXT, 15, font_name=theme.FONT, anchor_x="center",
+                         anchor_y="top", multiline=True, width=400, align="center")
+        self.main = [Button(_("Resume"), self.close, font_size=20),
+                     Button(_("Leave table"), self.ask_leave, font_size=20),
+                     Button(_("How to play"), self._then_close(screen.show_help),
+                            font_size=20),
+                     Button(_("Settings"), self._then_close(screen.show_settings),
+                            font_size=20)]
+        self.confirm = [Button(_("Stay at the table"), self.stay, font_size=20),
+                        Button(_("Leave table"), self._then_close(screen.leave),
+                               font_size=20)]
+        self.confirming = False
+        self.buttons = self.main
+        self.scale = 1.0
+
+    def show(self) -> None:
+        self.confirming = False
+        self.buttons = self.main
+        self.title.text = _("Live table")
+        self.note.text = _("Nothing is paused: the others play on.")
+        self._place()
+        super().show()
+
+    def close(self) -> None:
+        self.confirming = False
+        super().close()
+
+    def ask_leave(self) -> None:
+        """Leave the table: asked first while the player's own game runs."""
+        if not self.screen.leaving_ends_game():
+            self.open = False
+            self.screen.leave()
+            return
+        self.confirming = True
+        self.buttons = self.confirm
+        self.index = 0  # the safe answer: stay
+        self.title.text = _("Leave the table?")
+        self.note.text = _("Your game ends now with the points you have; the others play "
+                           "on.")
+        self._place()
+
+    def stay(self) -> None:
+        """Back to the menu (the table is not left)."""
+        self.show()
+
+    def place(self, width: float, height: float, scale: float) -> None:
+        self.size = (width, height)
+        self.scale = scale
+        self._place()
+
+    def _place(self) -> None:
+        width, height = self.size
+        if width <= 0:
+            return
+        scale = self.scale
+        PauseMenu.place(self, width, height, scale)
+        top = height / 2 + min(60 * scale, height * 0.6 / len(self.buttons)) \
+            * len(self.buttons) / 2
+        self.note.width = int(max(100, min(width - 24, 460 * scale)))
+        self.note.font_size = max(13.0, 15 * scale)  # read before leaving: never tiny
+        note_top = top + 6 * scale + self.note.content_height  # above the first button
+        self.note.position = (width / 2, note_top)
+        fit_text(self.title, width - 24, 40 * scale, 26 * scale)
+        self.title.position = (width / 2, note_top + 10 * scale
+                               + self.title.content_height / 2)
+
+    def draw(self) -> None:
+        if self.open:
+            super().draw()
+            self.note.draw()
+
+    def on_key(self, symbol: int) -> bool:
+        if self.open and self.confirming and symbol == arcade.key.ESCAPE:
+            self.stay()
+            return True
+        return super().on_key(symbol)
+
+
+class ResultPanel:
+    """The round's result as a table sized to its content: a title, one row per seat
+    (place, name, score; the winner marked ★ and coloured), a note, and buttons.
+    Also the question of a rematch another player asked for (the same table
+    under "NAME asks for a rematch", Play and Leave table)."""
+
+    def __init__(self) -> None:
+        self.title = Text("", 0, 0, theme.TEXT, 24, font_name=theme.FONT, bold=True,
+                          anchor_x="center", anchor_y="top")
+        self.note = Text("", 0, 0, theme.MUTED, 14, font_name=theme.FONT, anchor_x="center",
+                         anchor_y="top", multiline=True, width=400, align="center")
+        self.rows: list[tuple[Text, Text, Text]] = []
+        self.rect = Rect(0, 0, 0, 0)
+        self.buttons: list[Button] = []
+
+    def set_rows(self, rows: list[tuple[str, str, str, bool]]) -> None:
+        """The rows: (place, name, score, winner)."""
+        self.rows = []
+        for place, name, score, winner in rows:
+            colour = theme.ACCENT if winner else theme.TEXT
+            self.rows.append((
+                Text(place, 0, 0, colour, 17, font_name=theme.FONT, anchor_x="right",
+                     anchor_y="center", bold=winner),
+                Text(("★ " if winner else "") + name, 0, 0, colour, 17, font_name=theme.FONT,
+                     anchor_x="left", anchor_y="center", bold=winner),
+                Text(score, 0, 0, colour, 17, font_name=theme.FONT, anchor_x="right",
+                     anchor_y="center", bold=winner)))
+
+    def place(self, width: float, height: float, bottom: float, scale: float,
+              buttons: list[Button]) -> None:
+        """Size the panel to its content (never wider than the window) and centre it
+        in the window above ``bottom`` (the band), inside the window."""
+        self.buttons = buttons
+        pad, gap = 16 * scale, 18 * scale
+        most = max(100.0, width - 16)
+        size = max(13.0, 17 * scale)
+        for texts in self.rows:
+            for text in texts:
+                text.font_size = size
+        place_w = max((r[0].content_width for r in self.rows), default=0.0)
+        score_w = max((r[2].content_width for r in self.rows), default=0.0)
+        name_room = most - 2 * pad - place_w - score_w - 2 * gap
+        for _place, name, _score in self.rows:
+            fit_text(name, name_room, size * 2, size, smallest=9.0)
+        name_w = max((r[1].content_width for r in self.rows), default=0.0)
+        table_w = place_w + gap + name_w + gap + score_w
+        button_size = max(14.0, 16 * scale)
+        button_w = max([b.natural_width(button_size) for b in buttons] + [120 * scale])
+        buttons_w = len(buttons) * button_w + (len(buttons) - 1) * 10 * scale
+        self.title.font_size = max(16.0, 24 * scale)
+        self.note.font_size = max(12.0, 14 * scale)
+        self.note.width = int(most - 2 * pad)  # its longest line, unwrapped if it fits
+        wide = min(most, max(table_w, buttons_w, self.title.content_width,
+                             self.note.content_width + 4, 260 * scale) + 2 * pad)
+        fit_text(self.title, wide - 2 * pad, self.title.font_size * 2, self.title.font_size)
+        self.note.width = int(wide - 2 * pad)
+        line = max((max(r[1].content_height, r[0].content_height) for r in self.rows),
+                   default=0.0) + 6 * scale
+        note_h = self.note.content_height + 8 * scale if self.note.text else 0.0
+        button_h = max(40.0, 46 * scale)
+        high = pad + self.title.content_height + 10 * scale + line * len(self.rows) \
+            + note_h + 12 * scale + button_h + pad
+        centre = bottom + (height - bottom) / 2
+        low = min(max(0.0, centre - high / 2), max(0.0, height - high))
+        self.rect = Rect(width / 2 - wide / 2, low, wide, high)
+        r = self.rect
+        y = r.top - pad
+        self.title.position = (r.center_x, y)
+        y -= self.title.content_height + 10 * scale
+        left = r.center_x - table_w / 2
+        for place, name, score in self.rows:
+            place.position = (left + place_w, y - line / 2)
+            name.position = (left + place_w + gap, y - line / 2)
+            score.position = (left + table_w, y - line / 2)
+            y -= line
+        self.note.position = (r.center_x, y - 4 * scale)
+        each = min(button_w, (wide - 2 * pad - (len(buttons) - 1) * 10 * scale)
+                   / max(1, len(buttons)))
+        x = r.center_x - (len(buttons) * each + (len(buttons) - 1) * 10 * scale) / 2
+        for button in buttons:
+            button.place(Rect(x, r.bottom + pad, each, button_h), button_size)
+            x += each + 10 * scale
+
+    def draw(self) -> None:
+        r = self.rect
+        arcade.draw_lrbt_rectangle_filled(r.left, r.right, r.bottom, r.top, theme.PANEL)
+        self.title.draw()
+        for texts in self.rows:
+            for text in texts:
+                text.draw()
+        if self.note.text:
+            self.note.draw()
+        for button in self.buttons:
+            button.draw()
+
+
 class LiveTableScreen:
     """What the live table's screens share (a mixin before the game screen's
     class): the board of :attr:`shown` full-size, every other seat's board
     smaller in a band below it with their names and scores, a banner while the
     connection is away, the result at the end (recorded in the player's records
-    once per round).
+    once per round), the table's own menu (:class:`LiveTableMenu`).
 
     Once the player's own game is over (and for a spectator at once), any
     board can be watched full-size, live: click it in the band or press ←/→
-    (or Tab); Esc goes back to the player's own board. The table the player
-    sits at while its round is played is remembered, so a window closed
-    mid-duel reopens on it at the next start (:func:`remembered_table`)."""
+    (or Tab); Esc goes back to the player's own board. The board watched is
+    named in the header. The table the player sits at while its round is played
+    is remembered, so a window closed mid-duel reopens on it at the next start
+    (:func:`remembered_table`).
+
+    A rematch: the window that asked enters the new round at once (so does a
+    spectator's); another player's window asks first — "NAME asks for a
+    rematch", Play or Leave table (leaving before acting frees the seat: the
+    server deals again and waits for a player)."""
 
     table: TableSession
     leave_table: Callable[[], None]
@@ -382,23 +629,28 @@ class LiveTableScreen:
     scale: float
     reserve_bottom: float
     spectator: bool
+    dialog: Any
 
     def _live_setup(self, table: TableSession, leave: Callable[[], None]) -> None:
         self.table = table
         self.leave_table = leave
         self.banner = Text("", 0, 0, theme.TEXT, 14, font_name=theme.FONT, anchor_x="center",
                            anchor_y="center", multiline=True, width=400, align="center")
-        self.result_title = Text("", 0, 0, theme.TEXT, 24, font_name=theme.FONT, bold=True,
-                                 anchor_x="center", anchor_y="center")
-        self.result_lines = Text("", 0, 0, theme.TEXT, 16, font_name=theme.FONT,
-                                 anchor_x="center", anchor_y="top", multiline=True, width=400,
-                                 align="center")
+        self.panel = ResultPanel()
         self.rematch_button = Button(_("Rematch"), self.rematch, font_size=16, color="GO")
         self.leave_button = Button(_("Leave table"), self.leave, font_size=16)
+        self.play_button = Button(_("Play"), self.enter_round, font_size=16, color="GO")
+        self.shown_result: dict[str, Any] | None = None
+        """The result the panel shows (kept while a rematch is asked about)."""
+        self.asked_by: str | None = None
+        """Who asked for the rematch this window is asked about (``None``: no question)."""
+        self.asked_guard = KeyGuard()
+        self.asked_second = -1
         self.hinted = False
-        if self.shown != table.me and table.me is not None:
-            self.say(_("Watching {name}: Esc goes back to your board.").format(
-                name=self._name(self.shown)))
+        self.dialog.pause = LiveTableMenu(self)
+        self.add(LiveSection(self), 50)
+        if self.shown != table.me:
+            self.say(self.watch_words())
         self.place_sections(self.window.width, self.window.height)
         self.refresh()  # laid out anew: the board as the game stands (every move so far)
         self._sync_table()
@@ -411,6 +663,8 @@ class LiveTableScreen:
         def place_sections(self, width: int, height: int) -> None: ...
 
         def refresh(self) -> None: ...
+
+        def add(self, section: Any, order: int) -> None: ...
 
     # -- talking to the table --------------------------------------------------------------
 
@@ -433,11 +687,36 @@ class LiveTableScreen:
         self.table.close()
         self.leave_table()
 
+    def leaving_ends_game(self) -> bool:
+        """Whether leaving now ends the player's own game (a round under way in
+        which their game runs): the menu asks first then."""
+        table, me = self.table, self.table.me
+        return me is not None and table.status == "playing" and table.result is None \
+            and self.asked_by is None and me < len(table.over) and not table.over[me]
+
+    def enter_round(self) -> None:
+        """Show the table's current round: the duel on the player's own board, or
+        the waiting screen while a seat is free."""
+        def duel() -> None:
+            self.window.show_view(live_view(self.session, self.table, self.leave_table))
+        if self.table.status == "waiting":
+            self.window.show_view(WaitingView(self.table, duel, self.leave_table))
+        else:
+            duel()
+
     def restart(self) -> None:
         self.say(_("A live game cannot be restarted."))
 
     def to_launcher(self) -> None:
         self.leave()
+
+    def show_help(self) -> None:
+        """How to play the table's rules, then back to this screen (the table goes on)."""
+        self.session.show_help(self.game.ruleset, lambda: self.window.show_view(self))
+
+    def show_settings(self) -> None:
+        """The settings, then back to this screen (the table goes on)."""
+        self.session.show_settings(lambda: self.window.show_view(self))
 
     def show_summary(self) -> None:
         self.recorded = True  # the result comes from the server, for every seat
@@ -464,6 +743,35 @@ class LiveTableScreen:
         if count:
             self.watch((self.shown + step) % count)
 
+    @property
+    def watching(self) -> bool:
+        """Whether the board shown is not the player's own (another seat's, or any
+        board for a spectator)."""
+        return self.shown != self.table.me
+
+    def watch_words(self) -> str:
+        """The message on showing another seat's board: whose, and the keys."""
+        name = self._name(self.shown)
+        if self.table.me is None:
+            return _("Watching {name}: ←/→ or Tab for another board.").format(name=name)
+        return _("Watching {name}: ←/→ or Tab for another board, Esc for yours.").format(
+            name=name)
+
+    def caption(self) -> str:
+        """The header's words for a board watched: whose it is."""
+        return _("Watching {name}").format(name=self._name(self.shown))
+
+    def standing(self) -> str:
+        """The header's line under the score: the shown board's place at the table by
+        the scores now (a live table has no record to beat)."""
+        table = self.table
+        if not 0 <= self.shown < len(table.scores) or len(table.scores) < 2 \
+                or self.asked_by is not None:  # the scores are the next round's then
+            return ""
+        return _("Place {rank} of {count}").format(
+            rank=format_number(table.rank(self.shown)),
+            count=format_number(len(table.scores)))
+
     # -- the band of the other boards -----------------------------------------------------------
 
     def opponents(self) -> list[int]:
@@ -471,23 +779,18 @@ class LiveTableScreen:
         return [i for i in range(len(self.table.games)) if i != self.shown]
 
     def _place_live(self, width: int, height: int) -> None:
-        scale = self.scale
         self.banner.width = int(width - 16)
-        wide = min(width * 0.9, 480 * scale)
-        self.result_panel = Rect(width / 2 - wide / 2, height * 0.2, wide, height * 0.6)
-        p = self.result_panel
-        self.result_title.position = (p.center_x, p.top - 34 * scale)
-        self.result_title.font_size = 24 * scale
-        fit_text(self.result_title, wide - 20, 40 * scale, 24 * scale)
-        self.result_lines.width = int(wide - 20)
-        self.result_lines.position = (p.center_x, p.top - 70 * scale)
-        self.result_lines.font_size = 16 * scale
-        bw, bh = (wide - 30 * scale) / 2, 46 * scale
-        self.rematch_button.place(Rect(p.left + 10 * scale, p.bottom + 12 * scale, bw, bh),
-                                  16 * scale)
-        self.leave_button.place(Rect(p.right - 10 * scale - bw, p.bottom + 12 * scale, bw, bh),
-                                16 * scale)
+        for section in getattr(self, "parts", []):
+            if isinstance(section, LiveSection):
+                section.set_area(Rect(0, 0, width, height))
         self._place_band(width)
+        self._place_panel()
+
+    def _place_panel(self) -> None:
+        if self.shown_result is None:
+            return
+        self.panel.place(self.window.width, self.window.height, self.reserve_bottom,
+                         self.scale, self._result_buttons())
 
     def _place_band(self, width: int) -> None:
         seats = self.opponents()
@@ -512,7 +815,7 @@ class LiveTableScreen:
     def _band_labels(self) -> None:
         for label, seat in zip(self.band_texts, self.opponents(), strict=False):
             name = self.table.seats[seat] if seat < len(self.table.seats) else None
-            text = _("{name}: {points}").format(name=name or _("free"),
+            text = _("{name}: {points}").format(name=name or _("free seat"),
                                                  points=format_number(self.table.scores[seat]))
             if self.table.over[seat]:
                 text += " ✓"
@@ -528,25 +831,70 @@ class LiveTableScreen:
             self.say(_("Refused: {reason}").format(reason=table.refusal))
             table.refusal = ""
         if table.me is not None and table.status == "playing" and table.result is None \
-                and not table.remembered:
+                and not table.remembered and self.asked_by is None:
             table.remembered = remember_table(table)
-        result = table.result
-        if result is not None:
-            scores = result.get("scores") or []
-            winner = result.get("winner")
-            self.result_title.text = _("Draw") if winner is None else \
-                _("{name} wins").format(name=self._name(winner))
-            self.result_lines.text = "\n".join(
-                _("{name}: {points}").format(name=self._name(i), points=format_number(int(s)))
-                for i, s in enumerate(scores) if isinstance(s, int))
+        if table.result is not None and self.asked_by is None:
+            self.shown_result = table.result
             self._record_result()
         elif self.may_watch() and not self.hinted and len(table.games) > 1 \
-                and self.shown == table.me:
+                and self.shown == table.me and self.shown_result is None:
             self.hinted = True
             self.say(_("Your game is over: click a board below, or press ←/→, to watch it."))
+        self._fill_panel()
+        self.table_header()
         invalidate = getattr(self.window, "invalidate", None)
         if callable(invalidate):
             invalidate()
+
+    def table_header(self) -> None:
+        """Bring the header's table words (whose board, its place) up to date."""
+
+    def _fill_panel(self) -> None:
+        """The panel's title, rows, note and buttons, from the result shown (and the
+        rematch asked about)."""
+        result = self.shown_result
+        if result is None:
+            return
+        names = result.get("seats") if isinstance(result.get("seats"), list) else None
+        scores = [s if isinstance(s, int) and not isinstance(s, bool) else 0
+                  for s in (result.get("scores") or [])]
+        winner = result.get("winner")
+
+        def name(seat: int) -> str:
+            if names is not None and seat < len(names) and isinstance(names[seat], str):
+                return str(names[seat])
+            return self._name(seat)
+
+        order = sorted(range(len(scores)), key=lambda i: (-scores[i], i))
+        rows = []
+        for seat in order:
+            place = 1 + sum(1 for s in scores if s > scores[seat])
+            rows.append((_("{place}.").format(place=format_number(place)), name(seat),
+                         format_number(scores[seat]), seat == winner))
+        self.panel.set_rows(rows)
+        if self.asked_by is not None:
+            self.panel.title.text = _("{name} asks for a rematch").format(name=self.asked_by)
+            note = _("Enter: play · Esc: leave the table")
+            clock = self._round_clock()
+            if clock is not None:
+                note = _("The new round's clock is running: {time}").format(
+                    time=rulewords.clock(clock)) + "\n" + note
+            self.panel.note.text = note
+        else:
+            self.panel.title.text = _("Draw") if not isinstance(winner, int) else \
+                _("{name} wins").format(name=name(winner))
+            self.panel.note.text = _("Esc: leave the table") if self.table.me is None \
+                else _("R: rematch · Esc: leave the table")
+        self._place_panel()
+
+    def _round_clock(self) -> float | None:
+        """Seconds since the current round of a realtime table (a falling game)
+        started, as the server's clock message said (``None`` for other games)."""
+        clock = self.table.clock
+        if clock is None:
+            return None
+        elapsed, at = clock
+        return elapsed + (time.monotonic() - at)
 
     def _record_result(self) -> None:
         """Keep the round's result in the player's records (once per round)."""
@@ -568,46 +916,66 @@ class LiveTableScreen:
     def _name(self, seat: Any) -> str:
         seats = self.table.seats
         return str(seats[seat]) if isinstance(seat, int) and 0 <= seat < len(seats) \
-            and seats[seat] else _("free")
+            and seats[seat] else _("free seat")
 
-    def _live_update(self) -> bool:
+    def _live_update(self, delta_time: float) -> bool:
         """Take what the table sent; ``True`` when this screen was replaced (a
         rematch dealt a new round)."""
-        if self.table.update():
-            if self.table.games and not any(g is self.game for g in self.table.games):
-                # a rematch dealt a new round: a fresh screen on the player's board, or
-                # the waiting screen while a seat is free (its player left the table)
-                def duel() -> None:
-                    self.window.show_view(live_view(self.session, self.table,
-                                                    self.leave_table))
-                if self.table.status == "waiting":
-                    self.window.show_view(WaitingView(self.table, duel, self.leave_table))
+        table = self.table
+        if self.asked_by is not None:
+            self.asked_guard.advance(delta_time)
+            second = self._round_clock()
+            if second is not None and int(second) != self.asked_second:
+                self.asked_second = int(second)
+                self._fill_panel()  # the new round's clock runs on: shown as it goes
+                invalidate = getattr(self.window, "invalidate", None)
+                if callable(invalidate):
+                    invalidate()
+        if table.update():
+            if table.games and not any(g is self.game for g in table.games) \
+                    and self.asked_by is None:
+                me = table.me
+                if me is not None and table.rematch_by is not None and table.rematch_by != me:
+                    # another player asked: this window asks its player first
+                    self.asked_by = self._name(table.rematch_by)
+                    self.asked_guard = KeyGuard()
+                    if self.shown_result is None:
+                        self.shown_result = {"scores": [], "winner": None}
+                    self.say("")
                 else:
-                    duel()
-                return True
+                    # asked here (or a spectator, or a round nobody asked for): at once
+                    self.enter_round()
+                    return True
             self._sync_table()
             self.refresh()
         return False
 
-    def _draw_live(self) -> None:
+    def draw_table(self) -> None:
+        """The band of the other boards and the result panel (the live section's)."""
         for rect, seat in zip(self.band_rects, self.opponents(), strict=False):
             draw_small_board(self.table.games[seat], rect)
         for label in self.band_texts:
             label.draw()
-        if self.table.result is not None:
-            p = self.result_panel
-            arcade.draw_lrbt_rectangle_filled(p.left, p.right, p.bottom, p.top, theme.PANEL)
-            self.result_title.draw()
-            self.result_lines.draw()
-            if self.table.me is not None:
-                self.rematch_button.draw()
-            self.leave_button.draw()
+        if self.shown_result is not None:
+            self.panel.draw()
+
+    def _draw_live(self) -> None:
         draw_banner(self.banner, self.window.width, self.window.height)
 
     def _live_key(self, symbol: int, modifiers: int) -> bool:
-        """Keys of the table (the result, watching); ``True`` when taken."""
+        """Keys of the table (the result, the rematch asked, watching); ``True`` when
+        taken."""
         key = arcade.key
-        if self.table.result is not None:
+        if self.dialog.pause.open:
+            return False
+        if self.asked_by is not None:
+            if symbol in (key.ESCAPE, key.L):
+                self.leave()
+            elif symbol in (key.ENTER, key.RETURN, key.SPACE, key.P, key.R) \
+                    and self.asked_guard.press(symbol):
+                self.enter_round()
+            return True
+        if self.shown_result is not None:
             if symbol == key.R and self.table.me is not None:
                 self.rematch()
             elif symbol in (key.ESCAPE, key.L):
@@ -627,13 +995,17 @@ class LiveTableScreen:
         return False
 
     def _live_motion(self, x: float, y: float) -> bool:
-        if self.table.result is not None:
+        if self.dialog.pause.open:
+            return False
+        if self.shown_result is not None:
             hover_buttons(self._result_buttons(), x, y)
             return True
         return False
 
     def _live_press(self, x: float, y: float) -> bool:
-        if self.table.result is not None:
+        if self.dialog.pause.open:
+            return False
+        if self.shown_result is not None:
             click_buttons(self._result_buttons(), x, y)
             return True
         if self.may_watch():
@@ -644,6 +1016,8 @@ class LiveTableScreen:
         return False
 
     def _result_buttons(self) -> list[Button]:
+        if self.asked_by is not None:
+            return [self.play_button, self.leave_button]
         if self.table.me is None:
             return [self.leave_button]
         return [self.rematch_button, self.leave_button]
@@ -679,9 +1053,27 @@ class LiveDuelView(LiveTableScreen, TrayGameView):
         TrayGameView.place_sections(self, width, height)
         if hasattr(self, "banner"):
             self._place_live(width, height)
+            if self.watching:  # whose board this is, where the rules' name was
+                self.title_text.color = theme.ACCENT
+                self.title_text.bold = True
+                fit_title(self.title_text, self.caption(), float(self.title_text.width or 1),
+                          max(TITLE_SMALLEST, 20 * self.scale))
+
+    def refresh(self) -> None:
+        TrayGameView.refresh(self)
+        if hasattr(self, "banner"):
+            self.table_header()
+
+    def table_header(self) -> None:
+        """Under the score: the shown board's place at the table (not the local
+        record, which means nothing at a live table)."""
+        hud = self.layout.hud
+        self.best_text.text = self.standing()
+        fit_text(self.best_text, hud.width * 0.4 - 16 if self.layout.portrait else hud.width,
+                 22 * self.scale, 14 * self.scale)
 
     def on_update(self, delta_time: float) -> None:
-        if self._live_update():
+        if self._live_update(delta_time):
             return
         TrayGameView.on_update(self, delta_time)
 
@@ -738,6 +1130,15 @@ class LiveFallingView(LiveTableScreen, SudokuView):
         self.seen_clock: tuple[float, float] | None = None
         table.my_move = self.accept if self.shown == me else None
         table.my_refusal = self.refused if self.shown == me else None
+        self.owner_text = Text("", 0, 0, theme.MUTED, 14, font_name=theme.FONT,
+                               anchor_x="center", anchor_y="center")
+        self.hud.texts.append(self.owner_text)
+        # the keys as they are at a live table: Esc opens its menu (nothing pauses)
+        self.controls_section.help_text.text = (
+            _("Keys: ←/→ move   ↓ soft drop   Space hard drop   Esc menu")
+            if self.shown == me else
+            _("Keys: ←/→ or Tab another board   Esc menu") if me is None else
+            _("Keys: ←/→ or Tab another board   Esc your board"))
         self._live_setup(table, leave)
         if self.plays:
             self.catch_up()
@@ -832,10 +1233,34 @@ class LiveFallingView(LiveTableScreen, SudokuView):
         self.reserve_bottom = band_height(height)
         SudokuView.place_sections(self, width, height)
         if hasattr(self, "banner"):
+            # the score and the clock a little lower: the table's line goes above them
+            scale = self.scale
+            self.score_text.position = (width / 2, height - 62 * scale)
+            self.clock_text.position = (width / 2, height - 100 * scale)
             self._place_live(width, height)
+            self.table_header()
+
+    def table_header(self) -> None:
+        """Above the score: whose board this is when watching, and its place at the
+        table."""
+        scale = self.scale
+        standing = self.standing()
+        if self.watching:
+            self.owner_text.text = f"{self.caption()} · {standing}" if standing \
+                else self.caption()
+            self.owner_text.color = theme.ACCENT
+            self.owner_text.bold = True
+        else:
+            self.owner_text.text = standing
+            self.owner_text.color = theme.MUTED
+            self.owner_text.bold = False
+        width, height = self.window.width, self.window.height
+        self.owner_text.position = (width / 2, height - 16 * scale)
+        fit_text(self.owner_text, width - 2 * 120 * scale - 8, max(19.0, 22 * scale),
+                 max(13.0, 15 * scale), smallest=11.0)
 
     def on_update(self, delta_time: float) -> None:
-        if self._live_update():
+        if self._live_update(delta_time):
             return
         if self.plays and self.table.clock is not self.seen_clock:
             self.catch_up()

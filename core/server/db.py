@@ -84,6 +84,8 @@ tables = sa.Table(
     sa.Column("date", sa.String(10), nullable=True),
     # when the current round started (the falling games' clock check)
     sa.Column("started", sa.DateTime(timezone=True), nullable=True),
+    # the seat whose rematch dealt the current round (NULL: the first round); 0006
+    sa.Column("rematch_by", sa.Integer, nullable=True),
     sa.Column("creator_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False),
     sa.Column("created", sa.DateTime(timezone=True), nullable=False),
 )

@@ -61,7 +61,7 @@ PRESENCE_SECONDS = 60.0
 """A player is online this long after their last authenticated call or live
 connection."""
 MIN_PRESENCE_SECONDS = 3.0
-INVITE_HOURS = 24
+INVITE_HOURS = tablestore.INVITE_HOURS
 """An unanswered invitation lapses after this many hours."""
 MAX_PENDING_FROM_ONE = 3
 """Pending invitations one player may have from one other player."""
@@ -462,7 +462,9 @@ def install(app: FastAPI, server: Server, hub: Hub) -> Social:
             await run_in_threadpool(decline, server.engine, account, table_id)
         except TableError as exc:
             raise ApiError(exc.status, str(exc)) from None
-        await social.announce([account.id])
+        # the table's "invited" changed: its players are told, and every player
+        # invited to it (the one who declined among them) gets their list again
+        await hub.events.publish({"kind": "table", "table": table_id})
         return Response(status_code=204)
 
     @app.websocket("/api/me/live")

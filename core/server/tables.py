@@ -401,7 +401,28 @@ class Hub:
                 await run_in_threadpool(presence.forget, self.server.engine, table_id, seat)
             await self.events.publish({"kind": "table", "table": table_id})
         elif table.status == "playing":
-            await self.end_seat(table_id, seat)
+            await self.end_or_decline(table, seat)
+
+    async def end_or_decline(self, table: Table, seat: int) -> None:
+        """A player leaves a playing table (or is away past the timeout): a round
+        another seat's rematch dealt, in which this seat has not acted, is declined
+        (the seat freed, the round dealt again and waiting for a player); any other
+        ends the seat's game."""
+        table_id = table.id
+        if table.rematch_by is not None and table.rematch_by != seat:
+            async with self.lock(table_id):
+                declined = await run_in_threadpool(
+                    tablestore.decline_rematch, self.server.engine, table, seat,
+                    self.deal_date(table.ruleset_id))
+                if declined:
+                    await run_in_threadpool(presence.forget, self.server.engine,
+                                            table_id, seat)
+                    self._forget(table_id)
+                    self.tables.pop(table_id, None)
+            if declined:
+                await self.events.publish({"kind": "table", "table": table_id})
+                return
+        await self.end_seat(table_id, seat)
 
     async def rematch(self, watcher: Watcher, table_id: int) -> None:
         async with self.lock(table_id):
@@ -413,12 +434,18 @@ class Hub:
                 await watcher.send(refused(f"the table is {table.status}: a rematch starts "
                                            "only when every game is over"))
                 return
-            ruleset = load_ruleset(table.ruleset_id)
-            date = today_in(ruleset.timezone).isoformat() if ruleset.is_daily else None
-            await run_in_threadpool(tablestore.rematch, self.server.engine, table, date)
+            await run_in_threadpool(tablestore.rematch, self.server.engine, table,
+                                    self.deal_date(table.ruleset_id),
+                                    table.seat_of(watcher.account))
             self._forget(table_id)
             self.tables.pop(table_id, None)
         await self.events.publish({"kind": "table", "table": table_id})
+
+    @staticmethod
+    def deal_date(ruleset_id: str) -> str | None:
+        """The date of a new deal of ``ruleset_id``: today's for a daily ruleset."""
+        ruleset = load_ruleset(ruleset_id)
+        return today_in(ruleset.timezone).isoformat() if ruleset.is_daily else None
 
     # -- presence ---------------------------------------------------------------------
 
@@ -449,7 +476,7 @@ class Hub:
         for table_id, status, seat in found:
             with contextlib.suppress(Exception):  # one table's trouble stops no other
                 if status == "playing":
-                    await self.end_seat(table_id, seat)
+                    await self.end_or_decline(await self.table(table_id), seat)
                 elif await run_in_threadpool(presence.free_waiting, self.server.engine,
                                              table_id, seat, cutoff):
                     await self.events.publish({"kind": "table", "table": table_id})

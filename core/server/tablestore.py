@@ -21,6 +21,8 @@ CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 8
 MIN_SEATS, MAX_SEATS = 2, 8
 MAX_INVITES = 32
+INVITE_HOURS = 24
+"""An unanswered invitation lapses after this many hours."""
 STATUSES = ("waiting", "playing", "finished")
 
 
@@ -52,6 +54,11 @@ class Table:
     player_ids: tuple[int | None, ...]
     invited: frozenset[int]
     """Account ids invited."""
+    rematch_by: int | None = None
+    """The seat whose ``rematch`` dealt the current round (``None``: the first round)."""
+    invited_names: tuple[str, ...] = ()
+    """The names of the players with a pending invitation (unanswered, younger than
+    a day, the table waiting, not seated), in the order they were invited."""
 
     def seat_of(self, account: Account | None) -> int | None:
         """The seat ``account`` holds, or ``None``."""
@@ -75,7 +82,8 @@ class Table:
         """The ``table`` message of the live protocol."""
         return {"type": "table", "id": self.id, "ruleset_id": self.ruleset_id,
                 "seed": self.seed, "seats": list(self.players), "status": self.status,
-                "round": self.round}
+                "round": self.round, "rematch_by": self.rematch_by,
+                "invited": list(self.invited_names)}
 
 
 def new_code() -> str:
@@ -134,12 +142,22 @@ def _load(conn: Connection, table_id: int) -> Table:
     for seat in seated:
         names[seat.seat] = str(seat.name)
         ids[seat.seat] = int(seat.account_id)
-    invited = conn.execute(sa.select(db.table_invites.c.account_id)
-                           .where(db.table_invites.c.table_id == table_id)).scalars().all()
+    invites = db.table_invites
+    invited = conn.execute(sa.select(invites.c.account_id, invites.c.answer,
+                                     invites.c.created, db.accounts.c.name)
+                           .join(db.accounts, db.accounts.c.id == invites.c.account_id)
+                           .where(invites.c.table_id == table_id)
+                           .order_by(invites.c.created, invites.c.account_id)).all()
+    lapse = now() - _dt.timedelta(hours=INVITE_HOURS)
+    pending = tuple(str(i.name) for i in invited
+                    if row.status == "waiting" and i.answer is None
+                    and (_utc(i.created) or lapse) > lapse and int(i.account_id) not in ids)
+    rematch_by = row.rematch_by
     return Table(int(row.id), str(row.code), str(row.ruleset_id), int(row.seats),
                  bool(row.private), str(row.status), int(row.round), int(row.seed),
                  row.date, _utc(row.started), tuple(names), tuple(ids),
-                 frozenset(int(i) for i in invited))
+                 frozenset(int(i.account_id) for i in invited),
+                 int(rematch_by) if rematch_by is not None else None, pending)
 
 
 def _utc(moment: _dt.datetime | None) -> _dt.datetime | None:
@@ -194,11 +212,21 @@ def join_table(engine: Engine, table_id: int, account: Account, code: str | None
 
 def free_seat(engine: Engine, table: Table, seat: int) -> Table:
     """Free ``seat`` of a table that is waiting, or finished (its player left
-    after the result: a rematch then waits for a player to take it)."""
+    after the result: a rematch then waits for a player to take it). A waiting
+    table left with nobody is closed (status ``finished``, no result), as the
+    sweep of absent seats closes one."""
     with engine.begin() as conn:
         conn.execute(sa.delete(db.table_seats).where(db.table_seats.c.table_id == table.id,
                                                      db.table_seats.c.seat == seat))
+        _close_if_empty(conn, table.id)
         return _load(conn, table.id)
+
+
+def _close_if_empty(conn: Connection, table_id: int) -> None:
+    nobody = ~sa.exists().where(db.table_seats.c.table_id == table_id)
+    conn.execute(sa.update(db.tables).where(db.tables.c.id == table_id,
+                                            db.tables.c.status == "waiting", nobody)
+                 .values(status="finished"))
 
 
 @dataclass(frozen=True)
@@ -299,15 +327,47 @@ def account_results(engine: Engine, name: str, limit: int) -> list[dict[str, Any
     return found
 
 
-def rematch(engine: Engine, table: Table, date: str | None) -> Table:
+def rematch(engine: Engine, table: Table, date: str | None, seat: int | None = None
+            ) -> Table:
     """Start the next round at a finished table: a new deal for every seat; when a
     player has left the table since, the round waits for a player to take the
-    free seat (it starts when the table is full, as a new table does)."""
+    free seat (it starts when the table is full, as a new table does). ``seat``
+    asked for it (the ``table`` message's ``rematch_by``)."""
     full = all(holder is not None for holder in table.player_ids)
     with engine.begin() as conn:
         conn.execute(sa.update(db.tables)
                      .where(db.tables.c.id == table.id, db.tables.c.round == table.round,
                             db.tables.c.status == "finished")
                      .values(status="playing" if full else "waiting", round=table.round + 1,
-                             seed=new_seed(), date=date, started=now() if full else None))
+                             seed=new_seed(), date=date, started=now() if full else None,
+                             rematch_by=seat))
         return _load(conn, table.id)
+
+
+def decline_rematch(engine: Engine, table: Table, seat: int, date: str | None) -> bool:
+    """A player leaves a round that another seat's rematch dealt, before acting in
+    it: their seat is freed and the round is dealt again, waiting for a player (as
+    a rematch after a player left; nobody asked for that round: ``rematch_by``
+    ``None``, so whoever takes the seat joins it as any table); whether it was
+    done (``False``: the seat has acted in the round, or the table moved on
+    meanwhile)."""
+    with engine.begin() as conn:
+        acted = conn.execute(sa.select(db.table_actions.c.id)
+                             .where(db.table_actions.c.table_id == table.id,
+                                    db.table_actions.c.round == table.round,
+                                    db.table_actions.c.seat == seat).limit(1)).first()
+        if acted is not None:
+            return False
+        updated = conn.execute(sa.update(db.tables)
+                               .where(db.tables.c.id == table.id,
+                                      db.tables.c.round == table.round,
+                                      db.tables.c.status == "playing")
+                               .values(status="waiting", round=table.round + 1,
+                                       seed=new_seed(), date=date, started=None,
+                                       rematch_by=None))
+        if not updated.rowcount:
+            return False
+        conn.execute(sa.delete(db.table_seats).where(db.table_seats.c.table_id == table.id,
+                                                     db.table_seats.c.seat == seat))
+        _close_if_empty(conn, table.id)
+        return True

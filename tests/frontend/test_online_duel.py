@@ -127,8 +127,12 @@ def test_new_table_then_a_duel_to_its_result(ui, server):
         mine.apply(["end"])
         theirs.apply(["end"])
         assert view.table.result["scores"] == [mine.score, theirs.score]
-        assert f"{me.name}: {mine.score}" in view.result_lines.text
-        assert f"{bob.name}: {theirs.score}" in view.result_lines.text
+        rows = [tuple(t.text for t in row) for row in view.panel.rows]
+        scores = {me.name: mine.score, bob.name: theirs.score}
+        assert sorted(rows, key=lambda r: r[1].removeprefix("★ ")) == sorted(
+            [(f"{1 + sum(v > s for v in scores.values())}.",
+              ("★ " if s > min(scores.values()) else "") + name, str(s))
+             for name, s in scores.items()], key=lambda r: r[1].removeprefix("★ "))
         ui.key("Escape")  # leaves the table: back in the lobby
         assert isinstance(ui.view, LobbyView)
 

@@ -52,6 +52,30 @@ def check_buttons(buttons, width, height, code):
         assert button.rect.bottom >= 0 and button.rect.top <= height, (code, button.label)
 
 
+def check_panel(panel, width, height, code):
+    """The result panel: inside the window, every row, the title, the note and the
+    buttons inside the panel, nothing cut, and no more than its content's height."""
+    r = panel.rect
+    assert r.left >= 0 and r.right <= width and r.bottom >= 0 and r.top <= height, code
+    for text in [panel.title, panel.note, *[t for row in panel.rows for t in row]]:
+        left = text.x - (text.content_width / 2 if text.anchor_x == "center" else
+                         text.content_width if text.anchor_x == "right" else 0)
+        assert r.left - 1 <= left and left + text.content_width <= r.right + 1, (code,
+                                                                                  text.text)
+        assert r.bottom <= text.y <= r.top, (code, text.text)
+    check_buttons(panel.buttons, width, height, code)
+    for button in panel.buttons:
+        assert r.left <= button.rect.left and button.rect.right <= r.right + 1, code
+        assert r.bottom <= button.rect.bottom and button.rect.top <= r.top, code
+    lowest_row = min(row[1].y - row[1].content_height / 2 for row in panel.rows)
+    assert lowest_row > max(b.rect.top for b in panel.buttons), code
+    # sized to its content: no tall empty space (title, rows, note, buttons, margins)
+    content = panel.title.content_height + sum(row[1].content_height + 12
+                                               for row in panel.rows) \
+        + panel.note.content_height + max(b.rect.height for b in panel.buttons)
+    assert r.height <= content + 120, (code, r.height, content)
+
+
 def check_text(text, width, code):
     left = text.x - (text.content_width / 2 if text.anchor_x == "center" else
                      text.content_width if text.anchor_x == "right" else 0)
@@ -90,12 +114,18 @@ def test_online_screens_fit(ui, size):
         assert form.rows[-1].bottom >= form.create_button.rect.top
         table = TableSession(QuietLive(), "someone_with_a_long_name", "12-abcdef")
         table._take({"type": "table", "id": 12, "ruleset_id": "eu-classic", "seed": 5,
-                     "seats": ["someone_with_a_long_name", "another_long_name_here"],
+                     "seats": ["someone_with_a_long_name", None, None],
+                     "invited": ["another_long_name_here"],
                      "status": "waiting", "round": 1})
         waiting = WaitingView(table, lambda: None, lambda: None)
         ui.window.show_view(waiting)
         check_buttons(waiting.buttons, width, height, code)
         check_text(waiting.title, width, code)
+        assert waiting.body.content_width <= width and waiting.body.font_size >= 15
+        assert len(waiting.body.text.splitlines()) == 4  # the code and three seats
+        table._take({"type": "table", "id": 12, "ruleset_id": "eu-classic", "seed": 5,
+                     "seats": ["someone_with_a_long_name", "another_long_name_here"],
+                     "status": "waiting", "round": 1})
         duel = LiveDuelView(ui.app.session(), table, lambda: None)
         ui.window.show_view(duel)
         table._take({"type": "connection", "state": "lost", "reason": "x"})
@@ -109,7 +139,25 @@ def test_online_screens_fit(ui, size):
             check_text(label, width, code)
         for rect in duel.band_rects:  # the opponents' boards stay below the tray
             assert rect.bottom >= 0 and rect.top <= duel.reserve_bottom
-        assert duel.result_lines.content_width <= duel.result_panel.width
+        check_panel(duel.panel, width, height, code)
+        # the table's menu, and its question before leaving
+        menu = duel.dialog.pause
+        menu.show()
+        for buttons in (menu.main, menu.confirm):
+            menu.buttons = buttons
+            menu._place()
+            check_buttons(buttons, width, height, code)
+            check_text(menu.title, width, code)
+            assert menu.note.content_width <= width
+            assert menu.note.y - menu.note.content_height >= buttons[0].rect.top - 1
+            assert menu.title.y - menu.title.content_height / 2 >= menu.note.y - 1
+        menu.close()
+        # a rematch another player asked for: the question in the same panel
+        duel.asked_by = "another_long_name_here"
+        duel._fill_panel()
+        check_panel(duel.panel, width, height, code)
+        assert [b.label for b in duel.panel.buttons] == [duel.play_button.label,
+                                                          duel.leave_button.label]
         # an opponent's board watched full-size, and a live Sudoku Bloxx table
         watched = LiveDuelView(ui.app.session(), table, lambda: None, shown=1)
         ui.window.show_view(watched)
@@ -132,13 +180,30 @@ def test_online_screens_fit(ui, size):
         assert falling.board.bottom >= falling.reserve_bottom
         for label in falling.band_texts:
             check_text(label, width, code)
+        check_text(falling.owner_text, width, code)
+        watched_falling = live_view(ui.app.session(), falling_table, lambda: None, shown=1)
+        ui.window.show_view(watched_falling)
+        assert watched_falling.owner_text.text.startswith(
+            watched_falling.caption())  # whose board, above its score
+        check_text(watched_falling.owner_text, width, code)
+        assert watched_falling.owner_text.font_size >= 11
+        # above the score's digits (their ink: a line box of some fonts is much taller)
+        score = watched_falling.score_text
+        assert watched_falling.owner_text.y - watched_falling.owner_text.content_height / 2 \
+            >= score.y + score.font_size * 0.5
+        ui.window.show_view(falling)
         for rect in falling.band_rects:
             assert rect.left >= 0 and rect.right <= width and rect.top <= falling.reserve_bottom
         falling_table._take({"type": "result", "scores": [10, 20, 5], "winner": 1})
         falling._sync_table()
         falling.place_sections(width, height)
         check_buttons([falling.rematch_button, falling.leave_button], width, height, code)
-        check_text(falling.result_title, width, code)
+        check_panel(falling.panel, width, height, code)
+        falling_table.clock = (12.0, 0.0)  # the new round's clock in the question
+        falling.asked_by = "another_long_name_here"
+        falling._fill_panel()
+        check_panel(falling.panel, width, height, code)
+        assert len(falling.panel.note.text.splitlines()) >= 2
         boards = LeaderboardView(account, "eu-daily", ["eu-daily", "eu-classic"],
                                  lambda *a: None, lambda: None)
         ui.window.show_view(boards)

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from server_support import Server
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 import blockyard
@@ -142,6 +143,7 @@ def test_a_full_duel_with_a_spectator_refusals_and_reconnection(server: Server) 
             a.send(json.dumps({"type": "rematch"}))
             again = [until(s, "table") for s in (a, b2, spectator)]
             assert again[0]["status"] == "playing" and again[0]["round"] == 2
+            assert again[0]["rematch_by"] == 0  # who asked: the others' windows say so
             assert all(s == again[0] for s in again)
             fresh = blockyard.new_game("eu-classic", seed=again[0]["seed"])
             play(b2, fresh, [a, spectator], 1)
@@ -165,7 +167,13 @@ def test_private_tables_need_an_invitation_or_the_code(server: Server) -> None:
         assert "private" in until(socket, "refused")["reason"]
     with live(server, table["id"]) as socket:  # nobody
         assert "private" in until(socket, "refused")["reason"]
+    # the table says whom it waits for: the pending invitations of unseated players
+    with live(server, table["id"], owner) as socket:
+        first = until(socket, "table")
+        assert first["invited"] == [guest] and first["rematch_by"] is None
+    assert server.client.get(f"/api/tables/{table['id']}").json()["invited"] == [guest]
     assert server.client.post(url, headers=auth(guest_token)).json() == {"seat": 1}
+    assert server.client.get(f"/api/tables/{table['id']}").json()["invited"] == []
     assert server.client.post(url, headers=auth(stranger),
                               json={"code": table["code"].lower()}).json() == {"seat": 2}
     for bad in ({"ruleset_id": "no-such-rules"}, {"ruleset_id": "eu-classic", "seats": 1},
@@ -199,6 +207,18 @@ def test_leaving_a_table(server: Server, leave_while: str) -> None:
         assert listed["seats"][1] is None and listed["status"] == "waiting"
         # the seat is free again
         assert server.client.post(url, headers=auth(other_token)).json() == {"seat": 1}
+        # the last player to leave a waiting table closes it: it is listed no more
+        for token in (other_token, owner):
+            with live(server, table["id"], token) as socket:
+                until(socket, "table")
+                socket.send(json.dumps({"type": "leave"}))
+                with pytest.raises(ConnectionClosed):  # closed once the leave is done
+                    for _ in range(100):
+                        receive(socket)
+        listed = server.client.get(f"/api/tables/{table['id']}").json()
+        assert listed["status"] == "finished" and listed["seats"] == [None, None, None]
+        assert table["id"] not in [t["id"] for t in server.client.get("/api/tables")
+                                   .json()["tables"]]
     else:
         assert server.client.post(url, headers=auth(other_token)).json() == {"seat": 1}
         with live(server, table["id"], owner) as watch, \
@@ -280,3 +300,52 @@ def test_a_player_who_leaves_after_the_result_frees_the_seat_for_the_rematch(
     assert server.client.post(url, headers=auth(owner)).json() == {"seat": 0}
     listed = server.client.get(f"/api/tables/{table['id']}").json()
     assert listed["status"] == "playing" and listed["seats"] == [owner_name, other]
+
+
+def test_leaving_a_rematch_one_did_not_ask_for_frees_the_seat(server: Server) -> None:
+    # the rematch deals at once (its asker plays on); another player who leaves it
+    # before acting declines it: their seat is freed and the round waits for a player
+    owner_name, owner = server.account("rm")
+    other, other_token = server.account("rm")
+    table = new_table(server, owner)
+    url = f"/api/tables/{table['id']}/join"
+    assert server.client.post(url, headers=auth(other_token)).json() == {"seat": 1}
+
+    def finish(a: ClientConnection, b: ClientConnection) -> None:
+        a.send(json.dumps({"type": "act", "action": ["end"]}))
+        b.send(json.dumps({"type": "act", "action": ["end"]}))
+        until(a, "result")
+        until(b, "result")
+
+    with live(server, table["id"], owner) as a, live(server, table["id"], other_token) as b:
+        until(a, "table")
+        until(b, "table")
+        finish(a, b)
+        a.send(json.dumps({"type": "rematch"}))
+        dealt = until(b, "table")
+        assert dealt["round"] == 2 and dealt["status"] == "playing"
+        assert dealt["rematch_by"] == 0
+        until(a, "table")
+        game = blockyard.new_game("eu-classic", seed=dealt["seed"])
+        play(a, game, [b], 0)  # the asker plays at once
+        b.send(json.dumps({"type": "leave"}))  # declines: never acted in the round
+        waiting = until(a, "table")
+        assert waiting["status"] == "waiting" and waiting["seats"] == [owner_name, None]
+        assert waiting["round"] == 3 and waiting["rematch_by"] is None
+    stored = server.client.get(f"/api/tables/{table['id']}").json()
+    assert [r["round"] for r in stored["results"]] == [1]  # no result for the declined one
+    # a player who played in the rematch's round and leaves ends their game, as ever
+    assert server.client.post(url, headers=auth(other_token)).json() == {"seat": 1}
+    with live(server, table["id"], owner) as a, live(server, table["id"], other_token) as b:
+        dealt = until(b, "table")
+        assert dealt["status"] == "playing" and dealt["round"] == 3
+        finish(a, b)
+        a.send(json.dumps({"type": "rematch"}))
+        dealt = until(b, "table")
+        until(a, "table")
+        assert dealt["round"] == 4 and dealt["rematch_by"] == 0
+        play(b, blockyard.new_game("eu-classic", seed=dealt["seed"]), [a], 1)
+        b.send(json.dumps({"type": "leave"}))
+        assert until(a, "move")["action"] == ["end"]
+    assert server.client.get(f"/api/tables/{table['id']}").json()["seats"] == [owner_name,
+                                                                              other]

@@ -124,3 +124,33 @@ def test_presence_is_shared_between_processes(two_quick: tuple[Server, Server]) 
         play(a, games[0], [], 0)  # alice, on the living process, plays on
         a.send(json.dumps({"type": "act", "action": ["end"]}))
         assert until(a, "result")["scores"] == [games[0].score, games[1].score]
+
+
+def test_a_player_away_from_a_rematch_they_did_not_ask_for_declines_it(quick: Server
+                                                                       ) -> None:
+    # the window asks its player before entering another player's rematch: a player
+    # who never answers (the window closed) frees the seat, no round is lost for them
+    owner_name, owner = quick.account("ra")
+    _, other = quick.account("ra")
+    table = quick.client.post("/api/tables", json={"ruleset_id": "eu-classic"},
+                              headers=auth(owner)).json()
+    assert quick.client.post(f"/api/tables/{table['id']}/join",
+                             headers=auth(other)).json() == {"seat": 1}
+    with live(quick, table["id"], owner) as stays:
+        with live(quick, table["id"], other) as goes:
+            until(goes, "table")
+            until(stays, "table")
+            stays.send(json.dumps({"type": "act", "action": ["end"]}))
+            goes.send(json.dumps({"type": "act", "action": ["end"]}))
+            until(goes, "result")
+            until(stays, "result")
+            stays.send(json.dumps({"type": "rematch"}))
+            message = until(goes, "table")
+            while message["round"] != 2:
+                message = until(goes, "table")
+        message = until(stays, "table")
+        while message["round"] != 3:  # seat 1 is away: the rematch is declined
+            message = until(stays, "table")
+        assert message["status"] == "waiting" and message["seats"] == [owner_name, None]
+    results = quick.client.get(f"/api/tables/{table['id']}").json()["results"]
+    assert [r["round"] for r in results] == [1]

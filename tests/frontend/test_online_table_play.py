@@ -1,0 +1,242 @@
+"""The live table's screens as a play-test found them, on a real window (real
+input on Xvfb) against a real ``blockyard serve`` on loopback: a rematch asked of
+the other players, the table's own menu (under which the opponents' band is
+dimmed too), the board watched full-size named in the header, the place at the
+table instead of a local record, invited and free seats on the waiting screen."""
+
+from __future__ import annotations
+
+import pytest
+from online_support import pump_until, serve
+from test_online_duel import account, sign_in_window, start_duel, until
+
+import blockyard
+from blockyard.frontend import theme
+from blockyard.frontend.lobby_view import LobbyView
+from blockyard.frontend.online_table import LiveDuelView, WaitingView, open_table
+from blockyard.frontend.pages import HelpView
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    running = serve(tmp_path_factory.mktemp("tableplay"))
+    yield running
+    running.stop()
+
+
+def finish_round(ui, view, bob_live) -> None:
+    """Both games end: the result panel shows."""
+    bob_live.act(["end"])
+    view.send(["end"])
+    pump_until(ui, lambda: view.shown_result is not None)
+
+
+def next_round(live, round_: int):
+    """The ``table`` message of round ``round_`` (the ones before it skipped)."""
+    for _ in range(100):
+        message = until(live, "table")
+        if message["round"] == round_:
+            return message
+    raise AssertionError(f"no round {round_}")
+
+
+def labels(buttons) -> list[str]:
+    return [button.label for button in buttons]
+
+
+def near(colour, expected, slack: int = 12) -> bool:
+    return all(abs(a - b) <= slack for a, b in zip(colour, expected[:3], strict=False))
+
+
+def test_a_rematch_the_opponent_asked_for_is_a_question_play_by_mouse(ui, server):
+    _me, view, bob, bob_live, _table_id, _seed = start_duel(ui, server)
+    with bob_live:
+        finish_round(ui, view, bob_live)
+        assert view.panel.title.text in ("Draw", f"{bob.name} wins", f"{_me.name} wins")
+        bob_live.rematch()
+        dealt = next_round(bob_live, 2)
+        assert dealt["rematch_by"] == 1 and dealt["round"] == 2
+        pump_until(ui, lambda: view.asked_by is not None)
+        ui.pump(3)
+        assert ui.view is view  # not pulled into the new round
+        assert view.panel.title.text == f"{bob.name} asks for a rematch"
+        assert labels(view.panel.buttons) == ["Play", "Leave table"]
+        assert view.panel.note.text == "Enter: play · Esc: leave the table"
+        # the question is on screen: the Play button's green under the panel's title
+        play = view.play_button.rect
+        assert near(ui.pixel(play.left + 4, play.center_y), theme.GO)
+        # the asker plays on meanwhile: the band follows their new round
+        theirs = blockyard.new_game("eu-classic", seed=dealt["seed"])
+        action = ["place", *theirs.legal_moves()[0]]
+        theirs.apply(action)
+        bob_live.act(action)
+        pump_until(ui, lambda: len(view.table.games[1].log) == 2)
+        assert ui.view is view and view.asked_by == bob.name
+        ui.click(play.center_x, play.center_y)
+        pump_until(ui, lambda: isinstance(ui.view, LiveDuelView) and ui.view is not view)
+        new = ui.view
+        assert new.table.round == 2 and new.game.seed == dealt["seed"]
+        assert len(new.game.log) == 1 and new.asked_by is None and new.shown_result is None
+        # the new round is played: a move by keyboard goes through
+        ui.key("1", "Return")
+        pump_until(ui, lambda: len(new.game.log) == 2)
+        moves = [until(bob_live, "move") for _ in range(2)]  # bob's own, then the window's
+        assert [m["seat"] for m in moves] == [1, 0] and moves[1]["action"] == new.game.log[1]
+
+
+def test_leaving_a_rematch_the_opponent_asked_for_by_keyboard_frees_the_seat(ui, server):
+    me, view, bob, bob_live, table_id, _seed = start_duel(ui, server)
+    with bob_live:
+        finish_round(ui, view, bob_live)
+        bob_live.rematch()
+        next_round(bob_live, 2)
+        pump_until(ui, lambda: view.asked_by is not None)
+        ui.key("Escape")  # Leave table
+        pump_until(ui, lambda: isinstance(ui.view, LobbyView))
+        freed = next_round(bob_live, 3)
+        assert freed["status"] == "waiting" and freed["seats"] == [None, bob.name]
+    stored = bob.table(table_id)
+    assert [r["round"] for r in stored["results"]] == [1]  # no lost round for leaving
+    assert me.name not in stored["seats"]
+
+
+def test_the_window_that_asks_for_the_rematch_enters_it_at_once(ui, server):
+    _me, view, _bob, bob_live, _table_id, _seed = start_duel(ui, server)
+    with bob_live:
+        finish_round(ui, view, bob_live)
+        assert view.panel.note.text == "R: rematch · Esc: leave the table"
+        ui.key("r")
+        pump_until(ui, lambda: isinstance(ui.view, LiveDuelView) and ui.view is not view)
+        assert ui.view.table.round == 2 and ui.view.asked_by is None
+        assert next_round(bob_live, 2)["rematch_by"] == 0
+
+
+def test_a_falling_tables_rematch_question_shows_the_rounds_clock(ui, server):
+    me = sign_in_window(ui, server)
+    bob = account(server, "bob")
+    table = me.create_table("sudoku-bloxx")
+    bob.join(table.id)
+    with bob.live(table.id) as bob_live:
+        until(bob_live, "table")
+        open_table(ui.app.session(), ui.app.online, table.id, "", ui.app.show_launcher)
+        pump_until(ui, lambda: not isinstance(ui.view, WaitingView))
+        view = ui.view
+        bob_live.act(["tick", 1_000_000])
+        bob_live.act(["end"])
+        view.game.apply(["end"])  # the window's own game ends: its log is sent as ever
+        pump_until(ui, lambda: view.shown_result is not None)
+        bob_live.rematch()
+        pump_until(ui, lambda: view.asked_by is not None and view.table.clock is not None)
+        assert ui.view is view
+        assert view.panel.note.text.startswith("The new round's clock is running: 0:0")
+        assert view.panel.note.text.endswith("Enter: play · Esc: leave the table")
+        ui.key("Return")  # at once: a key meant for before never answers the question
+        ui.pump(3)
+        assert ui.view is view
+        ui.pump(45)  # the question has been on screen long enough to be read
+        ui.key("Return")
+        pump_until(ui, lambda: ui.view is not view)
+        entered = ui.view
+        assert entered.table.round == 2 and entered.plays
+        assert entered.controls_section.help_text.text == (
+            "Keys: ←/→ move   ↓ soft drop   Space hard drop   Esc menu")  # nothing pauses
+        assert entered.owner_text.text.startswith("Place ")  # the place, not a record
+
+
+def test_the_live_tables_menu_leave_asks_first_and_the_band_is_dimmed(ui, server):
+    _me, view, _bob, bob_live, _table_id, _seed = start_duel(ui, server)
+    with bob_live:
+        board = view.band_rects[0]
+        x, y = board.left + 2, board.bottom + 2
+        before = ui.pixel(x, y)
+        assert near(before, theme.BOARD_BG)
+        ui.key("Escape")
+        pump_until(ui, lambda: view.paused)
+        menu = view.dialog.pause
+        assert menu.title.text == "Live table"
+        assert menu.note.text == "Nothing is paused: the others play on."
+        assert labels(menu.buttons) == ["Resume", "Leave table", "How to play", "Settings"]
+        dimmed = ui.pixel(x, y)  # the opponents' board is under the menu's overlay
+        assert sum(dimmed) < sum(before) - 20
+        # How to play comes back to this very screen, the table still there
+        help_button = menu.buttons[2]
+        ui.click(help_button.rect.center_x, help_button.rect.center_y)
+        pump_until(ui, lambda: isinstance(ui.view, HelpView))
+        ui.key("Escape")
+        pump_until(ui, lambda: ui.view is view)
+        # mouse: Leave table asks first; Esc goes back to the menu
+        ui.key("Escape")
+        pump_until(ui, lambda: view.paused)
+        leave = menu.buttons[1]
+        ui.click(leave.rect.center_x, leave.rect.center_y)
+        pump_until(ui, lambda: menu.confirming)
+        assert menu.title.text == "Leave the table?"
+        assert labels(menu.buttons) == ["Stay at the table", "Leave table"]
+        assert menu.index == 0  # the safe answer first
+        ui.key("Escape")
+        pump_until(ui, lambda: not menu.confirming)
+        assert view.paused and labels(menu.buttons)[0] == "Resume"
+        # keyboard: ↓ Leave table, Enter, ↓ Leave table, Enter: the game ends, gone
+        ui.key("Down", "Return")
+        pump_until(ui, lambda: menu.confirming)
+        ui.key("Down", "Return")
+        pump_until(ui, lambda: isinstance(ui.view, LobbyView))
+        move = until(bob_live, "move")
+        assert move["seat"] == 0 and move["action"] == ["end"]
+
+
+def test_the_board_watched_is_named_and_the_header_shows_the_place(ui, server):
+    _me, view, bob, bob_live, _table_id, seed = start_duel(ui, server)
+    with bob_live:
+        assert view.best_text.text == "Place 1 of 2"  # not the local record
+        theirs = blockyard.new_game("eu-classic", seed=seed)
+        while theirs.score == 0:
+            action = ["place", *theirs.legal_moves()[0]]
+            theirs.apply(action)
+            bob_live.act(action)
+        pump_until(ui, lambda: view.table.scores[1] == theirs.score)
+        assert view.best_text.text == "Place 2 of 2"
+        view.send(["end"])
+        pump_until(ui, lambda: view.may_watch())
+        ui.key("Right")
+        pump_until(ui, lambda: ui.view is not view)
+        watching = ui.view
+        assert watching.shown == 1
+        assert watching.title_text.text == f"Watching {bob.name}"
+        assert watching.title_text.color == theme.ACCENT
+        assert watching.score_text.text == str(theirs.score)
+        assert watching.best_text.text == "Place 1 of 2"
+        assert watching.message == (f"Watching {bob.name}: ←/→ or Tab for another board, "
+                                    "Esc for yours.")
+        ui.key("Tab")  # the next board: the player's own again
+        pump_until(ui, lambda: ui.view is not watching)
+        assert ui.view.shown == 0 and ui.view.title_text.text != f"Watching {bob.name}"
+
+
+def test_the_waiting_screen_names_invited_and_free_seats_readably(ui, server):
+    me = sign_in_window(ui, server)
+    bob = account(server, "bob")
+    table = me.create_table("eu-classic", seats=3, invite=[bob.name])
+    size = (ui.window.width, ui.window.height)
+    ui.resize(480, 640)
+    try:
+        ui.app.show_lobby()  # the lobby's list says a free seat in words too
+        lobby = ui.view
+        pump_until(ui, lambda: lobby.pending is None and lobby.rows)
+        row = [t.id for t in lobby.tables].index(table.id)
+        assert lobby.rows[row][1][1].text == f"{me.name}, free seat, free seat · waiting"
+        open_table(ui.app.session(), ui.app.online, table.id, "", ui.app.show_launcher)
+        waiting = ui.view
+        assert isinstance(waiting, WaitingView)
+        pump_until(ui, lambda: waiting.session.seats)
+        assert waiting.body.text.splitlines() == [
+            f"Seat 1: {me.name}", f"Seat 2: invited: {bob.name}", "Seat 3: free seat"]
+        assert waiting.body.font_size >= 15
+        assert all(b.text.font_size >= 14 for b in waiting.buttons if b.visible)
+        # bob declines: his seat is a free one again
+        bob.decline_invitation(table.id)
+        pump_until(ui, lambda: "invited" not in waiting.body.text)
+        assert waiting.body.text.splitlines()[1] == "Seat 2: free seat"
+        ui.key("Escape")
+    finally:
+        ui.resize(*size)
