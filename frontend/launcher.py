@@ -15,6 +15,7 @@ T statistics, D duel, R replays, C enter a challenge code, S settings, Esc quit.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -363,19 +364,30 @@ class LauncherView(arcade.View):
         title_size = max(MIN_FONT + 2, 17 * scale)
         small = max(MIN_FONT, 11.5 * scale)
         title_h = max(26 * scale, title_size * PIXELS_PER_POINT * 1.4)
-        line_h = max(18 * scale, small * PIXELS_PER_POINT * 1.45)
-        button_h = max(24 * scale, small * PIXELS_PER_POINT * 1.6)
         inner, gap = 14 * scale, 6 * scale
+        description = None if entry.resume is not None else Text(
+            entry.description if entry.error is not None or entry.family == "online"
+            else ruleset_description(blockyard.load_ruleset(entry.ruleset_id)), 0, 0,
+            theme.MUTED, small, font_name=theme.FONT, anchor_y="center")
+        # (a line as tall as its script needs: Devanagari's marks reach further)
+        line_h = max(18 * scale, small * PIXELS_PER_POINT * 1.45,
+                     0 if description is None else description.content_height + 2 * scale)
+        button_h = max(24 * scale, small * PIXELS_PER_POINT * 1.6)
         labels: list[tuple[str, str]] = [] if entry.resume is not None or entry.error \
             or entry.family == "online" else [
             ("help", _("Rules")), ("stats", _("Stats")), ("duel", _("Duel")),
             ("replays", _("Replays"))]
         label_texts = [Text(label, 0, 0, theme.TEXT, small, font_name=theme.FONT, bold=True,
                             anchor_x="center", anchor_y="center") for _name, label in labels]
-        bw = max([56 * scale] + [t.content_width + 12 * scale for t in label_texts])
-        buttons_w = len(labels) * bw + max(0, len(labels) - 1) * gap
-        # the buttons share the bottom line with the note, or have a line of their own
-        own_line = bool(labels) and buttons_w > width - 2 * inner - 110 * scale
+        widths = self._button_widths(label_texts, width - 16 * scale, scale, gap, small)
+        buttons_w = sum(widths) + max(0, len(labels) - 1) * gap
+        parts = self._stats_parts(entry)
+        # the buttons share the bottom line with the note when the note's first two
+        # parts still fit beside them
+        first_two = Text("  ·  ".join(parts[:2]), 0, 0, theme.TEXT, small, font_name=theme.FONT)
+        own_line = bool(labels) and (
+            buttons_w > width - 2 * inner - 110 * scale
+            or first_two.content_width > width - 2 * inner - buttons_w - gap)
         lines = [title_h] + ([line_h] if entry.resume is None else []) + [button_h] \
             + ([button_h] if own_line else [])
         height = sum(lines) + 2 * 5 * scale + gap
@@ -414,17 +426,12 @@ class LauncherView(arcade.View):
         fit_text(title, title_room, title_h, title_size, smallest=max(MIN_FONT + 1, 13 * scale))
         texts.append(fitted(title, title_room))
         bottom_y = r.bottom + 5 * scale + button_h / 2  # centre of the bottom line
-        if entry.resume is None:
-            description = entry.description if entry.error is not None \
-                or entry.family == "online" else \
-                ruleset_description(blockyard.load_ruleset(entry.ruleset_id))
-            texts.append(fitted(Text(description, r.left + inner,
-                                     r.top - 5 * scale - title_h - line_h / 2, theme.MUTED,
-                                     small, font_name=theme.FONT, anchor_y="center"),
-                                r.width - 2 * inner))
+        if description is not None:
+            description.position = (r.left + inner, r.top - 5 * scale - title_h - line_h / 2)
+            texts.append(fitted(description, r.width - 2 * inner))
         note_y = bottom_y + (button_h if own_line else 0)
         note_room = r.width - 2 * inner - (0 if own_line or not labels else buttons_w + gap)
-        texts.append(self._note(self._stats_parts(entry), r.left + inner, note_y, small,
+        texts.append(self._note(parts, r.left + inner, note_y, small,
                                 note_room))
         if option is not None:
             texts.append(option)
@@ -432,7 +439,7 @@ class LauncherView(arcade.View):
             texts.append(badge)
         rects: dict[str, Rect] = {}
         x = r.right - 8 * scale - buttons_w
-        for (name, _label), text in zip(labels, label_texts, strict=True):
+        for (name, _label), text, bw in zip(labels, label_texts, widths, strict=True):
             rects[name] = rect = Rect(x, bottom_y - button_h / 2, bw, button_h)
             text.position = (rect.center_x, rect.center_y)
             texts.append(text)
@@ -446,6 +453,26 @@ class LauncherView(arcade.View):
             shown.position = (round(shown.x), round(shown.y))
         entry.texts = texts
         return height
+
+    @staticmethod
+    def _button_widths(texts: Sequence[arcade.Text], room: float, scale: float, gap: float,
+                       size: float) -> list[float]:
+        """The widths of a row's buttons: all as wide as the widest label when that
+        fits ``room``, else each as wide as its own label ("Wiederholungen" beside
+        "Duell" at 480 pixels), else an equal share with the labels made smaller."""
+        if not texts:
+            return []
+        own = [max(40 * scale, t.content_width + 12 * scale) for t in texts]
+        spare = room - gap * (len(texts) - 1)
+        same = max([56 * scale, *own])
+        if same * len(texts) <= spare:
+            return [same] * len(texts)
+        if sum(own) <= spare:
+            return own
+        share = spare / len(texts)
+        for text in texts:
+            fit_text(text, share - 6 * scale, text.content_height * 2, size, smallest=MIN_FONT)
+        return [share] * len(texts)
 
     @staticmethod
     def _note(parts: list[str], x: float, y: float, size: float, room: float) -> arcade.Text:

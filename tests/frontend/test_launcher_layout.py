@@ -118,6 +118,23 @@ def test_the_launcher_parts_fit_and_never_overlap(ui, size):
     check_launcher(ui.view)
 
 
+@pytest.mark.parametrize("language", ["de", "es", "ne"])
+def test_the_launcher_fits_in_every_language_at_the_smallest_size(ui, language):
+    # "Regeln · Statistik · Duell · Wiederholungen" is wider than a 480-pixel row
+    ui.app.set_language(language)
+    try:
+        ui.app.show_launcher()
+        ui.resize(480, 640)
+        view = ui.view
+        assert isinstance(view, LauncherView)
+        check_launcher(view)
+        for _step in range(len(view.entries)):  # scrolled to the end too
+            ui.key("Down")
+        check_launcher(ui.view)
+    finally:
+        ui.app.set_language("en")
+
+
 def test_after_a_game_the_launcher_follows_real_resizes(ui):
     ui.app.show_launcher()
     ui.pump(3)
