@@ -144,3 +144,39 @@ def test_the_migration_fills_in_the_rounds_finished_before(tmp_path: Path) -> No
         assert tablestore.account_results(engine, "nobody", 10) is None
     finally:
         engine.dispose()
+
+
+def test_the_migration_closes_waiting_tables_left_with_nobody(tmp_path: Path) -> None:
+    # a server before 0006 left a waiting table listed when its last player left
+    from alembic import command
+    from alembic.config import Config
+
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    config = Config()
+    config.set_main_option("script_location", str(Path(db.__file__).parent / "migrations"))
+    engine = db.make_engine(url)
+    try:
+        with engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "0005")
+        moment = "2026-11-30 12:00:00.000000"
+        with engine.begin() as conn:
+            conn.execute(sa.text(
+                "INSERT INTO accounts (name, name_key, password_hash, created) "
+                "VALUES ('ann', 'ann', 'x', :t)"), {"t": moment})
+            for table_id, code in ((8, "EMPTYTBL"), (9, "ANNWAITS")):
+                conn.execute(sa.text(
+                    "INSERT INTO tables (id, code, ruleset_id, seats, private, status, round, "
+                    "seed, creator_id, created) VALUES (:i, :c, 'eu-classic', 2, 0, "
+                    "'waiting', 1, 5, 1, :t)"), {"i": table_id, "c": code, "t": moment})
+            conn.execute(sa.text("INSERT INTO table_seats VALUES (9, 0, 1)"))
+    finally:
+        engine.dispose()
+    db.migrate(url)
+    engine = db.make_engine(url)
+    try:
+        with engine.connect() as conn:
+            status = dict(conn.execute(sa.text("SELECT id, status FROM tables")).all())
+        assert status == {8: "finished", 9: "waiting"}
+    finally:
+        engine.dispose()
