@@ -2,8 +2,9 @@
 signing in and out.
 
 Every call to the server runs in the background (:func:`blockyard.online.run_in_background`);
-the screen polls it each frame, shows "Connecting…" meanwhile and the
-server's own message when it fails, so the window never waits on the network.
+the screen polls it each frame, shows "Connecting…" meanwhile and, when it
+fails, a sentence in the player's language saying what happened and what to do
+(:mod:`.online_errors`), so the window never waits on the network.
 What is kept (address, account name, token — never the password) is the
 player's :class:`~.online_account.OnlineAccount`, saved at once.
 
@@ -20,12 +21,14 @@ from typing import Any
 
 import arcade
 
-from blockyard.online import Client, Pending, run_in_background
+from blockyard import accountrules
+from blockyard.online import BAD_ADDRESS, BAD_NAME, BAD_PASSWORD, Client, Pending, run_in_background
 
 from . import theme
-from .i18n import _
+from .i18n import _, format_number
 from .layout import Rect
 from .online_account import OnlineAccount
+from .online_errors import LOG, kind_text, online_error_text
 from .text import Text
 from .widgets import Button, fit_text, hover_buttons
 
@@ -108,8 +111,8 @@ class BackgroundScreen(arcade.View):
         if pending is None or not pending.done:
             return
         self.pending = None
-        if pending.error is not None:
-            self.say(pending.error, bad=True)
+        if pending.failure is not None:
+            self.say(online_error_text(pending.failure), bad=True)
         else:
             self.say("")
             self.pending_done(pending.result)
@@ -130,8 +133,14 @@ class OnlineSettingsView(BackgroundScreen):
         self.back = back
         self.changed = changed or (lambda: None)
         self.server = TextField(_("Server address (empty: play offline)"), account.server)
-        self.name = TextField(_("Account name"), account.name, longest=24)
-        self.password = TextField(_("Password"), secret=True, longest=200)
+        # the rules are said before the player types (the server stays the judge)
+        self.name = TextField(_("Account name: {least}–{most} letters, digits, _ or -").format(
+            least=format_number(accountrules.NAME_MIN),
+            most=format_number(accountrules.NAME_MAX)), account.name,
+            longest=accountrules.NAME_MAX)
+        self.password = TextField(_("Password: {least} characters or more").format(
+            least=format_number(accountrules.PASSWORD_MIN)), secret=True,
+            longest=accountrules.PASSWORD_MAX)
         self.fields = [self.server, self.name, self.password]
         self.save_button = Button(_("Save address"), self.save_address, font_size=16)
         self.create_button = Button(_("Create account"), self.create_account, font_size=16)
@@ -227,7 +236,8 @@ class OnlineSettingsView(BackgroundScreen):
             before = self.account.server
             self.account.set_server(self.server.value)
         except ValueError as exc:
-            self.say(_("Not a server address: {reason}").format(reason=exc), bad=True)
+            LOG.warning("online: %s", exc)
+            self.say(kind_text(BAD_ADDRESS), bad=True)
             return False
         if self.account.server != before:
             if not self._save():
@@ -267,6 +277,14 @@ class OnlineSettingsView(BackgroundScreen):
         if not name or not password:
             self.say(_("Type the account name and the password."), bad=True)
             self.focus = 1 if not name else 2
+            return
+        if create and accountrules.name_problem(name) is not None:
+            self.say(kind_text(BAD_NAME), bad=True)  # checked here, before sending
+            self.focus = 1
+            return
+        if create and accountrules.password_problem(password) is not None:
+            self.say(kind_text(BAD_PASSWORD), bad=True)
+            self.focus = 2
             return
         client = Client(self.account.server, timeout=10)
         server = self.account.server
