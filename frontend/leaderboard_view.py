@@ -24,7 +24,7 @@ from .layout import Rect
 from .lobby_view import ruleset_title
 from .online_view import BackgroundScreen
 from .text import Text
-from .widgets import Button, fit_text, hover_buttons
+from .widgets import Button, fit_text, focus_buttons, hover_buttons, pointer_focus
 
 if TYPE_CHECKING:
     from blockyard.replays import Replay
@@ -347,11 +347,9 @@ class SubmitView(BackgroundScreen):
         self.clear(color=theme.BACKGROUND)
         self.title.draw()
         self.body.draw()
-        for i, button in enumerate(self.buttons):
-            hovered = button.hover
-            button.hover = hovered or i == self.focus
+        focus_buttons(self.buttons, self.buttons[self.focus])
+        for button in self.buttons:
             button.draw()
-            button.hover = hovered
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         key = arcade.key
@@ -359,12 +357,16 @@ class SubmitView(BackgroundScreen):
             self.back()
         elif symbol in (key.TAB, key.LEFT, key.RIGHT, key.UP, key.DOWN):
             self.focus = 1 - self.focus
+            hover_buttons(self.buttons, -1, -1)
             self.refresh()
         elif symbol in (key.ENTER, key.RETURN, key.SPACE):
             self.buttons[self.focus].action()
 
     def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
-        hover_buttons(self.buttons, x, y)
+        found = pointer_focus(self.buttons, x, y)
+        if found is not None and found != self.focus:
+            self.focus = found
+            self.refresh()
 
     def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
         for item in self.buttons:

@@ -30,7 +30,7 @@ from .layout import Rect
 from .online_account import OnlineAccount
 from .online_errors import LOG, kind_text, online_error_text
 from .text import Text
-from .widgets import Button, fit_text, hover_buttons
+from .widgets import Button, fit_text, focus_buttons, hover_buttons, pointer_focus
 
 MAX_FIELD = 200
 
@@ -342,19 +342,24 @@ class OnlineSettingsView(BackgroundScreen):
         for i, field in enumerate(self.fields):
             field.draw(i == self.focus)
         self.message_text.draw()
-        for i, button in enumerate(self.buttons):
-            focused = len(self.fields) + i == self.focus
-            hovered = button.hover
-            button.hover = hovered or (focused and button.enabled)
+        focus_buttons(self.buttons, self.focused_button)
+        for button in self.buttons:
             button.draw()
-            button.hover = hovered
         self.hint.draw()
 
     @property
     def focused_field(self) -> TextField | None:
+        """The text field with the keyboard's focus (``None``: a button has it)."""
         return self.fields[self.focus] if self.focus < len(self.fields) else None
 
+    @property
+    def focused_button(self) -> Button | None:
+        """The button with the keyboard's focus (``None``: a text field has it)."""
+        index = self.focus - len(self.fields)
+        return self.buttons[index] if 0 <= index < len(self.buttons) else None
+
     def move_focus(self, step: int) -> None:
+        hover_buttons(self.buttons, -1, -1)  # the focus alone shows what is chosen
         count = len(self.fields) + len(self.buttons)
         for _i in range(count):  # skip the buttons that cannot be pressed now
             self.focus = (self.focus + step) % count
@@ -406,12 +411,19 @@ class OnlineSettingsView(BackgroundScreen):
         self.refresh()
 
     def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
-        hover_buttons(self.buttons, x, y)
+        if self.focused_field is not None:  # typing: the pointer does not take the focus
+            hover_buttons(self.buttons, x, y)
+            return
+        found = pointer_focus(self.buttons, x, y)
+        if found is not None and len(self.fields) + found != self.focus:
+            self.focus = len(self.fields) + found
+            self.refresh()
 
     def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
         for i, field in enumerate(self.fields):
             if field.rect.contains(x, y):
                 self.focus = i
+                hover_buttons(self.buttons, -1, -1)
                 self.refresh()
                 return
         for i, item in enumerate(self.buttons):
