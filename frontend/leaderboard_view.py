@@ -165,6 +165,8 @@ class LeaderboardView(BackgroundScreen):
         self.back_button.place(Rect(left + half + 10 * scale, by, half, bh), 16 * scale)
         self.message_text.width = int(wide)
         self.message_text.position = (width / 2, by + bh + 18 * scale)
+        self.message_box = (wide, 34 * scale, 14 * scale)
+        self.fit_message(self.message_text)
         top, bottom = height - 90 * scale, by + bh + 36 * scale
         count = max(1, len(self.lines))
         rh = max(14 * scale, min(30 * scale, (top - bottom) / max(count, 10)))
@@ -195,6 +197,7 @@ class LeaderboardView(BackgroundScreen):
 
     def say(self, message: str, bad: bool = False) -> None:
         self.message_text.text = message
+        self.fit_message(self.message_text)
         self.message_text.color = theme.BAD if bad else theme.MUTED
         super().say(message, bad)
 

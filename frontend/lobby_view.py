@@ -262,6 +262,8 @@ class LobbyView(BackgroundScreen):
         self.message_text.width = int(wide)
         self.message_text.font_size = 14 * scale
         self.message_text.position = (width / 2, y + 20 * scale)
+        self.message_box = (wide, 40 * scale, 14 * scale)
+        self.fit_message(self.message_text)
         top, bottom = height - (120 if self.online_text.text else 100) * scale, y + 44 * scale
         rh = max(30 * scale, min(56 * scale, (top - bottom) / max(1, MAX_ROWS)))
         top = self._layout_invitations(left, top, wide, rh, scale)
@@ -345,6 +347,7 @@ class LobbyView(BackgroundScreen):
 
     def say(self, message: str, bad: bool = False) -> None:
         self.message_text.text = message
+        self.fit_message(self.message_text)
         self.message_text.color = theme.BAD if bad else theme.MUTED
         super().say(message, bad)
 
@@ -619,6 +622,8 @@ class NewTableView(BackgroundScreen):
             y -= ((len(self.pick_buttons) + cols - 1) // cols) * (ph + gap)
         self.message_text.width = int(wide)
         self.message_text.position = (width / 2, y - 20 * scale)
+        self.message_box = (wide, 36 * scale, 14 * scale)
+        self.fit_message(self.message_text)
         bw, bh = (wide - 10 * scale) / 2, 46 * scale
         self.create_button.place(Rect(left, y - 50 * scale - bh, bw, bh), 16 * scale)
         self.cancel_button.place(Rect(left + bw + 10 * scale, y - 50 * scale - bh, bw, bh),
@@ -627,6 +632,7 @@ class NewTableView(BackgroundScreen):
 
     def say(self, message: str, bad: bool = False) -> None:
         self.message_text.text = message
+        self.fit_message(self.message_text)
         self.message_text.color = theme.BAD if bad else theme.MUTED
         super().say(message, bad)
 

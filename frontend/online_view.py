@@ -92,6 +92,16 @@ class BackgroundScreen(arcade.View):
         self.message = ""
         self.message_bad = False
 
+    message_box: tuple[float, float, float] = (0.0, 0.0, 14.0)
+    """The room of the screen's message line: width, height and font size (set by
+    its layout), so that every sentence fits it, in every language."""
+
+    def fit_message(self, text: Text) -> None:
+        """Make ``text`` (the message line) fit :attr:`message_box`."""
+        wide, high, size = self.message_box
+        if wide > 0 and high > 0:
+            fit_text(text, wide, high, size, smallest=7.0)
+
     def start(self, call: Callable[[], Any], done: Callable[[Any], None]) -> None:
         self.pending = run_in_background(call)
         self.pending_done = done
@@ -202,6 +212,7 @@ class OnlineSettingsView(BackgroundScreen):
         self.message_text.width = int(wide)
         self.message_text.x, self.message_text.y = width / 2, y + 4 * scale
         self.message_text.font_size = 14 * scale
+        self.message_box = (wide, message_room, 14 * scale)
         y -= message_room
         half = (wide - 10 * scale) / 2
         button_h = min(48 * scale, step * 0.8)
@@ -215,7 +226,9 @@ class OnlineSettingsView(BackgroundScreen):
 
     def refresh(self) -> None:
         self.status.text = self.status_line()
-        self.message_text.text = self.message
+        if self.message_text.text != self.message:
+            self.message_text.text = self.message
+        self.fit_message(self.message_text)
         self.message_text.color = theme.BAD if self.message_bad else theme.MUTED
         busy = self.pending is not None
         self.save_button.enabled = not busy
