@@ -33,7 +33,14 @@ from .layout import Rect
 from .online_view import BackgroundScreen
 from .rulewords import ruleset_name
 from .text import Text
-from .widgets import Button, fit_text, focus_buttons, hover_buttons, pointer_focus
+from .widgets import (
+    Button,
+    fit_text,
+    focus_buttons,
+    hover_buttons,
+    is_back_tab,
+    pointer_focus,
+)
 
 if TYPE_CHECKING:
     from .online_account import OnlineAccount
@@ -417,8 +424,8 @@ class LobbyView(BackgroundScreen):
         count = self._count()
         if symbol == key.ESCAPE:
             self.back()
-        elif symbol in (key.DOWN, key.TAB):
-            step = -1 if symbol == key.TAB and modifiers & key.MOD_SHIFT else 1
+        elif symbol in (key.DOWN, key.TAB) or is_back_tab(symbol, modifiers):
+            step = -1 if is_back_tab(symbol, modifiers) else 1
             self.selected = (self.selected + step) % count
             hover_buttons([*self.buttons, *self.invite_buttons], -1, -1)
         elif symbol == key.UP:
@@ -676,9 +683,8 @@ class NewTableView(BackgroundScreen):
         key = arcade.key
         if symbol == key.ESCAPE:
             self.back()
-        elif symbol in (key.DOWN, key.TAB, key.UP):
-            step = -1 if symbol == key.UP or (symbol == key.TAB
-                                              and modifiers & key.MOD_SHIFT) else 1
+        elif symbol in (key.DOWN, key.TAB, key.UP) or is_back_tab(symbol, modifiers):
+            step = -1 if symbol == key.UP or is_back_tab(symbol, modifiers) else 1
             self.selected = (self.selected + step) % self.focus_count
             hover_buttons([*self.form_buttons, *self.pick_buttons], -1, -1)
         elif self.focused_button is not None and symbol in (key.SPACE, key.ENTER,

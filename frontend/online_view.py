@@ -30,7 +30,14 @@ from .layout import Rect
 from .online_account import OnlineAccount
 from .online_errors import LOG, kind_text, online_error_text
 from .text import Text
-from .widgets import Button, fit_text, focus_buttons, hover_buttons, pointer_focus
+from .widgets import (
+    Button,
+    fit_text,
+    focus_buttons,
+    hover_buttons,
+    is_back_tab,
+    pointer_focus,
+)
 
 MAX_FIELD = 200
 
@@ -398,8 +405,8 @@ class OnlineSettingsView(BackgroundScreen):
             self.window.set_clipboard_text(field.value)
         elif symbol == key.BACKSPACE and field is not None:
             field.value = field.value[:-1]
-        elif symbol == key.TAB:
-            self.move_focus(-1 if modifiers & key.MOD_SHIFT else 1)
+        elif symbol == key.TAB or is_back_tab(symbol, modifiers):
+            self.move_focus(-1 if is_back_tab(symbol, modifiers) else 1)
         elif symbol == key.DOWN:
             self.move_focus(1)
         elif symbol == key.UP:

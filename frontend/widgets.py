@@ -143,6 +143,31 @@ def pointer_focus(buttons: Iterable[Button], x: float, y: float) -> int | None:
     return found
 
 
+_TAB_KEYSYMS = (0xFF09, 0xFE20)  # X11's Tab and ISO_Left_Tab (what Shift+Tab gives)
+
+
+def is_back_tab(symbol: int, modifiers: int) -> bool:
+    """Whether a key press is Shift+Tab (the focus goes back). On X11 Shift+Tab
+    is the keysym ISO_Left_Tab, which pyglet passes on as a "user key" of the
+    key's keycode: that keycode is looked up in the X keyboard map."""
+    key = arcade.key
+    if not modifiers & key.MOD_SHIFT:
+        return False
+    if symbol == key.TAB:
+        return True
+    keycode = symbol >> 32  # pyglet's user_key(keycode)
+    if not keycode or symbol & 0xFFFFFFFF:
+        return False
+    try:
+        from pyglet.libs.x11 import xlib
+
+        display = getattr(arcade.get_window(), "_x_display")  # noqa: B009 - pyglet xlib only
+        return any(xlib.XKeycodeToKeysym(display, keycode, index) in _TAB_KEYSYMS
+                   for index in range(4))
+    except Exception:  # not X11, or no window: not Shift+Tab then
+        return False
+
+
 def click_buttons(buttons: Iterable[Button], x: float, y: float) -> bool:
     """Run the action of the button under ``(x, y)``; True if one was hit."""
     for button in buttons:

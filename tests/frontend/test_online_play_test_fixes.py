@@ -166,6 +166,10 @@ def test_focus_and_pointer_choose_one_button_at_a_time(ui, server):
     assert view.focused_button is view.sign_in_button, view.focused_button.label
     assert [b for b in view.buttons if lit(ui, b)] == [view.sign_in_button]
     assert ringed(ui, view.sign_in_button) and not ringed(ui, view.back_button)
+    ui.key("shift+Tab")  # back one (X11 gives Shift+Tab as ISO_Left_Tab)
+    assert view.focused_button is view.create_button
+    ui.key("Tab")
+    assert view.focused_button is view.sign_in_button
     # typing in a field: the pointer does not take the focus (typing goes on there)
     field = view.name.rect
     ui.click(field.center_x, field.center_y)
