@@ -78,6 +78,8 @@ PRIVATE_TABLE = "private-table"
 """A private table, without an invitation or its code (HTTP 403)."""
 NOT_FOUND = "not-found"
 """The table, game, invitation or player is not (or no longer) on the server."""
+NOT_SERVED = "not-served"
+"""The server does not serve these rules (a leaderboard, a new table)."""
 GAME_REFUSED = "game-refused"
 """Submitting a game the server does not accept (not its rules, does not
 replay, not over)."""
@@ -89,7 +91,7 @@ BAD_ADDRESS = "bad-address"
 """The server's address is not one (see :func:`server_url`)."""
 ERROR_KINDS = (UNREACHABLE, TIMEOUT, NOT_BLOCKYARD, TOO_OLD, WRONG_LOGIN, SIGNED_OUT,
                NAME_TAKEN, BAD_NAME, BAD_PASSWORD, RATE_LIMITED, TABLE_FULL, PRIVATE_TABLE,
-               NOT_FOUND, GAME_REFUSED, SERVER_ERROR, REFUSED, BAD_ADDRESS)
+               NOT_FOUND, NOT_SERVED, GAME_REFUSED, SERVER_ERROR, REFUSED, BAD_ADDRESS)
 """Every :attr:`OnlineError.kind`: what went wrong, for a window to say in the
 player's language (the message is the technical detail, in English)."""
 
@@ -410,7 +412,7 @@ class Client:
             params["date"] = date
         what = "fetching the leaderboard"
         data = self._call("GET", f"/api/leaderboards/{urllib.parse.quote(ruleset_id, safe='')}",
-                          what, params=params)
+                          what, params=params, kinds={404: NOT_SERVED})
         rows = _field(data, "entries", list, what)
         entries = tuple(Entry(_field(r, "rank", int, what), _field(r, "name", str, what),
                               _field(r, "score", int, what), _field(r, "game_id", int, what))
@@ -443,9 +445,14 @@ class Client:
                      invite: Sequence[str] = ()) -> NewTable:
         """Open a table; the creator holds seat 0."""
         what = "opening the table"
-        data = self._call("POST", "/api/tables", what, auth=True, expect=(201,),
-                          json_body={"ruleset_id": ruleset_id, "seats": seats,
-                                     "private": private, "invite": list(invite)})
+        try:
+            data = self._call("POST", "/api/tables", what, auth=True, expect=(201,),
+                              json_body={"ruleset_id": ruleset_id, "seats": seats,
+                                         "private": private, "invite": list(invite)})
+        except OnlineError as exc:
+            if exc.status == 422 and "ruleset_id" in exc.message:
+                exc.kind = NOT_SERVED
+            raise
         return NewTable(_field(data, "id", int, what), str(_field(data, "code", str, what)))
 
     def join(self, table_id: int, code: str | None = None) -> int:
@@ -920,7 +927,8 @@ def run_in_background(call: Callable[[], T]) -> Pending[T]:
 
 
 __all__ = ["BAD_ADDRESS", "BAD_NAME", "BAD_PASSWORD", "ERROR_KINDS", "GAME_REFUSED",
-           "NAME_TAKEN", "NOT_BLOCKYARD", "NOT_FOUND", "PRIVATE_TABLE", "RATE_LIMITED",
+           "NAME_TAKEN", "NOT_BLOCKYARD", "NOT_FOUND", "NOT_SERVED", "PRIVATE_TABLE",
+           "RATE_LIMITED",
            "REFUSED", "SERVER_ERROR", "SIGNED_OUT", "TABLE_FULL", "TIMEOUT", "TOO_OLD",
            "UNREACHABLE", "WRONG_LOGIN", "Client", "Entry", "Invitation", "Leaderboard",
            "LiveTable", "NewTable",

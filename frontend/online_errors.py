@@ -41,6 +41,8 @@ SENTENCES: dict[str, str] = {
                              "invitation."),
     online.NOT_FOUND: N_("This is no longer on the server (the table or game has "
                          "gone). Refresh the list."),
+    online.NOT_SERVED: N_("The server does not offer these rules. Choose other rules, or ask "
+                          "the person who runs it to add them."),
     online.GAME_REFUSED: N_("The server did not accept this game: its rules are not the "
                             "server's, or it is not finished."),
     online.SERVER_ERROR: N_("The server ran into a problem. Try again later."),

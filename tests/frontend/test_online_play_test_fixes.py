@@ -52,6 +52,21 @@ def open_online(ui) -> OnlineSettingsView:
     return ui.view
 
 
+def resize(ui, width: int, height: int) -> None:
+    """Resize the window and wait (a bounded number of frames) until X has done it,
+    then lay the screen out at that size."""
+    ui.resize(width, height)
+    for _ in range(100):
+        if (ui.window.width, ui.window.height) == (width, height):
+            break
+        ui.window.set_size(width, height)
+        ui.sync()
+        ui.pump(1)
+    assert (ui.window.width, ui.window.height) == (width, height)
+    ui.view.on_resize(width, height)
+    ui.pump(1)
+
+
 def close(a: tuple[int, int, int], b: tuple[int, ...], slack: int = 6) -> bool:
     return all(abs(x - y) <= slack for x, y in zip(a, b[:3], strict=False))
 
@@ -96,7 +111,7 @@ def test_the_connection_banner_hides_no_control(ui, tmp_path, english):
             view._sync_table()  # the banner in this language, the screen laid out anew
             assert view.banner.text == i18n._("Connection lost: connecting again…")
             for width, height in SIZES:
-                ui.resize(width, height)
+                resize(ui, width, height)
                 band = banner_height(view.banner, width)
                 assert band > 0
                 free = height - band  # everything of the screen stays below this line
@@ -113,7 +128,7 @@ def test_the_connection_banner_hides_no_control(ui, tmp_path, english):
         i18n.set_language("en")
         view.banner.text = ""
         view._sync_table()
-        ui.resize(720, 960)
+        resize(ui, 720, 960)
         assert view.menu_button.rect.top < top_before  # pushed down below the banner
         # the Menu button works under a lost connection, with the mouse
         menu = view.menu_button.rect
@@ -268,7 +283,7 @@ def test_every_error_kind_has_a_translated_sentence(english):
 
 
 class NotBlockyard(http.server.BaseHTTPRequestHandler):
-    def do_GET(self) -> None:  # noqa: N802 - the standard library's name
+    def do_GET(self) -> None:
         body = b"<html>a printer's page</html>"
         self.send_response(200)
         self.send_header("Content-Type", "text/html")
@@ -416,7 +431,7 @@ def test_the_rules_fit_above_their_fields(ui, english):
         i18n.set_language(code)
         view = open_online(ui)
         for width, height in SIZES:
-            ui.resize(width, height)
+            resize(ui, width, height)
             for field in view.fields:
                 label = field.label
                 assert label.content_width <= field.rect.width + 1, (code, width, label.text)
@@ -433,7 +448,7 @@ def test_the_settings_online_row_fits(ui, english):
         for width, height in SIZES:
             ui.app.show_settings()
             ui.pump(1)
-            ui.resize(width, height)
+            resize(ui, width, height)
             view = ui.view
             index = [o.name for o in view.options].index("online")
             rect = view.rows[index]
@@ -498,7 +513,7 @@ def test_the_longest_error_fits_every_online_screen(ui, english):
         i18n.set_language(code)
         longest = max((kind_text(kind) for kind in online.ERROR_KINDS), key=len)
         for width, height in SIZES:
-            ui.resize(width, height)
+            resize(ui, width, height)
 
             def span(text):
                 return text.y - text.content_height / 2, text.y + text.content_height / 2
@@ -537,3 +552,33 @@ def test_the_longest_error_fits_every_online_screen(ui, english):
             low, high = span(boards.message_text)
             assert low >= boards.watch_button.rect.top - 1, (code, width)
             assert high <= min(rect.bottom for rect, _t in boards.rows) + 1, (code, width)
+
+
+def test_the_banner_hides_nothing_on_a_live_sudoku_bloxx_table(ui, english):
+    """The falling game's live screen is laid out below the banner too."""
+    from test_online_fit import QuietLive
+
+    from blockyard.frontend.online_table import LiveFallingView, TableSession, live_view
+
+    ui.app.show_launcher()
+    ui.pump(1)
+    # watched (no seat): its stones do not fall while the test takes its time
+    table = TableSession(QuietLive(), "watcher", "")
+    table._take({"type": "table", "id": 13, "ruleset_id": "sudoku-bloxx", "seed": 5,
+                 "seats": ["me", "you"], "status": "playing", "round": 1})
+    view = live_view(ui.app.session(), table, lambda: None)
+    assert isinstance(view, LiveFallingView)
+    ui.window.show_view(view)
+    table._take({"type": "connection", "state": "lost", "reason": "x", "kind": "unreachable"})
+    for code in LANGUAGES:
+        i18n.set_language(code)
+        view.banner.text = ""
+        view._sync_table()
+        for width, height in SIZES:
+            resize(ui, width, height)
+            free = height - banner_height(view.banner, width)
+            assert ui.view is view
+            assert view.menu_button.rect.top <= free + 0.5, (code, width)
+            assert view.board.top <= free and view.board.bottom >= view.reserve_bottom
+            menu = view.menu_button.rect
+            assert not close(ui.pixel(menu.center_x, menu.bottom + 5), theme.BAD)

@@ -253,6 +253,8 @@ def test_every_refusal_has_its_kind(server: Server) -> None:
     assert kind_of(lambda: third.join(10**9)) == online.NOT_FOUND
     unfinished = blockyard.new_game("eu-classic", seed=2)
     assert kind_of(lambda: owner.submit_game(unfinished)) == online.GAME_REFUSED
+    assert kind_of(lambda: client.leaderboard("no-such-rules")) == online.NOT_SERVED
+    assert kind_of(lambda: owner.create_table("no-such-rules")) == online.NOT_SERVED
     port = free_port()  # nobody listens there
     assert kind_of(Client(f"127.0.0.1:{port}", timeout=5).health) == online.UNREACHABLE
     # a background call keeps the error itself, not only its text
