@@ -268,6 +268,7 @@ class WaitingView(arcade.View):
     def _layout(self) -> None:
         width, height = self.window.width, self.window.height
         scale = max(0.7, min(1.3, min(width, height) / 720))
+        height -= round(banner_height(self.banner, width))  # laid out below the banner
         wide = min(width * 0.9, 520 * scale)
         self.title.position = (width / 2, height - 70 * scale)
         fit_text(self.title, wide, 60 * scale, 26 * scale)
@@ -296,7 +297,10 @@ class WaitingView(arcade.View):
         if s.problem:
             lines.append(s.problem)
         self.body.text = "\n".join(lines)
-        self.banner.text = connection_banner(s)
+        banner = connection_banner(s)
+        if banner != self.banner.text:  # the screen moves below the banner, or back up
+            self.banner.text = banner
+            self._layout()
         if s.connection == "closed":
             forget_table()  # the table is gone or refuses us: nothing to reopen
         invalidate = getattr(self.window, "invalidate", None)

@@ -152,6 +152,14 @@ def test_a_refused_table_connection_is_said_in_words(ui, server, english):
     from blockyard.frontend.online_table import connection_banner
 
     assert connection_banner(table) == "Disconnected. " + kind_text(online.PRIVATE_TABLE)
+    # the waiting screen is laid out below the banner, at every size
+    ui.pump(2)
+    assert view.banner.text == connection_banner(table)
+    for width, height in SIZES:
+        resize(ui, width, height)
+        free = height - banner_height(view.banner, width)
+        assert view.title.y + view.title.content_height / 2 <= free + 1, width
+        assert close(ui.pixel(width / 2, height - 3), theme.BAD)
     i18n.set_language("de")
     assert connection_banner(table) == ("Getrennt. Dieser Tisch ist privat. Tritt mit seinem "
                                         "Code oder einer Einladung bei.")
