@@ -34,7 +34,7 @@ import json
 import queue
 import threading
 import urllib.parse
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -52,14 +52,98 @@ MAX_INCOMING = 4 * 1024 * 1024  # what we accept from a server
 T = TypeVar("T")
 
 
-class OnlineError(Exception):
-    """An online call failed. ``message`` is readable by a player; ``status`` is
-    the HTTP status of the server's answer (``None`` when no answer came)."""
+UNREACHABLE = "unreachable"
+"""No answer: the connection was refused or the address does not resolve."""
+TIMEOUT = "timeout"
+"""The server did not answer in time."""
+NOT_BLOCKYARD = "not-blockyard"
+"""Something answered, but not as a Blockyard server does."""
+TOO_OLD = "too-old"
+"""A Blockyard server without this call: older than this client."""
+WRONG_LOGIN = "wrong-login"
+"""Signing in: the name or the password is wrong (they are not told apart)."""
+SIGNED_OUT = "signed-out"
+"""A call that needs an account, made without a valid session (never signed in,
+signed out, or the session expired)."""
+NAME_TAKEN = "name-taken"
+"""Creating an account: the name (in any letter case) is taken."""
+BAD_NAME = "bad-name"
+"""Creating an account: the name breaks :mod:`blockyard.accountrules`."""
+BAD_PASSWORD = "bad-password"
+"""Creating an account: the password breaks :mod:`blockyard.accountrules`."""
+RATE_LIMITED = "rate-limited"
+"""Too many such calls in a short time (HTTP 429): try again in a minute."""
+TABLE_FULL = "table-full"
+"""Joining a table whose seats are all taken (HTTP 409)."""
+PRIVATE_TABLE = "private-table"
+"""A private table, without an invitation or its code (HTTP 403)."""
+NOT_FOUND = "not-found"
+"""The table, game, invitation or player is not (or no longer) on the server."""
+NOT_SERVED = "not-served"
+"""The server does not serve these rules (a leaderboard, a new table)."""
+GAME_REFUSED = "game-refused"
+"""Submitting a game the server does not accept (not its rules, does not
+replay, not over)."""
+SERVER_ERROR = "server-error"
+"""The server failed (HTTP 5xx)."""
+REFUSED = "refused"
+"""Any other refusal (HTTP 4xx); the message says what."""
+BAD_ADDRESS = "bad-address"
+"""The server's address is not one (see :func:`server_url`)."""
+ERROR_KINDS = (UNREACHABLE, TIMEOUT, NOT_BLOCKYARD, TOO_OLD, WRONG_LOGIN, SIGNED_OUT,
+               NAME_TAKEN, BAD_NAME, BAD_PASSWORD, RATE_LIMITED, TABLE_FULL, PRIVATE_TABLE,
+               NOT_FOUND, NOT_SERVED, GAME_REFUSED, SERVER_ERROR, REFUSED, BAD_ADDRESS)
+"""Every :attr:`OnlineError.kind`: what went wrong, for a window to say in the
+player's language (the message is the technical detail, in English)."""
 
-    def __init__(self, message: str, status: int | None = None) -> None:
+
+class OnlineError(Exception):
+    """An online call failed. ``message`` is the technical detail (English, for
+    logs and scripts: the server's own ``{"error": ...}`` text with its status);
+    ``status`` is the HTTP status of the server's answer (``None`` when no
+    answer came); ``kind`` is what happened, one of :data:`ERROR_KINDS`, which
+    is what a window tells the player (in one place: the kind, not the text)."""
+
+    def __init__(self, message: str, status: int | None = None,
+                 kind: str | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.status = status
+        self.kind = kind if kind in ERROR_KINDS else error_kind(status)
+
+
+def error_kind(status: int | None, message: str = "",
+               special: Mapping[int, str] | None = None) -> str:
+    """The :data:`ERROR_KINDS` entry of an answer with HTTP ``status`` (``None``:
+    no answer) and the server's ``message``; ``special``: the kinds one call
+    gives some statuses (joining: 409 is a full table)."""
+    if special and status is not None and status in special:
+        return special[status]
+    if status is None:
+        return UNREACHABLE
+    if status == 401:
+        return SIGNED_OUT
+    if status == 403:
+        return PRIVATE_TABLE
+    if status in (404, 405) and message.strip().lower() in ("not found", "method not allowed"):
+        return TOO_OLD  # the framework's answer to a call the server does not have
+    if status == 404:
+        return NOT_FOUND
+    if status == 429:
+        return RATE_LIMITED
+    if status >= 500:
+        return SERVER_ERROR
+    return REFUSED
+
+
+def _account_kind(message: str) -> str:
+    """Creating an account refused (422): the name's fault or the password's."""
+    head = message.strip().lower()
+    if head.startswith("name"):
+        return BAD_NAME
+    if head.startswith("password"):
+        return BAD_PASSWORD
+    return REFUSED
 
 
 def server_url(address: str) -> str:
@@ -172,11 +256,11 @@ def _names(data: Any, what: str) -> list[str]:
 
 def _field(data: Any, key: str, kind: type[T], what: str) -> T:
     if not isinstance(data, dict) or key not in data:
-        raise OnlineError(f"the server's answer to {what} lacks {key!r}")
+        raise OnlineError(f"the server's answer to {what} lacks {key!r}", kind=NOT_BLOCKYARD)
     value = data[key]
     if (kind is int and isinstance(value, bool)) or not isinstance(value, kind):
         raise OnlineError(f"the server's answer to {what}: {key!r} is not a "
-                          f"{kind.__name__}")
+                          f"{kind.__name__}", kind=NOT_BLOCKYARD)
     return value
 
 
@@ -208,40 +292,52 @@ class Client:
 
     def _call(self, method: str, path: str, what: str, *, json_body: Any = None,
               params: dict[str, Any] | None = None, auth: bool = False,
-              expect: Sequence[int] = (200,)) -> Any:
+              expect: Sequence[int] = (200,), kinds: Mapping[int, str] | None = None) -> Any:
+        """One call; its JSON answer. ``kinds``: the :data:`ERROR_KINDS` this call
+        gives some refusals (see :func:`error_kind`)."""
         headers: dict[str, str] = {}
         if auth:
             if not self.token:
-                raise OnlineError(f"{what}: sign in first")
+                raise OnlineError(f"{what}: sign in first", kind=SIGNED_OUT)
             headers["Authorization"] = f"Bearer {self.token}"
         try:
             answer = self._http.request(method, path, json=json_body, params=params,
                                         headers=headers)
         except httpx.TimeoutException:
             raise OnlineError(f"cannot reach the server at {self.url}: no answer within "
-                              f"{self.timeout:g} seconds") from None
+                              f"{self.timeout:g} seconds", kind=TIMEOUT) from None
         except httpx.HTTPError as exc:
             raise OnlineError(f"cannot reach the server at {self.url} "
-                              f"({type(exc).__name__}: {exc})") from None
+                              f"({type(exc).__name__}: {exc})", kind=UNREACHABLE) from None
         if answer.status_code not in expect:
-            raise OnlineError(f"{what}: {self._error_text(answer)}", answer.status_code)
+            error = self._server_error(answer)
+            kind = error_kind(answer.status_code, error, kinds) if error is not None \
+                else NOT_BLOCKYARD
+            text = f"{error} (HTTP {answer.status_code})" if error is not None else (
+                f"the server at {self.url} answered HTTP {answer.status_code} "
+                "without a Blockyard error: is it a Blockyard server?")
+            if kind == BAD_NAME and error is not None:  # the server's word for which one
+                kind = _account_kind(error)
+            raise OnlineError(f"{what}: {text}", answer.status_code, kind)
         if answer.status_code == 204:
             return None
         try:
             return answer.json()
         except ValueError:
             raise OnlineError(f"{what}: the answer from {self.url} is not a Blockyard "
-                              "server's", answer.status_code) from None
+                              "server's", answer.status_code, NOT_BLOCKYARD) from None
 
-    def _error_text(self, answer: httpx.Response) -> str:
+    @staticmethod
+    def _server_error(answer: httpx.Response) -> str | None:
+        """The server's ``{"error": ...}`` text, or ``None`` when the answer has none
+        (then it did not come from a Blockyard server)."""
         try:
             data = answer.json()
         except ValueError:
-            data = None
+            return None
         if isinstance(data, dict) and isinstance(data.get("error"), str):
-            return f"{data['error']} (HTTP {answer.status_code})"
-        return (f"the server at {self.url} answered HTTP {answer.status_code} "
-                "without a Blockyard error: is it a Blockyard server?")
+            return str(data["error"])
+        return None
 
     # -- the calls ----------------------------------------------------------------------
 
@@ -249,19 +345,23 @@ class Client:
         """The server's version (``GET /api/health``)."""
         data = self._call("GET", "/api/health", "checking the server")
         if not isinstance(data, dict) or data.get("ok") is not True:
-            raise OnlineError(f"{self.url} is not a Blockyard server")
+            raise OnlineError(f"{self.url} is not a Blockyard server", kind=NOT_BLOCKYARD)
         return str(data.get("version", ""))
 
     def create_account(self, name: str, password: str) -> str:
-        """Create an account; its name as stored."""
+        """Create an account; its name as stored. The server judges the name and
+        the password (:mod:`blockyard.accountrules`); a refusal is an
+        :class:`OnlineError` of kind :data:`BAD_NAME` or :data:`BAD_PASSWORD`."""
         data = self._call("POST", "/api/accounts", "creating the account",
-                          json_body={"name": name, "password": password}, expect=(201,))
+                          json_body={"name": name, "password": password}, expect=(201,),
+                          kinds={409: NAME_TAKEN, 422: BAD_NAME})
         return _field(data, "name", str, "creating the account")
 
     def sign_in(self, name: str, password: str) -> str:
         """Sign in: the session token (also kept on this client)."""
         data = self._call("POST", "/api/sessions", "signing in",
-                          json_body={"name": name, "password": password})
+                          json_body={"name": name, "password": password},
+                          kinds={401: WRONG_LOGIN, 422: WRONG_LOGIN})
         self.token = _field(data, "token", str, "signing in")
         return self.token
 
@@ -289,7 +389,7 @@ class Client:
         else:
             body = replay_data(game)
         data = self._call("POST", "/api/games", "submitting the game", json_body=body,
-                          auth=True, expect=(201,))
+                          auth=True, expect=(201,), kinds={422: GAME_REFUSED})
         what = "submitting the game"
         return Submission(_field(data, "id", int, what), _field(data, "ruleset_id", str, what),
                           _field(data, "score", int, what), _field(data, "counted", bool, what))
@@ -302,8 +402,8 @@ class Client:
         try:
             return Replay(None, check_replay_data(data, f"game {game_id} from {self.url}"))
         except ValueError as exc:
-            raise OnlineError(f"the game {game_id} from {self.url} is not a replay: {exc}"
-                              ) from None
+            raise OnlineError(f"the game {game_id} from {self.url} is not a replay: {exc}",
+                              kind=NOT_BLOCKYARD) from None
 
     def leaderboard(self, ruleset_id: str, date: str | None = None,
                     limit: int = 20) -> Leaderboard:
@@ -313,7 +413,7 @@ class Client:
             params["date"] = date
         what = "fetching the leaderboard"
         data = self._call("GET", f"/api/leaderboards/{urllib.parse.quote(ruleset_id, safe='')}",
-                          what, params=params)
+                          what, params=params, kinds={404: NOT_SERVED})
         rows = _field(data, "entries", list, what)
         entries = tuple(Entry(_field(r, "rank", int, what), _field(r, "name", str, what),
                               _field(r, "score", int, what), _field(r, "game_id", int, what))
@@ -338,23 +438,29 @@ class Client:
         """One table with its finished rounds' results (``GET /api/tables/{id}``)."""
         data = self._call("GET", f"/api/tables/{int(table_id)}", "fetching the table")
         if not isinstance(data, dict):
-            raise OnlineError("fetching the table: the answer is not a table")
+            raise OnlineError("fetching the table: the answer is not a table",
+                              kind=NOT_BLOCKYARD)
         return data
 
     def create_table(self, ruleset_id: str, seats: int = 2, private: bool = False,
                      invite: Sequence[str] = ()) -> NewTable:
         """Open a table; the creator holds seat 0."""
         what = "opening the table"
-        data = self._call("POST", "/api/tables", what, auth=True, expect=(201,),
-                          json_body={"ruleset_id": ruleset_id, "seats": seats,
-                                     "private": private, "invite": list(invite)})
+        try:
+            data = self._call("POST", "/api/tables", what, auth=True, expect=(201,),
+                              json_body={"ruleset_id": ruleset_id, "seats": seats,
+                                         "private": private, "invite": list(invite)})
+        except OnlineError as exc:
+            if exc.status == 422 and "ruleset_id" in exc.message:
+                exc.kind = NOT_SERVED
+            raise
         return NewTable(_field(data, "id", int, what), str(_field(data, "code", str, what)))
 
     def join(self, table_id: int, code: str | None = None) -> int:
         """Take a seat at a table (``code``: a private table's); the seat's number."""
         body = {"code": code} if code else {}
         data = self._call("POST", f"/api/tables/{int(table_id)}/join", "joining the table",
-                          json_body=body, auth=True)
+                          json_body=body, auth=True, kinds={409: TABLE_FULL})
         return _field(data, "seat", int, "joining the table")
 
     def live(self, table_id: int, code: str | None = None) -> LiveTable:
@@ -377,7 +483,7 @@ class Client:
         """Accept an invitation: the seat taken at its table."""
         what = "accepting the invitation"
         data = self._call("POST", f"/api/me/invitations/{int(table_id)}/accept", what,
-                          auth=True)
+                          auth=True, kinds={409: TABLE_FULL})
         return _field(data, "seat", int, what)
 
     def decline_invitation(self, table_id: int) -> None:
@@ -388,7 +494,7 @@ class Client:
     def feed(self) -> PlayerFeed:
         """Connect to this player's own live connection (see :class:`PlayerFeed`)."""
         if not self.token:
-            raise OnlineError("the invitations: sign in first")
+            raise OnlineError("the invitations: sign in first", kind=SIGNED_OUT)
         return PlayerFeed(self.url, self.token)
 
 
@@ -543,8 +649,9 @@ class LiveTable:
             except InvalidStatus as exc:
                 status = exc.response.status_code
                 if 400 <= status < 500:  # refused: trying again changes nothing
+                    reason, kind = _refusal(exc.response.body, status)
                     self.incoming.put({"type": "connection", "state": "closed",
-                                       "reason": _refusal(exc.response.body, status)})
+                                       "reason": reason, "kind": kind})
                     return
                 reason = f"the server answered HTTP {status}"
             except (OSError, TimeoutError, WebSocketException) as exc:
@@ -563,18 +670,19 @@ class LiveTable:
                     self._socket = None
                 if final:
                     self.incoming.put({"type": "connection", "state": "closed",
-                                       "reason": reason})
+                                       "reason": reason, "kind": _close_kind(sock, reason)})
                     return
                 if self._closing.is_set():
                     break
             if not lost_reported:
-                self.incoming.put({"type": "connection", "state": "lost", "reason": reason})
+                self.incoming.put({"type": "connection", "state": "lost", "reason": reason,
+                                   "kind": UNREACHABLE})
                 lost_reported = True
             delay = self.delays[min(attempt, len(self.delays) - 1)]
             attempt += 1
             if self._closing.wait(delay):
                 break
-        self.incoming.put({"type": "connection", "state": "closed", "reason": ""})
+        self.incoming.put({"type": "connection", "state": "closed", "reason": "", "kind": ""})
 
     def _receive(self, sock: Any) -> tuple[str, bool]:
         """Pass the messages of one connection on until it ends: the reason, and
@@ -702,7 +810,7 @@ class PlayerFeed:
                 status = exc.response.status_code
                 if 400 <= status < 500:
                     self._update(state="closed",
-                                 reason=_refusal(exc.response.body, status))
+                                 reason=_refusal(exc.response.body, status)[0])
                     return
                 reason = f"the server answered HTTP {status}"
             except (OSError, TimeoutError, WebSocketException) as exc:
@@ -761,31 +869,46 @@ class PlayerFeed:
         return reason, False
 
 
-def _refusal(body: bytes | bytearray | None, status: int) -> str:
+def _refusal(body: bytes | bytearray | None, status: int) -> tuple[str, str]:
+    """The reason (technical, English) and the :data:`ERROR_KINDS` entry of a
+    refused WebSocket handshake."""
     try:
         data = json.loads(body or b"")
         if isinstance(data, dict) and isinstance(data.get("error"), str):
-            return f"{data['error']} (HTTP {status})"
+            return f"{data['error']} (HTTP {status})", error_kind(status, data["error"])
     except ValueError:
         pass
-    return f"the server refused the connection (HTTP {status})"
+    return f"the server refused the connection (HTTP {status})", NOT_BLOCKYARD
+
+
+def _close_kind(sock: Any, reason: str) -> str:
+    """The :data:`ERROR_KINDS` entry of a connection that ended for good: the
+    server's close code 4xxx is an HTTP status plus 4000; ``""`` when we left."""
+    code = getattr(sock, "close_code", None)
+    if isinstance(code, int) and 4400 <= code < 4500:
+        return error_kind(code - 4000, reason)
+    return ""
 
 
 class Pending(Generic[T]):
     """An online call running in the background: poll :attr:`done`, then read
-    :attr:`result` or :attr:`error` (an :class:`OnlineError`'s text)."""
+    :attr:`result`, or :attr:`failure` (the :class:`OnlineError`; a
+    ``ValueError`` of the call becomes one of kind :data:`REFUSED`) and
+    :attr:`error` (its technical text)."""
 
     def __init__(self, call: Callable[[], T]) -> None:
         self.result: T | None = None
         self.error: str | None = None
+        self.failure: OnlineError | None = None
         self._done = threading.Event()
 
         def run() -> None:
             try:
                 self.result = call()
             except OnlineError as exc:
-                self.error = exc.message
+                self.failure, self.error = exc, exc.message
             except ValueError as exc:
+                self.failure = OnlineError(str(exc), kind=REFUSED)
                 self.error = str(exc)
             finally:
                 self._done.set()
@@ -807,6 +930,11 @@ def run_in_background(call: Callable[[], T]) -> Pending[T]:
     return Pending(call)
 
 
-__all__ = ["Client", "Entry", "Invitation", "Leaderboard", "LiveTable", "NewTable",
+__all__ = ["BAD_ADDRESS", "BAD_NAME", "BAD_PASSWORD", "ERROR_KINDS", "GAME_REFUSED",
+           "NAME_TAKEN", "NOT_BLOCKYARD", "NOT_FOUND", "NOT_SERVED", "PRIVATE_TABLE",
+           "RATE_LIMITED",
+           "REFUSED", "SERVER_ERROR", "SIGNED_OUT", "TABLE_FULL", "TIMEOUT", "TOO_OLD",
+           "UNREACHABLE", "WRONG_LOGIN", "Client", "Entry", "Invitation", "Leaderboard",
+           "LiveTable", "NewTable",
            "OnlineError", "Pending", "PlayerFeed", "Submission", "TableInfo",
-           "parse_table_code", "run_in_background", "server_url", "table_code"]
+           "error_kind", "parse_table_code", "run_in_background", "server_url", "table_code"]

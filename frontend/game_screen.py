@@ -283,7 +283,10 @@ class DialogSection(ScreenSection):
     # -- input --------------------------------------------------------------------------------
 
     def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
-        hover_buttons(self.pause.buttons if self.pause.open else self.prompt_buttons, x, y)
+        if self.pause.open:  # the pointer moves the menu's one choice
+            self.pause.on_mouse_motion(x, y)
+        else:
+            hover_buttons(self.prompt_buttons, x, y)
 
     def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> bool:
         if self.pause.open:

@@ -24,7 +24,7 @@ from .layout import Rect
 from .lobby_view import ruleset_title
 from .online_view import BackgroundScreen
 from .text import Text
-from .widgets import Button, fit_text, hover_buttons
+from .widgets import Button, fit_text, focus_buttons, hover_buttons, pointer_focus
 
 if TYPE_CHECKING:
     from blockyard.replays import Replay
@@ -165,6 +165,8 @@ class LeaderboardView(BackgroundScreen):
         self.back_button.place(Rect(left + half + 10 * scale, by, half, bh), 16 * scale)
         self.message_text.width = int(wide)
         self.message_text.position = (width / 2, by + bh + 18 * scale)
+        self.message_box = (wide, 34 * scale, 14 * scale)
+        self.fit_message(self.message_text)
         top, bottom = height - 90 * scale, by + bh + 36 * scale
         count = max(1, len(self.lines))
         rh = max(14 * scale, min(30 * scale, (top - bottom) / max(count, 10)))
@@ -195,6 +197,7 @@ class LeaderboardView(BackgroundScreen):
 
     def say(self, message: str, bad: bool = False) -> None:
         self.message_text.text = message
+        self.fit_message(self.message_text)
         self.message_text.color = theme.BAD if bad else theme.MUTED
         super().say(message, bad)
 
@@ -347,11 +350,9 @@ class SubmitView(BackgroundScreen):
         self.clear(color=theme.BACKGROUND)
         self.title.draw()
         self.body.draw()
-        for i, button in enumerate(self.buttons):
-            hovered = button.hover
-            button.hover = hovered or i == self.focus
+        focus_buttons(self.buttons, self.buttons[self.focus])
+        for button in self.buttons:
             button.draw()
-            button.hover = hovered
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         key = arcade.key
@@ -359,12 +360,16 @@ class SubmitView(BackgroundScreen):
             self.back()
         elif symbol in (key.TAB, key.LEFT, key.RIGHT, key.UP, key.DOWN):
             self.focus = 1 - self.focus
+            hover_buttons(self.buttons, -1, -1)
             self.refresh()
         elif symbol in (key.ENTER, key.RETURN, key.SPACE):
             self.buttons[self.focus].action()
 
     def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
-        hover_buttons(self.buttons, x, y)
+        found = pointer_focus(self.buttons, x, y)
+        if found is not None and found != self.focus:
+            self.focus = found
+            self.refresh()
 
     def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
         for item in self.buttons:

@@ -33,7 +33,14 @@ from .layout import Rect
 from .online_view import BackgroundScreen
 from .rulewords import ruleset_name
 from .text import Text
-from .widgets import Button, fit_text, hover_buttons
+from .widgets import (
+    Button,
+    fit_text,
+    focus_buttons,
+    hover_buttons,
+    is_back_tab,
+    pointer_focus,
+)
 
 if TYPE_CHECKING:
     from .online_account import OnlineAccount
@@ -262,6 +269,8 @@ class LobbyView(BackgroundScreen):
         self.message_text.width = int(wide)
         self.message_text.font_size = 14 * scale
         self.message_text.position = (width / 2, y + 20 * scale)
+        self.message_box = (wide, 40 * scale, 14 * scale)
+        self.fit_message(self.message_text)
         top, bottom = height - (120 if self.online_text.text else 100) * scale, y + 44 * scale
         rh = max(30 * scale, min(56 * scale, (top - bottom) / max(1, MAX_ROWS)))
         top = self._layout_invitations(left, top, wide, rh, scale)
@@ -345,6 +354,7 @@ class LobbyView(BackgroundScreen):
 
     def say(self, message: str, bad: bool = False) -> None:
         self.message_text.text = message
+        self.fit_message(self.message_text)
         self.message_text.color = theme.BAD if bad else theme.MUTED
         super().say(message, bad)
 
@@ -364,11 +374,10 @@ class LobbyView(BackgroundScreen):
             arcade.draw_lrbt_rectangle_filled(rect.left, rect.left + 5 * self.scale,
                                               rect.bottom, rect.top, theme.GO)
             text.draw()
-        for i, button in enumerate(invite_buttons):
-            hovered = button.hover
-            button.hover = hovered or i == self.selected
+        focused = self.focused_item
+        focus_buttons([*invite_buttons, *self.buttons], focused)
+        for button in invite_buttons:
             button.draw()
-            button.hover = hovered
         first = len(invite_buttons)
         for i, (rect, texts) in enumerate(self.rows):
             chosen = first + i == self.selected
@@ -381,16 +390,22 @@ class LobbyView(BackgroundScreen):
                 text.draw()
         self.message_text.draw()
         for button in self.buttons:
-            focused = self.selected == first + len(self.rows) + self._visible_index(button)
-            hovered = button.hover
-            button.hover = hovered or focused
             button.draw()
-            button.hover = hovered
         self.hint.draw()
 
-    def _visible_index(self, button: Button) -> int:
-        shown = [b for b in self.buttons if b.visible]
-        return shown.index(button) if button in shown else -100
+    @property
+    def focus_order(self) -> list[Button | int]:
+        """What the focus goes through, in order: the invitations' buttons, the
+        tables (by row), the buttons shown."""
+        return [*self.invite_buttons, *range(len(self.rows)),
+                *[b for b in self.buttons if b.visible]]
+
+    @property
+    def focused_item(self) -> Button | None:
+        """The button with the keyboard's focus (``None``: a table's row has it)."""
+        order = self.focus_order
+        item = order[self.selected] if 0 <= self.selected < len(order) else None
+        return item if isinstance(item, Button) else None
 
     def activate(self, index: int) -> None:
         invite_buttons = self.invite_buttons
@@ -409,11 +424,13 @@ class LobbyView(BackgroundScreen):
         count = self._count()
         if symbol == key.ESCAPE:
             self.back()
-        elif symbol in (key.DOWN, key.TAB):
-            step = -1 if symbol == key.TAB and modifiers & key.MOD_SHIFT else 1
+        elif symbol in (key.DOWN, key.TAB) or is_back_tab(symbol, modifiers):
+            step = -1 if is_back_tab(symbol, modifiers) else 1
             self.selected = (self.selected + step) % count
+            hover_buttons([*self.buttons, *self.invite_buttons], -1, -1)
         elif symbol == key.UP:
             self.selected = (self.selected - 1) % count
+            hover_buttons([*self.buttons, *self.invite_buttons], -1, -1)
         elif symbol in (key.ENTER, key.RETURN, key.SPACE):
             if self.pending is None:
                 self.activate(self.selected)
@@ -429,11 +446,18 @@ class LobbyView(BackgroundScreen):
         self.refresh()
 
     def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
-        hover_buttons([*self.buttons, *self.invite_buttons], x, y)
+        order = self.focus_order
+        buttons = [item for item in order if isinstance(item, Button)]
+        found = pointer_focus(buttons, x, y)
+        if found is not None:  # the pointer moves the focus: one thing looks chosen
+            self.selected = order.index(buttons[found])
+            self.refresh()
+            return
         first = len(self.invite_buttons)
         for i, (rect, _texts) in enumerate(self.rows):
             if rect.contains(x, y):
                 self.selected = first + i
+                self.refresh()
 
     def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
         if self.pending is not None:
@@ -525,6 +549,21 @@ class NewTableView(BackgroundScreen):
         """The rows ↑/↓ go through: the form's, and the players online when any."""
         return len(self.rows) + (1 if self.pick_buttons else 0)
 
+    @property
+    def form_buttons(self) -> list[Button]:
+        """Open the table and Cancel: the focus's last stops, after the rows."""
+        return [self.create_button, self.cancel_button]
+
+    @property
+    def focus_count(self) -> int:
+        return self.focus_rows + len(self.form_buttons)
+
+    @property
+    def focused_button(self) -> Button | None:
+        """The form's button with the keyboard's focus (``None``: a row has it)."""
+        index = self.selected - self.focus_rows
+        return self.form_buttons[index] if 0 <= index < len(self.form_buttons) else None
+
     def toggle(self, name: str) -> None:
         """Add ``name`` to the players invited, or take it out when it is there."""
         names = self.invited()
@@ -590,6 +629,8 @@ class NewTableView(BackgroundScreen):
             y -= ((len(self.pick_buttons) + cols - 1) // cols) * (ph + gap)
         self.message_text.width = int(wide)
         self.message_text.position = (width / 2, y - 20 * scale)
+        self.message_box = (wide, 36 * scale, 14 * scale)
+        self.fit_message(self.message_text)
         bw, bh = (wide - 10 * scale) / 2, 46 * scale
         self.create_button.place(Rect(left, y - 50 * scale - bh, bw, bh), 16 * scale)
         self.cancel_button.place(Rect(left + bw + 10 * scale, y - 50 * scale - bh, bw, bh),
@@ -598,6 +639,7 @@ class NewTableView(BackgroundScreen):
 
     def say(self, message: str, bad: bool = False) -> None:
         self.message_text.text = message
+        self.fit_message(self.message_text)
         self.message_text.color = theme.BAD if bad else theme.MUTED
         super().say(message, bad)
 
@@ -619,13 +661,12 @@ class NewTableView(BackgroundScreen):
             text.draw()
         if self.pick_buttons:
             self.pick_label.draw()
-            for i, button in enumerate(self.pick_buttons):
+            focus_buttons(self.pick_buttons, self.pick_buttons[self.pick]
+                          if self.selected == len(self.rows) else None)
+            for button in self.pick_buttons:
                 button.draw()
-                if self.selected == len(self.rows) and i == self.pick:  # the keyboard's
-                    r = button.rect
-                    arcade.draw_lrbt_rectangle_outline(r.left, r.right, r.bottom, r.top,
-                                                       theme.ACCENT, 2)
         self.message_text.draw()
+        focus_buttons(self.form_buttons, self.focused_button)
         self.create_button.draw()
         self.cancel_button.draw()
         self.hint.draw()
@@ -642,10 +683,14 @@ class NewTableView(BackgroundScreen):
         key = arcade.key
         if symbol == key.ESCAPE:
             self.back()
-        elif symbol in (key.DOWN, key.TAB):
-            self.selected = (self.selected + 1) % self.focus_rows
-        elif symbol == key.UP:
-            self.selected = (self.selected - 1) % self.focus_rows
+        elif symbol in (key.DOWN, key.TAB, key.UP) or is_back_tab(symbol, modifiers):
+            step = -1 if symbol == key.UP or is_back_tab(symbol, modifiers) else 1
+            self.selected = (self.selected + step) % self.focus_count
+            hover_buttons([*self.form_buttons, *self.pick_buttons], -1, -1)
+        elif self.focused_button is not None and symbol in (key.SPACE, key.ENTER,
+                                                             key.RETURN, key.NUM_ENTER):
+            self.focused_button.action()
+            return
         elif self.selected == len(self.rows) and self.pick_buttons:
             if symbol in (key.LEFT, key.RIGHT):
                 step = -1 if symbol == key.LEFT else 1
@@ -666,7 +711,18 @@ class NewTableView(BackgroundScreen):
         self._layout()
 
     def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
-        hover_buttons([self.create_button, self.cancel_button, *self.pick_buttons], x, y)
+        buttons = [*self.form_buttons, *self.pick_buttons]
+        if self.selected == 3:  # typing the names: the pointer does not take the focus
+            hover_buttons(buttons, x, y)
+            return
+        found = pointer_focus(buttons, x, y)
+        if found is None:
+            return
+        if found < len(self.form_buttons):
+            self.selected = self.focus_rows + found
+        else:
+            self.selected, self.pick = len(self.rows), found - len(self.form_buttons)
+        self.refresh()
 
     def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
         for i, rect in enumerate(self.rows):

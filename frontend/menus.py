@@ -14,7 +14,7 @@ from . import theme
 from .i18n import _
 from .layout import Rect
 from .text import Text
-from .widgets import Button, hover_buttons
+from .widgets import Button, focus_buttons, hover_buttons, pointer_focus
 
 CONFIRM_GUARD = 0.6  # seconds of no Enter/Space before a guarded screen takes them
 CONFIRM_KEYS = frozenset({arcade.key.ENTER, arcade.key.RETURN, arcade.key.SPACE})
@@ -103,8 +103,9 @@ class MenuView(arcade.View):
         self.title.draw()
         for line in self.lines:
             line.draw()
-        for i, button in enumerate(self.buttons):
-            button.hover = button.hover or i == self.index
+        if self.buttons:
+            focus_buttons(self.buttons, self.buttons[self.index])
+        for button in self.buttons:
             button.draw()
 
     def on_update(self, delta_time: float) -> None:
@@ -131,10 +132,9 @@ class MenuView(arcade.View):
             self.buttons[self.index].action()
 
     def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
-        hover_buttons(self.buttons, x, y)
-        for i, button in enumerate(self.buttons):
-            if button.rect.contains(x, y):
-                self.index = i
+        found = pointer_focus(self.buttons, x, y)
+        if found is not None:
+            self.index = found
 
     def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
         for item in self.buttons:

@@ -19,7 +19,7 @@ from typing import Any
 
 import tomli_w
 
-from blockyard import paths
+from blockyard import accountrules, paths
 from blockyard.files import write_atomically
 from blockyard.online import server_url
 
@@ -27,7 +27,7 @@ from .persistence import move_aside
 
 FILE_MODE = 0o600
 MAX_TOKEN = 200
-MAX_NAME = 24
+MAX_NAME = accountrules.NAME_MAX
 
 
 @dataclass

@@ -40,6 +40,7 @@ from .game_screen import ScreenSection
 from .i18n import _, format_number
 from .layout import Rect
 from .menus import KeyGuard
+from .online_errors import LOG, kind_text
 from .sudoku_view import SudokuView
 from .text import Text
 from .tray_input import TrayInput
@@ -80,6 +81,7 @@ class TableSession:
         self.refusal = ""
         self.connection = "connecting"  # connecting, open, lost, closed
         self.closed_reason = ""
+        self.closed_kind = ""  # what ended the connection for good (online.ERROR_KINDS)
         self.problem = ""  # why the table cannot be shown here (its rules), or ""
         self.my_move: Callable[[list[Any]], None] | None = None  # the duel screen's
         self.my_refusal: Callable[[], None] | None = None  # the duel screen's
@@ -178,6 +180,9 @@ class TableSession:
             self.connection = "open" if state == "back" else state
             if state == "closed":
                 self.closed_reason = str(message.get("reason", ""))
+                self.closed_kind = str(message.get("kind", ""))
+                if self.closed_reason:
+                    LOG.warning("online: table %s: %s", self.table_id, self.closed_reason)
 
     def _deal(self) -> None:
         if self.seed is None or not self.ruleset_id:
@@ -224,21 +229,38 @@ class TableSession:
 
 
 def connection_banner(session: TableSession) -> str:
-    """The banner's text while the connection is not open ("" when it is)."""
+    """The banner's text while the connection is not open ("" when it is): what
+    happened and what to do, in the player's language (the technical reason is
+    logged)."""
     if session.connection == "lost":
         return _("Connection lost: connecting again…")
     if session.connection == "closed":
-        reason = session.closed_reason
-        return _("Disconnected: {reason}").format(reason=reason) if reason \
-            else _("Disconnected.")
+        if session.closed_kind:
+            return _("Disconnected. {what}").format(what=kind_text(session.closed_kind))
+        return _("Disconnected.")
     return ""
 
 
-def draw_banner(text: Text, width: float, height: float) -> None:
-    """A banner across the top of the window with ``text`` (nothing when empty)."""
+BANNER_PADDING = 16  # pixels above and below the banner's text
+
+
+def banner_height(text: Text, width: float) -> float:
+    """The height of the banner with ``text`` across a window ``width`` pixels
+    wide (its text wrapped to it); 0 when there is no banner."""
     if not text.text:
+        return 0.0
+    wrap = int(max(40, width - 16))
+    if text.width != wrap:
+        text.width = wrap
+    return float(text.content_height) + BANNER_PADDING
+
+
+def draw_banner(text: Text, width: float, height: float) -> None:
+    """A banner across the top of the window with ``text`` (nothing when empty);
+    the live screens lay their content out below it (:meth:`LiveTableScreen.banner_room`)."""
+    band = banner_height(text, width)
+    if not band:
         return
-    band = text.content_height + 16
     arcade.draw_lrbt_rectangle_filled(0, width, height - band, height, theme.BAD)
     text.x, text.y = width / 2, height - band / 2
     text.draw()
@@ -283,6 +305,7 @@ class WaitingView(arcade.View):
     def _layout(self) -> None:
         width, height = self.window.width, self.window.height
         scale = max(0.7, min(1.3, min(width, height) / 720))
+        height -= round(banner_height(self.banner, width))  # laid out below the banner
         wide = min(width * 0.9, 520 * scale)
         self.title.position = (width / 2, height - 70 * scale)
         fit_text(self.title, wide, 60 * scale, 26 * scale)
@@ -317,7 +340,10 @@ class WaitingView(arcade.View):
         if s.problem:
             lines.append(s.problem)
         self.body.text = "\n".join(lines)
-        self.banner.text = connection_banner(s)
+        banner = connection_banner(s)
+        if banner != self.banner.text:  # the screen moves below the banner, or back up
+            self.banner.text = banner
+            self._layout()
         if s.connection == "closed":
             forget_table()  # the table is gone or refuses us: nothing to reopen
         invalidate = getattr(self.window, "invalidate", None)
@@ -823,10 +849,20 @@ class LiveTableScreen:
             fit_text(label, self.window.width / max(1, len(self.band_texts)) - 8,
                      22 * self.scale, 12 * self.scale, smallest=7.0)
 
+    def banner_room(self, width: float) -> float:
+        """The height the connection banner takes at the top of the window (0 when
+        there is none): the screen is laid out below it, so it hides nothing."""
+        banner = getattr(self, "banner", None)
+        return banner_height(banner, width) if banner is not None else 0.0
+
     def _sync_table(self) -> None:
         table = self.table
         self._band_labels()
-        self.banner.text = connection_banner(table)
+        banner = connection_banner(table)
+        if banner != self.banner.text:  # the content moves below the banner, or back up
+            self.banner.text = banner
+            self.place_sections(self.window.width, self.window.height)
+            self.refresh()
         if table.refusal:
             self.say(_("Refused: {reason}").format(reason=table.refusal))
             table.refusal = ""
@@ -1050,7 +1086,7 @@ class LiveDuelView(LiveTableScreen, TrayGameView):
 
     def place_sections(self, width: int, height: int) -> None:
         self.reserve_bottom = band_height(height)
-        TrayGameView.place_sections(self, width, height)
+        TrayGameView.place_sections(self, width, round(height - self.banner_room(width)))
         if hasattr(self, "banner"):
             self._place_live(width, height)
             if self.watching:  # whose board this is, where the rules' name was
@@ -1231,7 +1267,7 @@ class LiveFallingView(LiveTableScreen, SudokuView):
 
     def place_sections(self, width: int, height: int) -> None:
         self.reserve_bottom = band_height(height)
-        SudokuView.place_sections(self, width, height)
+        SudokuView.place_sections(self, width, round(height - self.banner_room(width)))
         if hasattr(self, "banner"):
             # the score and the clock a little lower: the table's line goes above them
             scale = self.scale

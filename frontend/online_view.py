@@ -2,8 +2,9 @@
 signing in and out.
 
 Every call to the server runs in the background (:func:`blockyard.online.run_in_background`);
-the screen polls it each frame, shows "Connecting…" meanwhile and the
-server's own message when it fails, so the window never waits on the network.
+the screen polls it each frame, shows "Connecting…" meanwhile and, when it
+fails, a sentence in the player's language saying what happened and what to do
+(:mod:`.online_errors`), so the window never waits on the network.
 What is kept (address, account name, token — never the password) is the
 player's :class:`~.online_account.OnlineAccount`, saved at once.
 
@@ -20,14 +21,23 @@ from typing import Any
 
 import arcade
 
-from blockyard.online import Client, Pending, run_in_background
+from blockyard import accountrules
+from blockyard.online import BAD_ADDRESS, BAD_NAME, BAD_PASSWORD, Client, Pending, run_in_background
 
 from . import theme
-from .i18n import _
+from .i18n import _, format_number
 from .layout import Rect
 from .online_account import OnlineAccount
+from .online_errors import LOG, kind_text, online_error_text
 from .text import Text
-from .widgets import Button, fit_text, hover_buttons
+from .widgets import (
+    Button,
+    fit_text,
+    focus_buttons,
+    hover_buttons,
+    is_back_tab,
+    pointer_focus,
+)
 
 MAX_FIELD = 200
 
@@ -89,6 +99,16 @@ class BackgroundScreen(arcade.View):
         self.message = ""
         self.message_bad = False
 
+    message_box: tuple[float, float, float] = (0.0, 0.0, 14.0)
+    """The room of the screen's message line: width, height and font size (set by
+    its layout), so that every sentence fits it, in every language."""
+
+    def fit_message(self, text: Text) -> None:
+        """Make ``text`` (the message line) fit :attr:`message_box`."""
+        wide, high, size = self.message_box
+        if wide > 0 and high > 0:
+            fit_text(text, wide, high, size, smallest=7.0)
+
     def start(self, call: Callable[[], Any], done: Callable[[Any], None]) -> None:
         self.pending = run_in_background(call)
         self.pending_done = done
@@ -108,8 +128,8 @@ class BackgroundScreen(arcade.View):
         if pending is None or not pending.done:
             return
         self.pending = None
-        if pending.error is not None:
-            self.say(pending.error, bad=True)
+        if pending.failure is not None:
+            self.say(online_error_text(pending.failure), bad=True)
         else:
             self.say("")
             self.pending_done(pending.result)
@@ -130,8 +150,14 @@ class OnlineSettingsView(BackgroundScreen):
         self.back = back
         self.changed = changed or (lambda: None)
         self.server = TextField(_("Server address (empty: play offline)"), account.server)
-        self.name = TextField(_("Account name"), account.name, longest=24)
-        self.password = TextField(_("Password"), secret=True, longest=200)
+        # the rules are said before the player types (the server stays the judge)
+        self.name = TextField(_("Account name: {least}–{most} letters, digits, _ or -").format(
+            least=format_number(accountrules.NAME_MIN),
+            most=format_number(accountrules.NAME_MAX)), account.name,
+            longest=accountrules.NAME_MAX)
+        self.password = TextField(_("Password: {least} characters or more").format(
+            least=format_number(accountrules.PASSWORD_MIN)), secret=True,
+            longest=accountrules.PASSWORD_MAX)
         self.fields = [self.server, self.name, self.password]
         self.save_button = Button(_("Save address"), self.save_address, font_size=16)
         self.create_button = Button(_("Create account"), self.create_account, font_size=16)
@@ -193,6 +219,7 @@ class OnlineSettingsView(BackgroundScreen):
         self.message_text.width = int(wide)
         self.message_text.x, self.message_text.y = width / 2, y + 4 * scale
         self.message_text.font_size = 14 * scale
+        self.message_box = (wide, message_room, 14 * scale)
         y -= message_room
         half = (wide - 10 * scale) / 2
         button_h = min(48 * scale, step * 0.8)
@@ -206,7 +233,9 @@ class OnlineSettingsView(BackgroundScreen):
 
     def refresh(self) -> None:
         self.status.text = self.status_line()
-        self.message_text.text = self.message
+        if self.message_text.text != self.message:
+            self.message_text.text = self.message
+        self.fit_message(self.message_text)
         self.message_text.color = theme.BAD if self.message_bad else theme.MUTED
         busy = self.pending is not None
         self.save_button.enabled = not busy
@@ -227,7 +256,8 @@ class OnlineSettingsView(BackgroundScreen):
             before = self.account.server
             self.account.set_server(self.server.value)
         except ValueError as exc:
-            self.say(_("Not a server address: {reason}").format(reason=exc), bad=True)
+            LOG.warning("online: %s", exc)
+            self.say(kind_text(BAD_ADDRESS), bad=True)
             return False
         if self.account.server != before:
             if not self._save():
@@ -267,6 +297,14 @@ class OnlineSettingsView(BackgroundScreen):
         if not name or not password:
             self.say(_("Type the account name and the password."), bad=True)
             self.focus = 1 if not name else 2
+            return
+        if create and accountrules.name_problem(name) is not None:
+            self.say(kind_text(BAD_NAME), bad=True)  # checked here, before sending
+            self.focus = 1
+            return
+        if create and accountrules.password_problem(password) is not None:
+            self.say(kind_text(BAD_PASSWORD), bad=True)
+            self.focus = 2
             return
         client = Client(self.account.server, timeout=10)
         server = self.account.server
@@ -324,19 +362,24 @@ class OnlineSettingsView(BackgroundScreen):
         for i, field in enumerate(self.fields):
             field.draw(i == self.focus)
         self.message_text.draw()
-        for i, button in enumerate(self.buttons):
-            focused = len(self.fields) + i == self.focus
-            hovered = button.hover
-            button.hover = hovered or (focused and button.enabled)
+        focus_buttons(self.buttons, self.focused_button)
+        for button in self.buttons:
             button.draw()
-            button.hover = hovered
         self.hint.draw()
 
     @property
     def focused_field(self) -> TextField | None:
+        """The text field with the keyboard's focus (``None``: a button has it)."""
         return self.fields[self.focus] if self.focus < len(self.fields) else None
 
+    @property
+    def focused_button(self) -> Button | None:
+        """The button with the keyboard's focus (``None``: a text field has it)."""
+        index = self.focus - len(self.fields)
+        return self.buttons[index] if 0 <= index < len(self.buttons) else None
+
     def move_focus(self, step: int) -> None:
+        hover_buttons(self.buttons, -1, -1)  # the focus alone shows what is chosen
         count = len(self.fields) + len(self.buttons)
         for _i in range(count):  # skip the buttons that cannot be pressed now
             self.focus = (self.focus + step) % count
@@ -362,8 +405,8 @@ class OnlineSettingsView(BackgroundScreen):
             self.window.set_clipboard_text(field.value)
         elif symbol == key.BACKSPACE and field is not None:
             field.value = field.value[:-1]
-        elif symbol == key.TAB:
-            self.move_focus(-1 if modifiers & key.MOD_SHIFT else 1)
+        elif symbol == key.TAB or is_back_tab(symbol, modifiers):
+            self.move_focus(-1 if is_back_tab(symbol, modifiers) else 1)
         elif symbol == key.DOWN:
             self.move_focus(1)
         elif symbol == key.UP:
@@ -388,12 +431,19 @@ class OnlineSettingsView(BackgroundScreen):
         self.refresh()
 
     def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
-        hover_buttons(self.buttons, x, y)
+        if self.focused_field is not None:  # typing: the pointer does not take the focus
+            hover_buttons(self.buttons, x, y)
+            return
+        found = pointer_focus(self.buttons, x, y)
+        if found is not None and len(self.fields) + found != self.focus:
+            self.focus = len(self.fields) + found
+            self.refresh()
 
     def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
         for i, field in enumerate(self.fields):
             if field.rect.contains(x, y):
                 self.focus = i
+                hover_buttons(self.buttons, -1, -1)
                 self.refresh()
                 return
         for i, item in enumerate(self.buttons):

@@ -35,7 +35,7 @@ from .layout import Rect
 from .persistence import PALETTES, THEMES, WINDOW_MODES
 from .rulewords import ruleset_name
 from .text import Text
-from .widgets import Button, click_buttons, fit_text, hover_buttons
+from .widgets import Button, click_buttons, fit_text, focus_buttons, hover_buttons, pointer_focus
 
 if TYPE_CHECKING:
     from .session import Session
@@ -73,7 +73,7 @@ def setting_options() -> list[Option]:
         Option("window_mode", _("Window mode"), [(m, mode_words[m]) for m in WINDOW_MODES]),
         Option("language", _("Language"), list(LANGUAGES.items())),
         Option("native_digits", _("Nepali digits (०–९)"), on_off),
-        Option("online", _("Online play"), [(None, _("Server and account…"))]),
+        Option("online", _("Online play"), [(None, _("Server and account"))]),
     ]
 
 
@@ -141,10 +141,16 @@ class SettingsView(arcade.View):
             label = Text(option.label, rect.left + 14 * scale, rect.center_y, theme.TEXT,
                                 16 * scale, font_name=theme.FONT, anchor_y="center")
             fit_text(label, rect.width * 0.5, rect.height, 16 * scale)
-            value = Text(f"◀  {self.value_word(option)}  ▶", rect.right - 14 * scale,
+            # the online row opens a page: no ◀ (nothing to step back to), and its words
+            # get the room the label leaves them
+            shown = f"{self.value_word(option)}  ▶" if option.name == "online" \
+                else f"◀  {self.value_word(option)}  ▶"
+            value = Text(shown, rect.right - 14 * scale,
                                 rect.center_y, theme.ACCENT, 16 * scale, font_name=theme.FONT,
                                 bold=True, anchor_x="right", anchor_y="center")
-            fit_text(value, rect.width * 0.46, rect.height, 16 * scale)
+            room = max(rect.width * 0.46,
+                       rect.width - 28 * scale - label.content_width - 16 * scale)
+            fit_text(value, room, rect.height, 16 * scale)
             self.texts += [label, value]
             y -= rh
         raise_by = max(0.0, y - rows_bottom - 20 * scale)  # room to spare: close up below
@@ -181,6 +187,8 @@ class SettingsView(arcade.View):
             text.draw()
         self.swatches.draw()
         self.swatch_label.draw()
+        focus_buttons([self.back_button], self.back_button
+                      if self.selected == len(self.options) else None)
         self.back_button.draw()
         self.hint.draw()
 
@@ -205,17 +213,24 @@ class SettingsView(arcade.View):
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         key = arcade.key
+        rows = len(self.options)  # ↑↓ go through the rows (Esc is Back)
+        on_back = self.selected == rows  # the pointer chose Back
         if symbol == key.ESCAPE:
             self.back()
         elif symbol in (key.DOWN, key.TAB):
-            self.selected = (self.selected + 1) % len(self.options)
+            self.selected = 0 if on_back else (self.selected + 1) % rows
         elif symbol == key.UP:
-            self.selected = (self.selected - 1) % len(self.options)
+            self.selected = rows - 1 if on_back else (self.selected - 1) % rows
+        elif on_back:
+            if symbol in (key.ENTER, key.RETURN, key.SPACE):
+                self.back()
         elif symbol in (key.LEFT, key.RIGHT, key.ENTER, key.RETURN, key.SPACE):
             self.change(self.selected, -1 if symbol == key.LEFT else 1)
 
     def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
-        hover_buttons([self.back_button], x, y)
+        # the pointer moves the one selection: a row, or Back (never both lit)
+        if pointer_focus([self.back_button], x, y) is not None:
+            self.selected = len(self.options)
         for i, rect in enumerate(self.rows):
             if rect.contains(x, y):
                 self.selected = i
@@ -365,7 +380,7 @@ class StatsView(arcade.View):
         self.scores = records.last_scores(ruleset.id, LAST_GAMES)
         self.bins = records.score_histogram(ruleset.id, HISTOGRAM_BINS)
         self.days = dict(records.played_days(ruleset)) if ruleset.is_daily else {}
-        # online tables of this ruleset the player sat at (watched ones left out)
+        # rounds at online tables of this ruleset the player sat at (watched ones left out)
         played = [t for t in records.table_results(ruleset.id) if t.seat is not None]
         self.tables = (len(played), sum(1 for t in played if t.winner == t.seat))
         if self.days:
@@ -427,8 +442,9 @@ class StatsView(arcade.View):
                                   "{n} practice games (not counted)",
                                   s.practice_games).format(n=format_number(s.practice_games)))
         if self.tables[0]:
-            notes.append(ngettext("{n} online table, {won} won",
-                                  "{n} online tables, {won} won",
+            # rounds, not tables: a rematch at the same table is a round of its own
+            notes.append(ngettext("{n} online round, {won} won",
+                                  "{n} online rounds, {won} won",
                                   self.tables[0]).format(n=format_number(self.tables[0]),
                                                          won=format_number(self.tables[1])))
         if notes:

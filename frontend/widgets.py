@@ -17,7 +17,13 @@ from .text import Text
 class Button:
     """A clickable rectangle with a label. ``action`` runs on click. ``color``: its
     fill (a colour, or the name of a theme colour such as ``"GO"``; the theme's
-    panel colour by default)."""
+    panel colour by default).
+
+    ``focused``: the keyboard's focus is on it, drawn lighter with an accent ring;
+    ``hover``: the pointer is on it, drawn lighter. A screen with a keyboard focus
+    moves the focus to the button under the pointer (:func:`pointer_focus`) and
+    clears the hover when a key moves the focus, so one button at a time looks
+    chosen."""
 
     def __init__(self, label: str, action: Callable[[], None], *, font_size: float = 16,
                  color: theme.Color | str | None = None) -> None:
@@ -27,6 +33,7 @@ class Button:
         self.visible = True
         self.enabled = True
         self.hover = False
+        self.focused = False
         self.font_size = font_size
         self.text = Text(label, 0, 0, theme.TEXT, font_size, anchor_x="center",
                                 anchor_y="center", font_name=theme.FONT, bold=True)
@@ -89,11 +96,16 @@ class Button:
         color = self.color or theme.PANEL
         if isinstance(color, str):  # a theme colour by name, as the theme is now
             color = getattr(theme, color)
-        if self.hover:
-            color = theme.PANEL_HOVER
+        if (self.hover or self.focused) and not (self.focused and self.color):
+            color = theme.PANEL_HOVER  # a coloured button with the focus keeps its colour
         arcade.draw_lrbt_rectangle_filled(r.left, r.right, r.bottom, r.top, color)
         arcade.draw_lrbt_rectangle_filled(r.left, r.right, r.bottom, r.bottom + 3,
                                           theme.BUTTON_EDGE)
+        if self.focused:  # the keyboard's focus: a ring inside the edge
+            ring = FOCUS_RING
+            arcade.draw_lrbt_rectangle_outline(r.left + ring / 2, r.right - ring / 2,
+                                               r.bottom + ring / 2, r.top - ring / 2,
+                                               theme.ACCENT, ring)
         self.text.draw()
 
 
@@ -106,6 +118,54 @@ def fit_text(text: arcade.Text, width: float, height: float, size: float,
     while text.font_size > smallest and (text.content_width > width
                                          or text.content_height > height):
         text.font_size = max(smallest, text.font_size * 0.9)
+
+
+FOCUS_RING = 3
+"""The width in pixels of the ring around the button with the keyboard's focus."""
+
+
+def focus_buttons(buttons: Iterable[Button], focused: Button | None) -> None:
+    """Mark ``focused`` (or none) as the one button with the keyboard's focus."""
+    for button in buttons:
+        button.focused = button is focused and button.visible and button.enabled
+
+
+def pointer_focus(buttons: Iterable[Button], x: float, y: float) -> int | None:
+    """For a screen with a keyboard focus, on a pointer motion: the index of the
+    button under ``(x, y)`` (visible and enabled; ``None``: none), to which the
+    screen moves its focus. Every button's hover is cleared: the focus alone
+    shows which button is chosen, so two never look chosen at once."""
+    found = None
+    for i, button in enumerate(buttons):
+        button.hover = False
+        if found is None and button.hit(x, y):
+            found = i
+    return found
+
+
+_TAB_KEYSYMS = (0xFF09, 0xFE20)  # X11's Tab and ISO_Left_Tab (what Shift+Tab gives)
+
+
+def is_back_tab(symbol: int, modifiers: int) -> bool:
+    """Whether a key press is Shift+Tab (the focus goes back). On X11 Shift+Tab
+    is the keysym ISO_Left_Tab, which pyglet passes on as a "user key" of the
+    key's keycode: that keycode is looked up in the X keyboard map."""
+    key = arcade.key
+    if not modifiers & key.MOD_SHIFT:
+        return False
+    if symbol == key.TAB:
+        return True
+    keycode = symbol >> 32  # pyglet's user_key(keycode)
+    if not keycode or symbol & 0xFFFFFFFF:
+        return False
+    try:
+        from pyglet.libs.x11 import xlib
+
+        display = getattr(arcade.get_window(), "_x_display")  # noqa: B009 - pyglet xlib only
+        return any(xlib.XKeycodeToKeysym(display, keycode, index) in _TAB_KEYSYMS
+                   for index in range(4))
+    except Exception:  # not X11, or no window: not Shift+Tab then
+        return False
 
 
 def click_buttons(buttons: Iterable[Button], x: float, y: float) -> bool:
@@ -197,8 +257,8 @@ class PauseMenu:
             return
         arcade.draw_lrbt_rectangle_filled(0, self.size[0], 0, self.size[1], theme.OVERLAY)
         self.title.draw()
-        for i, button in enumerate(self.buttons):
-            button.hover = button.hover or i == self.index
+        focus_buttons(self.buttons, self.buttons[self.index])
+        for button in self.buttons:
             button.draw()
 
     def on_key(self, symbol: int) -> bool:
@@ -217,7 +277,9 @@ class PauseMenu:
 
     def on_mouse_motion(self, x: float, y: float) -> None:
         if self.open:
-            hover_buttons(self.buttons, x, y)
+            found = pointer_focus(self.buttons, x, y)
+            if found is not None:
+                self.index = found
 
     def on_mouse_press(self, x: float, y: float) -> bool:
         if not self.open:

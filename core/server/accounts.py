@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import hashlib
-import re
 import secrets
 from dataclasses import dataclass
 
@@ -18,12 +17,13 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 from sqlalchemy.engine import Engine
 
+from .. import accountrules
 from . import db
 
-NAME = re.compile(r"^[A-Za-z0-9_-]{3,24}$")
-"""Account names: 3–24 letters, digits, ``_`` and ``-``."""
-MIN_PASSWORD = 8
-MAX_PASSWORD = 1024
+NAME = accountrules.NAME_PATTERN
+"""Account names: 3–24 letters, digits, ``_`` and ``-`` (:mod:`blockyard.accountrules`)."""
+MIN_PASSWORD = accountrules.PASSWORD_MIN
+MAX_PASSWORD = accountrules.PASSWORD_MAX
 """Passwords: 8 characters or more (at most 1024, hashing is costly)."""
 SESSION_DAYS = 30
 """A session token expires this many days after sign-in."""
@@ -56,20 +56,18 @@ def now() -> _dt.datetime:
 
 def check_name(name: object) -> str:
     """``name`` if it is a valid account name, else :class:`AccountError`."""
-    if not isinstance(name, str) or not NAME.match(name):
-        raise AccountError("name: expected 3 to 24 letters, digits, '_' or '-'")
+    problem = accountrules.name_problem(name)
+    if problem is not None or not isinstance(name, str):
+        raise AccountError(problem or "name: expected text")
     return name
 
 
 def check_password(password: object) -> str:
     """``password`` if it is acceptable, else :class:`AccountError` (which never
     repeats it)."""
-    if not isinstance(password, str):
-        raise AccountError("password: expected text")
-    if len(password) < MIN_PASSWORD:
-        raise AccountError(f"password: expected at least {MIN_PASSWORD} characters")
-    if len(password) > MAX_PASSWORD:
-        raise AccountError(f"password: expected at most {MAX_PASSWORD} characters")
+    problem = accountrules.password_problem(password)
+    if problem is not None or not isinstance(password, str):
+        raise AccountError(problem or "password: expected text")
     return password
 
 

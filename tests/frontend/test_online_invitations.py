@@ -98,7 +98,9 @@ def test_an_invitation_typed_by_name_shows_with_the_badge_and_is_accepted(ui, se
     assert ui.pixel(rect.left + 2, rect.center_y) == rgb(theme.GO)
     assert lobby.selected == 0  # the first focus: Accept, drawn focused
     ui.move(lobby.title.x, lobby.title.y)
-    assert ui.pixel(accept.rect.left + 3, accept.rect.bottom + 6) == rgb(theme.PANEL_HOVER)
+    # the focus: the accent ring on the button, which keeps its colour
+    assert ui.pixel(accept.rect.left + 1, accept.rect.center_y) == rgb(theme.ACCENT)
+    assert ui.pixel(accept.rect.left + 8, accept.rect.bottom + 8) == rgb(theme.GO)
     with alice.live(table_id) as alice_live:
         assert until(alice_live, "table")["status"] == "waiting"
         ui.key("Return")

@@ -13,8 +13,10 @@ import httpx
 import pytest
 from online_support import free_port, pump_until, serve
 
+from blockyard import online
 from blockyard.frontend import i18n
 from blockyard.frontend.online_account import OnlineAccount
+from blockyard.frontend.online_errors import kind_text
 from blockyard.frontend.online_view import OnlineSettingsView
 from blockyard.frontend.pages import SettingsView
 
@@ -82,14 +84,14 @@ def test_address_account_sign_out_and_in_with_keyboard_and_mouse(ui, server):
     assert view.message == "Signed out."
     assert saved() == {"server": address, "name": "", "token": ""}
     assert table_status(server, token) == 401
-    # a wrong password: the server's words, nothing changes
+    # a wrong password: said in the player's words (not the server's), nothing changes
     for field, text in ((view.name, name), (view.password, "not the password")):
         ui.click(field.rect.center_x, field.rect.center_y)
         ui.type(text)
     ui.click(view.sign_in_button.rect.center_x, view.sign_in_button.rect.center_y)
     pump_until(ui, lambda: view.pending is None)
-    assert view.message_bad and view.message.startswith("signing in: ")
-    assert "(HTTP 401)" in view.message and not ui.app.online.signed_in
+    assert view.message_bad and view.message == kind_text(online.WRONG_LOGIN)
+    assert "HTTP" not in view.message and not ui.app.online.signed_in
     # the right one, with the mouse
     ui.click(view.password.rect.center_x, view.password.rect.center_y)
     for _ in range(len("not the password")):
@@ -110,7 +112,7 @@ def test_a_bad_or_unreachable_address_changes_nothing(ui, server):
     view = open_online(ui)
     ui.type("ftp://example.org")
     ui.key("Return")
-    assert view.message_bad and view.message.startswith("Not a server address: ")
+    assert view.message_bad and view.message == kind_text(online.BAD_ADDRESS)
     assert not OnlineAccount.path().exists() and not ui.app.online.online
     for _ in range(len("ftp://example.org")):
         ui.key("BackSpace")
@@ -118,8 +120,7 @@ def test_a_bad_or_unreachable_address_changes_nothing(ui, server):
     ui.type(f"127.0.0.1:{port}")
     ui.key("Return")
     pump_until(ui, lambda: view.pending is None)
-    assert view.message_bad
-    assert view.message.startswith(f"cannot reach the server at http://127.0.0.1:{port}")
+    assert view.message_bad and view.message == kind_text(online.UNREACHABLE)
     # emptied: offline again, the account forgotten
     for _ in range(len(f"127.0.0.1:{port}")):
         ui.key("BackSpace")

@@ -131,7 +131,7 @@ def test_watching_a_board_full_size_then_the_result_in_the_records(ui, server):
         stats = ui.view
         assert isinstance(stats, StatsView)
         won = 1 if winner == 0 else 0
-        assert any(f"1 online table, {won} won" in t.text for t in stats.texts)
+        assert any(f"1 online round, {won} won" in t.text for t in stats.texts)
     finally:
         bob_live.close()
 

@@ -219,3 +219,107 @@ def test_a_feed_with_a_revoked_token_is_closed_not_retried(server: Server) -> No
     with Client(server.url, token).feed() as feed:
         assert feed.wait_for(lambda f: f.state == "closed", WAIT)
         assert "token is not valid" in feed.reason
+
+
+def test_every_refusal_has_its_kind(server: Server) -> None:
+    """What went wrong is a kind (one of ERROR_KINDS) the window says in the
+    player's language, whatever the server's English text."""
+    from blockyard import online
+
+    client = Client(server.url)
+    name = client.create_account(fresh_name("kind"), "correct horse")
+
+    def kind_of(call: Any) -> str:
+        with pytest.raises(OnlineError) as caught:
+            call()
+        return caught.value.kind
+
+    assert kind_of(lambda: client.create_account(name, "correct horse")) == online.NAME_TAKEN
+    assert kind_of(lambda: client.create_account("a b", "correct horse")) == online.BAD_NAME
+    assert kind_of(lambda: client.create_account(fresh_name("k"), "short")) \
+        == online.BAD_PASSWORD
+    assert kind_of(lambda: client.sign_in(name, "not the password")) == online.WRONG_LOGIN
+    assert kind_of(lambda: client.create_table("eu-classic")) == online.SIGNED_OUT
+    assert kind_of(lambda: Client(server.url, "not-a-token").create_table("eu-classic")) \
+        == online.SIGNED_OUT
+    owner, _owner = signed_in(server, "own")
+    second, _second = signed_in(server, "sec")
+    third, _third = signed_in(server, "thi")
+    public = owner.create_table("eu-classic", seats=2)
+    second.join(public.id)
+    assert kind_of(lambda: third.join(public.id)) == online.TABLE_FULL
+    private = owner.create_table("eu-classic", seats=2, private=True)
+    assert kind_of(lambda: third.join(private.id)) == online.PRIVATE_TABLE
+    assert kind_of(lambda: third.join(10**9)) == online.NOT_FOUND
+    unfinished = blockyard.new_game("eu-classic", seed=2)
+    assert kind_of(lambda: owner.submit_game(unfinished)) == online.GAME_REFUSED
+    assert kind_of(lambda: client.leaderboard("no-such-rules")) == online.NOT_SERVED
+    assert kind_of(lambda: owner.create_table("no-such-rules")) == online.NOT_SERVED
+    port = free_port()  # nobody listens there
+    assert kind_of(Client(f"127.0.0.1:{port}", timeout=5).health) == online.UNREACHABLE
+    # a background call keeps the error itself, not only its text
+    pending = run_in_background(lambda: client.sign_in(name, "not the password"))
+    assert pending.wait(WAIT) and pending.failure is not None
+    assert pending.failure.kind == online.WRONG_LOGIN and pending.error == pending.failure.message
+
+
+@pytest.mark.parametrize(("status", "body", "kind"), [
+    (429, {"error": "too many sign-in attempts; try again in a minute"}, "rate-limited"),
+    (404, {"error": "Not Found"}, "too-old"),  # a server without this call
+    (405, {"error": "Method Not Allowed"}, "too-old"),
+    (404, {"error": "no table 7"}, "not-found"),
+    (500, {"error": "internal server error"}, "server-error"),
+    (502, None, "not-blockyard"),  # a proxy's page, not a Blockyard answer
+    (200, None, "not-blockyard"),
+    (200, {"ok": False}, "not-blockyard"),
+])
+def test_answers_that_are_not_refusals_of_the_player_have_kinds(
+        status: int, body: Any, kind: str) -> None:
+    import httpx
+
+    from blockyard.online import ERROR_KINDS
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        if body is None:
+            return httpx.Response(status, text="<html>hello</html>")
+        return httpx.Response(status, json=body)
+
+    client = Client("127.0.0.1:9", transport=httpx.MockTransport(answer))
+    with pytest.raises(OnlineError) as caught:
+        client.health()
+    assert caught.value.kind == kind and kind in ERROR_KINDS
+
+
+def test_no_answer_in_time_is_a_timeout() -> None:
+    import httpx
+
+    from blockyard import online
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        raise httpx.ReadTimeout("no answer", request=request)
+
+    client = Client("127.0.0.1:9", transport=httpx.MockTransport(answer))
+    with pytest.raises(OnlineError) as caught:
+        client.tables()
+    assert caught.value.kind == online.TIMEOUT and caught.value.status is None
+
+
+def test_the_account_rules_are_the_servers(server: Server) -> None:
+    """The numbers the window says and checks are those the server judges by."""
+    from blockyard import accountrules, online
+
+    client = Client(server.url)
+    longest = "n" + uuid.uuid4().hex[:accountrules.NAME_MAX - 1]
+    assert accountrules.name_problem(longest) is None
+    assert accountrules.name_problem(longest + "x") is not None
+    assert accountrules.name_problem("ab") is not None and accountrules.name_problem("a-_") is None
+    assert accountrules.name_problem("Zoë") is not None  # ASCII letters only
+    assert client.create_account(longest, "x" * accountrules.PASSWORD_MIN) == longest
+    with pytest.raises(OnlineError) as too_long:
+        client.create_account(longest + "x", "x" * accountrules.PASSWORD_MIN)
+    assert too_long.value.kind == online.BAD_NAME
+    short = "x" * (accountrules.PASSWORD_MIN - 1)
+    assert accountrules.password_problem(short) is not None
+    with pytest.raises(OnlineError) as too_short:
+        client.create_account(fresh_name("r"), short)
+    assert too_short.value.kind == online.BAD_PASSWORD

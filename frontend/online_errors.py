@@ -1,0 +1,74 @@
+"""What the window tells a player when something online fails: one translated
+sentence per kind of failure (:data:`blockyard.online.ERROR_KINDS`), saying what
+happened and what to do. Every online screen goes through :func:`online_error_text`;
+none shows the server's own (English, technical) text, which goes to the log
+(logger ``blockyard.online``) instead.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from blockyard import accountrules, online
+from blockyard.online import OnlineError
+
+from .i18n import N_, _, format_number
+
+LOG = logging.getLogger("blockyard.online")
+
+SENTENCES: dict[str, str] = {
+    online.UNREACHABLE: N_("The server does not answer. Check its address in Settings → "
+                           "Online and that it is running, then try again."),
+    online.TIMEOUT: N_("The server took too long to answer. Try again in a moment."),
+    online.NOT_BLOCKYARD: N_("This address is not a Blockyard server. Check the address in "
+                             "Settings → Online."),
+    online.TOO_OLD: N_("The server runs an older Blockyard that cannot do this. Ask the "
+                       "person who runs it to update it."),
+    online.WRONG_LOGIN: N_("Wrong account name or password. Check both, then sign in "
+                           "again."),
+    online.SIGNED_OUT: N_("You are not signed in (or the session has expired). Sign in "
+                          "in Settings → Online."),
+    online.NAME_TAKEN: N_("This account name is taken. Choose another one."),
+    online.BAD_NAME: N_("The account name must be {least} to {most} letters, digits, _ "
+                        "or -. Change it, then try again."),
+    online.BAD_PASSWORD: N_("The password must be at least {least} characters long. "
+                            "Choose a longer one."),
+    online.RATE_LIMITED: N_("Too many attempts in a short time. Wait a minute, then try "
+                            "again."),
+    online.TABLE_FULL: N_("This table is full. Watch it, choose another table or open a "
+                          "new one."),
+    online.PRIVATE_TABLE: N_("This table is private. Join it with its code or an "
+                             "invitation."),
+    online.NOT_FOUND: N_("This is no longer on the server (the table or game has "
+                         "gone). Refresh the list."),
+    online.NOT_SERVED: N_("The server does not offer these rules. Choose other rules, or ask "
+                          "the person who runs it to add them."),
+    online.GAME_REFUSED: N_("The server did not accept this game: its rules are not the "
+                            "server's, or it is not finished."),
+    online.SERVER_ERROR: N_("The server ran into a problem. Try again later."),
+    online.REFUSED: N_("The server refused this. Try again; if it happens again, tell "
+                       "the person who runs the server."),
+    online.BAD_ADDRESS: N_("This is not a server address. Type a host name or an IP "
+                           "address, with :port when needed (192.168.1.5:8765)."),
+}
+"""The sentence (untranslated) of each kind; ``{least}`` and ``{most}`` are the
+numbers of :mod:`blockyard.accountrules`."""
+
+
+def kind_text(kind: str) -> str:
+    """The translated sentence of an :data:`~blockyard.online.ERROR_KINDS` entry
+    (that of :data:`~blockyard.online.REFUSED` for an unknown one)."""
+    sentence = SENTENCES.get(kind, SENTENCES[online.REFUSED])
+    least = accountrules.PASSWORD_MIN if kind == online.BAD_PASSWORD else accountrules.NAME_MIN
+    return _(sentence).format(least=format_number(least),
+                              most=format_number(accountrules.NAME_MAX))
+
+
+def online_error_text(error: OnlineError) -> str:
+    """What to tell the player about ``error``, in their language; its technical
+    detail is logged."""
+    LOG.warning("online: %s (kind %s, status %s)", error.message, error.kind, error.status)
+    return kind_text(error.kind)
+
+
+__all__ = ["SENTENCES", "kind_text", "online_error_text"]
