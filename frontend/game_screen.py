@@ -131,6 +131,8 @@ class MessageSection(ScreenSection):
         self.age = 0.0
         self.size = 16.0
         self.cleared = False  # gone since the last frame: one more frame must be drawn
+        self.choices: tuple[str, ...] = ()
+        """The message and its shorter forms, longest first (see :meth:`say`)."""
 
     def place(self, area: Rect, size: float) -> None:
         self.set_area(area)
@@ -139,9 +141,18 @@ class MessageSection(ScreenSection):
         self._fit()
 
     def _fit(self) -> None:
-        fit_text(self.text, self.width - 8, self.height, self.size)
+        for choice in self.choices or (self.text.text,):
+            if self.text.text != choice:
+                self.text.text = choice
+            fit_text(self.text, self.width - 8, self.height, self.size)
+            if self.text.content_width <= self.width - 8:
+                break
 
-    def say(self, text: str) -> None:
+    def say(self, text: str, *shorter: str) -> None:
+        """Show ``text``; when it is too long for the line even at the smallest
+        size (a long name in a narrow window), the first of ``shorter`` that fits
+        (or the last)."""
+        self.choices = (text, *shorter)
         self.text.text = text
         self.age = 0.0
         self._fit()
@@ -150,6 +161,7 @@ class MessageSection(ScreenSection):
         """Take the message away now (the next frame is drawn without it)."""
         if self.text.text:
             self.text.text = ""
+            self.choices = ()
             self.cleared = True
 
     @property
@@ -406,9 +418,10 @@ class GameScreen(arcade.View):
         if not self.spectator:
             self.session.sounds.play(name, combo)
 
-    def say(self, text: str) -> None:
-        """Show a short message in the message line."""
-        self.message_line.say(text)
+    def say(self, text: str, *shorter: str) -> None:
+        """Show a short message in the message line (or the first of ``shorter``
+        that fits it, when ``text`` does not)."""
+        self.message_line.say(text, *shorter)
 
     @property
     def message(self) -> str:

@@ -676,7 +676,7 @@ class LiveTableScreen:
         self.dialog.pause = LiveTableMenu(self)
         self.add(LiveSection(self), 50)
         if self.shown != table.me:
-            self.say(self.watch_words())
+            self.say(*self.watch_words())
         self.place_sections(self.window.width, self.window.height)
         self.refresh()  # laid out anew: the board as the game stands (every move so far)
         self._sync_table()
@@ -684,7 +684,7 @@ class LiveTableScreen:
     if TYPE_CHECKING:  # the game screen's (the class this one is mixed into)
         recorded: bool
 
-        def say(self, text: str) -> None: ...
+        def say(self, text: str, *shorter: str) -> None: ...
 
         def place_sections(self, width: int, height: int) -> None: ...
 
@@ -775,13 +775,16 @@ class LiveTableScreen:
         board for a spectator)."""
         return self.shown != self.table.me
 
-    def watch_words(self) -> str:
-        """The message on showing another seat's board: whose, and the keys."""
+    def watch_words(self) -> tuple[str, str]:
+        """The message on showing another seat's board: whose, and the keys; and
+        the keys alone, for a line too narrow for both (the header names the
+        board's player)."""
         name = self._name(self.shown)
         if self.table.me is None:
-            return _("Watching {name}: ←/→ or Tab for another board.").format(name=name)
-        return _("Watching {name}: ←/→ or Tab for another board, Esc for yours.").format(
-            name=name)
+            return (_("Watching {name}: ←/→ or Tab for another board.").format(name=name),
+                    _("←/→ or Tab: another board."))
+        return (_("Watching {name}: ←/→ or Tab for another board, Esc for yours.").format(
+            name=name), _("←/→ or Tab: another board. Esc: yours."))
 
     def caption(self) -> str:
         """The header's words for a board watched: whose it is."""
