@@ -64,6 +64,40 @@ def kind_text(kind: str) -> str:
                               most=format_number(accountrules.NAME_MAX))
 
 
+REFUSALS: dict[str, str] = {
+    "spectator": N_("Only a player at the table can do that: you are watching."),
+    "not-now": N_("Not now: the table is not at that point (wait for the round, or for "
+                  "every game to end)."),
+    "game-over": N_("Your game at this table is over: watch the others or ask for a "
+                    "rematch."),
+    "illegal": N_("The server did not accept that move; your board shows the game as the "
+                  "server has it."),
+    "clock": N_("Your game's clock fell behind the table's: the move was not accepted. "
+                "Check that this computer is not overloaded."),
+    "conflict": N_("Another window of yours at this table moved first; the table has been "
+                   "sent again."),
+    "signed-out": N_("You are not signed in (or the session has expired). Sign in in "
+                     "Settings → Online."),
+    "not-found": N_("This is no longer on the server (the table or game has gone). Refresh "
+                    "the list."),
+    "private": N_("This table is private. Join it with its code or an invitation."),
+    "too-many": N_("Too many messages in a short time: wait a moment."),
+    "malformed": N_("The server did not understand this window's message. Update "
+                    "Blockyard."),
+}
+"""The sentence (untranslated) of each ``kind`` of a live table's ``refused``
+message (the server's :data:`blockyard.server.tables.REFUSAL_KINDS`)."""
+
+
+def refusal_text(kind: object, reason: object) -> str:
+    """What to tell the player about a live table's refusal, in their language
+    (the server's own ``reason`` is logged); a kind this window does not know is
+    said as :data:`~blockyard.online.REFUSED`."""
+    LOG.warning("online: refused by the table: %s (kind %s)", reason, kind)
+    sentence = REFUSALS.get(kind) if isinstance(kind, str) else None
+    return _(sentence) if sentence is not None else kind_text(online.REFUSED)
+
+
 def online_error_text(error: OnlineError) -> str:
     """What to tell the player about ``error``, in their language; its technical
     detail is logged."""
@@ -71,4 +105,4 @@ def online_error_text(error: OnlineError) -> str:
     return kind_text(error.kind)
 
 
-__all__ = ["SENTENCES", "kind_text", "online_error_text"]
+__all__ = ["REFUSALS", "SENTENCES", "kind_text", "online_error_text", "refusal_text"]

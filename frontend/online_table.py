@@ -40,7 +40,7 @@ from .game_screen import ScreenSection
 from .i18n import _, format_number
 from .layout import Rect
 from .menus import KeyGuard
-from .online_errors import LOG, kind_text
+from .online_errors import LOG, kind_text, refusal_text
 from .sudoku_view import SudokuView
 from .text import Text
 from .tray_input import TrayInput
@@ -164,7 +164,7 @@ class TableSession:
             self.over[seat] = bool(message.get("over"))
             self.refusal = ""
         elif kind == "refused":
-            self.refusal = str(message.get("reason", ""))
+            self.refusal = refusal_text(message.get("kind"), message.get("reason"))
             if self.my_refusal is not None:
                 self.my_refusal()
         elif kind == "result":
@@ -867,7 +867,7 @@ class LiveTableScreen:
             self.place_sections(self.window.width, self.window.height)
             self.refresh()
         if table.refusal:
-            self.say(_("Refused: {reason}").format(reason=table.refusal))
+            self.say(table.refusal)
             table.refusal = ""
         if table.me is not None and table.status == "playing" and table.result is None \
                 and not table.remembered and self.asked_by is None:

@@ -473,13 +473,14 @@ def install(app: FastAPI, server: Server, hub: Hub) -> Social:
         account = await run_in_threadpool(accounts.account_for, server.engine, token)
         await socket.accept()
         if account is None:
-            await socket.send_json({"type": "refused",
+            await socket.send_json({"type": "refused", "kind": "signed-out",
                                     "reason": "sign in first: the token is not valid"})
             await socket.close(4401)
             return
         mine = social.feeds.setdefault(account.id, set())
         if len(mine) >= MAX_FEEDS:
-            await socket.send_json({"type": "refused", "reason": f"at most {MAX_FEEDS} "
+            await socket.send_json({"type": "refused", "kind": "too-many",
+                                    "reason": f"at most {MAX_FEEDS} "
                                     "of these connections per player"})
             await socket.close(4429)
             return
@@ -493,7 +494,8 @@ def install(app: FastAPI, server: Server, hub: Hub) -> Social:
             while True:
                 text = await socket.receive_text()
                 if not budget.hit(""):
-                    await feed.send({"type": "refused", "reason": "too many messages: at "
+                    await feed.send({"type": "refused", "kind": "too-many",
+                                     "reason": "too many messages: at "
                                      f"most {server.messages_per_minute} a minute"})
                     break
                 try:
@@ -504,7 +506,8 @@ def install(app: FastAPI, server: Server, hub: Hub) -> Social:
                     await social.push_invitations(account.id)
                     await social.push_online(only=feed)
                 else:
-                    await feed.send({"type": "refused", "reason": "type: expected refresh"})
+                    await feed.send({"type": "refused", "kind": "malformed",
+                                     "reason": "type: expected refresh"})
         except WebSocketDisconnect:
             pass
         finally:

@@ -292,31 +292,35 @@ class Hub:
             table = await self.cached_table(table_id)
             seat = table.seat_of(watcher.account)
             if seat is None:
-                await watcher.send(refused("spectators cannot act: take a seat to play"))
+                await watcher.send(refused("spectators cannot act: take a seat to play",
+                                           "spectator"))
                 return
             if table.status != "playing":
-                await watcher.send(refused(f"the table is {table.status}, not playing"))
+                await watcher.send(refused(f"the table is {table.status}, not playing", "not-now"))
                 return
             game = self.games.get((table.id, table.round, seat))
             if game is None:  # else kept since its last action (a stale one is refused
                 # when stored: its step is taken, and it is dropped)
                 game = await self.game(table, seat, await self.moves(table))
             if game.over:
-                await watcher.send(refused(f"your game is over ({game.over_reason})"))
+                await watcher.send(refused(f"your game is over ({game.over_reason})", "game-over"))
                 return
-            problem = check_action(action, len(game.log), game) \
-                or self.slow_clock(table, game, action)
+            problem = check_action(action, len(game.log), game)
             if problem:
-                await watcher.send(refused(problem))
+                await watcher.send(refused(problem, "illegal"))
+                return
+            problem = self.slow_clock(table, game, action)
+            if problem:
+                await watcher.send(refused(problem, "clock"))
                 return
             try:
                 await run_in_threadpool(game.apply, action)
             except (IllegalMove, DataError, PluginError, ValueError, TypeError) as exc:
-                await watcher.send(refused(str(exc)[:300]))
+                await watcher.send(refused(str(exc)[:300], "illegal"))
                 return
             if not await self._accepted(table, seat, game, list(action)):
                 await watcher.send(refused("another connection of this seat acted first; "
-                                           "the table has been sent again"))
+                                           "the table has been sent again", "conflict"))
 
     def slow_clock(self, table: Table, game: Game, action: list[Any]) -> str | None:
         """Why a falling game's action is refused for a slow clock, or ``None``."""
@@ -428,11 +432,12 @@ class Hub:
         async with self.lock(table_id):
             table = await self.table(table_id)
             if table.seat_of(watcher.account) is None:
-                await watcher.send(refused("only a player at the table can ask for a rematch"))
+                await watcher.send(refused("only a player at the table can ask for a rematch",
+                                           "spectator"))
                 return
             if table.status != "finished":
                 await watcher.send(refused(f"the table is {table.status}: a rematch starts "
-                                           "only when every game is over"))
+                                           "only when every game is over", "not-now"))
                 return
             await run_in_threadpool(tablestore.rematch, self.server.engine, table,
                                     self.deal_date(table.ruleset_id),
@@ -510,9 +515,16 @@ def seconds_from_env(name: str, default: float) -> float:
     return value
 
 
-def refused(reason: str) -> dict[str, Any]:
-    """The ``refused`` message."""
-    return {"type": "refused", "reason": reason}
+REFUSAL_KINDS = ("spectator", "not-now", "game-over", "illegal", "clock", "conflict",
+                 "signed-out", "not-found", "private", "too-many", "malformed")
+"""What a ``refused`` message's ``kind`` may be (its ``reason`` says it in English)."""
+
+
+def refused(reason: str, kind: str) -> dict[str, Any]:
+    """The ``refused`` message: ``reason`` for people, ``kind`` (one of
+    :data:`REFUSAL_KINDS`) for a client that says it in its player's language."""
+    assert kind in REFUSAL_KINDS, kind
+    return {"type": "refused", "reason": reason, "kind": kind}
 
 
 def check_action(action: Any, index: int, game: Game) -> str | None:
@@ -661,18 +673,18 @@ def install(app: FastAPI, server: Server) -> Hub:
                 await run_in_threadpool(server.online.seen, account.id)
         await socket.accept()
         if token and account is None:
-            await socket.send_json(refused("sign in first: the token is not valid"))
+            await socket.send_json(refused("sign in first: the token is not valid", "signed-out"))
             await socket.close(4401)
             return
         try:
             table = await hub.table(table_id)
         except TableError as exc:
-            await socket.send_json(refused(str(exc)))
+            await socket.send_json(refused(str(exc), "not-found"))
             await socket.close(4404)
             return
         if not table.may_watch(account, code):
             await socket.send_json(refused("this table is private: an invitation or its "
-                                           "code is needed"))
+                                           "code is needed", "private"))
             await socket.close(4403)
             return
         watcher = Watcher(socket, account, table.seat_of(account))
@@ -696,12 +708,13 @@ def install(app: FastAPI, server: Server) -> Hub:
                 text = await socket.receive_text()
                 if not budget.hit(""):
                     await watcher.send(refused(f"too many messages: at most "
-                                               f"{server.messages_per_minute} a minute"))
+                                               f"{server.messages_per_minute} a minute",
+                                               "too-many"))
                     break
                 try:
                     message = json.loads(text)
                 except (ValueError, RecursionError):
-                    await watcher.send(refused("expected one JSON object per message"))
+                    await watcher.send(refused("expected one JSON object per message", "malformed"))
                     continue
                 kind = message.get("type") if isinstance(message, dict) else None
                 if kind == "act":
@@ -712,7 +725,7 @@ def install(app: FastAPI, server: Server) -> Hub:
                 elif kind == "rematch":
                     await hub.rematch(watcher, table_id)
                 else:
-                    await watcher.send(refused("type: expected act, leave or rematch"))
+                    await watcher.send(refused("type: expected act, leave or rematch", "malformed"))
         except GONE:
             pass
         finally:

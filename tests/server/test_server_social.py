@@ -180,7 +180,7 @@ def test_invitation_floods_and_bad_names_are_refused(server: Server) -> None:
 
 def test_me_live_refuses_a_bad_token_and_bad_messages(server: Server) -> None:
     with me_live(server, "nonsense") as feed:
-        assert receive(feed) == {"type": "refused",
+        assert receive(feed) == {"type": "refused", "kind": "signed-out",
                                  "reason": "sign in first: the token is not valid"}
         with pytest.raises(ConnectionClosed):
             receive(feed)

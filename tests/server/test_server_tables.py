@@ -95,16 +95,22 @@ def test_a_full_duel_with_a_spectator_refusals_and_reconnection(server: Server) 
         play(b, games[1], [a, spectator], 1)
         play(a, games[0], [b, spectator], 0)
         # refused: an illegal move, a malformed one, a spectator's; only to the sender
+        # (each with a kind a client can say in its player's language)
         b.send(json.dumps({"type": "act", "action": ["place", 0, 99, 99]}))
-        assert until(b, "refused")["reason"]
+        refusal = until(b, "refused")
+        assert refusal["reason"] and refusal["kind"] == "illegal"
         b.send(json.dumps({"type": "act", "action": "place"}))
-        assert "action" in until(b, "refused")["reason"]
+        refusal = until(b, "refused")
+        assert "action" in refusal["reason"] and refusal["kind"] == "illegal"
         b.send("not json")
-        assert until(b, "refused")["reason"]
+        refusal = until(b, "refused")
+        assert refusal["reason"] and refusal["kind"] == "malformed"
         spectator.send(json.dumps({"type": "act", "action": ["place", 0, 0, 0]}))
-        assert "spectators" in until(spectator, "refused")["reason"]
+        refusal = until(spectator, "refused")
+        assert "spectators" in refusal["reason"] and refusal["kind"] == "spectator"
         spectator.send(json.dumps({"type": "dance"}))
-        assert until(spectator, "refused")["reason"]
+        refusal = until(spectator, "refused")
+        assert refusal["reason"] and refusal["kind"] == "malformed"
         # bob's connection drops; he comes back and gets every move so far
         b.close()
         play(a, games[0], [spectator], 0)
