@@ -66,16 +66,11 @@ def kind_text(kind: str) -> str:
 
 REFUSALS: dict[str, str] = {
     "spectator": N_("Only a player at the table can do that: you are watching."),
-    "not-now": N_("Not now: the table is not at that point (wait for the round, or for "
-                  "every game to end)."),
-    "game-over": N_("Your game at this table is over: watch the others or ask for a "
-                    "rematch."),
-    "illegal": N_("The server did not accept that move; your board shows the game as the "
-                  "server has it."),
-    "clock": N_("Your game's clock fell behind the table's: the move was not accepted. "
-                "Check that this computer is not overloaded."),
-    "conflict": N_("Another window of yours at this table moved first; the table has been "
-                   "sent again."),
+    "not-now": N_("Not now: wait for the round to start, or for every game to end."),
+    "game-over": N_("Your game here is over: watch the others or ask for a rematch."),
+    "illegal": N_("The server did not accept that move."),
+    "clock": N_("Your clock fell behind the table's: the move was not accepted."),
+    "conflict": N_("Another window of yours moved first at this table."),
     "signed-out": N_("You are not signed in (or the session has expired). Sign in in "
                      "Settings → Online."),
     "not-found": N_("This is no longer on the server (the table or game has gone). Refresh "
