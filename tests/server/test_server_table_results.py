@@ -102,7 +102,9 @@ def test_account_tables_newest_first_and_its_errors(server: Server) -> None:
         assert answer.json()["error"]
 
 
-def test_the_migration_fills_in_the_rounds_finished_before(tmp_path: Path) -> None:
+def old_database(tmp_path: Path, revision: str) -> tuple[str, sa.Engine]:
+    """An SQLite database migrated only up to ``revision`` (as an older server left
+    it): its URL and an engine on it (to be disposed of)."""
     from alembic import command
     from alembic.config import Config
 
@@ -110,10 +112,15 @@ def test_the_migration_fills_in_the_rounds_finished_before(tmp_path: Path) -> No
     config = Config()
     config.set_main_option("script_location", str(Path(db.__file__).parent / "migrations"))
     engine = db.make_engine(url)
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, revision)
+    return url, engine
+
+
+def test_the_migration_fills_in_the_rounds_finished_before(tmp_path: Path) -> None:
+    url, engine = old_database(tmp_path, "0002")
     try:
-        with engine.begin() as connection:
-            config.attributes["connection"] = connection
-            command.upgrade(config, "0002")
         moment = "2026-11-30 12:00:00.000000"  # as SQLAlchemy writes it in SQLite
         with engine.begin() as conn:
             for key in ("ann", "ben"):
@@ -148,17 +155,8 @@ def test_the_migration_fills_in_the_rounds_finished_before(tmp_path: Path) -> No
 
 def test_the_migration_closes_waiting_tables_left_with_nobody(tmp_path: Path) -> None:
     # a server before 0006 left a waiting table listed when its last player left
-    from alembic import command
-    from alembic.config import Config
-
-    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
-    config = Config()
-    config.set_main_option("script_location", str(Path(db.__file__).parent / "migrations"))
-    engine = db.make_engine(url)
+    url, engine = old_database(tmp_path, "0005")
     try:
-        with engine.begin() as connection:
-            config.attributes["connection"] = connection
-            command.upgrade(config, "0005")
         moment = "2026-11-30 12:00:00.000000"
         with engine.begin() as conn:
             conn.execute(sa.text(
