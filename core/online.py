@@ -25,6 +25,11 @@ pushed; the window compares :attr:`PlayerFeed.version` once a frame.
 
 :func:`run_in_background` runs one HTTP call off the window's thread; the
 window polls the returned :class:`Pending` each frame.
+
+The module is longer than most because it is the whole client of one protocol:
+the HTTP calls with their answers checked (a server is untrusted input), the
+failure kinds the window words, and the two live connections, which share one
+reconnecting thread (``_Reconnecting``).
 """
 
 from __future__ import annotations
@@ -513,40 +518,162 @@ def table_code(table: NewTable) -> str:
     return f"{table.id}-{table.code}"
 
 
-class LiveTable:
+def _ws_url(base_url: str, path: str, query: dict[str, str | None]) -> str:
+    """The WebSocket URL of ``path`` on the server at ``base_url`` (http → ws,
+    https → wss), with the non-empty ``query`` values."""
+    ws = "wss://" + base_url[len("https://"):] if base_url.startswith("https://") \
+        else "ws://" + base_url[len("http://"):]
+    kept = {k: v for k, v in query.items() if v}
+    return f"{ws}{path}" + ("?" + urllib.parse.urlencode(kept) if kept else "")
+
+
+class _Reconnecting:
+    """A WebSocket connection kept open in a background thread (the shape of
+    :class:`LiveTable` and :class:`PlayerFeed`): connected again after a drop,
+    waiting :attr:`delays` between attempts; closed for good when the server
+    refuses it (an HTTP 4xx at the handshake, a close code 4xxx) or when we
+    close it. Subclasses say what each message and each change of the
+    connection means (the ``_on_…`` methods, called in the thread)."""
+
+    def _start_thread(self, url: str, name: str, open_timeout: float,
+                      delays: Sequence[float]) -> None:
+        self.url = url
+        self.open_timeout = open_timeout
+        self.delays = tuple(delays) or RECONNECT_DELAYS
+        self._closing = threading.Event()
+        self._connected = threading.Event()
+        self._lock = threading.Lock()
+        self._socket: Any = None
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self._thread.start()
+
+    # -- what a subclass says ------------------------------------------------------------
+
+    def _on_open(self, again: bool) -> None:
+        """A connection is open (``again``: after a drop that was reported)."""
+
+    def _on_lost(self, reason: str) -> None:
+        """The connection dropped (or could not be made); trying again."""
+
+    def _on_ended(self, reason: str, kind: str) -> None:
+        """Closed for good: refused (``kind`` an :data:`ERROR_KINDS` entry), or by
+        us (``reason`` and ``kind`` empty, or the subclass's own ending)."""
+
+    def _on_connection(self) -> None:
+        """A connection begins delivering messages."""
+
+    def _on_message(self, message: dict[str, Any]) -> None:
+        """One message of the server (a dict with a string ``type``)."""
+
+    def _ends_for_good(self) -> bool:
+        """Whether a connection the server closed ordinarily ends it for good."""
+        return False
+
+    # -- the thread ----------------------------------------------------------------------
+
+    def _close_socket(self) -> None:
+        with self._lock:
+            sock = self._socket
+        if sock is not None:
+            with contextlib.suppress(Exception):  # closing a broken socket
+                sock.close()
+
+    def _run(self) -> None:
+        from websockets.exceptions import InvalidStatus, WebSocketException
+        from websockets.sync.client import connect
+
+        attempt = 0
+        lost_reported = False
+        while not self._closing.is_set():
+            try:
+                sock = connect(self.url, open_timeout=self.open_timeout,
+                               max_size=MAX_INCOMING)
+            except InvalidStatus as exc:
+                status = exc.response.status_code
+                if 400 <= status < 500:  # refused: trying again changes nothing
+                    self._on_ended(*_refusal(exc.response.body, status))
+                    return
+                reason = f"the server answered HTTP {status}"
+            except (OSError, TimeoutError, WebSocketException) as exc:
+                reason = f"cannot reach the server ({type(exc).__name__}: {exc})"
+            else:
+                with self._lock:
+                    self._socket = sock
+                self._connected.set()
+                self._on_open(lost_reported)
+                lost_reported = False
+                attempt = 0
+                reason, final = self._receive(sock)
+                self._connected.clear()
+                with self._lock:
+                    self._socket = None
+                if final:
+                    self._on_ended(reason, _close_kind(sock, reason))
+                    return
+                if self._closing.is_set():
+                    break
+            if not lost_reported:
+                self._on_lost(reason)
+                lost_reported = True
+            delay = self.delays[min(attempt, len(self.delays) - 1)]
+            attempt += 1
+            if self._closing.wait(delay):
+                break
+        self._on_ended("", "")
+
+    def _receive(self, sock: Any) -> tuple[str, bool]:
+        """Pass the messages of one connection on until it ends: the reason, and
+        whether it ended for good."""
+        refusal = ""
+        self._on_connection()
+        try:
+            sock.__enter__()  # used as its context manager: closed in ``finally``
+            for raw in sock:
+                try:
+                    message = json.loads(raw)
+                except (ValueError, RecursionError):
+                    continue
+                if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+                    continue
+                if message["type"] == "refused" and isinstance(message.get("reason"), str):
+                    refusal = message["reason"]
+                self._on_message(message)
+            reason = "the server closed the connection"
+        except Exception as exc:  # any drop is reported, never raised
+            reason = f"the connection dropped ({type(exc).__name__})"
+        finally:
+            with contextlib.suppress(Exception):
+                sock.close()
+        code = getattr(sock, "close_code", None)
+        if isinstance(code, int) and 4400 <= code < 4500:  # refused: for good
+            return refusal or f"the server refused the connection (code {code})", True
+        return reason, self._ends_for_good()
+
+
+class LiveTable(_Reconnecting):
     """A live connection to a table, run in a background thread.
 
     Messages from the server (dicts, as docs/online.md lists them) are taken with
     :meth:`poll`; on top of them this connection adds ``{"type": "connection",
-    "state": "lost" | "back" | "closed", "reason"}``. After a reconnection the
-    server sends the table and every move of the round again; the moves already
-    passed on are dropped, so each move reaches :meth:`poll` once."""
+    "state": "lost" | "back" | "closed", "reason", "kind"}``. After a reconnection
+    the server sends the table and every move of the round again; the moves
+    already passed on are dropped, so each move reaches :meth:`poll` once."""
 
     def __init__(self, base_url: str, table_id: int, token: str | None, *,
                  code: str | None = None, open_timeout: float = DEFAULT_TIMEOUT,
                  delays: Sequence[float] = RECONNECT_DELAYS) -> None:
-        ws = "wss://" + base_url[len("https://"):] if base_url.startswith("https://") \
-            else "ws://" + base_url[len("http://"):]
-        query = {k: v for k, v in (("token", token), ("code", code)) if v}
-        self.url = f"{ws}/api/tables/{table_id}/live" + (
-            "?" + urllib.parse.urlencode(query) if query else "")
         self.table_id = table_id
-        self.open_timeout = open_timeout
-        self.delays = tuple(delays) or RECONNECT_DELAYS
         self.incoming: queue.Queue[dict[str, Any]] = queue.Queue()
         self._outgoing: queue.Queue[str | None] = queue.Queue()
-        self._closing = threading.Event()
-        self._connected = threading.Event()
         self._leaving = threading.Event()
-        self._lock = threading.Lock()
-        self._socket: Any = None
         self._round: Any = None
         self._moves_seen = 0
-        self._thread = threading.Thread(target=self._run, name=f"live-table-{table_id}",
-                                        daemon=True)
+        self._skip: int | None = None  # moves to drop: those passed on before reconnecting
+        self._start_thread(_ws_url(base_url, f"/api/tables/{table_id}/live",
+                                   {"token": token, "code": code}),
+                           f"live-table-{table_id}", open_timeout, delays)
         self._sender = threading.Thread(target=self._send_loop,
                                         name=f"live-table-{table_id}-send", daemon=True)
-        self._thread.start()
         self._sender.start()
 
     @property
@@ -606,11 +733,7 @@ class LiveTable:
         # what was queued before (a leave: the seat is freed or the game ended) goes
         # out first; a connection that is gone does not hold this up for long
         self._sender.join(timeout=SEND_ON_CLOSE)
-        with self._lock:
-            sock = self._socket
-        if sock is not None:
-            with contextlib.suppress(Exception):  # closing a broken socket
-                sock.close()
+        self._close_socket()
         self._thread.join(timeout=5)
         self._sender.join(timeout=5)
 
@@ -636,95 +759,40 @@ class LiveTable:
             except Exception:  # the receiving thread reports the drop
                 continue
 
-    def _run(self) -> None:
-        from websockets.exceptions import InvalidStatus, WebSocketException
-        from websockets.sync.client import connect
+    def _on_open(self, again: bool) -> None:
+        if again:
+            self.incoming.put({"type": "connection", "state": "back", "reason": ""})
 
-        attempt = 0
-        lost_reported = False
-        while not self._closing.is_set():
-            try:
-                sock = connect(self.url, open_timeout=self.open_timeout,
-                               max_size=MAX_INCOMING)
-            except InvalidStatus as exc:
-                status = exc.response.status_code
-                if 400 <= status < 500:  # refused: trying again changes nothing
-                    reason, kind = _refusal(exc.response.body, status)
-                    self.incoming.put({"type": "connection", "state": "closed",
-                                       "reason": reason, "kind": kind})
-                    return
-                reason = f"the server answered HTTP {status}"
-            except (OSError, TimeoutError, WebSocketException) as exc:
-                reason = f"cannot reach the server ({type(exc).__name__}: {exc})"
-            else:
-                with self._lock:
-                    self._socket = sock
-                self._connected.set()
-                if lost_reported:
-                    self.incoming.put({"type": "connection", "state": "back", "reason": ""})
-                    lost_reported = False
-                attempt = 0
-                reason, final = self._receive(sock)
-                self._connected.clear()
-                with self._lock:
-                    self._socket = None
-                if final:
-                    self.incoming.put({"type": "connection", "state": "closed",
-                                       "reason": reason, "kind": _close_kind(sock, reason)})
-                    return
-                if self._closing.is_set():
-                    break
-            if not lost_reported:
-                self.incoming.put({"type": "connection", "state": "lost", "reason": reason,
-                                   "kind": UNREACHABLE})
-                lost_reported = True
-            delay = self.delays[min(attempt, len(self.delays) - 1)]
-            attempt += 1
-            if self._closing.wait(delay):
-                break
-        self.incoming.put({"type": "connection", "state": "closed", "reason": "", "kind": ""})
+    def _on_lost(self, reason: str) -> None:
+        self.incoming.put({"type": "connection", "state": "lost", "reason": reason,
+                           "kind": UNREACHABLE})
 
-    def _receive(self, sock: Any) -> tuple[str, bool]:
-        """Pass the messages of one connection on until it ends: the reason, and
-        whether it ended for good (the server refused us, or we left)."""
-        skip = None  # moves to drop: the ones passed on before the reconnection
-        refusal = ""
-        try:
-            sock.__enter__()  # used as its context manager: closed in ``finally``
-            for raw in sock:
-                try:
-                    message = json.loads(raw)
-                except (ValueError, RecursionError):
-                    continue
-                if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-                    continue
-                kind = message["type"]
-                if kind == "table":
-                    if message.get("round") != self._round:
-                        self._round, self._moves_seen = message.get("round"), 0
-                    if skip is None:
-                        skip = self._moves_seen
-                elif kind == "move":
-                    if skip:
-                        skip -= 1
-                        continue
-                    self._moves_seen += 1
-                elif kind == "refused" and isinstance(message.get("reason"), str):
-                    refusal = message["reason"]
-                self.incoming.put(message)
-            reason = "the server closed the connection"
-        except Exception as exc:  # any drop is reported, never raised
-            reason = f"the connection dropped ({type(exc).__name__})"
-        finally:
-            with contextlib.suppress(Exception):
-                sock.close()
-        code = getattr(sock, "close_code", None)
-        if isinstance(code, int) and 4400 <= code < 4500:  # refused: for good
-            return refusal or f"the server refused the connection (code {code})", True
-        return reason, self._leaving.is_set()
+    def _on_ended(self, reason: str, kind: str) -> None:
+        self.incoming.put({"type": "connection", "state": "closed", "reason": reason,
+                           "kind": kind})
+
+    def _on_connection(self) -> None:
+        self._skip = None
+
+    def _on_message(self, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        if kind == "table":
+            if message.get("round") != self._round:
+                self._round, self._moves_seen = message.get("round"), 0
+            if self._skip is None:
+                self._skip = self._moves_seen
+        elif kind == "move":
+            if self._skip:
+                self._skip -= 1
+                return
+            self._moves_seen += 1
+        self.incoming.put(message)
+
+    def _ends_for_good(self) -> bool:
+        return self._leaving.is_set()
 
 
-class PlayerFeed:
+class PlayerFeed(_Reconnecting):
     """The signed-in player's own live connection (``/api/me/live``), run in a
     background thread: while it is open the player counts as online, and the
     server pushes the pending invitations and the players online as they change.
@@ -738,22 +806,14 @@ class PlayerFeed:
 
     def __init__(self, base_url: str, token: str, *, open_timeout: float = DEFAULT_TIMEOUT,
                  delays: Sequence[float] = RECONNECT_DELAYS) -> None:
-        ws = "wss://" + base_url[len("https://"):] if base_url.startswith("https://") \
-            else "ws://" + base_url[len("http://"):]
-        self.url = f"{ws}/api/me/live?" + urllib.parse.urlencode({"token": token})
-        self.open_timeout = open_timeout
-        self.delays = tuple(delays) or RECONNECT_DELAYS
         self.invitations: list[Invitation] | None = None
         self.players: list[str] | None = None
         self.state = "connecting"
         self.reason = ""
         self.version = 0
         self._changed = threading.Condition()
-        self._closing = threading.Event()
-        self._lock = threading.Lock()
-        self._socket: Any = None
-        self._thread = threading.Thread(target=self._run, name="player-feed", daemon=True)
-        self._thread.start()
+        self._start_thread(_ws_url(base_url, "/api/me/live", {"token": token}),
+                           "player-feed", open_timeout, delays)
 
     def wait_for(self, done: Callable[[PlayerFeed], bool], timeout: float) -> bool:
         """Wait up to ``timeout`` seconds until ``done(self)`` (scripts and tests)."""
@@ -776,11 +836,7 @@ class PlayerFeed:
         """Close the connection and stop the thread (``wait``: until it stopped,
         at most 5 seconds; a window does not wait)."""
         self._closing.set()
-        with self._lock:
-            sock = self._socket
-        if sock is not None:
-            with contextlib.suppress(Exception):  # closing a broken socket
-                sock.close()
+        self._close_socket()
         if wait:
             self._thread.join(timeout=5)
 
@@ -797,76 +853,24 @@ class PlayerFeed:
             self.version += 1
             self._changed.notify_all()
 
-    def _run(self) -> None:
-        from websockets.exceptions import InvalidStatus, WebSocketException
-        from websockets.sync.client import connect
+    def _on_open(self, again: bool) -> None:
+        self._update(state="connected", reason="")
 
-        attempt = 0
-        while not self._closing.is_set():
-            try:
-                sock = connect(self.url, open_timeout=self.open_timeout,
-                               max_size=MAX_INCOMING)
-            except InvalidStatus as exc:
-                status = exc.response.status_code
-                if 400 <= status < 500:
-                    self._update(state="closed",
-                                 reason=_refusal(exc.response.body, status)[0])
-                    return
-                reason = f"the server answered HTTP {status}"
-            except (OSError, TimeoutError, WebSocketException) as exc:
-                reason = f"cannot reach the server ({type(exc).__name__}: {exc})"
-            else:
-                with self._lock:
-                    self._socket = sock
-                self._update(state="connected", reason="")
-                attempt = 0
-                reason, final = self._receive(sock)
-                with self._lock:
-                    self._socket = None
-                if final:
-                    self._update(state="closed", reason=reason)
-                    return
-                if self._closing.is_set():
-                    break
-            if self.state != "lost":
-                self._update(state="lost", reason=reason)
-            delay = self.delays[min(attempt, len(self.delays) - 1)]
-            attempt += 1
-            if self._closing.wait(delay):
-                break
-        self._update(state="closed", reason="")
+    def _on_lost(self, reason: str) -> None:
+        self._update(state="lost", reason=reason)
 
-    def _receive(self, sock: Any) -> tuple[str, bool]:
-        refusal = ""
+    def _on_ended(self, reason: str, kind: str) -> None:
+        self._update(state="closed", reason=reason)
+
+    def _on_message(self, message: dict[str, Any]) -> None:
+        kind = message["type"]
         try:
-            sock.__enter__()  # used as its context manager: closed in ``finally``
-            for raw in sock:
-                try:
-                    message = json.loads(raw)
-                except (ValueError, RecursionError):
-                    continue
-                if not isinstance(message, dict):
-                    continue
-                kind = message.get("type")
-                try:
-                    if kind == "invitations":
-                        self._update(invitations=_invitations(message, "the invitations"))
-                    elif kind == "online":
-                        self._update(players=_names(message, "the players online"))
-                    elif kind == "refused" and isinstance(message.get("reason"), str):
-                        refusal = message["reason"]
-                except OnlineError:  # a malformed message is left out
-                    continue
-            reason = "the server closed the connection"
-        except Exception as exc:  # any drop is reported, never raised
-            reason = f"the connection dropped ({type(exc).__name__})"
-        finally:
-            with contextlib.suppress(Exception):
-                sock.close()
-        code = getattr(sock, "close_code", None)
-        if isinstance(code, int) and 4400 <= code < 4500:
-            return refusal or f"the server refused the connection (code {code})", True
-        return reason, False
+            if kind == "invitations":
+                self._update(invitations=_invitations(message, "the invitations"))
+            elif kind == "online":
+                self._update(players=_names(message, "the players online"))
+        except OnlineError:  # a malformed message is left out
+            pass
 
 
 def _refusal(body: bytes | bytearray | None, status: int) -> tuple[str, str]:
