@@ -195,12 +195,6 @@ class LeaderboardView(BackgroundScreen):
         self.watch_button.enabled = bool(self.lines)
         self.refresh()
 
-    def say(self, message: str, bad: bool = False) -> None:
-        self.message_text.text = message
-        self.fit_message(self.message_text)
-        self.message_text.color = theme.BAD if bad else theme.MUTED
-        super().say(message, bad)
-
     def on_resize(self, width: int, height: int) -> None:
         self._layout()
 

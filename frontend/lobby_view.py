@@ -352,12 +352,6 @@ class LobbyView(BackgroundScreen):
         return len(self.invite_buttons) + len(self.rows) \
             + len([b for b in self.buttons if b.visible])
 
-    def say(self, message: str, bad: bool = False) -> None:
-        self.message_text.text = message
-        self.fit_message(self.message_text)
-        self.message_text.color = theme.BAD if bad else theme.MUTED
-        super().say(message, bad)
-
     def on_resize(self, width: int, height: int) -> None:
         self._layout()
 
@@ -636,12 +630,6 @@ class NewTableView(BackgroundScreen):
         self.cancel_button.place(Rect(left + bw + 10 * scale, y - 50 * scale - bh, bw, bh),
                                  16 * scale)
         self.refresh()
-
-    def say(self, message: str, bad: bool = False) -> None:
-        self.message_text.text = message
-        self.fit_message(self.message_text)
-        self.message_text.color = theme.BAD if bad else theme.MUTED
-        super().say(message, bad)
 
     def on_update(self, delta_time: float) -> None:
         self.ready = True

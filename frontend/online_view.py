@@ -114,9 +114,24 @@ class BackgroundScreen(arcade.View):
         self.pending_done = done
         self.say(_("Connecting…"))
 
+    message_text: Text
+    """The message line (each screen makes it; its layout places it)."""
+
     def say(self, message: str, bad: bool = False) -> None:
+        """Show ``message`` in the message line (``bad``: as a failure)."""
         self.message, self.message_bad = message, bad
+        if hasattr(self, "message_text"):
+            self.show_message()
         self.refresh()
+
+    def show_message(self) -> None:
+        """Put :attr:`message` in :attr:`message_text`, fitted to the line and
+        coloured as good or bad news."""
+        text = self.message_text
+        if text.text != self.message:
+            text.text = self.message
+        self.fit_message(text)
+        text.color = theme.BAD if self.message_bad else theme.MUTED
 
     def refresh(self) -> None:
         invalidate = getattr(self.window, "invalidate", None)
@@ -233,10 +248,7 @@ class OnlineSettingsView(BackgroundScreen):
 
     def refresh(self) -> None:
         self.status.text = self.status_line()
-        if self.message_text.text != self.message:
-            self.message_text.text = self.message
-        self.fit_message(self.message_text)
-        self.message_text.color = theme.BAD if self.message_bad else theme.MUTED
+        self.show_message()
         busy = self.pending is not None
         self.save_button.enabled = not busy
         self.create_button.enabled = not busy and (self.account.online
