@@ -58,6 +58,23 @@ class ApiError(HTTPException):
         super().__init__(status, message)
 
 
+def account_listing(name: str, limit: int, key: str,
+                    find: Callable[[str, int], list[Any] | None]) -> dict[str, Any]:
+    """The answer of ``GET /api/accounts/{name}/{key}``: ``{"name", key: find(name,
+    limit)}``; ``ApiError`` 422 for a bad name or a ``limit`` outside 1–1000, 404
+    when ``find`` knows no such account (answers ``None``)."""
+    try:
+        accounts.check_name(name)
+    except accounts.AccountError as exc:
+        raise ApiError(422, str(exc)) from None
+    if not 1 <= limit <= 1000:
+        raise ApiError(422, "limit: expected 1 to 1000")
+    found = find(name, limit)
+    if found is None:
+        raise ApiError(404, f"no account named {name!r}")
+    return {"name": name, key: found}
+
+
 class Credentials(BaseModel):
     """An account's name and password."""
 
@@ -302,16 +319,8 @@ def create_app(database: str, *, verifiers: int | None = None) -> FastAPI:
     def get_player_games(name: str, limit: int = 100) -> dict[str, Any]:
         """A player's verified games, newest first (``limit`` 1–1000): the records
         that follow an account from machine to machine."""
-        try:
-            accounts.check_name(name)
-        except accounts.AccountError as exc:
-            raise ApiError(422, str(exc)) from None
-        if not 1 <= limit <= 1000:
-            raise ApiError(422, "limit: expected 1 to 1000")
-        found = games.player_games(server.engine, name, limit)
-        if found is None:
-            raise ApiError(404, f"no account named {name!r}")
-        return {"name": name, "games": found}
+        return account_listing(name, limit, "games",
+                               lambda who, n: games.player_games(server.engine, who, n))
 
     @app.get("/api/leaderboards/{ruleset_id}")
     def get_leaderboard(ruleset_id: str, date: str | None = None,

@@ -559,18 +559,10 @@ def clock_message(table: Table) -> dict[str, Any] | None:
 def account_tables(server: Server, name: str, limit: int) -> dict[str, Any]:
     """The answer of ``GET /api/accounts/{name}/tables`` (``ApiError`` 422 for a
     bad name or limit, 404 for no such account)."""
-    from .app import ApiError
+    from .app import account_listing
 
-    try:
-        accounts.check_name(name)
-    except accounts.AccountError as exc:
-        raise ApiError(422, str(exc)) from None
-    if not 1 <= limit <= 1000:
-        raise ApiError(422, "limit: expected 1 to 1000")
-    found = tablestore.account_results(server.engine, name, limit)
-    if found is None:
-        raise ApiError(404, f"no account named {name!r}")
-    return {"name": name, "tables": found}
+    return account_listing(name, limit, "tables",
+                           lambda who, n: tablestore.account_results(server.engine, who, n))
 
 
 def install(app: FastAPI, server: Server) -> Hub:
