@@ -339,6 +339,11 @@ class GameScreen(arcade.View):
     replay viewer) show a game without playing, saving or recording it;
     ``reserve_bottom`` keeps a band at the bottom of the window free."""
 
+    menu_while_watching = False
+    """Whether the Menu button stays while the screen only shows a game (a live
+    table's board watched: the menu is how a mouse player leaves the table); the
+    replay viewer has its own controls."""
+
     def __init__(self, session: Session, game: blockyard.Game, *, spectator: bool = False,
                  reserve_bottom: float = 0.0) -> None:
         super().__init__()

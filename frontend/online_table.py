@@ -92,6 +92,12 @@ class TableSession:
         """The seat whose rematch dealt the current round (``None``: nobody's)."""
         self.invited: list[str] = []
         """The players invited to the table who have not answered (or taken a seat)."""
+        self.players: list[str | None] = []
+        """Who played each seat in the current round: a player who leaves after the
+        result keeps their name in it (``seats`` then says the seat is free)."""
+        self.notice = ""
+        """What changed at the table that the player should be told ("bob left the
+        table."), until a seat is taken again."""
 
     @property
     def table_id(self) -> int:
@@ -110,7 +116,8 @@ class TableSession:
                 or not all(isinstance(v, int) and not isinstance(v, bool) for v in scores):
             return None
         return TableResult(self.server, self.table_id, self.round, self.ruleset_id,
-                           tuple(self.seats), tuple(scores),
+                           tuple(self.player_name(i) for i in range(len(self.seats))),
+                           tuple(scores),
                            winner if isinstance(winner, int) else None, self.me)
 
     @property
@@ -130,7 +137,9 @@ class TableSession:
             self.connection = "open"
             seats = message.get("seats")
             if isinstance(seats, list):
+                before = self.seats
                 self.seats = [s if isinstance(s, str) else None for s in seats]
+                self._seats_changed(before)
             self.status = str(message.get("status", self.status))
             self.ruleset_id = str(message.get("ruleset_id", self.ruleset_id))
             by = message.get("rematch_by")
@@ -145,6 +154,7 @@ class TableSession:
                 self.clock = None
                 self.result = None
                 self.seed = seed if isinstance(seed, int) else None
+                self.players = list(self.seats)
                 self._deal()
         elif kind == "move":
             seat = message.get("seat")
@@ -183,6 +193,26 @@ class TableSession:
                 self.closed_kind = str(message.get("kind", ""))
                 if self.closed_reason:
                     LOG.warning("online: table %s: %s", self.table_id, self.closed_reason)
+
+    def _seats_changed(self, before: list[str | None]) -> None:
+        """Keep the round's players and say who left (the seats were ``before``)."""
+        if len(self.players) != len(self.seats):
+            self.players = list(self.seats)
+        for i, (was, now) in enumerate(zip(before, self.seats, strict=False)):
+            if now:
+                self.players[i] = now
+                if not was:
+                    self.notice = ""  # a seat taken: the table goes on
+            elif was and was != self.name:
+                self.notice = _("{name} left the table.").format(name=was)
+
+    def player_name(self, seat: int) -> str | None:
+        """The name of who plays (or played, in this round) ``seat``; ``None`` for a
+        seat nobody took."""
+        if not 0 <= seat < len(self.seats):
+            return None
+        now = self.seats[seat]
+        return now or (self.players[seat] if seat < len(self.players) else None)
 
     def _deal(self) -> None:
         if self.seed is None or not self.ruleset_id:
@@ -335,6 +365,8 @@ class WaitingView(arcade.View):
         free = sum(1 for seat in s.seats if not seat)
         if len(s.invited) > free:  # more invited than free seats: the first come are seated
             lines.append(_("Also invited: {names}").format(names=", ".join(s.invited[free:])))
+        if s.notice:
+            lines.append(s.notice)
         if s.refusal:
             lines.append(s.refusal)
         if s.problem:
@@ -644,6 +676,8 @@ class LiveTableScreen:
     rematch", Play or Leave table (leaving before acting frees the seat: the
     server deals again and waits for a player)."""
 
+    menu_while_watching = True  # a mouse player leaves a watched table by its Menu
+
     table: TableSession
     leave_table: Callable[[], None]
     shown: int
@@ -673,6 +707,7 @@ class LiveTableScreen:
         self.asked_guard = KeyGuard()
         self.asked_second = -1
         self.hinted = False
+        self.told = table.notice  # the table's notice already said (see _sync_table)
         self.dialog.pause = LiveTableMenu(self)
         self.add(LiveSection(self), 50)
         if self.shown != table.me:
@@ -843,7 +878,7 @@ class LiveTableScreen:
 
     def _band_labels(self) -> None:
         for label, seat in zip(self.band_texts, self.opponents(), strict=False):
-            name = self.table.seats[seat] if seat < len(self.table.seats) else None
+            name = self.table.player_name(seat)
             text = _("{name}: {points}").format(name=name or _("free seat"),
                                                  points=format_number(self.table.scores[seat]))
             if self.table.over[seat]:
@@ -869,6 +904,9 @@ class LiveTableScreen:
         if table.refusal:
             self.say(table.refusal)
             table.refusal = ""
+        if table.notice and table.notice != self.told:
+            self.say(table.notice)
+        self.told = table.notice
         if table.me is not None and table.status == "playing" and table.result is None \
                 and not table.remembered and self.asked_by is None:
             table.remembered = remember_table(table)
@@ -953,9 +991,8 @@ class LiveTableScreen:
                 reason=str(exc)[:120]))
 
     def _name(self, seat: Any) -> str:
-        seats = self.table.seats
-        return str(seats[seat]) if isinstance(seat, int) and 0 <= seat < len(seats) \
-            and seats[seat] else _("free seat")
+        name = self.table.player_name(seat) if isinstance(seat, int) else None
+        return name or _("free seat")
 
     def _live_update(self, delta_time: float) -> bool:
         """Take what the table sent; ``True`` when this screen was replaced (a

@@ -325,7 +325,7 @@ class SudokuView(GameScreen):
 
     @property
     def hud_buttons(self) -> list[Button]:
-        return [] if self.spectator else [self.menu_button]
+        return [] if self.spectator and not self.menu_while_watching else [self.menu_button]
 
     def place_sections(self, width: int, height: int) -> None:
         game = self.game

@@ -248,7 +248,7 @@ class TrayGameView(GameScreen):
                 enabled = enabled and self.input.selected is not None
             button.enabled = enabled
             button.visible = not self.spectator  # a replay is watched, not played
-        self.menu_button.visible = not self.spectator
+        self.menu_button.visible = not self.spectator or self.menu_while_watching
 
     def _uses_left(self, spec: ActionSpec) -> int | None:
         if spec.uses_left is None:

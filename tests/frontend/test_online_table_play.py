@@ -240,3 +240,45 @@ def test_the_waiting_screen_names_invited_and_free_seats_readably(ui, server):
         ui.key("Escape")
     finally:
         ui.resize(*size)
+
+
+def test_a_player_who_leaves_after_the_result_keeps_their_name_in_it(ui, server):
+    # found playing: the result said "free seat wins" once the winner had left
+    _me, view, bob, bob_live, _table_id, seed = start_duel(ui, server)
+    with bob_live:
+        theirs = blockyard.new_game("eu-classic", seed=seed)
+        while theirs.score == 0:
+            action = ["place", *theirs.legal_moves()[0]]
+            theirs.apply(action)
+            bob_live.act(action)
+        pump_until(ui, lambda: view.table.scores[1] == theirs.score)
+        finish_round(ui, view, bob_live)
+        assert view.panel.title.text == f"{bob.name} wins"
+        bob_live.leave()
+        pump_until(ui, lambda: view.table.seats[1] is None)
+        ui.pump(3)
+        view._fill_panel()
+        assert view.panel.title.text == f"{bob.name} wins"
+        assert [row[1].text for row in view.panel.rows] == [f"★ {bob.name}", _me.name]
+        assert view.band_texts[0].text.startswith(f"{bob.name}: ")
+        # and the player is told
+        assert view.table.notice == f"{bob.name} left the table."
+        assert view.message == f"{bob.name} left the table."
+
+
+def test_a_watched_board_keeps_the_menu_button_for_the_mouse(ui, server):
+    # found playing: a spectator (or a finished player watching) had no way out
+    # by mouse
+    _me, view, _bob, bob_live, _table_id, _seed = start_duel(ui, server)
+    with bob_live:
+        view.send(["end"])
+        pump_until(ui, lambda: view.may_watch())
+        ui.key("Right")
+        pump_until(ui, lambda: ui.view is not view)
+        watching = ui.view
+        assert watching.spectator and watching.menu_button.visible
+        assert watching.menu_button in watching.hud_buttons
+        menu = watching.menu_button.rect
+        ui.click(menu.center_x, menu.center_y)
+        pump_until(ui, lambda: watching.dialog.pause.open)
+        assert "Leave table" in labels(watching.dialog.pause.buttons)
