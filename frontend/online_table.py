@@ -637,6 +637,9 @@ class ResultPanel:
             score.position = (left + table_w, y - line / 2)
             y -= line
         self.note.position = (r.center_x, y - 4 * scale)
+        for text in (self.title, self.note, *[t for row in self.rows for t in row]):
+            # at whole pixels: a glyph drawn at a half pixel loses its top row
+            text.position = (round(text.x), round(text.y))
         each = min(button_w, (wide - 2 * pad - (len(buttons) - 1) * 10 * scale)
                    / max(1, len(buttons)))
         x = r.center_x - (len(buttons) * each + (len(buttons) - 1) * 10 * scale) / 2

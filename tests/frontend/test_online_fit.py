@@ -63,6 +63,8 @@ def check_panel(panel, width, height, code):
         assert r.left - 1 <= left and left + text.content_width <= r.right + 1, (code,
                                                                                   text.text)
         assert r.bottom <= text.y <= r.top, (code, text.text)
+        # at whole pixels: at a half pixel the glyphs' top row was lost (the play-test)
+        assert float(text.x).is_integer() and float(text.y).is_integer(), (code, text.text)
     check_buttons(panel.buttons, width, height, code)
     for button in panel.buttons:
         assert r.left <= button.rect.left and button.rect.right <= r.right + 1, code
