@@ -194,9 +194,10 @@ class StoneBoardSection(ScreenSection):
         pad = cell * 0.1
         arcade.draw_lrbt_rectangle_filled(b.left - pad, b.right + pad, b.bottom - pad,
                                           b.top + pad, theme.BOARD_BG)
-        # full columns: the place to discard, marked with what it scores now (−100)
+        # full columns: the place to discard, marked with what it scores now (−100),
+        # while there is a game to discard in
         for col in range(screen.game.cols):
-            if screen.game.column_full(col):
+            if not screen.game.over and screen.game.column_full(col):
                 x = b.left + col * cell
                 arcade.draw_lrbt_rectangle_filled(x + 2, x + cell - 2, b.top + pad,
                                                   b.top + cell * 0.38, theme.BAD)

@@ -112,6 +112,13 @@ def test_a_full_column_is_marked_as_the_place_to_discard(ui):
     game.score = 500
     view.refresh()
     assert view.board_section.discard_marks[4].text == "−100"  # what a discard scores now
+    # once the game is over there is nothing to discard: no mark (the play-test saw
+    # "−100" stay over the result)
+    game.act("end")
+    view.refresh()
+    ui.pump(2)
+    image = ui.screenshot()
+    assert above(4) != theme.BAD[:3]
 
 
 def test_a_new_stone_is_drawn_inside_the_board_never_across_its_top(ui):
