@@ -308,10 +308,14 @@ class WaitingView(arcade.View):
         self.back = back
         self.title = Text(_("Waiting for players"), 0, 0, theme.TEXT, 26, font_name=theme.FONT,
                           bold=True, anchor_x="center", anchor_y="center")
+        self.rules = Text("", 0, 0, theme.ACCENT, 16, font_name=theme.FONT, bold=True,
+                          anchor_x="center", anchor_y="center")
         self.body = Text("", 0, 0, theme.TEXT, 16, font_name=theme.FONT, anchor_x="center",
                          anchor_y="top", multiline=True, width=400, align="center")
         self.banner = Text("", 0, 0, theme.TEXT, 14, font_name=theme.FONT, anchor_x="center",
                            anchor_y="center", multiline=True, width=400, align="center")
+        self.hint = Text("", 0, 0, theme.MUTED, 12, font_name=theme.FONT, anchor_x="center",
+                         anchor_y="bottom")
         self.copy_button = Button(_("Copy code"), self.copy_code, font_size=16)
         self.leave_button = Button(_("Leave"), self.leave, font_size=16)
         self.buttons = [self.copy_button, self.leave_button]
@@ -337,12 +341,19 @@ class WaitingView(arcade.View):
         scale = max(0.7, min(1.3, min(width, height) / 720))
         height -= round(banner_height(self.banner, width))  # laid out below the banner
         wide = min(width * 0.9, 520 * scale)
-        self.title.position = (width / 2, height - 70 * scale)
-        fit_text(self.title, wide, 60 * scale, 26 * scale)
+        self.title.position = (width / 2, height - 60 * scale)
+        fit_text(self.title, wide, 50 * scale, 26 * scale)
+        self.rules.text = self._rules_name()  # which game the table plays
+        self.rules.position = (width / 2, round(height - 100 * scale))
+        fit_text(self.rules, wide, 30 * scale, max(READABLE, 16 * scale), smallest=READABLE)
         self.body.width = int(wide)
         # the code and the seats are read, not glanced at: never smaller than this
         self.body.font_size = max(READABLE, 16 * scale)
-        self.body.position = (width / 2, height - 120 * scale)
+        self.body.position = (width / 2, round(height - 126 * scale))
+        self.hint.text = _("Ctrl+C copy the code  Esc leave") if self.session.code \
+            else _("Esc leave")
+        self.hint.position = (width / 2, round(12 * scale))
+        fit_text(self.hint, width - 16, 40 * scale, 12 * scale, smallest=9.0)
         self.banner.width = int(width - 16)
         bw, bh = min(wide / 2 - 6 * scale, 240 * scale), max(44.0, 48 * scale)
         size = max(READABLE, 16 * scale)
@@ -357,9 +368,9 @@ class WaitingView(arcade.View):
         s = self.session
         lines = []
         if s.code:
-            lines.append(_("Table code: {code}").format(code=s.code))
-            if self.copied:
-                lines.append(_("Copied."))
+            code = _("Table code: {code}").format(code=s.code)
+            # on the code's own line: the seats below stay where they are
+            lines.append(code + "  ✓ " + _("Copied.") if self.copied else code)
         for i, label in enumerate(s.seat_labels()):
             lines.append(_("Seat {n}: {name}").format(n=format_number(i + 1), name=label))
         free = sum(1 for seat in s.seats if not seat)
@@ -376,11 +387,22 @@ class WaitingView(arcade.View):
         if banner != self.banner.text:  # the screen moves below the banner, or back up
             self.banner.text = banner
             self._layout()
+        elif self.rules.text != self._rules_name():  # the table's rules came
+            self._layout()
         if s.connection == "closed":
             forget_table()  # the table is gone or refuses us: nothing to reopen
         invalidate = getattr(self.window, "invalidate", None)
         if callable(invalidate):
             invalidate()
+
+    def _rules_name(self) -> str:
+        """The table's rules as the launcher names them (their id when they are not
+        installed here)."""
+        rid = self.session.ruleset_id
+        try:
+            return rulewords.ruleset_name(blockyard.load_ruleset(rid)) if rid else ""
+        except Exception:  # not installed, or its file fails here: the id says it
+            return rid
 
     def on_update(self, delta_time: float) -> None:
         if self.session.update():
@@ -400,7 +422,9 @@ class WaitingView(arcade.View):
     def on_draw(self) -> None:
         self.clear(color=theme.BACKGROUND)
         self.title.draw()
+        self.rules.draw()
         self.body.draw()
+        self.hint.draw()
         for button in self.buttons:
             button.draw()
         draw_banner(self.banner, self.window.width, self.window.height)

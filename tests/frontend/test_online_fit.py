@@ -123,6 +123,13 @@ def test_online_screens_fit(ui, size):
         ui.window.show_view(waiting)
         check_buttons(waiting.buttons, width, height, code)
         check_text(waiting.title, width, code)
+        check_text(waiting.rules, width, code)
+        check_text(waiting.hint, width, code)
+        assert waiting.rules.text  # which game the table plays
+        assert waiting.hint.y >= 0 and waiting.hint.y + waiting.hint.content_height \
+            <= min(b.rect.bottom for b in waiting.buttons if b.visible)
+        assert waiting.rules.y - waiting.rules.content_height / 2 \
+            >= waiting.body.y - 1  # above the seats
         assert waiting.body.content_width <= width and waiting.body.font_size >= 15
         assert len(waiting.body.text.splitlines()) == 4  # the code and three seats
         table._take({"type": "table", "id": 12, "ruleset_id": "eu-classic", "seed": 5,
