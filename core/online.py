@@ -82,6 +82,9 @@ TABLE_FULL = "table-full"
 """Joining a table whose seats are all taken (HTTP 409)."""
 PRIVATE_TABLE = "private-table"
 """A private table, without an invitation or its code (HTTP 403)."""
+WRONG_CODE = "wrong-code"
+"""Joining by a table's code: no table has this code (the table does not exist,
+or the code is not its own: HTTP 404 or 403 to a join that gave a code)."""
 NOT_FOUND = "not-found"
 """The table, game, invitation or player is not (or no longer) on the server."""
 NOT_SERVED = "not-served"
@@ -89,6 +92,9 @@ NOT_SERVED = "not-served"
 GAME_REFUSED = "game-refused"
 """Submitting a game the server does not accept (not its rules, does not
 replay, not over)."""
+SUBMITTED_ALREADY = "submitted-already"
+"""Submitting a game the server has already (HTTP 409): its rank is on the
+leaderboard."""
 SERVER_ERROR = "server-error"
 """The server failed (HTTP 5xx)."""
 REFUSED = "refused"
@@ -97,7 +103,8 @@ BAD_ADDRESS = "bad-address"
 """The server's address is not one (see :func:`server_url`)."""
 ERROR_KINDS = (UNREACHABLE, TIMEOUT, NOT_BLOCKYARD, TOO_OLD, WRONG_LOGIN, SIGNED_OUT,
                NAME_TAKEN, BAD_NAME, BAD_PASSWORD, RATE_LIMITED, TABLE_FULL, PRIVATE_TABLE,
-               NOT_FOUND, NOT_SERVED, GAME_REFUSED, SERVER_ERROR, REFUSED, BAD_ADDRESS)
+               WRONG_CODE, NOT_FOUND, NOT_SERVED, GAME_REFUSED, SUBMITTED_ALREADY,
+               SERVER_ERROR, REFUSED, BAD_ADDRESS)
 """Every :attr:`OnlineError.kind`: what went wrong, for a window to say in the
 player's language (the message is the technical detail, in English)."""
 
@@ -121,7 +128,8 @@ def error_kind(status: int | None, message: str = "",
                special: Mapping[int, str] | None = None) -> str:
     """The :data:`ERROR_KINDS` entry of an answer with HTTP ``status`` (``None``:
     no answer) and the server's ``message``; ``special``: the kinds one call
-    gives some statuses (joining: 409 is a full table)."""
+    gives some statuses (joining: 409 is a full table; joining by a code: 403
+    and 404 are a wrong code; submitting: 409 is a game submitted already)."""
     if special and status is not None and status in special:
         return special[status]
     if status is None:
@@ -394,7 +402,8 @@ class Client:
         else:
             body = replay_data(game)
         data = self._call("POST", "/api/games", "submitting the game", json_body=body,
-                          auth=True, expect=(201,), kinds={422: GAME_REFUSED})
+                          auth=True, expect=(201,),
+                          kinds={422: GAME_REFUSED, 409: SUBMITTED_ALREADY})
         what = "submitting the game"
         return Submission(_field(data, "id", int, what), _field(data, "ruleset_id", str, what),
                           _field(data, "score", int, what), _field(data, "counted", bool, what))
@@ -462,10 +471,15 @@ class Client:
         return NewTable(_field(data, "id", int, what), str(_field(data, "code", str, what)))
 
     def join(self, table_id: int, code: str | None = None) -> int:
-        """Take a seat at a table (``code``: a private table's); the seat's number."""
+        """Take a seat at a table (``code``: a private table's); the seat's number.
+        Refused with an :class:`OnlineError` of kind :data:`TABLE_FULL` when no
+        seat is free, and, when a ``code`` is given, :data:`WRONG_CODE` when no
+        table has it (the table is not there, or the code is not its own)."""
         body = {"code": code} if code else {}
+        kinds = {409: TABLE_FULL, 403: WRONG_CODE, 404: WRONG_CODE} if code \
+            else {409: TABLE_FULL}
         data = self._call("POST", f"/api/tables/{int(table_id)}/join", "joining the table",
-                          json_body=body, auth=True, kinds={409: TABLE_FULL})
+                          json_body=body, auth=True, kinds=kinds)
         return _field(data, "seat", int, "joining the table")
 
     def live(self, table_id: int, code: str | None = None) -> LiveTable:
@@ -937,8 +951,9 @@ def run_in_background(call: Callable[[], T]) -> Pending[T]:
 __all__ = ["BAD_ADDRESS", "BAD_NAME", "BAD_PASSWORD", "ERROR_KINDS", "GAME_REFUSED",
            "NAME_TAKEN", "NOT_BLOCKYARD", "NOT_FOUND", "NOT_SERVED", "PRIVATE_TABLE",
            "RATE_LIMITED",
-           "REFUSED", "SERVER_ERROR", "SIGNED_OUT", "TABLE_FULL", "TIMEOUT", "TOO_OLD",
-           "UNREACHABLE", "WRONG_LOGIN", "Client", "Entry", "Invitation", "Leaderboard",
+           "REFUSED", "SERVER_ERROR", "SIGNED_OUT", "SUBMITTED_ALREADY", "TABLE_FULL",
+           "TIMEOUT", "TOO_OLD", "UNREACHABLE", "WRONG_CODE", "WRONG_LOGIN", "Client",
+           "Entry", "Invitation", "Leaderboard",
            "LiveTable", "NewTable",
            "OnlineError", "Pending", "PlayerFeed", "Submission", "TableInfo",
            "error_kind", "parse_table_code", "run_in_background", "server_url", "table_code"]

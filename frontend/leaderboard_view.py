@@ -9,14 +9,16 @@ after (daily rulesets), ↑/↓ choose a line, Enter or W watch its game, Esc ba
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import arcade
 
 import blockyard
-from blockyard.online import Client, Entry, Leaderboard, Submission
+from blockyard.online import SUBMITTED_ALREADY, Client, Entry, Leaderboard, OnlineError, Submission
 
 from . import theme
 from .i18n import _, format_date, format_number
@@ -34,6 +36,24 @@ if TYPE_CHECKING:
 TOP = 20
 AROUND = 2  # lines shown above and below yours when you are not in the top
 FETCH = 100  # the most a leaderboard call returns
+
+_SUBMITTED: weakref.WeakSet[Any] = weakref.WeakSet()
+"""The games of this window the server has (sent from here, or refused as sent
+already): their summary offers no Submit again."""
+
+
+def was_submitted(game: Any) -> bool:
+    """Whether ``game`` (a finished game of this window) is on the server already:
+    submitted from its summary, or found there when submitted again."""
+    try:
+        return game in _SUBMITTED
+    except TypeError:  # not an object a weak reference can follow
+        return False
+
+
+def _mark_submitted(game: Any) -> None:
+    with contextlib.suppress(TypeError):  # not an object a weak reference can follow
+        _SUBMITTED.add(game)
 
 
 def shown_entries(board: Leaderboard, name: str) -> list[Entry | None]:
@@ -296,9 +316,15 @@ class SubmitView(BackgroundScreen):
 
         def done(answer: tuple[Submission, int | None]) -> None:
             self.submission, self.rank = answer
+            _mark_submitted(game)
             self._layout()
 
-        self.start(call, done)
+        def failed(exc: OnlineError) -> bool:
+            if exc.kind == SUBMITTED_ALREADY:  # on the server: not offered again
+                _mark_submitted(game)
+            return False  # said in the message line all the same
+
+        self.start(call, done, failed)
 
     def body_text(self) -> str:
         stored = self.submission
@@ -308,7 +334,10 @@ class SubmitView(BackgroundScreen):
             points=format_number(stored.score))]
         if not stored.counted:
             lines.append(_("Practice: only the first game of the day counts."))
-        elif self.rank is not None:
+            return "\n".join(lines)
+        if self.date is not None:  # a daily ruleset: the day's first finished game
+            lines.append(_("It counts: your first finished game of the day."))
+        if self.rank is not None:
             lines.append(_("Your rank: {rank}").format(rank=format_number(self.rank)))
         else:
             lines.append(_("Not among the first {n}: a better game of yours counts.").format(
@@ -372,4 +401,4 @@ class SubmitView(BackgroundScreen):
                 return
 
 
-__all__ = ["LeaderboardView", "SubmitView", "shown_entries"]
+__all__ = ["LeaderboardView", "SubmitView", "shown_entries", "was_submitted"]

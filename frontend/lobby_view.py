@@ -25,11 +25,20 @@ import arcade
 
 import blockyard
 from blockyard.falling import FallingGame
-from blockyard.online import Client, Invitation, PlayerFeed, TableInfo, parse_table_code
+from blockyard.online import (
+    WRONG_CODE,
+    Client,
+    Invitation,
+    OnlineError,
+    PlayerFeed,
+    TableInfo,
+    parse_table_code,
+)
 
 from . import theme
 from .i18n import _, format_number
 from .layout import Rect
+from .online_errors import online_error_text
 from .online_view import BackgroundScreen
 from .rulewords import ruleset_name
 from .text import Text
@@ -216,7 +225,10 @@ class LobbyView(BackgroundScreen):
                                            lambda: self.window.show_view(self),
                                            players=self.players))
 
-    def join_by_code(self) -> None:
+    def join_by_code(self, typed: str = "", error: str = "") -> None:
+        """The code field (``typed``: a code to correct, with ``error`` said under
+        it); Enter joins the table. A code no table has brings the field back
+        with the code typed, to be corrected."""
         if self._need_account():
             return
         from .menus import PromptView
@@ -228,12 +240,27 @@ class LobbyView(BackgroundScreen):
                 return _("Not a table code: a number, then '-' and the code (12-ab3d).")
             self.window.show_view(self)
             client = self.client
+
+            def failed(exc: OnlineError) -> bool:
+                if exc.kind != WRONG_CODE:
+                    return False
+                self.say("")
+                self.join_by_code(values[0], online_error_text(exc))
+                return True
+
             self.start(lambda: client.join(table_id, code),
-                       lambda seat: self.open_table(table_id, values[0].strip(), int(seat)))
+                       lambda seat: self.open_table(table_id, values[0].strip(), int(seat)),
+                       failed)
             return None
 
-        self.window.show_view(PromptView(_("Join a table"), [(_("Table code"), "")], done,
-                                         lambda: self.window.show_view(self)))
+        prompt = PromptView(_("Join a table"), [(_("Table code"), typed)], done,
+                            lambda: self.window.show_view(self))
+        if typed:  # to be corrected: kept as typed, not a suggestion to type over
+            prompt.fresh[0] = False
+            prompt.error = error
+            prompt.ready = True
+            prompt._refresh()
+        self.window.show_view(prompt)
 
     # -- layout and drawing ------------------------------------------------------------
 

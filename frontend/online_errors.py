@@ -39,12 +39,15 @@ SENTENCES: dict[str, str] = {
                           "new one."),
     online.PRIVATE_TABLE: N_("This table is private. Join it with its code or an "
                              "invitation."),
+    online.WRONG_CODE: N_("No table has this code. Check it and try again."),
     online.NOT_FOUND: N_("This is no longer on the server (the table or game has "
                          "gone). Refresh the list."),
     online.NOT_SERVED: N_("The server does not offer these rules. Choose other rules, or ask "
                           "the person who runs it to add them."),
     online.GAME_REFUSED: N_("The server did not accept this game: its rules are not the "
                             "server's, or it is not finished."),
+    online.SUBMITTED_ALREADY: N_("This game was submitted already. Its rank is on the "
+                                 "leaderboard."),
     online.SERVER_ERROR: N_("The server ran into a problem. Try again later."),
     online.REFUSED: N_("The server refused this. Try again; if it happens again, tell "
                        "the person who runs the server."),

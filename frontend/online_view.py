@@ -10,7 +10,8 @@ player's :class:`~.online_account.OnlineAccount`, saved at once.
 
 Keys: Tab/↓ and Shift+Tab/↑ move between the fields and buttons, typing fills
 the field in focus (Ctrl+V pastes, Ctrl+C copies the field; the password is
-never copied), Enter on the address saves it, on the password signs in, on a
+never copied), Enter on the address saves it and moves to the account name, on
+the name moves to the password, on the password signs in, on a
 button presses it; Esc goes back.
 """
 
@@ -22,7 +23,15 @@ from typing import Any
 import arcade
 
 from blockyard import accountrules
-from blockyard.online import BAD_ADDRESS, BAD_NAME, BAD_PASSWORD, Client, Pending, run_in_background
+from blockyard.online import (
+    BAD_ADDRESS,
+    BAD_NAME,
+    BAD_PASSWORD,
+    Client,
+    OnlineError,
+    Pending,
+    run_in_background,
+)
 
 from . import theme
 from .i18n import _, format_number
@@ -96,6 +105,7 @@ class BackgroundScreen(arcade.View):
         super().__init__()
         self.pending: Pending[Any] | None = None
         self.pending_done: Callable[[Any], None] = lambda _result: None
+        self.pending_failed: Callable[[OnlineError], bool] | None = None
         self.message = ""
         self.message_bad = False
 
@@ -109,9 +119,14 @@ class BackgroundScreen(arcade.View):
         if wide > 0 and high > 0:
             fit_text(text, wide, high, size, smallest=7.0)
 
-    def start(self, call: Callable[[], Any], done: Callable[[Any], None]) -> None:
+    def start(self, call: Callable[[], Any], done: Callable[[Any], None],
+              failed: Callable[[OnlineError], bool] | None = None) -> None:
+        """Run ``call`` in the background; ``done(result)`` when it succeeded.
+        A failure is said in the message line, unless ``failed(error)`` (when
+        given) returns True: it took care of it."""
         self.pending = run_in_background(call)
         self.pending_done = done
+        self.pending_failed = failed
         self.say(_("Connecting…"))
 
     message_text: Text
@@ -144,7 +159,9 @@ class BackgroundScreen(arcade.View):
             return
         self.pending = None
         if pending.failure is not None:
-            self.say(online_error_text(pending.failure), bad=True)
+            failed = self.pending_failed
+            if failed is None or not failed(pending.failure):
+                self.say(online_error_text(pending.failure), bad=True)
         else:
             self.say("")
             self.pending_done(pending.result)
@@ -424,8 +441,10 @@ class OnlineSettingsView(BackgroundScreen):
         elif symbol == key.UP:
             self.move_focus(-1)
         elif symbol in (key.ENTER, key.RETURN, key.NUM_ENTER):
-            if field is self.server:
+            if field is self.server:  # saved; the account name is typed next
                 self.save_address()
+                if self.account.online and not self.message_bad:
+                    self.focus = self.fields.index(self.name)
             elif field is self.name:
                 self.move_focus(1)
             elif field is self.password:

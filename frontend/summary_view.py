@@ -12,6 +12,7 @@ import blockyard
 from . import theme
 from .i18n import N_, _, format_number, ngettext
 from .layout import Rect
+from .leaderboard_view import was_submitted
 from .menus import KeyGuard
 from .rulewords import area_count, best_shared_with, display, engine_text, over_words
 from .text import Text
@@ -39,7 +40,8 @@ class SummaryView(arcade.View):
         self.watch = Button(_("Watch replay"), self.watch_replay, font_size=15)
         self.stats = Button(_("Statistics"), self.show_stats, font_size=15)
         self.submit = Button(_("Submit"), self.submit_game, font_size=15, color="GO")
-        self.submit.visible = session.submit_game is not None  # signed in on a server
+        # signed in on a server, and not sent already (its rank is on the leaderboard)
+        self.submit.visible = session.submit_game is not None and not was_submitted(game)
         self.copy = Button(_("Copy code"), self.copy_code, font_size=15)
         if summary.new_record and fresh:  # not again when coming back from the statistics
             session.sounds.play("record")

@@ -7,10 +7,12 @@ import pytest
 from online_support import free_port
 
 import blockyard
+from blockyard import online
 from blockyard.frontend import i18n
 from blockyard.frontend.leaderboard_view import LeaderboardView, SubmitView
 from blockyard.frontend.lobby_view import LobbyView, NewTableView
 from blockyard.frontend.online_account import OnlineAccount
+from blockyard.frontend.online_errors import kind_text
 from blockyard.frontend.online_table import (
     LiveDuelView,
     LiveFallingView,
@@ -233,12 +235,19 @@ def test_online_screens_fit(ui, size):
         game.end_round()
         submit = SubmitView(account, game, lambda *a: None, lambda: None)
         ui.window.show_view(submit)
-        submit.submission = Submission(1, "eu-daily", 12345, False)
         submit.pending = None
         submit.message = ""
-        submit._layout()
-        check_buttons(submit.buttons, width, height, code)
-        check_text(submit.title, width, code)
+        # practice; and a counted game with its rank (three lines); and sent twice
+        for counted, rank in ((False, None), (True, 12345)):
+            submit.submission = Submission(1, "eu-daily", 12345, counted)
+            submit.rank = rank
+            submit._layout()
+            check_buttons(submit.buttons, width, height, code)
+            check_text(submit.title, width, code)
+            assert submit.body.content_width <= width
+            assert submit.body.y - submit.body.content_height >= submit.buttons[0].rect.top
+        submit.submission = None
+        submit.say(kind_text(online.SUBMITTED_ALREADY), bad=True)
         assert submit.body.content_width <= width
         assert submit.body.y - submit.body.content_height >= submit.buttons[0].rect.top
     i18n.set_language("en")

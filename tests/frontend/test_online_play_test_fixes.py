@@ -367,6 +367,7 @@ def test_errors_are_sentences_in_the_players_language(ui, server, english, caplo
     # something that answers, but not a Blockyard server
     other = http.server.ThreadingHTTPServer(("127.0.0.1", 0), NotBlockyard)
     threading.Thread(target=other.serve_forever, daemon=True).start()
+    ui.key("Up")  # back to the address (Enter moved on to the account name)
     try:
         view.server.value = f"127.0.0.1:{other.server_address[1]}"
         ui.key("Return")
@@ -381,12 +382,11 @@ def test_lobby_refusals_are_sentences(ui, server, english):
     me = sign_in_window(ui, server)
     full = account(server, "own").create_table("eu-classic", seats=2)
     account(server, "sec").join(full.id)
-    private = account(server, "pri").create_table("eu-classic", seats=2, private=True)
     ui.app.show_lobby()
     lobby = ui.view
     pump_until(ui, lambda: lobby.pending is None)
-    for code_text, kind in ((str(full.id), online.TABLE_FULL),
-                            (f"{private.id}-wrongcode", online.PRIVATE_TABLE)):
+    # (a wrong code: tests/frontend/test_online_second_play_test.py)
+    for code_text, kind in ((str(full.id), online.TABLE_FULL),):
         ui.key("j")
         ui.type(code_text)
         ui.key("Return")
@@ -409,7 +409,7 @@ def test_the_sign_up_form_says_and_checks_the_rules(ui, server, english):
     ui.key("Return")
     pump_until(ui, lambda: view.pending is None)
     name = f"rule{uuid.uuid4().hex[:8]}"
-    ui.key("Tab")
+    assert view.focused_field is view.name  # Enter on the address moved on to the name
     ui.type(name)
     ui.key("Tab")
     ui.type("x" * (accountrules.PASSWORD_MIN - 1))

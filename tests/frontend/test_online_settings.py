@@ -62,9 +62,9 @@ def test_address_account_sign_out_and_in_with_keyboard_and_mouse(ui, server):
     assert view.message.startswith("The server answers (Blockyard ")
     assert saved() == {"server": address, "name": "", "token": ""}
     assert view.status.text == f"Server {address}: not signed in."
-    # the name, the password, then the Create account button
+    # the name (Enter on the address moved on to it), the password, then Create account
     name = f"win{uuid.uuid4().hex[:8]}"
-    ui.key("Tab")
+    assert view.focused_field is view.name
     ui.type(name)
     ui.key("Tab")
     ui.type("correct horse")
@@ -121,7 +121,10 @@ def test_a_bad_or_unreachable_address_changes_nothing(ui, server):
     ui.key("Return")
     pump_until(ui, lambda: view.pending is None)
     assert view.message_bad and view.message == kind_text(online.UNREACHABLE)
-    # emptied: offline again, the account forgotten
+    # emptied (back to the address: Enter moved on to the name): offline again, the
+    # account forgotten
+    assert view.focused_field is view.name
+    ui.key("Up")
     for _ in range(len(f"127.0.0.1:{port}")):
         ui.key("BackSpace")
     ui.key("Return")
