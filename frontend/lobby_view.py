@@ -55,6 +55,9 @@ if TYPE_CHECKING:
     from .online_account import OnlineAccount
 
 MAX_ROWS = 8
+REFRESH_SECONDS = 10.0
+"""How often the lobby fetches the open tables again on its own (tables open,
+fill and finish while the player looks: one small request, then one frame)."""
 MAX_INVITATIONS = 3
 """Invitations shown at once (the newest; answering one shows the next)."""
 MAX_PICKS = 6
@@ -131,6 +134,7 @@ class LobbyView(BackgroundScreen):
         self.online_text = Text("", 0, 0, theme.MUTED, 13, font_name=theme.FONT,
                                 anchor_x="center", anchor_y="center")
         self.rows: list[tuple[Rect, list[Text]]] = []
+        self.since_load = 0.0  # seconds since the tables were last fetched
         self._take_feed()
         self._layout()
         self.load()
@@ -150,6 +154,9 @@ class LobbyView(BackgroundScreen):
         super().on_update(delta_time)
         if self._take_feed():  # something was pushed: shown at once
             self._layout()
+        self.since_load += delta_time
+        if self.since_load >= REFRESH_SECONDS and self.pending is None:
+            self.load(quiet=True)
 
     @property
     def invite_buttons(self) -> list[Button]:
@@ -181,19 +188,23 @@ class LobbyView(BackgroundScreen):
     def client(self) -> Client:
         return Client(self.account.server, self.account.token or None, timeout=10)
 
-    def load(self) -> None:
-        """Fetch the public tables (in the background)."""
+    def load(self, quiet: bool = False) -> None:
+        """Fetch the public tables (in the background; ``quiet``: the lobby's own
+        refresh every :data:`REFRESH_SECONDS`, which says nothing and keeps the
+        list when it fails)."""
         if self.pending is not None:
             return
+        self.since_load = 0.0
 
         def done(tables: list[TableInfo]) -> None:
             self.tables = tables[:MAX_ROWS]
             self.selected = min(self.selected, max(0, self.focus_count - 1))
-            if not tables:
+            if not tables and not quiet:
                 self.say(_("No open tables: start one with New table."))
             self._layout()
 
-        self.start(self.client.tables, done)
+        self.start(self.client.tables, done, (lambda _error: True) if quiet else None,
+                   quiet=quiet)
 
     @property
     def focus_count(self) -> int:

@@ -108,6 +108,7 @@ class BackgroundScreen(arcade.View):
         self.pending_failed: Callable[[OnlineError], bool] | None = None
         self.message = ""
         self.message_bad = False
+        self.pending_quiet = False
 
     message_box: tuple[float, float, float] = (0.0, 0.0, 14.0)
     """The room of the screen's message line: width, height and font size (set by
@@ -120,14 +121,18 @@ class BackgroundScreen(arcade.View):
             fit_text(text, wide, high, size, smallest=7.0)
 
     def start(self, call: Callable[[], Any], done: Callable[[Any], None],
-              failed: Callable[[OnlineError], bool] | None = None) -> None:
+              failed: Callable[[OnlineError], bool] | None = None, *,
+              quiet: bool = False) -> None:
         """Run ``call`` in the background; ``done(result)`` when it succeeded.
         A failure is said in the message line, unless ``failed(error)`` (when
-        given) returns True: it took care of it."""
+        given) returns True: it took care of it. ``quiet``: the message line is
+        left as it is (a refresh the player did not ask for)."""
         self.pending = run_in_background(call)
         self.pending_done = done
         self.pending_failed = failed
-        self.say(_("Connecting…"))
+        self.pending_quiet = quiet
+        if not quiet:
+            self.say(_("Connecting…"))
 
     message_text: Text
     """The message line (each screen makes it; its layout places it)."""
@@ -163,7 +168,8 @@ class BackgroundScreen(arcade.View):
             if failed is None or not failed(pending.failure):
                 self.say(online_error_text(pending.failure), bad=True)
         else:
-            self.say("")
+            if not self.pending_quiet:
+                self.say("")
             self.pending_done(pending.result)
 
     def animating(self) -> bool:

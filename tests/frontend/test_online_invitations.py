@@ -224,3 +224,20 @@ def test_players_online_invitations_and_badge_fit(ui, size):
         assert title.x + title.content_width <= badge.left, code
     i18n.set_language("en")
     ui.app.feed, ui.app._feed_key = None, None
+
+
+def test_the_open_lobby_fetches_the_tables_again_on_its_own(ui, server):
+    # found playing: a table opened elsewhere showed only after F5
+    from blockyard.frontend.lobby_view import REFRESH_SECONDS
+
+    sign_in_window(ui, server, "lurker")
+    ui.app.show_lobby()
+    lobby = ui.view
+    pump_until(ui, lambda: lobby.pending is None)
+    lobby.say("a message the player reads")
+    dora = account(server, "dora")
+    opened = dora.create_table("eu-classic")
+    assert opened.id not in [t.id for t in lobby.tables]
+    ui.pump(3, dt=REFRESH_SECONDS / 2)  # the lobby's clock passes the refresh time
+    pump_until(ui, lambda: opened.id in [t.id for t in lobby.tables])
+    assert lobby.message == "a message the player reads"  # a quiet refresh says nothing
