@@ -394,18 +394,25 @@ class Hub:
             await self._accepted(table, seat, game, ["end"])
 
     async def leave(self, watcher: Watcher, table_id: int) -> None:
-        table = await self.table(table_id)
-        seat = table.seat_of(watcher.account)
-        if seat is None:
+        """The player of ``watcher`` leaves the table, decided in the database
+        (:func:`~blockyard.server.tablestore.leave_table`, seeing the table's
+        status and round as they are now): the seat freed, the rematch's round
+        declined, or the seat's game ended. A spectator's ``leave`` is not answered."""
+        if watcher.account is None:
             return
-        if table.status in ("waiting", "finished"):  # the seat is free again
-            async with self.lock(table_id):
-                await run_in_threadpool(tablestore.free_seat, self.server.engine,
-                                        table, seat)
+        table = await self.cached_table(table_id)
+        async with self.lock(table_id):
+            outcome, table, seat = await run_in_threadpool(
+                tablestore.leave_table, self.server.engine, table_id, watcher.account,
+                self.deal_date(table.ruleset_id))
+            if outcome in ("freed", "declined") and seat is not None:
                 await run_in_threadpool(presence.forget, self.server.engine, table_id, seat)
+                self._forget(table_id)
+                self.tables.pop(table_id, None)
+        if outcome in ("freed", "declined"):
             await self.events.publish({"kind": "table", "table": table_id})
-        elif table.status == "playing":
-            await self.end_or_decline(table, seat)
+        elif outcome == "end" and seat is not None:
+            await self.end_seat(table_id, seat)
 
     async def end_or_decline(self, table: Table, seat: int) -> None:
         """A player leaves a playing table (or is away past the timeout): a round
