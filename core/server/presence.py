@@ -100,6 +100,20 @@ def free_waiting(engine: Engine, table_id: int, seat: int, cutoff: _dt.datetime
         return True
 
 
+def held_seats(engine: Engine, table_ids: Iterable[int]) -> list[tuple[int, int, int]]:
+    """The ``(table id, seat, account id)`` of every held seat of the tables (one
+    query), as stored now."""
+    wanted = sorted(set(table_ids))
+    if not wanted:
+        return []
+    seats = db.table_seats
+    with engine.connect() as conn:
+        rows = conn.execute(sa.select(seats.c.table_id, seats.c.seat, seats.c.account_id)
+                            .where(seats.c.table_id.in_(wanted))
+                            .order_by(seats.c.table_id, seats.c.seat)).all()
+    return [(int(r.table_id), int(r.seat), int(r.account_id)) for r in rows]
+
+
 def forget(engine: Engine, table_id: int, seat: int) -> None:
     """Drop a freed seat's presence (its next holder starts afresh)."""
     with engine.begin() as conn:

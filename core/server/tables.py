@@ -98,11 +98,12 @@ class JoinTable(BaseModel):
 
 @dataclass(eq=False)
 class Watcher:
-    """One live connection: a player (``seat``) or a spectator."""
+    """One live connection, signed in (``account``) or not. Whether it is a
+    player's is read from the table each time (a spectator may take a seat, a
+    player may leave it while connected), never kept here."""
 
     socket: WebSocket
     account: Account | None
-    seat: int | None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     round: int = 0
     seen: set[tuple[int, int]] = field(default_factory=set)
@@ -465,25 +466,45 @@ class Hub:
         """Mark ``(table id, seat)`` pairs present now (in the database)."""
         await run_in_threadpool(presence.touch, self.server.engine, seats, accounts.now())
 
+    async def seat_now(self, watcher: Watcher, table_id: int) -> int | None:
+        """The seat the connection's account holds at the table as stored now."""
+        if watcher.account is None:
+            return None
+        with contextlib.suppress(TableError):
+            table = await run_in_threadpool(tablestore.load_table, self.server.engine,
+                                            table_id)
+            return table.seat_of(watcher.account)
+        return None
+
     async def arrived(self, watcher: Watcher, table_id: int) -> None:
-        if watcher.seat is not None:
-            await self.touch([(table_id, watcher.seat)])
+        seat = await self.seat_now(watcher, table_id)
+        if seat is not None:
+            await self.touch([(table_id, seat)])
 
     async def departed(self, watcher: Watcher, table_id: int) -> None:
-        """The connection closed: the seat's away time counts from now."""
-        if watcher.seat is not None:
-            await self.touch([(table_id, watcher.seat)])
+        """The connection closed: the seat's away time counts from now (the seat
+        its account holds now, if any)."""
+        seat = await self.seat_now(watcher, table_id)
+        if seat is not None:
+            await self.touch([(table_id, seat)])
 
-    def connected_seats(self) -> list[tuple[int, int]]:
-        """The ``(table id, seat)`` of every player connected to this process."""
-        return sorted({(table_id, w.seat) for table_id, found in self.watchers.items()
-                       for w in found if w.seat is not None})
+    async def connected_seats(self) -> list[tuple[int, int]]:
+        """The ``(table id, seat)`` of every seat whose current player (as stored
+        now: one query) has a live connection to its table in this process."""
+        here = {(table_id, w.account.id) for table_id, found in self.watchers.items()
+                for w in found if w.account is not None}
+        if not here:
+            return []
+        held = await run_in_threadpool(presence.held_seats, self.server.engine,
+                                       {table_id for table_id, _ in here})
+        return sorted({(table_id, seat) for table_id, seat, holder in held
+                       if (table_id, holder) in here})
 
     async def sweep_once(self) -> list[tuple[int, str, int]]:
         """Mark this process's connected seats present, then end or free the seats
         away from every process for :attr:`abandon_seconds`; those seats."""
         cutoff = accounts.now() - _dt.timedelta(seconds=self.abandon_seconds)
-        await self.touch(self.connected_seats())
+        await self.touch(await self.connected_seats())
         found = await run_in_threadpool(presence.overdue, self.server.engine, cutoff)
         for table_id, status, seat in found:
             with contextlib.suppress(Exception):  # one table's trouble stops no other
@@ -686,7 +707,7 @@ def install(app: FastAPI, server: Server) -> Hub:
                                            "code is needed", "private"))
             await socket.close(4403)
             return
-        watcher = Watcher(socket, account, table.seat_of(account))
+        watcher = Watcher(socket, account)
         hub.watchers.setdefault(table_id, set()).add(watcher)
         try:
             await hub.arrived(watcher, table_id)

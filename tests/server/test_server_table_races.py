@@ -8,6 +8,7 @@ bounded number of threaded tries."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime as _dt
 import threading
 from collections.abc import Callable, Iterator
@@ -190,3 +191,28 @@ def test_the_sweep_freeing_a_seat_and_a_join_at_once(engine: sa.Engine) -> None:
         # nothing) or the sweep closed the table and the join was refused
         assert (found.status, found.players) in (
             ("playing", (f"one{attempt}", f"two{attempt}")), ("finished", (None, None)))
+
+
+def test_a_seat_is_present_only_while_its_current_player_is_connected(
+        engine: sa.Engine) -> None:
+    from types import SimpleNamespace
+
+    from blockyard.server.tables import Hub, Watcher
+
+    ann, ben, cat = players(engine, 3)
+    hub = Hub(SimpleNamespace(engine=engine))  # type: ignore[arg-type]
+    table = tablestore.create_table(engine, ann, "eu-classic", 2, False, [], None)
+    # ben watches as a spectator, then takes the seat while connected
+    hub.watchers[table.id] = {Watcher(None, ann), Watcher(None, ben),  # type: ignore[arg-type]
+                              Watcher(None, None)}  # type: ignore[arg-type]
+    assert asyncio.run(hub.connected_seats()) == [(table.id, 0)]
+    tablestore.join_table(engine, table.id, ben, None)
+    assert asyncio.run(hub.connected_seats()) == [(table.id, 0), (table.id, 1)]
+    # ann leaves (through another connection) but keeps this one open; cat takes
+    # her seat without connecting: seat 0 is not present for cat
+    finished, _ = tablestore.finish_round(engine, tablestore.load_table(engine, table.id),
+                                          [1, 2], 1)
+    assert tablestore.leave_table(engine, table.id, ann, None)[0] == "freed"
+    tablestore.rematch(engine, finished, None, 1)
+    assert tablestore.join_table(engine, table.id, cat, None).players == ("racer2", "racer1")
+    assert asyncio.run(hub.connected_seats()) == [(table.id, 1)]
