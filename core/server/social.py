@@ -419,7 +419,7 @@ class Social:
 
 def install(app: FastAPI, server: Server, hub: Hub) -> Social:
     """Add the routes of players online and invitations, and ``/api/me/live``."""
-    from .app import ApiError
+    from .app import ApiError, check_id
 
     social = Social(server, hub)
     app.state.social = social
@@ -445,6 +445,7 @@ def install(app: FastAPI, server: Server, hub: Hub) -> Social:
     async def accept_invitation(table_id: int, request: Request) -> dict[str, Any]:
         """Accept an invitation: a seat at its table. ``404`` no pending
         invitation to it, ``409`` the table is full."""
+        check_id(table_id, "table_id")
         account = await run_in_threadpool(server.account, request)
         try:
             table = await run_in_threadpool(accept, server.engine, account, table_id)
@@ -457,6 +458,7 @@ def install(app: FastAPI, server: Server, hub: Hub) -> Social:
     @app.post("/api/me/invitations/{table_id}/decline", status_code=204)
     async def decline_invitation(table_id: int, request: Request) -> Response:
         """Decline an invitation (``404`` no pending invitation to that table)."""
+        check_id(table_id, "table_id")
         account = await run_in_threadpool(server.account, request)
         try:
             await run_in_threadpool(decline, server.engine, account, table_id)

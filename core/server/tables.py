@@ -595,7 +595,7 @@ def account_tables(server: Server, name: str, limit: int) -> dict[str, Any]:
 
 def install(app: FastAPI, server: Server) -> Hub:
     """Add the table routes and the live WebSocket to ``app``."""
-    from .app import ApiError, json_body, read_model
+    from .app import ApiError, check_id, id_problem, json_body, read_model
 
     hub = Hub(server)
     app.state.hub = hub
@@ -650,6 +650,7 @@ def install(app: FastAPI, server: Server) -> Hub:
     def get_table(table_id: int) -> dict[str, Any]:
         """A public table (or a private one: only its seats and status) with the
         results of its finished rounds."""
+        check_id(table_id, "table_id")
         try:
             table = tablestore.load_table(server.engine, table_id)
         except TableError as exc:
@@ -668,6 +669,7 @@ def install(app: FastAPI, server: Server) -> Hub:
     async def join_table(table_id: int, request: Request) -> dict[str, Any]:
         """Take a seat: ``403`` for a private table without invitation or code,
         ``409`` when full."""
+        check_id(table_id, "table_id")
         account = await run_in_threadpool(server.account, request)
         raw = await request.body()
         body = JoinTable() if not raw.strip() else await read_model(request, JoinTable)
@@ -692,6 +694,11 @@ def install(app: FastAPI, server: Server) -> Hub:
             if account is not None:  # a live connection: the player is online
                 await run_in_threadpool(server.online.seen, account.id)
         await socket.accept()
+        problem = id_problem(table_id, "table_id")
+        if problem is not None:
+            await socket.send_json(refused(f"no such table ({problem})", "not-found"))
+            await socket.close(4404)
+            return
         if token and account is None:
             await socket.send_json(refused("sign in first: the token is not valid", "signed-out"))
             await socket.close(4401)

@@ -1,0 +1,48 @@
+"""What an adversarial client sends the server, over real HTTP and WebSockets
+(SQLite and PostgreSQL): ids out of the database's range, binary frames, bodies
+cut off mid-way, strangers asking for a private table. Each is answered as
+docs/online.md says (a JSON error, a ``refused`` message), never a 500 or a
+traceback in the log."""
+
+from __future__ import annotations
+
+import pytest
+from server_support import Server
+from test_server_tables import WAIT, auth, live, receive
+from websockets.exceptions import ConnectionClosed
+
+HUGE = ("2147483648", "9223372036854775808", "99999999999999999999999", "0")
+
+
+def no_traceback(server: Server) -> None:
+    text = server.log.read_text(errors="replace")
+    assert "Traceback" not in text and "internal error" not in text, text[-3000:]
+
+
+@pytest.mark.parametrize("huge", HUGE)
+def test_ids_out_of_range_are_refused_as_json(server: Server, huge: str) -> None:
+    _, token = server.account("hugeid")
+    client = server.client
+    for method, path in (("GET", f"/api/tables/{huge}"), ("GET", f"/api/games/{huge}"),
+                         ("POST", f"/api/tables/{huge}/join"),
+                         ("POST", f"/api/me/invitations/{huge}/accept"),
+                         ("POST", f"/api/me/invitations/{huge}/decline")):
+        answer = client.request(method, path, headers=auth(token))
+        assert answer.status_code == 422, (path, answer.text)
+        assert "expected an id from 1 to 2147483647" in answer.json()["error"], path
+    with live(server, int(huge), token) as socket:
+        refusal = receive(socket)
+        assert refusal["type"] == "refused" and refusal["kind"] == "not-found"
+        with pytest.raises(ConnectionClosed) as closed:
+            socket.recv(timeout=WAIT)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4404
+    no_traceback(server)
+
+
+def test_the_largest_id_is_looked_up(server: Server) -> None:
+    _, token = server.account("maxid")
+    answer = server.client.get("/api/tables/2147483647")
+    assert (answer.status_code, answer.json()) == (404, {"error": "no table 2147483647"})
+    answer = server.client.post("/api/tables/2147483647/join", headers=auth(token))
+    assert answer.status_code == 404
+    no_traceback(server)
