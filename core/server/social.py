@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
-from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import Response
 from sqlalchemy.engine import Connection, Engine
 from starlette.concurrency import run_in_threadpool
@@ -420,6 +420,7 @@ class Social:
 def install(app: FastAPI, server: Server, hub: Hub) -> Social:
     """Add the routes of players online and invitations, and ``/api/me/live``."""
     from .app import ApiError, check_id
+    from .tables import BINARY_FRAME, GONE, receive_text
 
     social = Social(server, hub)
     app.state.social = social
@@ -494,12 +495,16 @@ def install(app: FastAPI, server: Server, hub: Hub) -> Social:
             await social.push_online(only=feed)
             budget = limits.RateLimit(server.messages_per_minute, 60.0)
             while True:
-                text = await socket.receive_text()
+                text = await receive_text(socket)
                 if not budget.hit(""):
                     await feed.send({"type": "refused", "kind": "too-many",
                                      "reason": "too many messages: at "
                                      f"most {server.messages_per_minute} a minute"})
                     break
+                if text is None:
+                    await feed.send({"type": "refused", "kind": "malformed",
+                                     "reason": BINARY_FRAME})
+                    continue
                 try:
                     message = json.loads(text)
                 except (ValueError, RecursionError):
@@ -510,7 +515,7 @@ def install(app: FastAPI, server: Server, hub: Hub) -> Social:
                 else:
                     await feed.send({"type": "refused", "kind": "malformed",
                                      "reason": "type: expected refresh"})
-        except WebSocketDisconnect:
+        except GONE:
             pass
         finally:
             mine.discard(feed)

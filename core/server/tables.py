@@ -70,6 +70,21 @@ GONE: tuple[type[Exception], ...] = tuple(
     if kind is not None)
 """A live connection that is gone (newer Starlette raises ``WebSocketDisconnected``
 on reading after a send to a closed peer)."""
+BINARY_FRAME = "expected text frames, each one JSON object (a binary frame is not read)"
+"""The ``refused`` reason (kind ``malformed``) of a binary frame."""
+
+
+async def receive_text(socket: WebSocket) -> str | None:
+    """The next text frame of ``socket``, or ``None`` for a binary frame (which a
+    live connection answers as malformed and carries on); one of :data:`GONE`
+    raised when the peer is gone."""
+    message = await socket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(int(message.get("code") or 1000), message.get("reason"))
+    text = message.get("text")
+    return text if isinstance(text, str) else None
+
+
 CLOCK_ENV = "BLOCKYARD_SERVER_CLOCK_TOLERANCE"
 CLOCK_TOLERANCE = 5.0
 """Falling games: an action is refused while the seat's game clock (the sum of
@@ -732,12 +747,15 @@ def install(app: FastAPI, server: Server) -> Hub:
                                         "winner": done[-1]["winner"]})
             budget = limits.RateLimit(server.messages_per_minute, 60.0)
             while True:
-                text = await socket.receive_text()
+                text = await receive_text(socket)
                 if not budget.hit(""):
                     await watcher.send(refused(f"too many messages: at most "
                                                f"{server.messages_per_minute} a minute",
                                                "too-many"))
                     break
+                if text is None:
+                    await watcher.send(refused(BINARY_FRAME, "malformed"))
+                    continue
                 try:
                     message = json.loads(text)
                 except (ValueError, RecursionError):

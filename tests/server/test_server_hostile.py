@@ -6,10 +6,13 @@ traceback in the log."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from server_support import Server
-from test_server_tables import WAIT, auth, live, receive
+from test_server_tables import WAIT, auth, live, new_table, receive, until
 from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 HUGE = ("2147483648", "9223372036854775808", "99999999999999999999999", "0")
 
@@ -45,4 +48,27 @@ def test_the_largest_id_is_looked_up(server: Server) -> None:
     assert (answer.status_code, answer.json()) == (404, {"error": "no table 2147483647"})
     answer = server.client.post("/api/tables/2147483647/join", headers=auth(token))
     assert answer.status_code == 404
+    no_traceback(server)
+
+
+def test_a_binary_frame_is_refused_as_malformed_and_the_connection_carries_on(
+        server: Server) -> None:
+    alice, token = server.account("binary")
+    table = new_table(server, token)
+    with live(server, table["id"], token) as socket:
+        assert until(socket, "table")["seats"] == [alice, None]
+        socket.send(b"\x00\x01binary")
+        refusal = until(socket, "refused")
+        assert refusal["kind"] == "malformed" and "binary" in refusal["reason"]
+        socket.send(json.dumps({"type": "dance"}))
+        refusal = until(socket, "refused")
+        assert (refusal["kind"], refusal["reason"]) == (
+            "malformed", "type: expected act, leave or rematch")
+    url = server.url.replace("http://", "ws://") + f"/api/me/live?token={token}"
+    with connect(url, open_timeout=WAIT) as feed:
+        feed.send(b"\xff")
+        refusal = until(feed, "refused")
+        assert refusal["kind"] == "malformed" and "binary" in refusal["reason"]
+        feed.send(json.dumps({"type": "refresh"}))
+        assert receive(feed)["type"] != "refused"
     no_traceback(server)
