@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy.engine import Engine
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect
 
 from .. import watchdog
 from ..replays import MAX_REPLAY_BYTES
@@ -257,6 +258,14 @@ def create_app(database: str, *, verifiers: int | None = None) -> FastAPI:
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> Response:
         return JSONResponse({"error": validation_message(exc)}, 422)
+
+    @app.exception_handler(ClientDisconnect)
+    async def client_gone(request: Request, exc: ClientDisconnect) -> Response:
+        # the client closed the connection before its body was read: nobody reads
+        # an answer, and nothing went wrong here
+        log.info("client disconnected before its body was read: %s %s", request.method,
+                 request.url.path)
+        return Response(status_code=400)
 
     @app.exception_handler(Exception)
     async def internal(request: Request, exc: Exception) -> Response:  # pragma: no cover

@@ -6,10 +6,14 @@ traceback in the log."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
+from pathlib import Path
 
 import pytest
 from server_support import Server
+from starlette.types import Message
 from test_server_tables import WAIT, auth, live, new_table, receive, until
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
@@ -72,3 +76,39 @@ def test_a_binary_frame_is_refused_as_malformed_and_the_connection_carries_on(
         feed.send(json.dumps({"type": "refresh"}))
         assert receive(feed)["type"] != "refused"
     no_traceback(server)
+
+
+def test_a_client_gone_mid_body_is_no_error(tmp_path: Path,
+                                             caplog: pytest.LogCaptureFixture) -> None:
+    from blockyard.server import db
+    from blockyard.server.app import create_app
+
+    url = f"sqlite:///{tmp_path / 'gone.sqlite3'}"
+    db.migrate(url)
+    app = create_app(url, verifiers=1)
+    incoming: list[Message] = [
+        {"type": "http.request", "body": b'{"name": "gone", "pass', "more_body": True},
+        {"type": "http.disconnect"}]
+    sent: list[Message] = []
+
+    async def receive() -> Message:
+        return incoming.pop(0) if incoming else {"type": "http.disconnect"}
+
+    async def send(message: Message) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
+             "method": "POST", "scheme": "http", "path": "/api/accounts",
+             "raw_path": b"/api/accounts", "root_path": "", "query_string": b"",
+             "headers": [(b"content-type", b"application/json"),
+                         (b"content-length", b"60")],
+             "client": ("127.0.0.1", 5000), "server": ("127.0.0.1", 8000)}
+    caplog.set_level(logging.DEBUG)
+    try:
+        asyncio.run(app(scope, receive, send))
+    finally:
+        app.state.server.close()
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING or r.exc_info]
+    assert [r.getMessage() for r in caplog.records if r.name == "blockyard.server"] == [
+        "client disconnected before its body was read: POST /api/accounts"]
+    assert sent[0]["status"] == 400
