@@ -610,7 +610,7 @@ def account_tables(server: Server, name: str, limit: int) -> dict[str, Any]:
 
 def install(app: FastAPI, server: Server) -> Hub:
     """Add the table routes and the live WebSocket to ``app``."""
-    from .app import ApiError, check_id, id_problem, json_body, read_model
+    from .app import ApiError, bearer, check_id, id_problem, json_body, read_model
 
     hub = Hub(server)
     app.state.hub = hub
@@ -662,14 +662,23 @@ def install(app: FastAPI, server: Server) -> Hub:
                             "status": t.status} for t in found]}
 
     @app.get("/api/tables/{table_id}")
-    def get_table(table_id: int) -> dict[str, Any]:
-        """A public table (or a private one: only its seats and status) with the
-        results of its finished rounds."""
+    def get_table(table_id: int, request: Request, code: str | None = None
+                  ) -> dict[str, Any]:
+        """A table with the results of its finished rounds. A private table is
+        shown in full only to whom may watch it (seated or invited, signed in with
+        ``Authorization: Bearer TOKEN``, or with its ``code`` in the query); to
+        anyone else only its ``id``, ``seats`` and ``status``."""
         check_id(table_id, "table_id")
         try:
             table = tablestore.load_table(server.engine, table_id)
         except TableError as exc:
             raise ApiError(exc.status, str(exc)) from None
+        if table.private:
+            token = bearer(request)
+            account = accounts.account_for(server.engine, token) if token else None
+            if not table.may_watch(account, code[:32] if code else None):
+                return {"id": table.id, "seats": list(table.players),
+                        "status": table.status}
         message = table.message()
         del message["type"]
         return {**message, "results": tablestore.results(server.engine, table_id)}

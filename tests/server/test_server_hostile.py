@@ -112,3 +112,24 @@ def test_a_client_gone_mid_body_is_no_error(tmp_path: Path,
     assert [r.getMessage() for r in caplog.records if r.name == "blockyard.server"] == [
         "client disconnected before its body was read: POST /api/accounts"]
     assert sent[0]["status"] == 400
+
+
+def test_a_private_table_shows_strangers_only_its_seats_and_status(server: Server) -> None:
+    owner_name, owner = server.account("priv")
+    guest, guest_token = server.account("privguest")
+    _, stranger = server.account("privstranger")
+    table = new_table(server, owner, private=True, invite=[guest])
+    path = f"/api/tables/{table['id']}"
+    brief = {"id": table["id"], "seats": [owner_name, None], "status": "waiting"}
+    assert server.client.get(path).json() == brief
+    assert server.client.get(path, headers=auth(stranger)).json() == brief
+    assert server.client.get(path, params={"code": "WRONGCOD"}).json() == brief
+    for seen in (server.client.get(path, headers=auth(owner)),
+                 server.client.get(path, headers=auth(guest_token)),
+                 server.client.get(path, params={"code": table["code"].lower()})):
+        full = seen.json()
+        assert seen.status_code == 200 and full["invited"] == [guest]
+        assert isinstance(full["seed"], int) and full["results"] == []
+        assert full["ruleset_id"] == "eu-classic" and full["round"] == 1
+    public = new_table(server, owner)
+    assert "seed" in server.client.get(f"/api/tables/{public['id']}").json()
