@@ -771,7 +771,11 @@ def install(app: FastAPI, server: Server) -> Hub:
                     await watcher.send(refused("expected one JSON object per message", "malformed"))
                     continue
                 kind = message.get("type") if isinstance(message, dict) else None
-                if kind == "act":
+                if kind == "act" and "action" not in message:
+                    await watcher.send(refused("action: missing (expected [name, "
+                                               "*arguments] as written in game.log)",
+                                               "malformed"))
+                elif kind == "act":
                     await hub.act(watcher, table_id, message.get("action"))
                 elif kind == "leave":
                     await hub.leave(watcher, table_id)

@@ -133,3 +133,14 @@ def test_a_private_table_shows_strangers_only_its_seats_and_status(server: Serve
         assert full["ruleset_id"] == "eu-classic" and full["round"] == 1
     public = new_table(server, owner)
     assert "seed" in server.client.get(f"/api/tables/{public['id']}").json()
+
+
+def test_an_act_without_an_action_is_malformed(server: Server) -> None:
+    alice, token = server.account("noaction")
+    table = new_table(server, token)
+    with live(server, table["id"], token) as socket:
+        assert until(socket, "table")["seats"] == [alice, None]
+        socket.send(json.dumps({"type": "act"}))
+        refusal = until(socket, "refused")
+        assert refusal["kind"] == "malformed" and refusal["reason"].startswith(
+            "action: missing")
