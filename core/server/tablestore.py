@@ -185,16 +185,17 @@ def list_tables(engine: Engine, limit: int = 100) -> list[Table]:
 def lock_table(conn: Connection, table_id: int) -> bool:
     """Hold the table's row until the end of ``conn``'s transaction, so that the
     transaction's reads and writes of the table and its seats are not interleaved
-    with another one's (of any process): ``SELECT … FOR UPDATE`` on PostgreSQL; on
-    SQLite a write of the row, which takes the database's one write lock before
-    anything is read. Whether the table exists."""
+    with another one's (of any process): ``SELECT … FOR NO KEY UPDATE`` on
+    PostgreSQL (rows referring to the table, its actions, are still added
+    meanwhile); on SQLite a write of the row, which takes the database's one
+    write lock before anything is read. Whether the table exists."""
     t = db.tables
     if conn.dialect.name == "sqlite":
         touched = conn.execute(sa.update(t).where(t.c.id == table_id)
                                .values(round=t.c.round))
         return bool(touched.rowcount)
     return conn.execute(sa.select(t.c.id).where(t.c.id == table_id)
-                        .with_for_update()).first() is not None
+                        .with_for_update(key_share=True)).first() is not None
 
 
 def join_table(engine: Engine, table_id: int, account: Account, code: str | None) -> Table:
