@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy.engine import Engine
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect
 
 from .. import watchdog
 from ..replays import MAX_REPLAY_BYTES
@@ -153,6 +154,27 @@ async def read_model(request: Request, model: type[M]) -> M:
         raise ApiError(422, errors_message(exc.errors())) from None
 
 
+MAX_ID = 2**31 - 1
+"""The largest id a stored row can have (PostgreSQL's ``INTEGER``)."""
+
+
+def id_problem(value: int, what: str) -> str | None:
+    """Why ``value`` cannot be the id of a stored ``what`` (1 to :data:`MAX_ID`),
+    or ``None``."""
+    if not 1 <= value <= MAX_ID:
+        return f"{what}: expected an id from 1 to {MAX_ID}, found {str(value)[:40]}"
+    return None
+
+
+def check_id(value: int, what: str) -> int:
+    """``value`` when it can be the id of a stored ``what``, else ``ApiError``
+    422 naming it (an id out of the database's range is never looked up)."""
+    problem = id_problem(value, what)
+    if problem is not None:
+        raise ApiError(422, problem)
+    return value
+
+
 def json_body(model: type[BaseModel]) -> dict[str, Any]:
     """OpenAPI description of a JSON body of ``model``."""
     return {"requestBody": {"required": True, "content": {
@@ -237,6 +259,14 @@ def create_app(database: str, *, verifiers: int | None = None) -> FastAPI:
     async def bad_request(request: Request, exc: RequestValidationError) -> Response:
         return JSONResponse({"error": validation_message(exc)}, 422)
 
+    @app.exception_handler(ClientDisconnect)
+    async def client_gone(request: Request, exc: ClientDisconnect) -> Response:
+        # the client closed the connection before its body was read: nobody reads
+        # an answer, and nothing went wrong here
+        log.info("client disconnected before its body was read: %s %s", request.method,
+                 request.url.path)
+        return Response(status_code=400)
+
     @app.exception_handler(Exception)
     async def internal(request: Request, exc: Exception) -> Response:  # pragma: no cover
         log.exception("internal error on %s %s", request.method, request.url.path)
@@ -310,6 +340,7 @@ def create_app(database: str, *, verifiers: int | None = None) -> FastAPI:
     @app.get("/api/games/{game_id}")
     def get_game(game_id: int) -> dict[str, Any]:
         """A stored game's replay JSON: anyone may watch and verify it."""
+        check_id(game_id, "game_id")
         found = games.game_replay(server.engine, game_id)
         if found is None:
             raise ApiError(404, f"no game {game_id}")

@@ -23,6 +23,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from . import db
+from .tablestore import lock_table
 
 OVERDUE_BATCH = 200
 """The most abandoned seats one sweep handles (the next sweep takes the rest)."""
@@ -81,7 +82,8 @@ def free_waiting(engine: Engine, table_id: int, seat: int, cutoff: _dt.datetime
     """Free ``seat`` of a waiting table when its player is still away since before
     ``cutoff``; a table left with nobody is closed. Whether the seat was freed."""
     tables, seats, here = db.tables, db.table_seats, db.seat_presence
-    with engine.begin() as conn:
+    with engine.begin() as conn:  # holding the table: a join at the same moment waits
+        lock_table(conn, table_id)
         back = sa.exists().where(here.c.table_id == table_id, here.c.seat == seat,
                                  here.c.seen >= cutoff)
         waiting = sa.exists().where(tables.c.id == table_id, tables.c.status == "waiting")
@@ -96,6 +98,20 @@ def free_waiting(engine: Engine, table_id: int, seat: int, cutoff: _dt.datetime
                                              tables.c.status == "waiting", nobody)
                      .values(status="finished"))
         return True
+
+
+def held_seats(engine: Engine, table_ids: Iterable[int]) -> list[tuple[int, int, int]]:
+    """The ``(table id, seat, account id)`` of every held seat of the tables (one
+    query), as stored now."""
+    wanted = sorted(set(table_ids))
+    if not wanted:
+        return []
+    seats = db.table_seats
+    with engine.connect() as conn:
+        rows = conn.execute(sa.select(seats.c.table_id, seats.c.seat, seats.c.account_id)
+                            .where(seats.c.table_id.in_(wanted))
+                            .order_by(seats.c.table_id, seats.c.seat)).all()
+    return [(int(r.table_id), int(r.seat), int(r.account_id)) for r in rows]
 
 
 def forget(engine: Engine, table_id: int, seat: int) -> None:

@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
-from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import Response
 from sqlalchemy.engine import Connection, Engine
 from starlette.concurrency import run_in_threadpool
@@ -419,7 +419,8 @@ class Social:
 
 def install(app: FastAPI, server: Server, hub: Hub) -> Social:
     """Add the routes of players online and invitations, and ``/api/me/live``."""
-    from .app import ApiError
+    from .app import ApiError, check_id
+    from .tables import BINARY_FRAME, GONE, receive_text
 
     social = Social(server, hub)
     app.state.social = social
@@ -445,6 +446,7 @@ def install(app: FastAPI, server: Server, hub: Hub) -> Social:
     async def accept_invitation(table_id: int, request: Request) -> dict[str, Any]:
         """Accept an invitation: a seat at its table. ``404`` no pending
         invitation to it, ``409`` the table is full."""
+        check_id(table_id, "table_id")
         account = await run_in_threadpool(server.account, request)
         try:
             table = await run_in_threadpool(accept, server.engine, account, table_id)
@@ -457,6 +459,7 @@ def install(app: FastAPI, server: Server, hub: Hub) -> Social:
     @app.post("/api/me/invitations/{table_id}/decline", status_code=204)
     async def decline_invitation(table_id: int, request: Request) -> Response:
         """Decline an invitation (``404`` no pending invitation to that table)."""
+        check_id(table_id, "table_id")
         account = await run_in_threadpool(server.account, request)
         try:
             await run_in_threadpool(decline, server.engine, account, table_id)
@@ -492,12 +495,16 @@ def install(app: FastAPI, server: Server, hub: Hub) -> Social:
             await social.push_online(only=feed)
             budget = limits.RateLimit(server.messages_per_minute, 60.0)
             while True:
-                text = await socket.receive_text()
+                text = await receive_text(socket)
                 if not budget.hit(""):
                     await feed.send({"type": "refused", "kind": "too-many",
                                      "reason": "too many messages: at "
                                      f"most {server.messages_per_minute} a minute"})
                     break
+                if text is None:
+                    await feed.send({"type": "refused", "kind": "malformed",
+                                     "reason": BINARY_FRAME})
+                    continue
                 try:
                     message = json.loads(text)
                 except (ValueError, RecursionError):
@@ -508,7 +515,7 @@ def install(app: FastAPI, server: Server, hub: Hub) -> Social:
                 else:
                     await feed.send({"type": "refused", "kind": "malformed",
                                      "reason": "type: expected refresh"})
-        except WebSocketDisconnect:
+        except GONE:
             pass
         finally:
             mine.discard(feed)

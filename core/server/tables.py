@@ -70,6 +70,21 @@ GONE: tuple[type[Exception], ...] = tuple(
     if kind is not None)
 """A live connection that is gone (newer Starlette raises ``WebSocketDisconnected``
 on reading after a send to a closed peer)."""
+BINARY_FRAME = "expected text frames, each one JSON object (a binary frame is not read)"
+"""The ``refused`` reason (kind ``malformed``) of a binary frame."""
+
+
+async def receive_text(socket: WebSocket) -> str | None:
+    """The next text frame of ``socket``, or ``None`` for a binary frame (which a
+    live connection answers as malformed and carries on); one of :data:`GONE`
+    raised when the peer is gone."""
+    message = await socket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(int(message.get("code") or 1000), message.get("reason"))
+    text = message.get("text")
+    return text if isinstance(text, str) else None
+
+
 CLOCK_ENV = "BLOCKYARD_SERVER_CLOCK_TOLERANCE"
 CLOCK_TOLERANCE = 5.0
 """Falling games: an action is refused while the seat's game clock (the sum of
@@ -98,11 +113,12 @@ class JoinTable(BaseModel):
 
 @dataclass(eq=False)
 class Watcher:
-    """One live connection: a player (``seat``) or a spectator."""
+    """One live connection, signed in (``account``) or not. Whether it is a
+    player's is read from the table each time (a spectator may take a seat, a
+    player may leave it while connected), never kept here."""
 
     socket: WebSocket
     account: Account | None
-    seat: int | None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     round: int = 0
     seen: set[tuple[int, int]] = field(default_factory=set)
@@ -394,18 +410,25 @@ class Hub:
             await self._accepted(table, seat, game, ["end"])
 
     async def leave(self, watcher: Watcher, table_id: int) -> None:
-        table = await self.table(table_id)
-        seat = table.seat_of(watcher.account)
-        if seat is None:
+        """The player of ``watcher`` leaves the table, decided in the database
+        (:func:`~blockyard.server.tablestore.leave_table`, seeing the table's
+        status and round as they are now): the seat freed, the rematch's round
+        declined, or the seat's game ended. A spectator's ``leave`` is not answered."""
+        if watcher.account is None:
             return
-        if table.status in ("waiting", "finished"):  # the seat is free again
-            async with self.lock(table_id):
-                await run_in_threadpool(tablestore.free_seat, self.server.engine,
-                                        table, seat)
+        table = await self.cached_table(table_id)
+        async with self.lock(table_id):
+            outcome, table, seat = await run_in_threadpool(
+                tablestore.leave_table, self.server.engine, table_id, watcher.account,
+                self.deal_date(table.ruleset_id))
+            if outcome in ("freed", "declined") and seat is not None:
                 await run_in_threadpool(presence.forget, self.server.engine, table_id, seat)
+                self._forget(table_id)
+                self.tables.pop(table_id, None)
+        if outcome in ("freed", "declined"):
             await self.events.publish({"kind": "table", "table": table_id})
-        elif table.status == "playing":
-            await self.end_or_decline(table, seat)
+        elif outcome == "end" and seat is not None:
+            await self.end_seat(table_id, seat)
 
     async def end_or_decline(self, table: Table, seat: int) -> None:
         """A player leaves a playing table (or is away past the timeout): a round
@@ -458,25 +481,45 @@ class Hub:
         """Mark ``(table id, seat)`` pairs present now (in the database)."""
         await run_in_threadpool(presence.touch, self.server.engine, seats, accounts.now())
 
+    async def seat_now(self, watcher: Watcher, table_id: int) -> int | None:
+        """The seat the connection's account holds at the table as stored now."""
+        if watcher.account is None:
+            return None
+        with contextlib.suppress(TableError):
+            table = await run_in_threadpool(tablestore.load_table, self.server.engine,
+                                            table_id)
+            return table.seat_of(watcher.account)
+        return None
+
     async def arrived(self, watcher: Watcher, table_id: int) -> None:
-        if watcher.seat is not None:
-            await self.touch([(table_id, watcher.seat)])
+        seat = await self.seat_now(watcher, table_id)
+        if seat is not None:
+            await self.touch([(table_id, seat)])
 
     async def departed(self, watcher: Watcher, table_id: int) -> None:
-        """The connection closed: the seat's away time counts from now."""
-        if watcher.seat is not None:
-            await self.touch([(table_id, watcher.seat)])
+        """The connection closed: the seat's away time counts from now (the seat
+        its account holds now, if any)."""
+        seat = await self.seat_now(watcher, table_id)
+        if seat is not None:
+            await self.touch([(table_id, seat)])
 
-    def connected_seats(self) -> list[tuple[int, int]]:
-        """The ``(table id, seat)`` of every player connected to this process."""
-        return sorted({(table_id, w.seat) for table_id, found in self.watchers.items()
-                       for w in found if w.seat is not None})
+    async def connected_seats(self) -> list[tuple[int, int]]:
+        """The ``(table id, seat)`` of every seat whose current player (as stored
+        now: one query) has a live connection to its table in this process."""
+        here = {(table_id, w.account.id) for table_id, found in self.watchers.items()
+                for w in found if w.account is not None}
+        if not here:
+            return []
+        held = await run_in_threadpool(presence.held_seats, self.server.engine,
+                                       {table_id for table_id, _ in here})
+        return sorted({(table_id, seat) for table_id, seat, holder in held
+                       if (table_id, holder) in here})
 
     async def sweep_once(self) -> list[tuple[int, str, int]]:
         """Mark this process's connected seats present, then end or free the seats
         away from every process for :attr:`abandon_seconds`; those seats."""
         cutoff = accounts.now() - _dt.timedelta(seconds=self.abandon_seconds)
-        await self.touch(self.connected_seats())
+        await self.touch(await self.connected_seats())
         found = await run_in_threadpool(presence.overdue, self.server.engine, cutoff)
         for table_id, status, seat in found:
             with contextlib.suppress(Exception):  # one table's trouble stops no other
@@ -567,7 +610,7 @@ def account_tables(server: Server, name: str, limit: int) -> dict[str, Any]:
 
 def install(app: FastAPI, server: Server) -> Hub:
     """Add the table routes and the live WebSocket to ``app``."""
-    from .app import ApiError, json_body, read_model
+    from .app import ApiError, bearer, check_id, id_problem, json_body, read_model
 
     hub = Hub(server)
     app.state.hub = hub
@@ -619,13 +662,23 @@ def install(app: FastAPI, server: Server) -> Hub:
                             "status": t.status} for t in found]}
 
     @app.get("/api/tables/{table_id}")
-    def get_table(table_id: int) -> dict[str, Any]:
-        """A public table (or a private one: only its seats and status) with the
-        results of its finished rounds."""
+    def get_table(table_id: int, request: Request, code: str | None = None
+                  ) -> dict[str, Any]:
+        """A table with the results of its finished rounds. A private table is
+        shown in full only to whom may watch it (seated or invited, signed in with
+        ``Authorization: Bearer TOKEN``, or with its ``code`` in the query); to
+        anyone else only its ``id``, ``seats`` and ``status``."""
+        check_id(table_id, "table_id")
         try:
             table = tablestore.load_table(server.engine, table_id)
         except TableError as exc:
             raise ApiError(exc.status, str(exc)) from None
+        if table.private:
+            token = bearer(request)
+            account = accounts.account_for(server.engine, token) if token else None
+            if not table.may_watch(account, code[:32] if code else None):
+                return {"id": table.id, "seats": list(table.players),
+                        "status": table.status}
         message = table.message()
         del message["type"]
         return {**message, "results": tablestore.results(server.engine, table_id)}
@@ -640,6 +693,7 @@ def install(app: FastAPI, server: Server) -> Hub:
     async def join_table(table_id: int, request: Request) -> dict[str, Any]:
         """Take a seat: ``403`` for a private table without invitation or code,
         ``409`` when full."""
+        check_id(table_id, "table_id")
         account = await run_in_threadpool(server.account, request)
         raw = await request.body()
         body = JoinTable() if not raw.strip() else await read_model(request, JoinTable)
@@ -664,6 +718,11 @@ def install(app: FastAPI, server: Server) -> Hub:
             if account is not None:  # a live connection: the player is online
                 await run_in_threadpool(server.online.seen, account.id)
         await socket.accept()
+        problem = id_problem(table_id, "table_id")
+        if problem is not None:
+            await socket.send_json(refused(f"no such table ({problem})", "not-found"))
+            await socket.close(4404)
+            return
         if token and account is None:
             await socket.send_json(refused("sign in first: the token is not valid", "signed-out"))
             await socket.close(4401)
@@ -679,7 +738,7 @@ def install(app: FastAPI, server: Server) -> Hub:
                                            "code is needed", "private"))
             await socket.close(4403)
             return
-        watcher = Watcher(socket, account, table.seat_of(account))
+        watcher = Watcher(socket, account)
         hub.watchers.setdefault(table_id, set()).add(watcher)
         try:
             await hub.arrived(watcher, table_id)
@@ -697,19 +756,26 @@ def install(app: FastAPI, server: Server) -> Hub:
                                         "winner": done[-1]["winner"]})
             budget = limits.RateLimit(server.messages_per_minute, 60.0)
             while True:
-                text = await socket.receive_text()
+                text = await receive_text(socket)
                 if not budget.hit(""):
                     await watcher.send(refused(f"too many messages: at most "
                                                f"{server.messages_per_minute} a minute",
                                                "too-many"))
                     break
+                if text is None:
+                    await watcher.send(refused(BINARY_FRAME, "malformed"))
+                    continue
                 try:
                     message = json.loads(text)
                 except (ValueError, RecursionError):
                     await watcher.send(refused("expected one JSON object per message", "malformed"))
                     continue
                 kind = message.get("type") if isinstance(message, dict) else None
-                if kind == "act":
+                if kind == "act" and "action" not in message:
+                    await watcher.send(refused("action: missing (expected [name, "
+                                               "*arguments] as written in game.log)",
+                                               "malformed"))
+                elif kind == "act":
                     await hub.act(watcher, table_id, message.get("action"))
                 elif kind == "leave":
                     await hub.leave(watcher, table_id)

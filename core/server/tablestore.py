@@ -182,44 +182,103 @@ def list_tables(engine: Engine, limit: int = 100) -> list[Table]:
         return [_load(conn, int(i)) for i in ids]
 
 
+def lock_table(conn: Connection, table_id: int) -> bool:
+    """Hold the table's row until the end of ``conn``'s transaction, so that the
+    transaction's reads and writes of the table and its seats are not interleaved
+    with another one's (of any process): ``SELECT … FOR NO KEY UPDATE`` on
+    PostgreSQL (rows referring to the table, its actions, are still added
+    meanwhile); on SQLite a write of the row, which takes the database's one
+    write lock before anything is read. Whether the table exists."""
+    t = db.tables
+    if conn.dialect.name == "sqlite":
+        touched = conn.execute(sa.update(t).where(t.c.id == table_id)
+                               .values(round=t.c.round))
+        return bool(touched.rowcount)
+    return conn.execute(sa.select(t.c.id).where(t.c.id == table_id)
+                        .with_for_update(key_share=True)).first() is not None
+
+
 def join_table(engine: Engine, table_id: int, account: Account, code: str | None) -> Table:
     """Take the lowest free seat (or keep the one held): 403 for a private table
-    without invitation or code, 409 when full. The table starts when full."""
-    for _ in range(5):  # another player may take the same seat at the same moment
-        with engine.connect() as conn:
-            table = _load(conn, table_id)
+    without invitation or code, 409 when full or no longer waiting (a closed or
+    finished table says so), 404 for no table. The table starts when full. One
+    transaction holding the table (:func:`lock_table`): the seat is taken only
+    while the table is waiting, and it starts playing only when every seat is
+    taken, counted in that transaction."""
+    with engine.begin() as conn:
+        if not lock_table(conn, table_id):
+            raise TableError(404, f"no table {table_id}")
+        table = _load(conn, table_id)
         if table.seat_of(account) is not None:
             return table
         if table.private and not (account.id in table.invited or (
                 code is not None and secrets.compare_digest(code.upper(), table.code))):
             raise TableError(403, "this table is private: an invitation or its code is "
                                   "needed")
+        if table.status == "finished":
+            if all(holder is None for holder in table.player_ids):
+                raise TableError(409, "this table is closed: everybody left it")
+            raise TableError(409, "this table is finished: a seat is taken only while it "
+                                  "waits for players")
         free = [n for n, holder in enumerate(table.player_ids) if holder is None]
         if not free or table.status != "waiting":
             raise TableError(409, "this table is full")
-        try:
-            with engine.begin() as conn:
-                conn.execute(sa.insert(db.table_seats).values(
-                    table_id=table_id, seat=free[0], account_id=account.id))
-                if len(free) == 1:
-                    conn.execute(sa.update(db.tables).where(db.tables.c.id == table_id)
-                                 .values(status="playing", started=now()))
-                return _load(conn, table_id)
-        except sa.exc.IntegrityError:
-            continue
-    raise TableError(409, "this table is full")
+        conn.execute(sa.insert(db.table_seats).values(
+            table_id=table_id, seat=free[0], account_id=account.id))
+        held = conn.execute(sa.select(sa.func.count()).select_from(db.table_seats)
+                            .where(db.table_seats.c.table_id == table_id)).scalar_one()
+        if int(held) == table.seats:
+            conn.execute(sa.update(db.tables).where(db.tables.c.id == table_id,
+                                                    db.tables.c.status == "waiting")
+                         .values(status="playing", started=now()))
+        return _load(conn, table_id)
 
 
 def free_seat(engine: Engine, table: Table, seat: int) -> Table:
     """Free ``seat`` of a table that is waiting, or finished (its player left
     after the result: a rematch then waits for a player to take it). A waiting
     table left with nobody is closed (status ``finished``, no result), as the
-    sweep of absent seats closes one."""
+    sweep of absent seats closes one. The table's status is checked in the same
+    transaction (a playing table's seat is left held: see :func:`leave_table`)."""
     with engine.begin() as conn:
-        conn.execute(sa.delete(db.table_seats).where(db.table_seats.c.table_id == table.id,
-                                                     db.table_seats.c.seat == seat))
-        _close_if_empty(conn, table.id)
+        lock_table(conn, table.id)
+        current = _load(conn, table.id)
+        if current.status in ("waiting", "finished"):
+            conn.execute(sa.delete(db.table_seats).where(
+                db.table_seats.c.table_id == table.id, db.table_seats.c.seat == seat))
+            _close_if_empty(conn, table.id)
         return _load(conn, table.id)
+
+
+LEAVE_OUTCOMES = ("none", "freed", "declined", "end")
+
+
+def leave_table(engine: Engine, table_id: int, account: Account, date: str | None
+                ) -> tuple[str, Table, int | None]:
+    """A player leaves a table, decided in one transaction holding the table (so a
+    rematch, a join or another process's leave at the same moment is seen): the
+    outcome (one of :data:`LEAVE_OUTCOMES`), the table after it and the seat.
+    ``"none"``: ``account`` holds no seat. ``"freed"``: the table was waiting or
+    finished and the seat is free (a waiting table left with nobody is closed).
+    ``"declined"``: the table plays a round another seat's rematch dealt in which
+    this seat has not acted: the seat is freed and the round dealt again, waiting
+    for a player (``date``: the new deal's date). ``"end"``: the table plays and
+    the seat keeps it: the caller ends the seat's game (the ``end`` action)."""
+    with engine.begin() as conn:
+        if not lock_table(conn, table_id):
+            raise TableError(404, f"no table {table_id}")
+        table = _load(conn, table_id)
+        seat = table.seat_of(account)
+        if seat is None:
+            return "none", table, None
+        if table.status in ("waiting", "finished"):
+            conn.execute(sa.delete(db.table_seats).where(
+                db.table_seats.c.table_id == table_id, db.table_seats.c.seat == seat))
+            _close_if_empty(conn, table_id)
+            return "freed", _load(conn, table_id), seat
+        if _decline(conn, table, seat, date):
+            return "declined", _load(conn, table_id), seat
+        return "end", table, seat
 
 
 def _close_if_empty(conn: Connection, table_id: int) -> None:
@@ -332,9 +391,15 @@ def rematch(engine: Engine, table: Table, date: str | None, seat: int | None = N
     """Start the next round at a finished table: a new deal for every seat; when a
     player has left the table since, the round waits for a player to take the
     free seat (it starts when the table is full, as a new table does). ``seat``
-    asked for it (the ``table`` message's ``rematch_by``)."""
-    full = all(holder is not None for holder in table.player_ids)
+    asked for it (the ``table`` message's ``rematch_by``). The seats are counted
+    in the transaction that deals (holding the table), so a leave at the same
+    moment never leaves a playing table with a free seat; nothing is done when the
+    table has moved on from ``table``'s round or is not finished."""
     with engine.begin() as conn:
+        lock_table(conn, table.id)
+        held = conn.execute(sa.select(sa.func.count()).select_from(db.table_seats)
+                            .where(db.table_seats.c.table_id == table.id)).scalar_one()
+        full = int(held) == table.seats
         conn.execute(sa.update(db.tables)
                      .where(db.tables.c.id == table.id, db.tables.c.round == table.round,
                             db.tables.c.status == "finished")
@@ -344,30 +409,38 @@ def rematch(engine: Engine, table: Table, date: str | None, seat: int | None = N
         return _load(conn, table.id)
 
 
+def _decline(conn: Connection, table: Table, seat: int, date: str | None) -> bool:
+    acted = conn.execute(sa.select(db.table_actions.c.id)
+                         .where(db.table_actions.c.table_id == table.id,
+                                db.table_actions.c.round == table.round,
+                                db.table_actions.c.seat == seat).limit(1)).first()
+    if acted is not None or table.rematch_by is None or table.rematch_by == seat:
+        return False
+    updated = conn.execute(sa.update(db.tables)
+                           .where(db.tables.c.id == table.id,
+                                  db.tables.c.round == table.round,
+                                  db.tables.c.status == "playing")
+                           .values(status="waiting", round=table.round + 1,
+                                   seed=new_seed(), date=date, started=None,
+                                   rematch_by=None))
+    if not updated.rowcount:
+        return False
+    conn.execute(sa.delete(db.table_seats).where(db.table_seats.c.table_id == table.id,
+                                                 db.table_seats.c.seat == seat))
+    _close_if_empty(conn, table.id)
+    return True
+
+
 def decline_rematch(engine: Engine, table: Table, seat: int, date: str | None) -> bool:
     """A player leaves a round that another seat's rematch dealt, before acting in
     it: their seat is freed and the round is dealt again, waiting for a player (as
     a rematch after a player left; nobody asked for that round: ``rematch_by``
     ``None``, so whoever takes the seat joins it as any table); whether it was
     done (``False``: the seat has acted in the round, or the table moved on
-    meanwhile)."""
+    meanwhile). Decided in one transaction holding the table."""
     with engine.begin() as conn:
-        acted = conn.execute(sa.select(db.table_actions.c.id)
-                             .where(db.table_actions.c.table_id == table.id,
-                                    db.table_actions.c.round == table.round,
-                                    db.table_actions.c.seat == seat).limit(1)).first()
-        if acted is not None:
+        lock_table(conn, table.id)
+        current = _load(conn, table.id)
+        if current.round != table.round or current.player_ids[seat] != table.player_ids[seat]:
             return False
-        updated = conn.execute(sa.update(db.tables)
-                               .where(db.tables.c.id == table.id,
-                                      db.tables.c.round == table.round,
-                                      db.tables.c.status == "playing")
-                               .values(status="waiting", round=table.round + 1,
-                                       seed=new_seed(), date=date, started=None,
-                                       rematch_by=None))
-        if not updated.rowcount:
-            return False
-        conn.execute(sa.delete(db.table_seats).where(db.table_seats.c.table_id == table.id,
-                                                     db.table_seats.c.seat == seat))
-        _close_if_empty(conn, table.id)
-        return True
+        return _decline(conn, current, seat, date)

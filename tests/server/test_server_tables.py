@@ -177,9 +177,10 @@ def test_private_tables_need_an_invitation_or_the_code(server: Server) -> None:
     with live(server, table["id"], owner) as socket:
         first = until(socket, "table")
         assert first["invited"] == [guest] and first["rematch_by"] is None
-    assert server.client.get(f"/api/tables/{table['id']}").json()["invited"] == [guest]
+    shown = f"/api/tables/{table['id']}"
+    assert server.client.get(shown, headers=auth(owner)).json()["invited"] == [guest]
     assert server.client.post(url, headers=auth(guest_token)).json() == {"seat": 1}
-    assert server.client.get(f"/api/tables/{table['id']}").json()["invited"] == []
+    assert server.client.get(shown, headers=auth(owner)).json()["invited"] == []
     assert server.client.post(url, headers=auth(stranger),
                               json={"code": table["code"].lower()}).json() == {"seat": 2}
     for bad in ({"ruleset_id": "no-such-rules"}, {"ruleset_id": "eu-classic", "seats": 1},
