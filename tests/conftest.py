@@ -29,6 +29,18 @@ def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
         i18n.set_language("en")
 
 
+@pytest.fixture(autouse=True)
+def process_wide_hook_limit_restored() -> Iterator[None]:
+    """Each test ends with the hook watchdog's process-wide limit it started with
+    (an in-process server sets one, as ``blockyard serve`` does: it must not time
+    the tests after it)."""
+    from blockyard import watchdog
+
+    before = watchdog.default_limit()
+    yield
+    watchdog.set_default(before)
+
+
 @pytest.fixture
 def register_plugin() -> Iterator[Callable[[str, Any], None]]:
     """Register a rule plugin factory under a name for one test."""
