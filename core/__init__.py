@@ -10,7 +10,7 @@ The headless API (``docs/api.md``)::
 
 from __future__ import annotations
 
-from . import challenge, files, records, replays, testing
+from . import challenge, files, gamecheck, records, replays, testing
 from .actions import Action, ActionSpec
 from .discovery import RulesetInfo, list_rulesets, load_ruleset
 from .errors import DataError, IllegalMove, PluginError, RulesetError
@@ -44,6 +44,7 @@ __all__ = [
     "challenge",
     "daily_seed",
     "files",
+    "gamecheck",
     "hookimpl",
     "hookspec",
     "list_rulesets",

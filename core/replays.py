@@ -29,6 +29,7 @@ from .discovery import load_ruleset
 from .errors import DataError, IllegalMove, PluginError, RulesetError
 from .files import write_atomically
 from .game import Game, replay
+from .gamecheck import actions_json, chosen_start
 from .rulefiles import read_bytes_safely
 from .ruleset import ID_PATTERN
 from .version import __version__
@@ -48,10 +49,27 @@ class ReplayError(DataError):
 
 
 def state_digest(game: Game) -> str:
-    """A digest of the game's full state (what a faithful replay must reach)."""
-    snap = game.snapshot()
-    snap.pop("log", None)
+    """A digest of the game's full state (what a faithful replay must reach): its
+    snapshot but the log and the rule text, which the file's ``ruleset_digest``
+    pins already (hashing its 10 kB again for every game was most of a
+    verification's cost beyond the replay itself)."""
+    snap = game._snapshot_sharing_log()
+    del snap["log"], snap["ruleset"]
     return hashlib.sha256(json.dumps(snap, sort_keys=True).encode()).hexdigest()
+
+
+def legacy_state_digest(game: Game) -> str:
+    """The :func:`state_digest` of replay files written before December 2026, which
+    hashed the rule text too (such files are still read)."""
+    snap = game._snapshot_sharing_log()
+    del snap["log"]
+    return hashlib.sha256(json.dumps(snap, sort_keys=True).encode()).hexdigest()
+
+
+def reaches(game: Game, final_digest: str) -> bool:
+    """Whether ``game`` is the final state a replay file's ``final_digest`` names
+    (as :func:`state_digest` writes it, or as older files did)."""
+    return state_digest(game) == final_digest or legacy_state_digest(game) == final_digest
 
 
 def text_digest(text: str) -> str:
@@ -78,6 +96,8 @@ def check_replay_data(data: Any, where: str = "replay") -> dict[str, Any]:
                            validate.MAX_COUNTER)
         for key in ("player", "finished", "engine"):
             validate.check_str(data.get(key, ""), key, 200)
+        if data.get("chosen_start") is not None:
+            validate.check_str(data["chosen_start"], "chosen_start", 400)
         if data.get("over_reason") is not None:
             validate.check_str(data["over_reason"], "over_reason", 64)
         validate.check_date(data.get("date"), "date")
@@ -160,7 +180,7 @@ class Replay:
             if claimed != played or type(claimed) is not type(played):
                 raise ReplayError(f"{where}: {key}: the file says {_shown(claimed)} but its "
                                   f"log plays {_shown(played)}; the file was altered")
-        if state_digest(rebuilt) != self.data["final_digest"]:
+        if not reaches(rebuilt, self.data["final_digest"]):
             raise ReplayError(f"this replay was recorded by Blockyard "
                               f"{str(self.data.get('engine'))[:40]}; this engine "
                               f"({__version__}) plays it differently")
@@ -190,14 +210,55 @@ class Replay:
             raise ReplayError(f"{self._where()}: the game cannot be replayed: {exc}") from None
 
 
-def replay_data(game: Game, player: str = "") -> dict[str, Any]:
-    """The JSON content of a replay of ``game``."""
+def replay_data(game: Game, player: str = "", *,
+                final_digest: str | None = None) -> dict[str, Any]:
+    """The JSON content of a replay of ``game`` (``final_digest``: its
+    :func:`state_digest`, when the caller has it already). ``chosen_start``: why
+    the game is not the rules' own deal (a starting position or another seed
+    than a daily date's; :func:`blockyard.gamecheck.chosen_start`), or ``None``:
+    a game from a chosen start is kept and watched like any other, and never
+    counted."""
     text = game.log[0][1]["ruleset"]
+    digest = game.ruleset.digest if text == game.ruleset.to_toml() else text_digest(text)
     return {"format": FORMAT, "engine": __version__, "ruleset_id": game.ruleset.id,
-            "ruleset_digest": text_digest(text), "seed": game.seed, "date": game.date,
+            "ruleset_digest": digest, "seed": game.seed, "date": game.date,
             "player": player, "score": game.score, "over_reason": game.over_reason,
             "finished": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
-            "final_digest": state_digest(game), "log": game.log}
+            "chosen_start": chosen_start(game),
+            "final_digest": final_digest or state_digest(game), "log": game.log}
+
+
+_RULES = "\x00rules\x00"
+"""Stands for the rule text in :func:`replay_json` until the text's own JSON is
+put in its place (a name or reason never holds a NUL character)."""
+_RULES_JSON = json.dumps(_RULES)
+_ENCODED_RULES: dict[str, str] = {}
+
+
+def replay_json(game: Game, player: str = "", *, final_digest: str | None = None,
+                actions: str | None = None) -> str:
+    """:func:`replay_data` as compact JSON text, the rule text's JSON encoded once
+    per ruleset (it is most of a replay's bytes; the server writes one per game).
+    ``actions``: the :func:`blockyard.gamecheck.actions_json` of ``game.log[1:]``,
+    when the caller has it already."""
+    data = replay_data(game, player, final_digest=final_digest)
+    text = game.log[0][1]["ruleset"]
+    digest = data["ruleset_digest"]
+    encoded = _ENCODED_RULES.get(digest)
+    if encoded is None:
+        if len(_ENCODED_RULES) >= 64:
+            _ENCODED_RULES.clear()
+        encoded = _ENCODED_RULES[digest] = json.dumps(text, separators=(",", ":"))
+    del data["log"]  # the last key: written below, the start and the actions apart
+    head = json.dumps(data, separators=(",", ":"))
+    start = json.dumps(["start", {**game.log[0][1], "ruleset": _RULES}],
+                       separators=(",", ":"))
+    if _RULES_JSON in head or start.count(_RULES_JSON) != 1:  # pragma: no cover - a NUL
+        return json.dumps(replay_data(game, player, final_digest=final_digest),
+                          separators=(",", ":"))
+    moves = actions if actions is not None else actions_json(game.log[1:])
+    rest = "" if moves == "[]" else "," + moves[1:-1]
+    return f'{head[:-1]},"log":[{start.replace(_RULES_JSON, encoded, 1)}{rest}]}}'
 
 
 def replays_dir(ruleset_id: str | None = None) -> Path:

@@ -13,6 +13,7 @@ from blockyard.replays import (
     ReplayError,
     list_replays,
     load_replay,
+    replay_data,
     save_replay,
     state_digest,
 )
@@ -215,3 +216,23 @@ def test_a_code_with_two_typos_is_refused_without_guessing():
         decode(typo)
     assert caught.value.reason == "mistyped" and caught.value.position is None
     assert str(caught.value).startswith("The code is mistyped")
+
+
+def test_a_replay_file_of_before_the_shorter_final_digest_still_checks(tmp_path):
+    # files written before December 2026 hashed the rule text into final_digest too
+    from blockyard.replays import legacy_state_digest
+
+    game = blockyard.new_game("eu-classic", seed=6)
+    for _ in range(5):
+        game.place(*game.legal_moves()[0])
+    game.end_round()
+    data = replay_data(game, "old")
+    assert data["final_digest"] == state_digest(game) != legacy_state_digest(game)
+    data["final_digest"] = legacy_state_digest(game)
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(data))
+    assert load_replay(path).check().score == game.score
+    data["final_digest"] = "0" * 64
+    path.write_text(json.dumps(data))
+    with pytest.raises(ReplayError, match="plays it differently"):
+        load_replay(path).check()

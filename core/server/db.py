@@ -57,8 +57,12 @@ games = sa.Table(
     sa.Column("score", sa.BigInteger, nullable=False),
     sa.Column("moves", sa.Integer, nullable=False),
     sa.Column("counted", sa.Boolean, nullable=False),
-    # SHA-256 of the log: one game is stored once, whoever sends it
+    # SHA-256 of the stored log (games from migration 0007 on: the identity)
     sa.Column("log_digest", sa.String(64), nullable=False, unique=True),
+    # the game's identity (blockyard.gamecheck.game_identity): one game is stored
+    # once, whoever sends it and however it is spelt; NULL for a copy stored
+    # before migration 0007 found it (its first record holds the identity)
+    sa.Column("identity", sa.String(64), nullable=True, unique=True),
     sa.Column("replay", sa.Text, nullable=False),
     sa.Column("submitted", sa.DateTime(timezone=True), nullable=False),
     sa.Index("ix_games_board", "ruleset_id", "date", "counted"),

@@ -22,7 +22,7 @@ from .verify import Verified
 
 
 class Duplicate(Exception):
-    """This very game (the same log) is stored already."""
+    """This very game (the same identity) is stored already."""
 
 
 def _counts_today(date: str | None) -> bool:
@@ -36,19 +36,24 @@ def _counts_today(date: str | None) -> bool:
     return abs((day - today).days) <= 1
 
 
+def _stored(engine: Engine, identity: str) -> bool:
+    with engine.connect() as conn:
+        return conn.execute(sa.select(db.games.c.id)
+                            .where(db.games.c.identity == identity)).first() is not None
+
+
 def store_game(engine: Engine, account: Account, game: Verified) -> tuple[int, bool]:
     """Store a verified game: its id and whether it counts (:class:`Duplicate`
-    when the same log is stored already)."""
+    when a game of the same identity is stored already, whoever sent it)."""
     values: dict[str, Any] = {
         "account_id": account.id, "ruleset_id": game.ruleset_id,
         "ruleset_digest": game.ruleset_digest, "daily": game.daily, "date": game.date,
         "seed": game.seed, "score": game.score, "moves": game.moves,
-        "log_digest": game.log_digest, "replay": game.replay, "submitted": now()}
+        "log_digest": game.identity, "identity": game.identity, "replay": game.replay,
+        "submitted": now()}
     counted = _counts_today(game.date) if game.daily else True
-    with engine.connect() as conn:
-        if conn.execute(sa.select(db.games.c.id)
-                        .where(db.games.c.log_digest == game.log_digest)).first():
-            raise Duplicate(game.log_digest)
+    if _stored(engine, game.identity):
+        raise Duplicate(game.identity)
     for attempt in (counted, False) if counted else (False,):
         try:
             with engine.begin() as conn:
@@ -58,12 +63,10 @@ def store_game(engine: Engine, account: Account, game: Verified) -> tuple[int, b
                 return int(key[0]), attempt
         except sa.exc.IntegrityError:
             # the daily's first game is stored already (the partial unique index), or
-            # the same log arrived at the same moment
-            with engine.connect() as conn:
-                if conn.execute(sa.select(db.games.c.id)
-                                .where(db.games.c.log_digest == game.log_digest)).first():
-                    raise Duplicate(game.log_digest) from None
-    raise Duplicate(game.log_digest)  # pragma: no cover - the practice insert cannot clash
+            # the same game arrived at the same moment
+            if _stored(engine, game.identity):
+                raise Duplicate(game.identity) from None
+    raise Duplicate(game.identity)  # pragma: no cover - the practice insert cannot clash
 
 
 def game_replay(engine: Engine, game_id: int) -> dict[str, Any] | None:

@@ -1,35 +1,77 @@
 """Verifying submitted games: the log replayed on the server's own engine.
 
-A submitted replay is checked by :meth:`blockyard.replays.Replay.check` in a
-worker process (a pool, so that a slow or hostile game never holds the server's
-event loop, and a crash takes only the worker): its rules must be a ruleset this
-server serves, byte for byte (the SHA-256 digest), its log must replay, and its
-header must be what the log plays. Every plugin hook runs under the hook
-watchdog (:data:`HOOK_SECONDS`), and a whole verification under
-:data:`VERIFY_SECONDS`. Only what the replay gives is kept: the stored replay
-is written anew from the rebuilt game (:func:`blockyard.replays.replay_data`).
+A submitted replay (``POST /api/games``) counts only when the rules dealt it and
+its log plays it (docs/online.md, "What the referee accepts"). In a verifying
+process, :func:`verify_replay`, cheapest check first:
+
+1. the file's shape (:func:`blockyard.replays.check_replay_data`, done in the
+   server process before anything is queued);
+2. the rules: a ruleset this server serves, its rule text the one the game was
+   played with (the SHA-256 digest) and the rule text the file carries matching
+   the digest recorded with it;
+3. the work: no more log entries than a real game of the ruleset can need
+   (:func:`blockyard.gamecheck.check_work`), counted before anything is replayed;
+4. the start: the rules' own deal of its seed (and for a daily ruleset, of its
+   date) — never a submitted ``board``, ``tray`` or ``stream``
+   (:func:`blockyard.gamecheck.dealt_game`);
+5. the log replayed from that deal, entry by entry, and the file's header
+   (``seed``, ``date``, ``score``, ``over_reason``) and final-state digest compared
+   with the game it plays; the game must be over.
+
+Only what the replay gives is kept: the stored replay is written anew from the
+rebuilt game, in the canonical form whose digest is the game's identity
+(:func:`blockyard.gamecheck.game_identity`, the duplicate check's key).
+
+The pool (pebble's :class:`~pebble.ProcessPool`): each verification has its own
+budget of :data:`VERIFY_SECONDS`, counted from when a verifying process starts
+it (never the time it waited in the queue); one over budget is refused alone and
+only its process is replaced, so every other submission in flight is answered as
+if it were alone. The budget is what bounds a hanging or looping plugin hook
+here, so the per-hook watchdog is off in these processes (it would cost every
+hook call a timer).
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import hashlib
-import json
+import contextlib
 import multiprocessing
 import os
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .. import watchdog
-from ..errors import DataError, PluginError, RulesetError
-from ..replays import Replay, ReplayError, check_replay_data, replay_data
+import pebble
+
+from .. import validate, watchdog
+from ..discovery import known_ids, load_ruleset
+from ..errors import DataError, IllegalMove, PluginError, RulesetError
+from ..gamecheck import (
+    NotCounted,
+    actions_json,
+    check_length,
+    check_work,
+    dealt_game,
+    game_identity,
+)
+from ..replays import (
+    HEADER_FIELDS,
+    ReplayError,
+    check_replay_data,
+    reaches,
+    replay_json,
+    state_digest,
+    text_digest,
+)
+from ..version import __version__
 
 HOOK_SECONDS = 2.0
-"""The hook watchdog's limit in the verifying processes."""
+"""The hook watchdog's limit in the server process (the live tables' games)."""
 VERIFY_SECONDS = 30.0
-"""The longest one verification may take (then it is refused)."""
+"""The longest one verification may take, counted from its own start in a
+verifying process (then it is refused)."""
 
 
 class Refused(ValueError):
@@ -47,87 +89,135 @@ class Verified:
     seed: int
     score: int
     moves: int
-    log_digest: str
+    identity: str
+    """The game's identity (:func:`blockyard.gamecheck.game_identity`)."""
     replay: str
     """The replay JSON to store, written from the rebuilt game."""
 
 
-def _start_worker() -> None:
-    watchdog.set_default(HOOK_SECONDS)
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
-def verify_replay(data: Any, player: str) -> Verified:
+def verify_replay(data: Any, player: str, *, shape_checked: bool = False) -> Verified:
     """Replay ``data`` (a replay file's parsed JSON) on this engine: the
-    :class:`Verified` facts, or :class:`Refused` naming what is wrong."""
+    :class:`Verified` facts, or :class:`Refused` naming what is wrong.
+    ``shape_checked``: ``data`` is what :func:`check_replay_data` returned."""
     try:
-        replay = Replay(None, check_replay_data(data))
-        game = replay.check()
-    except ReplayError as exc:
+        return _verify(data if shape_checked else check_replay_data(data), player)
+    except (NotCounted, ReplayError) as exc:
         raise Refused(str(exc)) from None
-    except (DataError, RulesetError, PluginError) as exc:  # pragma: no cover - belt and braces
+    except (DataError, RulesetError, PluginError) as exc:
         raise Refused(f"the game cannot be replayed: {exc}") from None
+
+
+def _verify(data: dict[str, Any], player: str) -> Verified:
+    rid = data["ruleset_id"]
+    log = data["log"]
+    start = log[0][1]
+    try:
+        ruleset = load_ruleset(rid)  # an id: check_replay_data admits no path
+    except (RulesetError, PluginError) as exc:
+        raise Refused(f"the ruleset {rid!r} is not served here or cannot be loaded: "
+                      f"{exc}") from None
+    # the served rule text compared as text (cheap); hashed only when it differs
+    same_text = start["ruleset"] == ruleset.to_toml()
+    if (data["ruleset_digest"] != ruleset.digest) if same_text else \
+            (text_digest(start["ruleset"]) != data["ruleset_digest"]):
+        raise Refused("the rules in this replay do not match the hash recorded with them; "
+                      "the file was altered")
+    if not same_text:
+        raise Refused(f"this game of {rid!r} was played with other rules than this server's "
+                      f"{rid!r}")
+    check_work(ruleset, log)
+    game = dealt_game(ruleset, start)
+    mode = game.mode
+    apply = game.apply
+    for index, action in enumerate(log[1:], start=1):
+        validate.check_entry(action, index, mode)
+        try:
+            apply(action)
+        except IllegalMove as exc:
+            raise Refused(f"the game cannot be replayed: log[{index}] {action!r:.60}: "
+                          f"{exc}") from None
+    for key in HEADER_FIELDS:
+        if key not in data:  # an optional field the file does not claim
+            continue
+        claimed, played = data[key], getattr(game, key)
+        if claimed != played or type(claimed) is not type(played):
+            raise Refused(f"{key}: the file says {_shown(claimed)} but its log plays "
+                          f"{_shown(played)}; the file was altered")
+    final = state_digest(game)
+    if final != data["final_digest"] and not reaches(game, data["final_digest"]):
+        raise Refused(f"this replay was recorded by Blockyard "
+                      f"{str(data.get('engine'))[:40]}; this engine ({__version__}) plays "
+                      "it differently")
     if not game.over:
         raise Refused("the game is not over: only finished games are accepted")
-    stored = replay_data(game, player)
-    log_text = json.dumps(game.log, sort_keys=True, separators=(",", ":"))
+    moves = actions_json(game.log[1:])
+    stored = replay_json(game, player, final_digest=final, actions=moves)
     return Verified(
-        ruleset_id=game.ruleset.id, ruleset_digest=stored["ruleset_digest"],
-        daily=game.ruleset.is_daily, date=game.date, seed=int(game.seed),
-        score=int(game.score), moves=len(game.log) - 1,
-        log_digest=hashlib.sha256(log_text.encode()).hexdigest(),
-        replay=json.dumps(stored, separators=(",", ":")))
+        ruleset_id=ruleset.id, ruleset_digest=ruleset.digest, daily=ruleset.is_daily,
+        date=game.date, seed=int(game.seed), score=int(game.score), moves=len(game.log) - 1,
+        identity=game_identity(game, encoded=moves), replay=stored)
 
 
 def _verify_in_worker(data: Any, player: str) -> Verified | str:
-    try:
-        return verify_replay(data, player)
+    try:  # Verifier.verify checked the shape before queuing it
+        return verify_replay(data, player, shape_checked=True)
     except Refused as exc:
         return str(exc)
     except Exception as exc:  # whatever a hostile file provokes: refused, never a 500
         return f"the game cannot be replayed ({type(exc).__name__})"
 
 
+def _start_worker() -> None:
+    watchdog.set_default(None)  # the verification's own budget bounds every hook here
+    for ruleset_id in known_ids():  # loaded before any budget runs, not by the first game
+        with contextlib.suppress(RulesetError, PluginError):  # refused when a game comes
+            load_ruleset(ruleset_id)
+
+
 class Verifier:
-    """A pool of worker processes verifying submitted games."""
+    """A pool of worker processes verifying submitted games, each under its own
+    budget (``budget`` seconds from its own start; :data:`VERIFY_SECONDS`).
+    ``check``: the function a worker runs on ``(data, player)`` (tests give
+    another), returning :class:`Verified` or a refusal's sentence."""
 
-    def __init__(self, processes: int | None = None) -> None:
+    def __init__(self, processes: int | None = None, *, budget: float = VERIFY_SECONDS,
+                 check: Callable[[Any, str], Verified | str] = _verify_in_worker) -> None:
         self.processes = max(1, processes or os.cpu_count() or 1)
+        self.budget = budget
+        self._check = check
         self._lock = threading.Lock()
-        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self._pool: pebble.ProcessPool | None = None
 
-    def _get_pool(self) -> concurrent.futures.ProcessPoolExecutor:
+    def _get_pool(self) -> pebble.ProcessPool:
         with self._lock:
             if self._pool is None:
-                self._pool = concurrent.futures.ProcessPoolExecutor(
-                    self.processes, mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_start_worker)
+                self._pool = pebble.ProcessPool(
+                    self.processes, initializer=_start_worker,
+                    context=multiprocessing.get_context("spawn"))
             return self._pool
-
-    def _reset(self, pool: concurrent.futures.ProcessPoolExecutor) -> None:
-        """Drop a pool whose worker hangs or died (its processes are ended)."""
-        with self._lock:
-            if self._pool is pool:
-                self._pool = None
-        for process in list(getattr(pool, "_processes", {}).values()):
-            process.kill()
-        pool.shutdown(wait=False, cancel_futures=True)
 
     async def verify(self, data: Any, player: str) -> Verified:
         """Verify ``data`` in a worker process: :class:`Verified`, or
-        :class:`Refused` (also for a verification over :data:`VERIFY_SECONDS`)."""
-        try:  # the shape first, here: only a well-formed replay goes to a worker
+        :class:`Refused` (also for a verification over its budget, which ends
+        that worker alone)."""
+        try:  # the shape and length first, here: only those that pass go to a worker
             data = check_replay_data(data)
-        except ReplayError as exc:
+            check_length(data["ruleset_id"], data["log"])
+        except (ReplayError, NotCounted) as exc:
             raise Refused(str(exc)) from None
-        pool = self._get_pool()
+        future = self._get_pool().schedule(self._check, args=(data, player),
+                                           timeout=self.budget)
         try:
-            future = pool.submit(_verify_in_worker, data, player)
-            outcome = await asyncio.wait_for(asyncio.wrap_future(future), VERIFY_SECONDS)
+            outcome = await asyncio.wrap_future(future)
         except TimeoutError:
-            self._reset(pool)
-            raise Refused(f"the game took longer than {VERIFY_SECONDS:g} s to replay") from None
-        except concurrent.futures.process.BrokenProcessPool:
-            self._reset(pool)
+            raise Refused(f"the game took too long to verify (over {self.budget:g} s)") \
+                from None
+        except (pebble.ProcessExpired, concurrent.futures.process.BrokenProcessPool):
             raise Refused("the game could not be replayed (its replay stopped the "
                           "verifying process)") from None
         if isinstance(outcome, str):
@@ -139,4 +229,5 @@ class Verifier:
         with self._lock:
             pool, self._pool = self._pool, None
         if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
+            pool.stop()  # type: ignore[no-untyped-call]
+            pool.join()

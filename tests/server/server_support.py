@@ -137,3 +137,36 @@ def finished_game(ruleset: str, seed: int | None = 3, moves: int = 6, **kwargs: 
         game.end_round()
     assert game.over
     return game
+
+
+def hang_for_player_hang(data: Any, player: str) -> Any:
+    """A verifying process's check (``Verifier(check=…)``) that never ends for the
+    player ``"hang"`` (a plugin hook stuck in a loop, say) and verifies the rest."""
+    from blockyard.server import verify
+
+    if player == "hang":
+        import threading
+
+        threading.Event().wait()  # never set: this check only ends when its process does
+    try:
+        return verify.verify_replay(data, player)
+    except verify.Refused as exc:
+        return str(exc)
+
+
+def old_database(tmp_path: Path, revision: str) -> tuple[str, Any]:
+    """An SQLite database migrated only up to ``revision`` (as an older server left
+    it): its URL and an engine on it (to be disposed of)."""
+    from alembic import command
+    from alembic.config import Config
+
+    from blockyard.server import db
+
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    config = Config()
+    config.set_main_option("script_location", str(Path(db.__file__).parent / "migrations"))
+    engine = db.make_engine(url)
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, revision)
+    return url, engine

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import sqlalchemy as sa
-from server_support import Server
+from server_support import Server, old_database
 from test_server_tables import auth, live, new_table, receive, until
 
 import blockyard
@@ -100,22 +100,6 @@ def test_account_tables_newest_first_and_its_errors(server: Server) -> None:
         answer = server.client.get(bad)
         assert answer.status_code == 422, bad
         assert answer.json()["error"]
-
-
-def old_database(tmp_path: Path, revision: str) -> tuple[str, sa.Engine]:
-    """An SQLite database migrated only up to ``revision`` (as an older server left
-    it): its URL and an engine on it (to be disposed of)."""
-    from alembic import command
-    from alembic.config import Config
-
-    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
-    config = Config()
-    config.set_main_option("script_location", str(Path(db.__file__).parent / "migrations"))
-    engine = db.make_engine(url)
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, revision)
-    return url, engine
 
 
 def test_the_migration_fills_in_the_rounds_finished_before(tmp_path: Path) -> None:

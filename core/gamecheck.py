@@ -1,0 +1,223 @@
+"""The referee's game check: which games count, and when two games are one.
+
+A finished game counts (on a server's leaderboard, in a player's records) only
+when the rules dealt it. Three checks, the same wherever a game is judged
+(``blockyard serve``'s ``POST /api/games``, the records, the window):
+
+- **The rules' own deal** (:func:`dealt_game`): the log's start entry is what
+  ``new_game(ruleset, seed=…, date=…)`` writes — no ``board``, ``tray`` or
+  ``stream`` of the player's choosing, and for a daily ruleset the seed that its
+  date deals (:func:`blockyard.rng.daily_seed`). A start entry that spells the
+  dealt start differently (an empty board written out, the dealt tray named) is
+  that deal; one that builds another position is a *chosen start*: a headless
+  feature for tests, puzzles and tutorials (``new_game(board=…)``,
+  ``blockyard play --tray``), never counted.
+- **Bounded work** (:func:`check_work`): a log is refused before it is replayed
+  when it holds more entries than a real game of its ruleset can need: per move
+  (a placement, a dropped stone) at most :data:`ENTRIES_PER_MOVE` other
+  entries, for a game on a clock at most :data:`ENTRIES_PER_SECOND` per second
+  of its game clock, and never more than :data:`MAX_ENTRIES`.
+- **One game, one identity** (:func:`game_identity`): the SHA-256 of the
+  rules' digest, the dealt start and the actions in one canonical JSON form
+  (:func:`canonical_json`), however the submitted file spelt them. The server's
+  duplicate check and its stored replays use it.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from . import rng
+from .errors import DataError
+from .game import Game
+
+if TYPE_CHECKING:
+    from .ruleset import Ruleset
+
+POSITION_KEYS = ("board", "tray", "stream")
+"""The start entry's keys that can carry a starting position."""
+ENTRIES_PER_MOVE = 16
+"""Log entries other than moves (turns, swaps, continues, a stone's steps) a
+real game can need per move, and before its first one."""
+ENTRIES_PER_SECOND = 60
+"""Log entries a game on a clock can need per second of its game clock (one a
+frame at 60 frames a second, far above any player's keys)."""
+MAX_ENTRIES = 200_000
+"""The most log entries a game of any ruleset may have to be verified."""
+IDENTITY_FORMAT = "blockyard-game/1"
+"""The first item of what :func:`game_identity` hashes."""
+
+_POSITION_WORDS = {"board": "board", "tray": "tray", "stream": "stone stream"}
+
+
+class NotCounted(DataError):
+    """A game that cannot count: not the rules' own deal, or more work than a
+    real game of its ruleset needs. The message says which, in a sentence."""
+
+
+def canonical_json(value: Any) -> str:
+    """``value`` as one canonical JSON text: keys sorted, no spaces, ASCII only."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True,
+                      allow_nan=False)
+
+
+def _date(value: Any) -> _dt.date | None:
+    return _dt.date.fromisoformat(value) if isinstance(value, str) and value else None
+
+
+def dealt_seed(ruleset: Ruleset, start: Mapping[str, Any]) -> int:
+    """The seed the rules deal for a game whose start entry is ``start``: its own
+    seed, and for a daily ruleset the seed of its date (:class:`NotCounted` for a
+    daily game that names another seed or no date)."""
+    seed = int(start["seed"])
+    if not ruleset.is_daily:
+        return seed
+    day = _date(start.get("date"))
+    if day is None:
+        raise NotCounted(f"a daily game of {ruleset.id!r} must name its date; the rules "
+                         "deal each date's game from it")
+    expected = rng.daily_seed(ruleset.id, day)
+    if seed != expected:
+        raise NotCounted(f"this daily game of {ruleset.id!r} was played on seed {seed}, but "
+                         f"the rules deal {day.isoformat()}'s game from seed {expected}: "
+                         "only the date's own deal counts")
+    return seed
+
+
+def dealt_game(ruleset: Ruleset, start: Mapping[str, Any]) -> Game:
+    """A new game of ``ruleset`` as the rules deal it for the log start entry
+    ``start`` (checked by :func:`blockyard.validate.check_start`): its seed (the
+    date's for a daily ruleset) and date, at its start. :class:`NotCounted`
+    when ``start`` names another seed or builds a chosen starting position."""
+    return _dealt_position(ruleset, dealt_seed(ruleset, start), start)
+
+
+def _dealt_position(ruleset: Ruleset, seed: int, start: Mapping[str, Any]) -> Game:
+    """A new game of ``ruleset`` on ``seed`` at the position the rules deal:
+    :class:`NotCounted` when ``start`` builds another one."""
+    day = _date(start.get("date"))
+    game = Game.start(ruleset, seed=seed, date=day)
+    dealt = game.log[0][1]
+    if all(start.get(key) == dealt.get(key) for key in POSITION_KEYS):
+        return game
+    chosen = [key for key in POSITION_KEYS if start.get(key) != dealt.get(key)]
+    try:  # the same position spelt another way (an empty board written out) is the deal
+        built = Game.start(ruleset, seed=seed, date=day, board=start.get("board"),
+                           tray=start.get("tray"), stream=start.get("stream"))
+        same = _position(built) == _position(game)
+    except ValueError:  # IllegalMove and DataError included: not even a position
+        same = False
+    if same:
+        return game
+    words = " and ".join(_POSITION_WORDS[key] for key in chosen)
+    raise NotCounted(f"this game starts from a chosen {words}, not the rules' own deal of "
+                     f"seed {seed}: games from a chosen start are for practice and never "
+                     "count")
+
+
+def _position(game: Game) -> dict[str, Any]:
+    """Everything of a game's state but its log (what decides how it goes on)."""
+    snap = game.snapshot()
+    snap.pop("log", None)
+    return snap
+
+
+def chosen_position(game: Game) -> str | None:
+    """Why ``game`` starts from a position the rules did not deal (a sentence), or
+    ``None``: its start entry's ``board``, ``tray`` and ``stream`` are the deal
+    of its seed. A player's records count such a game as practice."""
+    start = game.log[0][1]
+    if all(start.get(key) is None for key in POSITION_KEYS):
+        return None
+    try:
+        _dealt_position(game.ruleset, int(game.seed), start)
+    except NotCounted as exc:
+        return str(exc)
+    return None
+
+
+def chosen_start(game: Game) -> str | None:
+    """Why ``game`` is not the rules' own deal (a sentence), or ``None`` when it is:
+    a started game's own log judged as :func:`dealt_game` judges a file's (a
+    chosen position, or a daily game on another seed than its date's)."""
+    try:
+        dealt_seed(game.ruleset, game.log[0][1])
+    except NotCounted as exc:
+        return str(exc)
+    return chosen_position(game)
+
+
+def work_limit(ruleset: Ruleset, moves: int, clock_us: int) -> int:
+    """The most log entries (the start excepted) a real game of ``ruleset`` with
+    ``moves`` moves and ``clock_us`` µs of game clock can need."""
+    limit = ENTRIES_PER_MOVE * (moves + 1) + moves
+    if ruleset.mode_record.realtime or ruleset.time_limit is not None:
+        limit += ENTRIES_PER_SECOND * (clock_us // 1_000_000 + 1)
+    return min(limit, MAX_ENTRIES)
+
+
+def check_length(ruleset_id: str, log: Sequence[Any]) -> None:
+    """:class:`NotCounted` when ``log`` is longer than any game is verified
+    (:data:`MAX_ENTRIES` actions): told from its length alone."""
+    actions = len(log) - 1
+    if actions > MAX_ENTRIES:
+        raise NotCounted(f"the log has {actions} actions; a game of {ruleset_id!r} is "
+                         f"verified up to {MAX_ENTRIES}")
+
+
+def check_work(ruleset: Ruleset, log: Sequence[Any]) -> None:
+    """:class:`NotCounted` when ``log`` (a game log, its entries not yet checked)
+    holds more entries than a real game of ``ruleset`` can need
+    (:func:`work_limit`); counted without replaying anything."""
+    actions = len(log) - 1
+    if actions <= ENTRIES_PER_MOVE:
+        return
+    check_length(ruleset.id, log)
+    move_names = frozenset(ruleset.mode_record.move_actions)
+    moves = 0
+    clock_us = 0
+    for entry in log[1:]:
+        if type(entry) is list and entry:
+            name = entry[0]
+            if name in move_names:
+                moves += 1
+            elif name == "tick" and len(entry) == 2 and type(entry[1]) is int \
+                    and 0 < entry[1] <= 86_400_000_000:
+                clock_us += entry[1]
+    limit = work_limit(ruleset, moves, clock_us)
+    if actions > limit:
+        clock = f" and {clock_us / 1_000_000:.0f} s of game clock" \
+            if ruleset.mode_record.realtime or ruleset.time_limit is not None else ""
+        raise NotCounted(f"the log has {actions} actions for {moves} moves{clock}; a real game "
+                         f"of {ruleset.id!r} needs at most {limit}")
+
+
+def actions_json(actions: Sequence[Any]) -> str:
+    """A log's actions (the entries after its start) as one compact JSON text:
+    lists of scalars, so this is their one canonical form."""
+    return json.dumps(list(actions), separators=(",", ":"), ensure_ascii=True,
+                      allow_nan=False)
+
+
+def identity_of(digest: str, start: Mapping[str, Any], actions: Sequence[Any], *,
+                encoded: str | None = None) -> str:
+    """The identity of a game of the rules with SHA-256 ``digest`` that starts as
+    the log start entry ``start`` (its rule text left out: the digest stands for
+    it) and plays ``actions`` (``encoded``: their :func:`actions_json`, when the
+    caller has it already): the SHA-256 of the canonical JSON of
+    ``[IDENTITY_FORMAT, digest, start]``, a newline, and the actions' JSON."""
+    head = {key: value for key, value in start.items() if key != "ruleset"}
+    text = canonical_json([IDENTITY_FORMAT, digest, head]) + "\n" + \
+        (actions_json(actions) if encoded is None else encoded)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+def game_identity(game: Game, *, encoded: str | None = None) -> str:
+    """The identity of ``game``: one hex SHA-256 for one game, however a file
+    spelt it (its log as the engine wrote it, rules by digest; ``encoded``: the
+    :func:`actions_json` of ``game.log[1:]``, when the caller has it already)."""
+    return identity_of(game.ruleset.digest, game.log[0][1], game.log[1:], encoded=encoded)
