@@ -59,6 +59,7 @@ from .files import (
     set_aside,
     write_atomically,
 )
+from .gamecheck import chosen_position
 from .recordsdb import (
     _GAME_COLUMNS,
     _MAX,
@@ -504,8 +505,11 @@ class RecordStore(RecordsFile):
         pending = table.startswith("temp.")
         conn.execute("BEGIN" if pending else "BEGIN IMMEDIATE")
         try:
-            practice = bool(ruleset.is_daily and date is not None and self._counted_day_score(
-                conn, ruleset.record_group, date) is not None)
+            # a game from a chosen start (blockyard.gamecheck) is practice: never counted
+            practice = chosen_position(game) is not None
+            practice = practice or bool(
+                ruleset.is_daily and date is not None
+                and self._counted_day_score(conn, ruleset.record_group, date) is not None)
             before = self._best(conn, ruleset, date)
             summary = game.summary(record_before=before)
             if pending:  # an id after every written one, so the history keeps its order

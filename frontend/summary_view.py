@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from .session import Session
 
 PRACTICE = N_("Practice — only the first game of the day counts")
+CHOSEN_START = N_("Practice — a game from a chosen start never counts")
 
 
 class SummaryView(arcade.View):
@@ -63,7 +64,8 @@ class SummaryView(arcade.View):
             lines.append((ngettext("{n} point", "{n} points", s.points).format(
                 n=format_number(s.points)), theme.TEXT, 40, True))
         if s.practice:
-            lines.append((_(PRACTICE), theme.MUTED, 16, True))
+            chosen = blockyard.gamecheck.chosen_position(self.game) is not None
+            lines.append((_(CHOSEN_START if chosen else PRACTICE), theme.MUTED, 16, True))
         if s.hints:
             lines.append((_("Hints used: {n}").format(n=format_number(s.hints)), theme.MUTED,
                           16, False))
