@@ -532,7 +532,11 @@ class Game:
             game = Game._from_entries(built["log"], ruleset, "snapshot.log", checked=True)
         except RulesetError as exc:
             raise DataError(f"snapshot.log: its rules cannot be loaded: {exc}") from None
-        differs = validate.first_difference(snap, game._snapshot_sharing_log(), "snapshot")
+        truth = game._snapshot_sharing_log()
+        differs = validate.first_difference(snap, truth, "snapshot")
+        if differs is not None and differs.startswith("snapshot.tray["):
+            # written by an engine that gave a turned piece one mark per turn ever made
+            differs = validate.first_difference(validate.turns_counted(snap), truth, "snapshot")
         if differs is not None:
             raise DataError(f"{differs}: not what the snapshot's log produces (the log is "
                             "the truth; the snapshot was changed or is from another engine)")

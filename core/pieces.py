@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import contextlib
+import re
+from collections.abc import Iterable, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -76,6 +79,45 @@ def rotate_cells(cells: frozenset[Cell]) -> frozenset[Cell]:
     return normalise((c, height - 1 - r) for r, c in cells)
 
 
+TURN = "+r"
+"""What each quarter turn of a piece adds to its id (:meth:`Piece.rotated`)."""
+
+_MARKS_BACKWARDS = re.compile(f"(?:{re.escape(TURN[::-1])})*")
+"""The turn marks at the end of an id, matched on the id written backwards (one
+pass, however long the id)."""
+_UNBOUNDED_TURNS: ContextVar[bool] = ContextVar("blockyard_unbounded_turn_ids", default=False)
+
+
+def turned_id(piece_id: str, turns: int = 1) -> str:
+    """The id of the piece ``piece_id`` names turned ``turns`` quarter turns
+    more: its id without the :data:`TURN` marks at its end, and one mark for
+    each quarter turn of the whole, counted modulo 4. So ``"L-1"`` turned once
+    is ``"L-1+r"``, three times ``"L-1+r+r+r"``, four times ``"L-1"`` again
+    (four turns give the piece back): an id stays bounded however often a
+    piece is turned. ``turned_id(id, 0)`` writes an id with any number of
+    marks (as engines before this one wrote them, one mark per turn ever
+    made) in this form."""
+    if not piece_id.endswith(TURN):  # a piece as dealt: nearly every call
+        return piece_id + TURN * (turns % 4)
+    found = _MARKS_BACKWARDS.match(piece_id[::-1])  # always matches (zero marks or more)
+    marks = found.end() // len(TURN) if found else 0
+    return piece_id[:len(piece_id) - marks * len(TURN)] + TURN * ((marks + turns) % 4)
+
+
+@contextlib.contextmanager
+def unbounded_turn_ids() -> Iterator[None]:
+    """Inside, :meth:`Piece.rotated` names pieces as engines before this one
+    did, one :data:`TURN` mark more on every turn, never counted modulo 4:
+    how a replay file those engines wrote is checked against the digest of
+    the final position they recorded (:meth:`blockyard.replays.Replay.check`).
+    Local to the thread or task that enters it."""
+    token = _UNBOUNDED_TURNS.set(True)
+    try:
+        yield
+    finally:
+        _UNBOUNDED_TURNS.reset(token)
+
+
 @dataclass(frozen=True, eq=False, slots=True)
 class Piece:
     """A piece of a tray game.
@@ -121,8 +163,11 @@ class Piece:
         return f"{self.family}:{art}" if self.family else art
 
     def rotated(self) -> Piece:
-        """This piece turned 90° clockwise (same family and colour)."""
-        return Piece(rotate_cells(self.cells), id=self.id + "+r", family=self.family,
+        """This piece turned 90° clockwise (same family and colour), its id
+        :func:`turned_id`: the id names the piece it was dealt as and how far
+        it is turned, so four turns give back the piece and its id."""
+        piece_id = self.id + TURN if _UNBOUNDED_TURNS.get() else turned_id(self.id)
+        return Piece(rotate_cells(self.cells), id=piece_id, family=self.family,
                      colour=self.colour)
 
     def __eq__(self, other: object) -> bool:

@@ -30,6 +30,7 @@ from .errors import DataError, IllegalMove, PluginError, RulesetError
 from .files import write_atomically
 from .game import Game, replay
 from .gamecheck import actions_json, chosen_start
+from .pieces import unbounded_turn_ids
 from .rulefiles import read_bytes_safely
 from .ruleset import ID_PATTERN
 from .version import __version__
@@ -155,8 +156,10 @@ class Replay:
         compared with the recorded hash; the log run again and every header field
         (``seed``, ``date``, ``score``, ``over_reason``) compared with the rebuilt
         game (a difference names the field: the file was altered); then the final
-        state compared with the recorded digest. The log is the referee: show the
-        returned game's figures (also :attr:`game` afterwards), never the header's."""
+        state compared with the recorded digest (a file of an earlier engine, which
+        gave a turned piece a longer id, is checked as that engine played it). The
+        log is the referee: show the returned game's figures (also :attr:`game`
+        afterwards), never the header's."""
         where = self._where()
         self.data = check_replay_data(self.data, where)
         rid = self.ruleset_id
@@ -180,12 +183,28 @@ class Replay:
             if claimed != played or type(claimed) is not type(played):
                 raise ReplayError(f"{where}: {key}: the file says {_shown(claimed)} but its "
                                   f"log plays {_shown(played)}; the file was altered")
-        if not reaches(rebuilt, self.data["final_digest"]):
+        digest = self.data["final_digest"]
+        if not reaches(rebuilt, digest) \
+                and not self._recorded_with_longer_turn_ids(rebuilt, digest):
             raise ReplayError(f"this replay was recorded by Blockyard "
                               f"{str(self.data.get('engine'))[:40]}; this engine "
                               f"({__version__}) plays it differently")
         self._game = rebuilt
         return rebuilt
+
+    def _recorded_with_longer_turn_ids(self, rebuilt: Game, digest: str) -> bool:
+        """Whether the recorded final state is the rebuilt game's as engines before
+        this one wrote it, whose turned pieces' ids had a mark for every turn ever
+        made (:func:`blockyard.pieces.unbounded_turn_ids`): the log played again
+        with such ids reaches the digest. Asked only of a tray game whose log has
+        an action of a plugin (a turn is one), so that nothing else is replayed
+        twice."""
+        mode = rebuilt.mode
+        if not mode.has_tray or all(entry[0] in mode.engine_actions for entry in self.log[1:]):
+            return False
+        with unbounded_turn_ids():
+            played = self._replay(self.log)
+        return reaches(played, digest)
 
     @property
     def game(self) -> Game:

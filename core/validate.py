@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .errors import DataError, IllegalMove, PluginError
-from .pieces import Piece, piece_from_json
+from .pieces import Piece, piece_from_json, turned_id
 from .ruleset import MAX_TRAY_SLOTS
 from .stones import GOLDEN, JOKER, SYMBOL
 
@@ -46,6 +46,9 @@ MAX_SEED = 1 << 63
 MAX_QUEUE = 10_000
 """Stones waiting in a falling game's queue."""
 MAX_COLOUR = 255
+MAX_PIECE_ID = 200
+"""Characters of a tray piece's id in a snapshot (its turns counted modulo 4,
+:func:`blockyard.pieces.turned_id`)."""
 
 DIGIT_CODES = frozenset(d | g for d in range(1, 10) for g in (0, GOLDEN))
 STREAM_CODES = DIGIT_CODES | {SYMBOL, JOKER}
@@ -409,7 +412,11 @@ def _check_piece(data: Any, where: str, ruleset: Any) -> Piece:
     for key in ("cells", "id", "family", "colour"):
         if key not in table:
             raise _fail(where, f"missing {key!r}")
-    check_str(table["id"], f"{where}.id", 200)
+    piece_id = check_str(table["id"], f"{where}.id")
+    if len(piece_id) > MAX_PIECE_ID and len(turned_id(piece_id, 0)) > MAX_PIECE_ID:
+        # (an earlier engine's turned piece, a mark for every turn, is read as turned)
+        raise _fail(f"{where}.id", f"expected at most {MAX_PIECE_ID} characters, found "
+                    f"{len(piece_id)}")
     check_str(table["family"], f"{where}.family", 200)
     check_int(table["colour"], f"{where}.colour", 0, MAX_COLOUR)
     cells = check_list(table["cells"], f"{where}.cells", ruleset.rows * ruleset.cols)
@@ -543,6 +550,19 @@ def check_restored(game: Any) -> None:
         raise DataError(f"snapshot: the ruleset's plugins cannot use its state: {exc}") from None
     if problems:
         raise DataError(f"snapshot: the position breaks the rules: {'; '.join(problems[:3])}")
+
+
+def turns_counted(snap: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of a tray game's snapshot whose tray pieces' ids have their turns
+    counted modulo 4 (:func:`blockyard.pieces.turned_id`), the form this engine
+    gives them: engines before it added a mark for every turn ever made."""
+    out = dict(snap)
+    tray = snap.get("tray")
+    if type(tray) is list:
+        out["tray"] = [{**piece, "id": turned_id(piece["id"], 0)}
+                       if type(piece) is dict and type(piece.get("id")) is str else piece
+                       for piece in tray]
+    return out
 
 
 def first_difference(given: Any, truth: Any, where: str) -> str | None:
