@@ -1,4 +1,4 @@
-"""What the referee accepts (docs/online.md; API.md "What the referee accepts"):
+"""What the referee accepts (docs/online.md, "Verified games"):
 only the rules' own deal counts, one game is one record however it is spelt,
 and a log longer than a real game needs is refused before it is replayed.
 

@@ -1,7 +1,7 @@
 """The verifying processes (blockyard.server.verify.Verifier): each submission's
 budget counts from its own start in a process, one over budget is refused alone
 and only its process is replaced; every other submission is answered as if it
-were alone (API.md, "What the referee accepts": a slow check harms only itself)."""
+were alone (docs/online.md, "Verified games": a slow check harms only itself)."""
 
 from __future__ import annotations
 
