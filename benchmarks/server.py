@@ -17,6 +17,9 @@ Prints:
   ``--clients`` at a time after a warm-up (the whole path: HTTP, the token, the
   shared rate limit, the verifying pool, the database), and the time of one
   submission alone;
+- ``beside``: on that server, the time of a normal submission alone and sent
+  at the same moment as four legal 490,000-entry logs (arcadeforge-rotate, one
+  piece turned 490,000 times: each refused before it is replayed);
 - ``duels``: ``--duels`` tables of two players each (``2 × duels`` WebSocket
   clients at once, on that SQLite server) playing ``--turns`` placements of the
   bundled first-legal-move bot per player as fast as the server answers, then
@@ -291,6 +294,45 @@ async def submit_rate(url: str, replays: list[dict[str, Any]], clients: int
     return (len(replays) - 10) / elapsed, statistics.median(single)
 
 
+def rotations(count: int) -> dict[str, Any]:
+    """A legal arcadeforge-rotate replay of a real game with ``count`` turns of the
+    first piece before its first placement (a multiple of 4: the same game)."""
+    game = blockyard.new_game("arcadeforge-rotate", seed=5)
+    for _ in range(8):
+        if game.over:
+            break
+        game.place(*game.legal_moves()[0])
+    if not game.over:
+        game.end_round()
+    data = replay_data(game)
+    data["log"] = [data["log"][0], *(["rotate", 0] for _ in range(count)), *data["log"][1:]]
+    return data
+
+
+async def beside_huge(url: str, replays: list[dict[str, Any]], huge: int = 4,
+                      entries: int = 490_000) -> tuple[float, float, list[int]]:
+    """The time of a normal submission alone (median of five) and beside ``huge``
+    submissions of ``entries``-entry logs sent at the same moment, and the
+    statuses of those."""
+    async with httpx.AsyncClient(base_url=url, timeout=WAIT) as client:
+        _, token = await account(client)
+        headers = {"Authorization": f"Bearer {token}"}
+        big = json.dumps(rotations(entries))
+
+        async def timed(data: dict[str, Any]) -> float:
+            sent = time.perf_counter()
+            answer = await client.post("/api/games", content=json.dumps(data),
+                                       headers=headers)
+            assert answer.status_code == 201, answer.text
+            return time.perf_counter() - sent
+
+        alone = statistics.median([await timed(data) for data in replays[:5]])
+        others = [client.post("/api/games", content=big, headers=headers)
+                  for _ in range(huge)]
+        *answers, beside = await asyncio.gather(*others, timed(replays[5]))
+    return alone, beside, [answer.status_code for answer in answers]
+
+
 @dataclass
 class Player:
     """One WebSocket client: a seat of a duel, with the actions it will play."""
@@ -552,10 +594,11 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=2.0)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--profile", action="store_true")
-    parser.add_argument("--only", choices=["verify", "submit", "duels", "kill", "many"],
+    parser.add_argument("--only", choices=["verify", "submit", "beside", "duels", "kill",
+                                           "many"],
                         action="append")
     args = parser.parse_args()
-    runs = set(args.only or ["verify", "submit", "duels", "kill", "many"])
+    runs = set(args.only or ["verify", "submit", "beside", "duels", "kill", "many"])
     replays = [played(seed, args.moves) for seed in range(args.games)]
     moves = statistics.mean(len(r["log"]) - 1 for r in replays)
     if "verify" in runs:
@@ -575,7 +618,7 @@ def main() -> None:
               f"checked: verified/that {verified / floor:.2f}")
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
-        if runs & {"submit", "duels"}:
+        if runs & {"submit", "beside", "duels"}:
             profile = folder / "one.prof" if args.profile else None
             process, url = start_server(folder, profile=profile)
             try:
@@ -584,6 +627,12 @@ def main() -> None:
                     print(f"submit   {rate:8.0f} verified submissions/s over HTTP "
                           f"({args.clients} clients, {os.cpu_count()} cores, SQLite); one "
                           f"at a time: {latency * 1000:.1f} ms each")
+                if "beside" in runs:
+                    alone, beside, statuses = asyncio.run(beside_huge(url, replays))
+                    print(f"beside   a normal submission alone {alone * 1000:.0f} ms; sent "
+                          f"with four 490,000-entry logs at once {beside * 1000:.0f} ms "
+                          f"(target: within 2,000 ms of alone); the four answered "
+                          f"{', '.join(map(str, statuses))}")
                 if "duels" in runs:
                     tables = bench_players(f"sqlite:///{folder / 'bench.sqlite3'}",
                                            args.duels)

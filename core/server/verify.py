@@ -36,6 +36,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import json
 import multiprocessing
 import os
 import threading
@@ -163,9 +164,32 @@ def _verify(data: dict[str, Any], player: str) -> Verified:
         identity=game_identity(game, encoded=moves), replay=stored)
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not allowed")
+
+
+def parse_body(raw: bytes) -> Any:
+    """A request body's JSON (``NaN`` and ``Infinity`` refused): ``ValueError``
+    with a sentence for anything else."""
+    try:
+        return json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"the body is not UTF-8 text (byte {exc.start})") from None
+    except (ValueError, RecursionError) as exc:
+        raise ValueError(f"the body is not JSON ({type(exc).__name__}: "
+                         f"{str(exc)[:120]})") from None
+
+
 def _verify_in_worker(data: Any, player: str) -> Verified | str:
-    try:  # Verifier.verify checked the shape before queuing it
+    try:
+        if isinstance(data, bytes):  # parsed here, not in the server's event loop
+            data = parse_body(data)
+            data = check_replay_data(data)
+            check_length(data["ruleset_id"], data["log"])
+        # otherwise Verifier.verify checked the shape before queuing it
         return verify_replay(data, player, shape_checked=True)
+    except ValueError as exc:  # Refused, NotCounted, ReplayError, the body's JSON
+        return str(exc)
     except Refused as exc:
         return str(exc)
     except Exception as exc:  # whatever a hostile file provokes: refused, never a 500
@@ -204,12 +228,15 @@ class Verifier:
     async def verify(self, data: Any, player: str) -> Verified:
         """Verify ``data`` in a worker process: :class:`Verified`, or
         :class:`Refused` (also for a verification over its budget, which ends
-        that worker alone)."""
-        try:  # the shape and length first, here: only those that pass go to a worker
-            data = check_replay_data(data)
-            check_length(data["ruleset_id"], data["log"])
-        except (ReplayError, NotCounted) as exc:
-            raise Refused(str(exc)) from None
+        that worker alone). ``data``: a replay file's parsed JSON, or a request
+        body's bytes, which the worker parses (an 8 MiB body takes a good part
+        of a second to parse: never in the server's event loop)."""
+        if not isinstance(data, bytes):
+            try:  # the shape and length first, here: only those that pass go to a worker
+                data = check_replay_data(data)
+                check_length(data["ruleset_id"], data["log"])
+            except (ReplayError, NotCounted) as exc:
+                raise Refused(str(exc)) from None
         future = self._get_pool().schedule(self._check, args=(data, player),
                                            timeout=self.budget)
         try:
