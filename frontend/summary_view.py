@@ -42,7 +42,10 @@ class SummaryView(arcade.View):
         self.stats = Button(_("Statistics"), self.show_stats, font_size=15)
         self.submit = Button(_("Submit"), self.submit_game, font_size=15, color="GO")
         # signed in on a server, and not sent already (its rank is on the leaderboard)
-        self.submit.visible = session.submit_game is not None and not was_submitted(game)
+        # a game the rules did not deal (a chosen start, a daily game on another seed
+        # than its date's) never counts on a server: nothing to submit
+        self.submit.visible = session.submit_game is not None and not was_submitted(game) \
+            and blockyard.gamecheck.chosen_start(game) is None
         self.copy = Button(_("Copy code"), self.copy_code, font_size=15)
         if summary.new_record and fresh:  # not again when coming back from the statistics
             session.sounds.play("record")

@@ -50,3 +50,21 @@ def test_a_shared_record_says_whose_it_also_is(ui):
     ui.app.start_game("eu-timed", seed=2)
     texts = [t.text for t in end_round(ui).texts]
     assert not any("shared" in t for t in texts)
+
+
+def test_a_game_from_a_chosen_start_is_practice_and_offers_no_submit(ui):
+    import dataclasses
+
+    from blockyard.frontend.summary_view import CHOSEN_START
+
+    ui.app.start_game("eu-classic", seed=3, tray=["#", "##", "###"])
+    summary = end_round(ui)
+    texts = [t.text for t in summary.texts]
+    assert summary.summary.practice and CHOSEN_START in texts and PRACTICE not in texts
+    assert ui.app.records.best(summary.game.ruleset, None) is None  # never a record
+    # signed in, the dealt game offers Submit and the chosen start does not
+    signed_in = dataclasses.replace(ui.app.session(), submit_game=lambda game, back: None)
+    assert not SummaryView(signed_in, summary.game, summary.summary).submit.visible
+    dealt = blockyard.new_game("eu-classic", seed=3)
+    dealt.end_round()
+    assert SummaryView(signed_in, dealt, ui.app.records.record(dealt)).submit.visible
