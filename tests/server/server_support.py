@@ -154,15 +154,16 @@ def hang_for_player_hang(data: Any, player: str) -> Any:
         return str(exc)
 
 
-def old_database(tmp_path: Path, revision: str) -> tuple[str, Any]:
-    """An SQLite database migrated only up to ``revision`` (as an older server left
-    it): its URL and an engine on it (to be disposed of)."""
+def old_database(tmp_path: Path, revision: str, url: str | None = None) -> tuple[str, Any]:
+    """A database migrated only up to ``revision`` (as an older server left it):
+    its URL and an engine on it (to be disposed of). ``url``: an empty database
+    (default: an SQLite file in ``tmp_path``)."""
     from alembic import command
     from alembic.config import Config
 
     from blockyard.server import db
 
-    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    url = url or f"sqlite:///{tmp_path / 'old.sqlite3'}"
     config = Config()
     config.set_main_option("script_location", str(Path(db.__file__).parent / "migrations"))
     engine = db.make_engine(url)

@@ -184,9 +184,12 @@ def test_four_huge_logs_beside_a_normal_game_harm_only_themselves(server: Server
     assert "Traceback" not in log and " 500 " not in log
 
 
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
 def test_the_migration_keeps_one_record_per_game_and_uncounts_forgeries(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    url, engine = old_database(tmp_path, "0006")
+        database: str, tmp_path: Path, caplog: pytest.LogCaptureFixture,
+        request: pytest.FixtureRequest) -> None:
+    empty = None if database == "sqlite" else request.getfixturevalue("postgres").new_database()
+    url, engine = old_database(tmp_path, "0006", empty)
     honest = finished_game("eu-classic", seed=21, moves=10)
     copy_of_it = replay_data(honest, "bob")
     copy_of_it["log"] = copy.deepcopy(copy_of_it["log"])
@@ -205,7 +208,7 @@ def test_the_migration_keeps_one_record_per_game_and_uncounts_forgeries(
                 conn.execute(sa.text(
                     "INSERT INTO games (id, account_id, ruleset_id, ruleset_digest, daily, "
                     "date, seed, score, moves, counted, log_digest, replay, submitted) VALUES "
-                    "(:i, :i, 'eu-classic', :d, 0, NULL, :s, :score, 1, 1, :l, :r, :t)"),
+                    "(:i, :i, 'eu-classic', :d, false, NULL, :s, :score, 1, true, :l, :r, :t)"),
                     {"i": key, "d": data["ruleset_digest"], "s": data["seed"],
                      "score": data["score"], "l": f"{key:064x}", "r": json.dumps(data),
                      "t": moment})
