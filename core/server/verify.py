@@ -61,7 +61,7 @@ def verify_replay(data: Any, player: str) -> Verified:
     :class:`Verified` facts, or :class:`Refused` naming what is wrong."""
     try:
         replay = Replay(None, check_replay_data(data))
-        game = replay.check()
+        game = replay.check(here="this server", exact_code=True)
     except ReplayError as exc:
         raise Refused(str(exc)) from None
     except (DataError, RulesetError, PluginError) as exc:  # pragma: no cover - belt and braces
