@@ -32,7 +32,7 @@ import arcade
 import blockyard
 from blockyard.errors import IllegalMove
 from blockyard.falling import FallingGame
-from blockyard.online import LiveTable
+from blockyard.online import LiveTable, mirror_divergence
 from blockyard.records import TableResult
 
 from . import rulewords, theme
@@ -98,6 +98,9 @@ class TableSession:
         self.notice = ""
         """What changed at the table that the player should be told ("bob left the
         table."), until a seat is taken again."""
+        self.divergence = ""
+        """Why a game mirrored here no longer follows the server's (its plugins or
+        rules differ), for the rest of the round; "" while every game agrees."""
 
     @property
     def table_id(self) -> int:
@@ -155,6 +158,7 @@ class TableSession:
                 self.result = None
                 self.seed = seed if isinstance(seed, int) else None
                 self.players = list(self.seats)
+                self.divergence = ""
                 self._deal()
         elif kind == "move":
             seat = message.get("seat")
@@ -162,12 +166,22 @@ class TableSession:
             if not isinstance(seat, int) or not 0 <= seat < len(self.games) \
                     or not isinstance(action, list):
                 return
+            mirrored = True  # whether the seat's game here has every accepted move
             if seat == self.me and self.my_move is not None:
                 self.my_move(action)
+                mirrored = not isinstance(self.games[seat], FallingGame)  # ahead: not sent
             else:
                 # the server's game is the truth: its score is shown whatever happens here
-                with contextlib.suppress(ValueError, IllegalMove, blockyard.PluginError):
+                try:
                     self.games[seat].apply(action)
+                except (ValueError, IllegalMove, blockyard.PluginError) as exc:
+                    self._diverged(seat, f"the server accepted {action!r}, refused here: {exc}")
+                    mirrored = False
+            if mirrored:
+                found = mirror_divergence(self.games[seat], message.get("score"),
+                                          message.get("over"))
+                if found is not None:
+                    self._diverged(seat, found)
             score = message.get("score")
             if isinstance(score, int):
                 self.scores[seat] = score
@@ -193,6 +207,17 @@ class TableSession:
                 self.closed_kind = str(message.get("kind", ""))
                 if self.closed_reason:
                     LOG.warning("online: table %s: %s", self.table_id, self.closed_reason)
+
+    def _diverged(self, seat: int, how: str) -> None:
+        """The seat's game here went another way than the server's (``how``, logged):
+        said once per round, never silently followed (the server's scores count)."""
+        LOG.warning("online: table %s, seat %s: the game here differs from the server's: %s",
+                    self.table_id, seat, how)
+        if not self.divergence:
+            self.divergence = _(
+                "The game of {name} here no longer follows the server's: this window plays "
+                "these rules with other plugins or another rule file. The server's scores "
+                "count.").format(name=self.player_name(seat) or _("free seat"))
 
     def _seats_changed(self, before: list[str | None]) -> None:
         """Keep the round's players and say who left (the seats were ``before``)."""
@@ -261,7 +286,9 @@ class TableSession:
 def connection_banner(session: TableSession) -> str:
     """The banner's text while the connection is not open ("" when it is): what
     happened and what to do, in the player's language (the technical reason is
-    logged)."""
+    logged); while it is open, that a game here no longer follows the server's."""
+    if session.divergence and session.connection in ("open", "connecting"):
+        return session.divergence
     if session.connection == "lost":
         return _("Connection lost: connecting again…")
     if session.connection == "closed":
