@@ -7,19 +7,15 @@ key and both values, never "altered"."""
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
 import pytest
-from server_support import Server, finished_game, start_server
+from server_support import Server, finished_game, serve_with_plugin, write_mine
 
 import blockyard
 from blockyard.replays import replay_data
-
-MINE = ('[ruleset]\nextends = "eu-classic"\nid = "mine"\nname = "Mine"\n'
-        "[plugins.line-scoring]\nperfect_clear = {points}\n")
 
 
 @pytest.fixture(scope="module")
@@ -27,14 +23,8 @@ def served(tmp_path_factory: pytest.TempPathFactory,
            quad_mono_site: Callable[..., Path]) -> Iterator[Server]:
     """A server with quad-mono 0.2.0 (4 points a cell) and the rule file ``mine``
     (a perfect clear pays 2000)."""
-    home = tmp_path_factory.mktemp("versionhome")
-    rules = home / "config" / "rulesets"
-    rules.mkdir(parents=True)
-    (rules / "mine.toml").write_text(MINE.format(points=2000), encoding="utf-8")
-    path = os.pathsep.join(p for p in (str(quad_mono_site("0.2.0", points=4)),
-                                       os.environ.get("PYTHONPATH", "")) if p)
-    running = start_server(f"sqlite:///{home / 'server.sqlite3'}", home,
-                           env={"PYTHONPATH": path})
+    running = serve_with_plugin(tmp_path_factory.mktemp("versionhome"),
+                                quad_mono_site("0.2.0", points=4), perfect_clear=2000)
     try:
         yield running
     finally:
@@ -50,8 +40,7 @@ def submit(server: Server, data: object) -> httpx.Response:
 def test_the_server_lists_each_served_ruleset_with_its_digest_and_plugins(
         served: Server, plugin_at_version: Callable[..., Path], isolated_home: Path) -> None:
     plugin_at_version("0.2.0", points=4)  # what the server has: the same digests here
-    (isolated_home / "config" / "rulesets").mkdir(parents=True)
-    (isolated_home / "config" / "rulesets" / "mine.toml").write_text(MINE.format(points=2000))
+    write_mine(isolated_home, 2000)
     answer = served.client.get("/api/rulesets")
     assert answer.status_code == 200
     listed = {r["id"]: r for r in answer.json()["rulesets"]}
@@ -113,9 +102,7 @@ def test_a_replay_without_plugin_versions_is_still_judged_by_its_log(
 
 def test_a_rule_number_off_is_refused_naming_the_key_and_both_values(
         served: Server, isolated_home: Path) -> None:
-    folder = isolated_home / "config" / "rulesets"
-    folder.mkdir(parents=True)
-    (folder / "mine.toml").write_text(MINE.format(points=2004), encoding="utf-8")
+    write_mine(isolated_home, 2004)
     answer = submit(served, replay_data(finished_game("mine")))
     assert answer.status_code == 422
     error = answer.json()["error"]
