@@ -645,7 +645,7 @@ class Client:
             replay = Replay(None, check_replay_data(body))
         except ReplayError:
             return
-        differs = self.compare(replay.provenance(), replay.ruleset_id)
+        differs = self.compare(replay.played_with(), replay.ruleset_id)
         if differs is not None:
             raise mismatch_error("submitting the game", differs, game=True)
 

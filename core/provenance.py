@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from . import validate
-from .registry import BUNDLED_DIST, normalise_name, package_version, registry
+from .registry import BUNDLED_DIST, normalise_name, registry
 
 if TYPE_CHECKING:
     from .ruleset import Ruleset
@@ -105,7 +105,7 @@ def ruleset_plugins(ruleset: Ruleset) -> tuple[PluginVersion, ...]:
     mode_source = reg.mode_sources.get(ruleset.mode)
     if mode_source:
         sources.add(mode_source)
-    return tuple(PluginVersion(source, package_version(source) or UNKNOWN_VERSION)
+    return tuple(PluginVersion(source, reg.version_of(source) or UNKNOWN_VERSION)
                  for source in sorted(sources, key=lambda s: (s != BUNDLED_DIST, s)))
 
 

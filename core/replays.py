@@ -136,7 +136,7 @@ class Replay:
         value = self.data.get("plugins")
         return None if value is None else provenance.read_plugins(value)
 
-    def provenance(self) -> provenance.Provenance:
+    def played_with(self) -> provenance.Provenance:
         """What the game was played with, as the file says: its plugins, the
         rules' digest and the rule text its log carries."""
         return provenance.Provenance(self.plugins, str(self.data["ruleset_digest"]),
@@ -173,7 +173,7 @@ class Replay:
         except (RulesetError, PluginError) as exc:
             raise ReplayError(f"the ruleset {rid!r} of this replay is not installed here or "
                               f"cannot be loaded: {exc}") from None
-        differs = provenance.mismatch(self.provenance(), provenance.of_ruleset(current))
+        differs = provenance.mismatch(self.played_with(), provenance.of_ruleset(current))
         if differs is not None and (exact_code or current.digest != self.data["ruleset_digest"]):
             raise ReplayError(f"{where}: {_differs(rid, differs, here)}; the replay would show "
                               "a different game")
