@@ -1135,12 +1135,11 @@ def run_in_background(call: Callable[[], T]) -> Pending[T]:
     return Pending(call)
 
 
-__all__ = ["BAD_ADDRESS", "BAD_NAME", "BAD_PASSWORD", "ERROR_KINDS", "GAME_REFUSED",
-           "NAME_TAKEN", "NOT_BLOCKYARD", "NOT_FOUND", "NOT_SERVED", "PRIVATE_TABLE",
-           "RATE_LIMITED",
-           "REFUSED", "SERVER_ERROR", "SIGNED_OUT", "SUBMITTED_ALREADY", "TABLE_FULL",
-           "TIMEOUT", "TOO_OLD", "UNREACHABLE", "WRONG_CODE", "WRONG_LOGIN", "Client",
-           "Entry", "Invitation", "Leaderboard",
-           "LiveTable", "NewTable",
-           "OnlineError", "Pending", "PlayerFeed", "Submission", "TableInfo",
-           "error_kind", "parse_table_code", "run_in_background", "server_url", "table_code"]
+__all__ = ["BAD_ADDRESS", "BAD_NAME", "BAD_PASSWORD", "ERROR_KINDS", "GAME_REFUSED", "NAME_TAKEN",
+           "NOT_BLOCKYARD", "NOT_FOUND", "NOT_SERVED", "PLUGIN_DIFFERS", "PRIVATE_TABLE",
+           "RATE_LIMITED", "REFUSED", "RULES_DIFFER", "SERVER_ERROR", "SIGNED_OUT",
+           "SUBMITTED_ALREADY", "TABLE_FULL", "TIMEOUT", "TOO_OLD", "UNREACHABLE", "WRONG_CODE",
+           "WRONG_LOGIN", "Client", "Entry", "Invitation", "Leaderboard", "LiveTable", "NewTable",
+           "OnlineError", "Pending", "PlayerFeed", "ServedRuleset", "Submission", "TableInfo",
+           "error_kind", "mirror_divergence", "mismatch_error", "parse_table_code",
+           "run_in_background", "server_url", "table_code"]

@@ -32,7 +32,7 @@ import arcade
 import blockyard
 from blockyard.errors import IllegalMove
 from blockyard.falling import FallingGame
-from blockyard.online import LiveTable, mirror_divergence
+from blockyard.online import LiveTable, Pending, mirror_divergence, run_in_background
 from blockyard.records import TableResult
 
 from . import rulewords, theme
@@ -40,7 +40,7 @@ from .game_screen import ScreenSection
 from .i18n import _, format_number
 from .layout import Rect
 from .menus import KeyGuard
-from .online_errors import LOG, kind_text, refusal_text
+from .online_errors import LOG, kind_text, mismatch_text, refusal_text
 from .sudoku_view import SudokuView
 from .text import Text
 from .tray_input import TrayInput
@@ -62,8 +62,19 @@ class TableSession:
     ``status``, a game per seat once dealt, ``scores``, the ``result`` and the
     last refusal. ``me`` is the player's seat (``None``: watching)."""
 
-    def __init__(self, live: LiveTable, name: str, code: str = "", server: str = "") -> None:
+    def __init__(self, live: LiveTable, name: str, code: str = "", server: str = "",
+                 check: Callable[[str], None] | None = None) -> None:
         self.live = live
+        self.check = check
+        """Compares this installation's rules of a ruleset id with the server's
+        (:meth:`blockyard.online.Client.check_rules`): run in the background once
+        per ruleset the table deals, a difference said in :attr:`differs`."""
+        self.checked = ""  # the ruleset id compared (or being compared)
+        self.checking: Pending[None] | None = None
+        self.differs = ""
+        """How this installation's plugins or rules of the table's ruleset differ
+        from the server's (the plugin and both versions, or the rule key and both
+        values), in the player's language; "" when they agree (or not known)."""
         self.name = name
         self.code = code  # the table's code as players share it (ID-CODE), if known
         self.server = server  # the server's address as the player set it
@@ -132,6 +143,15 @@ class TableSession:
         messages = self.live.poll()
         for message in messages:
             self._take(message)
+        checking = self.checking
+        if checking is None or not checking.done:
+            return bool(messages)
+        self.checking = None
+        failure = checking.failure
+        if failure is not None and failure.mismatch is not None:
+            LOG.warning("online: table %s: %s", self.table_id, failure.message)
+            self.differs = mismatch_text(failure.mismatch, game=False)
+            return True
         return bool(messages)
 
     def _take(self, message: dict[str, Any]) -> None:
@@ -252,6 +272,11 @@ class TableSession:
                 reason=str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__)
             return
         self.problem = ""
+        check = self.check
+        if check is not None and self.checked != self.ruleset_id:
+            ruleset_id = self.checked = self.ruleset_id
+            self.differs = ""
+            self.checking = run_in_background(lambda: check(ruleset_id))
         self.over = [False] * len(self.seats)
         self.scores = [0] * len(self.seats)
 
@@ -287,8 +312,9 @@ def connection_banner(session: TableSession) -> str:
     """The banner's text while the connection is not open ("" when it is): what
     happened and what to do, in the player's language (the technical reason is
     logged); while it is open, that a game here no longer follows the server's."""
-    if session.divergence and session.connection in ("open", "connecting"):
-        return session.divergence
+    if (session.divergence or session.differs) and session.connection in ("open",
+                                                                           "connecting"):
+        return " ".join(t for t in (session.divergence, session.differs) if t)
     if session.connection == "lost":
         return _("Connection lost: connecting again…")
     if session.connection == "closed":
@@ -1471,7 +1497,7 @@ def open_table(session: Session, account: Any, table_id: int, code: str,
     private_code = parse_table_code(code)[1] if code else None
     client = Client(account.server, account.token or None)
     table = TableSession(client.live(table_id, private_code), account.name, code,
-                         account.server)
+                         account.server, client.check_rules)
     window = arcade.get_window()
 
     def leave() -> None:

@@ -1,8 +1,9 @@
 """The window and a server whose plugin is of another version (real input on
 Xvfb, a real ``blockyard serve`` with the test plugin quad-mono at 0.2.0; the
 window has 0.1.0): opening a table is refused naming the plugin and both
-versions, in the player's language, and a table's game mirrored here that goes
-another way than the server's is said, never followed in silence."""
+versions, in the player's language; at a table reached anyway, the difference
+is said on arrival, and a game mirrored here that goes another way than the
+server's is said too, never followed in silence."""
 
 from __future__ import annotations
 
@@ -15,8 +16,10 @@ from server_support import serve_with_plugin
 from blockyard.frontend import i18n
 from blockyard.frontend.lobby_view import LobbyView, NewTableView
 from blockyard.frontend.online_account import OnlineAccount
+from blockyard.frontend.online_errors import mismatch_text
 from blockyard.frontend.online_table import LiveDuelView, WaitingView
 from blockyard.online import LiveTable
+from blockyard.provenance import Mismatch
 
 WAIT = 30.0
 
@@ -96,15 +99,41 @@ def test_a_mirrored_game_that_goes_another_way_than_the_servers_is_said(
         pump_until(ui, lambda: isinstance(ui.view, LiveDuelView))
         view = ui.view
         until(bob_live, "table")
+        # the table's rules compared with the server's on arrival: said at once
+        differs = ("You have quad-mono 0.1.0; the server has 0.2.0. Install the server's "
+                   "version to play these rules there.")
+        pump_until(ui, lambda: view.banner.text == differs)
         mirror = view.table.games[0]
         action = ["place", *mirror.legal_moves()[0]]
         assert bob_live.act(action)
         move = until(bob_live, "move")
         pump_until(ui, lambda: len(view.table.games[0].log) == 2)
-        pump_until(ui, lambda: bool(view.banner.text))
+        pump_until(ui, lambda: view.banner.text != differs)
         assert view.table.games[0].score != move["score"]  # the mirror went its own way
         assert view.banner.text == (
             f"The game of {bob} here no longer follows the server's: this window plays these "
-            "rules with other plugins or another rule file. The server's scores count.")
+            "rules with other plugins or another rule file. The server's scores count. "
+            + differs)
         assert view.table.scores[0] == move["score"]  # the server's score is what is shown
         assert view.band_texts[0].text == f"{bob}: {move['score']}"
+
+
+@pytest.mark.parametrize("mismatch", [
+    Mismatch("plugin", "quad-mono", "0.1.0", "0.2.0"),
+    Mismatch("plugin", "quad-mono", "0.1.0", None),
+    Mismatch("rule", "plugins.line-scoring.perfect_clear", "2004", "2000"),
+])
+def test_every_difference_is_said_in_every_language_with_its_name_and_values(mismatch):
+    try:
+        for game in (True, False):
+            i18n.set_language("en")
+            english = mismatch_text(mismatch, game)
+            for code in i18n.LANGUAGES:
+                i18n.set_language(code)
+                text = mismatch_text(mismatch, game)
+                assert mismatch.name in text and "{" not in text, (code, text)
+                for value in (mismatch.played, mismatch.served):
+                    assert (value or i18n._("none")) in text, (code, text)
+                assert code == "en" or text != english, code  # translated
+    finally:
+        i18n.set_language("en")
