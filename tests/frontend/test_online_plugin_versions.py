@@ -1,7 +1,7 @@
 """The window and a server whose plugin is of another version (real input on
 Xvfb, a real ``blockyard serve`` with the test plugin quad-mono at 0.2.0; the
-window has 0.1.0): opening a table is refused naming the plugin and both
-versions, in the player's language; at a table reached anyway, the difference
+window has 0.1.0): opening a table and submitting a game are refused naming
+the plugin and both versions, in the player's language; at a table reached anyway, the difference
 is said on arrival, and a game mirrored here that goes another way than the
 server's is said too, never followed in silence."""
 
@@ -14,10 +14,12 @@ from online_support import pump_until
 from server_support import serve_with_plugin
 
 from blockyard.frontend import i18n
+from blockyard.frontend.leaderboard_view import SubmitView
 from blockyard.frontend.lobby_view import LobbyView, NewTableView
 from blockyard.frontend.online_account import OnlineAccount
 from blockyard.frontend.online_errors import mismatch_text
 from blockyard.frontend.online_table import LiveDuelView, WaitingView
+from blockyard.frontend.summary_view import SummaryView
 from blockyard.online import LiveTable
 from blockyard.provenance import Mismatch
 
@@ -48,10 +50,10 @@ def until(live: LiveTable, kind: str):
     raise AssertionError(kind)
 
 
-def test_opening_a_table_with_another_plugin_version_names_both_in_the_players_language(
+def test_a_table_or_a_game_of_another_plugin_version_names_both_in_the_players_language(
         ui, server, plugin_at_version):
     plugin_at_version("0.1.0", points=3)
-    sign_in_window(ui, server)
+    name, _token = sign_in_window(ui, server)
     for code, sentence in (
             ("en", "You have quad-mono 0.1.0; the server has 0.2.0. Install the server's "
                    "version to play these rules there."),
@@ -74,9 +76,24 @@ def test_opening_a_table_with_another_plugin_version_names_both_in_the_players_l
         pump_until(ui, lambda form=form: form.pending is None)
         assert form.message == sentence and form.message_bad
         assert ui.view is form  # no table was opened
-    i18n.set_language("en")
     tables = server.client.get("/api/tables").json()["tables"]
     assert not [t for t in tables if t["ruleset_id"] == "quad-mono"]
+    # a finished game submitted from its summary: said, in Spanish, and not sent
+    i18n.set_language("es")
+    ui.app.start_game("quad-mono")
+    ui.key("1", "Return", "e", "e")  # one move, then end the round (confirmed)
+    ui.pump(50)
+    summary = ui.view
+    assert isinstance(summary, SummaryView) and summary.submit.visible
+    ui.key("u")
+    submitting = ui.view
+    assert isinstance(submitting, SubmitView)
+    pump_until(ui, lambda: submitting.pending is None)
+    assert submitting.submission is None
+    assert submitting.message == "Esta partida se jugó con quad-mono 0.1.0; el servidor tiene " \
+        "0.2.0."
+    i18n.set_language("en")
+    assert server.client.get(f"/api/accounts/{name}/games").json()["games"] == []
 
 
 def test_a_mirrored_game_that_goes_another_way_than_the_servers_is_said(
