@@ -33,6 +33,7 @@ import blockyard
 from blockyard.errors import IllegalMove
 from blockyard.falling import FallingGame
 from blockyard.online import LiveTable, Pending, mirror_divergence, run_in_background
+from blockyard.provenance import Mismatch, Provenance, of_ruleset
 from blockyard.records import TableResult
 
 from . import rulewords, theme
@@ -63,14 +64,14 @@ class TableSession:
     last refusal. ``me`` is the player's seat (``None``: watching)."""
 
     def __init__(self, live: LiveTable, name: str, code: str = "", server: str = "",
-                 check: Callable[[str], None] | None = None) -> None:
+                 check: Callable[[Provenance, str], Mismatch | None] | None = None) -> None:
         self.live = live
         self.check = check
-        """Compares this installation's rules of a ruleset id with the server's
-        (:meth:`blockyard.online.Client.check_rules`): run in the background once
+        """Compares what this window plays a ruleset id with to what the server
+        does (:meth:`blockyard.online.Client.compare`): run in the background once
         per ruleset the table deals, a difference said in :attr:`differs`."""
         self.checked = ""  # the ruleset id compared (or being compared)
-        self.checking: Pending[None] | None = None
+        self.checking: Pending[Mismatch | None] | None = None
         self.differs = ""
         """How this installation's plugins or rules of the table's ruleset differ
         from the server's (the plugin and both versions, or the rule key and both
@@ -147,10 +148,13 @@ class TableSession:
         if checking is None or not checking.done:
             return bool(messages)
         self.checking = None
-        failure = checking.failure
-        if failure is not None and failure.mismatch is not None:
-            LOG.warning("online: table %s: %s", self.table_id, failure.message)
-            self.differs = mismatch_text(failure.mismatch, game=False)
+        if checking.failure is not None:  # not compared: the table says the rest
+            LOG.info("online: table %s: rules not compared: %s", self.table_id,
+                     checking.error)
+        if checking.result is not None:
+            LOG.warning("online: table %s: %s", self.table_id,
+                        checking.result.sentence("this installation has", "the server has"))
+            self.differs = mismatch_text(checking.result, game=False)
             return True
         return bool(messages)
 
@@ -230,10 +234,11 @@ class TableSession:
 
     def _diverged(self, seat: int, how: str) -> None:
         """The seat's game here went another way than the server's (``how``, logged):
-        said once per round, never silently followed (the server's scores count)."""
-        LOG.warning("online: table %s, seat %s: the game here differs from the server's: %s",
-                    self.table_id, seat, how)
+        said (and logged) once per round, never silently followed (the server's
+        scores count)."""
         if not self.divergence:
+            LOG.warning("online: table %s, seat %s: the game here differs from the "
+                        "server's: %s", self.table_id, seat, how)
             self.divergence = _(
                 "The game of {name} here no longer follows the server's: this window plays "
                 "these rules with other plugins or another rule file. The server's scores "
@@ -273,10 +278,11 @@ class TableSession:
             return
         self.problem = ""
         check = self.check
-        if check is not None and self.checked != self.ruleset_id:
+        if check is not None and self.checked != self.ruleset_id and self.games:
             ruleset_id = self.checked = self.ruleset_id
+            here = of_ruleset(self.games[0].ruleset)  # read here, compared in the background
             self.differs = ""
-            self.checking = run_in_background(lambda: check(ruleset_id))
+            self.checking = run_in_background(lambda: check(here, ruleset_id))
         self.over = [False] * len(self.seats)
         self.scores = [0] * len(self.seats)
 
@@ -1497,7 +1503,7 @@ def open_table(session: Session, account: Any, table_id: int, code: str,
     private_code = parse_table_code(code)[1] if code else None
     client = Client(account.server, account.token or None)
     table = TableSession(client.live(table_id, private_code), account.name, code,
-                         account.server, client.check_rules)
+                         account.server, client.compare)
     window = arcade.get_window()
 
     def leave() -> None:
