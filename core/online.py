@@ -26,6 +26,15 @@ pushed; the window compares :attr:`PlayerFeed.version` once a frame.
 :func:`run_in_background` runs one HTTP call off the window's thread; the
 window polls the returned :class:`Pending` each frame.
 
+Before a table is opened or joined and before a game is submitted, the client
+compares what the game is played with (the plugin distributions and their
+versions, the rule file) with what the server serves (``GET /api/rulesets/{id}``,
+:meth:`Client.compare`, one comparison: :func:`blockyard.provenance.mismatch`):
+a difference is an :class:`OnlineError` of kind :data:`PLUGIN_DIFFERS` or
+:data:`RULES_DIFFER` whose ``mismatch`` names the plugin and both versions, or
+the rule key and both values, and nothing is sent. :func:`mirror_divergence`
+tells a table's game mirrored here that went another way than the server's.
+
 The module is longer than most because it is the whole client of one protocol:
 the HTTP calls with their answers checked (a server is untrusted input), the
 failure kinds the window words, and the two live connections, which share one
@@ -46,7 +55,10 @@ from typing import Any, Generic, TypeVar
 
 import httpx
 
-from .replays import Replay, load_replay, replay_data
+from . import provenance
+from .errors import DataError, PluginError, RulesetError
+from .provenance import Mismatch, PluginVersion, Provenance
+from .replays import Replay, ReplayError, check_replay_data, load_replay, replay_data
 
 DEFAULT_TIMEOUT = 10.0
 RECONNECT_DELAYS = (0.2, 0.5, 1.0, 2.0, 5.0)  # seconds between attempts, the last repeated
@@ -101,10 +113,18 @@ REFUSED = "refused"
 """Any other refusal (HTTP 4xx); the message says what."""
 BAD_ADDRESS = "bad-address"
 """The server's address is not one (see :func:`server_url`)."""
+PLUGIN_DIFFERS = "plugin-differs"
+"""The server plays these rules with another version of a plugin (or without
+one, or with one more) than the game or this installation: the error's
+:attr:`OnlineError.mismatch` names the plugin and both versions."""
+RULES_DIFFER = "rules-differ"
+"""The server's rule file of these rules differs from the game's or this
+installation's: :attr:`OnlineError.mismatch` names the first differing rule key
+and both values."""
 ERROR_KINDS = (UNREACHABLE, TIMEOUT, NOT_BLOCKYARD, TOO_OLD, WRONG_LOGIN, SIGNED_OUT,
                NAME_TAKEN, BAD_NAME, BAD_PASSWORD, RATE_LIMITED, TABLE_FULL, PRIVATE_TABLE,
                WRONG_CODE, NOT_FOUND, NOT_SERVED, GAME_REFUSED, SUBMITTED_ALREADY,
-               SERVER_ERROR, REFUSED, BAD_ADDRESS)
+               SERVER_ERROR, REFUSED, BAD_ADDRESS, PLUGIN_DIFFERS, RULES_DIFFER)
 """Every :attr:`OnlineError.kind`: what went wrong, for a window to say in the
 player's language (the message is the technical detail, in English)."""
 
@@ -114,14 +134,20 @@ class OnlineError(Exception):
     logs and scripts: the server's own ``{"error": ...}`` text with its status);
     ``status`` is the HTTP status of the server's answer (``None`` when no
     answer came); ``kind`` is what happened, one of :data:`ERROR_KINDS`, which
-    is what a window tells the player (in one place: the kind, not the text)."""
+    is what a window tells the player (in one place: the kind, not the text).
+    ``mismatch`` is set for :data:`PLUGIN_DIFFERS` and :data:`RULES_DIFFER`:
+    the difference found, and ``game`` says whether it is a game's (submitting)
+    rather than this installation's (opening or joining a table)."""
 
     def __init__(self, message: str, status: int | None = None,
-                 kind: str | None = None) -> None:
+                 kind: str | None = None, *, mismatch: Mismatch | None = None,
+                 game: bool = False) -> None:
         super().__init__(message)
         self.message = message
         self.status = status
         self.kind = kind if kind in ERROR_KINDS else error_kind(status)
+        self.mismatch = mismatch
+        self.game = game
 
 
 def error_kind(status: int | None, message: str = "",
@@ -179,6 +205,43 @@ def server_url(address: str) -> str:
     if parts.path.strip("/") or parts.query or parts.fragment:
         raise ValueError(f"server address {address!r}: give only the host and port")
     return f"{parts.scheme}://{parts.netloc}"
+
+
+def mismatch_error(what: str, differs: Mismatch, *, game: bool) -> OnlineError:
+    """The :class:`OnlineError` of a difference found before ``what`` (a call):
+    of kind :data:`PLUGIN_DIFFERS` or :data:`RULES_DIFFER`, its message the
+    difference in words ("played with quad-mono 0.1.0; the server has 0.2.0";
+    ``game``: a game's, else this installation's)."""
+    said = differs.sentence("played with" if game else "this installation has",
+                            "the server has")
+    kind = PLUGIN_DIFFERS if differs.kind == "plugin" else RULES_DIFFER
+    return OnlineError(f"{what}: {said}", kind=kind, mismatch=differs, game=game)
+
+
+def mirror_divergence(game: Any, score: Any, over: Any) -> str | None:
+    """How a table's game as mirrored here (``game``, after the seat's move was
+    applied to it) differs from what the server said of that seat's game with
+    the move (``score``, ``over``), or ``None`` when it agrees: a mirror that
+    plays other code or other rules than the server's goes its own way."""
+    if isinstance(score, int) and not isinstance(score, bool) and score != game.score:
+        return f"the score here is {game.score}; the server's is {score}"
+    if isinstance(over, bool) and over != bool(game.over):
+        here = "over" if game.over else "not over"
+        there = "over" if over else "not over"
+        return f"the game is {here} here; on the server it is {there}"
+    return None
+
+
+@dataclass(frozen=True)
+class ServedRuleset:
+    """A ruleset as a server serves it (``GET /api/rulesets``): its ``digest``
+    and the plugin distributions whose code answers its hooks."""
+
+    id: str
+    name: str
+    family: str
+    digest: str
+    plugins: tuple[PluginVersion, ...]
 
 
 @dataclass(frozen=True)
@@ -290,6 +353,7 @@ class Client:
         self.timeout = timeout
         self._http = httpx.Client(base_url=self.url, timeout=timeout, transport=transport,
                                   follow_redirects=False)
+        self._served: dict[str, Provenance | None] = {}
 
     def close(self) -> None:
         """Close the HTTP connections."""
@@ -392,7 +456,11 @@ class Client:
     def submit_game(self, game: Replay | dict[str, Any] | Path | str | Any) -> Submission:
         """Send a finished game (a :class:`~blockyard.replays.Replay`, a replay
         file's path or JSON, or a :class:`~blockyard.game.Game`); the server
-        replays it and answers with the score it computed."""
+        replays it and answers with the score it computed. First the game's
+        plugins and rules are compared with what the server serves
+        (:meth:`compare`): a difference is an :class:`OnlineError` of kind
+        :data:`PLUGIN_DIFFERS` or :data:`RULES_DIFFER` naming it, and nothing is
+        sent."""
         if isinstance(game, Replay):
             body: Any = game.data
         elif isinstance(game, (Path, str)):
@@ -401,6 +469,7 @@ class Client:
             body = game
         else:
             body = replay_data(game)
+        self._check_game(body)
         data = self._call("POST", "/api/games", "submitting the game", json_body=body,
                           auth=True, expect=(201,),
                           kinds={422: GAME_REFUSED, 409: SUBMITTED_ALREADY})
@@ -458,8 +527,11 @@ class Client:
 
     def create_table(self, ruleset_id: str, seats: int = 2, private: bool = False,
                      invite: Sequence[str] = ()) -> NewTable:
-        """Open a table; the creator holds seat 0."""
+        """Open a table; the creator holds seat 0. First this installation's
+        plugins and rules of ``ruleset_id`` are compared with the server's
+        (:meth:`check_rules`)."""
         what = "opening the table"
+        self.check_rules(ruleset_id, what)
         try:
             data = self._call("POST", "/api/tables", what, auth=True, expect=(201,),
                               json_body={"ruleset_id": ruleset_id, "seats": seats,
@@ -470,14 +542,19 @@ class Client:
             raise
         return NewTable(_field(data, "id", int, what), str(_field(data, "code", str, what)))
 
-    def join(self, table_id: int, code: str | None = None) -> int:
+    def join(self, table_id: int, code: str | None = None,
+             ruleset_id: str | None = None) -> int:
         """Take a seat at a table (``code``: a private table's); the seat's number.
         Refused with an :class:`OnlineError` of kind :data:`TABLE_FULL` when no
         seat is free, and, when a ``code`` is given, :data:`WRONG_CODE` when no
-        table has it (the table is not there, or the code is not its own)."""
+        table has it (the table is not there, or the code is not its own). First
+        this installation's plugins and rules of the table's ruleset
+        (``ruleset_id``, else asked of the server) are compared with the
+        server's (:meth:`check_rules`)."""
         body = {"code": code} if code else {}
         kinds = {409: TABLE_FULL, 403: WRONG_CODE, 404: WRONG_CODE} if code \
             else {409: TABLE_FULL}
+        self._check_table(table_id, code, ruleset_id, "joining the table")
         data = self._call("POST", f"/api/tables/{int(table_id)}/join", "joining the table",
                           json_body=body, auth=True, kinds=kinds)
         return _field(data, "seat", int, "joining the table")
@@ -485,6 +562,112 @@ class Client:
     def live(self, table_id: int, code: str | None = None) -> LiveTable:
         """Connect to a table's live WebSocket (see :class:`LiveTable`)."""
         return LiveTable(self.url, int(table_id), self.token, code=code)
+
+    def rulesets(self) -> list[ServedRuleset]:
+        """The rulesets the server serves, with their digests and plugin
+        distributions (``GET /api/rulesets``)."""
+        what = "listing the server's rulesets"
+        data = self._call("GET", "/api/rulesets", what)
+        out = []
+        for row in _field(data, "rulesets", list, what):
+            rid = _field(row, "id", str, what)
+            found = self._provenance(row, None, what)
+            out.append(ServedRuleset(rid, _field(row, "name", str, what),
+                                     _field(row, "family", str, what), found.digest,
+                                     found.plugins or ()))
+        return out
+
+    def served(self, ruleset_id: str) -> Provenance | None:
+        """What the server plays ``ruleset_id`` with: its plugin distributions,
+        digest and rule text (``GET /api/rulesets/{id}``, asked once per
+        client); ``None`` when the server is older than that call (it cannot
+        say). An :class:`OnlineError` of kind :data:`NOT_SERVED` when the server
+        does not serve these rules."""
+        if ruleset_id in self._served:
+            return self._served[ruleset_id]
+        what = "asking the server for its rules"
+        try:
+            data = self._call("GET", f"/api/rulesets/{urllib.parse.quote(ruleset_id, safe='')}",
+                              what)
+        except OnlineError as exc:
+            if exc.kind == TOO_OLD:
+                return None
+            if exc.status in (404, 422):
+                exc.kind = NOT_SERVED
+            raise
+        rules = data.get("rules") if isinstance(data, dict) else None
+        found = self._provenance(data, rules if isinstance(rules, str) else None, what)
+        self._served[ruleset_id] = found
+        return found
+
+    @staticmethod
+    def _provenance(row: Any, rules: str | None, what: str) -> Provenance:
+        if not isinstance(row, dict):
+            raise OnlineError(f"the server's answer to {what} is not a ruleset",
+                              kind=NOT_BLOCKYARD)
+        try:
+            return provenance.served_provenance(row, rules)
+        except DataError as exc:
+            raise OnlineError(f"the server's answer to {what}: {exc}",
+                              kind=NOT_BLOCKYARD) from None
+
+    def compare(self, played: Provenance, ruleset_id: str) -> Mismatch | None:
+        """The first difference between what a game is (or was) ``played`` with
+        and what the server plays ``ruleset_id`` with
+        (:func:`blockyard.provenance.mismatch`: a plugin with both versions, or a
+        rule key with both values); ``None`` when they agree or the server is
+        too old to say."""
+        served = self.served(ruleset_id)
+        return None if served is None else provenance.mismatch(played, served)
+
+    def check_rules(self, ruleset_id: str, what: str = "playing these rules") -> None:
+        """Compare this installation's ``ruleset_id`` (its plugin versions and rule
+        file) with the server's, before a table is opened or joined: an
+        :class:`OnlineError` of kind :data:`PLUGIN_DIFFERS` or
+        :data:`RULES_DIFFER` naming the difference ("this installation has
+        quad-mono 0.1.0; the server has 0.2.0"), :data:`NOT_SERVED` when the
+        server does not serve them. Rules not installed here are not compared
+        (the table says it cannot show them)."""
+        from .discovery import load_ruleset
+
+        try:
+            here = provenance.of_ruleset(load_ruleset(ruleset_id))
+        except (RulesetError, PluginError):
+            return
+        differs = self.compare(here, ruleset_id)
+        if differs is not None:
+            raise mismatch_error(what, differs, game=False)
+
+    def _check_game(self, body: Any) -> None:
+        """Before a game is submitted: its plugins and rules against the server's
+        (a file that is no replay is left to the server to refuse)."""
+        try:
+            replay = Replay(None, check_replay_data(body))
+        except ReplayError:
+            return
+        differs = self.compare(replay.played_with(), replay.ruleset_id)
+        if differs is not None:
+            raise mismatch_error("submitting the game", differs, game=True)
+
+    def _check_table(self, table_id: int, code: str | None, ruleset_id: str | None,
+                     what: str) -> None:
+        """Before a seat is taken at a table: its rules here against the server's
+        (the table's ruleset asked of the server when not given; a table that
+        cannot be asked about is left to the call itself to refuse)."""
+        if ruleset_id is None:
+            params = {"code": code} if code else None
+            headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
+            try:
+                answer = self._http.get(f"/api/tables/{int(table_id)}", params=params,
+                                        headers=headers)
+                found = answer.json() if answer.status_code == 200 else None
+            except (httpx.HTTPError, ValueError):
+                found = None
+            rid = found.get("ruleset_id") if isinstance(found, dict) else None
+            if not isinstance(rid, str):
+                return
+            ruleset_id = rid
+        self.check_rules(ruleset_id, what)
 
     def players_online(self) -> list[str]:
         """The names of the players online, alphabetically (this player too)."""
@@ -498,9 +681,13 @@ class Client:
                           auth=True)
         return _invitations(data, "fetching the invitations")
 
-    def accept_invitation(self, table_id: int) -> int:
-        """Accept an invitation: the seat taken at its table."""
+    def accept_invitation(self, table_id: int, ruleset_id: str | None = None) -> int:
+        """Accept an invitation: the seat taken at its table. First this
+        installation's plugins and rules of the table's ruleset (``ruleset_id``,
+        else asked of the server) are compared with the server's
+        (:meth:`check_rules`)."""
         what = "accepting the invitation"
+        self._check_table(table_id, None, ruleset_id, what)
         data = self._call("POST", f"/api/me/invitations/{int(table_id)}/accept", what,
                           auth=True, kinds={409: TABLE_FULL})
         return _field(data, "seat", int, what)
@@ -948,12 +1135,11 @@ def run_in_background(call: Callable[[], T]) -> Pending[T]:
     return Pending(call)
 
 
-__all__ = ["BAD_ADDRESS", "BAD_NAME", "BAD_PASSWORD", "ERROR_KINDS", "GAME_REFUSED",
-           "NAME_TAKEN", "NOT_BLOCKYARD", "NOT_FOUND", "NOT_SERVED", "PRIVATE_TABLE",
-           "RATE_LIMITED",
-           "REFUSED", "SERVER_ERROR", "SIGNED_OUT", "SUBMITTED_ALREADY", "TABLE_FULL",
-           "TIMEOUT", "TOO_OLD", "UNREACHABLE", "WRONG_CODE", "WRONG_LOGIN", "Client",
-           "Entry", "Invitation", "Leaderboard",
-           "LiveTable", "NewTable",
-           "OnlineError", "Pending", "PlayerFeed", "Submission", "TableInfo",
-           "error_kind", "parse_table_code", "run_in_background", "server_url", "table_code"]
+__all__ = ["BAD_ADDRESS", "BAD_NAME", "BAD_PASSWORD", "ERROR_KINDS", "GAME_REFUSED", "NAME_TAKEN",
+           "NOT_BLOCKYARD", "NOT_FOUND", "NOT_SERVED", "PLUGIN_DIFFERS", "PRIVATE_TABLE",
+           "RATE_LIMITED", "REFUSED", "RULES_DIFFER", "SERVER_ERROR", "SIGNED_OUT",
+           "SUBMITTED_ALREADY", "TABLE_FULL", "TIMEOUT", "TOO_OLD", "UNREACHABLE", "WRONG_CODE",
+           "WRONG_LOGIN", "Client", "Entry", "Invitation", "Leaderboard", "LiveTable", "NewTable",
+           "OnlineError", "Pending", "PlayerFeed", "ServedRuleset", "Submission", "TableInfo",
+           "error_kind", "mirror_divergence", "mismatch_error", "parse_table_code",
+           "run_in_background", "server_url", "table_code"]

@@ -131,6 +131,16 @@ class Registry:
     """The plugin packages disabled because they failed to import or register."""
     load_seconds: dict[str, float] = field(default_factory=dict)
     """Seconds each plugin package (by distribution name) took to import and register."""
+    versions: dict[str, str | None] = field(default_factory=dict, repr=False)
+    """The versions :meth:`version_of` looked up, by source (for this registry's life)."""
+
+    def version_of(self, source: str) -> str | None:
+        """:func:`package_version` of a plugin's ``source``, looked up once per
+        registry (reading a distribution's metadata takes about a millisecond; a
+        server asks for every game it verifies). :func:`reload` starts anew."""
+        if source not in self.versions:
+            self.versions[source] = package_version(source)
+        return self.versions[source]
 
     def get(self, name: str) -> PluginEntry | None:
         return self.plugins.get(name)

@@ -1,13 +1,16 @@
 """Replay files: finished games kept for watching again.
 
 A replay is JSON: the game's log (whose first entry carries the resolved rule
-file, seed and starting position), the engine version, the SHA-256 of the
-resolved rule file and a digest of the final game state. Opening one checks
-that the rule text it carries has the recorded hash, that the ruleset's current
-rule file is the one the game was played with and that running the log again
-gives the same final state, and says so instead of silently showing a
-different game. The last ``KEEP`` replays per ruleset are kept in the data
-folder's ``replays/``.
+file, seed and starting position), the engine version, the plugin
+distributions (name and version) whose code answered the rules' hooks, the
+SHA-256 of the resolved rule file and a digest of the final game state.
+Opening one checks that the rule text it carries has the recorded hash, that
+the ruleset's current rule file is the one the game was played with and that
+running the log again gives the same final state, and says so instead of
+silently showing a different game: a difference of code or rules is named as
+what it is (:func:`blockyard.provenance.mismatch`: the plugin with both
+versions, or the rule key with both values). The last ``KEEP`` replays per
+ruleset are kept in the data folder's ``replays/``.
 
 Replay files may come from strangers: the ``ruleset_id`` is an id, never a
 path; files over 8 MiB and special files are refused unread; every problem is
@@ -24,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import paths, validate
+from . import paths, provenance, validate
 from .discovery import load_ruleset
 from .errors import DataError, IllegalMove, PluginError, RulesetError
 from .files import write_atomically
@@ -105,6 +108,8 @@ def check_replay_data(data: Any, where: str = "replay") -> dict[str, Any]:
         if data.get("seed") is not None:
             validate.check_int(data["seed"], "seed", -validate.MAX_SEED, validate.MAX_SEED - 1)
         log = validate.check_log(data.get("log"))
+        if data.get("plugins") is not None:  # optional: older replays do not record them
+            provenance.read_plugins(data["plugins"])
     except ReplayError:
         raise
     except DataError as exc:
@@ -145,21 +150,40 @@ class Replay:
     def _where(self) -> str:
         return str(self.path) if self.path is not None else "replay"
 
-    def check(self) -> Game:
+    @property
+    def plugins(self) -> tuple[provenance.PluginVersion, ...] | None:
+        """The plugin distributions the game was played with, as the file records
+        them (``None``: a replay written before replays recorded them)."""
+        value = self.data.get("plugins")
+        return None if value is None else provenance.read_plugins(value)
+
+    def played_with(self) -> provenance.Provenance:
+        """What the game was played with, as the file says: its plugins, the
+        rules' digest and the rule text its log carries."""
+        return provenance.Provenance(self.plugins, str(self.data["ruleset_digest"]),
+                                     str(self.data["log"][0][1]["ruleset"]))
+
+    def check(self, *, here: str = "this installation", exact_code: bool = False) -> Game:
         """The finished game, rebuilt from the log: :class:`ReplayError` unless the
         game can be shown exactly as played and the file's header is what its log
         plays.
 
         In this order, cheapest first: the file's fields; the rule text it carries
         hashed and compared with the hash recorded with it; the ruleset id (an id,
-        never a path) looked up among the installed rulesets and its rule file
-        compared with the recorded hash; the log run again and every header field
-        (``seed``, ``date``, ``score``, ``over_reason``) compared with the rebuilt
-        game (a difference names the field: the file was altered); then the final
-        state compared with the recorded digest (a file of an earlier engine, which
-        gave a turned piece a longer id, is checked as that engine played it). The
-        log is the referee: show the returned game's figures (also :attr:`game`
-        afterwards), never the header's."""
+        never a path) looked up among the installed rulesets and compared with what
+        the game was played with (:func:`blockyard.provenance.mismatch`): other
+        rules are refused naming the first differing rule key with both values, and
+        with ``exact_code`` (a server's referee) other plugin versions are refused
+        naming the plugin and both versions (``here`` names this side in the
+        sentence: "played with quad-mono 0.1.0; this server has 0.2.0"). Then the
+        log is run again and every header field (``seed``, ``date``, ``score``,
+        ``over_reason``) compared with the rebuilt game, then the final state with
+        the recorded digest: a difference is the other plugin version when there is
+        one, otherwise it names the field (the file was altered) or the engine (a
+        file of an earlier engine, which gave a turned piece a longer id, is checked
+        as that engine played it).
+        The log is the referee: show the returned game's figures (also
+        :attr:`game` afterwards), never the header's."""
         where = self._where()
         self.data = check_replay_data(self.data, where)
         rid = self.ruleset_id
@@ -172,20 +196,31 @@ class Replay:
         except (RulesetError, PluginError) as exc:
             raise ReplayError(f"the ruleset {rid!r} of this replay is not installed here or "
                               f"cannot be loaded: {exc}") from None
-        if current.digest != self.data["ruleset_digest"]:
-            raise ReplayError(f"the rule file of {rid!r} has changed since this game was "
-                              "played; the replay would show a different game")
+        differs = provenance.mismatch(self.played_with(), provenance.of_ruleset(current))
+        if differs is not None and (exact_code or current.digest != self.data["ruleset_digest"]):
+            raise ReplayError(f"{where}: {differs_sentence(rid, differs, here)}; the replay "
+                              "would show a different game")
         rebuilt = self.rebuild()
         for key in HEADER_FIELDS:
             if key not in self.data:  # an optional field the file does not claim
                 continue
             claimed, played = self.data.get(key), getattr(rebuilt, key)
             if claimed != played or type(claimed) is not type(played):
+                if differs is not None:
+                    raise ReplayError(f"{where}: {differs_sentence(rid, differs, here)}; here "
+                                      f"its log plays {key} {_shown(played)}, not "
+                                      f"{_shown(claimed)}")
+                why = "the file was altered" if "plugins" in self.data else (
+                    "the file was altered, or the game was played with other plugin versions "
+                    "(the file does not record them)")
                 raise ReplayError(f"{where}: {key}: the file says {_shown(claimed)} but its "
-                                  f"log plays {_shown(played)}; the file was altered")
+                                  f"log plays {_shown(played)}; {why}")
         digest = self.data["final_digest"]
         if not reaches(rebuilt, digest) \
                 and not self._recorded_with_longer_turn_ids(rebuilt, digest):
+            if differs is not None:
+                raise ReplayError(f"{where}: {differs_sentence(rid, differs, here)}; here its "
+                                  "log plays a different game")
             raise ReplayError(f"this replay was recorded by Blockyard "
                               f"{str(self.data.get('engine'))[:40]}; this engine "
                               f"({__version__}) plays it differently")
@@ -244,7 +279,9 @@ def replay_data(game: Game, player: str = "", *,
             "player": player, "score": game.score, "over_reason": game.over_reason,
             "finished": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
             "chosen_start": chosen_start(game),
-            "final_digest": final_digest or state_digest(game), "log": game.log}
+            "final_digest": final_digest or state_digest(game),
+            "plugins": provenance.plugins_json(provenance.ruleset_plugins(game.ruleset)),
+            "log": game.log}
 
 
 _RULES = "\x00rules\x00"
@@ -315,6 +352,12 @@ def load_replay(path: Path | str) -> Replay:
         raise ReplayError(f"{path}: not a readable replay file "
                           f"({type(exc).__name__}: {str(exc)[:200]})") from None
     return Replay(path, check_replay_data(data, str(path)))
+
+
+def differs_sentence(ruleset_id: str, differs: provenance.Mismatch, here: str) -> str:
+    """A code or rule difference as a replay's refusal says it."""
+    said = differs.sentence("played with", f"{here} has")
+    return said if differs.kind == "plugin" else f"the rules of {ruleset_id!r} differ: {said}"
 
 
 def _shown(value: Any) -> str:

@@ -169,7 +169,7 @@ class LobbyView(BackgroundScreen):
         if self.pending is not None:
             return
         client = self.client
-        self.start(lambda: client.accept_invitation(invitation.table),
+        self.start(lambda: client.accept_invitation(invitation.table, invitation.ruleset_id),
                    lambda seat: self.open_table(invitation.table, "", int(seat)))
 
     def decline(self, invitation: Invitation) -> None:
@@ -226,7 +226,7 @@ class LobbyView(BackgroundScreen):
             self.open_table(table.id, "", None)
             return
         client = self.client
-        self.start(lambda: client.join(table.id),
+        self.start(lambda: client.join(table.id, ruleset_id=table.ruleset_id),
                    lambda seat: self.open_table(table.id, "", int(seat)))
 
     def new_table(self) -> None:

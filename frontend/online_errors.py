@@ -11,6 +11,7 @@ import logging
 
 from blockyard import accountrules, online
 from blockyard.online import OnlineError
+from blockyard.provenance import Mismatch
 
 from .i18n import N_, _, format_number
 
@@ -53,6 +54,10 @@ SENTENCES: dict[str, str] = {
                        "the person who runs the server."),
     online.BAD_ADDRESS: N_("This is not a server address. Type a host name or an IP "
                            "address, with :port when needed (192.168.1.5:8765)."),
+    online.PLUGIN_DIFFERS: N_("The server plays these rules with other plugins than "
+                              "yours. Install the versions it has to play them there."),
+    online.RULES_DIFFER: N_("The server's rule file of these rules is not yours. Use the "
+                            "server's to play them there."),
 }
 """The sentence (untranslated) of each kind; ``{least}`` and ``{most}`` are the
 numbers of :mod:`blockyard.accountrules`."""
@@ -96,11 +101,38 @@ def refusal_text(kind: object, reason: object) -> str:
     return _(sentence) if sentence is not None else kind_text(online.REFUSED)
 
 
+def mismatch_text(mismatch: Mismatch, game: bool) -> str:
+    """A difference between the server's plugins or rules and those of a game
+    (``game``) or of this installation, in the player's language: the plugin
+    with both versions, or the rule key with both values (the words come from
+    :func:`blockyard.provenance.mismatch`, never from the window)."""
+    none = _("none")
+    played = mismatch.played if mismatch.played is not None else none
+    served = mismatch.served if mismatch.served is not None else none
+    if mismatch.kind == "plugin":
+        sentence = _("This game was played with {plugin} {played}; the server has "
+                     "{served}.") if game else \
+            _("You have {plugin} {played}; the server has {served}. Install the server's "
+              "version to play these rules there.")
+        return sentence.format(plugin=mismatch.name, played=played, served=served)
+    if not mismatch.name:
+        return kind_text(online.RULES_DIFFER)
+    sentence = _("This game was played with {key} = {played}; the server's rules have "
+                 "{served}.") if game else \
+        _("Your rules have {key} = {played}; the server's have {served}. Use the "
+          "server's rule file to play them there.")
+    return sentence.format(key=mismatch.name, played=played, served=served)
+
+
 def online_error_text(error: OnlineError) -> str:
     """What to tell the player about ``error``, in their language; its technical
-    detail is logged."""
+    detail is logged. A difference of plugins or rules names it
+    (:func:`mismatch_text`)."""
     LOG.warning("online: %s (kind %s, status %s)", error.message, error.kind, error.status)
+    if error.mismatch is not None:
+        return mismatch_text(error.mismatch, error.game)
     return kind_text(error.kind)
 
 
-__all__ = ["REFUSALS", "SENTENCES", "kind_text", "online_error_text", "refusal_text"]
+__all__ = ["REFUSALS", "SENTENCES", "kind_text", "mismatch_text", "online_error_text",
+           "refusal_text"]

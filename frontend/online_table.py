@@ -32,7 +32,8 @@ import arcade
 import blockyard
 from blockyard.errors import IllegalMove
 from blockyard.falling import FallingGame
-from blockyard.online import LiveTable
+from blockyard.online import LiveTable, Pending, mirror_divergence, run_in_background
+from blockyard.provenance import Mismatch, Provenance, of_ruleset
 from blockyard.records import TableResult
 
 from . import rulewords, theme
@@ -40,7 +41,7 @@ from .game_screen import ScreenSection
 from .i18n import _, format_number
 from .layout import Rect
 from .menus import KeyGuard
-from .online_errors import LOG, kind_text, refusal_text
+from .online_errors import LOG, kind_text, mismatch_text, refusal_text
 from .sudoku_view import SudokuView
 from .text import Text
 from .tray_input import TrayInput
@@ -62,8 +63,19 @@ class TableSession:
     ``status``, a game per seat once dealt, ``scores``, the ``result`` and the
     last refusal. ``me`` is the player's seat (``None``: watching)."""
 
-    def __init__(self, live: LiveTable, name: str, code: str = "", server: str = "") -> None:
+    def __init__(self, live: LiveTable, name: str, code: str = "", server: str = "",
+                 check: Callable[[Provenance, str], Mismatch | None] | None = None) -> None:
         self.live = live
+        self.check = check
+        """Compares what this window plays a ruleset id with to what the server
+        does (:meth:`blockyard.online.Client.compare`): run in the background once
+        per ruleset the table deals, a difference said in :attr:`differs`."""
+        self.checked = ""  # the ruleset id compared (or being compared)
+        self.checking: Pending[Mismatch | None] | None = None
+        self.differs = ""
+        """How this installation's plugins or rules of the table's ruleset differ
+        from the server's (the plugin and both versions, or the rule key and both
+        values), in the player's language; "" when they agree (or not known)."""
         self.name = name
         self.code = code  # the table's code as players share it (ID-CODE), if known
         self.server = server  # the server's address as the player set it
@@ -98,6 +110,9 @@ class TableSession:
         self.notice = ""
         """What changed at the table that the player should be told ("bob left the
         table."), until a seat is taken again."""
+        self.divergence = ""
+        """Why a game mirrored here no longer follows the server's (its plugins or
+        rules differ), for the rest of the round; "" while every game agrees."""
 
     @property
     def table_id(self) -> int:
@@ -129,6 +144,18 @@ class TableSession:
         messages = self.live.poll()
         for message in messages:
             self._take(message)
+        checking = self.checking
+        if checking is None or not checking.done:
+            return bool(messages)
+        self.checking = None
+        if checking.failure is not None:  # not compared: the table says the rest
+            LOG.info("online: table %s: rules not compared: %s", self.table_id,
+                     checking.error)
+        if checking.result is not None:
+            LOG.warning("online: table %s: %s", self.table_id,
+                        checking.result.sentence("this installation has", "the server has"))
+            self.differs = mismatch_text(checking.result, game=False)
+            return True
         return bool(messages)
 
     def _take(self, message: dict[str, Any]) -> None:
@@ -155,6 +182,7 @@ class TableSession:
                 self.result = None
                 self.seed = seed if isinstance(seed, int) else None
                 self.players = list(self.seats)
+                self.divergence = ""
                 self._deal()
         elif kind == "move":
             seat = message.get("seat")
@@ -162,12 +190,22 @@ class TableSession:
             if not isinstance(seat, int) or not 0 <= seat < len(self.games) \
                     or not isinstance(action, list):
                 return
+            mirrored = True  # whether the seat's game here has every accepted move
             if seat == self.me and self.my_move is not None:
                 self.my_move(action)
+                mirrored = not isinstance(self.games[seat], FallingGame)  # ahead: not sent
             else:
                 # the server's game is the truth: its score is shown whatever happens here
-                with contextlib.suppress(ValueError, IllegalMove, blockyard.PluginError):
+                try:
                     self.games[seat].apply(action)
+                except (ValueError, IllegalMove, blockyard.PluginError) as exc:
+                    self._diverged(seat, f"the server accepted {action!r}, refused here: {exc}")
+                    mirrored = False
+            if mirrored:
+                found = mirror_divergence(self.games[seat], message.get("score"),
+                                          message.get("over"))
+                if found is not None:
+                    self._diverged(seat, found)
             score = message.get("score")
             if isinstance(score, int):
                 self.scores[seat] = score
@@ -193,6 +231,18 @@ class TableSession:
                 self.closed_kind = str(message.get("kind", ""))
                 if self.closed_reason:
                     LOG.warning("online: table %s: %s", self.table_id, self.closed_reason)
+
+    def _diverged(self, seat: int, how: str) -> None:
+        """The seat's game here went another way than the server's (``how``, logged):
+        said (and logged) once per round, never silently followed (the server's
+        scores count)."""
+        if not self.divergence:
+            LOG.warning("online: table %s, seat %s: the game here differs from the "
+                        "server's: %s", self.table_id, seat, how)
+            self.divergence = _(
+                "The game of {name} here no longer follows the server's: this window plays "
+                "these rules with other plugins or another rule file. The server's scores "
+                "count.").format(name=self.player_name(seat) or _("free seat"))
 
     def _seats_changed(self, before: list[str | None]) -> None:
         """Keep the round's players and say who left (the seats were ``before``)."""
@@ -227,6 +277,12 @@ class TableSession:
                 reason=str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__)
             return
         self.problem = ""
+        check = self.check
+        if check is not None and self.checked != self.ruleset_id and self.games:
+            ruleset_id = self.checked = self.ruleset_id
+            here = of_ruleset(self.games[0].ruleset)  # read here, compared in the background
+            self.differs = ""
+            self.checking = run_in_background(lambda: check(here, ruleset_id))
         self.over = [False] * len(self.seats)
         self.scores = [0] * len(self.seats)
 
@@ -261,7 +317,10 @@ class TableSession:
 def connection_banner(session: TableSession) -> str:
     """The banner's text while the connection is not open ("" when it is): what
     happened and what to do, in the player's language (the technical reason is
-    logged)."""
+    logged); while it is open, that a game here no longer follows the server's."""
+    if (session.divergence or session.differs) and session.connection in ("open",
+                                                                           "connecting"):
+        return " ".join(t for t in (session.divergence, session.differs) if t)
     if session.connection == "lost":
         return _("Connection lost: connecting again…")
     if session.connection == "closed":
@@ -1444,7 +1503,7 @@ def open_table(session: Session, account: Any, table_id: int, code: str,
     private_code = parse_table_code(code)[1] if code else None
     client = Client(account.server, account.token or None)
     table = TableSession(client.live(table_id, private_code), account.name, code,
-                         account.server)
+                         account.server, client.compare)
     window = arcade.get_window()
 
     def leave() -> None:

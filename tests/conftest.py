@@ -67,6 +67,120 @@ def rule_file(tmp_path: Path) -> Callable[[str, str], Path]:
     return write
 
 
+QUAD_MONO_MODULE = """\
+\"\"\"quad-mono {version}: each placed cell pays {points} points (a test plugin).\"\"\"
+
+from pathlib import Path
+
+from blockyard import hookimpl
+from blockyard.results import Scoring
+
+POINTS = {points}
+
+
+class QuadMono:
+    def __init__(self, params):
+        pass
+
+    @hookimpl
+    def blockyard_score(self, game, move):
+        return Scoring(POINTS * move.cells, 0)
+
+
+@hookimpl
+def blockyard_register_plugins(register):
+    register("quad-mono", QuadMono)
+
+
+@hookimpl
+def blockyard_register_rulesets(register):
+    register(Path(__file__).parent / "rulesets")
+"""
+
+QUAD_MONO_RULES = """\
+[ruleset]
+extends = "eu-classic"
+id = "quad-mono"
+name = "Quad mono"
+family = "quad"
+
+[records]
+group = "quad-mono"
+
+[plugins]
+line-scoring = false
+quad-mono = true
+"""
+
+
+@pytest.fixture(scope="session")
+def quad_mono_site(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., Path]:
+    """Where the test plugin distribution ``quad-mono`` is installed at a
+    version: ``quad_mono_site("0.1.0", points=3)`` writes it (once per version
+    and points) into a folder of its own as pip installs a package (its module
+    ``quad_mono``, which scores ``points`` per placed cell and brings the ruleset
+    ``quad-mono``, and its ``.dist-info`` with the ``blockyard`` entry point) and
+    returns the folder: put it on a server's ``PYTHONPATH``, or use
+    :func:`plugin_at_version` in this process."""
+    made: dict[tuple[str, int], Path] = {}
+
+    def site(version: str, points: int = 3) -> Path:
+        if (version, points) in made:
+            return made[version, points]
+        folder = tmp_path_factory.mktemp(f"quad-mono-{version}")
+        package = folder / "quad_mono"
+        (package / "rulesets").mkdir(parents=True)
+        (package / "__init__.py").write_text(
+            QUAD_MONO_MODULE.format(version=version, points=points), encoding="utf-8")
+        (package / "rulesets" / "quad-mono.toml").write_text(QUAD_MONO_RULES,
+                                                             encoding="utf-8")
+        info = folder / f"quad_mono-{version}.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: quad-mono\n"
+                                       f"Version: {version}\n", encoding="utf-8")
+        (info / "entry_points.txt").write_text("[blockyard]\nquad-mono = quad_mono\n",
+                                               encoding="utf-8")
+        made[version, points] = folder
+        return folder
+
+    return site
+
+
+@pytest.fixture
+def plugin_at_version(quad_mono_site: Callable[..., Path]) -> Iterator[Callable[..., Path]]:
+    """Install ``quad-mono`` at a version in this process until the test ends:
+    ``plugin_at_version("0.1.0", points=3)`` puts :func:`quad_mono_site`'s
+    folder on ``sys.path`` and loads the plugins again; returns the folder."""
+    import importlib
+    import sys
+
+    from blockyard import discovery, registry
+
+    added: list[str] = []
+
+    def install(version: str, points: int = 3) -> Path:
+        folder = quad_mono_site(version, points)
+        for old in added:
+            sys.path.remove(old)
+        added[:] = [str(folder)]
+        sys.path.insert(0, str(folder))
+        _load_plugins_again(sys, importlib, registry, discovery)
+        return folder
+
+    yield install
+    if added:
+        for folder in added:
+            sys.path.remove(folder)
+        _load_plugins_again(sys, importlib, registry, discovery)
+
+
+def _load_plugins_again(sys: Any, importlib: Any, registry: Any, discovery: Any) -> None:
+    sys.modules.pop("quad_mono", None)
+    importlib.invalidate_caches()
+    registry.reload()
+    discovery.clear_caches()
+
+
 def board(*rows: str) -> str:
     """Join board rows (helper for readable starting positions)."""
     return "\n".join(rows)

@@ -118,7 +118,10 @@ def test_a_replay_whose_rule_file_changed_is_refused(tmp_path, isolated_home):
     load_replay(path).check()
     rules.write_text('[ruleset]\nextends = "eu-classic"\nid = "mine"\nname = "Mine"\n'
                      "[plugins.line-scoring]\nperfect_clear = 5000\n")
-    with pytest.raises(ReplayError, match="rule file of 'mine' has changed"):
+    # said as what it is: the rule key with both values, never "altered"
+    with pytest.raises(ReplayError, match=r"the rules of 'mine' differ: played with "
+                       r"plugins\.line-scoring\.perfect_clear = 2000; this installation "
+                       r"has 5000; the replay would show a different game"):
         load_replay(path).check()
 
 

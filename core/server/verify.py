@@ -46,7 +46,7 @@ from typing import Any
 
 import pebble
 
-from .. import validate, watchdog
+from .. import provenance, validate, watchdog
 from ..discovery import known_ids, load_ruleset
 from ..errors import DataError, IllegalMove, PluginError, RulesetError
 from ..gamecheck import (
@@ -61,6 +61,7 @@ from ..replays import (
     HEADER_FIELDS,
     ReplayError,
     check_replay_data,
+    differs_sentence,
     reaches,
     replay_json,
     state_digest,
@@ -128,9 +129,15 @@ def _verify(data: dict[str, Any], player: str) -> Verified:
             (text_digest(start["ruleset"]) != data["ruleset_digest"]):
         raise Refused("the rules in this replay do not match the hash recorded with them; "
                       "the file was altered")
-    if not same_text:
-        raise Refused(f"this game of {rid!r} was played with other rules than this server's "
-                      f"{rid!r}")
+    # other plugin versions or other rule numbers: named as what they are
+    played = provenance.Provenance(
+        None if data.get("plugins") is None else provenance.read_plugins(data["plugins"]),
+        data["ruleset_digest"], start["ruleset"])
+    differs = provenance.mismatch(played, provenance.of_ruleset(ruleset))
+    if differs is not None:
+        raise Refused(differs_sentence(rid, differs, "this server"))
+    if not same_text:  # pragma: no cover - a digest differs whenever the text does
+        raise Refused(f"the rules of {rid!r} differ from this server's")
     check_work(ruleset, log)
     game = dealt_game(ruleset, start)
     mode = game.mode
@@ -147,8 +154,11 @@ def _verify(data: dict[str, Any], player: str) -> Verified:
             continue
         claimed, played = data[key], getattr(game, key)
         if claimed != played or type(claimed) is not type(played):
+            why = "the file was altered" if "plugins" in data else (
+                "the file was altered, or the game was played with other plugin versions "
+                "(the file does not record them)")
             raise Refused(f"{key}: the file says {_shown(claimed)} but its log plays "
-                          f"{_shown(played)}; the file was altered")
+                          f"{_shown(played)}; {why}")
     final = state_digest(game)
     if final != data["final_digest"] and not reaches(game, data["final_digest"]):
         raise Refused(f"this replay was recorded by Blockyard "

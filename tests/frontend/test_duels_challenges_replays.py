@@ -186,7 +186,9 @@ def test_a_replay_whose_rule_file_changed_is_refused_with_a_message(ui, isolated
     ui.key("Return")
     refused = ui.view
     assert isinstance(refused, MenuView) and refused.title.text == "Cannot show this replay"
-    assert "rule file of 'mine' has changed" in refused.lines[0].text
+    # the rule that changed, with both values
+    assert ("the rules of 'mine' differ: played with plugins.line-scoring.perfect_clear = "
+            "2000; this installation has 1") in " ".join(refused.lines[0].text.split())
 
 
 def test_command_line_challenge_and_replay_errors():

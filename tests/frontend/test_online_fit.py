@@ -12,7 +12,7 @@ from blockyard.frontend import i18n
 from blockyard.frontend.leaderboard_view import LeaderboardView, SubmitView
 from blockyard.frontend.lobby_view import LobbyView, NewTableView
 from blockyard.frontend.online_account import OnlineAccount
-from blockyard.frontend.online_errors import kind_text
+from blockyard.frontend.online_errors import kind_text, mismatch_text
 from blockyard.frontend.online_table import (
     LiveDuelView,
     LiveFallingView,
@@ -21,6 +21,7 @@ from blockyard.frontend.online_table import (
     live_view,
 )
 from blockyard.online import Entry, Leaderboard, Submission, TableInfo
+from blockyard.provenance import Mismatch
 
 SIZES = [(480, 640), (720, 960), (1280, 720)]
 LANGUAGES = ("en", "de", "es", "ne")
@@ -268,6 +269,38 @@ def test_the_small_board_follows_the_game(ui):
     table._take({"type": "move", "seat": 1, "action": ["place", 0, 99, 99], "score": 77,
                  "over": True})
     assert table.scores[1] == 77 and table.over == [False, True]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_a_difference_with_the_servers_game_fits_the_banner(ui, size):
+    """The longest banner a table says: its game here gone another way than the
+    server's, and this installation's plugin version against the server's."""
+    ui.app.show_launcher()
+    ui.pump(2)
+    ui.resize(*size)
+    width, height = size
+    for code in LANGUAGES:
+        i18n.set_language(code)
+        table = TableSession(QuietLive(), "someone_with_a_long_name", "12-abcdef")
+        table._take({"type": "table", "id": 12, "ruleset_id": "eu-classic", "seed": 5,
+                     "seats": ["someone_with_a_long_name", "another_long_name_here"],
+                     "status": "playing", "round": 1})
+        duel = LiveDuelView(ui.app.session(), table, lambda: None)
+        ui.window.show_view(duel)
+        table._take({"type": "move", "seat": 1, "action": ["place", 0, 99, 99], "score": 7,
+                     "over": False})  # the server accepted what this window cannot play
+        table.differs = mismatch_text(Mismatch("plugin", "blockyard-diagonals-extended",
+                                               "10.20.30", "10.20.31"), game=False)
+        assert table.divergence and "another_long_name_here" in table.divergence
+        duel._sync_table()
+        ui.pump(1)
+        assert duel.banner.text == f"{table.divergence} {table.differs}"
+        check_text(duel.banner, width, code)
+        room = duel.banner_room(width)
+        assert 0 < room < height / 3, (code, room)
+        # the board and the HUD are laid out below the banner, the band above the bottom
+        assert duel.layout.board.top <= height - room + 1, code
+        assert duel.layout.board.bottom >= duel.reserve_bottom - 1, code
 
 
 def test_a_table_of_rules_not_installed_here_says_so(ui):

@@ -121,6 +121,30 @@ def start_server(database: str, home: Path, *extra: str,
         time.sleep(0.1)
 
 
+MINE = ('[ruleset]\nextends = "eu-classic"\nid = "mine"\nname = "Mine"\n'
+        "[plugins.line-scoring]\nperfect_clear = {points}\n")
+"""The rule file ``mine``: eu-classic with a perfect clear paying ``points``."""
+
+
+def write_mine(home: Path, points: int) -> Path:
+    """The rule file ``mine`` in the config folder of the BLOCKYARD_HOME ``home``."""
+    folder = home / "config" / "rulesets"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "mine.toml"
+    path.write_text(MINE.format(points=points), encoding="utf-8")
+    return path
+
+
+def serve_with_plugin(home: Path, site: Path, perfect_clear: int = 2000) -> Server:
+    """A server on an SQLite file in ``home`` with the plugin distribution
+    installed in the folder ``site`` (the conftest's ``quad_mono_site``) and the
+    rule file ``mine`` paying ``perfect_clear``."""
+    write_mine(home, perfect_clear)
+    path = os.pathsep.join(p for p in (str(site), os.environ.get("PYTHONPATH", "")) if p)
+    return start_server(f"sqlite:///{home / 'server.sqlite3'}", home,
+                        env={"PYTHONPATH": path})
+
+
 def finished_game(ruleset: str, seed: int | None = 3, moves: int = 6, **kwargs: Any
                   ) -> blockyard.Game:
     """A game played ``moves`` placements (the first legal one each time), then

@@ -1,0 +1,124 @@
+"""What a replay was played with (blockyard.provenance): the plugin versions it
+records, and a difference of code or rules named as what it is — the plugin
+with both versions, the rule key with both values — never "altered"."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+import blockyard
+from blockyard import provenance
+from blockyard.provenance import Mismatch, PluginVersion, Provenance
+from blockyard.replays import Replay, ReplayError, load_replay, replay_data
+
+
+def played(ruleset: str = "quad-mono", seed: int = 3) -> blockyard.Game:
+    game = blockyard.new_game(ruleset, seed=seed)
+    for _ in range(5):
+        game.place(*game.legal_moves()[0])
+    game.end_round()
+    return game
+
+
+def test_a_replay_records_the_plugin_distributions_that_answered_its_rules(
+        plugin_at_version: Callable[..., Path]) -> None:
+    plugin_at_version("0.1.0")
+    own = {"name": "blockyard", "version": blockyard.__version__}
+    assert replay_data(played())["plugins"] == [own, {"name": "quad-mono", "version": "0.1.0"}]
+    assert replay_data(played("eu-classic"))["plugins"] == [own]
+
+
+def test_a_replay_of_another_plugin_version_is_said_as_such_never_altered(
+        plugin_at_version: Callable[..., Path]) -> None:
+    plugin_at_version("0.1.0", points=3)
+    game = played()
+    data = replay_data(game)
+    plugin_at_version("0.2.0", points=4)  # plays the same log for other points
+    with pytest.raises(ReplayError) as caught:
+        Replay(None, data).check()
+    text = str(caught.value)
+    assert text.startswith("replay: played with quad-mono 0.1.0; this installation has "
+                           "0.2.0; here its log plays score ")
+    assert f"not {game.score}" in text and "altered" not in text
+    # a server refuses another version before it replays anything
+    with pytest.raises(ReplayError, match=r"^replay: played with quad-mono 0\.1\.0; this "
+                                          r"server has 0\.2\.0; "):
+        Replay(None, data).check(here="this server", exact_code=True)
+
+
+def test_another_version_that_plays_the_same_is_shown_but_refused_by_a_referee(
+        plugin_at_version: Callable[..., Path]) -> None:
+    plugin_at_version("0.1.0", points=3)
+    data = replay_data(played())
+    plugin_at_version("0.1.1", points=3)  # a release that plays the same
+    assert Replay(None, data).check().score == data["score"]
+    with pytest.raises(ReplayError, match=re.escape("played with quad-mono 0.1.0; this server "
+                                                    "has 0.1.1")):
+        Replay(None, data).check(here="this server", exact_code=True)
+
+
+def test_a_replay_written_before_replays_recorded_plugins_still_loads(
+        tmp_path: Path, plugin_at_version: Callable[..., Path]) -> None:
+    plugin_at_version("0.1.0")
+    data = replay_data(played())
+    del data["plugins"]
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(data))
+    loaded = load_replay(path)
+    assert loaded.plugins is None
+    assert loaded.check(exact_code=True).score == data["score"]
+
+
+@pytest.mark.parametrize("plugins, where", [
+    ("quad-mono", "plugins"), ([{"name": "quad-mono"}], "plugins[0].version"),
+    ([{"name": "", "version": "1"}], "plugins[0].name"), ([5], "plugins[0]"),
+    ([{"name": "x", "version": "1"}] * 65, "plugins")])
+def test_a_malformed_plugin_list_is_refused_naming_the_entry(plugins: object,
+                                                            where: str) -> None:
+    data = replay_data(played("eu-classic"))
+    data["plugins"] = plugins
+    with pytest.raises(ReplayError, match="^" + re.escape(f"replay: {where}")):
+        Replay(None, data).check()
+
+
+def test_the_first_differing_rule_key_is_named_with_both_values() -> None:
+    rules = blockyard.load_ruleset("eu-classic").to_toml()
+    assert provenance.rule_difference(rules, rules) is None
+    cases = [
+        ("perfect_clear = 2000", "perfect_clear = 2004",
+         Mismatch("rule", "plugins.line-scoring.perfect_clear", "2000", "2004")),
+        ("    250,\n", "    260,\n",
+         Mismatch("rule", "plugins.line-scoring.line_points[1]", "250", "260")),
+        ("[board]\nrows = 10\n", "[board]\nrows = 10\n\"odd key\" = true\n",
+         Mismatch("rule", 'board."odd key"', None, "true")),
+        ("id = \"eu-classic\"", "id = \"eu-classic-2\"",
+         Mismatch("rule", "ruleset.id", '"eu-classic"', '"eu-classic-2"')),
+    ]
+    for old, new, expected in cases:
+        assert old in rules, old
+        assert provenance.rule_difference(rules, rules.replace(old, new, 1)) == expected
+
+
+def test_plugins_are_compared_first_then_the_rules() -> None:
+    one = (PluginVersion("blockyard", "1"), PluginVersion("quad-mono", "0.1.0"))
+    two = (PluginVersion("blockyard", "1"), PluginVersion("Quad_Mono", "0.2.0"))
+    rules = blockyard.load_ruleset("eu-classic").to_toml()
+    other = rules.replace("perfect_clear = 2000", "perfect_clear = 1")
+    assert provenance.mismatch(Provenance(one, "a", rules), Provenance(two, "b", other)) == \
+        Mismatch("plugin", "Quad_Mono", "0.1.0", "0.2.0")
+    assert provenance.mismatch(Provenance(one, "a", rules), Provenance(one[:1], "a")) == \
+        Mismatch("plugin", "quad-mono", "0.1.0", None)
+    assert provenance.mismatch(Provenance(None, "a", rules), Provenance(two, "b", other)) == \
+        Mismatch("rule", "plugins.line-scoring.perfect_clear", "2000", "1")
+    assert provenance.mismatch(Provenance(one, "a"), Provenance(one, "b")) == \
+        Mismatch("rule", "", "a", "b")
+    assert provenance.mismatch(Provenance(one, "a"), Provenance(one, "a")) is None
+    said = Mismatch("plugin", "quad-mono", "0.1.0", "0.2.0").sentence()
+    assert said == "played with quad-mono 0.1.0; this server has 0.2.0"
+    assert Mismatch("rule", "scoring.points", "314", "304").sentence() == \
+        "played with scoring.points = 314; this server has 304"
