@@ -18,9 +18,10 @@ when the rules dealt it. Three checks, the same wherever a game is judged
   entries, for a game on a clock at most :data:`ENTRIES_PER_SECOND` per second
   of its game clock, and never more than :data:`MAX_ENTRIES`.
 - **One game, one identity** (:func:`game_identity`): the SHA-256 of the
-  rules' digest, the dealt start and the actions in one canonical JSON form
-  (:func:`canonical_json`), however the submitted file spelt them. The server's
-  duplicate check and its stored replays use it.
+  rules' digest, the dealt start, the moves and where they led, in one canonical
+  JSON form (:func:`canonical_json`), however the submitted file spelt them and
+  whatever it did between moves that left the game as it was. The server's
+  duplicate check uses it.
 """
 
 from __future__ import annotations
@@ -75,6 +76,11 @@ def dealt_seed(ruleset: Ruleset, start: Mapping[str, Any]) -> int:
     daily game that names another seed or no date)."""
     seed = int(start["seed"])
     if not ruleset.is_daily:
+        if start.get("date") is not None:
+            raise NotCounted(f"this game of {ruleset.id!r} names a date "
+                             f"({str(start['date'])[:10]}), but {ruleset.id!r} is not a daily "
+                             "ruleset: its deal is its seed's alone, and a date is no part of "
+                             "its game")
         return seed
     day = _date(start.get("date"))
     if day is None:
@@ -188,6 +194,8 @@ def check_work(ruleset: Ruleset, log: Sequence[Any]) -> None:
             elif name == "tick" and len(entry) == 2 and type(entry[1]) is int \
                     and 0 < entry[1] <= 86_400_000_000:
                 clock_us += entry[1]
+    if ruleset.time_limit is not None:  # the clock stops at the limit: no more to claim
+        clock_us = min(clock_us, round(ruleset.time_limit * 1_000_000))
     limit = work_limit(ruleset, moves, clock_us)
     if actions > limit:
         clock = f" and {clock_us / 1_000_000:.0f} s of game clock" \
@@ -203,21 +211,57 @@ def actions_json(actions: Sequence[Any]) -> str:
                       allow_nan=False)
 
 
-def identity_of(digest: str, start: Mapping[str, Any], actions: Sequence[Any], *,
-                encoded: str | None = None) -> str:
-    """The identity of a game of the rules with SHA-256 ``digest`` that starts as
-    the log start entry ``start`` (its rule text left out: the digest stands for
-    it) and plays ``actions`` (``encoded``: their :func:`actions_json`, when the
-    caller has it already): the SHA-256 of the canonical JSON of
-    ``[IDENTITY_FORMAT, digest, start]``, a newline, and the actions' JSON."""
+class WorkMeter:
+    """The work bound of :func:`check_work`, kept while a log is replayed: at
+    every entry, no more entries so far than a real game with the moves and the
+    game clock *played* so far can need (the counts of a log's own entries can
+    be claims: a placement that cannot be played, a tick past the time limit).
+    ``check(index, game)`` after each entry; cheap (one comparison an entry)."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        self._limit = work_limit(ruleset, 0, 0)
+
+    def check(self, index: int, game: Game) -> None:
+        """:class:`NotCounted` when ``index`` entries after the start are more than
+        the game so far can need."""
+        if index <= self._limit:
+            return
+        self._limit = work_limit(self.ruleset, game.moves, game.elapsed_us)
+        if index > self._limit:
+            clock = f" and {game.elapsed_us / 1_000_000:.0f} s of game clock" \
+                if self.ruleset.mode_record.realtime or self.ruleset.time_limit is not None \
+                else ""
+            raise NotCounted(f"the log has {index} actions by {game.moves} moves{clock}; a "
+                             f"real game of {self.ruleset.id!r} needs at most {self._limit}")
+
+
+def identity_of(digest: str, start: Mapping[str, Any], actions: Sequence[Any]) -> str:
+    """The identity of a game's log as it stands, judged by no engine: the SHA-256
+    of the canonical JSON of ``[IDENTITY_FORMAT, digest, start, actions]`` (its
+    rule text left out: the digest stands for it). For a stored game whose rules
+    this server no longer serves; :func:`game_identity` is the identity of a
+    game played."""
     head = {key: value for key, value in start.items() if key != "ruleset"}
-    text = canonical_json([IDENTITY_FORMAT, digest, head]) + "\n" + \
-        (actions_json(actions) if encoded is None else encoded)
+    text = canonical_json([IDENTITY_FORMAT, digest, head]) + "\n" + actions_json(actions)
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
-def game_identity(game: Game, *, encoded: str | None = None) -> str:
-    """The identity of ``game``: one hex SHA-256 for one game, however a file
-    spelt it (its log as the engine wrote it, rules by digest; ``encoded``: the
-    :func:`actions_json` of ``game.log[1:]``, when the caller has it already)."""
-    return identity_of(game.ruleset.digest, game.log[0][1], game.log[1:], encoded=encoded)
+def game_identity(game: Game) -> str:
+    """The identity of ``game``: one hex SHA-256 for one game, however a file spelt
+    it. What makes a game is its rules (their digest), the dealt start, the moves
+    it made (its placements, its dropped stones: the log's move entries as the
+    engine wrote them) and where they led (score, moves, lines, the end, the
+    board's cells). Whatever else a log holds between two moves (turns of a
+    piece, a stone's steps and its clock) counts through where it led: actions
+    that leave the game as it was (four turns of a piece, a step left and back)
+    make no other game."""
+    names = game.mode.move_actions
+    moves = [entry for entry in game.log[1:] if entry[0] in names]
+    grid = game.grid
+    figures = [game.score, game.moves, game.lines_cleared, game.over_reason, grid.bits,
+               list(grid.colours)]
+    head = {key: value for key, value in game.log[0][1].items() if key != "ruleset"}
+    text = canonical_json([IDENTITY_FORMAT, game.ruleset.digest, head]) + "\n" + \
+        actions_json(moves) + "\n" + canonical_json(figures)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()

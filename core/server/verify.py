@@ -51,6 +51,7 @@ from ..discovery import known_ids, load_ruleset
 from ..errors import DataError, IllegalMove, PluginError, RulesetError
 from ..gamecheck import (
     NotCounted,
+    WorkMeter,
     actions_json,
     check_length,
     check_work,
@@ -142,6 +143,7 @@ def _verify(data: dict[str, Any], player: str) -> Verified:
     game = dealt_game(ruleset, start)
     mode = game.mode
     apply = game.apply
+    meter = WorkMeter(ruleset)
     for index, action in enumerate(log[1:], start=1):
         validate.check_entry(action, index, mode)
         try:
@@ -149,6 +151,7 @@ def _verify(data: dict[str, Any], player: str) -> Verified:
         except IllegalMove as exc:
             raise Refused(f"the game cannot be replayed: log[{index}] {action!r:.60}: "
                           f"{exc}") from None
+        meter.check(index, game)
     for key in HEADER_FIELDS:
         if key not in data:  # an optional field the file does not claim
             continue
@@ -171,7 +174,7 @@ def _verify(data: dict[str, Any], player: str) -> Verified:
     return Verified(
         ruleset_id=ruleset.id, ruleset_digest=ruleset.digest, daily=ruleset.is_daily,
         date=game.date, seed=int(game.seed), score=int(game.score), moves=len(game.log) - 1,
-        identity=game_identity(game, encoded=moves), replay=stored)
+        identity=game_identity(game), replay=stored)
 
 
 def _no_constant(name: str) -> Any:

@@ -6,9 +6,11 @@ game spelt differently) are no longer counted, and each is named in the
 migration's log; nothing is deleted.
 
 The identity is computed by the engine this server runs
-(:mod:`blockyard.gamecheck`), since a stored game's start can only be judged by
-the rules that deal it; a game whose ruleset is not served here keeps its count
-and gets the identity of its log as stored (the log says so).
+(:mod:`blockyard.gamecheck`): a stored game's start can only be judged by the
+rules that deal it, and its identity is of the game its log plays (each stored
+game is replayed once). A game whose ruleset is not served here with the rules it
+was played with keeps its count and gets the identity of its log as stored (the
+log says so).
 
 Revision ID: 0007
 Revises: 0006
@@ -35,8 +37,8 @@ log = logging.getLogger("alembic.runtime.migration")
 def _judge(replay: dict[str, Any], rulesets: dict[str, Any]) -> tuple[str, str | None]:
     """A stored game's identity and why it cannot count (``None``: it can)."""
     from blockyard.discovery import load_ruleset
-    from blockyard.errors import PluginError, RulesetError
-    from blockyard.gamecheck import NotCounted, dealt_game, identity_of
+    from blockyard.errors import DataError, IllegalMove, PluginError, RulesetError
+    from blockyard.gamecheck import NotCounted, dealt_game, game_identity, identity_of
 
     rid = str(replay["ruleset_id"])
     digest = str(replay["ruleset_digest"])
@@ -51,10 +53,15 @@ def _judge(replay: dict[str, Any], rulesets: dict[str, Any]) -> tuple[str, str |
     if ruleset is None or ruleset.digest != digest:
         return identity_of(digest, start, entries[1:]), "unjudged"
     try:
-        dealt = dealt_game(ruleset, start)
+        game = dealt_game(ruleset, start)
     except NotCounted as exc:
         return identity_of(digest, start, entries[1:]), str(exc)
-    return identity_of(digest, dealt.log[0][1], entries[1:]), None
+    try:  # the identity is of the game played: its moves and where they led
+        for action in entries[1:]:
+            game.apply(action)
+    except (DataError, IllegalMove, PluginError, ValueError, TypeError):
+        return identity_of(digest, start, entries[1:]), "unjudged"
+    return game_identity(game), None
 
 
 def upgrade() -> None:
@@ -78,7 +85,7 @@ def upgrade() -> None:
             values["identity"] = identity
             if problem == "unjudged":
                 log.warning("game %d: its ruleset is not served here with the rules it was "
-                            "played with; its start could not be judged", row.id)
+                            "played with; it could not be judged", row.id)
             elif problem is not None:
                 log.warning("game %d is not the rules' own deal (%s): no longer counted",
                             row.id, problem)
