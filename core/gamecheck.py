@@ -216,24 +216,28 @@ class WorkMeter:
     every entry, no more entries so far than a real game with the moves and the
     game clock *played* so far can need (the counts of a log's own entries can
     be claims: a placement that cannot be played, a tick past the time limit).
-    ``check(index, game)`` after each entry; cheap (one comparison an entry)."""
+    ``check(index, game)`` once ``index`` passes :attr:`bound` (one comparison an
+    entry until then)."""
 
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset
-        self._limit = work_limit(ruleset, 0, 0)
+        self.bound = work_limit(ruleset, 0, 0)
+        """Entries the game may have so far before it must be asked again."""
 
-    def check(self, index: int, game: Game) -> None:
-        """:class:`NotCounted` when ``index`` entries after the start are more than
-        the game so far can need."""
-        if index <= self._limit:
-            return
-        self._limit = work_limit(self.ruleset, game.moves, game.elapsed_us)
+    def check(self, index: int, game: Game) -> int:
+        """The new :attr:`bound` for a game ``index`` entries after its start, or
+        :class:`NotCounted` when that is more than the game so far can need."""
+        if index <= self.bound:
+            return self.bound
+        self.bound = work_limit(self.ruleset, game.moves, game.elapsed_us)
+        self._limit = self.bound
         if index > self._limit:
             clock = f" and {game.elapsed_us / 1_000_000:.0f} s of game clock" \
                 if self.ruleset.mode_record.realtime or self.ruleset.time_limit is not None \
                 else ""
             raise NotCounted(f"the log has {index} actions by {game.moves} moves{clock}; a "
                              f"real game of {self.ruleset.id!r} needs at most {self._limit}")
+        return self.bound
 
 
 def identity_of(digest: str, start: Mapping[str, Any], actions: Sequence[Any]) -> str:
@@ -259,9 +263,11 @@ def game_identity(game: Game) -> str:
     names = game.mode.move_actions
     moves = [entry for entry in game.log[1:] if entry[0] in names]
     grid = game.grid
-    figures = [game.score, game.moves, game.lines_cleared, game.over_reason, grid.bits,
-               list(grid.colours)]
+    figures = (game.score, game.moves, game.lines_cleared, game.over_reason, grid.bits,
+               grid.colours)
     head = {key: value for key, value in game.log[0][1].items() if key != "ruleset"}
-    text = canonical_json([IDENTITY_FORMAT, game.ruleset.digest, head]) + "\n" + \
-        actions_json(moves) + "\n" + canonical_json(figures)
-    return hashlib.sha256(text.encode("ascii")).hexdigest()
+    # the moves (engine entries of integers) and figures (integers, a reason, a tuple
+    # of integers) as Python writes them: one text for each, far cheaper than JSON
+    text = f"{canonical_json([IDENTITY_FORMAT, game.ruleset.digest, head])}\n{moves!r}\n" \
+        f"{figures!r}"
+    return hashlib.sha256(text.encode("utf-8", "backslashreplace")).hexdigest()

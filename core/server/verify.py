@@ -144,14 +144,17 @@ def _verify(data: dict[str, Any], player: str) -> Verified:
     mode = game.mode
     apply = game.apply
     meter = WorkMeter(ruleset)
+    bound = meter.bound  # asked again only when passed: one comparison an entry
+    check_entry = validate.check_entry
     for index, action in enumerate(log[1:], start=1):
-        validate.check_entry(action, index, mode)
+        check_entry(action, index, mode)
         try:
             apply(action)
         except IllegalMove as exc:
             raise Refused(f"the game cannot be replayed: log[{index}] {action!r:.60}: "
                           f"{exc}") from None
-        meter.check(index, game)
+        if index > bound:
+            bound = meter.check(index, game)
     for key in HEADER_FIELDS:
         if key not in data:  # an optional field the file does not claim
             continue
