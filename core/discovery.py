@@ -232,7 +232,8 @@ def load_ruleset(id_or_path: str | Path | Ruleset, *,
     """Load a ruleset by id, or from a path to a ``.toml`` file. ``hook_timeout``:
     seconds any of its hooks may run before it is stopped as a
     :class:`~blockyard.PluginError`, the game unchanged (default: the
-    ``BLOCKYARD_HOOK_TIMEOUT`` environment variable, else no limit)."""
+    process-wide limit of :mod:`blockyard.watchdog`: ``BLOCKYARD_HOOK_TIMEOUT``
+    in the environment, else 2 s; Blockyard's own plugins are not timed)."""
     timeout = check_seconds(hook_timeout)
     if isinstance(id_or_path, Ruleset):
         if timeout is None or id_or_path.hooks.timeout == timeout:

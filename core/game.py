@@ -82,6 +82,13 @@ class Game:
     _PURE_NAMES: ClassVar[dict[str, str]] = {"_board": "the board", "log": "the log",
                                             "state": "state"}
     """How the purity check's error names an attribute (default: its name)."""
+    _STEPS: ClassVar[tuple[str, ...]] = ("act", "actions")
+    """The public methods that are one step of play each: the hooks one of them
+    asks share the watchdog's limit (:func:`timed_engine`)."""
+    _COUNTERS: ClassVar[tuple[str, ...]] = ("moves", "elapsed_us")
+    """The engine's whole-number figures besides the score: what a plugin's
+    ``perform`` or ``blockyard_game_start`` writes into them is checked
+    (:func:`blockyard.answers.written_problem`)."""
 
     def __init__(self, ruleset: Ruleset, seed: int, date: str | None) -> None:
         self.ruleset = ruleset
@@ -127,13 +134,24 @@ class Game:
             day = date.isoformat()
         if seed is None:
             seed = rng.random_seed()
-        game = ruleset.mode_record.engine(ruleset, seed, day)
+        engine = ruleset.mode_record.engine
+        hooks = ruleset.hooks
+        if hooks.timed:
+            engine = timed_engine(engine)
+        game = engine(ruleset, seed, day)
         extra = game._load_start(board=board, tray=tray, stream=stream)
         game.log.append(["start", {"ruleset": ruleset.to_toml(), "id": ruleset.id,
                                    "seed": seed, "date": day, **extra}])
-        ruleset.hooks.game_start(game)
-        game._begin()
+        if hooks.timed:
+            hooks.step(game, "start", game._started)
+        else:
+            game._started()
         return game
+
+    def _started(self) -> None:
+        """Ask the plugins to set up the game, then begin it."""
+        self._hooks.game_start(self)
+        self._begin()
 
     def _load_start(self, *, board: str | None, tray: TraySpec | None,
                     stream: str | None) -> dict[str, Any]:
@@ -352,6 +370,12 @@ class Game:
         self._board = Board(self._geo, data["bits"], data["cells"])
         self.state = copy_json(data["state"])
 
+    def _figures(self) -> tuple[int, dict[str, Any], dict[str, Any]]:
+        """The score, the counters and a copy of the plugins' state, for
+        :func:`~blockyard.answers.written_problem` to compare with afterwards."""
+        return (self.score, {name: getattr(self, name, None) for name in self._COUNTERS},
+                _copy_state(self.state))
+
     # -- purity: what a hook other than game_start may not change -------------------------
     #
     # The rule facade (blockyard.rulehooks) takes a mark before asking a hook
@@ -534,6 +558,10 @@ class Game:
             raise DataError(f"snapshot.log: its rules cannot be loaded: {exc}") from None
         differs = validate.first_difference(snap, game._snapshot_sharing_log(), "snapshot")
         if differs is not None:
+            # a log that gives another game each time: the plugins, not the snapshot
+            found = nondeterminism(ruleset, built["log"])
+            if found is not None:
+                raise found
             raise DataError(f"{differs}: not what the snapshot's log produces (the log is "
                             "the truth; the snapshot was changed or is from another engine)")
         return game
@@ -611,6 +639,33 @@ class Game:
 
 
 _MISSING: Any = object()
+_TIMED: dict[type[Game], type[Game]] = {}
+
+
+def timed_engine(cls: type[Game]) -> type[Game]:
+    """``cls`` with each of its :attr:`~Game._STEPS` made one step of play of the
+    hook watchdog (:meth:`blockyard.rulehooks.RuleHooks.step`): the engine of a
+    ruleset with plugins from elsewhere. Blockyard's own rulesets play the plain
+    class, and pay nothing."""
+    timed = _TIMED.get(cls)
+    if timed is not None:
+        return timed
+    if cls in _TIMED.values():
+        return cls
+
+    def stepped(name: str, func: Callable[..., Any]) -> Callable[..., Any]:
+        def step(self: Game, *args: Any, **kwargs: Any) -> Any:
+            return self._hooks.step(self, name, func, self, *args, **kwargs)
+        step.__name__ = step.__qualname__ = name
+        step.__doc__ = func.__doc__
+        step.__wrapped__ = func  # type: ignore[attr-defined]
+        return step
+
+    methods = {name: stepped(name, getattr(cls, name)) for name in cls._STEPS}
+    timed = type(cls.__name__, (cls,), {**methods, "__module__": cls.__module__,
+                                        "__qualname__": cls.__qualname__})
+    _TIMED[cls] = timed
+    return timed
 _PURE_FIELDS: dict[type[Game], Callable[[Game], tuple[Any, ...]]] = {}
 _PURE_NAMES_OF: dict[type[Game], tuple[str, ...]] = {}
 
@@ -694,6 +749,56 @@ def _model_state(ruleset: Ruleset) -> dict[str, Any]:
         _MODEL_STATES.clear()
     _MODEL_STATES[id(ruleset)] = (ruleset, model)
     return model
+
+
+def nondeterminism(ruleset: Ruleset, log: Sequence[Sequence[Any]]) -> PluginError | None:
+    """Why games of ``ruleset`` are not determined by their seed and actions, as
+    a :class:`PluginError` naming the plugin, or ``None`` when no cause is found:
+    a plugin that keeps state across games (its object changed since the ruleset
+    loaded: :meth:`~blockyard.rulehooks.RuleHooks.kept_state`), else the first
+    hook whose answer differs when ``log`` (a game of ``ruleset``) is played twice
+    more with every hook call watched (randomness not from ``game.stream``, the
+    clock). Only on an error path: it plays the log twice."""
+    hooks = ruleset.hooks
+    kept = hooks.kept_state()
+    if kept is not None:
+        return kept
+    runs: list[list[tuple[str, tuple[str, ...], str]]] = []
+    for _ in range(2):
+        seen: list[tuple[str, tuple[str, ...], str]] = []
+
+        def after(outcome: Any, hook_name: str, hook_impls: Any, kwargs: Any,
+                  seen: list[tuple[str, tuple[str, ...], str]] = seen) -> None:
+            exc = outcome.exception
+            try:
+                told = f"raised {type(exc).__name__}" if exc is not None \
+                    else repr(outcome.get_result())
+            except Exception:  # an answer whose repr fails
+                told = "?"
+            seen.append((hook_name, tuple(str(i.plugin_name) for i in hook_impls
+                                          if i.plugin_name != "core"), told))
+
+        with hooks.monitor(lambda *args: None, after):
+            try:
+                Game.from_log(log, ruleset=ruleset)
+            except Exception as exc:  # the replay went elsewhere: compared up to here
+                seen.append(("replay", (), f"{type(exc).__name__}: {exc}"))
+        runs.append(seen)
+    for first, second in zip(*runs, strict=False):
+        if first == second or not first[1]:
+            continue
+        hook, plugins = first[0], first[1]
+        # Blockyard's own plugins are held deterministic by its tests: name the others
+        plugins = tuple(p for p in plugins if p not in hooks.trusted) or plugins
+        name = hook.removeprefix("blockyard_")
+        return PluginError(
+            f"answered differently for the same position ({_short(first[2])}, then "
+            f"{_short(second[2])}): the answer depends on something besides the game",
+            plugin=" or ".join(plugins), hook=hook, ruleset=ruleset.id,
+            where=", ".join(filter(None, (hooks.impl_where(p, name) for p in plugins))) or None,
+            fix="draw randomness from game.stream(...), never from the random module or the "
+                "clock, and keep what changes during a game in game.state")
+    return None
 
 
 def carry_over(game: Game, ruleset: Ruleset) -> Game:

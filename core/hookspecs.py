@@ -27,9 +27,12 @@ Arguments you may receive:
     exactly when any plugin raises.
 
 Whatever a plugin raises (other than :class:`~blockyard.IllegalMove` from an
-action's ``perform``) and whatever answer of the wrong type it returns becomes
-a :class:`~blockyard.PluginError` naming the plugin, the hook, the ruleset, the
-seed and the action; the game is left exactly as it was.
+action's ``perform``), whatever answer of the wrong type it returns (a wrapper
+that drops the answer, or returns one answer where the list of every answer is
+due, included) and whatever figures out of bounds ``game_start`` or an action's
+``perform`` writes becomes a :class:`~blockyard.PluginError` naming the plugin,
+the hook, the ruleset, the seed and the action, the file and line in the
+plugin's code and what to do; the game is left exactly as it was.
 """
 
 from __future__ import annotations

@@ -40,7 +40,7 @@ from typing import Any
 from .actions import Action
 from .discovery import load_ruleset
 from .errors import IllegalMove
-from .game import new_game, replay, restore
+from .game import new_game, nondeterminism, replay, restore
 from .modes import ModeChecks
 from .rulehooks import purity_check
 from .ruleset import Ruleset
@@ -75,7 +75,8 @@ class Report:
         self.checks[name] = self.checks.get(name, 0) + 1
 
     def fail(self, message: str) -> None:
-        if len(self.failures) < 50:
+        """Note a failure (the same failure again is noted once)."""
+        if len(self.failures) < 50 and message not in self.failures:
             self.failures.append(message)
 
     def text(self) -> str:
@@ -321,6 +322,7 @@ def _play(ruleset: Ruleset, seed: int, rnd: random.Random, max_actions: int,
     saved: dict[str, Any] | None = None
     after_save: list[list[Any]] = []
     futile: list[Action] = []  # the rescues in a row that changed nothing
+    mispredicted = False
     step = 0
     while True:
         offered = game.actions()
@@ -377,8 +379,10 @@ def _play(ruleset: Ruleset, seed: int, rnd: random.Random, max_actions: int,
             expected = game.preview(*action[1:])
             score = game.score
             result = game.place(*action[1:])
-            if result != expected:
-                report.fail(f"{where} step {step}: preview {expected} != place {result}")
+            if result != expected and not mispredicted:
+                mispredicted = True  # once a game, with the cause when one is found
+                report.fail(f"{where} step {step}: preview {expected} != place {result}"
+                            f"{why_different(ruleset, game.log)}")
             if game.score != score + result.points:
                 report.fail(f"{where} step {step}: score did not grow by the move's points")
             report.count("preview predicts place")
@@ -403,10 +407,13 @@ def _play(ruleset: Ruleset, seed: int, rnd: random.Random, max_actions: int,
     report.games += 1
     final = game.snapshot()
     if twin.snapshot() != final:
-        report.fail(f"{where}: same seed and actions gave different games")
-    report.count("determinism")
+        report.fail(f"{where}: same seed and actions gave different games"
+                    f"{why_different(ruleset, game.log)}")
+    else:
+        report.count("determinism")
     if replay(game.log).snapshot() != final:
-        report.fail(f"{where}: replay(log) did not rebuild the game")
+        report.fail(f"{where}: replay(log) did not rebuild the game"
+                    f"{why_different(ruleset, game.log)}")
     report.count("replay")
     if saved is not None:
         resumed = restore(json.loads(json.dumps(saved)))
@@ -415,6 +422,14 @@ def _play(ruleset: Ruleset, seed: int, rnd: random.Random, max_actions: int,
         if resumed.snapshot() != final:
             report.fail(f"{where}: restore(snapshot) did not continue identically")
         report.count("snapshot/restore")
+
+
+def why_different(ruleset: Ruleset, log: list[list[Any]]) -> str:
+    """Why the same seed and actions gave different games of ``ruleset``, as the
+    rest of a failure's sentence (``": plugin 'x' ..."``; ``""`` when no cause is
+    found; see :func:`blockyard.game.nondeterminism`)."""
+    found = nondeterminism(ruleset, log)
+    return "" if found is None else f": {found}"
 
 
 TRAY_CHECKS = ModeChecks(_choose_tray, _illegal_tray, _check_tray)

@@ -56,7 +56,12 @@ class TrayGame(Game):
         *Game._STATE_FIELDS, "set_index", "combo", "best_combo", "lines_cleared")
     _DERIVED_FIELDS: ClassVar[tuple[str, ...]] = ("streak",)
     _PURE_LISTS: ClassVar[tuple[str, ...]] = ("_tray",)
+    _COUNTERS: ClassVar[tuple[str, ...]] = (
+        *Game._COUNTERS, "set_index", "combo", "best_combo", "lines_cleared", "streak")
     _PURE_NAMES: ClassVar[dict[str, str]] = {**Game._PURE_NAMES, "_tray": "the tray"}
+    _STEPS: ClassVar[tuple[str, ...]] = (
+        *Game._STEPS, "place", "preview", "evaluate", "legal_moves", "fit_masks",
+        "affected_cells", "tick")
 
     def __init__(self, ruleset: Ruleset, seed: int, date: str | None) -> None:
         super().__init__(ruleset, seed, date)
