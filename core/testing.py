@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .actions import Action
+from .answers import MAX_SCORE
 from .discovery import load_ruleset
 from .errors import IllegalMove
 from .game import new_game, nondeterminism, replay, restore
@@ -214,8 +215,10 @@ def _check_tray(game: Any, report: Report, where: str) -> None:
         if piece is not None and (piece.height > rows or piece.width > cols):
             report.fail(f"{where}: tray slot {slot} piece {piece.id} is larger than the board")
     report.count("cells and pieces within bounds")
-    if game.score < 0:
-        report.fail(f"{where}: negative score {game.score}")
+    if type(game.score) is not int or not -MAX_SCORE <= game.score <= MAX_SCORE:
+        # (a score may go negative: a move may score down to -10^9 points)
+        report.fail(f"{where}: score {game.score!r:.40} is not a whole number within "
+                    f"±{MAX_SCORE:,}")
     any_fit = game.any_fits()
     if game.over_reason == "stuck" and any_fit:
         report.fail(f"{where}: over as 'stuck' although a tray piece fits")
