@@ -198,6 +198,19 @@ class TrayGame(Game):
             mask &= allowed
         return mask
 
+    def cell_families(self) -> tuple[tuple[str | None, ...], ...]:
+        """The board facts a rule needs beyond occupancy: for every cell, row by
+        row, the name of the piece family that filled it, ``"custom"`` for a
+        filled cell of no family of the ruleset (a starting board's, a custom
+        tray piece's), ``None`` for an empty cell. Read from
+        :attr:`Board.colours <blockyard.geometry.Board.colours>`; changes nothing."""
+        families = self.ruleset.families
+        names: list[str | None] = [None, *(f.name for f in families)]
+        colours, cols = self._board.colours, self.cols
+        return tuple(tuple(names[c] if c < len(names) else "custom"
+                           for c in colours[r * cols:(r + 1) * cols])
+                     for r in range(self.rows))
+
     def legal_moves(self) -> list[tuple[int, int, int]]:
         """Every ``(slot, row, col)`` that fits now (none when the game is over)."""
         if self.over_reason is not None:
