@@ -36,6 +36,7 @@ from .errors import DataError, IllegalMove, PluginError, RulesetError
 from .geometry import Board
 from .pieces import Piece
 from .results import Summary
+from .rulehooks import function_where
 from .ruleset import Ruleset
 from .validate import SCALARS, copy_json
 
@@ -220,7 +221,7 @@ class Game:
         game is over."""
         owner = self.ruleset.action_owner
         return [Action(spec.name, spec.label, spec.key, spec.takes_slot, rescue, spec.after_end,
-                       uses, owner[spec.name], spec.help)
+                       uses, owner[spec.name], spec.help, spec.target)
                 for spec, uses, rescue in self._available_actions()]
 
     def _available_actions(self) -> list[tuple[ActionSpec, Any, bool]]:
@@ -250,12 +251,7 @@ class Game:
             names = ", ".join(n for n, s in self._specs.items() if not s.automatic)
             raise IllegalMove(f"no action {name!r} in ruleset {self.ruleset.id!r} "
                               f"(its actions: {names})")
-        if spec.takes_slot:
-            if len(args) != 1:
-                raise IllegalMove(f"{name}: expected one tray slot, found {len(args)} arguments")
-            self._check_slot_arg(args[0])
-        elif args:
-            raise IllegalMove(f"{name}: takes no arguments, found {len(args)}")
+        self._check_target(spec, args)
         if spec.after_end and self.over_reason is None:
             raise IllegalMove(f"{spec.label}: only after the game is over")
         if not spec.after_end and self.over_reason is not None:
@@ -283,6 +279,78 @@ class Game:
 
     def _check_slot_arg(self, slot: Any) -> None:
         raise IllegalMove("this game has no tray")
+
+    def _check_target(self, spec: ActionSpec, args: Sequence[Any]) -> None:
+        """``IllegalMove`` unless ``args`` are a target of ``spec``'s kind: a filled
+        tray slot, a cell on the board, or both (``slot, row, col``); an action
+        with a target then asks its plugin's ``allowed``."""
+        name, target = spec.name, spec.target
+        if target == "none":
+            if args:
+                raise IllegalMove(f"{name}: takes no arguments, found {len(args)}")
+            return
+        if target == "slot":
+            if len(args) != 1:
+                raise IllegalMove(f"{name}: expected one tray slot, found {len(args)} arguments")
+            self._check_slot_arg(args[0])
+        else:
+            wanted = "a row and a column" if target == "cell" else "a tray slot, a row and a column"
+            if len(args) != spec.arity:
+                raise IllegalMove(f"{name}: expected {wanted}, found {len(args)} arguments")
+            if target == "cell+slot":
+                self._check_slot_arg(args[0])
+            row, col = args[-2], args[-1]
+            for what, value, size in (("row", row, self.rows), ("col", col, self.cols)):
+                if isinstance(value, bool) or not isinstance(value, int) \
+                        or not 0 <= value < size:
+                    raise IllegalMove(f"{name}: {what}: expected 0 to {size - 1}, found "
+                                      f"{value!r:.40}")
+        if (self.over_reason is None or spec.after_end) \
+                and not self._ask_action(spec, "allowed", spec.allowed, *args):
+            raise IllegalMove(f"{spec.label}: not allowed at {_target_text(spec, args)}")
+
+    def action_targets(self, name: str) -> list[tuple[int, ...]]:
+        """Every target the action ``name`` may be aimed at now, as its logged
+        arguments (``(slot,)``, ``(row, col)``, ``(slot, row, col)``; ``[()]`` for
+        an action without a target), asked of its plugin's ``allowed``; ``[]``
+        when it is not available now. For bots, the window and the kit."""
+        spec = self._specs.get(name) if isinstance(name, str) else None
+        if spec is None or spec.automatic or not self._spec_available(spec):
+            return []
+        if spec.target == "none":
+            return [()]
+        slots = [s for s, p in enumerate(getattr(self, "tray", ())) if p is not None]
+        cells: list[tuple[int, ...]] = [(r, c) for r in range(self.rows)
+                                         for c in range(self.cols)]
+        candidates: list[tuple[int, ...]] = (
+            [(s,) for s in slots] if spec.target == "slot"
+            else cells if spec.target == "cell"
+            else [(s, r, c) for s in slots for r, c in cells])
+        ask, allowed = self._ask_action, spec.allowed
+        return [t for t in candidates if ask(spec, "allowed", allowed, *t)]
+
+    def action_preview(self, name: str, *target: Any) -> frozenset[tuple[int, int]]:
+        """The board cells the action ``name`` aimed at ``target`` would change, as
+        its plugin's ``preview`` says (none when it has none): for the window's
+        highlight before the player confirms. ``IllegalMove`` exactly when
+        ``act(name, *target)`` would refuse the target; changes nothing."""
+        spec = self._specs.get(name) if isinstance(name, str) else None
+        if spec is None or spec.automatic:
+            raise IllegalMove(f"no action {name!r} in ruleset {self.ruleset.id!r}")
+        self._check_target(spec, target)
+        if spec.preview is None:
+            return frozenset()
+        mask = self._ask_action(spec, "preview", spec.preview, *target)
+        if mask is None:
+            return frozenset()
+        size = self.rows * self.cols
+        if isinstance(mask, bool) or not isinstance(mask, int) or mask < 0 or mask >> size:
+            raise self._hooks.error(
+                "actions", f"action {name!r}: preview returned {mask!r:.40}; expected a mask "
+                f"of the board's {size} cells (0 ≤ mask < 2**{size}) or None",
+                plugin=self.ruleset.action_owner.get(name), seed=self.seed, action=name,
+                where=function_where(spec.preview))
+        return self._geo.cells_of(mask)
 
     def _after_action(self, name: str) -> None:
         """Re-deal and apply the end rule after an action."""
@@ -636,6 +704,14 @@ class Game:
     def __repr__(self) -> str:
         return (f"<{type(self).__name__} {self.ruleset.id} seed={self.seed} score={self.score} "
                 f"moves={self.moves} over={self.over_reason}>")
+
+
+def _target_text(spec: ActionSpec, args: Sequence[Any]) -> str:
+    """``row 3, column 4`` / ``slot 1`` / ``slot 1, row 3, column 4``."""
+    if spec.target == "slot":
+        return f"slot {args[0]}"
+    cell = f"row {args[-2]}, column {args[-1]}"
+    return cell if spec.target == "cell" else f"slot {args[0]}, {cell}"
 
 
 _MISSING: Any = object()

@@ -161,7 +161,10 @@ class RulesetSpecs:
         plugin contributes (swap, rotate, continue, end round, zen refill, a
         mod's own), as :class:`~blockyard.actions.ActionSpec` objects. Asked
         once when the ruleset loads; names must be unique within the ruleset.
-        Keep the action's state in ``game.state[<plugin name>]``."""
+        An action may take a target the player aims it at (``target``: a tray
+        slot, a board cell, or both), with ``allowed`` saying where it may be
+        aimed and ``preview`` what it would change there. Keep the action's
+        state in ``game.state[<plugin name>]``."""
         return []
 
 

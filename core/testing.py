@@ -121,7 +121,6 @@ def _choose_tray(game: Any, rnd: random.Random) -> list[Any] | None:
     roll = rnd.random()
     if game.time_left is not None and roll < 0.1:
         return ["tick", rnd.choice([250_000, 1_000_000, 7_000_000])]
-    filled = [s for s, p in enumerate(game.tray) if p is not None]
     others = [a for a in actions if a.name != "end"]
     if not moves:
         # stuck but not over: an available action must be a rescue
@@ -129,15 +128,21 @@ def _choose_tray(game: Any, rnd: random.Random) -> list[Any] | None:
         if not rescues:
             return None
         action = rnd.choice(rescues)
-        return [action.name, rnd.choice(filled)] if action.takes_slot else [action.name]
+        return _aimed(game, action, rnd)
     if others and roll < 0.06:
-        action = rnd.choice(others)
-        if action.takes_slot:
-            return [action.name, rnd.choice(filled)] if filled else None
-        return [action.name]
+        return _aimed(game, rnd.choice(others), rnd)
     if roll > 0.995 and any(a.name == "end" for a in actions):
         return ["end"]
     return ["place", *rnd.choice(moves)]
+
+
+def _aimed(game: Any, action: Action, rnd: random.Random) -> list[Any] | None:
+    """``[name, *target]`` for ``action`` aimed at one of the targets its plugin
+    allows now (:meth:`Game.action_targets`), or ``None`` when it allows none."""
+    if action.target == "none":
+        return [action.name]
+    targets = game.action_targets(action.name)
+    return [action.name, *rnd.choice(targets)] if targets else None
 
 
 def _illegal_falling(game: Any, rnd: random.Random) -> list[tuple[str, Any]]:
@@ -184,9 +189,21 @@ def _illegal_tray(game: Any, rnd: random.Random) -> list[tuple[str, Any]]:
         if spec.automatic:
             continue
         if name not in available:
-            args = [0] if spec.takes_slot else []
+            args = [0] * spec.arity
             tries.append((f"action {name!r} when it is not available",
                            lambda n=name, a=args: game.act(n, *a)))
+        elif spec.target in ("cell", "cell+slot"):
+            aim: list[int] = [next((s for s, p in enumerate(game.tray) if p is not None),
+                                    0)] if spec.target == "cell+slot" else []
+            tries.append((f"action {name!r} on a cell off the board",
+                          lambda n=name, s=aim: game.act(n, *s, game.rows, 0)))
+            tries.append((f"action {name!r} without its target", lambda n=name: game.act(n)))
+            allowed = set(game.action_targets(name))
+            refused = next((t for t in ((*aim, r, c) for r in range(game.rows)
+                                        for c in range(game.cols)) if t not in allowed), None)
+            if refused is not None:  # a cell its plugin does not allow now
+                tries.append((f"action {name!r} at {refused}, which its plugin refuses",
+                              lambda n=name, t=refused: game.act(n, *t)))
         elif spec.takes_slot:
             past = game.ruleset.tray_slots  # the first slot past the tray
             tries.append((f"action {name!r} on slot {past}",
@@ -291,6 +308,9 @@ def _rescues(game: Any, offered: list[Action]) -> list[tuple[list[Any], Action]]
     for action in chosen:
         if action.takes_slot:
             out.extend(([action.name, slot], action) for slot in filled)
+        elif action.target != "none":  # a few of the targets its plugin allows
+            out.extend(([action.name, *target], action)
+                       for target in game.action_targets(action.name)[:8])
         else:
             out.append(([action.name], action))
     return out
