@@ -1109,34 +1109,33 @@ class RuleHooks:
         if not PURITY.on or (not PURITY.bundled and "game_start" in self.unchecked):
             self._ask_game_start(action, game)
             return
-        before = game.snapshot_state()
         figures = game._figures()
         self._ask_game_start(action, game)
         wrong = written_problem(game, figures)
         if wrong is not None:
-            plugin, where = self._writer(game, before, figures)
+            plugin, where = self._writer(game)
             raise self.error("game_start", f"wrote {wrong}", plugin=plugin, seed=game.seed,
                              action=action, where=where, fix=FIX_WRITTEN)
 
-    def _writer(self, game: Game, before: dict[str, Any],
-                figures: tuple[int, dict[str, Any], dict[str, Any]]
-                ) -> tuple[str | None, str | None]:
+    def _writer(self, game: Game) -> tuple[str | None, str | None]:
         """Which plugin's ``blockyard_game_start`` writes figures out of bounds, and
-        where its function is: each implementation asked alone on the game put
-        back as it was (only on the error path)."""
+        where its function is: each implementation asked alone, in turn, on a new
+        game of the same start (only on the error path)."""
+        start = game.log[0][1]
         impls = self._pm.hook.blockyard_game_start.get_hookimpls()
+        fresh = type(game)(game.ruleset, game.seed, game.date)
+        fresh._load_start(board=start.get("board"), tray=start.get("tray"),
+                          stream=start.get("stream"))
+        figures = fresh._figures()
         for impl in reversed(impls):
             if impl.plugin_name == "core":
                 continue
-            game._restore_state(before)
             func = _up_to_yield(impl.function) if impl.hookwrapper or impl.wrapper \
                 else impl.function
             with contextlib.suppress(Exception):
-                func(game)
-            if written_problem(game, figures) is not None:
-                game._restore_state(before)
+                func(fresh)
+            if written_problem(fresh, figures) is not None:
                 return str(impl.plugin_name), function_where(impl.function)
-        game._restore_state(before)
         plugin = self.answering("game_start")
         return plugin, self.impl_where(plugin, "game_start")
 

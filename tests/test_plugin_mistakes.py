@@ -236,3 +236,30 @@ def test_check_names_plugin_hook_file_and_line(rule_file, register_plugin, capsy
     fail = next(line for line in out.splitlines() if "FAIL" in line)
     assert "plugin 'mistake'" in fail and hook in fail and f"{HERE}:" in fail
     assert "To fix:" in fail
+
+
+class SetsUp:
+    """A well-behaved game_start beside the one that writes out of bounds."""
+
+    def __init__(self, params: Params) -> None:
+        pass
+
+    @hookimpl
+    def blockyard_game_start(self, game):
+        game.state["sets-up"] = {"ready": True}
+
+
+def test_of_two_game_starts_the_one_that_wrote_the_figure_is_named(rule_file,
+                                                                   register_plugin):
+    register_plugin("mistake", Writer)
+    register_plugin("sets-up", SetsUp)
+    for order in ("[plugins.sets-up]\n[plugins.mistake]\n", "[plugins.mistake]\n"
+                  "[plugins.sets-up]\n"):
+        path = rule_file('[ruleset]\nextends = "eu-classic"\nid = "two-starts"\n'
+                         'name = "Two starts"\n' + order.replace(
+                             "[plugins.mistake]\n", '[plugins.mistake]\nwhat = "moves-negative"'
+                             '\nwhere = "game_start"\n'))
+        with pytest.raises(PluginError, match="wrote moves = -5") as caught:
+            blockyard.new_game(blockyard.load_ruleset(path), seed=2, board=None)
+        assert_named(caught.value, "blockyard_game_start",
+                     line_of(Writer.blockyard_game_start), "within the bounds")
