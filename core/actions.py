@@ -24,6 +24,14 @@ ActionPredicate = Callable[[Any], bool]
 RESERVED_NAMES = frozenset({"start", "place", "tick", "move", "soft", "hard"})
 """Log entry names the engine uses itself; no plugin action may take them."""
 
+TARGETS = ("none", "slot", "cell", "cell+slot")
+"""What an action takes (:attr:`ActionSpec.target`): nothing, a tray slot, a
+board cell, or a tray slot and a board cell. Logged as ``[name]``,
+``[name, slot]``, ``[name, row, col]`` and ``[name, slot, row, col]``."""
+
+TARGET_ARITY = {"none": 0, "slot": 1, "cell": 2, "cell+slot": 3}
+"""How many logged arguments each kind of target has."""
+
 
 def _always(game: Any) -> bool:
     return True
@@ -31,6 +39,10 @@ def _always(game: Any) -> bool:
 
 def _never(game: Any) -> bool:
     return False
+
+
+def _anywhere(game: Any, *target: Any) -> bool:
+    return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +63,22 @@ class ActionSpec:
         the default key (``"s"``), or ``None``.
     ``takes_slot``
         the action takes one argument, a tray slot (0 to ``len(game.tray) - 1``) holding a piece
-        (rotate); otherwise it takes none.
+        (rotate); the same as ``target="slot"``.
+    ``target``
+        what the action is aimed at (:data:`TARGETS`): ``"none"`` (the
+        default; ``"slot"`` when ``takes_slot``), ``"slot"``, ``"cell"`` (a
+        board cell: ``act("hammer", row, col)``) or ``"cell+slot"`` (a tray
+        slot and a cell: ``act("bomb", slot, row, col)``). The engine refuses a
+        cell off the board and a slot that is empty, then asks ``allowed``.
+    ``allowed(game, *target)``
+        whether the action may be aimed at ``target`` now (the slot and/or the
+        ``row, col`` as logged), for an action with a target: a hammer only
+        on a filled cell. :meth:`Game.action_targets` lists every target it
+        allows; the kit, the bots and the window ask it.
+    ``preview(game, *target)``
+        the board cells (a mask, bit ``row * cols + col``) the action would
+        change if aimed at ``target``, for the window to highlight before the
+        player confirms, or ``None``: :meth:`Game.action_preview`.
     ``after_end``
         offered only once the game is over (eu "continue"): performing it
         reopens the game, and the engine applies the end rule again.
@@ -98,8 +125,21 @@ class ActionSpec:
     sound: str | None = None
     confirm: bool | None = None
     ends_game: bool = False
+    target: str = "none"
+    allowed: Callable[..., bool] = _anywhere
+    preview: Callable[..., int | None] | None = None
 
     def __post_init__(self) -> None:
+        if self.target not in TARGETS:
+            raise TypeError(f"action {self.name!r}: target must be one of "
+                            f"{', '.join(repr(t) for t in TARGETS)}, not {self.target!r:.40}")
+        if self.takes_slot and self.target == "none":
+            object.__setattr__(self, "target", "slot")
+        elif self.target == "slot" and not self.takes_slot:
+            object.__setattr__(self, "takes_slot", True)
+        elif self.takes_slot and self.target != "slot":
+            raise TypeError(f"action {self.name!r}: takes_slot is target 'slot', not "
+                            f"{self.target!r}")
         if self.sound is not None and not isinstance(self.sound, str):
             raise TypeError(f"action {self.name!r}: sound must be a sound name (str) or None, "
                             f"not {self.sound!r}")
@@ -111,13 +151,18 @@ class ActionSpec:
                             f"not {self.ends_game!r}")
 
     @property
+    def arity(self) -> int:
+        """How many logged arguments the action takes (its target's)."""
+        return TARGET_ARITY[self.target]
+
+    @property
     def asks_confirmation(self) -> bool:
         """Whether the window asks for a second click (or key) before taking it:
         ``confirm`` when set, else yes exactly for an action of the running game
-        that takes no slot."""
+        that takes no target."""
         if self.confirm is not None:
             return self.confirm
-        return not self.takes_slot and not self.after_end
+        return self.target == "none" and not self.after_end
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,8 +172,9 @@ class Action:
     ``name`` (as written in the log), ``label`` (player text), ``key`` (default
     key or ``None``), ``takes_slot``, ``rescue`` (taking it now can make a tray
     piece fit), ``after_end`` (offered after the game ended), ``uses_left``
-    (``None`` when unlimited), ``plugin`` (the plugin contributing it) and
-    ``help`` (one line of player text explaining what it does).
+    (``None`` when unlimited), ``plugin`` (the plugin contributing it),
+    ``help`` (one line of player text explaining what it does) and ``target``
+    (what it is aimed at: :data:`TARGETS`).
     """
 
     name: str
@@ -140,3 +186,4 @@ class Action:
     uses_left: int | None
     plugin: str
     help: str = ""
+    target: str = "none"

@@ -141,6 +141,62 @@ def state_within(value: Any) -> bool:
     return walk(value, 0)
 
 
+def _shown(value: Any) -> str:
+    try:
+        text = repr(value)
+    except Exception:  # a hostile object's __repr__
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def written_problem(game: Any, before: tuple[int, dict[str, Any], dict[str, Any]]
+                    ) -> str | None:
+    """What is out of bounds among the figures a plugin's code wrote into
+    ``game`` since ``before`` (``game._figures()``: the score, the engine's
+    counters and a copy of the plugins' state), or ``None``: the score an integer
+    within ±:data:`MAX_SCORE` that moved by at most :data:`MAX_POINTS`, every
+    counter a whole number from 0 to :data:`MAX_SCORE` (combos to
+    :data:`MAX_COMBO`), the end reason a short string, and each state entry
+    that changed JSON values within the bounds of a state update. The same
+    bounds as a hook's answers (an action's ``perform`` and
+    ``blockyard_game_start`` write these directly)."""
+    score_before, counters, state_before = before
+    score = game.score
+    if type(score) is not int:
+        return f"score = {_shown(score)} (of type {type(score).__name__}); expected an integer"
+    if not -MAX_SCORE <= score <= MAX_SCORE:
+        return f"score = {_shown(score)}, past ±{MAX_SCORE:,}"
+    if not -MAX_POINTS <= score - score_before <= MAX_POINTS:
+        return (f"score {score_before:,} → {score:,}: more than ±{MAX_POINTS:,} points at "
+                "once")
+    for name, old in counters.items():
+        value = getattr(game, name, None)
+        high = MAX_COMBO if "combo" in name else MAX_SCORE
+        if value is old:
+            continue
+        if type(value) is not int or not 0 <= value <= high:
+            return f"{name} = {_shown(value)}; expected a whole number from 0 to {high:,}"
+    over = game.over_reason
+    if over is not None and (type(over) is not str or not over or len(over) > MAX_REASON):
+        return f"over_reason = {_shown(over)}; expected None or a reason of 1 to {MAX_REASON} " \
+            "characters"
+    state = game.state
+    if type(state) is not dict:
+        return f"state = {_shown(state)}; expected a dict"
+    for key, value in state.items():
+        if key in state_before and state_before[key] == value:
+            continue
+        if type(key) is not str or len(key) > MAX_STATE_TEXT:
+            return f"state key {_shown(key)}; expected a string of at most " \
+                f"{MAX_STATE_TEXT} characters"
+        if not state_within({key: value}):
+            return (f"state[{key[:40]!r}] = {_shown(value)}, which is not JSON values within "
+                    f"the bounds of a state update (at most {MAX_STATE_ITEMS} values, "
+                    f"{MAX_STATE_DEPTH} levels deep, strings of at most {MAX_STATE_TEXT} "
+                    f"characters, numbers within ±{MAX_SCORE:,})")
+    return None
+
+
 def _texts_within(limit: int) -> Check:
     def check(value: Any) -> bool:
         return isinstance(value, list | tuple) and len(value) <= MAX_TEXTS and all(

@@ -202,8 +202,30 @@ class Bot:
                 if action.takes_slot:
                     slot = next(s for s, p in enumerate(game.tray) if p is not None)
                     return (action.name, slot)
+                if action.target != "none":
+                    best = self._best_target(game, action.name)
+                    if best is None:
+                        continue
+                    return (action.name, *best)
                 return (action.name,)
         return None
+
+    @staticmethod
+    def _best_target(game: Any, name: str) -> tuple[int, ...] | None:
+        """The target of the action ``name`` (a cell, or a slot and a cell) after
+        which the most placements fit, tried on clones (the first such target on
+        a tie; ``None`` when its plugin allows none)."""
+        best: tuple[int, tuple[int, ...]] | None = None
+        for target in game.action_targets(name):
+            trial = game.clone()
+            try:
+                trial.act(name, *target)
+            except IllegalMove:
+                continue
+            fits = len(trial.legal_moves())
+            if best is None or fits > best[0]:
+                best = (fits, target)
+        return None if best is None else best[1]
 
     def _can_turn_to_fit(self, game: Any) -> bool:
         if not game.has_action("rotate"):

@@ -14,7 +14,6 @@ scan), and by rule text for snapshots and logs. Both caches are bounded.
 from __future__ import annotations
 
 import os
-import warnings
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -23,7 +22,7 @@ from typing import Any
 from . import paths
 from .display import drop_stale_translations
 from .errors import PluginError, RulesetError, did_you_mean
-from .registry import as_path, on_change, registry
+from .registry import as_path, disabled_may_provide, on_change, registry, report
 from .rulefiles import Resolver, canonical, parse_toml, read_toml, resolve
 from .ruleset import Ruleset
 from .watchdog import check_seconds
@@ -103,10 +102,10 @@ def _scan_all() -> dict[str, RulesetInfo]:
                 rid = file.stem
                 if error is None:
                     error = f"{file}: ruleset.id: missing or not a string"
-            if rid in found:
-                warnings.warn(f"rule file {file} ({source}) uses id {rid!r}, already taken by "
-                              f"{found[rid].path} ({found[rid].source}); it is ignored",
-                              stacklevel=3)
+            if rid in found:  # said once per run (not a warning on every scan)
+                report(f"rule file {file} ({source}) uses id {rid!r}, already taken by "
+                       f"{found[rid].path} ({found[rid].source}); it is ignored: give it "
+                       "another [ruleset] id")
                 continue
             meta = meta or {}
             metas[rid] = meta
@@ -232,7 +231,8 @@ def load_ruleset(id_or_path: str | Path | Ruleset, *,
     """Load a ruleset by id, or from a path to a ``.toml`` file. ``hook_timeout``:
     seconds any of its hooks may run before it is stopped as a
     :class:`~blockyard.PluginError`, the game unchanged (default: the
-    ``BLOCKYARD_HOOK_TIMEOUT`` environment variable, else no limit)."""
+    process-wide limit of :mod:`blockyard.watchdog`: ``BLOCKYARD_HOOK_TIMEOUT``
+    in the environment, else 2 s; Blockyard's own plugins are not timed)."""
     timeout = check_seconds(hook_timeout)
     if isinstance(id_or_path, Ruleset):
         if timeout is None or id_or_path.hooks.timeout == timeout:
@@ -248,7 +248,7 @@ def load_ruleset(id_or_path: str | Path | Ruleset, *,
     if info is None:
         ids = known_ids()
         raise RulesetError(f"unknown ruleset {text[:64]!r}{did_you_mean(text, ids)} "
-                           f"(known: {', '.join(ids)})")
+                           f"(known: {', '.join(ids)}){disabled_may_provide(registry())}")
     return load_ruleset_file(info.path, hook_timeout=timeout)
 
 

@@ -33,19 +33,26 @@ class PluginError(RuntimeError):
     (fails to import, registers a name twice, …).
 
     The message names the plugin, the hook, the ruleset, the seed and the action
-    where they are known; they are also attributes. During an action the game
-    is left exactly as it was.
+    where they are known, then the problem, the place in the plugin's code
+    (``where``: ``file:line``, where it raised or the function that gave the
+    wrong answer) and what to do about it (``fix``); they are also attributes.
+    During an action the game is left exactly as it was.
     """
 
     def __init__(self, message: str, *, plugin: str | None = None, hook: str | None = None,
                  ruleset: str | None = None, seed: int | None = None,
-                 action: str | None = None) -> None:
+                 action: str | None = None, where: str | None = None,
+                 fix: str | None = None) -> None:
         self.plugin = plugin
         self.hook = hook
         self.ruleset = ruleset
         self.seed = seed
         self.action = action
         self.problem = message
+        self.where = where
+        """``file:line`` in the plugin's code, or ``None`` when not known."""
+        self.fix = fix
+        """What to do about it (one sentence), or ``None``."""
         parts = []
         if plugin is not None:
             parts.append(f"plugin {plugin!r}")
@@ -61,7 +68,12 @@ class PluginError(RuntimeError):
         text = ", ".join(parts)
         if context:
             text += f" ({', '.join(context)})"
-        super().__init__(f"{text}: {message}" if text else message)
+        told = f"{text}: {message}" if text else message
+        if where is not None:
+            told += f" [at {where}]"
+        if fix is not None:
+            told += f". To fix: {fix}"
+        super().__init__(told)
 
 
 class DataError(ValueError):

@@ -45,7 +45,11 @@ class FallingGame(Game):
         *Game._STATE_FIELDS, "errors", "lines_cleared", "batch_index", "queue", "cur_code",
         "cur_row", "cur_col", "fall_us", "soft")
     _PURE_LISTS: ClassVar[tuple[str, ...]] = ("queue",)
+    _COUNTERS: ClassVar[tuple[str, ...]] = (
+        *Game._COUNTERS, "errors", "lines_cleared", "batch_index")
     _PURE_NAMES: ClassVar[dict[str, str]] = {**Game._PURE_NAMES, "queue": "the stone queue"}
+    _STEPS: ClassVar[tuple[str, ...]] = (
+        *Game._STEPS, "move", "soft_drop", "hard_drop", "tick")
 
     def __init__(self, ruleset: Ruleset, seed: int, date: str | None) -> None:
         super().__init__(ruleset, seed, date)

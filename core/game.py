@@ -36,6 +36,7 @@ from .errors import DataError, IllegalMove, PluginError, RulesetError
 from .geometry import Board
 from .pieces import Piece
 from .results import Summary
+from .rulehooks import function_where
 from .ruleset import Ruleset
 from .validate import SCALARS, copy_json
 
@@ -82,6 +83,13 @@ class Game:
     _PURE_NAMES: ClassVar[dict[str, str]] = {"_board": "the board", "log": "the log",
                                             "state": "state"}
     """How the purity check's error names an attribute (default: its name)."""
+    _STEPS: ClassVar[tuple[str, ...]] = ("act", "actions")
+    """The public methods that are one step of play each: the hooks one of them
+    asks share the watchdog's limit (:func:`timed_engine`)."""
+    _COUNTERS: ClassVar[tuple[str, ...]] = ("moves", "elapsed_us")
+    """The engine's whole-number figures besides the score: what a plugin's
+    ``perform`` or ``blockyard_game_start`` writes into them is checked
+    (:func:`blockyard.answers.written_problem`)."""
 
     def __init__(self, ruleset: Ruleset, seed: int, date: str | None) -> None:
         self.ruleset = ruleset
@@ -127,13 +135,24 @@ class Game:
             day = date.isoformat()
         if seed is None:
             seed = rng.random_seed()
-        game = ruleset.mode_record.engine(ruleset, seed, day)
+        engine = ruleset.mode_record.engine
+        hooks = ruleset.hooks
+        if hooks.timed:
+            engine = timed_engine(engine)
+        game = engine(ruleset, seed, day)
         extra = game._load_start(board=board, tray=tray, stream=stream)
         game.log.append(["start", {"ruleset": ruleset.to_toml(), "id": ruleset.id,
                                    "seed": seed, "date": day, **extra}])
-        ruleset.hooks.game_start(game)
-        game._begin()
+        if hooks.timed:
+            hooks.step(game, "start", game._started)
+        else:
+            game._started()
         return game
+
+    def _started(self) -> None:
+        """Ask the plugins to set up the game, then begin it."""
+        self._hooks.game_start(self)
+        self._begin()
 
     def _load_start(self, *, board: str | None, tray: TraySpec | None,
                     stream: str | None) -> dict[str, Any]:
@@ -202,7 +221,7 @@ class Game:
         game is over."""
         owner = self.ruleset.action_owner
         return [Action(spec.name, spec.label, spec.key, spec.takes_slot, rescue, spec.after_end,
-                       uses, owner[spec.name], spec.help)
+                       uses, owner[spec.name], spec.help, spec.target)
                 for spec, uses, rescue in self._available_actions()]
 
     def _available_actions(self) -> list[tuple[ActionSpec, Any, bool]]:
@@ -232,12 +251,7 @@ class Game:
             names = ", ".join(n for n, s in self._specs.items() if not s.automatic)
             raise IllegalMove(f"no action {name!r} in ruleset {self.ruleset.id!r} "
                               f"(its actions: {names})")
-        if spec.takes_slot:
-            if len(args) != 1:
-                raise IllegalMove(f"{name}: expected one tray slot, found {len(args)} arguments")
-            self._check_slot_arg(args[0])
-        elif args:
-            raise IllegalMove(f"{name}: takes no arguments, found {len(args)}")
+        self._check_target(spec, args)
         if spec.after_end and self.over_reason is None:
             raise IllegalMove(f"{spec.label}: only after the game is over")
         if not spec.after_end and self.over_reason is not None:
@@ -265,6 +279,78 @@ class Game:
 
     def _check_slot_arg(self, slot: Any) -> None:
         raise IllegalMove("this game has no tray")
+
+    def _check_target(self, spec: ActionSpec, args: Sequence[Any]) -> None:
+        """``IllegalMove`` unless ``args`` are a target of ``spec``'s kind: a filled
+        tray slot, a cell on the board, or both (``slot, row, col``); an action
+        with a target then asks its plugin's ``allowed``."""
+        name, target = spec.name, spec.target
+        if target == "none":
+            if args:
+                raise IllegalMove(f"{name}: takes no arguments, found {len(args)}")
+            return
+        if target == "slot":
+            if len(args) != 1:
+                raise IllegalMove(f"{name}: expected one tray slot, found {len(args)} arguments")
+            self._check_slot_arg(args[0])
+        else:
+            wanted = "a row and a column" if target == "cell" else "a tray slot, a row and a column"
+            if len(args) != spec.arity:
+                raise IllegalMove(f"{name}: expected {wanted}, found {len(args)} arguments")
+            if target == "cell+slot":
+                self._check_slot_arg(args[0])
+            row, col = args[-2], args[-1]
+            for what, value, size in (("row", row, self.rows), ("col", col, self.cols)):
+                if isinstance(value, bool) or not isinstance(value, int) \
+                        or not 0 <= value < size:
+                    raise IllegalMove(f"{name}: {what}: expected 0 to {size - 1}, found "
+                                      f"{value!r:.40}")
+        if (self.over_reason is None or spec.after_end) \
+                and not self._ask_action(spec, "allowed", spec.allowed, *args):
+            raise IllegalMove(f"{spec.label}: not allowed at {_target_text(spec, args)}")
+
+    def action_targets(self, name: str) -> list[tuple[int, ...]]:
+        """Every target the action ``name`` may be aimed at now, as its logged
+        arguments (``(slot,)``, ``(row, col)``, ``(slot, row, col)``; ``[()]`` for
+        an action without a target), asked of its plugin's ``allowed``; ``[]``
+        when it is not available now. For bots, the window and the kit."""
+        spec = self._specs.get(name) if isinstance(name, str) else None
+        if spec is None or spec.automatic or not self._spec_available(spec):
+            return []
+        if spec.target == "none":
+            return [()]
+        slots = [s for s, p in enumerate(getattr(self, "tray", ())) if p is not None]
+        cells: list[tuple[int, ...]] = [(r, c) for r in range(self.rows)
+                                         for c in range(self.cols)]
+        candidates: list[tuple[int, ...]] = (
+            [(s,) for s in slots] if spec.target == "slot"
+            else cells if spec.target == "cell"
+            else [(s, r, c) for s in slots for r, c in cells])
+        ask, allowed = self._ask_action, spec.allowed
+        return [t for t in candidates if ask(spec, "allowed", allowed, *t)]
+
+    def action_preview(self, name: str, *target: Any) -> frozenset[tuple[int, int]]:
+        """The board cells the action ``name`` aimed at ``target`` would change, as
+        its plugin's ``preview`` says (none when it has none): for the window's
+        highlight before the player confirms. ``IllegalMove`` exactly when
+        ``act(name, *target)`` would refuse the target; changes nothing."""
+        spec = self._specs.get(name) if isinstance(name, str) else None
+        if spec is None or spec.automatic:
+            raise IllegalMove(f"no action {name!r} in ruleset {self.ruleset.id!r}")
+        self._check_target(spec, target)
+        if spec.preview is None:
+            return frozenset()
+        mask = self._ask_action(spec, "preview", spec.preview, *target)
+        if mask is None:
+            return frozenset()
+        size = self.rows * self.cols
+        if isinstance(mask, bool) or not isinstance(mask, int) or mask < 0 or mask >> size:
+            raise self._hooks.error(
+                "actions", f"action {name!r}: preview returned {mask!r:.40}; expected a mask "
+                f"of the board's {size} cells (0 ≤ mask < 2**{size}) or None",
+                plugin=self.ruleset.action_owner.get(name), seed=self.seed, action=name,
+                where=function_where(spec.preview))
+        return self._geo.cells_of(mask)
 
     def _after_action(self, name: str) -> None:
         """Re-deal and apply the end rule after an action."""
@@ -351,6 +437,12 @@ class Game:
             setattr(self, name, value if type(value) in SCALARS else copy_json(value))
         self._board = Board(self._geo, data["bits"], data["cells"])
         self.state = copy_json(data["state"])
+
+    def _figures(self) -> tuple[int, dict[str, Any], dict[str, Any]]:
+        """The score, the counters and a copy of the plugins' state, for
+        :func:`~blockyard.answers.written_problem` to compare with afterwards."""
+        return (self.score, {name: getattr(self, name, None) for name in self._COUNTERS},
+                _copy_state(self.state))
 
     # -- purity: what a hook other than game_start may not change -------------------------
     #
@@ -538,6 +630,10 @@ class Game:
             # written by an engine that gave a turned piece one mark per turn ever made
             differs = validate.first_difference(validate.turns_counted(snap), truth, "snapshot")
         if differs is not None:
+            # a log that gives another game each time: the plugins, not the snapshot
+            found = nondeterminism(ruleset, built["log"])
+            if found is not None:
+                raise found
             raise DataError(f"{differs}: not what the snapshot's log produces (the log is "
                             "the truth; the snapshot was changed or is from another engine)")
         return game
@@ -614,7 +710,42 @@ class Game:
                 f"moves={self.moves} over={self.over_reason}>")
 
 
+def _target_text(spec: ActionSpec, args: Sequence[Any]) -> str:
+    """``row 3, column 4`` / ``slot 1`` / ``slot 1, row 3, column 4``."""
+    if spec.target == "slot":
+        return f"slot {args[0]}"
+    cell = f"row {args[-2]}, column {args[-1]}"
+    return cell if spec.target == "cell" else f"slot {args[0]}, {cell}"
+
+
 _MISSING: Any = object()
+_TIMED: dict[type[Game], type[Game]] = {}
+
+
+def timed_engine(cls: type[Game]) -> type[Game]:
+    """``cls`` with each of its :attr:`~Game._STEPS` made one step of play of the
+    hook watchdog (:meth:`blockyard.rulehooks.RuleHooks.step`): the engine of a
+    ruleset with plugins from elsewhere. Blockyard's own rulesets play the plain
+    class, and pay nothing."""
+    timed = _TIMED.get(cls)
+    if timed is not None:
+        return timed
+    if cls in _TIMED.values():
+        return cls
+
+    def stepped(name: str, func: Callable[..., Any]) -> Callable[..., Any]:
+        def step(self: Game, *args: Any, **kwargs: Any) -> Any:
+            return self._hooks.step(self, name, func, self, *args, **kwargs)
+        step.__name__ = step.__qualname__ = name
+        step.__doc__ = func.__doc__
+        step.__wrapped__ = func  # type: ignore[attr-defined]
+        return step
+
+    methods = {name: stepped(name, getattr(cls, name)) for name in cls._STEPS}
+    timed = type(cls.__name__, (cls,), {**methods, "__module__": cls.__module__,
+                                        "__qualname__": cls.__qualname__})
+    _TIMED[cls] = timed
+    return timed
 _PURE_FIELDS: dict[type[Game], Callable[[Game], tuple[Any, ...]]] = {}
 _PURE_NAMES_OF: dict[type[Game], tuple[str, ...]] = {}
 
@@ -698,6 +829,56 @@ def _model_state(ruleset: Ruleset) -> dict[str, Any]:
         _MODEL_STATES.clear()
     _MODEL_STATES[id(ruleset)] = (ruleset, model)
     return model
+
+
+def nondeterminism(ruleset: Ruleset, log: Sequence[Sequence[Any]]) -> PluginError | None:
+    """Why games of ``ruleset`` are not determined by their seed and actions, as
+    a :class:`PluginError` naming the plugin, or ``None`` when no cause is found:
+    a plugin that keeps state across games (its object changed since the ruleset
+    loaded: :meth:`~blockyard.rulehooks.RuleHooks.kept_state`), else the first
+    hook whose answer differs when ``log`` (a game of ``ruleset``) is played twice
+    more with every hook call watched (randomness not from ``game.stream``, the
+    clock). Only on an error path: it plays the log twice."""
+    hooks = ruleset.hooks
+    kept = hooks.kept_state()
+    if kept is not None:
+        return kept
+    runs: list[list[tuple[str, tuple[str, ...], str]]] = []
+    for _ in range(2):
+        seen: list[tuple[str, tuple[str, ...], str]] = []
+
+        def after(outcome: Any, hook_name: str, hook_impls: Any, kwargs: Any,
+                  seen: list[tuple[str, tuple[str, ...], str]] = seen) -> None:
+            exc = outcome.exception
+            try:
+                told = f"raised {type(exc).__name__}" if exc is not None \
+                    else repr(outcome.get_result())
+            except Exception:  # an answer whose repr fails
+                told = "?"
+            seen.append((hook_name, tuple(str(i.plugin_name) for i in hook_impls
+                                          if i.plugin_name != "core"), told))
+
+        with hooks.monitor(lambda *args: None, after):
+            try:
+                Game.from_log(log, ruleset=ruleset)
+            except Exception as exc:  # the replay went elsewhere: compared up to here
+                seen.append(("replay", (), f"{type(exc).__name__}: {exc}"))
+        runs.append(seen)
+    for first, second in zip(*runs, strict=False):
+        if first == second or not first[1]:
+            continue
+        hook, plugins = first[0], first[1]
+        # Blockyard's own plugins are held deterministic by its tests: name the others
+        plugins = tuple(p for p in plugins if p not in hooks.trusted) or plugins
+        name = hook.removeprefix("blockyard_")
+        return PluginError(
+            f"answered differently for the same position ({_short(first[2])}, then "
+            f"{_short(second[2])}): the answer depends on something besides the game",
+            plugin=" or ".join(plugins), hook=hook, ruleset=ruleset.id,
+            where=", ".join(filter(None, (hooks.impl_where(p, name) for p in plugins))) or None,
+            fix="draw randomness from game.stream(...), never from the random module or the "
+                "clock, and keep what changes during a game in game.state")
+    return None
 
 
 def carry_over(game: Game, ruleset: Ruleset) -> Game:

@@ -301,7 +301,14 @@ class Board:
 
     @property
     def colours(self) -> tuple[int, ...]:
-        """The colour index of every cell, row-major (0 = empty)."""
+        """The colour index of every cell, row-major: cell ``(row, col)`` is
+        ``colours[row * cols + col]``. 0 is an empty cell; in a tray game ``i``
+        from 1 to ``len(ruleset.families)`` a cell of a piece of
+        ``ruleset.families[i - 1]`` (the families in the order the rule file and
+        the plugins declare them), and ``len(ruleset.families) + 1`` a cell of a
+        piece of no family of the ruleset: a filled cell of a starting board
+        (``new_game(..., board=...)``) or of a custom tray piece
+        (``TrayGame.cell_families`` names them)."""
         colours = self._colours
         if colours is None:
             fills = []

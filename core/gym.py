@@ -16,7 +16,8 @@ are described in ``docs/gym.md``; in short:
   (``[tray] slots``, three by default): action ``slot × rows × cols + row
   × cols + col`` places the piece of ``slot`` with its top-left corner at
   ``(row, col)``; the ``E`` actions after them are the ruleset's own actions
-  (swap, rotate a slot, continue), in the order of :attr:`BlockyardEnv.action_names`.
+  (swap, rotate a slot, continue, and an action aimed at a cell once per
+  cell: ``"hammer 3 4"``), in the order of :attr:`BlockyardEnv.action_names`.
   A ruleset without such actions (or ``actions="place"``) has exactly
   ``Discrete(S × rows × cols)``;
 - ``info["action_mask"]`` and :meth:`BlockyardEnv.action_masks` give the legal
@@ -175,8 +176,10 @@ class BlockyardEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         return self._codec.action_names
 
     @property
-    def extra_actions(self) -> tuple[tuple[str, int | None], ...]:
-        """The ruleset actions after the placements, as ``(name, slot or None)``."""
+    def extra_actions(self) -> tuple[tuple[str, Any], ...]:
+        """The ruleset actions after the placements, as ``(name, None)`` (no
+        target), ``(name, slot)``, ``(name, (row, col))`` (a cell) or ``(name,
+        (slot, row, col))``."""
         return self._codec.extras
 
     @property
@@ -196,6 +199,8 @@ class BlockyardEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
             slot, rest = divmod(a, codec.size)
             return ("place", slot, *divmod(rest, codec.cols))
         name, extra = codec.extras[a - codec.placements]
+        if isinstance(extra, tuple):
+            return (name, *extra)
         return (name,) if extra is None else (name, extra)
 
     def encode_action(self, name: str, *args: int) -> int:
@@ -214,8 +219,8 @@ class BlockyardEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
                 raise ValueError(f"place {slot} {row} {col}: outside the tray or the "
                                  f"{codec.rows}×{codec.cols} board")
             return slot * codec.size + row * codec.cols + col
-        key = (name, args[0] if args else None)
-        if len(args) > 1 or key not in codec.extras:
+        key = (name, None if not args else args[0] if len(args) == 1 else tuple(args))
+        if key not in codec.extras:
             names = ", ".join(codec.action_names[codec.placements:]) or "none"
             raise ValueError(f"no environment action {name!r} with arguments {args!r} "
                              f"(the ruleset actions of this environment: {names})")
@@ -277,6 +282,8 @@ class BlockyardEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
             name, extra = codec.extras[a - codec.placements]
             if extra is None:
                 game.act(name)
+            elif isinstance(extra, tuple):  # a cell target, with its slot
+                game.act(name, *extra)
             else:
                 game.act(name, extra)
             reward = 0.0

@@ -9,6 +9,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Sequence
 from functools import cached_property
+from typing import Any
 
 try:
     import numpy as np
@@ -66,13 +67,20 @@ class _Codec:
                              f"piece of {ruleset.id!r}, at least {MIN_PIECE_SIZE}) to 32, "
                              f"found {piece_size!r}")
         self.piece_size = piece_size
-        extras: list[tuple[str, int | None]] = []
+        # each ruleset action: (name, None) without a target, (name, slot) for a
+        # slot, (name, (row, col)) for a cell, (name, (slot, row, col)) for both
+        extras: list[tuple[str, Any]] = []
         if actions == "all":
             for name, spec in ruleset.action_specs.items():
                 if spec.automatic or name in EXCLUDED_ACTIONS:
                     continue
                 if spec.takes_slot:
                     extras += [(name, slot) for slot in range(slots)]
+                elif spec.target == "cell":
+                    extras += [(name, (r, c)) for r in range(rows) for c in range(cols)]
+                elif spec.target == "cell+slot":
+                    extras += [(name, (s, r, c)) for s in range(slots) for r in range(rows)
+                               for c in range(cols)]
                 else:
                     extras.append((name, None))
         self.extras = tuple(extras)
@@ -93,7 +101,9 @@ class _Codec:
     def action_names(self) -> tuple[str, ...]:
         names = [f"place {s} {r} {c}" for s in range(self.slots) for r in range(self.rows)
                  for c in range(self.cols)]
-        names += [name if slot is None else f"{name} {slot}" for name, slot in self.extras]
+        names += [name if extra is None else
+                  f"{name} {' '.join(map(str, extra)) if isinstance(extra, tuple) else extra}"
+                  for name, extra in self.extras]
         return tuple(names)
 
     def spaces(self) -> tuple[spaces.Discrete, spaces.Dict]:
@@ -184,10 +194,19 @@ class _Codec:
         # the others never after it (docs/api.md §5.4, §5.5), so the game is asked
         # only when some action can be available now
         if self.extras_after_end if over else self.extras_during_play:
-            available = {action.name for action in game.actions()}
+            available = {action.name: action for action in game.actions()}
             tray = game.tray
-            for i, (name, slot) in enumerate(self.extras, self.placements):
-                if name in available and (slot is None or tray[slot] is not None):
+            aimed: dict[str, set[tuple[int, ...]]] = {}
+            for i, (name, extra) in enumerate(self.extras, self.placements):
+                if name not in available:
+                    continue
+                if isinstance(extra, tuple):  # a cell: the targets its plugin allows
+                    targets = aimed.get(name)
+                    if targets is None:
+                        targets = aimed[name] = set(game.action_targets(name))
+                    if extra in targets:
+                        bits |= 1 << i
+                elif extra is None or tray[extra] is not None:
                     bits |= 1 << i
         return bits
 

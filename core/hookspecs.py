@@ -27,9 +27,12 @@ Arguments you may receive:
     exactly when any plugin raises.
 
 Whatever a plugin raises (other than :class:`~blockyard.IllegalMove` from an
-action's ``perform``) and whatever answer of the wrong type it returns becomes
-a :class:`~blockyard.PluginError` naming the plugin, the hook, the ruleset, the
-seed and the action; the game is left exactly as it was.
+action's ``perform``), whatever answer of the wrong type it returns (a wrapper
+that drops the answer, or returns one answer where the list of every answer is
+due, included) and whatever figures out of bounds ``game_start`` or an action's
+``perform`` writes becomes a :class:`~blockyard.PluginError` naming the plugin,
+the hook, the ruleset, the seed and the action, the file and line in the
+plugin's code and what to do; the game is left exactly as it was.
 """
 
 from __future__ import annotations
@@ -158,7 +161,10 @@ class RulesetSpecs:
         plugin contributes (swap, rotate, continue, end round, zen refill, a
         mod's own), as :class:`~blockyard.actions.ActionSpec` objects. Asked
         once when the ruleset loads; names must be unique within the ruleset.
-        Keep the action's state in ``game.state[<plugin name>]``."""
+        An action may take a target the player aims it at (``target``: a tray
+        slot, a board cell, or both), with ``allowed`` saying where it may be
+        aimed and ``preview`` what it would change there. Keep the action's
+        state in ``game.state[<plugin name>]``."""
         return []
 
 

@@ -596,13 +596,20 @@ def unknown_plugin(name: str, reg: Registry) -> str:
     if plugins_disabled():
         text += f"; third-party plugins are switched off by {DISABLE_ENV}"
     text += ")"
-    if reg.broken:
-        shown = reg.broken[:3]
-        more = len(reg.broken) - len(shown)
-        text += ("; these plugin packages are disabled and may provide it: "
-                 + "; ".join(f"{b.package!r} ({b.reason})" for b in shown)
-                 + (f"; and {more} more (blockyard plugins lists them)" if more else ""))
-    return text
+    return text + disabled_may_provide(reg)
+
+
+def disabled_may_provide(reg: Registry) -> str:
+    """``"; these plugin packages are disabled and may provide it: …"`` when some
+    plugin package failed to import or register, else ``""`` (the end of an
+    "unknown plugin" or "unknown ruleset" message)."""
+    if not reg.broken:
+        return ""
+    shown = reg.broken[:3]
+    more = len(reg.broken) - len(shown)
+    return ("; these plugin packages are disabled and may provide it: "
+            + "; ".join(f"{b.package!r} ({b.reason})" for b in shown)
+            + (f"; and {more} more (blockyard plugins lists them)" if more else ""))
 
 
 def check_hook_arguments(name: str, plugin: Any, where: str) -> None:

@@ -29,6 +29,24 @@ class Clearing:
     cleared: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class LineDetail:
+    """One region a tray move completed, in detail (:attr:`TrayFacts.line_details`).
+
+    ``kind`` and ``index`` name it (``"row"``, 3), ``mask`` and ``cells`` are all
+    its cells; ``placed`` the cells of it the move's piece covered (the rest were
+    filled before the move); ``shared`` the cells of it that another region the
+    move completed holds too (a row and a column crossing: one cell, two lines).
+    """
+
+    kind: str
+    index: int
+    mask: int
+    cells: frozenset[Cell]
+    placed: frozenset[Cell]
+    shared: frozenset[Cell]
+
+
 @dataclass(slots=True)
 class TrayFacts:
     """What a tray move did, handed to the scoring hook before any state changes.
@@ -94,6 +112,26 @@ class TrayFacts:
     def region_kinds(self) -> tuple[str, ...]:
         """The kinds of the completed regions, in order (``("row", "block")``)."""
         return tuple(region.kind for region in self.regions)
+
+    @property
+    def line_details(self) -> tuple[LineDetail, ...]:
+        """Each completed region in detail, in the order of ``regions``: its cells,
+        those of them the piece covered and those another completed region
+        shares (:class:`LineDetail`), so a rule can score each line on its own
+        ("a line the piece finished with one cell scores double")."""
+        geo = self.geometry
+        out = []
+        for region in self.regions:
+            others = 0
+            for other in self.regions:
+                if other is not region and other != region:
+                    others |= other.mask
+            mask = region.mask
+            cells = region.cells or geo.cells_of(mask)
+            out.append(LineDetail(region.kind, region.index, mask, cells,
+                                  geo.cells_of(mask & self.placed_mask),
+                                  geo.cells_of(mask & others)))
+        return tuple(out)
 
 
 @dataclass(slots=True)

@@ -40,6 +40,7 @@ import contextlib
 import os
 import sys
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from functools import partial
 from types import CodeType, TracebackType
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -71,6 +72,7 @@ from .answers import (  # noqa: F401 (the bounds are also read as rulehooks.MAX_
     _size_ok,
     _texts_within,
     state_within,
+    written_problem,
 )
 from .errors import IllegalMove, PluginError, RulesetError, did_you_mean
 from .geometry import Board, Geometry, Region
@@ -92,6 +94,22 @@ TRACE_ENV = "BLOCKYARD_TRACE_PLUGINS"
 
 LOADING = "loading the ruleset"
 """The action named in errors of the hooks asked while a ruleset loads."""
+
+FIX_RAISED = ("make the hook answer without raising there (an action's perform may raise "
+              "IllegalMove to refuse; nothing else may raise)")
+FIX_WRAPPER = ("a wrapper must return the answer its yield gave, changed or not "
+               "(answer = yield … return answer)")
+FIX_LIST = ("a hook that collects every plugin's answer gives its wrappers the list of "
+            "answers: return that list (changed or not), never a single answer")
+FIX_CHANGED = ("return the change instead (Scoring.state, blockyard_move_state); only "
+               "blockyard_game_start and an action's perform may change the game")
+FIX_WRITTEN = ("write figures within the bounds of MODDING.md's \"What your answers may be\" "
+               "(the same as hook answers)")
+FIX_KEPT = ("keep what changes during a game in game.state[<plugin name>] (set up in "
+            "blockyard_game_start); the plugin object holds its parameters only")
+NEEDS_ANSWER = frozenset({"board_size", "clear", "score"})
+"""The single-answer hooks the core always answers: ``None`` from them means a
+wrapper dropped the answer."""
 
 Monitor = Callable[..., None]
 
@@ -161,6 +179,11 @@ def purity_check(on: bool, *, bundled: bool | None = None) -> Iterator[None]:
         yield
     finally:
         PURITY.on, PURITY.bundled = before
+
+
+def _ask_ruleset(caller: Callable[..., Any], ruleset: Ruleset) -> Any:
+    """``caller(ruleset=ruleset)`` (a ruleset hook's caller, as ``run_limited`` calls it)."""
+    return caller(ruleset=ruleset)
 
 
 def _spread(func: Callable[..., Any]) -> Callable[[tuple[Any, ...]], Any]:
@@ -364,11 +387,19 @@ class RuleHooks:
         self._check_hook_names(where)
         self._check_single_answers(where)
         self._code_owner: dict[CodeType, str] = {}
+        self._plugin_files: dict[str, set[str]] = {}
+        """The source files of the plugins' hook code → the plugin (for ``file:line``
+        in errors)."""
         for caller in self._callers():
             for impl in caller.get_hookimpls():
                 code = getattr(impl.function, "__code__", None)
                 if code is not None:
                     self._code_owner[code] = impl.plugin_name
+                    if impl.plugin_name != "core":
+                        self._plugin_files.setdefault(code.co_filename, set()).add(
+                            impl.plugin_name)
+        self._objects = {name: obj for name, obj in plugins}
+        self._held: dict[str, dict[str, str]] = {}
         self.implemented = frozenset(
             caller.name.removeprefix("blockyard_") for caller in self._callers()
             if any(impl.plugin_name != "core" for impl in caller.get_hookimpls()))
@@ -382,6 +413,11 @@ class RuleHooks:
         among ``plugins``) and the core answer: the purity check skips them
         unless :func:`purity_check` asks for ``bundled`` too."""
         self._trusted = trusted
+        self.trusted = trusted
+        """The names of the core and of Blockyard's own plugins among this ruleset's."""
+        self.timed = any(name not in trusted for name, _ in plugins)
+        """Whether some plugin does not ship with Blockyard: its hooks are timed,
+        and the engine times each step of play as a whole (:meth:`step`)."""
         self.outcomes_checked = not {"clear", "score"} <= self.unchecked
         """Whether the purity check covers ``clear`` or ``score`` (the engine
         checks them together around a move's outcome)."""
@@ -459,8 +495,34 @@ class RuleHooks:
                                    key="plugins")
 
     def seal(self) -> None:
-        """Refuse every later registration (done when the ruleset has loaded)."""
+        """Refuse every later registration (done when the ruleset has loaded), and
+        note what each plugin from elsewhere holds (its parameters): a game must
+        find it so (:meth:`kept_state`)."""
         self._pm.sealed = True
+        self._held = {name: _fingerprint(obj) for name, obj in self._objects.items()
+                      if name not in self._trusted}
+
+    def kept_state(self) -> PluginError | None:
+        """The :class:`PluginError` for a plugin from elsewhere whose object no
+        longer holds what it held when the ruleset loaded (it keeps state across
+        games: the same seed and moves would score differently), or ``None``.
+        Asked where games of the same seed and actions came out different (the
+        conformance kit, a snapshot its own log does not rebuild): a plugin may
+        well record what it was asked (a test's spy) without changing a game."""
+        for name, before in self._held.items():
+            after = _fingerprint(self._objects[name])
+            if after == before:
+                continue
+            changed = [k for k in dict.fromkeys([*before, *after]) if before.get(k) != after.get(k)]
+            shown = ", ".join(
+                f"self.{k} {before.get(k, '(unset)')} → {after.get(k, '(deleted)')}"
+                for k in changed[:3])
+            hook, where = _assignment_of(type(self._objects[name]), changed)
+            return PluginError(
+                f"keeps state across games: since the ruleset loaded, {shown} changed, so "
+                "the same seed and moves no longer give the same game", plugin=name,
+                hook=hook, ruleset=self.ruleset_id, action="start", where=where, fix=FIX_KEPT)
+        return None
 
     def register(self, plugin: object, name: str | None = None) -> None:
         """Always refused on a loaded ruleset (:class:`SealedError`): a ruleset's
@@ -481,10 +543,10 @@ class RuleHooks:
         # other case to them)
         self.clear = self._clear_in_full
         self.score = self._score_in_full
-        if not self._monitors and self.timeout is None:
+        if not self._monitors:
             for name, fast in (("clear", self._fast_clear), ("score", self._fast_score)):
                 hook = self._hooks[name]
-                if hook.plain is not None:
+                if hook.plain is not None and (self.timeout is None or name in self.unchecked):
                     # the first answerer called directly, the others after a None
                     first, rest = (hook.first, hook.rest) if hook.first else (hook.plain, None)
                     setattr(self, name, fast(first, rest))
@@ -500,7 +562,7 @@ class RuleHooks:
 
         def clear(game: Game, board: Board, placed: int, piece: Piece | None, row: int,
                   col: int, action: str = "place") -> Clearing:
-            if watch.limit is not None or (
+            if (checked_hook and watch.limit is not None) or (
                     purity.on and (checked_hook or purity.bundled)
                     and ((held := game._pure_held) is None or held[0] is not game)):
                 return slow(game, board, placed, piece, row, col, action)
@@ -546,7 +608,7 @@ class RuleHooks:
         trusted = not checked_hook
 
         def score(game: Game, move: MoveFacts, action: str = "place") -> Scoring:
-            if watch.limit is not None or (
+            if (checked_hook and watch.limit is not None) or (
                     purity.on and (checked_hook or purity.bundled)
                     and ((held := game._pure_held) is None or held[0] is not game)):
                 return slow(game, move, action)
@@ -589,9 +651,13 @@ class RuleHooks:
         pure, purity = has_game and name not in _MAY_CHANGE, PURITY
         bundled_only = name in self.unchecked
         timed = _spread(call)
+        # pluggy's caller (wrappers): its answer's form is checked too
+        through_pluggy = call is not hook.plain
+        needs_answer = name in NEEDS_ANSWER
 
         def ask(action: str, *args: Any) -> Any:
-            limit = own if own is not None else watch.limit
+            # Blockyard's own plugins are engine code: only other plugins are timed
+            limit = None if bundled_only else own if own is not None else watch.limit
             changed = mark = None
             if pure and purity.on and (purity.bundled or not bundled_only):
                 game = args[0]
@@ -600,7 +666,11 @@ class RuleHooks:
                     mark = game._pure_mark()
             try:
                 try:
-                    value = call(*args) if limit is None else run_limited(timed, args, limit)
+                    if limit is None:
+                        value = call(*args)
+                    else:
+                        watch.last_hook = name
+                        value = run_limited(timed, args, limit)
                 finally:
                     if mark is not None:
                         try:
@@ -613,31 +683,130 @@ class RuleHooks:
             except (IllegalMove, PluginError, RulesetError):
                 if changed is not None:
                     raise error(name, f"changed the game: {changed}", seed=args[0].seed,
-                                action=action, plugin=self._changer(hook, args, limit)) from None
+                                action=action, plugin=self._changer(hook, args, limit),
+                                fix=FIX_CHANGED) from None
                 raise
             except Overtime as exc:  # named after the plugin whose code it stopped
-                raise error(name, f"blockyard_{name} ran longer than {limit:g} s",
-                            seed=args[0].seed if has_game else None, action=action,
-                            plugin=self.owner_of(exc, self.answering(name))) from None
+                if limit is None:  # a step's limit ran out in a hook that is not timed
+                    raise
+                raise self._overtime(name, exc, limit, args[0].seed if has_game else None,
+                                     action) from None
             except Exception as exc:
                 raise self._raised(name, exc, args[0].seed if has_game else None,
                                    action) from exc
             if changed is not None:
-                raise error(name, f"changed the game: {changed} (only blockyard_game_start "
-                            "and an action's perform may change it; return the change "
-                            "instead)", seed=args[0].seed, action=action,
-                            plugin=self._changer(hook, args, limit))
+                raise error(name, f"changed the game: {changed}", seed=args[0].seed,
+                            action=action, plugin=self._changer(hook, args, limit),
+                            fix=FIX_CHANGED)
             if collecting:
+                if through_pluggy and type(value) is not list:
+                    raise self._not_a_list(hook, args, value, action)
                 for answer in value:
                     if not check(answer):
                         raise error(name, f"returned {describe(answer)}; expected {expected}",
                                     seed=args[0].seed if has_game else None, action=action,
                                     plugin=self._culprit(hook, args, answer))
-            elif value is not None and not check(value):
-                raise error(name, f"returned {describe(value)}; expected {expected}",
-                            seed=args[0].seed if has_game else None, action=action)
+            elif value is None:
+                if needs_answer:
+                    raise self._single_wrong(hook, args, value, action)
+            elif not check(value):
+                raise self._single_wrong(hook, args, value, action)
             return value
         return ask
+
+    def _overtime(self, name: str, exc: Overtime, limit: float, seed: int | None,
+                  action: str, plugin: str | None = None, what: str | None = None
+                  ) -> PluginError:
+        """The PluginError of a hook (or an action's ``what``) stopped by the watchdog."""
+        told = what or f"blockyard_{name}"
+        fix = (f"make {told} answer within {limit:g} s, and never catch BaseException around "
+               "code that may run long (the watchdog's stop is one); a slower plugin needs a "
+               "higher limit: BLOCKYARD_HOOK_TIMEOUT=S or load_ruleset(..., hook_timeout=S)")
+        if exc.late:
+            problem = (f"{told} caught the watchdog's stop and answered after its time limit "
+                       f"of {limit:g} s: the answer is refused")
+        else:
+            problem = (f"{told} ran longer than {limit:g} s (the limit of each hook call, "
+                       "and of all the hook calls of one step of play together)")
+        if plugin is None:
+            plugin = self.owner_of(exc, self.answering(name))
+        return self.error(name, problem, seed=seed, action=action, plugin=plugin,
+                          where=self.raised_at(exc, plugin) or self.impl_where(plugin, name),
+                          fix=fix)
+
+    def _wrappers(self, hook: _Hook) -> list[Any]:
+        """The wrapper implementations of ``hook``, in pluggy's calling order."""
+        impls = getattr(self._pm.hook, "blockyard_" + hook.name).get_hookimpls()
+        return [i for i in reversed(impls) if i.hookwrapper or i.wrapper]
+
+    def _with_only(self, hook: _Hook, args: tuple[Any, ...], keep: Collection[str]) -> Any:
+        """The hook asked of the plugins named in ``keep`` (and the core) only."""
+        pm = self._pm
+        others = [p for p in pm.get_plugins() if pm.get_name(p) not in keep
+                  and pm.get_name(p) != "core"]
+        kwargs = dict(zip(hook.argnames, args, strict=True))
+        return pm.subset_hook_caller("blockyard_" + hook.name, others)(**kwargs)
+
+    def _wrapper_blamed(self, hook: _Hook, args: tuple[Any, ...], bad: Callable[[Any], bool]
+                        ) -> str | None:
+        """The wrapper whose answer is ``bad`` when it alone wraps the plain
+        implementations (asked one by one, only on the error path), else the
+        outermost wrapper, else ``None``."""
+        wrappers = self._wrappers(hook)
+        if not wrappers:
+            return None
+        impls = getattr(self._pm.hook, "blockyard_" + hook.name).get_hookimpls()
+        plain = {str(i.plugin_name) for i in impls if not (i.hookwrapper or i.wrapper)}
+        for impl in wrappers:
+            try:
+                answer = self._with_only(hook, args, plain | {str(impl.plugin_name)})
+            except Exception:
+                continue
+            if bad(answer):
+                return str(impl.plugin_name)
+        return str(wrappers[0].plugin_name)
+
+    def _not_a_list(self, hook: _Hook, args: tuple[Any, ...], value: Any, action: str
+                    ) -> PluginError:
+        """A collecting hook whose wrapper returned something other than the list."""
+        plugin = self._wrapper_blamed(hook, args, lambda a: type(a) is not list) or \
+            self.answering(hook.name)
+        return self.error(hook.name, f"returned {describe(value)} where the list of every "
+                          "plugin's answers was expected (a wrapper returned a single "
+                          "answer, or something else)",
+                          seed=args[0].seed if hook.has_game else None, action=action,
+                          plugin=plugin, fix=FIX_LIST)
+
+    def _single_wrong(self, hook: _Hook, args: tuple[Any, ...], value: Any, action: str
+                      ) -> PluginError:
+        """A single-answer hook's wrong (or dropped) answer, blamed on the wrapper
+        that made it so, or on the plugin that answered."""
+        def wrong(answer: Any) -> bool:
+            return (answer is None and hook.name in NEEDS_ANSWER) or \
+                (answer is not None and not hook.check(answer))
+        plugin = None
+        fix: str | None = None
+        if self._wrappers(hook):
+            try:
+                plain = self._with_only(hook, args, {
+                    str(i.plugin_name) for i in getattr(
+                        self._pm.hook, "blockyard_" + hook.name).get_hookimpls()
+                    if not (i.hookwrapper or i.wrapper)})
+            except Exception:
+                plain = None
+            if not wrong(plain):  # the plain answer is right: a wrapper spoilt it
+                plugin = self._wrapper_blamed(hook, args, wrong)
+                fix = FIX_WRAPPER if value is None else \
+                    f"{FIX_WRAPPER}; the answer must be {hook.expected}"
+        if plugin is None:
+            impls = getattr(self._pm.hook, "blockyard_" + hook.name).get_hookimpls()
+            answering = [str(i.plugin_name) for i in impls if i.plugin_name != "core"
+                         and not (i.hookwrapper or i.wrapper)]
+            plugin = answering[-1] if answering else None
+        told = "returned None (no answer)" if value is None else f"returned {describe(value)}"
+        return self.error(hook.name, f"{told}; expected {hook.expected}",
+                          seed=args[0].seed if hook.has_game else None, action=action,
+                          plugin=plugin, fix=fix)
 
     def _changer(self, hook: _Hook, args: tuple[Any, ...], limit: float | None) -> str | None:
         """Which plugin's implementation changes the game when asked alone (only on
@@ -696,6 +865,7 @@ class RuleHooks:
         code = getattr(getattr(func, "__func__", func), "__code__", None)
         if code is not None:
             self._code_owner.setdefault(code, plugin)
+            self._plugin_files.setdefault(code.co_filename, set()).add(plugin)
 
     def answering(self, hook: str) -> str:
         """The plugin answering ``hook`` (the last registered, else ``"core"``)."""
@@ -711,20 +881,60 @@ class RuleHooks:
 
     def error(self, hook: str, problem: str, *, plugin: str | None = None,
               seed: int | None = None, action: str | None = None,
-              cause: BaseException | None = None) -> PluginError:
-        """A :class:`PluginError` naming the plugin, hook, ruleset, seed and action."""
+              cause: BaseException | None = None, where: str | None = None,
+              fix: str | None = None) -> PluginError:
+        """A :class:`PluginError` naming the plugin, hook, ruleset, seed and action,
+        the place in the plugin's code (``where``; by default where ``cause`` was
+        raised, else the plugin's function for the hook) and what to do (``fix``;
+        by default what a raising hook or a wrong answer calls for)."""
         if plugin is None:
             plugin = self.owner_of(cause, self.answering(hook)) if cause else \
                 self.answering(hook)
+        if where is None:
+            where = (self.raised_at(cause, plugin) if cause is not None else None) \
+                or self.impl_where(plugin, hook)
+        if fix is None:
+            fix = FIX_RAISED if cause is not None else \
+                f"answer {ANSWER_BOUNDS.get(hook, 'what the hook asks')}"
         return PluginError(problem, plugin=plugin, hook="blockyard_" + hook,
-                           ruleset=self.ruleset_id, seed=seed, action=action)
+                           ruleset=self.ruleset_id, seed=seed, action=action, where=where,
+                           fix=fix)
 
     def _raised(self, hook: str, exc: Exception, seed: int | None, action: str
                 ) -> PluginError:
         """The :class:`PluginError` for a hook that raised ``exc`` (named after the
-        plugin whose code raised it)."""
+        plugin whose code raised it, at the line where it did)."""
         return self.error(hook, f"raised {type(exc).__name__}: {exc}", seed=seed,
                           action=action, cause=exc)
+
+    def raised_at(self, exc: BaseException | None, plugin: str | None = None) -> str | None:
+        """``file:line`` of the innermost frame of a plugin's code (of ``plugin``'s,
+        when given and found) in ``exc``'s traceback: where it raised, or called
+        what raised; else ``None``."""
+        tb: TracebackType | None = exc.__traceback__ if exc is not None else None
+        found = own = None
+        files = self._plugin_files
+        while tb is not None:
+            code = tb.tb_frame.f_code
+            owners = files.get(code.co_filename)
+            if owners:
+                found = f"{short_path(code.co_filename)}:{tb.tb_lineno}"
+                if plugin in owners:
+                    own = found
+            tb = tb.tb_next
+        return own or found
+
+    def impl_where(self, plugin: str | None, hook: str) -> str | None:
+        """``file:line`` of ``plugin``'s function for ``hook`` (a wrapper's too), or of
+        its class when it has none; ``None`` for the core or an unknown plugin."""
+        if plugin is None or plugin == "core":
+            return None
+        caller = getattr(self._pm.hook, "blockyard_" + hook, None)
+        for impl in caller.get_hookimpls() if caller is not None else ():
+            if impl.plugin_name == plugin:
+                return function_where(impl.function)
+        obj = self._objects.get(plugin)
+        return None if obj is None else class_where(type(obj))
 
     def _culprit(self, hook: _Hook, args: tuple[Any, ...], bad: Any) -> str | None:
         """Which plugin gave the answer ``bad`` to a collecting hook (asked one by
@@ -777,7 +987,8 @@ class RuleHooks:
 
     def actions(self, ruleset: Ruleset) -> list[tuple[str, list[ActionSpec]]]:
         """``blockyard_actions``: each contributing plugin's action specs, as
-        ``(plugin name, specs)`` pairs in pluggy's order."""
+        ``(plugin name, specs)`` pairs in pluggy's order (each plugin's asked
+        under the watchdog's limit, as every hook is)."""
         pm = self._pm
         out: list[tuple[str, list[ActionSpec]]] = []
         hook = self._hooks["actions"]
@@ -785,13 +996,28 @@ class RuleHooks:
             plugin = str(impl.plugin_name)
             others = [p for p in pm.get_plugins() if pm.get_name(p) != plugin]
             caller = pm.subset_hook_caller("blockyard_actions", remove_plugins=others)
+            limit = None if plugin in self._trusted else \
+                self.timeout if self.timeout is not None else WATCH.limit
             try:
-                answers = caller(ruleset=ruleset)
+                if limit is None:
+                    answers = caller(ruleset=ruleset)
+                else:
+                    WATCH.last_hook = "actions"
+                    answers = run_limited(partial(_ask_ruleset, caller), ruleset, limit)
             except (PluginError, RulesetError):
                 raise
+            except Overtime as exc:
+                assert limit is not None
+                raise self._overtime("actions", exc, limit, None, LOADING,
+                                     plugin=plugin) from None
             except Exception as exc:
                 raise self.error("actions", f"raised {type(exc).__name__}: {exc}",
                                  plugin=plugin, action=LOADING, cause=exc) from exc
+            if type(answers) is not list:
+                raise self.error("actions", f"returned {describe(answers)} where the list of "
+                                 "every plugin's answers was expected (a wrapper returned a "
+                                 "single answer, or something else)", plugin=plugin,
+                                 action=LOADING, fix=FIX_LIST)
             for answer in answers:
                 if not hook.check(answer):
                     raise self.error("actions", f"returned {describe(answer)}; expected "
@@ -806,46 +1032,112 @@ class RuleHooks:
         """Call a function an action spec handed over (``perform``, ``available``,
         ``rescue``, ``uses_left``) with the game and ``args``, timed like a hook;
         whatever it raises but :class:`~blockyard.IllegalMove` becomes a
-        :class:`~blockyard.PluginError` naming the action and its plugin."""
-        limit = self.timeout if self.timeout is not None else WATCH.limit
-        mark = game._pure_mark() if what != "perform" and PURITY.on and (
-            PURITY.bundled or self._owner_of_action(spec) not in self._trusted) else None
+        :class:`~blockyard.PluginError` naming the action and its plugin, and so
+        do figures ``perform`` writes out of bounds (:func:`written_problem`)."""
+        owner = self._owner_of_action(spec)
+        trusted = owner in self._trusted
+        limit = None if trusted else self.timeout if self.timeout is not None else WATCH.limit
+        checked = PURITY.on and (PURITY.bundled or not trusted)
+        mark = game._pure_mark() if what != "perform" and checked else None
+        figures = game._figures() if what == "perform" and checked else None
         changed = None
+        where = function_where(func)
         try:
             try:
                 if limit is None:
                     answer = func(game, *args)
                 else:
+                    WATCH.last_hook = "actions"
                     answer = run_limited(lambda a: func(*a), (game, *args), limit)
             finally:
                 if mark is not None:
                     changed = game._pure_check(mark)
+            if figures is not None:
+                wrong = written_problem(game, figures)
+                if wrong is not None:
+                    raise self.error("actions", f"action {spec.name!r}: perform wrote {wrong}",
+                                     plugin=owner, seed=game.seed, action=spec.name,
+                                     where=where, fix=FIX_WRITTEN)
             if changed is None:
                 return answer
         except (IllegalMove, PluginError):
             if changed is not None:
                 raise self.error("actions", f"action {spec.name!r}: {what} changed the game: "
-                                 f"{changed}", plugin=self._owner_of_action(spec),
-                                 seed=game.seed, action=spec.name) from None
+                                 f"{changed}", plugin=owner, seed=game.seed, action=spec.name,
+                                 where=where, fix=FIX_CHANGED) from None
             raise
-        except Overtime:
-            raise self.error("actions", f"action {spec.name!r}: {what} ran longer than "
-                             f"{limit:g} s", plugin=self._owner_of_action(spec),
-                             seed=game.seed, action=spec.name) from None
+        except Overtime as exc:
+            assert limit is not None
+            raise self._overtime("actions", exc, limit, game.seed, spec.name, plugin=owner,
+                                 what=f"action {spec.name!r}: {what}") from None
         except Exception as exc:
             raise self.error("actions", f"action {spec.name!r}: {what} raised "
-                             f"{type(exc).__name__}: {exc}", plugin=self._owner_of_action(spec),
+                             f"{type(exc).__name__}: {exc}", plugin=owner,
                              seed=game.seed, action=spec.name, cause=exc) from exc
         raise self.error("actions", f"action {spec.name!r}: {what} changed the game: "
                          f"{changed} (only an action's perform may change it)",
-                         plugin=self._owner_of_action(spec), seed=game.seed, action=spec.name)
+                         plugin=owner, seed=game.seed, action=spec.name, where=where,
+                         fix=FIX_CHANGED)
+
+    def step(self, game: Game, what: str, func: Callable[..., Any], *args: Any,
+             **kwargs: Any) -> Any:
+        """``func(*args, **kwargs)``, one step of play of ``game`` (a placement, an
+        action, a tick, a preview, a new game), with every timed hook call in it
+        sharing the watchdog's limit: the hooks of one step together may run at
+        most that long. Engines of rulesets with plugins from elsewhere route
+        their public steps here (:func:`timed_engine`)."""
+        limit = self.timeout if self.timeout is not None else WATCH.limit
+        if limit is None:
+            return func(*args, **kwargs)
+        try:
+            return run_limited(lambda a: func(*a, **kwargs), args, limit, plugin=False)
+        except Overtime:  # ran out between two hooks, or late at the end of the step
+            name = WATCH.last_hook or "score"
+            raise self.error(
+                name, f"the hook calls of one {what} together ran longer than {limit:g} s "
+                f"(the last asked: blockyard_{name})", seed=game.seed, action=what,
+                fix=f"make the plugin's hooks answer faster: one step of play may spend at "
+                f"most {limit:g} s in them (BLOCKYARD_HOOK_TIMEOUT=S or "
+                "load_ruleset(..., hook_timeout=S) for a higher limit)") from None
 
     def _owner_of_action(self, spec: ActionSpec) -> str | None:
         return self._ruleset.action_owner.get(spec.name)
 
     def game_start(self, game: Game, action: str = "start") -> None:
-        """``blockyard_game_start``: every plugin sets up its state."""
+        """``blockyard_game_start``: every plugin sets up its state; the figures
+        plugins from elsewhere write are checked (:func:`written_problem`)."""
+        if not PURITY.on or (not PURITY.bundled and "game_start" in self.unchecked):
+            self._ask_game_start(action, game)
+            return
+        figures = game._figures()
         self._ask_game_start(action, game)
+        wrong = written_problem(game, figures)
+        if wrong is not None:
+            plugin, where = self._writer(game)
+            raise self.error("game_start", f"wrote {wrong}", plugin=plugin, seed=game.seed,
+                             action=action, where=where, fix=FIX_WRITTEN)
+
+    def _writer(self, game: Game) -> tuple[str | None, str | None]:
+        """Which plugin's ``blockyard_game_start`` writes figures out of bounds, and
+        where its function is: each implementation asked alone, in turn, on a new
+        game of the same start (only on the error path)."""
+        start = game.log[0][1]
+        impls = self._pm.hook.blockyard_game_start.get_hookimpls()
+        fresh = type(game)(game.ruleset, game.seed, game.date)
+        fresh._load_start(board=start.get("board"), tray=start.get("tray"),
+                          stream=start.get("stream"))
+        figures = fresh._figures()
+        for impl in reversed(impls):
+            if impl.plugin_name == "core":
+                continue
+            func = _up_to_yield(impl.function) if impl.hookwrapper or impl.wrapper \
+                else impl.function
+            with contextlib.suppress(Exception):
+                func(fresh)
+            if written_problem(fresh, figures) is not None:
+                return str(impl.plugin_name), function_where(impl.function)
+        plugin = self.answering("game_start")
+        return plugin, self.impl_where(plugin, "game_start")
 
     def deal(self, game: Game, index: int, action: str = "deal") -> list[Any] | None:
         """``blockyard_deal``: batch ``index`` of pieces or stones (the engine
@@ -963,6 +1255,98 @@ class RuleHooks:
                      ) -> list[str]:
         """``blockyard_summary_tips``: every plugin's tips, in order."""
         return [t for answer in self._ask_summary_tips(action, game, summary) for t in answer]
+
+
+def _fingerprint(obj: object) -> dict[str, str]:
+    """What a plugin object holds, attribute by attribute, as short texts (its
+    ``__dict__``; a plugin with ``__slots__`` only is not compared)."""
+    held = getattr(obj, "__dict__", None)
+    if not isinstance(held, dict):
+        return {}
+    out = {}
+    for key, value in held.items():
+        try:
+            text = repr(value)
+        except Exception:  # a value whose repr fails: compared by identity
+            text = f"<{type(value).__name__} at {id(value):#x}>"
+        out[str(key)] = text if len(text) <= 60 else f"{text[:40]}… ({len(text)} chars)"
+    return out
+
+
+def _assignment_of(cls: type, names: Sequence[str]) -> tuple[str | None, str | None]:
+    """The hook (``blockyard_…``, else the method) and ``file:line`` of the first
+    statement outside ``__init__`` in ``cls``'s source that assigns or changes
+    ``self.<name>`` for one of ``names`` (only on the error path); the class's
+    own line when none is found."""
+    import ast
+    import inspect
+    import textwrap
+
+    try:
+        lines, first = inspect.getsourcelines(cls)
+        path = inspect.getsourcefile(cls) or "?"
+        tree = ast.parse(textwrap.dedent("".join(lines)))
+    except (OSError, TypeError, SyntaxError):
+        return None, class_where(cls)
+    wanted = set(names)
+
+    def touches(node: ast.AST) -> bool:
+        # self.NAME = …, self.NAME += …, self.NAME[…] = …, self.NAME.append(…)
+        while isinstance(node, ast.Subscript | ast.Attribute):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                    and node.value.id == "self" and node.attr in wanted:
+                return True
+            node = node.value
+        return False
+
+    for method in ast.walk(tree):
+        if not isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef) \
+                or method.name == "__init__":
+            continue
+        for node in ast.walk(method):
+            targets: list[ast.AST] = []
+            if isinstance(node, ast.Assign):
+                targets = list(node.targets)
+            elif isinstance(node, ast.AugAssign | ast.AnnAssign):
+                targets = [node.target]
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                targets = [node.func.value]
+            if any(touches(t) for t in targets):
+                hook = method.name if method.name.startswith("blockyard_") else None
+                line = first + getattr(node, "lineno", 1) - 1
+                return hook, f"{short_path(path)}:{line}"
+    return None, class_where(cls)
+
+
+def short_path(path: str) -> str:
+    """``path`` relative to the current folder when it lies inside it."""
+    try:
+        here = os.getcwd()
+    except OSError:
+        return path
+    if path.startswith(here + os.sep):
+        return path[len(here) + 1:]
+    return path
+
+
+def function_where(func: Any) -> str | None:
+    """``file:line`` where ``func`` (a function or bound method) is defined."""
+    code = getattr(getattr(func, "__func__", func), "__code__", None)
+    if code is None:
+        return None
+    return f"{short_path(code.co_filename)}:{code.co_firstlineno}"
+
+
+def class_where(cls: type) -> str | None:
+    """``file:line`` of ``cls``'s ``class`` statement (when its source is found)."""
+    import inspect
+
+    try:
+        first = inspect.getsourcelines(cls)[1]
+        path = inspect.getsourcefile(cls)
+    except (OSError, TypeError):
+        return None
+    return None if path is None else f"{short_path(path)}:{first}"
 
 
 def _trace_before(hook_name: str, hook_impls: Sequence[pluggy.HookImpl],

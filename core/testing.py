@@ -38,9 +38,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .actions import Action
+from .answers import MAX_SCORE
 from .discovery import load_ruleset
 from .errors import IllegalMove
-from .game import new_game, replay, restore
+from .game import new_game, nondeterminism, replay, restore
 from .modes import ModeChecks
 from .rulehooks import purity_check
 from .ruleset import Ruleset
@@ -75,7 +76,8 @@ class Report:
         self.checks[name] = self.checks.get(name, 0) + 1
 
     def fail(self, message: str) -> None:
-        if len(self.failures) < 50:
+        """Note a failure (the same failure again is noted once)."""
+        if len(self.failures) < 50 and message not in self.failures:
             self.failures.append(message)
 
     def text(self) -> str:
@@ -119,7 +121,6 @@ def _choose_tray(game: Any, rnd: random.Random) -> list[Any] | None:
     roll = rnd.random()
     if game.time_left is not None and roll < 0.1:
         return ["tick", rnd.choice([250_000, 1_000_000, 7_000_000])]
-    filled = [s for s, p in enumerate(game.tray) if p is not None]
     others = [a for a in actions if a.name != "end"]
     if not moves:
         # stuck but not over: an available action must be a rescue
@@ -127,15 +128,21 @@ def _choose_tray(game: Any, rnd: random.Random) -> list[Any] | None:
         if not rescues:
             return None
         action = rnd.choice(rescues)
-        return [action.name, rnd.choice(filled)] if action.takes_slot else [action.name]
+        return _aimed(game, action, rnd)
     if others and roll < 0.06:
-        action = rnd.choice(others)
-        if action.takes_slot:
-            return [action.name, rnd.choice(filled)] if filled else None
-        return [action.name]
+        return _aimed(game, rnd.choice(others), rnd)
     if roll > 0.995 and any(a.name == "end" for a in actions):
         return ["end"]
     return ["place", *rnd.choice(moves)]
+
+
+def _aimed(game: Any, action: Action, rnd: random.Random) -> list[Any] | None:
+    """``[name, *target]`` for ``action`` aimed at one of the targets its plugin
+    allows now (:meth:`Game.action_targets`), or ``None`` when it allows none."""
+    if action.target == "none":
+        return [action.name]
+    targets = game.action_targets(action.name)
+    return [action.name, *rnd.choice(targets)] if targets else None
 
 
 def _illegal_falling(game: Any, rnd: random.Random) -> list[tuple[str, Any]]:
@@ -182,9 +189,21 @@ def _illegal_tray(game: Any, rnd: random.Random) -> list[tuple[str, Any]]:
         if spec.automatic:
             continue
         if name not in available:
-            args = [0] if spec.takes_slot else []
+            args = [0] * spec.arity
             tries.append((f"action {name!r} when it is not available",
                            lambda n=name, a=args: game.act(n, *a)))
+        elif spec.target in ("cell", "cell+slot"):
+            aim: list[int] = [next((s for s, p in enumerate(game.tray) if p is not None),
+                                    0)] if spec.target == "cell+slot" else []
+            tries.append((f"action {name!r} on a cell off the board",
+                          lambda n=name, s=aim: game.act(n, *s, game.rows, 0)))
+            tries.append((f"action {name!r} without its target", lambda n=name: game.act(n)))
+            allowed = set(game.action_targets(name))
+            refused = next((t for t in ((*aim, r, c) for r in range(game.rows)
+                                        for c in range(game.cols)) if t not in allowed), None)
+            if refused is not None:  # a cell its plugin does not allow now
+                tries.append((f"action {name!r} at {refused}, which its plugin refuses",
+                              lambda n=name, t=refused: game.act(n, *t)))
         elif spec.takes_slot:
             past = game.ruleset.tray_slots  # the first slot past the tray
             tries.append((f"action {name!r} on slot {past}",
@@ -213,8 +232,10 @@ def _check_tray(game: Any, report: Report, where: str) -> None:
         if piece is not None and (piece.height > rows or piece.width > cols):
             report.fail(f"{where}: tray slot {slot} piece {piece.id} is larger than the board")
     report.count("cells and pieces within bounds")
-    if game.score < 0:
-        report.fail(f"{where}: negative score {game.score}")
+    if type(game.score) is not int or not -MAX_SCORE <= game.score <= MAX_SCORE:
+        # (a score may go negative: a move may score down to -10^9 points)
+        report.fail(f"{where}: score {game.score!r:.40} is not a whole number within "
+                    f"±{MAX_SCORE:,}")
     any_fit = game.any_fits()
     if game.over_reason == "stuck" and any_fit:
         report.fail(f"{where}: over as 'stuck' although a tray piece fits")
@@ -287,6 +308,9 @@ def _rescues(game: Any, offered: list[Action]) -> list[tuple[list[Any], Action]]
     for action in chosen:
         if action.takes_slot:
             out.extend(([action.name, slot], action) for slot in filled)
+        elif action.target != "none":  # a few of the targets its plugin allows
+            out.extend(([action.name, *target], action)
+                       for target in game.action_targets(action.name)[:8])
         else:
             out.append(([action.name], action))
     return out
@@ -321,6 +345,7 @@ def _play(ruleset: Ruleset, seed: int, rnd: random.Random, max_actions: int,
     saved: dict[str, Any] | None = None
     after_save: list[list[Any]] = []
     futile: list[Action] = []  # the rescues in a row that changed nothing
+    mispredicted = False
     step = 0
     while True:
         offered = game.actions()
@@ -377,8 +402,10 @@ def _play(ruleset: Ruleset, seed: int, rnd: random.Random, max_actions: int,
             expected = game.preview(*action[1:])
             score = game.score
             result = game.place(*action[1:])
-            if result != expected:
-                report.fail(f"{where} step {step}: preview {expected} != place {result}")
+            if result != expected and not mispredicted:
+                mispredicted = True  # once a game, with the cause when one is found
+                report.fail(f"{where} step {step}: preview {expected} != place {result}"
+                            f"{why_different(ruleset, game.log)}")
             if game.score != score + result.points:
                 report.fail(f"{where} step {step}: score did not grow by the move's points")
             report.count("preview predicts place")
@@ -403,10 +430,13 @@ def _play(ruleset: Ruleset, seed: int, rnd: random.Random, max_actions: int,
     report.games += 1
     final = game.snapshot()
     if twin.snapshot() != final:
-        report.fail(f"{where}: same seed and actions gave different games")
-    report.count("determinism")
+        report.fail(f"{where}: same seed and actions gave different games"
+                    f"{why_different(ruleset, game.log)}")
+    else:
+        report.count("determinism")
     if replay(game.log).snapshot() != final:
-        report.fail(f"{where}: replay(log) did not rebuild the game")
+        report.fail(f"{where}: replay(log) did not rebuild the game"
+                    f"{why_different(ruleset, game.log)}")
     report.count("replay")
     if saved is not None:
         resumed = restore(json.loads(json.dumps(saved)))
@@ -415,6 +445,14 @@ def _play(ruleset: Ruleset, seed: int, rnd: random.Random, max_actions: int,
         if resumed.snapshot() != final:
             report.fail(f"{where}: restore(snapshot) did not continue identically")
         report.count("snapshot/restore")
+
+
+def why_different(ruleset: Ruleset, log: list[list[Any]]) -> str:
+    """Why the same seed and actions gave different games of ``ruleset``, as the
+    rest of a failure's sentence (``": plugin 'x' ..."``; ``""`` when no cause is
+    found; see :func:`blockyard.game.nondeterminism`)."""
+    found = nondeterminism(ruleset, log)
+    return "" if found is None else f": {found}"
 
 
 TRAY_CHECKS = ModeChecks(_choose_tray, _illegal_tray, _check_tray)

@@ -56,7 +56,12 @@ class TrayGame(Game):
         *Game._STATE_FIELDS, "set_index", "combo", "best_combo", "lines_cleared")
     _DERIVED_FIELDS: ClassVar[tuple[str, ...]] = ("streak",)
     _PURE_LISTS: ClassVar[tuple[str, ...]] = ("_tray",)
+    _COUNTERS: ClassVar[tuple[str, ...]] = (
+        *Game._COUNTERS, "set_index", "combo", "best_combo", "lines_cleared", "streak")
     _PURE_NAMES: ClassVar[dict[str, str]] = {**Game._PURE_NAMES, "_tray": "the tray"}
+    _STEPS: ClassVar[tuple[str, ...]] = (
+        *Game._STEPS, "place", "preview", "evaluate", "legal_moves", "fit_masks",
+        "affected_cells", "tick")
 
     def __init__(self, ruleset: Ruleset, seed: int, date: str | None) -> None:
         super().__init__(ruleset, seed, date)
@@ -192,6 +197,19 @@ class TrayGame(Game):
         for allowed in self._hooks.allowed_anchors(self, piece):
             mask &= allowed
         return mask
+
+    def cell_families(self) -> tuple[tuple[str | None, ...], ...]:
+        """The board facts a rule needs beyond occupancy: for every cell, row by
+        row, the name of the piece family that filled it, ``"custom"`` for a
+        filled cell of no family of the ruleset (a starting board's, a custom
+        tray piece's), ``None`` for an empty cell. Read from
+        :attr:`Board.colours <blockyard.geometry.Board.colours>`; changes nothing."""
+        families = self.ruleset.families
+        names: list[str | None] = [None, *(f.name for f in families)]
+        colours, cols = self._board.colours, self.cols
+        return tuple(tuple(names[c] if c < len(names) else "custom"
+                           for c in colours[r * cols:(r + 1) * cols])
+                     for r in range(self.rows))
 
     def legal_moves(self) -> list[tuple[int, int, int]]:
         """Every ``(slot, row, col)`` that fits now (none when the game is over)."""

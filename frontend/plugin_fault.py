@@ -12,9 +12,9 @@ leads back to the launcher (its button, Enter or Esc). The window never closes
 and never freezes on a plugin's fault.
 
 The window always plays under the hook watchdog (:mod:`blockyard.watchdog`):
-:func:`use_window_watchdog` sets :data:`WINDOW_HOOK_SECONDS` unless
-``BLOCKYARD_HOOK_TIMEOUT`` set a limit, so a hook that loops or sleeps ends on
-the same screen.
+:func:`use_window_watchdog` sets :data:`WINDOW_HOOK_SECONDS` (the watchdog's
+default, the same as headless) unless ``BLOCKYARD_HOOK_TIMEOUT`` set a limit or
+switched it ``off``, so a hook that loops or sleeps ends on the same screen.
 """
 
 from __future__ import annotations
@@ -27,9 +27,10 @@ from blockyard import watchdog
 from .i18n import _
 from .menus import MenuView
 
-WINDOW_HOOK_SECONDS = 2.0
+WINDOW_HOOK_SECONDS = watchdog.DEFAULT_SECONDS
 """The longest a plugin hook may run in the window (seconds), unless the
-environment's ``BLOCKYARD_HOOK_TIMEOUT`` says otherwise."""
+environment's ``BLOCKYARD_HOOK_TIMEOUT`` says otherwise: the watchdog's default,
+the same headless."""
 
 PROBLEM_CHARS = 300
 """The plugin's own words about what went wrong are cut to this many characters."""
@@ -55,14 +56,22 @@ def one_line(text: str, limit: int = PROBLEM_CHARS) -> str:
 
 def fault_lines(error: blockyard.PluginError, ruleset: str, saved: str | None) -> list[str]:
     """The lines of :class:`PluginFaultView`: the plugin, the hook, the ruleset
-    (``ruleset``, as the player reads it), what the plugin did wrong (its own
-    words, on one line), and ``saved`` (what became of the game on screen;
+    (``ruleset``, as the player reads it), the file and line in the plugin's
+    code (:attr:`~blockyard.PluginError.where`), what the plugin did wrong (its
+    own words, on one line), what to do about it (:attr:`~blockyard.PluginError.fix`,
+    when the engine says), and ``saved`` (what became of the game on screen;
     ``None`` when no game was being played)."""
     unknown = "—"
+    where = getattr(error, "where", None)
+    fix = getattr(error, "fix", None)
     lines = [_("Plugin: {plugin}").format(plugin=error.plugin or unknown),
              _("Hook: {hook}").format(hook=error.hook or unknown),
              _("Ruleset: {ruleset}").format(ruleset=ruleset or unknown),
+             _("In the plugin's code: {place}").format(place=one_line(where, 120)
+                                                      if isinstance(where, str) else unknown),
              one_line(error.problem if isinstance(error.problem, str) else str(error))]
+    if isinstance(fix, str) and fix:
+        lines.append(_("To fix: {fix}").format(fix=one_line(fix)))
     if saved is not None:
         lines.append(saved)
     return lines

@@ -104,7 +104,8 @@ class TrayInput:
     is resized); ``can_hint``: the player may ask for hints. The state the screen
     draws from: :attr:`selected`, :attr:`dragging`, :attr:`pointer`,
     :attr:`key_anchor`, :attr:`target` (and its :attr:`anchor` and
-    :attr:`preview`), :attr:`armed`, :attr:`hint`.
+    :attr:`preview`), :attr:`armed`, :attr:`hint`, and for an action aimed at a
+    board cell :attr:`aiming`, :attr:`aim_cell`, :attr:`aim_cells`, :attr:`aim_ok`.
     """
 
     def __init__(self, game: TrayGame, screen: TrayScreen, layout: GameLayout, *,
@@ -126,6 +127,10 @@ class TrayInput:
         self.key_anchor: tuple[int, int] | None = None  # where the keyboard put it
         self.target: Target | None = None
         self.armed: str | None = None  # the action waiting for its confirming second click
+        self.aiming: str | None = None  # the action aimed at a cell (its target chosen now)
+        self.aim_cell: tuple[int, int] | None = None  # the cell it is aimed at
+        self.aim_cells: frozenset[tuple[int, int]] = frozenset()  # what it would change there
+        self.aim_ok = False  # its plugin allows that cell
         self.last_tray_click: tuple[int, float] = (-1, 0.0)
 
     # -- state the screen reads -------------------------------------------------------------
@@ -210,8 +215,9 @@ class TrayInput:
 
     def _aimed(self) -> Target | None:
         game = self.game
+        self._aim_action()
         slot = self.in_hand
-        if slot is None or game.over:
+        if slot is None or game.over or self.aiming is not None:
             return None
         piece = game.tray[slot]
         if piece is None:
@@ -246,6 +252,8 @@ class TrayInput:
             self.screen.say(_("That piece fits nowhere"))
             self.refuse()
             return
+        if self.aiming is not None and self.specs[self.aiming].target == "cell":
+            self.aiming = self.aim_cell = None  # a piece taken up: the aiming ends
         if self.selected != slot:
             self.screen.play("pickup")
         self.selected = slot
@@ -259,7 +267,11 @@ class TrayInput:
             if moves else (0, 0)
 
     def steer(self, drow: int, dcol: int) -> None:
-        """Move the selected piece by ``(drow, dcol)`` cells, staying on the board."""
+        """Move the selected piece by ``(drow, dcol)`` cells, staying on the board
+        (or the cell an action is aimed at)."""
+        if self.aiming is not None and self.aim_cell is not None:
+            self.aim_at(self.aim_cell[0] + drow, self.aim_cell[1] + dcol)
+            return
         if self.selected is None:
             return
         piece = self.game.tray[self.selected]
@@ -271,7 +283,11 @@ class TrayInput:
         self.aim()
 
     def place_selected(self) -> None:
-        """Place the selected piece where the keyboard (or the pointer) aims it."""
+        """Place the selected piece where the keyboard (or the pointer) aims it (or
+        take the action being aimed at a cell)."""
+        if self.aiming is not None:
+            self.confirm_aim()
+            return
         if self.selected is None:
             return
         if self.key_anchor is None:
@@ -318,11 +334,109 @@ class TrayInput:
 
     # -- actions ----------------------------------------------------------------------------
 
+    # -- actions aimed at a board cell ------------------------------------------------------
+
+    def _aim_action(self) -> None:
+        """What the action being aimed would do at its cell: :attr:`aim_cells`
+        (from its plugin's preview) and :attr:`aim_ok` (its plugin allows it)."""
+        self.aim_cells, self.aim_ok = frozenset(), False
+        if self.aiming is None or self.aim_cell is None:
+            return
+        try:
+            self.aim_cells = self.game.action_preview(self.aiming, *self._aim_args())
+            self.aim_ok = True
+        except IllegalMove:
+            pass
+
+    def _aim_args(self) -> tuple[int, ...]:
+        assert self.aim_cell is not None and self.aiming is not None
+        if self.specs[self.aiming].target == "cell+slot":
+            return (-1 if self.selected is None else self.selected, *self.aim_cell)
+        return self.aim_cell
+
+    def start_aiming(self, spec: ActionSpec) -> None:
+        """The first press of an action aimed at a cell: the player now chooses the
+        cell (the pointer or the arrows; a click or Enter takes it, Esc cancels).
+        A second press of the action takes it where it is aimed."""
+        if self.aiming == spec.name:
+            self.confirm_aim()
+            return
+        game = self.game
+        if spec.target == "cell+slot" and (self.selected is None
+                                           or game.tray[self.selected] is None):
+            self.screen.say(_("Select a piece first ({keys} or a tap), then {action}").format(
+                keys=self.slot_keys(), action=engine_text(spec.label)))
+            return
+        targets = game.action_targets(spec.name)
+        if not targets:
+            self.screen.say(_("{action}: not possible now").format(
+                action=engine_text(spec.label)))
+            self._refresh()
+            return
+        if spec.target == "cell":
+            self.selected = None
+        self.aiming = spec.name
+        first = targets[len(targets) // 2]
+        self.aim_cell = (first[-2], first[-1])
+        self.key_anchor = None
+        key = key_name(spec.key)
+        label = engine_text(spec.label)
+        told = (_("{action}: choose a cell (click it, or the arrows and Enter or {key}); "
+                  "Esc cancels.") if key else
+                _("{action}: choose a cell (click it, or the arrows and Enter); Esc cancels.")
+                ).format(action=label, key=key)
+        self.screen.say(f"{told} {engine_text(spec.help)}".strip())
+        self._refresh()
+
+    def aim_at(self, row: int, col: int) -> None:
+        """Aim the action being aimed at ``(row, col)`` (on the board)."""
+        if self.aiming is None:
+            return
+        self.aim_cell = (max(0, min(self.game.rows - 1, row)),
+                         max(0, min(self.game.cols - 1, col)))
+        self.aim()
+
+    def confirm_aim(self) -> bool:
+        """Take the action being aimed at its cell; a refused cell buzzes and the
+        aiming goes on. True when it was taken."""
+        if self.aiming is None or self.aim_cell is None:
+            return False
+        spec = self.specs[self.aiming]
+        args = self._aim_args()
+        try:
+            self.game.action_preview(spec.name, *args)
+        except IllegalMove:
+            row, col = self.aim_cell
+            self.screen.say(_("{action}: not possible there (row {row}, column {col})").format(
+                action=engine_text(spec.label), row=format_number(row + 1),
+                col=format_number(col + 1)))
+            self.refuse()
+            return False
+        self.aiming = None
+        self.aim_cell = None
+        return self._perform(spec, *args)
+
+    def cancel_aim(self) -> bool:
+        """Stop aiming an action (Esc); True when one was being aimed."""
+        if self.aiming is None:
+            return False
+        self.aiming = None
+        self.aim_cell = None
+        self.screen.clear_message()
+        self._refresh()
+        return True
+
     def use_action(self, name: str) -> None:
         """Take the action ``name`` (its button or key). An action on a tray piece
-        applies to the selected one; one whose spec asks for confirmation is armed
-        by the first click (or key) and taken by the second."""
+        applies to the selected one; one aimed at a board cell is aimed first
+        (:meth:`start_aiming`); one whose spec asks for confirmation is armed by
+        the first click (or key) and taken by the second."""
         spec = self.specs[name]
+        if spec.target in ("cell", "cell+slot"):
+            self.start_aiming(spec)
+            return
+        if self.aiming is not None:
+            self.cancel_aim()
         if spec.takes_slot:
             self.act_on_slot(spec, self.selected)
             return
@@ -421,6 +535,11 @@ class TrayInput:
         """The pointer moved with no button down: a selected piece follows it over
         the board."""
         self.pointer = (x, y)
+        if self.aiming is not None:
+            cell = self.layout.cell_at(x, y)
+            if cell is not None:
+                self.aim_at(*cell)
+            return
         if self.selected is not None and self.dragging is None:
             if self.layout.board.contains(x, y):
                 self.key_anchor = None
@@ -437,6 +556,14 @@ class TrayInput:
         self.disarm()
         game = self.game
         if game.over:
+            return
+        if self.aiming is not None:  # a click on the board takes the action there
+            cell = self.layout.cell_at(x, y)
+            if cell is not None:
+                self.aim_cell = cell
+                self.confirm_aim()
+            else:
+                self.cancel_aim()
             return
         slot = self.layout.slot_at(x, y)
         if slot is not None and slot < len(game.tray) and game.tray[slot] is not None:

@@ -156,6 +156,19 @@ class BoardSection(ScreenSection):
         self.ghost.clear()
         self.glow.clear()
         self.preview_text.text = ""
+        control = view.input
+        if control.aiming is not None and control.aim_cell is not None:
+            # an action aimed at a cell: what it would change glows, the cell is marked
+            cols = view.game.cols
+            for index in sorted({r * cols + c for r, c in control.aim_cells}):
+                self.glow.append(self.glow_pool[index])
+            row, col = control.aim_cell
+            accent = theme.ACCENT
+            mark = (accent[0], accent[1], accent[2], theme.GHOST_ALPHA) if control.aim_ok \
+                else theme.NO_FIT
+            self.ghost.append(cell_sprite(mark, layout.cell * 0.94,
+                                          *layout.cell_center(row, col)))
+            return
         piece = None if target is None else view.game.tray[target.slot]
         if target is None or piece is None:
             return

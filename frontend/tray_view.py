@@ -239,7 +239,7 @@ class TrayGameView(GameScreen):
             button = self.action_buttons[spec.name]
             action = available.get(spec.name)
             uses = action.uses_left if action is not None else self._uses_left(spec)
-            if self.input.armed == spec.name:
+            if self.input.armed == spec.name or self.input.aiming == spec.name:
                 button.label = f"{engine_text(spec.label)}?"
             else:
                 button.label = action_label(spec.label, uses)
@@ -325,7 +325,8 @@ class TrayGameView(GameScreen):
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         key, control = arcade.key, self.input
         if symbol == key.ESCAPE:
-            self.open_pause()
+            if not control.cancel_aim():  # Esc first ends the aiming of an action
+                self.open_pause()
             return
         if self.game.over:
             return

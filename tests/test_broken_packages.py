@@ -203,6 +203,11 @@ def test_a_broken_package_contributes_nothing_and_the_others_load(entry_points, 
     assert reg.broken[0].reason == "blockyard_register_rulesets raised RuntimeError: late failure"
     assert all(src != "half-pkg" for _path, src in reg.ruleset_paths)
     assert "pkg-rules" not in {info.id for info in blockyard.list_rulesets()}
+    # checking the disabled package's ruleset says why it is missing, not only "unknown"
+    with pytest.raises(RulesetError, match=r"unknown ruleset 'pkg-rules'.*; these plugin "
+                       r"packages are disabled and may provide it: 'half-pkg' "
+                       r"\(blockyard_register_rulesets raised RuntimeError: late failure\)"):
+        blockyard.load_ruleset("pkg-rules")
     assert blockyard.load_ruleset("eu-classic").id == "eu-classic"
     # said once per run, even when the registry loads again
     registry.reload()

@@ -238,3 +238,28 @@ def test_blockyard_check_fails_a_game_that_never_ends_and_notes_unoffered_action
     out = capsys.readouterr().out
     assert "  WARN action 'ghost' of plugin 'never-offered' was never offered in 2 games" in out
     assert out.rstrip().endswith("all checks passed")
+
+
+class PenaltyScoring:
+    """Every move costs 7 points: the score goes below zero, as MODDING allows
+    (a move may score down to -10^9 points)."""
+
+    def __init__(self, params: Params) -> None:
+        pass
+
+    @hookimpl
+    def blockyard_score(self, game, move):
+        return Scoring(-7, 0)
+
+
+def test_a_score_below_zero_passes_the_kit(rule_file, register_plugin):
+    register_plugin("penalty", PenaltyScoring)
+    path = rule_file('[ruleset]\nid = "penalty"\nname = "Penalty"\nfamily = "test"\n'
+                     'description = "every move costs"\n[board]\nrows = 5\ncols = 5\n'
+                     '[pieces.dot]\nshapes = ["#"]\n[plugins.weighted-dealing]\n'
+                     "[plugins.line-clearing]\n[plugins.penalty]\n")
+    report = check_ruleset(path, games=2, max_actions=30)
+    assert report.ok, report.text()
+    game = blockyard.new_game(blockyard.load_ruleset(path), seed=1)
+    game.place(*game.legal_moves()[0])
+    assert game.score == -7

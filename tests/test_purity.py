@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import warnings
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -439,3 +440,83 @@ def test_an_impure_bundled_plugin_is_caught_when_the_tests_ask(monkeypatch, rule
     with purity_check(True, bundled=False):
         game.preview(*game.legal_moves()[0])  # trusted: not compared
     assert game.score == 1
+
+
+# -- a plugin keeping state across games, or drawing from the random module ---------------
+
+class KeepsCount:
+    """Adds a point every third move it scores, counting on the plugin object: a
+    second game of the same seed scores differently."""
+
+    def __init__(self, params: Params) -> None:
+        self.scored = 0
+
+    @hookimpl(wrapper=True)
+    def blockyard_score(self, game, move):
+        scoring = yield
+        self.scored += 1
+        scoring.points += self.scored % 3
+        return scoring
+
+
+class DrawsRandom:
+    """Adds a point drawn from the random module (not from game.stream)."""
+
+    def __init__(self, params: Params) -> None:
+        pass
+
+    @hookimpl(wrapper=True)
+    def blockyard_score(self, game, move):
+        import random
+
+        scoring = yield
+        scoring.points += random.randrange(5)
+        return scoring
+
+
+NONDETERMINISTIC = ('[ruleset]\nextends = "eu-classic"\nid = "drifts"\nname = "Drifts"\n'
+                    "[plugins.drifts]\n")
+
+
+@pytest.mark.parametrize(("plugin", "told"), [
+    (KeepsCount, r"keeps state across games: since the ruleset loaded, self\.scored 0 → \d+"),
+    (DrawsRandom, "answered differently for the same position")])
+def test_check_names_a_plugin_whose_games_differ_for_the_same_seed(
+        rule_file, register_plugin, capsys, plugin, told):
+    from blockyard.cli import main
+
+    register_plugin("drifts", plugin)
+    assert main(["check", str(rule_file(NONDETERMINISTIC)), "--games", "2"]) == 1
+    out = capsys.readouterr().out
+    assert "ok  determinism" not in out
+    fails = [line for line in out.splitlines() if "same seed and actions gave different" in line]
+    assert fails, out
+    assert re.search(told, fails[0]) and "plugin 'drifts', hook blockyard_score" in fails[0]
+    assert "test_purity.py:" in fails[0] and "To fix:" in fails[0]
+
+
+def test_restore_of_a_drifting_game_blames_the_plugin_not_the_snapshot(rule_file,
+                                                                       register_plugin):
+    register_plugin("drifts", DrawsRandom)
+    game = blockyard.new_game(blockyard.load_ruleset(rule_file(NONDETERMINISTIC)), seed=4)
+    for _ in range(6):
+        game.place(*game.legal_moves()[0])
+    with pytest.raises(PluginError, match="answered differently") as caught:
+        for _ in range(20):  # a draw of the same points by chance is replayed again
+            blockyard.restore(game.snapshot())
+    assert caught.value.plugin == "drifts" and caught.value.hook == "blockyard_score"
+    assert caught.value.where is not None and "test_purity.py:" in caught.value.where
+
+
+def test_the_state_kept_is_named_with_the_line_that_changes_it(rule_file, register_plugin):
+    register_plugin("drifts", KeepsCount)
+    ruleset = blockyard.load_ruleset(rule_file(NONDETERMINISTIC))
+    assert ruleset.hooks.kept_state() is None
+    game = blockyard.new_game(ruleset, seed=1)
+    game.place(*game.legal_moves()[0])
+    found = ruleset.hooks.kept_state()
+    assert found is not None and found.plugin == "drifts"
+    assert found.hook == "blockyard_score"
+    source = Path(__file__).read_text(encoding="utf-8").splitlines()
+    line = next(i for i, text in enumerate(source, start=1) if "self.scored += 1" in text)
+    assert found.where is not None and found.where.endswith(f"test_purity.py:{line}")

@@ -254,3 +254,25 @@ def test_the_first_use_from_several_threads_loads_once(monkeypatch):
         thread.join(10)
     assert errors == [] and len(loads) == 1
     assert len(got) == 8 and all(reg is got[0] for reg in got)
+
+
+def test_a_rule_file_reusing_an_id_is_said_once_per_run_not_warned_on_every_scan(
+        isolated_home, capsys, recwarn):
+    from blockyard import paths
+    from blockyard.discovery import clear_caches
+
+    folder = paths.user_rulesets_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    twin = folder / "my-eu.toml"
+    twin.write_text('[ruleset]\nextends = "eu-classic"\nid = "eu-classic"\nname = "Mine"\n',
+                    encoding="utf-8")
+    capsys.readouterr()
+    for _ in range(3):  # every command scans the rule folders again
+        clear_caches()
+        infos = {info.id: info for info in blockyard.list_rulesets()}
+        assert infos["eu-classic"].source == "bundled"
+    assert not [w for w in recwarn if issubclass(w.category, UserWarning)]
+    err = capsys.readouterr().err.splitlines()
+    assert err == [f"blockyard: rule file {twin} (user) uses id 'eu-classic', already taken by "
+                   f"{infos['eu-classic'].path} (bundled); it is ignored: give it another "
+                   "[ruleset] id"]

@@ -227,3 +227,18 @@ def test_user_rule_files_are_listed_with_their_source(isolated_home):
     assert infos["mini"].source == "user" and infos["mini"].error is None
     assert infos["eu-classic"].source == "bundled"
     assert blockyard.load_ruleset("mini").rows == 5
+
+
+def test_a_family_set_to_false_drops_the_one_inherited(rule_file):
+    # MODDING.md: `[pieces]` `NAME = false` drops a family the base ruleset has
+    path = rule_file('[ruleset]\nextends = "eu-classic"\nid = "no-plus"\nname = "No plus"\n'
+                     "[pieces]\nS = false\nZ = false\n")
+    families = [f.name for f in blockyard.load_ruleset(path).families]
+    base = [f.name for f in blockyard.load_ruleset("eu-classic").families]
+    assert families == [name for name in base if name not in ("S", "Z")]
+    game = blockyard.new_game(blockyard.load_ruleset(path), seed=3)
+    for _ in range(30):
+        if game.over:
+            break
+        assert all(p is None or p.family not in ("S", "Z") for p in game.tray)
+        game.place(*game.legal_moves()[0])

@@ -12,7 +12,7 @@ import time
 import pytest
 
 import blockyard
-from blockyard import PluginError, hookimpl
+from blockyard import PluginError, hookimpl, watchdog
 from blockyard.actions import ActionSpec
 from blockyard.params import Params
 from blockyard.watchdog import hook_timeout
@@ -126,7 +126,11 @@ def test_a_hook_in_another_thread_is_stopped_too(stalling):
     assert "ran longer than 0.2 s" in str(caught[0])
 
 
-def test_no_limit_by_default_and_the_process_wide_limit(stalling, rule_file):
+def test_the_default_limit_is_the_windows_headless_too_and_the_process_wide_limit(
+        stalling, rule_file):
+    from blockyard.frontend.plugin_fault import WINDOW_HOOK_SECONDS
+
+    assert watchdog.DEFAULT_SECONDS == WINDOW_HOOK_SECONDS == 2.0
     ruleset = blockyard.load_ruleset("eu-classic")
     assert ruleset.hooks.timeout is None
     untimed = blockyard.load_ruleset(rule_file(RULES.format(hook="move_state", how="loop")))
@@ -134,6 +138,104 @@ def test_no_limit_by_default_and_the_process_wide_limit(stalling, rule_file):
     game.place(*game.legal_moves()[0])
     with hook_timeout(0.2), pytest.raises(PluginError, match=r"ran longer than 0\.2 s"):
         game.place(*game.legal_moves()[0])
+
+
+def test_a_new_process_has_the_default_limit_and_off_switches_it_off():
+    code = "import blockyard.watchdog as w; print(w.default_limit())"
+    for env, shown in (({}, "2.0"), ({"BLOCKYARD_HOOK_TIMEOUT": "off"}, "None")):
+        environ = {k: v for k, v in os.environ.items() if k != "BLOCKYARD_HOOK_TIMEOUT"}
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              env={**environ, **env}, timeout=120, check=True)
+        assert done.stdout.split() == [shown]
+
+
+class SlowActions:
+    """Takes ``seconds`` to list its actions (asked once, as the ruleset loads)."""
+
+    def __init__(self, params: Params) -> None:
+        self.how = params.string("how")
+
+    @hookimpl
+    def blockyard_actions(self, ruleset):
+        stall(self.how)
+        return []
+
+
+def test_blockyard_actions_is_timed_like_every_hook(rule_file, register_plugin):
+    register_plugin("slow-actions", SlowActions)
+    path = rule_file('[ruleset]\nextends = "eu-classic"\nid = "slow"\nname = "Slow"\n'
+                     '[plugins.slow-actions]\nhow = "sleep"\n')
+    started = time.monotonic()
+    with pytest.raises(PluginError, match=r"blockyard_actions ran longer than 0\.2 s") as caught:
+        blockyard.load_ruleset(path, hook_timeout=0.2)
+    assert time.monotonic() - started < 10  # stopped, not slept for its 30 s
+    assert caught.value.plugin == "slow-actions" and caught.value.hook == "blockyard_actions"
+    assert caught.value.where is not None and "test_watchdog.py:" in caught.value.where
+    assert caught.value.fix is not None and "hook_timeout" in caught.value.fix
+
+
+class Swallows:
+    """Catches the watchdog's stop (a BaseException) and answers anyway."""
+
+    def __init__(self, params: Params) -> None:
+        pass
+
+    @hookimpl
+    def blockyard_move_state(self, game, result):
+        if game.moves >= 1:
+            try:  # noqa: SIM105 (the mistake under test: the stop is swallowed)
+                time.sleep(30)
+            except BaseException:
+                pass
+        return {}
+
+
+def test_an_answer_that_comes_back_after_its_limit_is_refused(rule_file, register_plugin):
+    register_plugin("swallows", Swallows)
+    ruleset = blockyard.load_ruleset(rule_file(
+        '[ruleset]\nextends = "eu-classic"\nid = "swallows"\nname = "Swallows"\n'
+        "[plugins.swallows]\n"), hook_timeout=0.2)
+    game = blockyard.new_game(ruleset, seed=1)
+    game.place(*game.legal_moves()[0])
+    before = game.snapshot()
+    with pytest.raises(PluginError, match="caught the watchdog's stop and answered after its "
+                       r"time limit of 0\.2 s: the answer is refused") as caught:
+        game.place(*game.legal_moves()[0])
+    assert caught.value.plugin == "swallows" and caught.value.hook == "blockyard_move_state"
+    assert caught.value.fix is not None and "never catch BaseException" in caught.value.fix
+    assert game.snapshot() == before
+
+
+class TwoSlowHooks:
+    """Two hooks of every move, each well within the limit, together past it."""
+
+    def __init__(self, params: Params) -> None:
+        self.seconds = params.number("seconds")
+
+    @hookimpl
+    def blockyard_move_state(self, game, result):
+        if game.moves >= 1:
+            time.sleep(self.seconds)
+
+    @hookimpl
+    def blockyard_end_reason(self, game, stuck):
+        if game.moves >= 2:  # asked after the second move counts
+            time.sleep(self.seconds)
+
+
+def test_the_hooks_of_one_move_together_keep_the_limit(rule_file, register_plugin):
+    register_plugin("two-slow", TwoSlowHooks)
+    ruleset = blockyard.load_ruleset(rule_file(
+        '[ruleset]\nextends = "eu-classic"\nid = "two-slow"\nname = "Two slow"\n'
+        "[plugins.two-slow]\nseconds = 0.3\n"), hook_timeout=0.5)
+    game = blockyard.new_game(ruleset, seed=1)
+    game.place(*game.legal_moves()[0])
+    before = game.snapshot()
+    with pytest.raises(PluginError, match=r"ran longer than 0\.5 s") as caught:
+        game.place(*game.legal_moves()[0])  # 0.3 s + 0.3 s in one move
+    assert caught.value.plugin == "two-slow"
+    assert caught.value.hook == "blockyard_end_reason"
+    assert game.snapshot() == before
 
 
 def test_the_environment_variable_sets_the_limit(tmp_path):

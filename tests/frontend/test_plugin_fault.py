@@ -6,6 +6,7 @@ sets. Driven by real input events."""
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import re
@@ -20,9 +21,10 @@ from blockyard import hookimpl, watchdog
 from blockyard.actions import ActionSpec
 from blockyard.frontend.launcher import LauncherView
 from blockyard.frontend.persistence import load_saved_games
-from blockyard.frontend.plugin_fault import WINDOW_HOOK_SECONDS, PluginFaultView
+from blockyard.frontend.plugin_fault import WINDOW_HOOK_SECONDS, PluginFaultView, one_line
 from blockyard.frontend.tray_view import TrayGameView
 from blockyard.results import Scoring
+from blockyard.rulehooks import FIX_RAISED, FIX_WRAPPER, short_path
 
 MOD = """
 [ruleset]
@@ -42,6 +44,15 @@ shapes = ["#", "##", "###"]
 """
 
 SAVED = "Your game is saved at the last good move; the launcher offers to resume it."
+RAISED_FIX = one_line(FIX_RAISED)
+
+
+def here(cls: type, text: str) -> str:
+    """``tests/frontend/test_plugin_fault.py:LINE``: the line of ``cls``'s source
+    holding ``text``, as the fault screen shows it (relative to the tests' folder)."""
+    lines, first = inspect.getsourcelines(cls)
+    line = first + next(i for i, source in enumerate(lines) if text in source)
+    return f"{short_path(inspect.getsourcefile(cls) or '')}:{line}"
 
 
 class FailAfterTwo:
@@ -123,8 +134,9 @@ def test_a_score_hook_that_raises_after_two_moves_shows_the_fault_screen(
     view, lines = fault_screen(ui)
     assert view.title.text == "A rule plugin failed"
     assert lines == ["Plugin: fail-after-two", "Hook: blockyard_score",
-                     "Ruleset: Fault mod (fault-mod)", "raised ValueError: scoring broke",
-                     SAVED]
+                     "Ruleset: Fault mod (fault-mod)",
+                     f"In the plugin's code: {here(FailAfterTwo, 'raise ValueError')}",
+                     "raised ValueError: scoring broke", f"To fix: {RAISED_FIX}", SAVED]
     assert [button.label for button in view.buttons] == ["Back to launcher"]
     # saved at the last good move: the game as it was before the step that failed
     assert game.moves == 2 and [list(e) for e in game.log] == log
@@ -133,8 +145,9 @@ def test_a_score_hook_that_raises_after_two_moves_shows_the_fault_screen(
     err = capfd.readouterr().err
     assert err.splitlines() == [
         "blockyard: plugin 'fail-after-two', hook blockyard_score (ruleset 'fault-mod', "
-        "seed 3, action place): raised ValueError: scoring broke; the game is saved at "
-        "the last good move"]
+        "seed 3, action place): raised ValueError: scoring broke "
+        f"[at {here(FailAfterTwo, 'raise ValueError')}]. To fix: {RAISED_FIX}; the game "
+        "is saved at the last good move"]
     # the screen is drawn: the button stands out from the background
     rect = view.buttons[0].rect
     from blockyard.frontend import theme
@@ -180,8 +193,10 @@ def test_a_looping_score_hook_ends_on_the_fault_screen(ui, rule_file, register_p
     _view, lines = fault_screen(ui)
     assert lines[:3] == ["Plugin: loop-after-one", "Hook: blockyard_score",
                          "Ruleset: Fault mod (fault-mod)"]
-    assert "ran longer than 0.3 s" in lines[3]
-    assert lines[4] == SAVED
+    assert lines[3] == f"In the plugin's code: {here(LoopAfterOne, 'while game.moves')}"
+    assert "ran longer than 0.3 s" in lines[4]
+    assert lines[5].startswith("To fix: make blockyard_score answer within 0.3 s")
+    assert lines[6] == SAVED
     assert saved_on_disk(game).moves == 1
     ui.key("Escape")
     assert isinstance(ui.view, LauncherView)
@@ -200,9 +215,44 @@ def test_an_action_whose_perform_raises_shows_the_fault_screen(ui, rule_file,
     _view, lines = fault_screen(ui)
     assert lines == ["Plugin: boom-action", "Hook: blockyard_actions",
                      "Ruleset: Fault mod (fault-mod)",
-                     "action 'boom': perform raised RuntimeError: boom", SAVED]
+                     f"In the plugin's code: {here(BoomAction, 'raise RuntimeError')}",
+                     "action 'boom': perform raised RuntimeError: boom",
+                     f"To fix: {RAISED_FIX}", SAVED]
     assert game.snapshot() == before
     assert saved_on_disk(game).snapshot() == before
+
+
+class ForgetsReturn:
+    """A scoring wrapper that forgets ``return scoring`` (the commonest slip)."""
+
+    def __init__(self, params):
+        pass
+
+    @hookimpl(wrapper=True)
+    def blockyard_score(self, game, move):
+        scoring = yield
+        scoring.points *= 2
+
+
+def test_a_wrapper_that_forgets_to_return_shows_the_fault_screen_with_file_and_line(
+        ui, rule_file, register_plugin):
+    register_plugin("forgets-return", ForgetsReturn)
+    ruleset = blockyard.load_ruleset(rule_file(MOD.format(plugin="forgets-return")))
+    game = blockyard.new_game(ruleset, seed=3)
+    ui.app.show_game(game)
+    ui.pump(3)
+    before = game.snapshot()
+    slot = game.legal_moves()[0][0]
+    ui.key(str(slot + 1))  # the first key: its preview asks the wrapper
+    if isinstance(ui.view, TrayGameView):
+        ui.key("Return")
+    _view, lines = fault_screen(ui)
+    assert lines[:4] == ["Plugin: forgets-return", "Hook: blockyard_score",
+                         "Ruleset: Fault mod (fault-mod)",
+                         f"In the plugin's code: {here(ForgetsReturn, '@hookimpl')}"]
+    assert lines[4].startswith("returned None (no answer); expected Scoring")
+    assert lines[5] == f"To fix: {one_line(FIX_WRAPPER)}"
+    assert game.snapshot() == before
 
 
 def test_the_fault_screen_speaks_the_players_language(ui, rule_file, register_plugin):
@@ -220,7 +270,9 @@ def test_the_fault_screen_speaks_the_players_language(ui, rule_file, register_pl
         view, lines = fault_screen(ui)
         assert view.title.text == "Ein Regel-Plugin ist fehlgeschlagen"
         assert lines[2] == "Regelwerk: Fault mod (fault-mod)"
-        assert lines[4] == ("Dein Spiel ist beim letzten gültigen Zug gespeichert; in der "
+        assert lines[3].startswith("Im Code des Plugins: ")
+        assert lines[5].startswith("Zur Behebung: ")
+        assert lines[6] == ("Dein Spiel ist beim letzten gültigen Zug gespeichert; in der "
                             "Auswahl kannst du es fortsetzen.")
         assert view.buttons[0].label == "Zurück zur Auswahl"
     finally:
@@ -299,8 +351,9 @@ def test_the_window_always_sets_a_hook_watchdog_and_quit_after_still_closes(tmp_
     assert len(lines) == 1, done.stderr
     assert re.fullmatch(
         r"blockyard: plugin 'loop-offer', hook blockyard_actions \(ruleset 'quick-timed', "
-        r"seed \d+, action linger\): action 'linger': available ran longer than 2 s; the "
-        r"game is saved at the last good move", lines[0]), lines[0]
+        r"seed \d+, action linger\): action 'linger': available ran longer than 2 s "
+        r"\(.*\) \[at .*loopoffer\.py:\d+\]\. To fix: make action 'linger': available "
+        r"answer within 2 s, .*; the game is saved at the last good move", lines[0]), lines[0]
     saves = list((tmp_path / "home").rglob("saves/quick-timed.json"))
     assert len(saves) == 1  # the game over by time, as the engine left it
     assert json.loads(saves[0].read_text())["snapshot"]["over_reason"] == "time"
@@ -357,7 +410,8 @@ def test_blockyard_play_a_game_whose_start_fails_shows_the_fault_screen(tmp_path
     assert len(lines) == 1, done.stderr
     assert re.fullmatch(r"blockyard: plugin 'bad-start', hook blockyard_game_start "
                         r"\(ruleset 'bad-start', seed \d+, action start\): raised KeyError: "
-                        r"'no such state'", lines[0]), lines[0]
+                        r"'no such state' \[at .*badstart\.py:\d+\]\. To fix: .*", lines[0]), \
+        lines[0]
     assert not list((tmp_path / "home").rglob("saves/*.json"))
 
 
@@ -390,7 +444,8 @@ def test_watch_an_edit_whose_plugin_fails_at_the_start_shows_the_fault_screen(
         _view, lines = fault_screen(ui)
         assert lines == ["Plugin: failing-start", "Hook: blockyard_game_start",
                          "Ruleset: Fault mod (fault-mod)",
-                         "raised KeyError: 'no such state'", SAVED]
+                         f"In the plugin's code: {here(FailingStart, 'raise KeyError')}",
+                         "raised KeyError: 'no such state'", f"To fix: {RAISED_FIX}", SAVED]
         assert saved_on_disk(game).moves == 1  # the game of the rules before the edit
     finally:
         arcade.unschedule(check)
@@ -423,7 +478,8 @@ def test_tips_that_fail_leave_the_summary_and_one_line_on_stderr(ui, rule_file,
     assert isinstance(ui.view, SummaryView)
     assert capfd.readouterr().err.splitlines() == [
         "blockyard: plugin 'failing-tips', hook blockyard_summary_tips (ruleset 'fault-mod', "
-        "seed 3, action summary): raised ValueError: no tips today"]
+        "seed 3, action summary): raised ValueError: no tips today "
+        f"[at {here(FailingTips, 'raise ValueError')}]. To fix: {RAISED_FIX}"]
 
 
 class RefusingLandings:
@@ -458,7 +514,8 @@ def test_a_plugin_fault_in_a_tick_of_a_falling_game_shows_the_fault_screen(
     _view, lines = fault_screen(ui)
     assert lines[:3] == ["Plugin: refusing-landings", "Hook: blockyard_accept_stone",
                          "Ruleset: Bad landing (bad-landing)"]
-    assert lines[3:] == ["raised ValueError: landing refused", SAVED]
+    assert lines[3:] == [f"In the plugin's code: {here(RefusingLandings, 'raise ValueError')}",
+                         "raised ValueError: landing refused", f"To fix: {RAISED_FIX}", SAVED]
     assert game.moves == 0 and game.over_reason is None and game.log[0] == before["log"][0]
     assert saved_on_disk(game).snapshot() == game.snapshot()  # the ticks before the landing
     ui.key("Escape")
