@@ -455,11 +455,18 @@ def test_randomised_play_never_corrupts_the_board():
 def test_sudoku_games_keep_records_like_tray_games(tmp_path):
     from blockyard.records import RecordStore
 
-    game = game_with("5")
+    game = blockyard.new_game("sudoku-bloxx", seed=5)  # the rules' own deal
     game.hard_drop()
     game.end_round()
     summary = RecordStore(tmp_path).record(game)
-    assert summary.points == 19 and summary.record_after == 19 and summary.over_reason == "ended"
+    assert summary.points == game.score > 0 and summary.record_after == game.score
+    assert summary.over_reason == "ended" and not summary.practice
+    # a game from a chosen stone stream is practice: never a record
+    chosen = game_with("5")
+    chosen.hard_drop()
+    chosen.end_round()
+    summary = RecordStore(tmp_path / "chosen").record(chosen)
+    assert summary.points == 19 and summary.practice and summary.record_after is None
 
 
 def test_tray_actions_do_not_exist_in_sudoku_and_falling_actions_not_in_tray_games():
