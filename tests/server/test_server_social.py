@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_support import Postgres, Server, start_server
+from server_support import Postgres, Server, engine_of, start_server
 from test_server_tables import WAIT, auth, live, new_table, receive, until
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
@@ -232,13 +232,11 @@ def test_presence_and_invitations_cross_processes(two_servers: tuple[Server, Ser
 
 @pytest.fixture
 def engine(tmp_path: Path) -> Iterator[Any]:
+    """The store's bounds on SQLite (the moments are explicit: no clock, no race)."""
     url = f"sqlite:///{tmp_path / 'social.sqlite3'}"
     db.migrate(url)
-    made = db.make_engine(url)
-    try:
+    with engine_of(url) as made:
         yield made
-    finally:
-        made.dispose()
 
 
 def test_the_store_bounds_invitations_and_presence(engine: Any) -> None:
