@@ -7,9 +7,17 @@ arrives, declines or accepts it, and both are at the table."""
 from __future__ import annotations
 
 import pytest
-from online_support import free_port, pump_until, serve
-from test_online_duel import account, sign_in_window, until
-from test_online_fit import LANGUAGES, SIZES, check_buttons, check_text
+from online_support import (
+    LANGUAGES,
+    SIZES,
+    account,
+    check_buttons,
+    check_text,
+    free_port,
+    pump_until,
+    sign_in_window,
+    until,
+)
 
 from blockyard.frontend import i18n, theme
 from blockyard.frontend.launcher import LauncherView
@@ -17,13 +25,6 @@ from blockyard.frontend.lobby_view import LobbyView, NewTableView, ruleset_title
 from blockyard.frontend.online_account import OnlineAccount
 from blockyard.frontend.online_table import LiveDuelView, WaitingView
 from blockyard.online import Client, Invitation
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    running = serve(tmp_path_factory.mktemp("inviteserver"))
-    yield running
-    running.stop()
 
 
 def as_player(ui, server, client: Client) -> None:
