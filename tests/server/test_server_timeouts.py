@@ -112,7 +112,8 @@ def test_presence_is_shared_between_processes(two_quick: tuple[Server, Server]) 
             until(b, "table")
             games = [blockyard.new_game("eu-classic", seed=seed) for _ in range(2)]
             # several timeouts pass: each process sees the other's player present,
-            # so neither seat is ended (the next moves are the ones played)
+            # so neither seat is ended (the next moves are the ones played); time
+            # passing is the behaviour here (nothing may happen), not a wait for one
             time.sleep(4)
             play(a, games[0], [b], 0)
             play(b, games[1], [a], 1)
