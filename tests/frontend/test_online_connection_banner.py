@@ -6,6 +6,7 @@ words.
 
 from __future__ import annotations
 
+import pytest
 from online_support import (
     LANGUAGES,
     SIZES,
@@ -103,7 +104,8 @@ def test_a_refused_table_connection_is_said_in_words(ui, server, english):
     assert me.name
 
 
-def test_the_banner_hides_nothing_on_a_live_sudoku_bloxx_table(ui, english):
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_the_banner_hides_nothing_on_a_live_sudoku_bloxx_table(ui, english, code):
     """The falling game's live screen is laid out below the banner too."""
     from blockyard.frontend.online_table import LiveFallingView, TableSession, live_view
 
@@ -117,15 +119,14 @@ def test_the_banner_hides_nothing_on_a_live_sudoku_bloxx_table(ui, english):
     assert isinstance(view, LiveFallingView)
     ui.window.show_view(view)
     table._take({"type": "connection", "state": "lost", "reason": "x", "kind": "unreachable"})
-    for code in LANGUAGES:
-        i18n.set_language(code)
-        view.banner.text = ""
-        view._sync_table()
-        for width, height in SIZES:
-            resize(ui, width, height)
-            free = height - banner_height(view.banner, width)
-            assert ui.view is view
-            assert view.menu_button.rect.top <= free + 0.5, (code, width)
-            assert view.board.top <= free and view.board.bottom >= view.reserve_bottom
-            menu = view.menu_button.rect
-            assert not close(ui.pixel(menu.center_x, menu.bottom + 5), theme.BAD)
+    i18n.set_language(code)
+    view.banner.text = ""
+    view._sync_table()
+    for width, height in SIZES:
+        resize(ui, width, height)
+        free = height - banner_height(view.banner, width)
+        assert ui.view is view
+        assert view.menu_button.rect.top <= free + 0.5, (code, width)
+        assert view.board.top <= free and view.board.bottom >= view.reserve_bottom
+        menu = view.menu_button.rect
+        assert not close(ui.pixel(menu.center_x, menu.bottom + 5), theme.BAD)

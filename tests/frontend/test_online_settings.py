@@ -167,25 +167,25 @@ def test_every_language_fits_at_every_size(ui, size, code):
         view.buttons[0].rect.top - 1, code
 
 
-def test_the_settings_online_row_fits(ui, english):
-    for code in LANGUAGES:
-        i18n.set_language(code)
-        for width, height in SIZES:
-            ui.app.show_settings()
-            ui.pump(1)
-            resize(ui, width, height)
-            view = ui.view
-            index = [o.name for o in view.options].index("online")
-            rect = view.rows[index]
-            label, value = view.texts[2 * index], view.texts[2 * index + 1]
-            assert value.text == i18n._("Server and account") + "  ▶", code
-            assert "…" not in value.text
-            left = value.x - value.content_width
-            assert left >= label.x + label.content_width + 4, (code, width)
-            assert value.x <= rect.right and left >= rect.left
-            # at the size of the other values: made smaller by a tenth at most
-            other = view.texts[2 * [o.name for o in view.options].index("sound") + 1]
-            assert value.font_size >= other.font_size * 0.9, (code, width)
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_the_settings_online_row_fits(ui, english, code):
+    i18n.set_language(code)
+    for width, height in SIZES:
+        ui.app.show_settings()
+        ui.pump(1)
+        resize(ui, width, height)
+        view = ui.view
+        index = [o.name for o in view.options].index("online")
+        rect = view.rows[index]
+        label, value = view.texts[2 * index], view.texts[2 * index + 1]
+        assert value.text == i18n._("Server and account") + "  ▶", code
+        assert "…" not in value.text
+        left = value.x - value.content_width
+        assert left >= label.x + label.content_width + 4, (code, width)
+        assert value.x <= rect.right and left >= rect.left
+        # at the size of the other values: made smaller by a tenth at most
+        other = view.texts[2 * [o.name for o in view.options].index("sound") + 1]
+        assert value.font_size >= other.font_size * 0.9, (code, width)
     # the row opens the online page (the mouse)
     i18n.set_language("en")
     ui.app.show_settings()

@@ -120,3 +120,17 @@ def engine(database: str) -> Iterator[sa.Engine]:
     """An engine on :func:`database` (SQLite, then PostgreSQL)."""
     with engine_of(database) as made:
         yield made
+
+
+@pytest.fixture
+def cheap_passwords(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Accounts made in this process hash their passwords with argon2 at its
+    smallest cost (still a real hash, verified as any other): for the store tests
+    that make dozens of accounts to test something else (a sign-in's cost is the
+    server tests' matter, at the real cost)."""
+    from argon2 import PasswordHasher
+
+    from blockyard.server import accounts
+
+    monkeypatch.setattr(accounts, "_HASHER",
+                        PasswordHasher(time_cost=1, memory_cost=8, parallelism=1))

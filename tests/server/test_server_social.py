@@ -239,6 +239,7 @@ def engine(tmp_path: Path) -> Iterator[Any]:
         yield made
 
 
+@pytest.mark.usefixtures("cheap_passwords")
 def test_the_store_bounds_invitations_and_presence(engine: Any) -> None:
     from blockyard.server import tablestore
 
@@ -268,10 +269,10 @@ def test_the_store_bounds_invitations_and_presence(engine: Any) -> None:
     assert presence.online() == ["alice"]
 
 
-def test_serve_refuses_a_bad_presence_window(tmp_path: Path) -> None:
+@pytest.mark.parametrize("value", ["soon", "1", "-5"])
+def test_serve_refuses_a_bad_presence_window(tmp_path: Path, value: str) -> None:
     sqlite = f"sqlite:///{tmp_path / 'x.sqlite3'}"
-    for value in ("soon", "1", "-5"):
-        answer = subprocess.run([sys.executable, "-m", "blockyard", "serve", "--database",
-                                 sqlite], capture_output=True, text=True, timeout=60,
-                                env={**os.environ, social.PRESENCE_ENV: value})
-        assert answer.returncode == 2 and social.PRESENCE_ENV in answer.stderr, answer.stderr
+    answer = subprocess.run([sys.executable, "-m", "blockyard", "serve", "--database",
+                             sqlite], capture_output=True, text=True, timeout=60,
+                            env={**os.environ, social.PRESENCE_ENV: value})
+    assert answer.returncode == 2 and social.PRESENCE_ENV in answer.stderr, answer.stderr

@@ -21,6 +21,8 @@ from blockyard.server import accounts, presence, tablestore
 from blockyard.server.accounts import Account
 from blockyard.server.tablestore import Table, TableError
 
+pytestmark = pytest.mark.usefixtures("cheap_passwords")  # dozens of accounts made here
+
 
 def players(engine: sa.Engine, count: int) -> list[Account]:
     return [accounts.create_account(engine, f"racer{n}", f"password{n}")
