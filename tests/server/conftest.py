@@ -19,7 +19,15 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-from server_support import Postgres, Server, engine_of, free_port, postgres_bin, start_server
+from server_support import (
+    Postgres,
+    Server,
+    engine_of,
+    free_port,
+    postgres_bin,
+    start_server,
+    two_processes,
+)
 
 POSTGRES_INFO = "postgres.json"  # tests/conftest.py stops the cluster it describes
 
@@ -134,3 +142,11 @@ def cheap_passwords(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(accounts, "_HASHER",
                         PasswordHasher(time_cost=1, memory_cost=8, parallelism=1))
+
+
+@pytest.fixture
+def two_servers(postgres: Postgres, tmp_path_factory: pytest.TempPathFactory
+                ) -> Iterator[tuple[Server, Server]]:
+    """Two server processes on one new PostgreSQL database."""
+    with two_processes(postgres.new_database(), tmp_path_factory.mktemp("two")) as pair:
+        yield pair

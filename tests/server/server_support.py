@@ -157,6 +157,22 @@ def engine_of(url: str) -> Iterator[sa.Engine]:
         made.dispose()
 
 
+@contextmanager
+def two_processes(database: str, home: Path, env: dict[str, str] | None = None
+                  ) -> Iterator[tuple[Server, Server]]:
+    """Two ``blockyard serve`` processes on one (PostgreSQL) database, as a
+    scaled-out server runs (the first migrates it), stopped afterwards."""
+    first = start_server(database, home, env=env)
+    try:
+        second = start_server(database, home, env=env)
+        try:
+            yield first, second
+        finally:
+            second.stop()
+    finally:
+        first.stop()
+
+
 def finished_game(ruleset: str, seed: int | None = 3, moves: int = 6, **kwargs: Any
                   ) -> blockyard.Game:
     """A game played ``moves`` placements (the first legal one each time), then

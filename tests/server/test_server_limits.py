@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 import sqlalchemy as sa
-from server_support import Postgres, Server, engine_of, start_server
+from server_support import Server, engine_of
 
 from blockyard.server import db, limits
 
@@ -71,20 +71,6 @@ def test_bad_limits_are_refused(engines: tuple[sa.Engine, sa.Engine]) -> None:
         limits.SharedRateLimit(engines[0], "submit", 0)
     with pytest.raises(ValueError, match="rate limit name"):
         limits.SharedRateLimit(engines[0], "x" * 40, 3)
-
-
-@pytest.fixture
-def two_servers(postgres: Postgres, tmp_path_factory: pytest.TempPathFactory
-                ) -> Iterator[tuple[Server, Server]]:
-    database = postgres.new_database()
-    home = tmp_path_factory.mktemp("limits2")
-    first = start_server(database, home)
-    second = start_server(database, home)
-    try:
-        yield first, second
-    finally:
-        first.stop()
-        second.stop()
 
 
 def test_two_processes_share_the_sign_in_limit(two_servers: tuple[Server, Server]) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_support import Postgres, Server, engine_of, start_server
+from server_support import Server, engine_of
 from test_server_tables import WAIT, auth, live, new_table, receive, until
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
@@ -195,20 +195,6 @@ def test_me_live_refuses_a_bad_token_and_bad_messages(server: Server) -> None:
 
 
 # -- across two processes ------------------------------------------------------------------
-
-
-@pytest.fixture
-def two_servers(postgres: Postgres, tmp_path_factory: pytest.TempPathFactory
-                ) -> Iterator[tuple[Server, Server]]:
-    database = postgres.new_database()
-    home = tmp_path_factory.mktemp("social")
-    first = start_server(database, home)
-    second = start_server(database, home)
-    try:
-        yield first, second
-    finally:
-        first.stop()
-        second.stop()
 
 
 def test_presence_and_invitations_cross_processes(two_servers: tuple[Server, Server]) -> None:
