@@ -102,6 +102,28 @@ def start_duel(ui, server: Server):
     return me, ui.view, bob, bob_live, table_id, seed
 
 
+def choose_rules(ui, form, ruleset_id: str = "eu-classic") -> None:
+    """On the New table form, → until ``ruleset_id`` is the rules chosen (keyboard)."""
+    for _ in range(len(form.rulesets)):
+        if form.rulesets[form.ruleset][0] == ruleset_id:
+            return
+        ui.key("Right")
+    assert form.rulesets[form.ruleset][0] == ruleset_id
+
+
+def one_move_each(ui, view, live: LiveTable, seed: int) -> blockyard.Game:
+    """The window places its first piece (keyboard: 1, Enter), then the opponent
+    (``live``, seat 2) its first legal one, both shown: the opponent's game."""
+    theirs = blockyard.new_game("eu-classic", seed=seed)
+    ui.key("1", "Return")
+    pump_until(ui, lambda: len(view.game.log) == 2)
+    action = ["place", *theirs.legal_moves()[0]]
+    theirs.apply(action)
+    live.act(action)
+    pump_until(ui, lambda: len(view.table.games[1].log) == 2)
+    return theirs
+
+
 def play_until_scored(ui, view, live: LiveTable, seed: int) -> blockyard.Game:
     """The opponent (``live``, seat 2) places pieces until it scores, and the
     window has shown its score: the opponent's game."""
@@ -222,6 +244,7 @@ def check_text(text, width, code):
 
 
 __all__ = ["DEADLINE", "LANGUAGES", "SIZES", "WAIT", "QuietLive", "Server", "account",
-           "check_buttons", "check_text", "close", "free_port", "lit", "open_online",
+           "check_buttons", "check_text", "choose_rules", "close", "free_port", "lit",
+           "one_move_each", "open_online",
            "play_until_scored", "pump_until", "resize", "ringed", "serve", "sign_in_window",
            "start_duel", "submit_a_daily_game", "until"]

@@ -4,7 +4,7 @@ the server through blockyard.online."""
 
 from __future__ import annotations
 
-from online_support import account, pump_until, sign_in_window, start_duel, until
+from online_support import account, choose_rules, pump_until, sign_in_window, start_duel, until
 
 import blockyard
 from blockyard.frontend.launcher import LauncherView
@@ -36,10 +36,7 @@ def test_new_table_then_a_duel_to_its_result(ui, server):
     ui.key("n")
     form = ui.view
     assert isinstance(form, NewTableView)
-    for _ in range(len(form.rulesets)):
-        if form.rulesets[form.ruleset][0] == "eu-classic":
-            break
-        ui.key("Right")
+    choose_rules(ui, form)
     assert form.rulesets[form.ruleset][0] == "eu-classic" and form.seats == 2
     ui.key("Return")
     pump_until(ui, lambda: isinstance(ui.view, WaitingView))

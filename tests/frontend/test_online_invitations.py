@@ -13,6 +13,7 @@ from online_support import (
     account,
     check_buttons,
     check_text,
+    choose_rules,
     free_port,
     pump_until,
     sign_in_window,
@@ -53,10 +54,7 @@ def test_an_invitation_typed_by_name_shows_with_the_badge_and_is_accepted(ui, se
     ui.key("n")
     form = ui.view
     assert isinstance(form, NewTableView)
-    for _ in range(len(form.rulesets)):
-        if form.rulesets[form.ruleset][0] == "eu-classic":
-            break
-        ui.key("Right")
+    choose_rules(ui, form)
     ui.key("Down", "Down", "Down")
     ui.type(bob.name)
     assert form.invited() == [bob.name]

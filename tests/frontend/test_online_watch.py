@@ -9,7 +9,15 @@ from __future__ import annotations
 import time
 
 import pytest
-from online_support import account, pump_until, serve, sign_in_window, start_duel, until
+from online_support import (
+    account,
+    one_move_each,
+    pump_until,
+    serve,
+    sign_in_window,
+    start_duel,
+    until,
+)
 
 import blockyard
 from blockyard.frontend import theme
@@ -42,13 +50,7 @@ def filled_cells(game: blockyard.Game) -> set[tuple[int, int]]:
 def test_watching_a_board_full_size_then_the_result_in_the_records(ui, server):
     me, view, bob, bob_live, table_id, seed = start_duel(ui, server)
     try:
-        theirs = blockyard.new_game("eu-classic", seed=seed)
-        ui.key("1", "Return")
-        pump_until(ui, lambda: len(view.game.log) == 2)
-        action = ["place", *theirs.legal_moves()[0]]
-        theirs.apply(action)
-        bob_live.act(action)
-        pump_until(ui, lambda: len(view.table.games[1].log) == 2)
+        theirs = one_move_each(ui, view, bob_live, seed)
         # while the game runs, a click on the opponent's board changes nothing
         rect = view.band_rects[0]
         ui.click(rect.center_x, rect.center_y)
@@ -130,13 +132,7 @@ def test_watching_a_board_full_size_then_the_result_in_the_records(ui, server):
 def test_a_window_closed_mid_duel_reopens_on_its_table(ui, server, window):
     me, view, _bob, bob_live, _table_id, seed = start_duel(ui, server)
     try:
-        theirs = blockyard.new_game("eu-classic", seed=seed)
-        ui.key("1", "Return")
-        pump_until(ui, lambda: len(view.game.log) == 2)
-        action = ["place", *theirs.legal_moves()[0]]
-        theirs.apply(action)
-        bob_live.act(action)
-        pump_until(ui, lambda: len(view.table.games[1].log) == 2)
+        theirs = one_move_each(ui, view, bob_live, seed)
         mine = list(view.game.log)
         assert remembered_table(ui.app.online.server, me.name) is not None
         view.table.close()  # the window closes: the seat stays
