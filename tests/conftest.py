@@ -168,6 +168,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             group = module + ("[postgresql]" if "postgresql" in marks else "")
             item.add_marker(pytest.mark.xdist_group(group))
 
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     """At the end of the run (in the process that started the workers, or the only
     one): stop the throwaway PostgreSQL cluster if a test started it

@@ -169,9 +169,25 @@ def window():
     win.close()
 
 
+@pytest.fixture(scope="session")
+def sound_files(tmp_path_factory) -> list:
+    """The window's sound effects, synthesised once for the session (half a second
+    of each test's start otherwise): each test's home gets a copy, where the app
+    finds them made (the synthesis itself: test_settings_and_feel.py)."""
+    from blockyard.frontend.sound import SOUNDS, sound_file
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("BLOCKYARD_HOME", str(tmp_path_factory.mktemp("soundhome")))
+        return [sound_file(name) for name in SOUNDS]
+
+
 @pytest.fixture
-def ui(window, isolated_home):
+def ui(window, isolated_home, sound_files):
     """A fresh app on the shared window and a driver for it."""
+    sounds = isolated_home / "data" / "sounds"
+    sounds.mkdir(parents=True, exist_ok=True)
+    for made in sound_files:
+        shutil.copyfile(made, sounds / made.name)
     resized = (window.width, window.height) != (WIDTH, HEIGHT)
     if resized:
         window.set_size(WIDTH, HEIGHT)
