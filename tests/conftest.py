@@ -153,21 +153,58 @@ def _module_fixture(item: pytest.Item) -> bool:
     return False
 
 
+GROUPS_FILE = "xdist-groups.json"
+"""Which tests go to one worker together, as the workers collected them (in the
+run's temporary folder; read by :func:`pytest_xdist_make_scheduler`)."""
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark each test with its tiers, and keep the tests that share what a module
     makes once (a server, a build) on one parallel worker: each such module is a
-    group of its own (pytest-xdist's ``--dist loadgroup``; the PostgreSQL twins of
-    its tests another group), every other test goes to whichever worker is free."""
+    group of its own (the PostgreSQL twins of its tests another group), every
+    other test goes to whichever worker is free. (pytest-xdist's own
+    ``xdist_group`` marks do not reach its scheduler under this pytest: the
+    groups are written for :func:`pytest_xdist_make_scheduler` instead.)"""
+    groups = {}
     for item in items:
         marks = _tier_marks(item)
         for name in marks:
             item.add_marker(name)
         module = item.nodeid.split("::")[0]
         if _module_fixture(item) or module in ONE_WORKER_MODULES:
-            group = module + ("[postgresql]" if "postgresql" in marks else "")
-            item.add_marker(pytest.mark.xdist_group(group))
+            groups[item.nodeid] = module + ("[postgresql]" if "postgresql" in marks else "")
+    if hasattr(config, "workerinput"):
+        import json
+        import os
 
+        shared = config._tmp_path_factory.getbasetemp().parent  # the run's folder
+        temporary = shared / f".{GROUPS_FILE}.{os.getpid()}"
+        temporary.write_text(json.dumps(groups))
+        os.replace(temporary, shared / GROUPS_FILE)  # every worker writes the same
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """(pytest-xdist, the process that hands out the tests) Each group of
+    :func:`pytest_collection_modifyitems` goes to one worker as one unit of work,
+    every other test on its own (xdist's scope scheduling, with these scopes)."""
+    import json
+
+    from xdist.scheduler import LoadScopeScheduling
+
+    basetemp = config._tmp_path_factory.getbasetemp()
+
+    class GroupScheduling(LoadScopeScheduling):
+        groups: dict[str, str] | None = None
+
+        def _split_scope(self, nodeid: str) -> str:
+            if self.groups is None:  # written by the workers before they reported
+                path = basetemp / GROUPS_FILE
+                self.groups = json.loads(path.read_text()) if path.exists() else {}
+            return self.groups.get(nodeid, nodeid)
+
+    return GroupScheduling(config, log)
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     """At the end of the run (in the process that started the workers, or the only

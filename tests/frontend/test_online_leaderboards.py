@@ -4,7 +4,7 @@ shows it and its replay plays in the viewer (real input on Xvfb, a real
 
 from __future__ import annotations
 
-from online_support import pump_until, sign_in_window, submit_a_daily_game
+from online_support import pump_until, serve, sign_in_window, submit_a_daily_game
 
 from blockyard import online
 from blockyard.frontend import i18n
@@ -55,7 +55,17 @@ def test_top_twenty_then_the_lines_around_you():
     assert shown_entries(board, "p21") == [*entries[:20], None, *entries[20:24]]
 
 
-def test_a_game_submitted_twice_is_said_and_submit_is_not_offered_again(ui, server, english):
+def test_a_game_submitted_twice_is_said_and_submit_is_not_offered_again(ui, tmp_path, english):
+    # a server of its own: the module's has today's game with the same one move already
+    # (test_submit_a_daily_game_see_its_rank_and_watch_it), which is this test's point
+    server = serve(tmp_path)
+    try:
+        submitted_twice(ui, server)
+    finally:
+        server.stop()
+
+
+def submitted_twice(ui, server) -> None:
     _client, _name, game, submitting = submit_a_daily_game(ui, server, "twice")
     assert submitting.submission is not None and submitting.submission.counted
     # whether it counts, as docs/play-online.md says
