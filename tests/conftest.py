@@ -186,13 +186,156 @@ def board(*rows: str) -> str:
     return "\n".join(rows)
 
 
-def pytest_terminal_summary(terminalreporter: Any) -> None:
-    """Print the fuzz figures of tests/test_fuzz.py when it ran."""
+def _fuzz_lines() -> list[str]:
+    """The fuzz figures of tests/test_fuzz.py if it ran in this process."""
     import sys
 
     for name in ("test_fuzz", "tests.test_fuzz"):
         module = sys.modules.get(name)
         if module is not None:
-            for line in module.figure_lines():
-                terminalreporter.write_line(line)
-            break
+            return list(module.figure_lines())
+    return []
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """A parallel worker hands its fuzz figures to the process that reports."""
+    output = getattr(session.config, "workeroutput", None)
+    if output is not None:
+        output["fuzz_figures"] = _fuzz_lines()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    """(pytest-xdist) A worker ended: keep the fuzz figures it ran."""
+    lines = getattr(node, "workeroutput", {}).get("fuzz_figures") or []
+    node.config.stash.setdefault(FUZZ_FIGURES, []).extend(lines)
+
+
+FUZZ_FIGURES = pytest.StashKey[list[str]]()
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Print the fuzz figures of tests/test_fuzz.py when it ran (here or on a
+    parallel worker: all its tests run on one, tests/conftest.py's groups)."""
+    lines = _fuzz_lines() or terminalreporter.config.stash.get(FUZZ_FIGURES, [])
+    for line in lines:
+        terminalreporter.write_line(line)
+
+
+# -- tiers ------------------------------------------------------------------------------------
+# Every test is in the core tier unless it needs one of these (registered in
+# pyproject.toml; README, "Tests", says how to run one tier): `window` a real window on
+# the virtual screen (tests/frontend), `server` a real ``blockyard serve`` (a subprocess
+# or the application in this process), `postgresql` the throwaway PostgreSQL cluster,
+# `slow` marked by hand on what takes tens of seconds by itself (builds, fuzzers).
+
+SERVER_FIXTURES = frozenset({"server", "strict_server", "postgres", "two_servers",
+                             "two_quick"})
+"""Fixtures that start a server or its database (tests/server, tests/online and the
+window's online tests)."""
+
+
+def _tier_marks(item: pytest.Item) -> list[str]:
+    parts = Path(str(item.fspath)).relative_to(Path(__file__).parent).parts
+    marks = []
+    if parts[0] == "frontend":
+        marks.append("window")
+    names = set(getattr(item, "fixturenames", ()))
+    # a test module that imports the helpers starting a server of its own
+    known = getattr(getattr(item, "function", None), "__globals__", {})
+    starts_server = "start_server" in known or "serve" in known
+    if parts[0] in ("server", "online") or names & SERVER_FIXTURES or starts_server:
+        marks.append("server")
+    callspec = getattr(item, "callspec", None)
+    params = {v for v in callspec.params.values() if isinstance(v, str)} if callspec else set()
+    if "postgres" in names or "postgresql" in params:
+        marks.append("postgresql")
+    return marks
+
+
+ONE_WORKER_MODULES = frozenset({"tests/test_fuzz.py"})
+"""Modules whose tests share state in the process on purpose: test_fuzz.py's last
+test checks the figures all its fuzzers counted."""
+
+
+def _module_fixture(item: pytest.Item) -> bool:
+    """Whether the test uses a fixture made once per module (a server, a build)."""
+    info = getattr(item, "_fixtureinfo", None)
+    for defs in (info.name2fixturedefs.values() if info is not None else ()):
+        if any(d.scope in ("module", "package") for d in defs):
+            return True
+    return False
+
+
+GROUPS_FILE = "xdist-groups.json"
+"""Which tests go to one worker together, as the workers collected them (in the
+run's temporary folder; read by :func:`pytest_xdist_make_scheduler`)."""
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark each test with its tiers, and keep the tests that share what a module
+    makes once (a server, a build) on one parallel worker: each such module is a
+    group of its own (the PostgreSQL twins of its tests another group), every
+    other test goes to whichever worker is free. (pytest-xdist's own
+    ``xdist_group`` marks do not reach its scheduler under this pytest: the
+    groups are written for :func:`pytest_xdist_make_scheduler` instead.)"""
+    groups = {}
+    for item in items:
+        marks = _tier_marks(item)
+        for name in marks:
+            item.add_marker(name)
+        module = item.nodeid.split("::")[0]
+        if _module_fixture(item) or module in ONE_WORKER_MODULES:
+            groups[item.nodeid] = module + ("[postgresql]" if "postgresql" in marks else "")
+    if hasattr(config, "workerinput"):
+        import json
+        import os
+
+        shared = config._tmp_path_factory.getbasetemp().parent  # the run's folder
+        temporary = shared / f".{GROUPS_FILE}.{os.getpid()}"
+        temporary.write_text(json.dumps(groups))
+        os.replace(temporary, shared / GROUPS_FILE)  # every worker writes the same
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """(pytest-xdist, the process that hands out the tests) Each group of
+    :func:`pytest_collection_modifyitems` goes to one worker as one unit of work,
+    every other test on its own (xdist's scope scheduling, with these scopes)."""
+    import json
+
+    from xdist.scheduler import LoadScopeScheduling
+
+    basetemp = config._tmp_path_factory.getbasetemp()
+
+    class GroupScheduling(LoadScopeScheduling):
+        groups: dict[str, str] | None = None
+
+        def _split_scope(self, nodeid: str) -> str:
+            if self.groups is None:  # written by the workers before they reported
+                path = basetemp / GROUPS_FILE
+                self.groups = json.loads(path.read_text()) if path.exists() else {}
+            return self.groups.get(nodeid, nodeid)
+
+    return GroupScheduling(config, log)
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """At the end of the run (in the process that started the workers, or the only
+    one): stop the throwaway PostgreSQL cluster if a test started it
+    (tests/server/conftest.py wrote how, in the run's temporary folder)."""
+    import json
+    import shutil
+    import subprocess
+
+    if hasattr(config, "workerinput"):
+        return
+    factory = getattr(config, "_tmp_path_factory", None)
+    basetemp = getattr(factory, "_basetemp", None)
+    info_path = basetemp / "postgres.json" if basetemp is not None else None
+    if info_path is None or not info_path.exists():
+        return
+    info = json.loads(info_path.read_text())
+    info_path.unlink()
+    subprocess.run(info["stop"], capture_output=True, timeout=60)
+    shutil.rmtree(info["folder"], ignore_errors=True)

@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+from rule_texts import TRAY_LOOKS
 
 import blockyard
 from blockyard.cli import main
@@ -192,27 +193,6 @@ def test_plugins_says_required_without_a_default(capsys):
     assert "    line_points: array of integers, at least 0; optional — " in out
 
 
-TRAY_RULES = """
-[ruleset]
-id = "tray-looks"
-name = "Tray looks"
-family = "test"
-description = "a bomb and a dot of the same shape"
-[board]
-rows = 6
-cols = 6
-[pieces.dot]
-shapes = ["#"]
-[pieces.square]
-shapes = ["##/##"]
-[pieces.bomb]
-shapes = ["#"]
-look = { mark = "burst", outline = true }
-[plugins.weighted-dealing]
-[plugins.line-clearing]
-[plugins.line-scoring]
-triangular_base = 10
-"""
 
 
 @pytest.fixture
@@ -227,7 +207,7 @@ def window_calls(monkeypatch):
 
 
 def test_play_tray_hands_the_pieces_to_the_window(rule_file, window_calls):
-    path = str(rule_file(TRAY_RULES))
+    path = str(rule_file(TRAY_LOOKS))
     assert main(["play", path, "--seed", "4", "--tray", "bomb:#", "dot:#"]) == 0
     assert window_calls[0]["tray"] == ["bomb:#", "dot:#"] and window_calls[0]["seed"] == 4
     assert window_calls[0]["ruleset"] == path
@@ -249,7 +229,7 @@ def test_play_tray_hands_the_pieces_to_the_window(rule_file, window_calls):
 ])
 def test_play_tray_names_what_is_wrong_before_any_window(rule_file, window_calls, capsys,
                                                          tray, words):
-    path = str(rule_file(TRAY_RULES))
+    path = str(rule_file(TRAY_LOOKS))
     assert main(["play", path, "--tray", *tray]) == 2
     err = capsys.readouterr().err
     assert err.startswith("blockyard play: --tray: ") and words in err, err

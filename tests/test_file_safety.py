@@ -60,6 +60,7 @@ def dead_pid() -> int:
 
 
 def test_only_our_temporaries_of_finished_processes_are_removed(tmp_path):
+    # a process that lives through the test (killed at its end): its pid is a live one
     live = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     try:
         gone = dead_pid()
@@ -190,6 +191,8 @@ def test_a_writer_killed_at_random_moments_never_leaves_a_broken_file(isolated_h
         with os.fdopen(read_fd, "rb") as pipe:
             try:
                 assert pipe.readline() == b"ready\n"
+                # killed at a random moment of its writing (the behaviour under test),
+                # not a wait for a condition
                 time.sleep(rng.uniform(0.0, 0.15))
             finally:
                 os.kill(child.pid, signal.SIGKILL)

@@ -58,6 +58,8 @@ MEMORY_GROWTH = 1 << 30
 
 FIGURES: dict[str, Counter[str]] = {}
 
+pytestmark = pytest.mark.slow  # each fuzzer runs for tens of seconds (the slow tier)
+
 
 SCALE = float(os.environ.get("BLOCKYARD_FUZZ_SCALE", "1"))
 """Multiplies every run's count (a longer run by hand: BLOCKYARD_FUZZ_SCALE=10)."""
@@ -761,7 +763,7 @@ class FuzzStalls:
     def _stall(self, game: Any, hook: str) -> None:
         if hook == self.hook and game.moves >= 1:
             if self.how == "sleep":
-                time.sleep(EXAMPLE_SECONDS * 3)
+                time.sleep(EXAMPLE_SECONDS * 3)  # the stall under test, not a wait
             else:
                 while True:
                     pass

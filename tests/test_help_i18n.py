@@ -6,31 +6,17 @@ import re
 from pathlib import Path
 
 import pytest
+from rule_texts import HELPED
 
 import blockyard
 from blockyard.ruleset import Help
 
-BASE = '''
-[ruleset]
-id = "helped"
-name = "Helped"
-family = "test"
-description = "d"
-[board]
-rows = 4
-cols = 4
-[pieces.dot]
-weight = 1
-shapes = ["#"]
-[plugins.weighted-dealing]
-[plugins.line-clearing]
-'''
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 
 
 def load(tmp_path, extra: str, name: str = "helped") -> blockyard.Ruleset:
     path = tmp_path / f"{name}.toml"
-    path.write_text(BASE.replace('"helped"', f'"{name}"') + extra, encoding="utf-8")
+    path.write_text(HELPED.replace('"helped"', f'"{name}"') + extra, encoding="utf-8")
     return blockyard.load_ruleset(path)
 
 

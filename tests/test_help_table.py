@@ -3,30 +3,15 @@
 from __future__ import annotations
 
 import pytest
+from rule_texts import HELPED
 
 import blockyard
 from blockyard.ruleset import HELP_MAX_CHARS
 
-BASE = '''
-[ruleset]
-id = "helped"
-name = "Helped"
-family = "test"
-description = "d"
-[board]
-rows = 4
-cols = 4
-[pieces.dot]
-weight = 1
-shapes = ["#"]
-[plugins.weighted-dealing]
-[plugins.line-clearing]
-'''
-
 
 def load(tmp_path, extra: str) -> blockyard.Ruleset:
     path = tmp_path / "helped.toml"
-    path.write_text(BASE + extra, encoding="utf-8")
+    path.write_text(HELPED + extra, encoding="utf-8")
     return blockyard.load_ruleset(path)
 
 

@@ -157,6 +157,7 @@ def test_window_options_are_checked_before_any_window_opens(argv, message, capsy
 # -- sdist and wheel ---------------------------------------------------------------------
 
 
+@pytest.mark.slow  # builds the wheel or the standalone program (once per module)
 def test_the_build_gives_no_package_would_be_ignored_notice(dists):
     """Issue 25, item 16: every data-only folder is a package setuptools is told
     about (pyproject's ``packages``), so the build prints none of its boxed
@@ -167,6 +168,7 @@ def test_the_build_gives_no_package_would_be_ignored_notice(dists):
     assert "Package would be ignored" not in log, named
 
 
+@pytest.mark.slow  # builds the wheel or the standalone program (once per module)
 def test_the_readme_builds_with_the_python_its_set_up_gives(dists):
     """The README's build command is the one this test ran, with the quick start's
     .venv (its test extra brings ``build``; the play set-up is told to add it)."""
@@ -182,6 +184,7 @@ def test_the_readme_builds_with_the_python_its_set_up_gives(dists):
         f"blockyard-{blockyard.__version__}-py3-none-any.whl"
 
 
+@pytest.mark.slow  # builds the wheel or the standalone program (once per module)
 def test_sdist_carries_the_rule_files_and_the_project(dists):
     with tarfile.open(dists["sdist"]) as archive:
         names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
@@ -195,6 +198,7 @@ def test_sdist_carries_the_rule_files_and_the_project(dists):
     assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
 
 
+@pytest.mark.slow  # builds the wheel or the standalone program (once per module)
 def test_wheel_carries_every_data_file_and_the_entry_points(dists):
     assert RULE_FILES  # the bundled rule files exist in the checkout
     with zipfile.ZipFile(dists["wheel"]) as wheel:
@@ -209,6 +213,7 @@ def test_wheel_carries_every_data_file_and_the_entry_points(dists):
     assert not [n for n in names if "__pycache__" in n or n.startswith(("tests/", "core/"))]
 
 
+@pytest.mark.slow  # builds the wheel or the standalone program (once per module)
 def test_installed_wheel_runs_from_any_folder(venv, tmp_path):
     env = _clean_env(tmp_path / "home")
     elsewhere = tmp_path / "elsewhere"
@@ -231,6 +236,7 @@ def test_installed_wheel_runs_from_any_folder(venv, tmp_path):
     assert "rule file valid (eu-classic, eu, 10×10" in checked.stdout
 
 
+@pytest.mark.slow  # builds the wheel or the standalone program (once per module)
 def test_installed_wheel_opens_the_game_window(venv, display, tmp_path):
     shot = tmp_path / "shot.png"
     _run([venv / "bin" / "blockyard", "--quit-after", "0.5", "--screenshot", shot,
@@ -253,6 +259,7 @@ def test_installed_wheel_opens_the_game_window(venv, display, tmp_path):
 # -- the standalone program --------------------------------------------------------------
 
 
+@pytest.mark.slow  # builds the wheel or the standalone program (once per module)
 def test_standalone_program_lists_and_checks_without_the_checkout(standalone, tmp_path):
     env = _clean_env(tmp_path / "home")
     own = tmp_path / "home" / "config" / "rulesets" / "my-mode.toml"
@@ -280,6 +287,7 @@ def test_standalone_program_lists_and_checks_without_the_checkout(standalone, tm
     assert shown.stdout == blockyard.load_ruleset("eu-hardcore").to_toml()
 
 
+@pytest.mark.slow  # builds the wheel or the standalone program (once per module)
 def test_standalone_program_opens_the_launcher_and_a_game(standalone, display, tmp_path):
     env = _clean_env(tmp_path / "home", display)
     launcher = tmp_path / "launcher.png"
@@ -308,6 +316,7 @@ def _stated_sizes() -> tuple[int, int, int]:
     return int(folder[1]), int(folder[2]), int(packed[1])
 
 
+@pytest.mark.slow  # builds the wheel or the standalone program (once per module)
 def test_standalone_bundles_only_what_the_window_uses_and_its_size_is_the_documented_one(
         standalone, tmp_path):
     """Issue 25, item 15: Babel's data of the window's four languages (and the

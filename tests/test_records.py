@@ -272,8 +272,8 @@ WRITER = textwrap.dedent("""
         game.end_round()
         games.append(game)
     print("ready", flush=True)
-    while not os.path.exists(go):
-        time.sleep(0.005)
+    while not os.path.exists(go):  # the start signal (the test ends this process if it hangs)
+        time.sleep(0.005)  # the polling interval of that wait
     for game in games:
         store.record(game)
     store.close()

@@ -97,7 +97,7 @@ class SlowStone:
     def blockyard_accept_stone(self, game, stone, row, col):
         if game.moves >= 1:
             if self.how == "sleep":
-                time.sleep(30)
+                time.sleep(30)  # the stall under test (the watchdog ends it), not a wait
             else:
                 while True:
                     pass

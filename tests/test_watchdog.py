@@ -30,7 +30,7 @@ how = "{how}"
 
 def stall(how: str) -> None:
     if how == "sleep":
-        time.sleep(30)
+        time.sleep(30)  # the stalling hook under test (the watchdog ends it), not a wait
     else:
         while True:
             pass

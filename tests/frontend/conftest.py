@@ -131,10 +131,31 @@ class Driver:
         image = self.screenshot()
         return image.getpixel((round(x), self.window.height - 1 - round(y)))[:3]
 
+    def x_size(self) -> tuple[int, int]:
+        """The window's size as the X server has it now."""
+        from ctypes import byref
+
+        from pyglet.libs.x11 import xlib
+
+        attributes = xlib.XWindowAttributes()
+        xlib.XGetWindowAttributes(self.window._x_display, self.window._window,
+                                  byref(attributes))
+        return attributes.width, attributes.height
+
+    def wait_for_size(self, width: int, height: int, seconds: float = 60.0) -> None:
+        """Run frames until the X server has the window at ``width`` x ``height``
+        (a wait on the condition, with a deadline)."""
+        deadline = time.monotonic() + seconds
+        self.sync()
+        while self.x_size() != (width, height):
+            assert time.monotonic() < deadline, ("the window was not resized",
+                                                 self.x_size(), (width, height))
+            self.pump(1)
+            self.sync()
+
     def resize(self, width: int, height: int) -> None:
         self.window.set_size(width, height)
-        self.sync()
-        time.sleep(0.05)
+        self.wait_for_size(width, height)
         self.pump(4)
         self.window.current_view.on_resize(width, height)
         self.pump(2)
@@ -148,9 +169,25 @@ def window():
     win.close()
 
 
+@pytest.fixture(scope="session")
+def sound_files(tmp_path_factory) -> list:
+    """The window's sound effects, synthesised once for the session (half a second
+    of each test's start otherwise): each test's home gets a copy, where the app
+    finds them made (the synthesis itself: test_settings_and_feel.py)."""
+    from blockyard.frontend.sound import SOUNDS, sound_file
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("BLOCKYARD_HOME", str(tmp_path_factory.mktemp("soundhome")))
+        return [sound_file(name) for name in SOUNDS]
+
+
 @pytest.fixture
-def ui(window, isolated_home):
+def ui(window, isolated_home, sound_files):
     """A fresh app on the shared window and a driver for it."""
+    sounds = isolated_home / "data" / "sounds"
+    sounds.mkdir(parents=True, exist_ok=True)
+    for made in sound_files:
+        shutil.copyfile(made, sounds / made.name)
     resized = (window.width, window.height) != (WIDTH, HEIGHT)
     if resized:
         window.set_size(WIDTH, HEIGHT)
@@ -172,3 +209,23 @@ def ui(window, isolated_home):
     theme.apply()  # the theme is the module's state: back to the default for the next test
     if window.fullscreen:
         window.set_fullscreen(False)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """A ``blockyard serve`` for the module's online tests (each test makes fresh
+    accounts and tables on it): tests/frontend/online_support.py."""
+    from online_support import serve
+
+    running = serve(tmp_path_factory.mktemp("server"))
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def english():
+    """A test that switches the window's language leaves it English."""
+    from blockyard.frontend import i18n
+
+    yield
+    i18n.set_language("en")

@@ -7,12 +7,11 @@ import os
 import signal
 import subprocess
 import sys
-import time
 
 import pytest
+from window_process import relaunch, start_process, wait_for
 
 import blockyard
-from blockyard.frontend.app import BlockyardApp
 from blockyard.frontend.launcher import LauncherView
 from blockyard.frontend.menus import MenuView
 from blockyard.frontend.pages import StatsView
@@ -157,16 +156,6 @@ def test_rulesets_that_share_a_best_score_say_so(ui):
     assert f"The best score is shared with {classic}." in texts
 
 
-def relaunch(ui, window):
-    """A new app reading the same folders, as a new process would."""
-    app = BlockyardApp(window)
-    window.app = app
-    ui.app = app
-    app.show_launcher()
-    ui.pump(3)
-    return app
-
-
 def test_a_game_in_progress_resumes_after_a_restart(ui, window):
     game = ui.app.start_game("eu-classic", seed=5)
     view = ui.view
@@ -238,42 +227,6 @@ def test_a_new_game_over_a_saved_one_asks_first(ui):
 STUCK_BOARD = "\n".join(["#.#.#.#.#.", ".#.#.#.#.#"] * 5)
 
 
-def start_process(home, **kwargs):
-    """The game window in a process of its own (``run(**kwargs)``), on this screen."""
-    env = {**os.environ, "BLOCKYARD_HOME": str(home)}
-    code = f"from blockyard.frontend.app import run; run(**{kwargs!r})"
-    return subprocess.Popen([sys.executable, "-c", code], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-
-def process_window(ours: str) -> str:
-    """The X window id of the other Blockyard window (the process's)."""
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        found = subprocess.run(["xdotool", "search", "--name", "^Blockyard$"],
-                               capture_output=True, text=True).stdout.split()
-        others = [w for w in found if w != ours]
-        if others:
-            return others[-1]
-        time.sleep(0.2)
-    raise AssertionError("the game window of the process did not open")
-
-
-def send_keys(wid, *keys, pause=0.4):
-    for key in keys:
-        subprocess.run(["xdotool", "key", "--window", wid, key], check=True)
-        time.sleep(pause)
-
-
-def wait_for(condition, seconds=30.0):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.1)
-    raise AssertionError("timed out")
-
-
 def test_closing_the_window_at_the_continue_prompt_loses_nothing(ui, window, isolated_home):
     # a saved eu game one move from being stuck: the long piece fits nowhere
     game = blockyard.new_game("eu-classic", seed=3, board=STUCK_BOARD,
@@ -282,9 +235,8 @@ def test_closing_the_window_at_the_continue_prompt_loses_nothing(ui, window, iso
     save_game(SavedGame("eu-classic", game))
     process = start_process(isolated_home)
     try:
-        wid = process_window(ui.wid)
-        time.sleep(1.5)
-        send_keys(wid, "Return", "1", "Return")  # resume, select the piece, place it
+        wid = process.shown(ui.wid)
+        process.keys(wid, "Return", "1", "Return")  # resume, select the piece, place it
         path = saves_dir() / "eu-classic.json"
 
         def stuck() -> bool:
@@ -316,13 +268,11 @@ def test_closing_the_window_at_the_continue_prompt_loses_nothing(ui, window, iso
 def test_back_to_the_launcher_then_killed_resumes_in_a_new_process(ui, window, isolated_home):
     process = start_process(isolated_home, ruleset="tiered", seed=4)
     try:
-        wid = process_window(ui.wid)
-        time.sleep(1.5)
+        wid = process.shown(ui.wid)
         # Return: past the how-to-play page shown the first time a ruleset is played
-        send_keys(wid, "Return", "1", "Return", "Escape", "Down", "Down", "Return")
+        process.keys(wid, "Return", "1", "Return", "Escape", "Down", "Down", "Return")
         wait_for(lambda: (saves_dir() / "tiered.json").exists() and json.loads(
             (saves_dir() / "tiered.json").read_text())["snapshot"]["moves"] == 1)
-        time.sleep(0.5)
     finally:
         process.send_signal(signal.SIGKILL)
         process.wait()
@@ -604,18 +554,16 @@ def test_play_ruleset_asks_before_ending_a_game_in_progress(ui, window, isolated
     path = saves_dir() / "tiered.json"
     process = start_process(isolated_home, ruleset="tiered")
     try:
-        wid = process_window(ui.wid)
-        time.sleep(1.5)
+        wid = process.shown(ui.wid)
         # not ended while the question is on screen
         assert json.loads(path.read_text())["snapshot"]["moves"] == 1
         assert not list(replays_dir().glob("*"))
         if answer == "resume":  # the first choice: resume that game, then place a piece
-            send_keys(wid, "Return", "2", "Return")
+            process.keys(wid, "Return", "2", "Return")
             wait_for(lambda: json.loads(path.read_text())["snapshot"]["moves"] == 2)
         else:  # end it and start a new one: recorded with its replay
-            send_keys(wid, "Down", "Return")
+            process.keys(wid, "Down", "Return")
             wait_for(lambda: len(list(replays_dir().glob("*"))) == 1)
-        time.sleep(0.5)
     finally:
         process.send_signal(signal.SIGKILL)
         process.wait()

@@ -4,8 +4,6 @@ after coming back from a game and resizing the window for real."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from blockyard.frontend import theme
@@ -33,8 +31,7 @@ def real_resize(ui, width: int, height: int) -> None:
     """Resize the window as a player does: only the window system's events reach
     the view (no extra on_resize call)."""
     ui.window.set_size(width, height)
-    ui.sync()
-    time.sleep(0.1)
+    ui.wait_for_size(width, height)
     ui.pump(4)
     ui.sync()
     ui.pump(2)

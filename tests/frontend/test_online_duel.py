@@ -4,50 +4,13 @@ the server through blockyard.online."""
 
 from __future__ import annotations
 
-import uuid
-
-import pytest
-from online_support import pump_until, serve
+from online_support import account, choose_rules, pump_until, sign_in_window, start_duel, until
 
 import blockyard
 from blockyard.frontend.launcher import LauncherView
 from blockyard.frontend.lobby_view import LobbyView, NewTableView
-from blockyard.frontend.online_account import OnlineAccount
 from blockyard.frontend.online_table import LiveDuelView, WaitingView
-from blockyard.online import Client, LiveTable
-
-WAIT = 30.0
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    running = serve(tmp_path_factory.mktemp("duelserver"))
-    yield running
-    running.stop()
-
-
-def account(server, prefix: str) -> Client:
-    client = Client(server.url)
-    name = client.create_account(f"{prefix}{uuid.uuid4().hex[:8]}", "correct horse")
-    client.sign_in(name, "correct horse")
-    client.name = name  # type: ignore[attr-defined]
-    return client
-
-
-def sign_in_window(ui, server, prefix: str = "win") -> Client:
-    client = account(server, prefix)
-    ui.app.online = OnlineAccount(server.url.removeprefix("http://"), client.name, client.token)
-    ui.app.online.save()
-    return client
-
-
-def until(live: LiveTable, kind: str):
-    for _ in range(1000):
-        message = live.wait(WAIT)
-        assert message is not None, f"no {kind} message"
-        if message["type"] == kind:
-            return message
-    raise AssertionError(kind)
+from blockyard.online import Client
 
 
 def test_no_online_entry_without_a_server(ui):
@@ -73,10 +36,7 @@ def test_new_table_then_a_duel_to_its_result(ui, server):
     ui.key("n")
     form = ui.view
     assert isinstance(form, NewTableView)
-    for _ in range(len(form.rulesets)):
-        if form.rulesets[form.ruleset][0] == "eu-classic":
-            break
-        ui.key("Right")
+    choose_rules(ui, form)
     assert form.rulesets[form.ruleset][0] == "eu-classic" and form.seats == 2
     ui.key("Return")
     pump_until(ui, lambda: isinstance(ui.view, WaitingView))
@@ -135,28 +95,6 @@ def test_new_table_then_a_duel_to_its_result(ui, server):
              for name, s in scores.items()], key=lambda r: r[1].removeprefix("★ "))
         ui.key("Escape")  # leaves the table: back in the lobby
         assert isinstance(ui.view, LobbyView)
-
-
-def start_duel(ui, server):
-    """A table opened from the window's lobby (mouse: New table, Open the table)
-    and joined by a second player: ``(view, bob, bob_live, seed)``."""
-    me = sign_in_window(ui, server)
-    ui.app.show_lobby()
-    lobby = ui.view
-    pump_until(ui, lambda: lobby.pending is None)
-    ui.click(lobby.new_button.rect.center_x, lobby.new_button.rect.center_y)
-    form = ui.view
-    assert isinstance(form, NewTableView)
-    form.ruleset = [rid for rid, _name in form.rulesets].index("eu-classic")
-    ui.click(form.create_button.rect.center_x, form.create_button.rect.center_y)
-    pump_until(ui, lambda: isinstance(ui.view, WaitingView))
-    table_id = int(ui.view.session.code.split("-")[0])
-    bob = account(server, "bob")
-    bob.join(table_id)
-    bob_live = bob.live(table_id)
-    seed = until(bob_live, "table")["seed"]
-    pump_until(ui, lambda: isinstance(ui.view, LiveDuelView))
-    return me, ui.view, bob, bob_live, table_id, seed
 
 
 def test_a_dropped_connection_and_a_reopened_window_keep_every_move(ui, server):

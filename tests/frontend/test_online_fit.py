@@ -4,7 +4,7 @@ button's label fits it, nothing leaves the window."""
 from __future__ import annotations
 
 import pytest
-from online_support import free_port
+from online_support import LANGUAGES, SIZES, QuietLive, check_buttons, check_text, free_port
 
 import blockyard
 from blockyard import online
@@ -22,37 +22,6 @@ from blockyard.frontend.online_table import (
 )
 from blockyard.online import Entry, Leaderboard, Submission, TableInfo
 from blockyard.provenance import Mismatch
-
-SIZES = [(480, 640), (720, 960), (1280, 720)]
-LANGUAGES = ("en", "de", "es", "ne")
-
-
-class QuietLive:
-    """A live table that never hears anything (layout only)."""
-
-    table_id = 12
-
-    def poll(self):
-        return []
-
-    def act(self, action):
-        return False
-
-    def leave(self):
-        return False
-
-    def close(self):
-        pass
-
-
-def check_buttons(buttons, width, height, code):
-    for button in buttons:
-        if not button.visible:
-            continue
-        assert button.text.content_width <= button.rect.width + 1, (code, button.label)
-        assert button.text.content_height <= button.rect.height + 1, (code, button.label)
-        assert button.rect.left >= 0 and button.rect.right <= width, (code, button.label)
-        assert button.rect.bottom >= 0 and button.rect.top <= height, (code, button.label)
 
 
 def check_panel(panel, width, height, code):
@@ -81,14 +50,9 @@ def check_panel(panel, width, height, code):
     assert r.height <= content + 120, (code, r.height, content)
 
 
-def check_text(text, width, code):
-    left = text.x - (text.content_width / 2 if text.anchor_x == "center" else
-                     text.content_width if text.anchor_x == "right" else 0)
-    assert left >= -1 and left + text.content_width <= width + 1, (code, text.text)
-
-
+@pytest.mark.parametrize("code", LANGUAGES)
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
-def test_online_screens_fit(ui, size):
+def test_online_screens_fit(ui, size, code):
     ui.app.show_launcher()
     ui.pump(2)
     ui.resize(*size)
@@ -96,161 +60,160 @@ def test_online_screens_fit(ui, size):
     account = OnlineAccount(f"127.0.0.1:{free_port()}", "someone_with_a_long_name", "t")
     tables = [TableInfo(1, "eu-classic", ("someone_with_a_long_name", None), "waiting"),
               TableInfo(2, "eu-zen", ("a", "b", "c", None), "playing")]
-    for code in LANGUAGES:
-        i18n.set_language(code)
-        lobby = LobbyView(account, lambda *a: None, lambda: None, lambda: None)
-        ui.window.show_view(lobby)
-        lobby.tables = tables
-        lobby._layout()
-        lobby.say("No open tables: start one with New table.")
-        check_buttons(lobby.buttons, width, height, code)
-        for rect, texts in lobby.rows:
-            assert rect.left >= 0 and rect.right <= width
-            for text in texts:
-                check_text(text, width, code)
-        check_text(lobby.title, width, code)
-        check_text(lobby.hint, width, code)
-        assert lobby.rows[-1][0].bottom >= lobby.buttons[0].rect.top
-        form = NewTableView(account, lambda *a: None, lambda: None)
-        ui.window.show_view(form)
-        check_buttons([form.create_button, form.cancel_button], width, height, code)
-        for text in form.texts:
+    i18n.set_language(code)
+    lobby = LobbyView(account, lambda *a: None, lambda: None, lambda: None)
+    ui.window.show_view(lobby)
+    lobby.tables = tables
+    lobby._layout()
+    lobby.say("No open tables: start one with New table.")
+    check_buttons(lobby.buttons, width, height, code)
+    for rect, texts in lobby.rows:
+        assert rect.left >= 0 and rect.right <= width
+        for text in texts:
             check_text(text, width, code)
-        assert form.rows[-1].bottom >= form.create_button.rect.top
-        table = TableSession(QuietLive(), "someone_with_a_long_name", "12-abcdef")
-        table._take({"type": "table", "id": 12, "ruleset_id": "eu-classic", "seed": 5,
-                     "seats": ["someone_with_a_long_name", None, None],
-                     "invited": ["another_long_name_here"],
-                     "status": "waiting", "round": 1})
-        waiting = WaitingView(table, lambda: None, lambda: None)
-        ui.window.show_view(waiting)
-        check_buttons(waiting.buttons, width, height, code)
-        check_text(waiting.title, width, code)
-        check_text(waiting.rules, width, code)
-        check_text(waiting.hint, width, code)
-        assert waiting.rules.text  # which game the table plays
-        assert waiting.hint.y >= 0 and waiting.hint.y + waiting.hint.content_height \
-            <= min(b.rect.bottom for b in waiting.buttons if b.visible)
-        assert waiting.rules.y - waiting.rules.content_height / 2 \
-            >= waiting.body.y - 1  # above the seats
-        assert waiting.body.content_width <= width and waiting.body.font_size >= 15
-        assert len(waiting.body.text.splitlines()) == 4  # the code and three seats
-        table._take({"type": "table", "id": 12, "ruleset_id": "eu-classic", "seed": 5,
-                     "seats": ["someone_with_a_long_name", "another_long_name_here"],
-                     "status": "waiting", "round": 1})
-        duel = LiveDuelView(ui.app.session(), table, lambda: None)
-        ui.window.show_view(duel)
-        table._take({"type": "connection", "state": "lost", "reason": "x"})
-        table._take({"type": "result", "scores": [10, 20], "winner": 1})
-        duel._sync_table()
-        duel.place_sections(width, height)
-        ui.pump(1)
-        check_buttons([duel.rematch_button, duel.leave_button], width, height, code)
-        check_text(duel.banner, width, code)
-        for label in duel.band_texts:
-            check_text(label, width, code)
-        for rect in duel.band_rects:  # the opponents' boards stay below the tray
-            assert rect.bottom >= 0 and rect.top <= duel.reserve_bottom
-        check_panel(duel.panel, width, height, code)
-        # the table's menu, and its question before leaving
-        menu = duel.dialog.pause
-        menu.show()
-        for buttons in (menu.main, menu.confirm):
-            menu.buttons = buttons
-            menu._place()
-            check_buttons(buttons, width, height, code)
-            check_text(menu.title, width, code)
-            assert menu.note.content_width <= width
-            assert menu.note.y - menu.note.content_height >= buttons[0].rect.top - 1
-            assert menu.title.y - menu.title.content_height / 2 >= menu.note.y - 1
-        menu.close()
-        # a rematch another player asked for: the question in the same panel
-        duel.asked_by = "another_long_name_here"
-        duel._fill_panel()
-        check_panel(duel.panel, width, height, code)
-        assert [b.label for b in duel.panel.buttons] == [duel.play_button.label,
-                                                          duel.leave_button.label]
-        # an opponent's board watched full-size, and a live Sudoku Bloxx table
-        watched = LiveDuelView(ui.app.session(), table, lambda: None, shown=1)
-        ui.window.show_view(watched)
-        watched.place_sections(width, height)
-        ui.pump(1)
-        assert watched.layout.board.left >= 0 and watched.layout.board.right <= width
-        assert watched.layout.board.bottom >= watched.reserve_bottom
-        check_text(watched.message_line.text, width, code)
-        falling_table = TableSession(QuietLive(), "someone_with_a_long_name", "")
-        falling_table._take({"type": "table", "id": 13, "ruleset_id": "sudoku-bloxx",
-                             "seed": 5, "seats": ["someone_with_a_long_name",
-                                                  "another_long_name_here", "third_one"],
-                             "status": "playing", "round": 1})
-        falling = live_view(ui.app.session(), falling_table, lambda: None)
-        assert isinstance(falling, LiveFallingView)
-        ui.window.show_view(falling)
-        falling.place_sections(width, height)
-        ui.pump(1)
-        assert falling.board.left >= 0 and falling.board.right <= width
-        assert falling.board.bottom >= falling.reserve_bottom
-        for label in falling.band_texts:
-            check_text(label, width, code)
-        check_text(falling.owner_text, width, code)
-        watched_falling = live_view(ui.app.session(), falling_table, lambda: None, shown=1)
-        ui.window.show_view(watched_falling)
-        assert watched_falling.owner_text.text.startswith(
-            watched_falling.caption())  # whose board, above its score
-        check_text(watched_falling.owner_text, width, code)
-        assert watched_falling.owner_text.font_size >= 11
-        # above the score's digits (their ink: a line box of some fonts is much taller)
-        score = watched_falling.score_text
-        assert watched_falling.owner_text.y - watched_falling.owner_text.content_height / 2 \
-            >= score.y + score.font_size * 0.5
-        ui.window.show_view(falling)
-        for rect in falling.band_rects:
-            assert rect.left >= 0 and rect.right <= width and rect.top <= falling.reserve_bottom
-        falling_table._take({"type": "result", "scores": [10, 20, 5], "winner": 1})
-        falling._sync_table()
-        falling.place_sections(width, height)
-        check_buttons([falling.rematch_button, falling.leave_button], width, height, code)
-        check_panel(falling.panel, width, height, code)
-        falling_table.clock = (12.0, 0.0)  # the new round's clock in the question
-        falling.asked_by = "another_long_name_here"
-        falling._fill_panel()
-        check_panel(falling.panel, width, height, code)
-        assert len(falling.panel.note.text.splitlines()) >= 2
-        boards = LeaderboardView(account, "eu-daily", ["eu-daily", "eu-classic"],
-                                 lambda *a: None, lambda: None)
-        ui.window.show_view(boards)
-        entries = tuple(Entry(i + 1, f"player_number_{i:03d}", 100000 - i, i)
-                        for i in range(40))
-        boards.board = Leaderboard("eu-daily", "2026-12-01", entries)
-        boards.lines = [*entries[:20], None, *entries[28:33]]
-        boards._layout()
-        check_buttons([boards.watch_button, boards.back_button], width, height, code)
-        check_text(boards.title, width, code)
-        check_text(boards.subtitle, width, code)
-        check_text(boards.hint, width, code)
-        for rect, texts in boards.rows:
-            assert rect.bottom >= boards.watch_button.rect.top
-            for text in texts:
-                check_text(text, width, code)
-        game = blockyard.new_game("eu-daily", seed=1)
-        game.end_round()
-        submit = SubmitView(account, game, lambda *a: None, lambda: None)
-        ui.window.show_view(submit)
-        submit.pending = None
-        submit.message = ""
-        # practice; and a counted game with its rank (three lines); and sent twice
-        for counted, rank in ((False, None), (True, 12345)):
-            submit.submission = Submission(1, "eu-daily", 12345, counted)
-            submit.rank = rank
-            submit._layout()
-            check_buttons(submit.buttons, width, height, code)
-            check_text(submit.title, width, code)
-            assert submit.body.content_width <= width
-            assert submit.body.y - submit.body.content_height >= submit.buttons[0].rect.top
-        submit.submission = None
-        submit.say(kind_text(online.SUBMITTED_ALREADY), bad=True)
+    check_text(lobby.title, width, code)
+    check_text(lobby.hint, width, code)
+    assert lobby.rows[-1][0].bottom >= lobby.buttons[0].rect.top
+    form = NewTableView(account, lambda *a: None, lambda: None)
+    ui.window.show_view(form)
+    check_buttons([form.create_button, form.cancel_button], width, height, code)
+    for text in form.texts:
+        check_text(text, width, code)
+    assert form.rows[-1].bottom >= form.create_button.rect.top
+    table = TableSession(QuietLive(), "someone_with_a_long_name", "12-abcdef")
+    table._take({"type": "table", "id": 12, "ruleset_id": "eu-classic", "seed": 5,
+                 "seats": ["someone_with_a_long_name", None, None],
+                 "invited": ["another_long_name_here"],
+                 "status": "waiting", "round": 1})
+    waiting = WaitingView(table, lambda: None, lambda: None)
+    ui.window.show_view(waiting)
+    check_buttons(waiting.buttons, width, height, code)
+    check_text(waiting.title, width, code)
+    check_text(waiting.rules, width, code)
+    check_text(waiting.hint, width, code)
+    assert waiting.rules.text  # which game the table plays
+    assert waiting.hint.y >= 0 and waiting.hint.y + waiting.hint.content_height \
+        <= min(b.rect.bottom for b in waiting.buttons if b.visible)
+    assert waiting.rules.y - waiting.rules.content_height / 2 \
+        >= waiting.body.y - 1  # above the seats
+    assert waiting.body.content_width <= width and waiting.body.font_size >= 15
+    assert len(waiting.body.text.splitlines()) == 4  # the code and three seats
+    table._take({"type": "table", "id": 12, "ruleset_id": "eu-classic", "seed": 5,
+                 "seats": ["someone_with_a_long_name", "another_long_name_here"],
+                 "status": "waiting", "round": 1})
+    duel = LiveDuelView(ui.app.session(), table, lambda: None)
+    ui.window.show_view(duel)
+    table._take({"type": "connection", "state": "lost", "reason": "x"})
+    table._take({"type": "result", "scores": [10, 20], "winner": 1})
+    duel._sync_table()
+    duel.place_sections(width, height)
+    ui.pump(1)
+    check_buttons([duel.rematch_button, duel.leave_button], width, height, code)
+    check_text(duel.banner, width, code)
+    for label in duel.band_texts:
+        check_text(label, width, code)
+    for rect in duel.band_rects:  # the opponents' boards stay below the tray
+        assert rect.bottom >= 0 and rect.top <= duel.reserve_bottom
+    check_panel(duel.panel, width, height, code)
+    # the table's menu, and its question before leaving
+    menu = duel.dialog.pause
+    menu.show()
+    for buttons in (menu.main, menu.confirm):
+        menu.buttons = buttons
+        menu._place()
+        check_buttons(buttons, width, height, code)
+        check_text(menu.title, width, code)
+        assert menu.note.content_width <= width
+        assert menu.note.y - menu.note.content_height >= buttons[0].rect.top - 1
+        assert menu.title.y - menu.title.content_height / 2 >= menu.note.y - 1
+    menu.close()
+    # a rematch another player asked for: the question in the same panel
+    duel.asked_by = "another_long_name_here"
+    duel._fill_panel()
+    check_panel(duel.panel, width, height, code)
+    assert [b.label for b in duel.panel.buttons] == [duel.play_button.label,
+                                                      duel.leave_button.label]
+    # an opponent's board watched full-size, and a live Sudoku Bloxx table
+    watched = LiveDuelView(ui.app.session(), table, lambda: None, shown=1)
+    ui.window.show_view(watched)
+    watched.place_sections(width, height)
+    ui.pump(1)
+    assert watched.layout.board.left >= 0 and watched.layout.board.right <= width
+    assert watched.layout.board.bottom >= watched.reserve_bottom
+    check_text(watched.message_line.text, width, code)
+    falling_table = TableSession(QuietLive(), "someone_with_a_long_name", "")
+    falling_table._take({"type": "table", "id": 13, "ruleset_id": "sudoku-bloxx",
+                         "seed": 5, "seats": ["someone_with_a_long_name",
+                                              "another_long_name_here", "third_one"],
+                         "status": "playing", "round": 1})
+    falling = live_view(ui.app.session(), falling_table, lambda: None)
+    assert isinstance(falling, LiveFallingView)
+    ui.window.show_view(falling)
+    falling.place_sections(width, height)
+    ui.pump(1)
+    assert falling.board.left >= 0 and falling.board.right <= width
+    assert falling.board.bottom >= falling.reserve_bottom
+    for label in falling.band_texts:
+        check_text(label, width, code)
+    check_text(falling.owner_text, width, code)
+    watched_falling = live_view(ui.app.session(), falling_table, lambda: None, shown=1)
+    ui.window.show_view(watched_falling)
+    assert watched_falling.owner_text.text.startswith(
+        watched_falling.caption())  # whose board, above its score
+    check_text(watched_falling.owner_text, width, code)
+    assert watched_falling.owner_text.font_size >= 11
+    # above the score's digits (their ink: a line box of some fonts is much taller)
+    score = watched_falling.score_text
+    assert watched_falling.owner_text.y - watched_falling.owner_text.content_height / 2 \
+        >= score.y + score.font_size * 0.5
+    ui.window.show_view(falling)
+    for rect in falling.band_rects:
+        assert rect.left >= 0 and rect.right <= width and rect.top <= falling.reserve_bottom
+    falling_table._take({"type": "result", "scores": [10, 20, 5], "winner": 1})
+    falling._sync_table()
+    falling.place_sections(width, height)
+    check_buttons([falling.rematch_button, falling.leave_button], width, height, code)
+    check_panel(falling.panel, width, height, code)
+    falling_table.clock = (12.0, 0.0)  # the new round's clock in the question
+    falling.asked_by = "another_long_name_here"
+    falling._fill_panel()
+    check_panel(falling.panel, width, height, code)
+    assert len(falling.panel.note.text.splitlines()) >= 2
+    boards = LeaderboardView(account, "eu-daily", ["eu-daily", "eu-classic"],
+                             lambda *a: None, lambda: None)
+    ui.window.show_view(boards)
+    entries = tuple(Entry(i + 1, f"player_number_{i:03d}", 100000 - i, i)
+                    for i in range(40))
+    boards.board = Leaderboard("eu-daily", "2026-12-01", entries)
+    boards.lines = [*entries[:20], None, *entries[28:33]]
+    boards._layout()
+    check_buttons([boards.watch_button, boards.back_button], width, height, code)
+    check_text(boards.title, width, code)
+    check_text(boards.subtitle, width, code)
+    check_text(boards.hint, width, code)
+    for rect, texts in boards.rows:
+        assert rect.bottom >= boards.watch_button.rect.top
+        for text in texts:
+            check_text(text, width, code)
+    game = blockyard.new_game("eu-daily", seed=1)
+    game.end_round()
+    submit = SubmitView(account, game, lambda *a: None, lambda: None)
+    ui.window.show_view(submit)
+    submit.pending = None
+    submit.message = ""
+    # practice; and a counted game with its rank (three lines); and sent twice
+    for counted, rank in ((False, None), (True, 12345)):
+        submit.submission = Submission(1, "eu-daily", 12345, counted)
+        submit.rank = rank
+        submit._layout()
+        check_buttons(submit.buttons, width, height, code)
+        check_text(submit.title, width, code)
         assert submit.body.content_width <= width
         assert submit.body.y - submit.body.content_height >= submit.buttons[0].rect.top
+    submit.submission = None
+    submit.say(kind_text(online.SUBMITTED_ALREADY), bad=True)
+    assert submit.body.content_width <= width
+    assert submit.body.y - submit.body.content_height >= submit.buttons[0].rect.top
     i18n.set_language("en")
 
 

@@ -7,9 +7,18 @@ arrives, declines or accepts it, and both are at the table."""
 from __future__ import annotations
 
 import pytest
-from online_support import free_port, pump_until, serve
-from test_online_duel import account, sign_in_window, until
-from test_online_fit import LANGUAGES, SIZES, check_buttons, check_text
+from online_support import (
+    LANGUAGES,
+    SIZES,
+    account,
+    check_buttons,
+    check_text,
+    choose_rules,
+    free_port,
+    pump_until,
+    sign_in_window,
+    until,
+)
 
 from blockyard.frontend import i18n, theme
 from blockyard.frontend.launcher import LauncherView
@@ -17,13 +26,6 @@ from blockyard.frontend.lobby_view import LobbyView, NewTableView, ruleset_title
 from blockyard.frontend.online_account import OnlineAccount
 from blockyard.frontend.online_table import LiveDuelView, WaitingView
 from blockyard.online import Client, Invitation
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    running = serve(tmp_path_factory.mktemp("inviteserver"))
-    yield running
-    running.stop()
 
 
 def as_player(ui, server, client: Client) -> None:
@@ -52,10 +54,7 @@ def test_an_invitation_typed_by_name_shows_with_the_badge_and_is_accepted(ui, se
     ui.key("n")
     form = ui.view
     assert isinstance(form, NewTableView)
-    for _ in range(len(form.rulesets)):
-        if form.rulesets[form.ruleset][0] == "eu-classic":
-            break
-        ui.key("Right")
+    choose_rules(ui, form)
     ui.key("Down", "Down", "Down")
     ui.type(bob.name)
     assert form.invited() == [bob.name]
@@ -172,8 +171,9 @@ class StillFeed:
         pass
 
 
+@pytest.mark.parametrize("code", LANGUAGES)
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
-def test_players_online_invitations_and_badge_fit(ui, size):
+def test_players_online_invitations_and_badge_fit(ui, size, code):
     ui.app.show_launcher()
     ui.pump(2)
     ui.resize(*size)
@@ -184,44 +184,42 @@ def test_players_online_invitations_and_badge_fit(ui, size):
     invitations = [Invitation(10 + i, "eu-classic", long_names[i], (long_names[i], None, None),
                               True, None) for i in range(5)]
     feed = StillFeed(invitations, [name, *long_names])
-    for code in LANGUAGES:
-        i18n.set_language(code)
-        lobby = LobbyView(account, lambda *a: None, lambda: None, lambda: None, feed=feed)
-        ui.window.show_view(lobby)
-        assert len(lobby.invite_rows) == 3 and name not in lobby.players
-        check_text(lobby.online_text, width, code)
-        assert lobby.online_text.text
-        for rect, text, accept, decline in lobby.invite_rows:
-            assert rect.left >= 0 and rect.right <= width and rect.top <= lobby.status.y
-            check_buttons([accept, decline], width, height, code)
-            assert text.x + text.content_width <= accept.rect.left + 1, (code, text.text)
-        if lobby.rows:
-            assert lobby.rows[0][0].top <= lobby.invite_rows[-1][0].bottom
-        form = NewTableView(account, lambda *a: None, lambda: None, players=lobby.players)
-        ui.window.show_view(form)
-        assert len(form.pick_buttons) == 6
-        check_buttons([*form.pick_buttons, form.create_button, form.cancel_button], width,
-                      height, code)
-        check_text(form.pick_label, width, code)
-        check_text(form.hint, width, code)
-        assert min(b.rect.bottom for b in form.pick_buttons) >= form.create_button.rect.top
-        assert max(b.rect.top for b in form.pick_buttons) <= form.rows[-1].bottom
+    i18n.set_language(code)
+    lobby = LobbyView(account, lambda *a: None, lambda: None, lambda: None, feed=feed)
+    ui.window.show_view(lobby)
+    assert len(lobby.invite_rows) == 3 and name not in lobby.players
+    check_text(lobby.online_text, width, code)
+    assert lobby.online_text.text
+    for rect, text, accept, decline in lobby.invite_rows:
+        assert rect.left >= 0 and rect.right <= width and rect.top <= lobby.status.y
+        check_buttons([accept, decline], width, height, code)
+        assert text.x + text.content_width <= accept.rect.left + 1, (code, text.text)
+    if lobby.rows:
+        assert lobby.rows[0][0].top <= lobby.invite_rows[-1][0].bottom
+    form = NewTableView(account, lambda *a: None, lambda: None, players=lobby.players)
+    ui.window.show_view(form)
+    assert len(form.pick_buttons) == 6
+    check_buttons([*form.pick_buttons, form.create_button, form.cancel_button], width,
+                  height, code)
+    check_text(form.pick_label, width, code)
+    check_text(form.hint, width, code)
+    assert min(b.rect.bottom for b in form.pick_buttons) >= form.create_button.rect.top
+    assert max(b.rect.top for b in form.pick_buttons) <= form.rows[-1].bottom
     i18n.set_language("en")
     # the launcher's badge: inside the online row, beside its title
     ui.app.online = account
     ui.app.feed, ui.app._feed_key = feed, (account.server, account.token)
-    for code in LANGUAGES:
-        i18n.set_language(code)
-        launcher = LauncherView(ui.app)
-        ui.window.show_view(launcher)
-        ui.pump(1)
-        row = online_row(launcher)
-        badge = row.badge_rect
-        assert launcher.invitations == 5 and badge.width > 0
-        assert row.rect.left <= badge.left and badge.right <= row.rect.right <= width
-        assert row.rect.bottom <= badge.bottom and badge.top <= row.rect.top
-        title = row.texts[0]
-        assert title.x + title.content_width <= badge.left, code
+    i18n.set_language(code)
+    launcher = LauncherView(ui.app)
+    ui.window.show_view(launcher)
+    ui.pump(1)
+    row = online_row(launcher)
+    badge = row.badge_rect
+    assert launcher.invitations == 5 and badge.width > 0
+    assert row.rect.left <= badge.left and badge.right <= row.rect.right <= width
+    assert row.rect.bottom <= badge.bottom and badge.top <= row.rect.top
+    title = row.texts[0]
+    assert title.x + title.content_width <= badge.left, code
     i18n.set_language("en")
     ui.app.feed, ui.app._feed_key = None, None
 

@@ -11,7 +11,13 @@ import uuid
 
 import httpx
 import pytest
-from online_support import free_port, pump_until, serve
+from online_support import (
+    LANGUAGES,
+    SIZES,
+    free_port,
+    pump_until,
+    resize,
+)
 
 from blockyard import online
 from blockyard.frontend import i18n
@@ -19,15 +25,6 @@ from blockyard.frontend.online_account import OnlineAccount
 from blockyard.frontend.online_errors import kind_text
 from blockyard.frontend.online_view import OnlineSettingsView
 from blockyard.frontend.pages import SettingsView
-
-SIZES = [(480, 640), (720, 960), (1280, 720)]
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    running = serve(tmp_path_factory.mktemp("onlineserver"))
-    yield running
-    running.stop()
 
 
 def open_online(ui) -> OnlineSettingsView:
@@ -145,26 +142,81 @@ def test_a_token_file_with_loose_permissions_is_narrowed(isolated_home):
     assert len(notices) == 1 and "online account" in notices[0]
 
 
+@pytest.mark.parametrize("code", LANGUAGES)
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
-def test_every_language_fits_at_every_size(ui, size):
+def test_every_language_fits_at_every_size(ui, size, code):
     ui.resize(*size)
     width, height = size
-    for code in ("en", "de", "es", "ne"):
-        i18n.set_language(code)
-        view = OnlineSettingsView(ui.app.online, ui.app.show_launcher)
-        ui.window.show_view(view)
-        view.say(view.status_line())
+    i18n.set_language(code)
+    view = OnlineSettingsView(ui.app.online, ui.app.show_launcher)
+    ui.window.show_view(view)
+    view.say(view.status_line())
+    ui.pump(1)
+    for button in view.buttons:
+        assert button.text.content_width <= button.rect.width + 1, (code, button.label)
+        assert button.rect.left >= 0 and button.rect.right <= width
+        assert button.rect.bottom >= view.hint.y + view.hint.content_height - 1
+    for field in view.fields:
+        assert field.label.content_width <= field.rect.width + 1, (code, field.label.text)
+        assert field.rect.top + field.label.content_height <= height
+    assert view.title.content_width <= width
+    assert view.hint.content_width <= width
+    last_field = view.fields[-1].rect
+    assert view.message_text.y <= last_field.bottom + 1
+    assert view.message_text.y - view.message_text.content_height >= \
+        view.buttons[0].rect.top - 1, code
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_the_settings_online_row_fits(ui, english, code):
+    i18n.set_language(code)
+    for width, height in SIZES:
+        ui.app.show_settings()
         ui.pump(1)
-        for button in view.buttons:
-            assert button.text.content_width <= button.rect.width + 1, (code, button.label)
-            assert button.rect.left >= 0 and button.rect.right <= width
-            assert button.rect.bottom >= view.hint.y + view.hint.content_height - 1
-        for field in view.fields:
-            assert field.label.content_width <= field.rect.width + 1, (code, field.label.text)
-            assert field.rect.top + field.label.content_height <= height
-        assert view.title.content_width <= width
-        assert view.hint.content_width <= width
-        last_field = view.fields[-1].rect
-        assert view.message_text.y <= last_field.bottom + 1
-        assert view.message_text.y - view.message_text.content_height >= \
-            view.buttons[0].rect.top - 1, code
+        resize(ui, width, height)
+        view = ui.view
+        index = [o.name for o in view.options].index("online")
+        rect = view.rows[index]
+        label, value = view.texts[2 * index], view.texts[2 * index + 1]
+        assert value.text == i18n._("Server and account") + "  ▶", code
+        assert "…" not in value.text
+        left = value.x - value.content_width
+        assert left >= label.x + label.content_width + 4, (code, width)
+        assert value.x <= rect.right and left >= rect.left
+        # at the size of the other values: made smaller by a tenth at most
+        other = view.texts[2 * [o.name for o in view.options].index("sound") + 1]
+        assert value.font_size >= other.font_size * 0.9, (code, width)
+    # the row opens the online page (the mouse)
+    i18n.set_language("en")
+    ui.app.show_settings()
+    ui.pump(1)
+    view = ui.view
+    index = [o.name for o in view.options].index("online")
+    ui.click(view.rows[index].center_x, view.rows[index].center_y)
+    assert isinstance(ui.view, OnlineSettingsView)
+
+
+def test_enter_on_the_address_moves_on_to_the_account_name(ui, server, english):
+    ui.app.show_online()
+    ui.pump(2)
+    view = ui.view
+    assert isinstance(view, OnlineSettingsView)
+    address = server.url.removeprefix("http://")
+    name = f"ent{uuid.uuid4().hex[:8]}"
+    # as the README says: the address, Enter, then an account name, a password
+    ui.type(address)
+    ui.key("Return")
+    assert view.focused_field is view.name
+    ui.type(name)
+    ui.key("Return")
+    ui.type("correct horse")
+    pump_until(ui, lambda: view.pending is None)
+    assert view.server.value == address and ui.app.online.server == address
+    assert view.name.value == name and view.password.value == "correct horse"
+    assert OnlineAccount.load().server == address  # saved by the Enter
+    # a bad address keeps the focus where it is, to be corrected
+    ui.key("Up", "Up")  # from the password
+    assert view.focused_field is view.server
+    ui.type("/x y")
+    ui.key("Return")
+    assert view.message_bad and view.focused_field is view.server

@@ -6,22 +6,20 @@ table instead of a local record, invited and free seats on the waiting screen.""
 
 from __future__ import annotations
 
-import pytest
-from online_support import pump_until, serve
-from test_online_duel import account, sign_in_window, start_duel, until
+from online_support import (
+    account,
+    play_until_scored,
+    pump_until,
+    sign_in_window,
+    start_duel,
+    until,
+)
 
 import blockyard
 from blockyard.frontend import theme
 from blockyard.frontend.lobby_view import LobbyView
 from blockyard.frontend.online_table import LiveDuelView, WaitingView, open_table
 from blockyard.frontend.pages import HelpView
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    running = serve(tmp_path_factory.mktemp("tableplay"))
-    yield running
-    running.stop()
 
 
 def finish_round(ui, view, bob_live) -> None:
@@ -189,12 +187,7 @@ def test_the_board_watched_is_named_and_the_header_shows_the_place(ui, server):
     _me, view, bob, bob_live, _table_id, seed = start_duel(ui, server)
     with bob_live:
         assert view.best_text.text == "Place 1 of 2"  # not the local record
-        theirs = blockyard.new_game("eu-classic", seed=seed)
-        while theirs.score == 0:
-            action = ["place", *theirs.legal_moves()[0]]
-            theirs.apply(action)
-            bob_live.act(action)
-        pump_until(ui, lambda: view.table.scores[1] == theirs.score)
+        theirs = play_until_scored(ui, view, bob_live, seed)
         assert view.best_text.text == "Place 2 of 2"
         view.send(["end"])
         pump_until(ui, lambda: view.may_watch())
@@ -246,12 +239,7 @@ def test_a_player_who_leaves_after_the_result_keeps_their_name_in_it(ui, server)
     # found playing: the result said "free seat wins" once the winner had left
     _me, view, bob, bob_live, _table_id, seed = start_duel(ui, server)
     with bob_live:
-        theirs = blockyard.new_game("eu-classic", seed=seed)
-        while theirs.score == 0:
-            action = ["place", *theirs.legal_moves()[0]]
-            theirs.apply(action)
-            bob_live.act(action)
-        pump_until(ui, lambda: view.table.scores[1] == theirs.score)
+        play_until_scored(ui, view, bob_live, seed)
         finish_round(ui, view, bob_live)
         assert view.panel.title.text == f"{bob.name} wins"
         bob_live.leave()

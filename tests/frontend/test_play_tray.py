@@ -9,32 +9,13 @@ import subprocess
 import sys
 
 from PIL import Image
+from rule_texts import TRAY_LOOKS
 
 import blockyard
 from blockyard.frontend import theme
 from blockyard.frontend.app import run
 
-RULES = """
-[ruleset]
-id = "tray-looks"
-name = "Tray looks"
-family = "test"
-description = "a bomb and a dot of the same shape"
-[board]
-rows = 6
-cols = 6
-[pieces.dot]
-shapes = ["#"]
-[pieces.square]
-shapes = ["##/##"]
-[pieces.bomb]
-shapes = ["#"]
-look = { mark = "burst", outline = true }
-[plugins.weighted-dealing]
-[plugins.line-clearing]
-[plugins.line-scoring]
-triangular_base = 10
-[help]
+RULES = TRAY_LOOKS + """[help]
 text = "Drag pieces onto the board."
 """
 

@@ -11,7 +11,7 @@ import time
 import tomllib
 
 import pytest
-from test_launcher_and_persistence import process_window, relaunch, start_process
+from window_process import process_window, relaunch, start_process
 
 import blockyard
 from blockyard.frontend import colourvision, theme

@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime as dt
 
 import blockyard
-from blockyard.frontend import theme
+from blockyard.frontend import i18n, theme
 from blockyard.frontend.i18n import format_number
 from blockyard.frontend.launcher import LauncherView
 from blockyard.frontend.menus import MenuView
@@ -16,6 +16,7 @@ from blockyard.frontend.pages import HelpView, StatsView
 from blockyard.frontend.persistence import Settings
 from blockyard.frontend.summary_view import SummaryView
 from blockyard.frontend.tray_view import TrayGameView
+from blockyard.records import TableResult
 
 
 def play_and_record(app, ruleset, seed, moves, date=None):
@@ -248,3 +249,21 @@ def test_an_untimed_tray_game_records_the_time_it_was_played_and_the_statistics_
     ui.app.show_stats("tiered", ui.app.show_launcher)  # no games: no time
     ui.pump(2)
     assert ui.view.figures["Play time"] == "—"
+
+
+def test_statistics_count_rounds_not_tables(ui, english):
+    records = ui.app.records
+    for rnd, winner in ((1, 0), (2, 1), (3, 0)):  # one table, a rematch, another one
+        records.record_table(TableResult("127.0.0.1:1", 7, rnd, "eu-classic", ("me", "you"),
+                                         (10, 5), winner, 0))
+    records.record_table(TableResult("127.0.0.1:1", 8, 1, "eu-classic", ("me", "you"),
+                                     (1, 9), 1, 0))
+    ui.app.show_stats("eu-classic")
+    ui.pump(1)
+    stats = ui.view
+    assert isinstance(stats, StatsView)
+    assert any("4 online rounds, 2 won" in t.text for t in stats.texts)
+    i18n.set_language("de")
+    stats.rebuild()
+    ui.pump(1)
+    assert any("4 Online-Runden, 2 gewonnen" in t.text for t in ui.view.texts)

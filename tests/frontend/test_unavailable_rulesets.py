@@ -4,6 +4,12 @@ why instead of starting a game (issue 22, reproducer 6)."""
 
 from __future__ import annotations
 
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
 import blockyard
 from blockyard import paths
 from blockyard.frontend import theme
@@ -21,7 +27,19 @@ def write_user_files() -> None:
     (folder / "not-toml.toml").write_text("this is [not toml\n", encoding="utf-8")
 
 
-def test_rulesets_that_cannot_load_are_greyed_with_their_reason_and_say_why(ui):
+@pytest.fixture
+def short_home(isolated_home, monkeypatch):
+    """A home at a short path, the same length on every machine and parallel worker:
+    the reason shown begins with the rule file's path, and the launcher's line ends
+    a text too long for it with "…" (a path as long as a worker's temporary folder's
+    left only " …" of it)."""
+    folder = Path(tempfile.mkdtemp(prefix="by-"))
+    monkeypatch.setenv("BLOCKYARD_HOME", str(folder))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_rulesets_that_cannot_load_are_greyed_with_their_reason_and_say_why(short_home, ui):
     write_user_files()
     broken = {info.id: info.error for info in blockyard.list_rulesets() if info.error}
     assert set(broken) == {"needs-nowhere", "not-toml"}

@@ -11,11 +11,14 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
+import sqlalchemy as sa
 
 import blockyard
 
@@ -38,7 +41,8 @@ def postgres_bin(name: str) -> str | None:
 
 @dataclass
 class Postgres:
-    """A throwaway PostgreSQL cluster in a temporary folder."""
+    """A throwaway PostgreSQL cluster in a temporary folder, one for the whole run:
+    each parallel worker makes its own databases in it (named after the worker)."""
 
     folder: Path
     port: int
@@ -52,7 +56,8 @@ class Postgres:
         import psycopg
 
         self.databases += 1
-        name = f"blockyard_{self.databases}"
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+        name = f"blockyard_{worker}_{self.databases}"
         with psycopg.connect(self.url(), autocommit=True) as conn:
             conn.execute(f"CREATE DATABASE {name}")  # a name made here, not input
         return self.url(name)
@@ -95,6 +100,18 @@ class Server:
 
 def start_server(database: str, home: Path, *extra: str,
                  env: dict[str, str] | None = None) -> Server:
+    """A ``blockyard serve`` on ``database``, once it answers ``/api/health``: on a
+    port the OS gave out as free (asked again if another process took it meanwhile,
+    a parallel worker's server say)."""
+    for _attempt in range(5):
+        server = _start_server_once(database, home, extra, env)
+        if server is not None:
+            return server
+    raise AssertionError("no free port for the server after 5 attempts")
+
+
+def _start_server_once(database: str, home: Path, extra: tuple[str, ...],
+                       env: dict[str, str] | None) -> Server | None:
     port = free_port()
     log = home / f"server-{port}.log"
     environment = {**os.environ, "BLOCKYARD_HOME": str(home),
@@ -109,16 +126,51 @@ def start_server(database: str, home: Path, *extra: str,
     deadline = time.monotonic() + START_SECONDS
     while True:
         if process.poll() is not None:
-            raise AssertionError(f"the server stopped: {log.read_text()[-2000:]}")
+            server.stop()
+            said = log.read_text(errors="replace")
+            if "address already in use" in said.lower():
+                return None
+            raise AssertionError(f"the server stopped: {said[-2000:]}")
+        # asked only once this process says it listens on the port (uvicorn's line):
+        # never another process's server that got the same port
+        bound = f"running on http://127.0.0.1:{port} " in log.read_text(errors="replace")
         try:
-            if server.client.get("/api/health", timeout=2).status_code == 200:
+            if bound and server.client.get("/api/health", timeout=2).status_code == 200:
                 return server
         except httpx.TransportError:
             pass
         if time.monotonic() > deadline:
             server.stop()
             raise AssertionError(f"the server did not start: {log.read_text()[-2000:]}")
-        time.sleep(0.1)
+        time.sleep(0.1)  # polling interval of the wait above (bounded by its deadline)
+
+
+@contextmanager
+def engine_of(url: str) -> Iterator[sa.Engine]:
+    """An engine on the store at ``url``, disposed of afterwards."""
+    from blockyard.server import db
+
+    made = db.make_engine(url)
+    try:
+        yield made
+    finally:
+        made.dispose()
+
+
+@contextmanager
+def two_processes(database: str, home: Path, env: dict[str, str] | None = None
+                  ) -> Iterator[tuple[Server, Server]]:
+    """Two ``blockyard serve`` processes on one (PostgreSQL) database, as a
+    scaled-out server runs (the first migrates it), stopped afterwards."""
+    first = start_server(database, home, env=env)
+    try:
+        second = start_server(database, home, env=env)
+        try:
+            yield first, second
+        finally:
+            second.stop()
+    finally:
+        first.stop()
 
 
 MINE = ('[ruleset]\nextends = "eu-classic"\nid = "mine"\nname = "Mine"\n'

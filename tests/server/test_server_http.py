@@ -12,6 +12,7 @@ import subprocess
 import sys
 
 import httpx
+import pytest
 from server_support import Server, finished_game
 
 import blockyard
@@ -228,22 +229,24 @@ def test_openapi_describes_the_calls(server: Server) -> None:
         assert path in paths
 
 
-def test_serve_refuses_bad_options(tmp_path) -> None:
-    def serve(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "blockyard", "serve", *args],
-                              capture_output=True, text=True, timeout=60,
-                              env={**os.environ, **env})
+BAD_OPTIONS = [  # (arguments after --database, its value or None for an SQLite file,
+                #  the environment, what the error names)
+    (["--workers", "2"], None, {}, "PostgreSQL"),
+    ([], "mysql://x/y", {}, "--database"),
+    ([], "sqlite://", {}, "file"),
+    ([], None, {"BLOCKYARD_SERVER_LIMITS": "submit=0"}, "BLOCKYARD_SERVER_LIMITS"),
+    ([], None, {"BLOCKYARD_SERVER_LIMITS": "nonsense"}, "BLOCKYARD_SERVER_LIMITS"),
+    ([], None, {"BLOCKYARD_SERVER_ABANDON_SECONDS": "soon"}, "BLOCKYARD_SERVER_ABANDON_SECONDS"),
+    ([], None, {"BLOCKYARD_SERVER_CLOCK_TOLERANCE": "-1"}, "BLOCKYARD_SERVER_CLOCK_TOLERANCE"),
+]
 
-    sqlite = f"sqlite:///{tmp_path / 'x.sqlite3'}"
-    answer = serve("--database", sqlite, "--workers", "2")
-    assert answer.returncode == 2 and "PostgreSQL" in answer.stderr
-    answer = serve("--database", "mysql://x/y")
-    assert answer.returncode == 2 and "--database" in answer.stderr
-    answer = serve("--database", "sqlite://")
-    assert answer.returncode == 2 and "file" in answer.stderr
-    for variable, value in (("BLOCKYARD_SERVER_LIMITS", "submit=0"),
-                            ("BLOCKYARD_SERVER_LIMITS", "nonsense"),
-                            ("BLOCKYARD_SERVER_ABANDON_SECONDS", "soon"),
-                            ("BLOCKYARD_SERVER_CLOCK_TOLERANCE", "-1")):
-        answer = serve("--database", sqlite, **{variable: value})
-        assert answer.returncode == 2 and variable in answer.stderr, answer.stderr
+
+@pytest.mark.parametrize(("args", "database", "env", "named"), BAD_OPTIONS,
+                         ids=[named for _a, _d, _e, named in BAD_OPTIONS])
+def test_serve_refuses_bad_options(tmp_path, args: list[str], database: str | None,
+                                   env: dict[str, str], named: str) -> None:
+    url = database or f"sqlite:///{tmp_path / 'x.sqlite3'}"
+    answer = subprocess.run([sys.executable, "-m", "blockyard", "serve", "--database", url,
+                             *args], capture_output=True, text=True, timeout=60,
+                            env={**os.environ, **env})
+    assert answer.returncode == 2 and named in answer.stderr, answer.stderr

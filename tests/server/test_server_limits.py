@@ -5,11 +5,10 @@ serve` processes on one PostgreSQL)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-from server_support import Postgres, Server, start_server
+from server_support import Server, engine_of
 
 from blockyard.server import db, limits
 
@@ -22,24 +21,11 @@ class Clock:
         return self.now
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'limits.sqlite3'}"
-    else:
-        url = request.getfixturevalue("postgres").new_database()
-    db.migrate(url)
-    return url
-
-
 @pytest.fixture
 def engines(database: str) -> Iterator[tuple[sa.Engine, sa.Engine]]:
-    first, second = db.make_engine(database), db.make_engine(database)
-    try:
+    """Two engines on one store, as two server processes have."""
+    with engine_of(database) as first, engine_of(database) as second:
         yield first, second
-    finally:
-        first.dispose()
-        second.dispose()
 
 
 def test_a_shared_limit_counts_every_process(engines: tuple[sa.Engine, sa.Engine]) -> None:
@@ -85,20 +71,6 @@ def test_bad_limits_are_refused(engines: tuple[sa.Engine, sa.Engine]) -> None:
         limits.SharedRateLimit(engines[0], "submit", 0)
     with pytest.raises(ValueError, match="rate limit name"):
         limits.SharedRateLimit(engines[0], "x" * 40, 3)
-
-
-@pytest.fixture
-def two_servers(postgres: Postgres, tmp_path_factory: pytest.TempPathFactory
-                ) -> Iterator[tuple[Server, Server]]:
-    database = postgres.new_database()
-    home = tmp_path_factory.mktemp("limits2")
-    first = start_server(database, home)
-    second = start_server(database, home)
-    try:
-        yield first, second
-    finally:
-        first.stop()
-        second.stop()
 
 
 def test_two_processes_share_the_sign_in_limit(two_servers: tuple[Server, Server]) -> None:

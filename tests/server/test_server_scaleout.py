@@ -7,27 +7,12 @@ from __future__ import annotations
 
 import json
 import signal
-from collections.abc import Iterator
 
 import pytest
 from server_support import Postgres, Server, start_server
 from test_server_tables import auth, live, play, receive, until
 
 import blockyard
-
-
-@pytest.fixture
-def two_servers(postgres: Postgres, tmp_path_factory: pytest.TempPathFactory
-                ) -> Iterator[tuple[Server, Server]]:
-    database = postgres.new_database()
-    home = tmp_path_factory.mktemp("scaleout")
-    first = start_server(database, home)
-    second = start_server(database, home)  # the first has migrated the database
-    try:
-        yield first, second
-    finally:
-        first.stop()
-        second.stop()
 
 
 def test_a_duel_across_two_processes_survives_a_killed_process(

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_support import Postgres, Server, start_server
+from server_support import Server, engine_of
 from test_server_tables import WAIT, auth, live, new_table, receive, until
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
@@ -197,20 +197,6 @@ def test_me_live_refuses_a_bad_token_and_bad_messages(server: Server) -> None:
 # -- across two processes ------------------------------------------------------------------
 
 
-@pytest.fixture
-def two_servers(postgres: Postgres, tmp_path_factory: pytest.TempPathFactory
-                ) -> Iterator[tuple[Server, Server]]:
-    database = postgres.new_database()
-    home = tmp_path_factory.mktemp("social")
-    first = start_server(database, home)
-    second = start_server(database, home)
-    try:
-        yield first, second
-    finally:
-        first.stop()
-        second.stop()
-
-
 def test_presence_and_invitations_cross_processes(two_servers: tuple[Server, Server]) -> None:
     one, two = two_servers
     alice, alice_token = one.account("alice")
@@ -232,15 +218,14 @@ def test_presence_and_invitations_cross_processes(two_servers: tuple[Server, Ser
 
 @pytest.fixture
 def engine(tmp_path: Path) -> Iterator[Any]:
+    """The store's bounds on SQLite (the moments are explicit: no clock, no race)."""
     url = f"sqlite:///{tmp_path / 'social.sqlite3'}"
     db.migrate(url)
-    made = db.make_engine(url)
-    try:
+    with engine_of(url) as made:
         yield made
-    finally:
-        made.dispose()
 
 
+@pytest.mark.usefixtures("cheap_passwords")
 def test_the_store_bounds_invitations_and_presence(engine: Any) -> None:
     from blockyard.server import tablestore
 
@@ -270,10 +255,10 @@ def test_the_store_bounds_invitations_and_presence(engine: Any) -> None:
     assert presence.online() == ["alice"]
 
 
-def test_serve_refuses_a_bad_presence_window(tmp_path: Path) -> None:
+@pytest.mark.parametrize("value", ["soon", "1", "-5"])
+def test_serve_refuses_a_bad_presence_window(tmp_path: Path, value: str) -> None:
     sqlite = f"sqlite:///{tmp_path / 'x.sqlite3'}"
-    for value in ("soon", "1", "-5"):
-        answer = subprocess.run([sys.executable, "-m", "blockyard", "serve", "--database",
-                                 sqlite], capture_output=True, text=True, timeout=60,
-                                env={**os.environ, social.PRESENCE_ENV: value})
-        assert answer.returncode == 2 and social.PRESENCE_ENV in answer.stderr, answer.stderr
+    answer = subprocess.run([sys.executable, "-m", "blockyard", "serve", "--database",
+                             sqlite], capture_output=True, text=True, timeout=60,
+                            env={**os.environ, social.PRESENCE_ENV: value})
+    assert answer.returncode == 2 and social.PRESENCE_ENV in answer.stderr, answer.stderr

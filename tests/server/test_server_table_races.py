@@ -11,30 +11,17 @@ from __future__ import annotations
 import asyncio
 import datetime as _dt
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from functools import partial
 
 import pytest
 import sqlalchemy as sa
 
-from blockyard.server import accounts, db, presence, tablestore
+from blockyard.server import accounts, presence, tablestore
 from blockyard.server.accounts import Account
 from blockyard.server.tablestore import Table, TableError
 
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def engine(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-           ) -> Iterator[sa.Engine]:
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path_factory.mktemp('races') / 'races.sqlite3'}"
-    else:
-        url = request.getfixturevalue("postgres").new_database()
-    db.migrate(url)
-    made = db.make_engine(url)
-    try:
-        yield made
-    finally:
-        made.dispose()
+pytestmark = pytest.mark.usefixtures("cheap_passwords")  # dozens of accounts made here
 
 
 def players(engine: sa.Engine, count: int) -> list[Account]:

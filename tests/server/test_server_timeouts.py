@@ -11,7 +11,7 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from server_support import Postgres, Server, start_server
+from server_support import Postgres, Server, start_server, two_processes
 from test_server_tables import auth, live, play, until
 
 import blockyard
@@ -88,15 +88,9 @@ def test_a_waiting_table_whose_creator_never_comes_is_closed(quick: Server) -> N
 @pytest.fixture
 def two_quick(postgres: Postgres, tmp_path_factory: pytest.TempPathFactory
               ) -> Iterator[tuple[Server, Server]]:
-    database = postgres.new_database()
-    home = tmp_path_factory.mktemp("timeouts2")
-    first = start_server(database, home, env=TIMEOUT)
-    second = start_server(database, home, env=TIMEOUT)
-    try:
-        yield first, second
-    finally:
-        first.stop()
-        second.stop()
+    with two_processes(postgres.new_database(), tmp_path_factory.mktemp("timeouts2"),
+                       env=TIMEOUT) as pair:
+        yield pair
 
 
 def test_presence_is_shared_between_processes(two_quick: tuple[Server, Server]) -> None:
@@ -112,7 +106,8 @@ def test_presence_is_shared_between_processes(two_quick: tuple[Server, Server]) 
             until(b, "table")
             games = [blockyard.new_game("eu-classic", seed=seed) for _ in range(2)]
             # several timeouts pass: each process sees the other's player present,
-            # so neither seat is ended (the next moves are the ones played)
+            # so neither seat is ended (the next moves are the ones played); time
+            # passing is the behaviour here (nothing may happen), not a wait for one
             time.sleep(4)
             play(a, games[0], [b], 0)
             play(b, games[1], [a], 1)
