@@ -300,6 +300,12 @@ def test_swap_game_over_and_new_record(ui):
     drop_at(ui, 0, 0, 1)
     assert game.over and sounds(ui)[-2:] == ["place", "game_over"]
     ui.pump(60)
+    # a game from a chosen start is practice: no record, no record sound
+    assert isinstance(ui.view, SummaryView) and ui.view.summary.practice
+    assert not ui.view.summary.new_record and sounds(ui)[-1] != "record"
+    ui.app.start_game("woodoku", seed=3)  # the rules' own deal: its first game is a record
+    ui.key("1", "Return", "e", "e")
+    ui.pump(60)
     assert isinstance(ui.view, SummaryView) and ui.view.summary.new_record
     assert sounds(ui)[-1] == "record"
 
