@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from game_support import LONG_PIECES, NEARLY_FULL, played_out
 
 import blockyard
 from blockyard.gamecheck import (
@@ -21,19 +22,6 @@ from blockyard.gamecheck import (
     identity_of,
 )
 from blockyard.replays import replay_data
-
-NEARLY_FULL = "\n".join([".........."] + ["#########."] * 9)
-LONG_PIECES = ["##########", "/".join("#" * 10), "#"]
-
-
-def played_out(game: blockyard.Game) -> blockyard.Game:
-    while not game.over:
-        moves = game.legal_moves()
-        if not moves:
-            game.end_round()
-            break
-        game.place(*moves[0])
-    return game
 
 
 def test_a_custom_start_is_marked_in_its_replay_and_practice_in_the_records(tmp_path) -> None:

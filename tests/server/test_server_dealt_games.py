@@ -19,30 +19,17 @@ from typing import Any
 import httpx
 import pytest
 import sqlalchemy as sa
+from game_support import LONG_PIECES, NEARLY_FULL, played_out
 from server_support import Server, finished_game, old_database
 
 import blockyard
 from blockyard.replays import replay_data
 from blockyard.server import db, games
 
-NEARLY_FULL = "\n".join([".........."] + ["#########."] * 9)
-LONG_PIECES = ["##########", "/".join("#" * 10), "#"]
-
 
 def submit(server: Server, token: str, data: dict[str, Any]) -> httpx.Response:
     return server.client.post("/api/games", json=data,
                               headers={"Authorization": f"Bearer {token}"})
-
-
-def played_out(game: blockyard.Game) -> blockyard.Game:
-    """``game`` played to its end with the first legal placement each time."""
-    while not game.over:
-        moves = game.legal_moves()
-        if not moves:
-            game.end_round()
-            break
-        game.place(*moves[0])
-    return game
 
 
 def board_names(server: Server, ruleset: str, date: str | None = None) -> list[tuple[str, int]]:
