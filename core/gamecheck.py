@@ -49,8 +49,10 @@ ENTRIES_PER_SECOND = 60
 frame at 60 frames a second, far above any player's keys)."""
 MAX_ENTRIES = 200_000
 """The most log entries a game of any ruleset may have to be verified."""
-IDENTITY_FORMAT = "blockyard-game/1"
-"""The first item of what :func:`game_identity` hashes."""
+IDENTITY_FORMAT = "blockyard-game/2"
+"""The first item of what :func:`game_identity` and :func:`identity_of` hash
+(``blockyard-game/1`` hashed Python's ``repr`` of the moves and figures: slower;
+migration 0008 recomputed the stored games' identities)."""
 
 _POSITION_WORDS = {"board": "board", "tray": "tray", "stream": "stone stream"}
 
@@ -60,10 +62,16 @@ class NotCounted(DataError):
     real game of its ruleset needs. The message says which, in a sentence."""
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=True,
+                              allow_nan=False)
+_COMPACT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=True, allow_nan=False,
+                            check_circular=False)
+# made once: json.dumps with any argument builds a new encoder for every call
+
+
 def canonical_json(value: Any) -> str:
     """``value`` as one canonical JSON text: keys sorted, no spaces, ASCII only."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True,
-                      allow_nan=False)
+    return _CANONICAL.encode(value)
 
 
 def _date(value: Any) -> _dt.date | None:
@@ -207,8 +215,7 @@ def check_work(ruleset: Ruleset, log: Sequence[Any]) -> None:
 def actions_json(actions: Sequence[Any]) -> str:
     """A log's actions (the entries after its start) as one compact JSON text:
     lists of scalars, so this is their one canonical form."""
-    return json.dumps(list(actions), separators=(",", ":"), ensure_ascii=True,
-                      allow_nan=False)
+    return _COMPACT.encode(list(actions))  # no cycle in a list of lists of scalars
 
 
 class WorkMeter:
@@ -251,7 +258,7 @@ def identity_of(digest: str, start: Mapping[str, Any], actions: Sequence[Any]) -
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
-def game_identity(game: Game) -> str:
+def game_identity(game: Game, actions: str | None = None) -> str:
     """The identity of ``game``: one hex SHA-256 for one game, however a file spelt
     it. What makes a game is its rules (their digest), the dealt start, the moves
     it made (its placements, its dropped stones: the log's move entries as the
@@ -259,15 +266,32 @@ def game_identity(game: Game) -> str:
     board's cells). Whatever else a log holds between two moves (turns of a
     piece, a stone's steps and its clock) counts through where it led: actions
     that leave the game as it was (four turns of a piece, a step left and back)
-    make no other game."""
+    make no other game. ``actions``: :func:`actions_json` of ``game.log[1:]``
+    when the caller has it already (a log of moves only is then not encoded
+    again).
+
+    What is hashed (format :data:`IDENTITY_FORMAT`), in UTF-8, one part a line:
+    the :func:`canonical_json` of ``[IDENTITY_FORMAT, rules digest, start entry
+    without its rule text]``; the :func:`actions_json` of the move entries;
+    ``score,moves,lines,over_reason (canonical JSON),bits`` in decimal; then
+    ``B`` and the cells' colour indices as bytes (``J`` and their JSON when one
+    is 256 or more)."""
     names = game.mode.move_actions
-    moves = [entry for entry in game.log[1:] if entry[0] in names]
+    log = game.log
+    moves = [entry for entry in log[1:] if entry[0] in names]
+    moves_text = actions if actions is not None and len(moves) == len(log) - 1 \
+        else actions_json(moves)
     grid = game.grid
-    figures = (game.score, game.moves, game.lines_cleared, game.over_reason, grid.bits,
-               grid.colours)
-    head = {key: value for key, value in game.log[0][1].items() if key != "ruleset"}
-    # the moves (engine entries of integers) and figures (integers, a reason, a tuple
-    # of integers) as Python writes them: one text for each, far cheaper than JSON
-    text = f"{canonical_json([IDENTITY_FORMAT, game.ruleset.digest, head])}\n{moves!r}\n" \
-        f"{figures!r}"
-    return hashlib.sha256(text.encode("utf-8", "backslashreplace")).hexdigest()
+    head = {key: value for key, value in log[0][1].items() if key != "ruleset"}
+    digest = hashlib.sha256(canonical_json([IDENTITY_FORMAT, game.ruleset.digest, head])
+                            .encode("utf-8"))
+    digest.update(b"\n")
+    digest.update(moves_text.encode("ascii"))
+    digest.update(f"\n{game.score},{game.moves},{game.lines_cleared},"
+                  f"{canonical_json(game.over_reason)},{grid.bits}\n".encode("ascii"))
+    colours = grid.colours
+    try:
+        digest.update(b"B" + bytes(colours))
+    except ValueError:  # a colour index of 256 or more
+        digest.update(b"J" + canonical_json(list(colours)).encode("ascii"))
+    return digest.hexdigest()

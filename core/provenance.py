@@ -97,16 +97,21 @@ def ruleset_plugins(ruleset: Ruleset) -> tuple[PluginVersion, ...]:
     :func:`blockyard.register_plugin` belong to no distribution and are not
     listed)."""
     reg = registry()
-    sources = {BUNDLED_DIST}
-    for name, _plugin in ruleset.plugin_objects:
-        entry = reg.get(name)
-        if entry is not None and entry.source != "runtime":
-            sources.add(entry.source)
-    mode_source = reg.mode_sources.get(ruleset.mode)
-    if mode_source:
-        sources.add(mode_source)
-    return tuple(PluginVersion(source, reg.version_of(source) or UNKNOWN_VERSION)
-                 for source in sorted(sources, key=lambda s: (s != BUNDLED_DIST, s)))
+    key = (tuple(name for name, _plugin in ruleset.plugin_objects), ruleset.mode)
+    found: tuple[PluginVersion, ...] | None = reg.distributions.get(key)
+    if found is None:  # asked for every game a server verifies: worked out once
+        sources = {BUNDLED_DIST}
+        for name in key[0]:
+            entry = reg.get(name)
+            if entry is not None and entry.source != "runtime":
+                sources.add(entry.source)
+        mode_source = reg.mode_sources.get(ruleset.mode)
+        if mode_source:
+            sources.add(mode_source)
+        found = reg.distributions[key] = tuple(
+            PluginVersion(source, reg.version_of(source) or UNKNOWN_VERSION)
+            for source in sorted(sources, key=lambda s: (s != BUNDLED_DIST, s)))
+    return found
 
 
 def of_ruleset(ruleset: Ruleset) -> Provenance:

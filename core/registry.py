@@ -133,6 +133,9 @@ class Registry:
     """Seconds each plugin package (by distribution name) took to import and register."""
     versions: dict[str, str | None] = field(default_factory=dict, repr=False)
     """The versions :meth:`version_of` looked up, by source (for this registry's life)."""
+    distributions: dict[Any, Any] = field(default_factory=dict, repr=False)
+    """:func:`blockyard.provenance.ruleset_plugins`'s answers by a ruleset's plugin
+    names and mode (for this registry's life; emptied when a plugin is registered)."""
 
     def version_of(self, source: str) -> str | None:
         """:func:`package_version` of a plugin's ``source``, looked up once per
@@ -298,6 +301,7 @@ def register_plugin(name: str, factory: Callable[..., Any]) -> None:
         raise PluginError(f"plugin name {name!r} is taken (registered by {old.source!r})")
     entry = PluginEntry(name, factory, "runtime")
     reg.plugins[name] = entry
+    reg.distributions.clear()
     _runtime[name] = entry
     _forget_rulesets()
 
@@ -307,7 +311,9 @@ def unregister_plugin(name: str) -> None:
     if name not in _runtime:
         raise PluginError(f"no plugin {name!r} was registered with register_plugin")
     del _runtime[name]
-    registry().plugins.pop(name, None)
+    reg = registry()
+    reg.plugins.pop(name, None)
+    reg.distributions.clear()
     _forget_rulesets()
 
 

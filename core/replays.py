@@ -52,6 +52,11 @@ class ReplayError(DataError):
     altered file). The message says which."""
 
 
+_DIGEST_JSON = json.JSONEncoder(sort_keys=True, check_circular=False)
+"""``json.dumps(..., sort_keys=True)`` made once (a snapshot holds no cycle)."""
+_COMPACT_JSON = json.JSONEncoder(separators=(",", ":"), check_circular=False)
+
+
 def state_digest(game: Game) -> str:
     """A digest of the game's full state (what a faithful replay must reach): its
     snapshot but the log and the rule text, which the file's ``ruleset_digest``
@@ -59,7 +64,7 @@ def state_digest(game: Game) -> str:
     verification's cost beyond the replay itself)."""
     snap = game._snapshot_sharing_log()
     del snap["log"], snap["ruleset"]
-    return hashlib.sha256(json.dumps(snap, sort_keys=True).encode()).hexdigest()
+    return hashlib.sha256(_DIGEST_JSON.encode(snap).encode()).hexdigest()
 
 
 def legacy_state_digest(game: Game) -> str:
@@ -264,10 +269,11 @@ class Replay:
             raise ReplayError(f"{self._where()}: the game cannot be replayed: {exc}") from None
 
 
-def replay_data(game: Game, player: str = "", *,
-                final_digest: str | None = None) -> dict[str, Any]:
+def replay_data(game: Game, player: str = "", *, final_digest: str | None = None,
+                dealt: bool = False) -> dict[str, Any]:
     """The JSON content of a replay of ``game`` (``final_digest``: its
-    :func:`state_digest`, when the caller has it already). ``chosen_start``: why
+    :func:`state_digest`, when the caller has it already; ``dealt``: the caller
+    checked that ``game`` is the rules' own deal). ``chosen_start``: why
     the game is not the rules' own deal (a starting position or another seed
     than a daily date's; :func:`blockyard.gamecheck.chosen_start`), or ``None``:
     a game from a chosen start is kept and watched like any other, and never
@@ -278,7 +284,7 @@ def replay_data(game: Game, player: str = "", *,
             "ruleset_digest": digest, "seed": game.seed, "date": game.date,
             "player": player, "score": game.score, "over_reason": game.over_reason,
             "finished": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
-            "chosen_start": chosen_start(game),
+            "chosen_start": None if dealt else chosen_start(game),
             "final_digest": final_digest or state_digest(game),
             "plugins": provenance.plugins_json(provenance.ruleset_plugins(game.ruleset)),
             "log": game.log}
@@ -292,12 +298,12 @@ _ENCODED_RULES: dict[str, str] = {}
 
 
 def replay_json(game: Game, player: str = "", *, final_digest: str | None = None,
-                actions: str | None = None) -> str:
+                actions: str | None = None, dealt: bool = False) -> str:
     """:func:`replay_data` as compact JSON text, the rule text's JSON encoded once
     per ruleset (it is most of a replay's bytes; the server writes one per game).
     ``actions``: the :func:`blockyard.gamecheck.actions_json` of ``game.log[1:]``,
     when the caller has it already."""
-    data = replay_data(game, player, final_digest=final_digest)
+    data = replay_data(game, player, final_digest=final_digest, dealt=dealt)
     text = game.log[0][1]["ruleset"]
     digest = data["ruleset_digest"]
     encoded = _ENCODED_RULES.get(digest)
@@ -306,9 +312,8 @@ def replay_json(game: Game, player: str = "", *, final_digest: str | None = None
             _ENCODED_RULES.clear()
         encoded = _ENCODED_RULES[digest] = json.dumps(text, separators=(",", ":"))
     del data["log"]  # the last key: written below, the start and the actions apart
-    head = json.dumps(data, separators=(",", ":"))
-    start = json.dumps(["start", {**game.log[0][1], "ruleset": _RULES}],
-                       separators=(",", ":"))
+    head = _COMPACT_JSON.encode(data)
+    start = _COMPACT_JSON.encode(["start", {**game.log[0][1], "ruleset": _RULES}])
     if _RULES_JSON in head or start.count(_RULES_JSON) != 1:  # pragma: no cover - a NUL
         return json.dumps(replay_data(game, player, final_digest=final_digest),
                           separators=(",", ":"))

@@ -131,12 +131,16 @@ def _verify(data: dict[str, Any], player: str) -> Verified:
         raise Refused("the rules in this replay do not match the hash recorded with them; "
                       "the file was altered")
     # other plugin versions or other rule numbers: named as what they are
-    played = provenance.Provenance(
-        None if data.get("plugins") is None else provenance.read_plugins(data["plugins"]),
-        data["ruleset_digest"], start["ruleset"])
-    differs = provenance.mismatch(played, provenance.of_ruleset(ruleset))
-    if differs is not None:
-        raise Refused(differs_sentence(rid, differs, "this server"))
+    served = provenance.of_ruleset(ruleset)
+    recorded = data.get("plugins")
+    if not (same_text and recorded is not None and served.plugins is not None
+            and recorded == provenance.plugins_json(served.plugins)):  # else: the same
+        played = provenance.Provenance(
+            None if recorded is None else provenance.read_plugins(recorded),
+            data["ruleset_digest"], start["ruleset"])
+        differs = provenance.mismatch(played, served)
+        if differs is not None:
+            raise Refused(differs_sentence(rid, differs, "this server"))
     if not same_text:  # pragma: no cover - a digest differs whenever the text does
         raise Refused(f"the rules of {rid!r} differ from this server's")
     check_work(ruleset, log)
@@ -172,12 +176,12 @@ def _verify(data: dict[str, Any], player: str) -> Verified:
                       "it differently")
     if not game.over:
         raise Refused("the game is not over: only finished games are accepted")
-    moves = actions_json(game.log[1:])
-    stored = replay_json(game, player, final_digest=final, actions=moves)
+    actions = actions_json(game.log[1:])
+    stored = replay_json(game, player, final_digest=final, actions=actions, dealt=True)
     return Verified(
         ruleset_id=ruleset.id, ruleset_digest=ruleset.digest, daily=ruleset.is_daily,
         date=game.date, seed=int(game.seed), score=int(game.score), moves=len(game.log) - 1,
-        identity=game_identity(game), replay=stored)
+        identity=game_identity(game, actions), replay=stored)
 
 
 def _no_constant(name: str) -> Any:

@@ -171,6 +171,33 @@ def test_four_huge_logs_beside_a_normal_game_harm_only_themselves(server: Server
     assert "Traceback" not in log and " 500 " not in log
 
 
+MOMENT = "2026-11-30 12:00:00.000000"  # as SQLAlchemy writes it in SQLite
+
+
+def store_games(engine: sa.Engine, rows: list[tuple[int, str, dict[str, Any]]],
+                identities: dict[int, str] | None = None) -> None:
+    """Each ``(id, player, replay)`` stored as an older server stored it, counted
+    (``identities``: the ``games.identity`` of each game, from revision 0007 on);
+    the engine is disposed of."""
+    extra = ", identity" if identities is not None else ""
+    try:
+        with engine.begin() as conn:
+            for key, name, data in rows:
+                conn.execute(sa.text(
+                    "INSERT INTO accounts (id, name, name_key, password_hash, created) "
+                    "VALUES (:i, :n, :n, 'x', :t)"), {"i": key, "n": name, "t": MOMENT})
+                conn.execute(sa.text(
+                    "INSERT INTO games (id, account_id, ruleset_id, ruleset_digest, daily, "
+                    f"date, seed, score, moves, counted, log_digest, replay, submitted{extra}) "
+                    "VALUES (:i, :i, 'eu-classic', :d, false, NULL, :s, :score, 1, true, :l, "
+                    f":r, :t{', :identity' if extra else ''})"),
+                    {"i": key, "d": data["ruleset_digest"], "s": data["seed"],
+                     "score": data["score"], "l": f"{key:064x}", "r": json.dumps(data),
+                     "t": MOMENT, "identity": (identities or {}).get(key)})
+    finally:
+        engine.dispose()
+
+
 @pytest.mark.parametrize("database", ["sqlite", "postgresql"])
 def test_the_migration_keeps_one_record_per_game_and_uncounts_forgeries(
         database: str, tmp_path: Path, caplog: pytest.LogCaptureFixture,
@@ -185,22 +212,7 @@ def test_the_migration_keeps_one_record_per_game_and_uncounts_forgeries(
                                            tray=LONG_PIECES))
     rows = [(1, "ann", replay_data(honest, "ann")), (2, "bob", copy_of_it),
             (3, "eve", replay_data(forged, "eve"))]
-    moment = "2026-11-30 12:00:00.000000"  # as SQLAlchemy writes it in SQLite
-    try:
-        with engine.begin() as conn:
-            for key, name, data in rows:
-                conn.execute(sa.text(
-                    "INSERT INTO accounts (id, name, name_key, password_hash, created) "
-                    "VALUES (:i, :n, :n, 'x', :t)"), {"i": key, "n": name, "t": moment})
-                conn.execute(sa.text(
-                    "INSERT INTO games (id, account_id, ruleset_id, ruleset_digest, daily, "
-                    "date, seed, score, moves, counted, log_digest, replay, submitted) VALUES "
-                    "(:i, :i, 'eu-classic', :d, false, NULL, :s, :score, 1, true, :l, :r, :t)"),
-                    {"i": key, "d": data["ruleset_digest"], "s": data["seed"],
-                     "score": data["score"], "l": f"{key:064x}", "r": json.dumps(data),
-                     "t": moment})
-    finally:
-        engine.dispose()
+    store_games(engine, rows)
     with caplog.at_level(logging.INFO, logger="alembic"):
         db.migrate(url)
     said = caplog.text
@@ -218,5 +230,27 @@ def test_the_migration_keeps_one_record_per_game_and_uncounts_forgeries(
         assert stored[0].identity == identity and stored[1].identity is None
         assert games.leaderboard(engine, "eu-classic", False, None, 10) == [
             {"rank": 1, "name": "ann", "score": honest.score, "game_id": 1}]
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_the_identities_of_stored_games_are_computed_anew_in_their_second_format(
+        database: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    empty = None if database == "sqlite" else request.getfixturevalue("postgres").new_database()
+    url, engine = old_database(tmp_path, "0007", empty)
+    honest = finished_game("eu-classic", seed=22, moves=10)
+    other = finished_game("eu-classic", seed=23, moves=10)
+    rows = [(1, "ann", replay_data(honest, "ann")), (2, "bob", replay_data(other, "bob"))]
+    store_games(engine, rows, {1: "1" * 64, 2: "2" * 64})  # as revision 0007 wrote them
+    db.migrate(url)
+    engine = db.make_engine(url)
+    try:
+        with engine.connect() as conn:
+            stored = conn.execute(sa.text(
+                "SELECT id, counted, identity FROM games ORDER BY id")).all()
+        assert [(row.id, bool(row.counted), row.identity) for row in stored] == [
+            (1, True, blockyard.gamecheck.game_identity(honest)),
+            (2, True, blockyard.gamecheck.game_identity(other))]
     finally:
         engine.dispose()

@@ -5,12 +5,10 @@ another seed than its date's) or are copies of a game stored earlier (the same
 game spelt differently) are no longer counted, and each is named in the
 migration's log; nothing is deleted.
 
-The identity is computed by the engine this server runs
-(:mod:`blockyard.gamecheck`): a stored game's start can only be judged by the
-rules that deal it, and its identity is of the game its log plays (each stored
-game is replayed once). A game whose ruleset is not served here with the rules it
-was played with keeps its count and gets the identity of its log as stored (the
-log says so).
+Each stored game is judged by :func:`blockyard.server.migrations.judging.judge`
+(replayed once on the engine this server runs). A game whose ruleset is not
+served here with the rules it was played with keeps its count and gets the
+identity of its log as stored (the log says so).
 
 Revision ID: 0007
 Revises: 0006
@@ -26,42 +24,14 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import op
 
+from blockyard.server.migrations.judging import UNJUDGED, judge
+
 revision = "0007"
 down_revision = "0006"
 branch_labels = None
 depends_on = None
 
 log = logging.getLogger("alembic.runtime.migration")
-
-
-def _judge(replay: dict[str, Any], rulesets: dict[str, Any]) -> tuple[str, str | None]:
-    """A stored game's identity and why it cannot count (``None``: it can)."""
-    from blockyard.discovery import load_ruleset
-    from blockyard.errors import DataError, IllegalMove, PluginError, RulesetError
-    from blockyard.gamecheck import NotCounted, dealt_game, game_identity, identity_of
-
-    rid = str(replay["ruleset_id"])
-    digest = str(replay["ruleset_digest"])
-    entries = replay["log"]
-    start = entries[0][1]
-    if rid not in rulesets:
-        try:
-            rulesets[rid] = load_ruleset(rid)
-        except (RulesetError, PluginError):
-            rulesets[rid] = None
-    ruleset = rulesets[rid]
-    if ruleset is None or ruleset.digest != digest:
-        return identity_of(digest, start, entries[1:]), "unjudged"
-    try:
-        game = dealt_game(ruleset, start)
-    except NotCounted as exc:
-        return identity_of(digest, start, entries[1:]), str(exc)
-    try:  # the identity is of the game played: its moves and where they led
-        for action in entries[1:]:
-            game.apply(action)
-    except (DataError, IllegalMove, PluginError, ValueError, TypeError):
-        return identity_of(digest, start, entries[1:]), "unjudged"
-    return game_identity(game), None
 
 
 def upgrade() -> None:
@@ -74,7 +44,7 @@ def upgrade() -> None:
     rulesets: dict[str, Any] = {}
     rows = conn.execute(sa.select(games.c.id, games.c.replay).order_by(games.c.id)).all()
     for row in rows:
-        identity, problem = _judge(json.loads(row.replay), rulesets)
+        identity, problem = judge(json.loads(row.replay), rulesets)
         values: dict[str, Any] = {}
         if identity in first:
             log.warning("game %d is a copy of game %d (the same rules, start and actions): "
@@ -83,7 +53,7 @@ def upgrade() -> None:
         else:
             first[identity] = row.id
             values["identity"] = identity
-            if problem == "unjudged":
+            if problem == UNJUDGED:
                 log.warning("game %d: its ruleset is not served here with the rules it was "
                             "played with; it could not be judged", row.id)
             elif problem is not None:
