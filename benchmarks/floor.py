@@ -33,6 +33,10 @@ Two ways of storing, chosen by ``--group-commit``:
   (the same statement over arrays); each is acknowledged only after its group
   has committed, so nothing acknowledged is lost.
 
+A seat's ``end`` costs one statement more once it is stored: the table's result,
+when every seat's last stored move is over (on the pool, or grouped the same way
+on a second connection).
+
 Every process LISTENs on one channel (each payload one move, far under
 PostgreSQL's 8,000-byte limit) and sends the moves of other processes to its
 own connections. A process keeps a table in memory while it has connections to
@@ -51,7 +55,7 @@ import contextlib
 import json
 import random
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -83,7 +87,7 @@ CREATE TABLE IF NOT EXISTS floor_moves (
     action text NOT NULL, score int NOT NULL, over boolean NOT NULL,
     UNIQUE (table_id, seat, n));
 CREATE TABLE IF NOT EXISTS floor_results (
-    table_id int PRIMARY KEY, scores text NOT NULL, winner int);
+    table_id int PRIMARY KEY, scores text NOT NULL);
 """
 
 STORE = f"""
@@ -99,6 +103,22 @@ FROM stored
 """
 """Store moves (those whose (table, seat, n) is taken are left out) and NOTIFY each
 stored one, in one statement: one round trip, one transaction when autocommitted."""
+
+FINISH = f"""
+WITH last AS (
+    SELECT DISTINCT ON (table_id, seat) table_id, seat, score, over FROM floor_moves
+    WHERE table_id = ANY(%s) ORDER BY table_id, seat, n DESC),
+done AS (
+    INSERT INTO floor_results (table_id, scores)
+    SELECT table_id, json_agg(score ORDER BY seat)::text FROM last GROUP BY table_id
+    HAVING count(*) = {SEATS} AND bool_and(over)
+    ON CONFLICT DO NOTHING RETURNING table_id)
+UPDATE floor_tables SET status = 'finished' WHERE id IN (SELECT table_id FROM done)
+"""
+"""After seats' last moves are stored: the result of each of these tables whose
+every seat's last stored move is over (its winner is read from its scores), in
+one statement. Run after the move's own commit, so of two seats ending at once
+the later sees both."""
 
 
 def refused(reason: str, kind: str) -> str:
@@ -169,7 +189,8 @@ class TableState:
     loaded: asyncio.Event = field(default_factory=asyncio.Event)
     found: bool = False
     pending: list[Move] = field(default_factory=list)
-    """Moves announced while it was being loaded."""
+    """Moves announced while it was being loaded or while their seat's move was
+    being stored here."""
 
     def message(self) -> str:
         return json.dumps({"type": "table", "id": self.id, "ruleset_id": "eu-classic",
@@ -223,17 +244,19 @@ async def store(conn: psycopg.AsyncConnection[Any], moves: list[Move]
 
 
 class GroupCommit:
-    """Group commit on one connection: every action that arrived while the previous
-    group was being committed goes into the next transaction; each caller is
-    answered once its group has committed."""
+    """Group commit on one connection: every item that arrived while the previous
+    group was being committed goes into the next transaction (one statement over
+    arrays); each caller is answered once its group has committed."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, work: Callable[[psycopg.AsyncConnection[Any], list[Any]],
+                                                Awaitable[list[bool]]]) -> None:
         self.url = url
+        self.work = work
+        """Stores a group in one transaction: whether each item was stored."""
         self.conn: psycopg.AsyncConnection[Any] | None = None
-        self.waiting: list[tuple[Move, asyncio.Future[bool]]] = []
+        self.waiting: list[tuple[Any, asyncio.Future[bool]]] = []
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
-        self.groups = 0
 
     async def start(self) -> None:
         self.conn = await connect(self.url)
@@ -247,11 +270,10 @@ class GroupCommit:
         if self.conn is not None:
             await self.conn.close()
 
-    async def store(self, move: Move) -> bool:
-        """``True`` once ``move`` is committed; ``False`` when its (table, seat, n)
-        was taken (another process stored that seat's move first)."""
+    async def store(self, item: Any) -> bool:
+        """Whether ``item`` was stored, once its group has committed."""
         future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        self.waiting.append((move, future))
+        self.waiting.append((item, future))
         self.wake.set()
         return await future
 
@@ -262,19 +284,30 @@ class GroupCommit:
             group, self.waiting = self.waiting, []
             if not group:
                 continue
-            self.groups += 1
             try:
                 if self.conn is None or self.conn.broken:
                     self.conn = await connect(self.url)
-                stored = await store(self.conn, [move for move, _ in group])
+                stored = await self.work(self.conn, [item for item, _ in group])
             except psycopg.Error as exc:
                 for _, future in group:
                     if not future.done():
                         future.set_exception(exc)
                 continue
-            for move, future in group:
+            for (_, future), done in zip(group, stored, strict=True):
                 if not future.done():
-                    future.set_result((move.table_id, move.seat, move.n) in stored)
+                    future.set_result(done)
+
+
+async def store_moves(conn: psycopg.AsyncConnection[Any], moves: list[Move]) -> list[bool]:
+    stored = await store(conn, moves)
+    return [(m.table_id, m.seat, m.n) in stored for m in moves]
+
+
+async def finish_tables(conn: psycopg.AsyncConnection[Any], table_ids: list[int]
+                        ) -> list[bool]:
+    """Store the results of the finished ones of ``table_ids`` (:data:`FINISH`)."""
+    await conn.execute(FINISH, (sorted(set(table_ids)),))
+    return [True] * len(table_ids)
 
 
 class Floor:
@@ -282,18 +315,20 @@ class Floor:
 
     def __init__(self, url: str, group_commit: bool, pool: int) -> None:
         self.url = url
-        self.reads = Pool(url, max(2, pool // 4) if group_commit else pool)
-        """Handshakes, results and GET; with one transaction per action, the actions
-        too."""
-        self.group = GroupCommit(url) if group_commit else None
+        self.reads = Pool(url, pool)
+        """Handshakes and GET; with one transaction per action, the actions and the
+        results too."""
+        self.group = GroupCommit(url, store_moves) if group_commit else None
+        self.results = GroupCommit(url, finish_tables) if group_commit else None
         self.tables: dict[int, TableState] = {}
         self.listener: asyncio.Task[None] | None = None
         self.listening = asyncio.Event()
 
     async def start(self) -> None:
         await self.reads.open()
-        if self.group is not None:
-            await self.group.start()
+        for group in (self.group, self.results):
+            if group is not None:
+                await group.start()
         self.listener = asyncio.create_task(self.listen())
         await asyncio.wait_for(self.listening.wait(), 60)
 
@@ -302,8 +337,9 @@ class Floor:
             self.listener.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self.listener
-        if self.group is not None:
-            await self.group.stop()
+        for group in (self.group, self.results):
+            if group is not None:
+                await group.stop()
         await self.reads.close()
 
     async def listen(self) -> None:
@@ -320,7 +356,10 @@ class Floor:
                         table = self.tables.get(move.table_id)
                         if table is None:
                             continue
-                        if not table.loaded.is_set():
+                        if not table.loaded.is_set() or table.seats[move.seat].busy:
+                            # being loaded, or this seat's move is being stored here:
+                            # learnt after (a move of this process is sent to its
+                            # player only once its result, if any, is stored)
                             table.pending.append(move)
                             continue
                         await self.learn(table, move)
@@ -354,10 +393,10 @@ class Floor:
                         self.take(table, Move(table_id, seat, n, json.loads(action), score,
                                               over))
                     result = await (await conn.execute(
-                        "SELECT scores, winner FROM floor_results WHERE table_id = %s",
+                        "SELECT scores FROM floor_results WHERE table_id = %s",
                         (table_id,))).fetchone()
                     if result is not None:
-                        table.result = result_message(json.loads(result[0]), result[1])
+                        table.result = result_message(json.loads(result[0]))
         finally:
             table.loaded.set()
             if not table.found:
@@ -366,6 +405,11 @@ class Floor:
             self.take(table, move)
         table.pending.clear()
         return table if table.found else None
+
+    async def catch_up(self, table: TableState) -> None:
+        """Learn the moves announced while their seat's move was being stored."""
+        while table.pending:
+            await self.learn(table, table.pending.pop(0))
 
     def take(self, table: TableState, move: Move) -> bool:
         """Add ``move`` to the table as kept here; ``False`` when it was known."""
@@ -382,7 +426,7 @@ class Floor:
         if self.take(table, move):
             if all(seat.over for seat in table.seats) and table.result is None:
                 scores = [seat.score for seat in table.seats]
-                table.result = result_message(scores, winner(scores))
+                table.result = result_message(scores)
                 table.status = "finished"
             await self.deliver(table)
             if table.status == "finished" and table.result is not None:
@@ -402,20 +446,13 @@ class Floor:
                     break
 
     async def finish(self, table_id: int) -> None:
-        """After a seat's last move is stored: the result, when every seat's last
-        stored move is over (the later of two seats ending at once sees both)."""
-        async with self.reads.connection() as conn, conn.transaction():
-            rows = await (await conn.execute(
-                "SELECT DISTINCT ON (seat) seat, score, over FROM floor_moves "
-                "WHERE table_id = %s ORDER BY seat, n DESC", (table_id,))).fetchall()
-            if len(rows) < SEATS or not all(over for _, _, over in rows):
-                return
-            scores = [int(score) for _, score, _ in rows]
-            await conn.execute("INSERT INTO floor_results (table_id, scores, winner) "
-                               "VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
-                               (table_id, json.dumps(scores), winner(scores)))
-            await conn.execute("UPDATE floor_tables SET status = 'finished' WHERE id = %s",
-                               (table_id,))
+        """After a seat's last move is stored: the table's result, if every seat is
+        over (:data:`FINISH`)."""
+        if self.results is not None:
+            await self.results.store(table_id)
+        else:
+            async with self.reads.connection() as conn:
+                await finish_tables(conn, [table_id])
 
     async def act(self, watcher: Watcher, table: TableState, action: Any) -> None:
         seat = table.seats[watcher.seat]
@@ -446,16 +483,19 @@ class Floor:
             if stored and move.over:
                 await self.finish(table.id)
         except psycopg.Error:
+            seat.busy = False
+            await self.catch_up(table)
             await watcher.socket.send_text(refused("the move could not be stored: try "
                                                    "again", "not-now"))
             return
         finally:
             seat.busy = False
+        if stored:
+            await self.learn(table, move)
+        await self.catch_up(table)
         if not stored:
             await watcher.socket.send_text(refused("another connection of this seat acted "
                                                    "first", "conflict"))
-            return
-        await self.learn(table, move)
 
     async def live(self, socket: WebSocket) -> None:
         table_id = int(socket.path_params["table_id"])
@@ -520,13 +560,13 @@ class Floor:
                 "SELECT name FROM floor_seats WHERE table_id = %s ORDER BY seat",
                 (table_id,))).fetchall()
             done = await (await conn.execute(
-                "SELECT scores, winner FROM floor_results WHERE table_id = %s",
+                "SELECT scores FROM floor_results WHERE table_id = %s",
                 (table_id,))).fetchall()
         return JSONResponse({
             "id": table_id, "ruleset_id": "eu-classic", "seed": row[0],
             "seats": [name for (name,) in names], "status": row[1],
-            "results": [{"scores": json.loads(scores), "winner": won}
-                        for scores, won in done]})
+            "results": [{"scores": json.loads(scores), "winner": winner(json.loads(scores))}
+                        for (scores,) in done]})
 
 
 def winner(scores: list[int]) -> int | None:
@@ -534,8 +574,8 @@ def winner(scores: list[int]) -> int | None:
     return scores.index(best) if scores.count(best) == 1 else None
 
 
-def result_message(scores: list[int], won: int | None) -> str:
-    return json.dumps({"type": "result", "scores": scores, "winner": won})
+def result_message(scores: list[int]) -> str:
+    return json.dumps({"type": "result", "scores": scores, "winner": winner(scores)})
 
 
 def app(url: str, group_commit: bool, pool: int) -> Starlette:

@@ -811,7 +811,7 @@ def system_figures(system: str, database: str, postgres_pid: int, folder: Path,
         return [cpu_seconds(pids), cpu_seconds([postgres_pid]), time.process_time()]
 
     figures: dict[str, float] = {}
-    lost = 0
+    losses: list[str] = []
     try:
         warm = 10
         made = tables(args.idle + warm // 2)
@@ -828,13 +828,15 @@ def system_figures(system: str, database: str, postgres_pid: int, folder: Path,
             figures[f"server {clients}"] = server / actions * 1000
             figures[f"postgres {clients}"] = database_cpu / actions * 1000
             figures[f"client {clients}"] = client / actions * 1000
-            lost += len(report.lost_games())
+            losses += report.lost_games()
         report = asyncio.run(duel_run(urls, tables(args.pace // 2), args.turns, args.think,
                                       args.seconds, together=True))
         figures["p50"], figures["p99"] = percentiles(report.times)
         figures["pace rate"] = report.actions / report.elapsed
-        lost += len(report.lost_games())
-        figures["lost"] = lost
+        losses += report.lost_games()
+        figures["lost"] = len(losses)
+        for line in losses[:5]:
+            print(f"         {system} lost: {line}")
     finally:
         for process, _ in started:
             stop_server(process)
