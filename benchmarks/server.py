@@ -51,7 +51,7 @@ Prints:
   of the round trip. ``--rounds`` repeats the three. Printed side by side with
   Blockyard/group-commit floor and the targets (≥ 0.8× the actions/s, ≤ 1.25×
   the server CPU per action, p99 ≤ 50 ms, ≤ 40 kB per idle WebSocket), the
-  load average before and after, and PostgreSQL's settings. The issue's sizes:
+  load average before and after, and PostgreSQL's settings. The sizes the targets are set at:
   ``--only floor --saturate 200,1000 --pace 1000 --idle 1000``.
 
 Players, sessions and tables of the duel runs are written straight into the
@@ -934,12 +934,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--saturate", default="20,40",
                         help="floor: client counts acting as fast as answered (the "
-                             "issue's: 200,1000)")
+                             "targets' sizes: 200,1000)")
     parser.add_argument("--pace", type=int, default=40,
-                        help="floor: clients at the --think pace (the issue's: 1000)")
+                        help="floor: clients at the --think pace (the targets' size: 1000)")
     parser.add_argument("--idle", type=int, default=40,
                         help="floor: idle WebSockets measured with deflate, and as many "
-                             "without (the issue's: 1000)")
+                             "without (the targets' size: 1000)")
     parser.add_argument("--rounds", type=int, default=1,
                         help="floor: rounds of the three systems back to back")
     parser.add_argument("--pool", type=int, default=10,
