@@ -34,7 +34,25 @@ Prints:
   (target: 0);
 - ``many``: the same two processes, ``2 × --many`` clients (default 1,000)
   acting every ``--think`` seconds on average (a human pace; default 2 s), for
-  at most ``--seconds``.
+  at most ``--seconds``;
+- ``floor``: Blockyard beside a floor of its own on the same stack
+  (``benchmarks/floor.py``: a minimal Starlette + uvicorn app that parses the
+  JSON, checks it against in-memory state, stores one row and NOTIFYs it, sends
+  the move to the seats; psycopg 3 async), the floor once with one transaction
+  per action and once with group commit, each system as two processes on its
+  own database of one throwaway PostgreSQL (synchronous commit), back to back,
+  driven by the same duel client (seat 0 on one process, seat 1 on the other).
+  Per system: the growth of a process's memory per idle WebSocket (``--idle``
+  of them with permessage-deflate offered by the client, then as many without);
+  for each of ``--saturate`` client counts, actions per second as fast as
+  answered (the clients connect first, then act together), and the CPU per
+  action of the server processes, of PostgreSQL and of this client; then
+  ``--pace`` clients acting every ``--think`` seconds on average: p50 and p99
+  of the round trip. ``--rounds`` repeats the three. Printed side by side with
+  Blockyard/group-commit floor and the targets (≥ 0.8× the actions/s, ≤ 1.25×
+  the server CPU per action, p99 ≤ 50 ms, ≤ 40 kB per idle WebSocket), the
+  load average before and after, and PostgreSQL's settings. The sizes the targets are set at:
+  ``--only floor --saturate 200,1000 --pace 1000 --idle 1000``.
 
 Players, sessions and tables of the duel runs are written straight into the
 database before the clients start (set-up, not measured). ``--profile`` also
@@ -46,7 +64,8 @@ bounded by count, each network wait by 60 seconds, and no action starts after
 
 Run:  python benchmarks/server.py [--games 200] [--clients 8] [--duels 20]
           [--turns 15] [--moves 40] [--kill-duels 50] [--many 500] [--think 2]
-          [--seconds 60] [--profile] [--only verify|submit|duels|kill|many]
+          [--seconds 60] [--saturate 20,40] [--pace 40] [--idle 40] [--rounds 1]
+          [--pool 10] [--profile] [--only verify|submit|duels|kill|many|floor]
 """
 
 from __future__ import annotations
@@ -148,7 +167,7 @@ def free_port() -> int:
 
 def start_server(folder: Path, database: str | None = None,
                  profile: Path | None = None) -> tuple[subprocess.Popen[bytes], str]:
-    """``blockyard serve`` on a free loopback port (under cProfile, writing to
+    """``blockyard serve`` on a free loopback port (sampled by py-spy, writing to
     ``profile`` when it stops, if given)."""
     port = free_port()
     env = {**os.environ, "BLOCKYARD_HOME": str(folder),
@@ -156,13 +175,20 @@ def start_server(folder: Path, database: str | None = None,
                                       "submit=1000000,sign_in_name=1000000,"
                                       "messages=1000000"}
     database = database or f"sqlite:///{folder / 'bench.sqlite3'}"
+    return launch([sys.executable, "-m", "blockyard", "serve", "--port", str(port),
+                   "--database", database], env, port, profile)
+
+
+def launch(command: list[str], env: dict[str, str], port: int, profile: Path | None = None
+           ) -> tuple[subprocess.Popen[bytes], str]:
+    """Start a server process listening on 127.0.0.1:``port``; wait until its
+    ``/api/health`` answers."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "blockyard", "serve", "--port", str(port), "--database",
-         database], env=env, stdout=subprocess.DEVNULL,
+        command, env=env, stdout=subprocess.DEVNULL,
         stderr=None if os.environ.get("BENCH_DEBUG") else subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + WAIT
-    while time.monotonic() < deadline:
+    while time.monotonic() < deadline and process.poll() is None:
         try:
             if httpx.get(url + "/api/health", timeout=2).status_code == 200:
                 if profile is not None:
@@ -356,6 +382,13 @@ class DuelReport:
     players: list[Player]
     results: dict[int, dict[str, Any]]
     elapsed: float
+    metered: list[float] = field(default_factory=list)
+    """What the run's ``meter`` counted between the start and the end."""
+
+    @property
+    def actions(self) -> int:
+        """Every action acknowledged (placements and the ends)."""
+        return sum(len(p.confirmed) for p in self.players)
 
     def lost_games(self) -> list[str]:
         """Every seat game that lost an accepted move or has no right result."""
@@ -422,7 +455,41 @@ def bot_actions(seed: int, turns: int) -> list[list[Any]]:
     return actions
 
 
-async def play_seat(player: Player, times: list[float], think: float, deadline: float,
+@dataclass
+class Start:
+    """When the players of a run may act, and until when: at once, or ``together``
+    once every player is connected and has had the table's history (so that the
+    handshakes are not in the measured time)."""
+
+    players: int
+    seconds: float
+    together: bool = False
+    go: asyncio.Event = field(default_factory=asyncio.Event)
+    arrived: int = 0
+    deadline: float = 0.0
+    """No action starts after it (``seconds`` after the start)."""
+    began: float = 0.0
+
+    def __post_init__(self) -> None:
+        if not self.together:
+            self.open()
+
+    def open(self) -> None:
+        if not self.go.is_set():
+            self.began = time.monotonic()
+            self.deadline = self.began + self.seconds
+            self.go.set()
+
+    async def ready(self) -> None:
+        """A player is connected: wait for the others (``together``)."""
+        if not self.go.is_set():
+            self.arrived += 1
+            if self.arrived >= self.players:
+                self.open()
+            await self.go.wait()
+
+
+async def play_seat(player: Player, times: list[float], think: float, start: Start,
                     rng: random.Random) -> None:
     """Play the seat's actions (waiting ``think`` seconds on average between
     them), then end its game; reconnect to the next address when the connection
@@ -431,7 +498,7 @@ async def play_seat(player: Player, times: list[float], think: float, deadline: 
     while True:
         url = player.urls[min(player.reconnects, len(player.urls) - 1)]
         try:
-            await play_connection(player, url, times, pause, deadline)
+            await play_connection(player, url, times, pause, start)
             return
         except (TimeoutError, OSError, websockets.ConnectionClosed) as exc:
             if os.environ.get("BENCH_DEBUG"):
@@ -444,7 +511,7 @@ async def play_seat(player: Player, times: list[float], think: float, deadline: 
 
 
 async def play_connection(player: Player, url: str, times: list[float],
-                          pause: list[float], deadline: float) -> None:
+                          pause: list[float], start: Start) -> None:
     ws_url = url.replace("http://", "ws://")
     async with websockets.connect(f"{ws_url}/api/tables/{player.table_id}/live"
                                   f"?token={player.token}", open_timeout=WAIT,
@@ -464,11 +531,12 @@ async def play_connection(player: Player, url: str, times: list[float],
                            f"{len(history)} after reconnecting")
             return
         player.confirmed = history
+        await start.ready()
         while True:
             done = len(player.confirmed)
             if done and player.confirmed[-1]["over"]:
                 return
-            if done < len(player.actions) and time.monotonic() < deadline:
+            if done < len(player.actions) and time.monotonic() < start.deadline:
                 await asyncio.sleep(pause[done])
                 action = player.actions[done]
             else:
@@ -489,10 +557,14 @@ async def play_connection(player: Player, url: str, times: list[float],
 
 async def duel_run(urls: list[str], tables: list[tuple[int, str, str, int]],
                    turns: int, think: float, seconds: float,
-                   kill: Callable[[], None] | None = None) -> DuelReport:
+                   kill: Callable[[], None] | None = None, together: bool = False,
+                   meter: Callable[[], list[float]] | None = None) -> DuelReport:
     """Every duel played by two clients, seat 0 on ``urls[0]``, seat 1 on the last
     (each falls back on the other); ``kill`` is called once half the actions are
-    in. Bounded: no action starts after ``seconds``."""
+    in. ``together``: nobody acts before every client is connected (at most
+    :data:`WAIT` seconds), and the time (and the figures ``meter`` reads, taken
+    then and at the end) counts from there. Bounded: no action starts after
+    ``seconds``."""
     rng = random.Random(23)
     players = []
     for table_id, first, second, seed in tables:
@@ -500,24 +572,30 @@ async def duel_run(urls: list[str], tables: list[tuple[int, str, str, int]],
         players.append(Player(table_id, 0, first, actions, [urls[0], urls[-1]]))
         players.append(Player(table_id, 1, second, actions, [urls[-1], urls[0]]))
     times: list[float] = []
-    start = time.monotonic()
-    deadline = start + seconds
-    tasks = [asyncio.create_task(play_seat(p, times, think, deadline, rng))
+    start = Start(len(players), seconds, together)
+    tasks = [asyncio.create_task(play_seat(p, times, think, start, rng))
              for p in players]
+    if together:
+        with contextlib.suppress(TimeoutError):  # a client that never connects
+            await asyncio.wait_for(start.go.wait(), WAIT)
+        start.open()
+    metered = meter() if meter is not None else []
     if kill is not None:
         expected = sum(len(p.actions) for p in players)
         while len(times) < expected // 2 and not all(t.done() for t in tasks):
             await asyncio.sleep(0.05)
         kill()
     await asyncio.gather(*tasks)
-    elapsed = time.monotonic() - start
+    elapsed = time.monotonic() - start.began
+    if meter is not None:
+        metered = [after - before for before, after in zip(metered, meter(), strict=True)]
     results: dict[int, dict[str, Any]] = {}
     async with httpx.AsyncClient(base_url=urls[-1], timeout=WAIT) as client:
         for table_id in sorted({p.table_id for p in players}):
             done = (await client.get(f"/api/tables/{table_id}")).json()["results"]
             if done:
                 results[table_id] = done[-1]
-    return DuelReport(times, players, results, elapsed)
+    return DuelReport(times, players, results, elapsed, metered)
 
 
 def percentiles(times: list[float]) -> tuple[float, float]:
@@ -582,6 +660,267 @@ def throwaway_postgres() -> Iterator[str]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+# -- the floor: the same work on a minimal app, side by side ---------------------------
+
+
+FLOOR = Path(__file__).resolve().with_name("floor.py")
+SYSTEMS = ("Blockyard", "floor", "group-commit floor")
+TARGET_RATE_RATIO = 0.8
+TARGET_CPU_RATIO = 1.25
+TARGET_SOCKET_KB = 40.0
+
+
+def floor_module() -> Any:
+    """``benchmarks/floor.py`` as a module (its :func:`prepare` writes the tables)."""
+    import importlib.util
+
+    name = "blockyard_floor_benchmark"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, FLOOR)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module  # before it runs: its dataclasses look it up
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+def start_floor(database: str, group_commit: bool, pool: int
+                ) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    command = [sys.executable, str(FLOOR), "--database", database, "--port", str(port),
+               "--pool", str(pool), *(["--group-commit"] if group_commit else [])]
+    return launch(command, dict(os.environ), port)
+
+
+def processes() -> dict[int, tuple[int, float]]:
+    """Every process of the machine: pid → (parent pid, CPU seconds: its own and
+    those of its children it has reaped)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    found = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            text = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue  # gone meanwhile
+        fields = text.rpartition(")")[2].split()
+        # after the name: state, ppid, …; utime, stime, cutime, cstime are 14–17 of stat
+        found[int(entry)] = (int(fields[1]), sum(int(f) for f in fields[11:15]) / tick)
+    return found
+
+
+def cpu_seconds(roots: list[int]) -> float:
+    """CPU seconds used so far by the processes ``roots`` and all their descendants
+    (the ones already gone are in their parents' counts)."""
+    table = processes()
+    children: dict[int, list[int]] = {}
+    for pid, (parent, _) in table.items():
+        children.setdefault(parent, []).append(pid)
+    total, todo, seen = 0.0, list(roots), set()
+    while todo:
+        pid = todo.pop()
+        if pid in seen or pid not in table:
+            continue
+        seen.add(pid)
+        total += table[pid][1]
+        todo.extend(children.get(pid, ()))
+    return total
+
+
+def resident_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise SystemExit(f"no VmRSS for process {pid}")
+
+
+def postmaster(url: str) -> tuple[int, str]:
+    """The PostgreSQL server's main process and a line of its settings that matter
+    here (version, synchronous commit, fsync)."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        settings = dict(conn.execute(
+            "SELECT name, setting FROM pg_settings WHERE name IN ('server_version', "
+            "'synchronous_commit', 'fsync', 'data_directory')").fetchall())
+    pid = int(Path(settings["data_directory"], "postmaster.pid").read_text().split()[0])
+    return pid, (f"PostgreSQL {settings['server_version']}, synchronous_commit "
+                 f"{settings['synchronous_commit']}, fsync {settings['fsync']}")
+
+
+async def idle_sockets(url: str, pid: int, seats: list[tuple[int, str]], warm: int
+                       ) -> tuple[float, float, str]:
+    """The growth of the server process ``pid``'s resident memory per idle live
+    connection (bytes), each connection having had the table's history: for the
+    first half of ``seats`` with the client offering permessage-deflate
+    (websockets' default), then for the other half with the client offering no
+    extension, all open at once; and the extensions the server agreed to the first
+    (permessage-deflate or none). ``warm`` connections are opened and closed first
+    (the code that serves them loaded), not counted."""
+    ws_url = url.replace("http://", "ws://")
+    gate = asyncio.Semaphore(50)
+
+    async def open_one(table_id: int, token: str, deflate: bool = True) -> Any:
+        async with gate:
+            ws = await websockets.connect(f"{ws_url}/api/tables/{table_id}/live?token={token}",
+                                          open_timeout=WAIT, max_queue=None,
+                                          compression="deflate" if deflate else None)
+            await ws.send(json.dumps({"type": "probe"}))
+            while json.loads(await asyncio.wait_for(ws.recv(), WAIT))["type"] != "refused":
+                pass
+            return ws
+
+    for ws in await asyncio.gather(*(open_one(*seat) for seat in seats[:warm])):
+        await ws.close()
+    half = (len(seats) - warm) // 2
+    before = resident_kb(pid)
+    kept = await asyncio.gather(*(open_one(*seat) for seat in seats[warm:warm + half]))
+    middle = resident_kb(pid)
+    plain = await asyncio.gather(*(open_one(*seat, deflate=False)
+                                   for seat in seats[warm + half:warm + 2 * half]))
+    after = resident_kb(pid)
+    agreed = kept[0].response.headers.get("Sec-WebSocket-Extensions") if kept else None
+    await asyncio.gather(*(ws.close() for ws in [*kept, *plain]))
+    return ((middle - before) * 1024 / max(1, half), (after - middle) * 1024 / max(1, half),
+            agreed or "none")
+
+
+def system_figures(system: str, database: str, postgres_pid: int, folder: Path,
+                   args: argparse.Namespace, sizes: list[int], notes: dict[str, str],
+                   profiles: list[Path]) -> dict[str, float]:
+    """One system's figures: two processes on ``database``, the idle sockets, the
+    runs as fast as answered at each of ``sizes`` clients, then ``--pace`` clients
+    at the ``--think`` pace."""
+    floor = floor_module()
+
+    def tables(duels: int) -> list[tuple[int, str, str, int]]:
+        if system == "Blockyard":
+            return bench_players(database, duels)
+        return list(floor.prepare(database, duels))
+
+    if system == "Blockyard":
+        started = [start_server(folder, database, profiles[n] if profiles else None)
+                   for n in range(2)]
+    else:
+        started = [start_floor(database, system != "floor", args.pool) for _ in range(2)]
+    pids = [process.pid for process, _ in started]
+    urls = [url for _, url in started]
+
+    def meter() -> list[float]:
+        return [cpu_seconds(pids), cpu_seconds([postgres_pid]), time.process_time()]
+
+    figures: dict[str, float] = {}
+    losses: list[str] = []
+    try:
+        warm = 10
+        made = tables(args.idle + warm // 2)
+        seats = [(t, token) for t, first, second, _ in made for token in (first, second)]
+        deflated, plain, agreed = asyncio.run(idle_sockets(urls[0], pids[0], seats, warm))
+        figures["memory"], figures["memory plain"] = deflated / 1000, plain / 1000
+        notes[system] = agreed
+        for clients in sizes:
+            report = asyncio.run(duel_run(urls, tables(clients // 2), args.turns, 0.0,
+                                          args.seconds, together=True, meter=meter))
+            server, database_cpu, client = report.metered
+            actions = max(1, report.actions)
+            figures[f"rate {clients}"] = report.actions / report.elapsed
+            figures[f"server {clients}"] = server / actions * 1000
+            figures[f"postgres {clients}"] = database_cpu / actions * 1000
+            figures[f"client {clients}"] = client / actions * 1000
+            losses += report.lost_games()
+        report = asyncio.run(duel_run(urls, tables(args.pace // 2), args.turns, args.think,
+                                      args.seconds, together=True))
+        figures["p50"], figures["p99"] = percentiles(report.times)
+        figures["pace rate"] = report.actions / report.elapsed
+        losses += report.lost_games()
+        figures["lost"] = len(losses)
+        for line in losses[:5]:
+            print(f"         {system} lost: {line}")
+    finally:
+        for process, _ in started:
+            stop_server(process)
+    return figures
+
+
+def floor_run(postgres: str, folder: Path, args: argparse.Namespace) -> None:
+    """Blockyard, the floor and the group-commit floor back to back (each round),
+    each as two processes on its own database of one PostgreSQL; a table of their
+    figures and Blockyard's against the group-commit floor's."""
+    import psycopg
+
+    try:
+        sizes = sorted({int(n) for n in args.saturate.split(",")})
+    except ValueError:
+        raise SystemExit("--saturate: expected client counts separated by commas, "
+                         "e.g. 200,1000") from None
+    if any(n < 2 for n in sizes) or args.pace < 2 or args.idle < 2 or args.rounds < 1:
+        raise SystemExit("--saturate, --pace and --idle: at least 2 clients; --rounds: "
+                         "at least 1")
+    base = postgres.rsplit("/", 1)[0]
+    databases = {}
+    with psycopg.connect(postgres, autocommit=True) as conn:
+        for n, system in enumerate(SYSTEMS):
+            conn.execute(f"CREATE DATABASE bench_floor_{n}")  # a name made here
+            databases[system] = f"{base}/bench_floor_{n}"
+    from blockyard.server import db as server_db
+
+    server_db.migrate(databases["Blockyard"])
+    postgres_pid, settings = postmaster(postgres)
+    load = os.getloadavg()
+    notes: dict[str, str] = {}
+    profiles = [folder / f"floor-{n}.prof" for n in range(2)] if args.profile else []
+    rounds: list[dict[str, dict[str, float]]] = []
+    for number in range(args.rounds):
+        rounds.append({system: system_figures(system, databases[system], postgres_pid,
+                                              folder, args, sizes, notes,
+                                              profiles if number == 0 else [])
+                       for system in SYSTEMS})
+    after = os.getloadavg()
+    print(f"floor    {settings}; two processes per system; {os.cpu_count()} cores; "
+          f"load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} before, "
+          f"{after[0]:.1f} / {after[1]:.1f} / {after[2]:.1f} after")
+    print("         the clients connect first, then act together; actions are every one "
+          "acknowledged (placements and ends)")
+    rows: list[tuple[str, str, str]] = []
+    for clients in sizes:
+        rows += [(f"actions/s at saturation, {clients:,} clients", f"rate {clients}",
+                  f"≥ {TARGET_RATE_RATIO}×"),
+                 (f"  server CPU ms per action, {clients:,}", f"server {clients}",
+                  f"≤ {TARGET_CPU_RATIO}×"),
+                 (f"  PostgreSQL CPU ms per action, {clients:,}", f"postgres {clients}", ""),
+                 (f"  client CPU ms per action, {clients:,}", f"client {clients}", "")]
+    rows += [(f"p50 ms, {args.pace:,} clients at {args.think:g} s pace", "p50", ""),
+             (f"p99 ms, {args.pace:,} clients at {args.think:g} s pace", "p99",
+              f"≤ {TARGET_P99_MS:g} ms"),
+             ("  actions/s at that pace", "pace rate", ""),
+             ("memory per idle WebSocket, kB (deflate)", "memory",
+              f"≤ {TARGET_SOCKET_KB:g} kB"),
+             ("  the same, the client offering no extension", "memory plain",
+              f"≤ {TARGET_SOCKET_KB:g} kB"),
+             ("games lost", "lost", "0")]
+    width = 44
+    print(f"         {'':{width}}" + "".join(f"{name:>22}" for name in SYSTEMS)
+          + f"{'Blockyard/group':>17}  target")
+    for label, key, target in rows:
+        cells = []
+        for system in SYSTEMS:
+            values = [r[system][key] for r in rounds]
+            cells.append(" / ".join(f"{v:.0f}" if abs(v) >= 10 or key == "lost"
+                                    else f"{v:.2f}" for v in values))
+        ours = statistics.median(r["Blockyard"][key] for r in rounds)
+        floor = statistics.median(r["group-commit floor"][key] for r in rounds)
+        ratio = f"{ours / floor:.2f}" if floor else "-"
+        print(f"         {label:{width}}" + "".join(f"{c:>22}" for c in cells)
+              + f"{ratio:>17}  {target}")
+    print("         the extensions each server agreed when the client offered "
+          "permessage-deflate (websockets' default): "
+          + "; ".join(f"{system}: {notes.get(system, '?')}" for system in SYSTEMS))
+    if profiles:
+        print("         Blockyard's two processes, sampled in the first round:")
+        print_profile(profiles)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200)
@@ -593,12 +932,24 @@ def main() -> None:
     parser.add_argument("--many", type=int, default=500)
     parser.add_argument("--think", type=float, default=2.0)
     parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--saturate", default="20,40",
+                        help="floor: client counts acting as fast as answered (the "
+                             "targets' sizes: 200,1000)")
+    parser.add_argument("--pace", type=int, default=40,
+                        help="floor: clients at the --think pace (the targets' size: 1000)")
+    parser.add_argument("--idle", type=int, default=40,
+                        help="floor: idle WebSockets measured with deflate, and as many "
+                             "without (the targets' size: 1000)")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="floor: rounds of the three systems back to back")
+    parser.add_argument("--pool", type=int, default=10,
+                        help="floor: the floors' connections per process")
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--only", choices=["verify", "submit", "beside", "duels", "kill",
-                                           "many"],
+                                           "many", "floor"],
                         action="append")
     args = parser.parse_args()
-    runs = set(args.only or ["verify", "submit", "beside", "duels", "kill", "many"])
+    runs = set(args.only or ["verify", "submit", "beside", "duels", "kill", "many", "floor"])
     replays = [played(seed, args.moves) for seed in range(args.games)]
     moves = statistics.mean(len(r["log"]) - 1 for r in replays)
     if "verify" in runs:
@@ -648,11 +999,13 @@ def main() -> None:
                 stop_server(process)
             if profile:
                 print_profile([profile])
-        if runs & {"kill", "many"}:
+        if runs & {"kill", "many", "floor"}:
             with throwaway_postgres() as postgres:
                 for run in ("kill", "many"):
                     if run in runs:
                         two_processes(run, postgres, folder, args)
+                if "floor" in runs:
+                    floor_run(postgres, folder, args)
 
 
 def two_processes(run: str, postgres: str, folder: Path, args: argparse.Namespace) -> None:
