@@ -59,21 +59,35 @@ def state_digest(game: Game) -> str:
     verification's cost beyond the replay itself)."""
     snap = game._snapshot_sharing_log()
     del snap["log"], snap["ruleset"]
-    return hashlib.sha256(json.dumps(snap, sort_keys=True).encode()).hexdigest()
+    return _digest(snap)
 
 
 def legacy_state_digest(game: Game) -> str:
     """The :func:`state_digest` of replay files written before December 2026, which
-    hashed the rule text too (such files are still read)."""
+    hashed the rule text too (such files are still read) and knew no
+    ``cell_pieces``."""
     snap = game._snapshot_sharing_log()
     del snap["log"]
+    snap.pop("cell_pieces", None)
+    return _digest(snap)
+
+
+def _digest(snap: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(snap, sort_keys=True).encode()).hexdigest()
 
 
 def reaches(game: Game, final_digest: str) -> bool:
     """Whether ``game`` is the final state a replay file's ``final_digest`` names
-    (as :func:`state_digest` writes it, or as older files did)."""
-    return state_digest(game) == final_digest or legacy_state_digest(game) == final_digest
+    (as :func:`state_digest` writes it, or as older files did: with the rule
+    text, or without the cells' piece ids, which tray snapshots carry since
+    December 2026 and which the log gives)."""
+    if state_digest(game) == final_digest or legacy_state_digest(game) == final_digest:
+        return True
+    snap = game._snapshot_sharing_log()
+    if "cell_pieces" not in snap:
+        return False
+    del snap["log"], snap["ruleset"], snap["cell_pieces"]
+    return _digest(snap) == final_digest
 
 
 def text_digest(text: str) -> str:
