@@ -24,7 +24,7 @@ from blockyard.frontend.persistence import load_saved_games
 from blockyard.frontend.plugin_fault import WINDOW_HOOK_SECONDS, PluginFaultView, one_line
 from blockyard.frontend.tray_view import TrayGameView
 from blockyard.results import Scoring
-from blockyard.rulehooks import FIX_RAISED, FIX_WRAPPER, short_path
+from blockyard.rulehooks import FIX_LIST, FIX_RAISED, FIX_WRAPPER, FIX_WRITTEN, short_path
 
 MOD = """
 [ruleset]
@@ -252,6 +252,73 @@ def test_a_wrapper_that_forgets_to_return_shows_the_fault_screen_with_file_and_l
                          f"In the plugin's code: {here(ForgetsReturn, '@hookimpl')}"]
     assert lines[4].startswith("returned None (no answer); expected Scoring")
     assert lines[5] == f"To fix: {one_line(FIX_WRAPPER)}"
+    assert game.snapshot() == before
+
+
+class WritesHugeScore:
+    """An action (key W, no confirmation) whose perform writes a score no game can
+    reach (issue 36: figures an action writes are bounded like hook answers)."""
+
+    def __init__(self, params):
+        pass
+
+    def perform(self, game):
+        game.score = 10**100
+
+    @hookimpl
+    def blockyard_actions(self, ruleset):
+        return [ActionSpec("bang", "Bang", self.perform, key="w", confirm=False)]
+
+
+def test_an_action_that_writes_a_figure_out_of_bounds_shows_the_fault_screen(
+        ui, rule_file, register_plugin):
+    register_plugin("writes-huge", WritesHugeScore)
+    ruleset = blockyard.load_ruleset(rule_file(MOD.format(plugin="writes-huge")))
+    game = blockyard.new_game(ruleset, seed=2)
+    ui.app.show_game(game)
+    ui.pump(3)
+    place_by_keys(ui, game, 1)
+    before = game.snapshot()
+    ui.key("w")
+    _view, lines = fault_screen(ui)
+    assert lines[:4] == ["Plugin: writes-huge", "Hook: blockyard_actions",
+                         "Ruleset: Fault mod (fault-mod)",
+                         f"In the plugin's code: {here(WritesHugeScore, 'def perform')}"]
+    assert lines[4].startswith("action 'bang': perform wrote"), lines[4]
+    assert lines[5] == f"To fix: {one_line(FIX_WRITTEN)}" and lines[6] == SAVED
+    assert game.snapshot() == before
+    assert saved_on_disk(game).snapshot() == before
+
+
+class BareReasonAfterOne:
+    """A wrapper of the list hook ``blockyard_end_reason`` that, from the first move
+    on, returns one reason instead of the list of every plugin's answers."""
+
+    def __init__(self, params):
+        pass
+
+    @hookimpl(wrapper=True)
+    def blockyard_end_reason(self, game, stuck):
+        reasons = yield
+        return "gone" if game.moves >= 1 else reasons
+
+
+def test_a_list_hook_wrapper_returning_one_answer_shows_the_fault_screen(
+        ui, rule_file, register_plugin):
+    register_plugin("bare-reason", BareReasonAfterOne)
+    ruleset = blockyard.load_ruleset(rule_file(MOD.format(plugin="bare-reason")))
+    game = blockyard.new_game(ruleset, seed=2)
+    ui.app.show_game(game)
+    ui.pump(3)
+    before = game.snapshot()
+    slot = game.legal_moves()[0][0]
+    ui.key(str(slot + 1), "Return")  # the move asks the end rule: the wrapper answers "gone"
+    _view, lines = fault_screen(ui)
+    assert lines[:4] == ["Plugin: bare-reason", "Hook: blockyard_end_reason",
+                         "Ruleset: Fault mod (fault-mod)",
+                         f"In the plugin's code: {here(BareReasonAfterOne, '@hookimpl')}"]
+    assert "where the list of every plugin's answers" in lines[4], lines[4]
+    assert lines[5] == f"To fix: {one_line(FIX_LIST)}" and lines[6] == SAVED
     assert game.snapshot() == before
 
 
