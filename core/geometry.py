@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from .pieces import Cell
+from .pieces import PIECE_ID_CHARS, Cell
 
 
 class Region(tuple[str, int]):
@@ -306,11 +306,12 @@ class Board:
                 raise ValueError(f"Board: pieces: expected {geo.size} cells, found {len(ids)}")
             for i, piece_id in enumerate(ids):
                 if piece_id is not None and (type(piece_id) is not str
+                                             or len(piece_id) > PIECE_ID_CHARS
                                              or not bits >> i & 1):
                     raise ValueError(
-                        f"Board: pieces[{i}]: expected None, or a piece id (str) on a filled "
-                        f"cell, found {piece_id!r:.60} on a"
-                        f"{' filled' if bits >> i & 1 else 'n empty'} cell")
+                        f"Board: pieces[{i}]: expected None, or a piece id (str of at most "
+                        f"{PIECE_ID_CHARS} characters) on a filled cell, found "
+                        f"{piece_id!r:.60} on a{' filled' if bits >> i & 1 else 'n empty'} cell")
         self._geo = geo
         self._bits = bits
         self._colours = written
@@ -423,9 +424,9 @@ class Board:
     def fill(self, mask: int, colour: int, piece: str | None = None) -> Board:
         """A new board with the cells of ``mask`` filled with ``colour``, by the
         piece whose id is ``piece`` (``None``: no piece, e.g. a stone)."""
-        if piece is not None and type(piece) is not str:
-            raise TypeError(f"Board.fill: piece: expected a piece id (str) or None, "
-                            f"found {piece!r:.60}")
+        if piece is not None and (type(piece) is not str or len(piece) > PIECE_ID_CHARS):
+            raise TypeError(f"Board.fill: piece: expected a piece id (str of at most "
+                            f"{PIECE_ID_CHARS} characters) or None, found {piece!r:.60}")
         return self._derived(self._bits | mask, 0, tuple(self._geo.bits_of(mask)), colour,
                              piece)
 

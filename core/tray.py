@@ -325,7 +325,10 @@ class TrayGame(Game):
                                  piece.id)
             else:
                 piece, mask = self._check_move(slot, row, col)
-                board = before.fill(mask, piece.colour, piece.id)
+                # (the engine's own fill: a turned id of an earlier engine's replay may
+                # be longer than a plugin's fill accepts)
+                board = _derived(before, before._bits | mask, 0, tuple(geo.bits_of(mask)),
+                                 piece.colour, piece.id)
             clearing = clear(self, board, mask, piece, row, col, "place")
             regions = clearing.regions
             after = clearing.board

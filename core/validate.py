@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .errors import DataError, IllegalMove, PluginError
-from .pieces import Piece, piece_from_json, turned_id
+from .pieces import PIECE_ID_CHARS, Piece, piece_from_json, turned_id
 from .ruleset import MAX_TRAY_SLOTS
 from .stones import GOLDEN, JOKER, SYMBOL
 
@@ -46,9 +46,9 @@ MAX_SEED = 1 << 63
 MAX_QUEUE = 10_000
 """Stones waiting in a falling game's queue."""
 MAX_COLOUR = 255
-MAX_PIECE_ID = 200
+MAX_PIECE_ID = PIECE_ID_CHARS
 """Characters of a tray piece's id in a snapshot (its turns counted modulo 4,
-:func:`blockyard.pieces.turned_id`)."""
+:func:`blockyard.pieces.turned_id`), and of a cell's piece id."""
 
 DIGIT_CODES = frozenset(d | g for d in range(1, 10) for g in (0, GOLDEN))
 STREAM_CODES = DIGIT_CODES | {SYMBOL, JOKER}

@@ -217,3 +217,7 @@ def test_board_pieces_are_checked_when_a_board_is_built():
     assert board_.fill(4, 1).pieces[2] is None  # a fill naming no piece
     with pytest.raises(TypeError, match="piece id"):
         board_.fill(4, 1, 5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="at most 200 characters"):
+        board_.fill(4, 1, "x" * 201)
+    with pytest.raises(ValueError, match="at most 200 characters"):
+        Board(geo, 1, None, ["x" * 201, *[None] * 99])
