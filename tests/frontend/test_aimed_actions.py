@@ -7,6 +7,8 @@ cell its plugin refuses buzzes and the aiming goes on. The example hammer
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from aimed_plugins import Trade
 
@@ -117,3 +119,31 @@ def test_a_cell_and_slot_action_is_aimed_at_the_selected_piece_with_keys_and_mou
     assert game.board_text().splitlines()[3] == ".#........"
     assert near(ui.pixel(*cell(3, 0)), theme.EMPTY_CELL)
     assert near(ui.pixel(*cell(3, 1)), filled)  # the cell its plugin refused is still there
+
+
+def test_a_hint_to_use_the_hammer_marks_the_cell_the_search_would_break(ui, hammer):
+    # row 0 lacks (0, 1) only and the tray holds a domino: the search breaks a
+    # neighbour of the gap, then the domino completes the row
+    start = "\n".join(["#.########", *["." * 10] * 9])
+    view, game = ui.show_game(hammer, board=start, tray=["##"])
+    target_before = {cell: ui.pixel(*view.layout.cell_center(*cell)) for cell in ((0, 0), (0, 2))}
+    button = view.hint_button.rect
+    ui.click(button.center_x, button.center_y)
+    hint = view.input.hint
+    deadline = time.monotonic() + 60  # the search thinks over frames: a deadline on it
+    while not hint.done:
+        assert time.monotonic() < deadline, "no hint within 60 s"
+        ui.pump(1)
+    action = hint.action()
+    assert action is not None and action[0] == "hammer" and hint.placement() is None
+    assert tuple(action[1:]) in game.action_targets("hammer")
+    row, col = action[1:]
+    assert "Hint: Hammer" in view.message
+    section = view.board_section
+    assert len(section.hint_sprites) == 1 and len(section.hint_outline) == 4
+    x, y = view.layout.cell_center(row, col)
+    assert section.hint_sprites[0].center_x == x and section.hint_sprites[0].center_y == y
+    assert ui.pixel(x, y) != target_before[row, col]  # marked on screen
+    other = (0, 2) if (row, col) == (0, 0) else (0, 0)
+    assert ui.pixel(*view.layout.cell_center(*other)) == target_before[other]
+    assert game.moves == 0 and game.log[-1][0] == "start"  # the hint changed nothing
