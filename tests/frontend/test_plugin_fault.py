@@ -518,6 +518,45 @@ def test_watch_an_edit_whose_plugin_fails_at_the_start_shows_the_fault_screen(
         arcade.unschedule(check)
 
 
+class WritesNegativeMoves:
+    """Its ``game_start`` writes a move count below zero (issue 36: figures
+    game_start writes are bounded like hook answers)."""
+
+    def __init__(self, params):
+        pass
+
+    @hookimpl
+    def blockyard_game_start(self, game):
+        game.moves = -5
+
+
+def test_a_game_start_that_writes_a_figure_out_of_bounds_shows_the_fault_screen(
+        ui, rule_file, register_plugin):
+    import arcade
+
+    register_plugin("negative-moves", WritesNegativeMoves)
+    rules = rule_file(MOD.format(plugin="line-scoring") + "triangular_base = 10\n",
+                      "watched.toml")
+    game = ui.app.start_game(str(rules), seed=4)
+    ui.pump(2)
+    place_by_keys(ui, game, 1)
+    check = ui.app.watch_rule_file(str(rules))
+    try:
+        rules.write_text(rules.read_text() + "[plugins.negative-moves]\n")
+        check(0.5)  # the new rules replay the game, then start one: both fail
+        ui.pump(2)
+        _view, lines = fault_screen(ui)
+        assert lines[:4] == ["Plugin: negative-moves", "Hook: blockyard_game_start",
+                             "Ruleset: Fault mod (fault-mod)",
+                             "In the plugin's code: "
+                             f"{here(WritesNegativeMoves, '@hookimpl')}"]
+        assert "wrote" in lines[4] and "moves" in lines[4], lines[4]
+        assert lines[5] == f"To fix: {one_line(FIX_WRITTEN)}" and lines[6] == SAVED
+        assert saved_on_disk(game).moves == 1  # the game of the rules before the edit
+    finally:
+        arcade.unschedule(check)
+
+
 class FailingTips:
     """Its summary tips raise: the summary shows without a tip."""
 
