@@ -103,6 +103,63 @@ class _Hypothetical:
 
 
 # ----------------------------------------------------------------------------------------
+# Actions aimed at a tray slot, a board cell or both
+# ----------------------------------------------------------------------------------------
+
+PLANNED_ACTIONS = frozenset({"rotate"})
+"""Aimed actions the bots weigh in their own way, not as aimed actions: turning a
+piece (the search plans every orientation; greedy turns only when nothing
+fits)."""
+
+
+def aimed_trials(game: Any) -> Iterator[tuple[BotAction, Any]]:
+    """Every action aimed at a slot, a cell or both that the rules offer now (but
+    :data:`PLANNED_ACTIONS` and actions of a game that is over), at every target
+    its plugin allows (:meth:`~blockyard.Game.action_targets`), each taken on a
+    :meth:`~blockyard.Game.clone`: ``(action, the clone after it)``. A target
+    the plugin's ``perform`` refuses is left out, so a bot proposes only aimed
+    actions the game accepts. ``game`` is never changed."""
+    if game.over:
+        return
+    for action in game.actions():
+        if action.target == "none" or action.after_end or action.name in PLANNED_ACTIONS:
+            continue
+        for target in game.action_targets(action.name):
+            trial = game.clone()
+            try:
+                trial.act(action.name, *target)
+            except IllegalMove:
+                continue
+            yield (action.name, *target), trial
+
+
+def best_points(game: Any) -> int | None:
+    """The most points a placement makes now (asked of the game's ``evaluate``),
+    or ``None`` when no placement is possible."""
+    moves = game.legal_moves()
+    if not moves:
+        return None
+    return int(max(e.points for e in game.evaluate(moves)))
+
+
+def aimed_gains(game: Any, to_beat: int | None) -> list[tuple[int, BotAction, Any]]:
+    """The aimed actions (:func:`aimed_trials`) after which a placement makes more
+    points, with the points the action itself scored, than ``to_beat`` (the best
+    placement now; ``None``: any): ``(points, action, clone after it)``, most
+    points first, in the order the targets come on a tie."""
+    found = []
+    for order, (action, trial) in enumerate(aimed_trials(game)):
+        after = best_points(trial)
+        if after is None:
+            continue
+        gain = trial.score - game.score + after
+        if to_beat is None or gain > to_beat:
+            found.append((gain, order, action, trial))
+    found.sort(key=lambda item: (-item[0], item[1]))
+    return [(gain, action, trial) for gain, _, action, trial in found]
+
+
+# ----------------------------------------------------------------------------------------
 # The bot base class
 # ----------------------------------------------------------------------------------------
 
@@ -430,7 +487,10 @@ class RandomBot(Bot):
 class GreedyBot(Bot):
     """The move with the most points now, ties broken at random (Sudoku Bloxx:
     the column whose drop scores most). Pieces are placed as they lie; turning
-    only when nothing fits otherwise."""
+    only when nothing fits otherwise. An action aimed at a slot, a cell or both
+    (a hammer) is taken when it and the best placement after it make more
+    points than the best placement now (the first such target on a tie; tried
+    on clones, at the targets its plugin allows)."""
 
     name = "greedy"
 
@@ -444,6 +504,9 @@ class GreedyBot(Bot):
         best = max(points)
         ties = [m for m, p in zip(moves, points, strict=True) if p == best]
         yield ("place", *rng.choice(ties))
+        aimed = aimed_gains(game, best)
+        if aimed:
+            yield aimed[0][1]
 
     def falling_value(self, game: Any, col: int, rng: random.Random) -> float:
         return float(_landing(game, col)["points"]) + rng.random() * 0.5

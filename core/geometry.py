@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from .pieces import Cell
+from .pieces import PIECE_ID_CHARS, Cell
 
 
 class Region(tuple[str, int]):
@@ -93,6 +93,9 @@ class Geometry:
         self.no_colours: tuple[int, ...] = (0,) * self.size
         """Every cell empty: the colours every empty :class:`Board` of this size
         shares."""
+        self.no_pieces: tuple[str | None, ...] = (None,) * self.size
+        """Every cell empty: the piece ids every empty :class:`Board` of this
+        size shares."""
         self._pieces: dict[frozenset[Cell], PieceGeometry] = {}
         self._move_tables: dict[int, tuple[tuple[tuple[tuple[int, int, int], ...], ...], ...]] = {}
 
@@ -238,40 +241,51 @@ MAX_PENDING = 16
 """The longest chain of boards whose colour tuples are not written yet
 (:meth:`Board.with_piece`): bounds the memory they hold and the work of a read."""
 
-_Pending = tuple["tuple[int, ...] | Board", int, tuple[int, ...], int, int]
-"""(source, base, offsets, colour, depth): a board's colours are the source's (a
-written tuple, or a board whose colours are not written yet) with the cells
-``base + offset`` set to ``colour``; ``depth`` counts the boards of that chain."""
+_Pending = tuple["tuple[int, ...] | Board", "tuple[str | None, ...] | None", int,
+                 tuple[int, ...], int, "str | None", int]
+"""(source, source pieces, base, offsets, colour, piece, depth): a board's colours
+are the source's (a written tuple, or a board whose colours are not written yet)
+with the cells ``base + offset`` set to ``colour``, and its piece ids the same
+with those cells set to ``piece`` (the source pieces: the written ids beside a
+written colour tuple, ``None`` beside a board); ``depth`` counts the boards of
+that chain."""
 
 
 class Board:
-    """The cells of a board: a bitboard plus a colour index per cell. Immutable.
+    """The cells of a board: a bitboard plus a colour index and a piece id per
+    cell. Immutable.
 
     ``bits`` is the authority for occupancy; ``colours`` (row-major, 0 = empty)
-    only tells the frontend how to draw a filled cell. Nothing changes a board
-    once made: :meth:`fill`, :meth:`empty`, :meth:`collapse_rows` and
-    :meth:`with_piece` return new boards, ``colours`` is a tuple and ``bits`` and
+    tells the frontend how to draw a filled cell, and ``pieces`` (row-major,
+    ``None`` = empty) which piece filled it. Nothing changes a board once made:
+    :meth:`fill`, :meth:`empty`, :meth:`collapse_rows` and :meth:`with_piece`
+    return new boards, ``colours`` and ``pieces`` are tuples and ``bits`` and
     ``geo`` are read-only. So a board handed to a plugin (``game.grid``, the
     ``board`` of ``blockyard_clear``) can be kept, compared and built upon
     without a copy, and games, their clones and a bot's look-ahead share boards.
 
     A board made by :meth:`with_piece` (or :meth:`fill`, :meth:`empty`) writes
-    its colour tuple only when ``colours`` is first read, from the board it came
-    from, so the many boards a bot looks at and forgets cost no copy; since no
-    board changes, such a chain of pending boards is safe by construction.
+    its colour and piece tuples only when ``colours`` or ``pieces`` is first
+    read, from the board it came from, so the many boards a bot looks at and
+    forgets cost no copy; since no board changes, such a chain of pending boards
+    is safe by construction.
     """
 
-    __slots__ = ("_bits", "_colours", "_geo", "_pending")
+    __slots__ = ("_bits", "_colours", "_geo", "_pending", "_pieces")
 
     _bits: int
     _geo: Geometry
     _colours: tuple[int, ...] | None
+    _pieces: tuple[str | None, ...] | None
     _pending: _Pending | None
 
     def __init__(self, geo: Geometry, bits: int = 0,
-                 colours: Sequence[int] | None = None) -> None:
-        """A board of ``geo``'s size with the filled cells ``bits`` and the colour
-        index of every cell ``colours`` (row-major, copied; default: all 0)."""
+                 colours: Sequence[int] | None = None,
+                 pieces: Sequence[str | None] | None = None) -> None:
+        """A board of ``geo``'s size with the filled cells ``bits``, the colour
+        index of every cell ``colours`` and the id of the piece that filled
+        every cell ``pieces`` (both row-major, copied; default: all 0 and all
+        ``None``). A piece id is a string on a filled cell only."""
         if not isinstance(geo, Geometry):
             raise TypeError(f"Board: geo: expected a Geometry, found {geo!r:.60}")
         if isinstance(bits, bool) or not isinstance(bits, int) or not 0 <= bits <= geo.full:
@@ -284,9 +298,24 @@ class Board:
             if len(written) != geo.size:
                 raise ValueError(f"Board: colours: expected {geo.size} cells, found "
                                  f"{len(written)}")
+        if pieces is None:
+            ids = geo.no_pieces
+        else:
+            ids = tuple(pieces)
+            if len(ids) != geo.size:
+                raise ValueError(f"Board: pieces: expected {geo.size} cells, found {len(ids)}")
+            for i, piece_id in enumerate(ids):
+                if piece_id is not None and (type(piece_id) is not str
+                                             or len(piece_id) > PIECE_ID_CHARS
+                                             or not bits >> i & 1):
+                    raise ValueError(
+                        f"Board: pieces[{i}]: expected None, or a piece id (str of at most "
+                        f"{PIECE_ID_CHARS} characters) on a filled cell, found "
+                        f"{piece_id!r:.60} on a{' filled' if bits >> i & 1 else 'n empty'} cell")
         self._geo = geo
         self._bits = bits
         self._colours = written
+        self._pieces = ids
         self._pending = None
 
     @property
@@ -311,84 +340,129 @@ class Board:
         (``TrayGame.cell_families`` names them)."""
         colours = self._colours
         if colours is None:
-            fills = []
-            board = self
-            while True:  # up the chain to the first written tuple, then the fills down
-                source, base, offsets, colour, _ = board._pending  # type: ignore[misc]
-                fills.append((base, offsets, colour))
-                if type(source) is tuple:
-                    cells = list(source)
-                    break
-                board = source  # type: ignore[assignment]
-                if board._colours is not None:
-                    cells = list(board._colours)
-                    break
-            for base, offsets, colour in reversed(fills):
-                for off in offsets:
-                    cells[base + off] = colour
-            colours = self._colours = tuple(cells)
-            self._pending = None
+            self._write()
+            colours = self._colours
+            assert colours is not None
         return colours
+
+    @property
+    def pieces(self) -> tuple[str | None, ...]:
+        """The id of the piece whose placement filled every cell, row-major (as
+        :attr:`colours`): the placed :class:`~blockyard.pieces.Piece`'s ``id``
+        exactly (``"L-1+r"`` for an ``L-1`` turned once), kept as the cell is
+        moved by a gravity drop; ``"custom"`` for a filled cell of a starting
+        board and of a custom tray piece; ``None`` for an empty cell and for a
+        cell filled without naming a piece (:meth:`fill` without ``piece``: a
+        falling game's stones, a plugin's own fill)."""
+        pieces = self._pieces
+        if pieces is None:
+            self._write()
+            pieces = self._pieces
+            assert pieces is not None
+        return pieces
+
+    def _write(self) -> None:
+        """Write the colour and piece tuples of a board made from another: up
+        the chain to the first written tuples, then the fills down."""
+        fills = []
+        board = self
+        while True:
+            source, source_pieces, base, offsets, colour, piece, _ = board._pending  # type: ignore[misc]
+            fills.append((base, offsets, colour, piece))
+            if type(source) is tuple:
+                cells = list(source)
+                ids = list(source_pieces)  # type: ignore[arg-type]
+                break
+            board = source  # type: ignore[assignment]
+            if board._colours is not None:
+                cells = list(board._colours)
+                ids = list(board._pieces)  # type: ignore[arg-type]
+                break
+        for base, offsets, colour, piece in reversed(fills):
+            for off in offsets:
+                cells[base + off] = colour
+                ids[base + off] = piece
+        self._colours = tuple(cells)
+        self._pieces = tuple(ids)
+        self._pending = None
 
     def copy(self) -> Board:
         """This board (a board never changes, so it is its own copy)."""
         return self
 
-    def _derived(self, bits: int, base: int, offsets: tuple[int, ...], colour: int) -> Board:
-        """A new board with ``bits`` whose colours are this board's with the cells
-        ``base + offset`` set to ``colour``, written when first read."""
+    def _derived(self, bits: int, base: int, offsets: tuple[int, ...], colour: int,
+                 piece: str | None) -> Board:
+        """A new board with ``bits`` whose colours and piece ids are this board's
+        with the cells ``base + offset`` set to ``colour`` and ``piece``, written
+        when first read."""
         board = _new_board(Board)
         board._geo = self._geo
         board._bits = bits
         board._colours = None
+        board._pieces = None
         pending = self._pending
         if pending is None:
-            board._pending = (self._colours, base, offsets, colour, 1)  # type: ignore[assignment]
-        elif pending[4] < MAX_PENDING:
-            board._pending = (self, base, offsets, colour, pending[4] + 1)
+            board._pending = (self._colours, self._pieces, base, offsets, colour,  # type: ignore[assignment]
+                              piece, 1)
+        elif pending[6] < MAX_PENDING:
+            board._pending = (self, None, base, offsets, colour, piece, pending[6] + 1)
         else:
-            board._pending = (self.colours, base, offsets, colour, 1)
+            self._write()
+            board._pending = (self._colours, self._pieces, base, offsets, colour,  # type: ignore[assignment]
+                              piece, 1)
         return board
 
-    def with_piece(self, mask: int, base: int, offsets: tuple[int, ...], colour: int) -> Board:
+    def with_piece(self, mask: int, base: int, offsets: tuple[int, ...], colour: int,
+                   piece: str | None = None) -> Board:
         """A new board with the cells ``base + offset`` (together: ``mask``) filled
-        with ``colour``: a piece placed (the engine's fast form of :meth:`fill`;
-        the colour tuple is written when first read, from this board's, so a game
-        whose colours nobody reads writes one every ``MAX_PENDING`` moves)."""
-        return self._derived(self._bits | mask, base, offsets, colour)
+        with ``colour`` by the piece whose id is ``piece``: a piece placed (the
+        engine's fast form of :meth:`fill`; the colour and piece tuples are
+        written when first read, from this board's, so a game whose cells nobody
+        reads writes them every ``MAX_PENDING`` moves)."""
+        return self._derived(self._bits | mask, base, offsets, colour, piece)
 
-    def fill(self, mask: int, colour: int) -> Board:
-        """A new board with the cells of ``mask`` filled with ``colour``."""
-        return self._derived(self._bits | mask, 0, tuple(self._geo.bits_of(mask)), colour)
+    def fill(self, mask: int, colour: int, piece: str | None = None) -> Board:
+        """A new board with the cells of ``mask`` filled with ``colour``, by the
+        piece whose id is ``piece`` (``None``: no piece, e.g. a stone)."""
+        if piece is not None and (type(piece) is not str or len(piece) > PIECE_ID_CHARS):
+            raise TypeError(f"Board.fill: piece: expected a piece id (str of at most "
+                            f"{PIECE_ID_CHARS} characters) or None, found {piece!r:.60}")
+        return self._derived(self._bits | mask, 0, tuple(self._geo.bits_of(mask)), colour,
+                             piece)
 
     def empty(self, mask: int) -> Board:
         """A new board with the cells of ``mask`` empty."""
-        return self._derived(self._bits & ~mask, 0, tuple(self._geo.bits_of(mask)), 0)
+        return self._derived(self._bits & ~mask, 0, tuple(self._geo.bits_of(mask)), 0, None)
 
     def collapse_rows(self, cleared_rows: Sequence[int]) -> tuple[Board, tuple[int, ...]]:
         """Gravity drop (docs/rules.md §6.2): a new board where every row above a
         cleared row has moved down by the number of cleared rows below it and
-        the top rows are empty. Returns that board and, for each of its rows,
-        how many rows it fell."""
+        the top rows are empty (each cell keeps its colour and piece id).
+        Returns that board and, for each of its rows, how many rows it fell."""
         geo = self._geo
         cols = geo.cols
         gone = set(cleared_rows)
         kept = [r for r in range(geo.rows) if r not in gone]
         new_rows = [None] * len(gone) + kept
         colours = self.colours
+        pieces = self.pieces
         new_colours: list[int] = []
+        new_pieces: list[str | None] = []
         bits = 0
         row_mask = (1 << cols) - 1
         for dest, src in enumerate(new_rows):
             if src is None:
                 new_colours.extend([0] * cols)
+                new_pieces.extend([None] * cols)
             else:
                 new_colours.extend(colours[src * cols:(src + 1) * cols])
+                new_pieces.extend(pieces[src * cols:(src + 1) * cols])
                 bits |= ((self._bits >> (src * cols)) & row_mask) << (dest * cols)
         board = _new_board(Board)
         board._geo = geo
         board._bits = bits
         board._colours = tuple(new_colours)
+        board._pieces = tuple(new_pieces)
         board._pending = None
         return board, tuple(0 if src is None else dest - src for dest, src in enumerate(new_rows))
 

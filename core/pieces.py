@@ -79,6 +79,10 @@ def rotate_cells(cells: frozenset[Cell]) -> frozenset[Cell]:
     return normalise((c, height - 1 - r) for r, c in cells)
 
 
+PIECE_ID_CHARS = 200
+"""The most characters a piece id a game keeps may have: a tray piece's in a
+snapshot, a board cell's (:attr:`blockyard.geometry.Board.pieces`)."""
+
 TURN = "+r"
 """What each quarter turn of a piece adds to its id (:meth:`Piece.rotated`)."""
 

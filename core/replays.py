@@ -61,10 +61,13 @@ def state_digest(game: Game) -> str:
     """A digest of the game's full state (what a faithful replay must reach): its
     snapshot but the log and the rule text, which the file's ``ruleset_digest``
     pins already (hashing its 10 kB again for every game was most of a
-    verification's cost beyond the replay itself)."""
+    verification's cost beyond the replay itself), and but the cells' piece ids
+    (``cell_pieces``: the moves that fill the cells, which the log holds, decide
+    them as they decide the cells' colours)."""
     snap = game._snapshot_sharing_log()
     del snap["log"], snap["ruleset"]
-    return hashlib.sha256(_DIGEST_JSON.encode(snap).encode()).hexdigest()
+    snap.pop("cell_pieces", None)
+    return _digest(snap)
 
 
 def legacy_state_digest(game: Game) -> str:
@@ -72,7 +75,12 @@ def legacy_state_digest(game: Game) -> str:
     hashed the rule text too (such files are still read)."""
     snap = game._snapshot_sharing_log()
     del snap["log"]
-    return hashlib.sha256(json.dumps(snap, sort_keys=True).encode()).hexdigest()
+    snap.pop("cell_pieces", None)
+    return _digest(snap)
+
+
+def _digest(snap: dict[str, Any]) -> str:
+    return hashlib.sha256(_DIGEST_JSON.encode(snap).encode()).hexdigest()
 
 
 def reaches(game: Game, final_digest: str) -> bool:

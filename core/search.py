@@ -7,11 +7,12 @@ Registered by :mod:`blockyard.bots`."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from .botbase import (
+    PLANNED_ACTIONS,
     Bot,
     RandomBot,
     _evaluate,
@@ -19,6 +20,8 @@ from .botbase import (
     _Lander,
     _orientations,
     _reachable_columns,
+    aimed_gains,
+    best_points,
 )
 from .errors import PluginError
 from .geometry import Geometry, PieceGeometry
@@ -35,6 +38,10 @@ with a clock: eu-timed, Sudoku Bloxx); a bot thinks for a second."""
 
 MAX_ACTIONS_BETWEEN_MOVES = 12
 """:meth:`Bot.play` places or drops after at most this many other actions in a row."""
+
+AIMED_PLANS = 3
+"""How many aimed actions (a hammer's best cells) the search plans from, at most,
+besides the plan without one."""
 
 
 # ----------------------------------------------------------------------------------------
@@ -175,6 +182,49 @@ class SearchBot(Bot):
         return float(points) if points > 1 else 1.0
 
     def tray_steps(self, game: Any) -> Iterator[BotAction]:
+        planned = yield from self._plan(game)
+        if planned is None:
+            yield from RandomBot.tray_steps(self, game)  # type: ignore[arg-type]
+            return
+        first, value = planned
+        yield first
+        aimed = yield from self._aimed(game, first, value)
+        if aimed is not None:
+            yield aimed
+
+    def _aimed(self, game: Any, first: BotAction, value: float
+               ) -> Generator[BotAction, None, BotAction | None]:
+        """An action aimed at a slot, a cell or both (a hammer) whose plan is
+        better than ``value``, the best plan without it (whose first action,
+        ``first``, is yielded between the plans looked at), or ``None``. Only
+        actions after which a placement makes more points than any placement
+        now are planned (:func:`~blockyard.botbase.aimed_gains`), the
+        :data:`AIMED_PLANS` with the most points; each is planned from a clone
+        that took it, its own points weighted as the plan's."""
+        if not any(action.target != "none" and action.name not in PLANNED_ACTIONS
+                   for action in game.actions()):
+            return None
+        best_value, best = value, None
+        pw = self.points_weight / self._context(game)[1] * 10.0
+        for _, action, trial in aimed_gains(game, best_points(game))[:AIMED_PLANS]:
+            plan = self._plan(trial)
+            try:
+                while True:
+                    next(plan)  # the trial's provisional choices are not this game's
+                    yield first
+            except StopIteration as done:
+                planned = done.value
+            if planned is None:
+                continue
+            total = planned[1] + (trial.score - game.score) * pw
+            if total > best_value:
+                best_value, best = total, action
+        return best
+
+    def _plan(self, game: Any) -> Generator[BotAction, None, tuple[BotAction, float] | None]:
+        """The beam search of the tray (see the class): yields the first action of
+        the best plan so far, and returns the best plan's first action and value
+        (``None`` when no piece can be placed)."""
         features, unit = self._context(game)
         hypo = _Hypothetical(game)
         geo = features.geo
@@ -264,11 +314,11 @@ class SearchBot(Bot):
             if depth == len(root.left) - 1:
                 leaves.extend(beam)
         if not leaves:
-            yield from RandomBot.tray_steps(self, game)  # type: ignore[arg-type]
-            return
+            return None
         best = max(leaves, key=lambda n: (n.value, -n.turns, -n.order))
-        assert best.first is not None
-        yield best.first
+        if best.first is None:  # the root itself: no piece could be placed
+            return None
+        return best.first, best.value
 
     # -- Sudoku Bloxx -------------------------------------------------------------------
 

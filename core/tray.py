@@ -103,7 +103,7 @@ class TrayGame(Game):
             for c, ch in enumerate(line):
                 if ch == "#":
                     mask |= 1 << (r * cols + c)
-        self._board = self._board.fill(mask, len(self.ruleset.families) + 1)
+        self._board = self._board.fill(mask, len(self.ruleset.families) + 1, "custom")
 
     def _load_tray(self, tray: TraySpec) -> list[str | None]:
         items = list(tray)
@@ -211,6 +211,17 @@ class TrayGame(Game):
                            for c in colours[r * cols:(r + 1) * cols])
                      for r in range(self.rows))
 
+    def cell_pieces(self) -> tuple[tuple[str | None, ...], ...]:
+        """For every cell, row by row, the id of the piece whose placement filled
+        it (:attr:`Piece.id <blockyard.pieces.Piece.id>` exactly: ``"L-1+r"`` for
+        an ``L-1`` turned once), ``"custom"`` for a filled cell of a starting
+        board or of a custom tray piece, ``None`` for an empty cell (or one a
+        plugin filled naming no piece). A cell keeps its id until it is emptied,
+        and a gravity drop moves it with the cell. Read from
+        :attr:`Board.pieces <blockyard.geometry.Board.pieces>`; changes nothing."""
+        pieces, cols = self._board.pieces, self.cols
+        return tuple(pieces[r * cols:(r + 1) * cols] for r in range(self.rows))
+
     def legal_moves(self) -> list[tuple[int, int, int]]:
         """Every ``(slot, row, col)`` that fits now (none when the game is over)."""
         if self.over_reason is not None:
@@ -310,10 +321,14 @@ class TrayGame(Game):
                 piece: Piece = tray[slot]  # type: ignore[assignment]
                 info: PieceGeometry = infos[slot]  # type: ignore[assignment]
                 mask = info.shape << base
-                board = _derived(before, before._bits | mask, base, info.offsets, piece.colour)
+                board = _derived(before, before._bits | mask, base, info.offsets, piece.colour,
+                                 piece.id)
             else:
                 piece, mask = self._check_move(slot, row, col)
-                board = before.fill(mask, piece.colour)
+                # (the engine's own fill: a turned id of an earlier engine's replay may
+                # be longer than a plugin's fill accepts)
+                board = _derived(before, before._bits | mask, 0, tuple(geo.bits_of(mask)),
+                                 piece.colour, piece.id)
             clearing = clear(self, board, mask, piece, row, col, "place")
             regions = clearing.regions
             after = clearing.board
@@ -549,6 +564,7 @@ class TrayGame(Game):
     def snapshot_state(self) -> dict[str, Any]:
         out = super().snapshot_state()
         out["tray"] = [None if p is None else piece_json(p) for p in self._tray]
+        out["cell_pieces"] = list(self._board.pieces)
         return out
 
     def _restore_state(self, data: dict[str, Any]) -> None:

@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .errors import DataError, IllegalMove, PluginError
-from .pieces import Piece, piece_from_json, turned_id
+from .pieces import PIECE_ID_CHARS, Piece, piece_from_json, turned_id
 from .ruleset import MAX_TRAY_SLOTS
 from .stones import GOLDEN, JOKER, SYMBOL
 
@@ -46,9 +46,9 @@ MAX_SEED = 1 << 63
 MAX_QUEUE = 10_000
 """Stones waiting in a falling game's queue."""
 MAX_COLOUR = 255
-MAX_PIECE_ID = 200
+MAX_PIECE_ID = PIECE_ID_CHARS
 """Characters of a tray piece's id in a snapshot (its turns counted modulo 4,
-:func:`blockyard.pieces.turned_id`)."""
+:func:`blockyard.pieces.turned_id`), and of a cell's piece id."""
 
 DIGIT_CODES = frozenset(d | g for d in range(1, 10) for g in (0, GOLDEN))
 STREAM_CODES = DIGIT_CODES | {SYMBOL, JOKER}
@@ -462,9 +462,31 @@ def _check_tray_fields(snap: Mapping[str, Any], ruleset: Any) -> list[Piece | No
                     f"{len(tray)}")
     pieces = [None if piece is None else _check_piece(piece, f"snapshot.tray[{slot}]", ruleset)
               for slot, piece in enumerate(tray)]
+    if "cell_pieces" in snap:  # (absent from snapshots written before they were kept)
+        _check_cell_pieces(snap, ruleset)
     if snap["over_reason"] is None and all(piece is None for piece in pieces):
         raise _fail("snapshot.tray", "the game is not over but the tray is empty")
     return pieces
+
+
+def _check_cell_pieces(snap: Mapping[str, Any], ruleset: Any) -> None:
+    """A tray snapshot's ``cell_pieces``: a piece id (a string of at most
+    ``MAX_PIECE_ID`` characters) or ``None`` per cell, an id only on a filled cell."""
+    rows, cols = ruleset.rows, ruleset.cols
+    size = rows * cols
+    ids = check_list(snap["cell_pieces"], "snapshot.cell_pieces", size)
+    if len(ids) != size:
+        raise _fail("snapshot.cell_pieces", f"expected {size} cells ({rows}×{cols}), "
+                    f"found {len(ids)}")
+    bits = snap["bits"]
+    for i, piece_id in enumerate(ids):
+        if piece_id is None:
+            continue
+        at = f"snapshot.cell_pieces[{i}] (row {i // cols}, column {i % cols})"
+        check_str(piece_id, at, MAX_PIECE_ID)
+        if not bits >> i & 1:
+            raise _fail(at, f"names piece {piece_id[:40]!r} but the bitboard says the cell "
+                        "is empty")
 
 
 def check_falling_fields(snap: Mapping[str, Any], ruleset: Any) -> dict[str, Any]:

@@ -37,6 +37,7 @@ LABEL_TIME = 0.8
 PERFECT_TIME = 1.2
 FALL_TIME = 0.18
 HINT_EDGE = 0.08          # the hint's outline (board piece and tray slot), in cells
+ONE_CELL = blockyard.Piece(frozenset({(0, 0)}))  # the outline of a hinted action's cell
 PARTICLE_TIME = 0.7       # clear and perfect-clear particles
 PARTICLES_PER_CELL = 3
 MAX_PARTICLES = 600
@@ -193,13 +194,15 @@ class BoardSection(ScreenSection):
                       view.game.ruleset.looks.get(piece.colour))
 
     def show_hint(self) -> None:
-        """The hinted placement, once found: the piece on the board, outlined."""
+        """The hinted placement, once found: the piece on the board, outlined; or
+        the cell a hinted action is aimed at (a hammer's), marked and outlined."""
         view = self.screen
         layout = view.layout
         self.hint_sprites.clear()
         self.hint_outline.clear()
         placement = view.input.hint.placement()
         if placement is None:
+            self._show_aimed_hint()
             return
         slot, row, col = placement
         piece = view.game.tray[slot] if slot < len(view.game.tray) else None
@@ -212,6 +215,22 @@ class BoardSection(ScreenSection):
             self.hint_sprites.append(cell_sprite(view.colour(piece.colour), size, x, y,
                                                  texture))
         self.hint_outline.extend(piece_outline(piece, layout.board.left + col * layout.cell,
+                                               layout.board.top - row * layout.cell,
+                                               layout.cell))
+
+    def _show_aimed_hint(self) -> None:
+        """The cell of a hinted action aimed at a cell or at a slot and a cell, as
+        the bot chose it (its last two arguments: ``row, col``)."""
+        view = self.screen
+        action = view.input.hint.action()
+        spec = None if action is None else view.game.ruleset.action_specs.get(action[0])
+        if action is None or spec is None or spec.target not in ("cell", "cell+slot"):
+            return
+        row, col = int(action[-2]), int(action[-1])
+        layout = view.layout
+        x, y = layout.cell_center(row, col)
+        self.hint_sprites.append(cell_sprite(theme.ACCENT, layout.cell * 0.94, x, y))
+        self.hint_outline.extend(piece_outline(ONE_CELL, layout.board.left + col * layout.cell,
                                                layout.board.top - row * layout.cell,
                                                layout.cell))
 

@@ -339,3 +339,20 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     info_path.unlink()
     subprocess.run(info["stop"], capture_output=True, timeout=60)
     shutil.rmtree(info["folder"], ignore_errors=True)
+
+
+HAMMER_EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "hammer"
+"""The bundled example of an action aimed at a board cell (MODDING.md)."""
+
+
+@pytest.fixture
+def hammer(register_plugin: Callable[[str, Any], None]) -> Any:
+    """The example hammer (examples/hammer) registered for one test: its ruleset."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("hammer_example", HAMMER_EXAMPLE / "hammer.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    register_plugin("hammer", module.Hammer)
+    return blockyard.load_ruleset(HAMMER_EXAMPLE / "hammer.toml")

@@ -226,6 +226,7 @@ def test_figures_within_bounds_are_accepted(ruleset_with):
     (ForgetsReturn, "", "blockyard_score"),
     (BareReason, "", "blockyard_end_reason"),
     (Writer, 'what = "score-huge"\nwhere = "game_start"', "blockyard_game_start"),
+    (Writer, 'what = "score-nan"\nwhere = "perform"', "blockyard_actions"),
 ])
 def test_check_names_plugin_hook_file_and_line(rule_file, register_plugin, capsys, plugin,
                                                params, hook):

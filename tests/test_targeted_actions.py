@@ -5,7 +5,6 @@ Played with the example hammer (examples/hammer)."""
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
@@ -17,16 +16,6 @@ from blockyard.testing import check_ruleset
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "hammer"
 BOARD = "\n".join(["##........", *["." * 10] * 9])
-
-
-@pytest.fixture
-def hammer(register_plugin):
-    spec = importlib.util.spec_from_file_location("hammer_example", EXAMPLE / "hammer.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    register_plugin("hammer", module.Hammer)
-    return blockyard.load_ruleset(EXAMPLE / "hammer.toml")
 
 
 def test_the_hammer_breaks_the_cell_the_player_chooses_and_is_logged(hammer):

@@ -300,3 +300,23 @@ def test_the_stalling_plugin_is_named_among_several(rule_file, register_plugin, 
                                           "best_combo": 0})
     assert caught.value.plugin == "stalls"
     assert caught.value.hook == "blockyard_summary_tips"
+
+
+@pytest.mark.parametrize("plugin", ["stalls", "swallows"])
+def test_check_names_a_stalling_hook_and_one_that_swallows_the_stop(rule_file, register_plugin,
+                                                                     capsys, plugin):
+    from blockyard.cli import main
+
+    if plugin == "stalls":
+        register_plugin("stalls", Stalls)
+        path = rule_file(RULES.format(hook="move_state", how="loop"))
+    else:
+        register_plugin("swallows", Swallows)
+        path = rule_file('[ruleset]\nextends = "eu-classic"\nid = "swallows"\n'
+                         'name = "Swallows"\n[plugins.swallows]\n')
+    assert main(["check", str(path), "--games", "1"]) == 1  # under check's own 2 s limit
+    fail = next(line for line in capsys.readouterr().out.splitlines() if "FAIL" in line)
+    assert f"plugin '{plugin}'" in fail and "blockyard_move_state" in fail
+    assert "test_watchdog.py:" in fail and "To fix:" in fail
+    assert ("ran longer than 2 s" if plugin == "stalls" else
+            "caught the watchdog's stop and answered after its time limit") in fail

@@ -45,7 +45,7 @@ class Hammer:
     @hookimpl
     def blockyard_actions(self, ruleset: Any) -> list[ActionSpec]:
         return [ActionSpec(
-            "hammer", "Hammer", self.perform, key="h", target="cell",
+            "hammer", "Hammer", self.perform, key="b", target="cell",
             available=lambda game: self.left(game) > 0, allowed=self.filled,
             preview=self.breaks, uses_left=self.left,
             # a broken cell can make a piece fit: the game is not stuck while uses are left

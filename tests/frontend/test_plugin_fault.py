@@ -24,7 +24,7 @@ from blockyard.frontend.persistence import load_saved_games
 from blockyard.frontend.plugin_fault import WINDOW_HOOK_SECONDS, PluginFaultView, one_line
 from blockyard.frontend.tray_view import TrayGameView
 from blockyard.results import Scoring
-from blockyard.rulehooks import FIX_RAISED, FIX_WRAPPER, short_path
+from blockyard.rulehooks import FIX_LIST, FIX_RAISED, FIX_WRAPPER, FIX_WRITTEN, short_path
 
 MOD = """
 [ruleset]
@@ -255,6 +255,73 @@ def test_a_wrapper_that_forgets_to_return_shows_the_fault_screen_with_file_and_l
     assert game.snapshot() == before
 
 
+class WritesHugeScore:
+    """An action (key W, no confirmation) whose perform writes a score no game can
+    reach (issue 36: figures an action writes are bounded like hook answers)."""
+
+    def __init__(self, params):
+        pass
+
+    def perform(self, game):
+        game.score = 10**100
+
+    @hookimpl
+    def blockyard_actions(self, ruleset):
+        return [ActionSpec("bang", "Bang", self.perform, key="w", confirm=False)]
+
+
+def test_an_action_that_writes_a_figure_out_of_bounds_shows_the_fault_screen(
+        ui, rule_file, register_plugin):
+    register_plugin("writes-huge", WritesHugeScore)
+    ruleset = blockyard.load_ruleset(rule_file(MOD.format(plugin="writes-huge")))
+    game = blockyard.new_game(ruleset, seed=2)
+    ui.app.show_game(game)
+    ui.pump(3)
+    place_by_keys(ui, game, 1)
+    before = game.snapshot()
+    ui.key("w")
+    _view, lines = fault_screen(ui)
+    assert lines[:4] == ["Plugin: writes-huge", "Hook: blockyard_actions",
+                         "Ruleset: Fault mod (fault-mod)",
+                         f"In the plugin's code: {here(WritesHugeScore, 'def perform')}"]
+    assert lines[4].startswith("action 'bang': perform wrote"), lines[4]
+    assert lines[5] == f"To fix: {one_line(FIX_WRITTEN)}" and lines[6] == SAVED
+    assert game.snapshot() == before
+    assert saved_on_disk(game).snapshot() == before
+
+
+class BareReasonAfterOne:
+    """A wrapper of the list hook ``blockyard_end_reason`` that, from the first move
+    on, returns one reason instead of the list of every plugin's answers."""
+
+    def __init__(self, params):
+        pass
+
+    @hookimpl(wrapper=True)
+    def blockyard_end_reason(self, game, stuck):
+        reasons = yield
+        return "gone" if game.moves >= 1 else reasons
+
+
+def test_a_list_hook_wrapper_returning_one_answer_shows_the_fault_screen(
+        ui, rule_file, register_plugin):
+    register_plugin("bare-reason", BareReasonAfterOne)
+    ruleset = blockyard.load_ruleset(rule_file(MOD.format(plugin="bare-reason")))
+    game = blockyard.new_game(ruleset, seed=2)
+    ui.app.show_game(game)
+    ui.pump(3)
+    before = game.snapshot()
+    slot = game.legal_moves()[0][0]
+    ui.key(str(slot + 1), "Return")  # the move asks the end rule: the wrapper answers "gone"
+    _view, lines = fault_screen(ui)
+    assert lines[:4] == ["Plugin: bare-reason", "Hook: blockyard_end_reason",
+                         "Ruleset: Fault mod (fault-mod)",
+                         f"In the plugin's code: {here(BareReasonAfterOne, '@hookimpl')}"]
+    assert "where the list of every plugin's answers" in lines[4], lines[4]
+    assert lines[5] == f"To fix: {one_line(FIX_LIST)}" and lines[6] == SAVED
+    assert game.snapshot() == before
+
+
 def test_the_fault_screen_speaks_the_players_language(ui, rule_file, register_plugin):
     register_plugin("fail-after-two", FailAfterTwo)
     ruleset = blockyard.load_ruleset(rule_file(MOD.format(plugin="fail-after-two")))
@@ -446,6 +513,45 @@ def test_watch_an_edit_whose_plugin_fails_at_the_start_shows_the_fault_screen(
                          "Ruleset: Fault mod (fault-mod)",
                          f"In the plugin's code: {here(FailingStart, 'raise KeyError')}",
                          "raised KeyError: 'no such state'", f"To fix: {RAISED_FIX}", SAVED]
+        assert saved_on_disk(game).moves == 1  # the game of the rules before the edit
+    finally:
+        arcade.unschedule(check)
+
+
+class WritesNegativeMoves:
+    """Its ``game_start`` writes a move count below zero (issue 36: figures
+    game_start writes are bounded like hook answers)."""
+
+    def __init__(self, params):
+        pass
+
+    @hookimpl
+    def blockyard_game_start(self, game):
+        game.moves = -5
+
+
+def test_a_game_start_that_writes_a_figure_out_of_bounds_shows_the_fault_screen(
+        ui, rule_file, register_plugin):
+    import arcade
+
+    register_plugin("negative-moves", WritesNegativeMoves)
+    rules = rule_file(MOD.format(plugin="line-scoring") + "triangular_base = 10\n",
+                      "watched.toml")
+    game = ui.app.start_game(str(rules), seed=4)
+    ui.pump(2)
+    place_by_keys(ui, game, 1)
+    check = ui.app.watch_rule_file(str(rules))
+    try:
+        rules.write_text(rules.read_text() + "[plugins.negative-moves]\n")
+        check(0.5)  # the new rules replay the game, then start one: both fail
+        ui.pump(2)
+        _view, lines = fault_screen(ui)
+        assert lines[:4] == ["Plugin: negative-moves", "Hook: blockyard_game_start",
+                             "Ruleset: Fault mod (fault-mod)",
+                             "In the plugin's code: "
+                             f"{here(WritesNegativeMoves, '@hookimpl')}"]
+        assert "wrote" in lines[4] and "moves" in lines[4], lines[4]
+        assert lines[5] == f"To fix: {one_line(FIX_WRITTEN)}" and lines[6] == SAVED
         assert saved_on_disk(game).moves == 1  # the game of the rules before the edit
     finally:
         arcade.unschedule(check)
