@@ -11,7 +11,7 @@ database connection and reads no clock of its own: the server's hub
 it. So every rule of a table, those of time included, is tested in a test's
 process on a :class:`~blockyard.server.clock.FakeClock`.
 
-The rules it keeps (RULES.md §7.6, API.md "What the referee accepts"):
+The rules it keeps (docs/rules.md §7.6 online, docs/online.md "Live tables"):
 
 - only a seated player acts, only at a playing table, only on their own seat's
   game, and each action is judged by the engine, as offline: an action the rules

@@ -1,5 +1,5 @@
 """The referee of a live table, in this process on a fake clock: every rule of a
-table (RULES.md §7.6, API.md "What the referee accepts"), those of time included,
+table (docs/rules.md §7.6 online, docs/online.md), those of time included,
 judged by :class:`blockyard.server.referee.Referee` with no server, no database
 and no sleep: the clock moves when the test says."""
 
