@@ -35,6 +35,7 @@ import datetime as _dt
 import json
 import logging
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -85,6 +86,8 @@ GONE: tuple[type[Exception], ...] = tuple(
     if kind is not None)
 """A live connection that is gone (newer Starlette raises ``WebSocketDisconnected``
 on reading after a send to a closed peer)."""
+DATABASE_AWAY = "the server's database is away: try again shortly"
+"""The reason of a live connection closed (code 1013) because the database is away."""
 BINARY_FRAME = "expected text frames, each one JSON object (a binary frame is not read)"
 """The ``refused`` reason (kind ``malformed``) of a binary frame."""
 
@@ -173,13 +176,16 @@ class Hub:
         """Seconds between two sweeps: this process's seats marked present, the
         abandoned ones (of any process) ended or freed, the clocks' moves made."""
         self.sweeper: asyncio.Task[None] | None = None
+        self.continuable: frozenset[str] = frozenset()
+        """The rulesets whose rules offer an action after the end (eu's continue):
+        a seat over in one is finished only when nothing is left to offer."""
         self.events = Events(server.engine, self.on_event)
 
     async def start(self) -> None:
         # the plugin registry and the rulesets are loaded here, once, before any
         # connection: loaded on first use by several worker threads at once (the
         # seat games rebuilt after a restart) the registry refuses all but one
-        known_ids()
+        self.continuable = continuable_rulesets(known_ids())
         await self.events.start()
         self.sweeper = asyncio.create_task(self.sweep())
 
@@ -533,7 +539,8 @@ class Hub:
         cutoff = self.outages.abandon_cutoff(now, self.timing.abandon_seconds)
         found: list[tuple[int, str, int]] = []
         if cutoff is not None:
-            found = await run_in_threadpool(presence.overdue, self.server.engine, cutoff)
+            found = await run_in_threadpool(presence.overdue, self.server.engine, cutoff,
+                                            presence.OVERDUE_BATCH, self.continuable)
         for table_id, status, seat in found:
             assert cutoff is not None
             with contextlib.suppress(Exception):  # one table's trouble stops no other
@@ -587,6 +594,20 @@ def seconds_from_env(name: str, default: float) -> float:
     if not 0 <= value <= 86_400:
         raise ValueError(f"{name}: expected seconds from 0 to 86400, found {text[:40]!r}")
     return value
+
+
+def continuable_rulesets(ids: Iterable[str]) -> frozenset[str]:
+    """The rulesets of ``ids`` (those that load) whose rules offer an action after
+    the end of the game."""
+    found = set()
+    for ruleset_id in ids:
+        try:
+            specs = load_ruleset(ruleset_id).action_specs.values()
+        except (RulesetError, PluginError):
+            continue
+        if any(spec.after_end for spec in specs):
+            found.add(ruleset_id)
+    return frozenset(found)
 
 
 def clock_message(table: Table, now: _dt.datetime) -> dict[str, Any] | None:
@@ -722,7 +743,7 @@ def install(app: FastAPI, server: Server) -> Hub:
             log.warning("table %s: a live connection refused, the database is away (%s)",
                         table_id, type(exc).__name__)
             await socket.accept()
-            await socket.close(1013, "the server's database is away: try again shortly")
+            await socket.close(1013, DATABASE_AWAY)
             return
         await socket.accept()
         problem = id_problem(table_id, "table_id")
@@ -739,6 +760,10 @@ def install(app: FastAPI, server: Server) -> Hub:
         except TableError as exc:
             await socket.send_json(refused(str(exc), "not-found"))
             await socket.close(4404)
+            return
+        except sa.exc.SQLAlchemyError:
+            hub.outages.failed(server.clock.now())
+            await socket.close(1013, DATABASE_AWAY)
             return
         if not table.may_watch(account, code):
             await socket.send_json(refused("this table is private: an invitation or its "

@@ -181,3 +181,33 @@ def test_the_database_away_never_counts_against_a_reconnecting_player(
             act(back, action)
             move = until(back, "move")
             assert (move["seat"], move["action"]) == (1, action)
+
+
+@pytest.mark.parametrize("local", [{"idle": "1000"}], indirect=True)
+def test_a_stuck_seat_whose_player_goes_away_is_ended_after_the_abandon_time(
+        local: LocalServer) -> None:
+    # over with a continue left, the seat is not finished: its player going away
+    # must not hold the table forever (nobody else is connected to it either)
+    table_id, seed, owner, other = duel(local, "eu-classic")
+    game = blockyard.new_game("eu-classic", seed=seed)
+    with live(local, table_id, other) as two:
+        until(two, "table")
+        act(two, ["end"])
+        until(two, "move")
+    with live(local, table_id, owner) as one:
+        until(one, "table")
+        while not game.over:
+            action = ["place", *game.legal_moves()[0]]
+            game.apply(action)
+            act(one, action)
+            move = until(one, "move")
+            while move["seat"] != 0:
+                move = until(one, "move")
+        assert [a.name for a in game.actions()] == ["continue"]
+    local.clock.advance(1)
+    local.run(local.hub.sweep_once())  # both away from here on
+    local.clock.advance(121)
+    local.run(local.hub.sweep_once())
+    stored = local.client.get(f"/api/tables/{table_id}").json()
+    assert stored["status"] == "finished"
+    assert [r["scores"] for r in stored["results"]] == [[game.score, 0]]
