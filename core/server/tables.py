@@ -23,7 +23,8 @@ referees are caches, rebuilt from the stored actions whenever they are missing
 or behind.
 
 The :class:`Hub` holds the connections and the referees, delivers and stores;
-the storage is in :mod:`~blockyard.server.tablestore`, the kept moves in
+its timer is a :class:`~blockyard.server.sweep.Sweep`, the storage is in
+:mod:`~blockyard.server.tablestore`, the kept moves in
 :mod:`~blockyard.server.livecache`, presence in :mod:`~blockyard.server.presence`.
 """
 
@@ -70,6 +71,7 @@ from .referee import (
     refused,
     round_elapsed,
 )
+from .sweep import Sweep
 from .tablestore import Move, Table, TableError
 
 __all__ = ["ABANDON_ENV", "ABANDON_SECONDS", "CLOCK_ENV", "CLOCK_TOLERANCE", "IDLE_ENV",
@@ -171,23 +173,17 @@ class Hub:
         self.outages = Outages()
         """When this process found the database away (the abandon sweep does not
         count that time against anyone)."""
-        self.beat = min(5.0, max(0.2, min(self.timing.abandon_seconds,
-                                          self.timing.idle_seconds) / 4))
-        """Seconds between two sweeps: this process's seats marked present, the
-        abandoned ones (of any process) ended or freed, the clocks' moves made."""
+        self.sweep = Sweep(self)
         self.sweeper: asyncio.Task[None] | None = None
-        self.continuable: frozenset[str] = frozenset()
-        """The rulesets whose rules offer an action after the end (eu's continue):
-        a seat over in one is finished only when nothing is left to offer."""
         self.events = Events(server.engine, self.on_event)
 
     async def start(self) -> None:
         # the plugin registry and the rulesets are loaded here, once, before any
         # connection: loaded on first use by several worker threads at once (the
         # seat games rebuilt after a restart) the registry refuses all but one
-        self.continuable = continuable_rulesets(known_ids())
+        self.sweep.continuable = continuable_rulesets(known_ids())
         await self.events.start()
-        self.sweeper = asyncio.create_task(self.sweep())
+        self.sweeper = asyncio.create_task(self.sweep.run())
 
     async def stop(self) -> None:
         if self.sweeper is not None:
@@ -510,75 +506,6 @@ class Hub:
         seat = await self.seat_now(watcher, table_id)
         if seat is not None:
             await self.touch([(table_id, seat)])
-
-    async def connected_seats(self) -> list[tuple[int, int]]:
-        """The ``(table id, seat)`` of every seat whose current player (as stored
-        now: one query) has a live connection to its table in this process."""
-        here = {(table_id, w.account.id) for table_id, found in self.watchers.items()
-                for w in found if w.account is not None}
-        if not here:
-            return []
-        held = await run_in_threadpool(presence.held_seats, self.server.engine,
-                                       {table_id for table_id, _ in here})
-        return sorted({(table_id, seat) for table_id, seat, holder in held
-                       if (table_id, holder) in here})
-
-    async def sweep_once(self) -> list[tuple[int, str, int]]:
-        """Mark this process's connected seats present, end or free the seats away
-        from every process for the abandon time (never counting a time the
-        database was away: :class:`~blockyard.server.referee.Outages`), and make
-        the moves the clocks of the tables watched here call for; the seats ended
-        or freed."""
-        try:
-            await self.touch(await self.connected_seats())
-        except Exception:
-            self.outages.failed(self.clock.now())
-            raise
-        now = self.clock.now()
-        self.outages.answered(now)
-        cutoff = self.outages.abandon_cutoff(now, self.timing.abandon_seconds)
-        found: list[tuple[int, str, int]] = []
-        if cutoff is not None:
-            found = await run_in_threadpool(presence.overdue, self.server.engine, cutoff,
-                                            presence.OVERDUE_BATCH, self.continuable)
-        for table_id, status, seat in found:
-            assert cutoff is not None
-            with contextlib.suppress(Exception):  # one table's trouble stops no other
-                if status == "playing":
-                    await self.end_or_decline(await self.table(table_id), seat)
-                elif await run_in_threadpool(presence.free_waiting, self.server.engine,
-                                             table_id, seat, cutoff):
-                    await self.events.publish({"kind": "table", "table": table_id})
-            self.drop(table_id)  # what was read for it, unless someone here watches
-        for table_id in list(self.watchers):
-            try:
-                await self.run_clock(table_id)
-            except Exception as exc:  # one table's trouble stops no other
-                log.warning("table %s: the clock's moves failed (%s)", table_id,
-                            type(exc).__name__)
-        return found
-
-    def pause(self) -> float:
-        """Seconds until the next sweep: a beat, or less when a referee held here
-        is due sooner (a falling round ending between two beats)."""
-        now = self.clock.now()
-        pause = self.beat
-        for referee in list(self.referees.values()):
-            due = referee.next_due(self.outages.back_at)
-            if due is not None:
-                pause = min(pause, max(0.05, (due - now).total_seconds()))
-        return pause
-
-    async def sweep(self) -> None:
-        """:meth:`sweep_once` every :meth:`pause` seconds (runs until cancelled)."""
-        while True:
-            await asyncio.sleep(self.pause())
-            try:
-                await self.sweep_once()
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:  # the database away for a moment: the next sweep
-                log.warning("seat sweep failed (%s)", type(exc).__name__)
 
 
 def seconds_from_env(name: str, default: float) -> float:

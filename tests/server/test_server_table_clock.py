@@ -81,11 +81,11 @@ def test_the_falling_round_ends_on_the_servers_clock(local: LocalServer) -> None
         until(one, "move")
         until(one, "move")  # both accepted before the clock moves on
         local.clock.advance(359.999)
-        local.run(local.hub.sweep_once())
+        local.run(local.hub.sweep.once())
         act(one, ["move", 1])  # 359.999 s: the round is still on (and this one's clock
         assert until(one, "refused")["kind"] == "clock"  # far behind)
         local.clock.advance(0.001)  # 360 s since the round started: the round is over
-        local.run(local.hub.sweep_once())  # (no player has sent anything since)
+        local.run(local.hub.sweep.once())  # (no player has sent anything since)
         moves, result = moves_until_result(two)
         games = [blockyard.new_game("sudoku-bloxx", seed=seed) for _ in range(2)]
         expected = []
@@ -124,11 +124,11 @@ def test_a_connected_player_who_never_acts_holds_no_duel(local: LocalServer) -> 
         act(one, action)  # seat 0 acts; seat 1 is connected and never does
         assert until(two, "move")["seat"] == until(one, "move")["seat"] == 0
         local.clock.advance(200)
-        local.run(local.hub.sweep_once())
+        local.run(local.hub.sweep.once())
         ended = {"type": "move", "seat": 1, "action": ["end"], "score": 0, "over": True}
         assert until(one, "move") == until(two, "move") == ended
         local.clock.advance(99)
-        local.run(local.hub.sweep_once())  # seat 0 acted 299 s ago: it plays on
+        local.run(local.hub.sweep.once())  # seat 0 acted 299 s ago: it plays on
         act(one, ["end"])
         assert until(two, "move") == {"type": "move", "seat": 0, "action": ["end"],
                                       "score": game.score, "over": True}
@@ -158,22 +158,22 @@ def test_the_database_away_never_counts_against_a_reconnecting_player(
         until(one, "table")
         with live(local, table_id, other) as two:
             until(two, "table")
-        local.run(local.hub.sweep_once())  # seat 1 away from now
+        local.run(local.hub.sweep.once())  # seat 1 away from now
         local.clock.advance(100)
-        local.run(local.hub.sweep_once())
+        local.run(local.hub.sweep.once())
         away["now"] = True  # 160 s of outage; seat 1's player tries to come back
         for _ in range(16):
             local.clock.advance(10)
             with pytest.raises(Exception):  # noqa: B017 - whatever the failing sweep raises
-                local.run(local.hub.sweep_once())
+                local.run(local.hub.sweep.once())
             with live(local, table_id, other) as refused, pytest.raises(ConnectionClosed):
                 refused.recv(timeout=30)
             assert refused.close_code == 1013
         local.clock.advance(5)
         away["now"] = False  # the database is back: seat 1 away 265 s, none of it counted
-        local.run(local.hub.sweep_once())
+        local.run(local.hub.sweep.once())
         local.clock.advance(119)
-        local.run(local.hub.sweep_once())  # 119 s since it came back: no one is ended
+        local.run(local.hub.sweep.once())  # 119 s since it came back: no one is ended
         with live(local, table_id, other) as back:  # seat 1 is back and plays on
             until(back, "table")
             game = blockyard.new_game("eu-classic", seed=seed)
@@ -205,9 +205,9 @@ def test_a_stuck_seat_whose_player_goes_away_is_ended_after_the_abandon_time(
                 move = until(one, "move")
         assert [a.name for a in game.actions()] == ["continue"]
     local.clock.advance(1)
-    local.run(local.hub.sweep_once())  # both away from here on
+    local.run(local.hub.sweep.once())  # both away from here on
     local.clock.advance(121)
-    local.run(local.hub.sweep_once())
+    local.run(local.hub.sweep.once())
     stored = local.client.get(f"/api/tables/{table_id}").json()
     assert stored["status"] == "finished"
     assert [r["scores"] for r in stored["results"]] == [[game.score, 0]]
