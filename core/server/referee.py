@@ -19,9 +19,9 @@ The rules it keeps (docs/rules.md §7.6 online, docs/online.md "Live tables"):
   its game is over with no such action left, or its player (or the server for
   them) ends it with ``["end"]`` (an ``["end"]`` of a game already over finishes
   the seat and changes nothing in the game);
-- every seat's game is the rules' own deal of the table's seed and is held to
-  the work a real game can need (:mod:`blockyard.gamecheck`, the check a
-  submitted game gets);
+- every seat's game is the rules' own deal of the table's seed (no chosen
+  start) and is held to the work a real game can need (:mod:`blockyard.gamecheck`'s
+  work bound, the one a submitted game is held to);
 - a falling game's clock may not run slow: an action (other than ``tick`` and
   ``end``) is refused (kind ``clock``) while the seat's game clock is more than
   :attr:`Timing.clock_tolerance` seconds behind the table's;
@@ -174,6 +174,10 @@ def check_action(action: Any, index: int, game: Game) -> str | None:
     return None
 
 
+def _date(text: str | None) -> _dt.date | None:
+    return _dt.date.fromisoformat(text) if text else None
+
+
 def round_elapsed(table: TableLike, now: _dt.datetime) -> float | None:
     """Seconds since the round started at ``now``, for a playing table of a
     falling game (a realtime mode: the ``clock`` message); ``None`` for other
@@ -200,9 +204,10 @@ class Referee:
         self.table = table
         self.timing = timing or Timing()
         self.ruleset = load_ruleset(table.ruleset_id)
-        start = {"seed": table.seed, "date": table.date}
-        # the rules' own deal of the table's seed, as a submitted game's is checked
-        self.games = [gamecheck.dealt_game(self.ruleset, start) for _ in range(table.seats)]
+        # the rules' own deal of the table's seed (a daily ruleset's on the table's
+        # date: a table deals a seed of its own, every seat the same)
+        self.games = [Game.start(self.ruleset, seed=table.seed, date=_date(table.date))
+                      for _ in range(table.seats)]
         self.meters = [gamecheck.WorkMeter(self.ruleset) for _ in range(table.seats)]
         self.counts = [0] * table.seats
         """Per seat: how many of its moves are applied (its moves 1 … count)."""

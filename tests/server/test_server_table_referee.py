@@ -107,6 +107,15 @@ def test_a_seats_game_is_the_rules_own_deal_and_held_to_a_real_games_work(clock:
     assert referee.counts[0] < 200
 
 
+def test_a_daily_rulesets_table_deals_its_own_seed_on_its_date(clock: FakeClock) -> None:
+    # a table's deal is its seed (every seat the same), not the date's daily seed
+    referee = Referee(table(clock, "eu-daily", date="2026-12-01", seed=12345),
+                      timing=TIMING)
+    dealt = blockyard.new_game("eu-daily", seed=12345, date=_dt.date(2026, 12, 1))
+    assert referee.games[1].snapshot() == dealt.snapshot()
+    accepted(referee.act(1, first_move(dealt), clock.now()))
+
+
 # -- the end, as offline ---------------------------------------------------------------------
 
 
