@@ -32,8 +32,9 @@ versions, the rule file) with what the server serves (``GET /api/rulesets/{id}``
 :meth:`Client.compare`, one comparison: :func:`blockyard.provenance.mismatch`):
 a difference is an :class:`OnlineError` of kind :data:`PLUGIN_DIFFERS` or
 :data:`RULES_DIFFER` whose ``mismatch`` names the plugin and both versions, or
-the rule key and both values, and nothing is sent. :func:`mirror_divergence`
-tells a table's game mirrored here that went another way than the server's.
+the rule key and both values, and nothing is sent. :func:`mirror_move` applies
+a table's accepted move to the seat's game mirrored here, and
+:func:`mirror_divergence` tells one that went another way than the server's.
 
 The module is longer than most because it is the whole client of one protocol:
 the HTTP calls with their answers checked (a server is untrusted input), the
@@ -216,6 +217,17 @@ def mismatch_error(what: str, differs: Mismatch, *, game: bool) -> OnlineError:
                             "the server has")
     kind = PLUGIN_DIFFERS if differs.kind == "plugin" else RULES_DIFFER
     return OnlineError(f"{what}: {said}", kind=kind, mismatch=differs, game=game)
+
+
+def mirror_move(game: Any, action: Any) -> None:
+    """Apply a move the server accepted at a table to the seat's game as mirrored
+    here (``IllegalMove`` and the like when the mirror refuses it: it went another
+    way). An ``["end"]`` of a game already over (a player who declines the action
+    offered after the end, eu's continue) finishes the seat on the server and
+    changes nothing in the game: nothing is applied."""
+    if list(action) == ["end"] and game.over:
+        return
+    game.apply(action)
 
 
 def mirror_divergence(game: Any, score: Any, over: Any) -> str | None:
@@ -1141,5 +1153,5 @@ __all__ = ["BAD_ADDRESS", "BAD_NAME", "BAD_PASSWORD", "ERROR_KINDS", "GAME_REFUS
            "SUBMITTED_ALREADY", "TABLE_FULL", "TIMEOUT", "TOO_OLD", "UNREACHABLE", "WRONG_CODE",
            "WRONG_LOGIN", "Client", "Entry", "Invitation", "Leaderboard", "LiveTable", "NewTable",
            "OnlineError", "Pending", "PlayerFeed", "ServedRuleset", "Submission", "TableInfo",
-           "error_kind", "mirror_divergence", "mismatch_error", "parse_table_code",
+           "error_kind", "mirror_divergence", "mirror_move", "mismatch_error", "parse_table_code",
            "run_in_background", "server_url", "table_code"]

@@ -32,7 +32,13 @@ import arcade
 import blockyard
 from blockyard.errors import IllegalMove
 from blockyard.falling import FallingGame
-from blockyard.online import LiveTable, Pending, mirror_divergence, run_in_background
+from blockyard.online import (
+    LiveTable,
+    Pending,
+    mirror_divergence,
+    mirror_move,
+    run_in_background,
+)
 from blockyard.provenance import Mismatch, Provenance, of_ruleset
 from blockyard.records import TableResult
 
@@ -197,7 +203,7 @@ class TableSession:
             else:
                 # the server's game is the truth: its score is shown whatever happens here
                 try:
-                    self.games[seat].apply(action)
+                    mirror_move(self.games[seat], action)
                 except (ValueError, IllegalMove, blockyard.PluginError) as exc:
                     self._diverged(seat, f"the server accepted {action!r}, refused here: {exc}")
                     mirrored = False
@@ -518,7 +524,7 @@ class ServerJudgedInput(TrayInput):
             if action and action[0] == "place":
                 super().try_place(*(int(v) for v in action[1:4]))
             else:
-                self.game.apply(action)
+                mirror_move(self.game, action)
                 self.screen.saved()
                 self._refresh()
         finally:
@@ -866,6 +872,12 @@ class LiveTableScreen:
         self.session.show_settings(lambda: self.window.show_view(self))
 
     def show_summary(self) -> None:
+        # finishing at the prompt of an action offered after the end (eu's continue)
+        # ends the seat on the server: its round can then be over
+        me = self.table.me
+        if not self.recorded and me is not None and self.shown == me and self.game.over \
+                and any(action.after_end for action in self.game.actions()):
+            self.send(["end"])
         self.recorded = True  # the result comes from the server, for every seat
 
     # -- watching ----------------------------------------------------------------------------
@@ -1367,7 +1379,7 @@ class LiveFallingView(LiveTableScreen, SudokuView):
                 self.diverged = True
         elif not self.diverged:
             with contextlib.suppress(ValueError, IllegalMove, blockyard.PluginError):
-                self.game.apply(action)
+                mirror_move(self.game, action)
             self.sent_len = len(self.game.log)
             self.sent_tick = self._last_tick()
         self.confirmed.append(list(action))
@@ -1383,7 +1395,7 @@ class LiveFallingView(LiveTableScreen, SudokuView):
         table = self.table
         rebuilt = blockyard.new_game(table.ruleset_id, seed=table.seed)
         for action in self.confirmed:
-            rebuilt.apply(action)
+            mirror_move(rebuilt, action)
         assert table.me is not None
         table.games[table.me] = rebuilt
         self.window.show_view(LiveFallingView(self.session, table, self.leave_table))

@@ -80,6 +80,7 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, database: str | No
         limits.configured()
         tables.seconds_from_env(tables.ABANDON_ENV, tables.ABANDON_SECONDS)
         tables.seconds_from_env(tables.CLOCK_ENV, tables.CLOCK_TOLERANCE)
+        tables.seconds_from_env(tables.IDLE_ENV, tables.IDLE_SECONDS)
         social.presence_seconds()
     except ValueError as exc:
         print(f"blockyard serve: {exc}", file=sys.stderr)

@@ -31,6 +31,7 @@ from ..ruleset import ID_PATTERN
 from ..version import __version__
 from . import accounts, db, games, limits, social
 from .accounts import Account
+from .clock import Clock, SystemClock
 from .verify import HOOK_SECONDS, Refused, Verifier, parse_body
 
 DATABASE_ENV = "BLOCKYARD_SERVER_DATABASE"
@@ -188,23 +189,31 @@ def client_address(request: Request) -> str:
 
 
 class Server:
-    """What one server process holds: the database pool, the verifying pool and
-    the rate limits."""
+    """What one server process holds: the database pool, the verifying pool, the
+    rate limits and the clock it decides by (:class:`~blockyard.server.clock.SystemClock`
+    unless given one: tests give a :class:`~blockyard.server.clock.FakeClock`)."""
 
-    def __init__(self, database: str, verifiers: int | None = None) -> None:
+    def __init__(self, database: str, verifiers: int | None = None,
+                 clock: Clock | None = None) -> None:
         self.database = database
+        self.clock: Clock = clock or SystemClock()
         self.engine: Engine = db.make_engine(database)
         self.verifier = Verifier(verifiers)
         counts = limits.configured()
         # counted in the database: the same for every server process
+        def wall() -> float:
+            return self.clock.now().timestamp()
+
         self.sign_in_address = limits.SharedRateLimit(self.engine, "sign_in_address",
-                                                      counts["sign_in_address"])
+                                                      counts["sign_in_address"], clock=wall)
         self.sign_in_name = limits.SharedRateLimit(self.engine, "sign_in_name",
-                                                   counts["sign_in_name"])
-        self.create_limit = limits.SharedRateLimit(self.engine, "create", counts["create"])
-        self.submit_limit = limits.SharedRateLimit(self.engine, "submit", counts["submit"])
+                                                   counts["sign_in_name"], clock=wall)
+        self.create_limit = limits.SharedRateLimit(self.engine, "create", counts["create"],
+                                                   clock=wall)
+        self.submit_limit = limits.SharedRateLimit(self.engine, "submit", counts["submit"],
+                                                   clock=wall)
         self.messages_per_minute = counts["messages"]
-        self.online = social.Presence(self.engine, social.presence_seconds())
+        self.online = social.Presence(self.engine, social.presence_seconds(), self.clock)
 
     def account(self, request: Request) -> Account:
         """The signed-in account of the request (``401`` otherwise)."""
@@ -220,9 +229,11 @@ class Server:
         self.engine.dispose()
 
 
-def create_app(database: str, *, verifiers: int | None = None) -> FastAPI:
-    """The ASGI application on the (migrated) database at ``database``."""
-    server = Server(database, verifiers)
+def create_app(database: str, *, verifiers: int | None = None,
+               clock: Clock | None = None) -> FastAPI:
+    """The ASGI application on the (migrated) database at ``database``, deciding
+    by ``clock`` (the system's unless given)."""
+    server = Server(database, verifiers, clock)
     # the live tables' games run plugin hooks in this process: under the watchdog
     watchdog.set_default(HOOK_SECONDS)
 

@@ -17,7 +17,6 @@ import hashlib
 import itertools
 import os
 import threading
-import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 
@@ -25,6 +24,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from . import db
+from .clock import Clock, SystemClock
 
 LIMITS_ENV = "BLOCKYARD_SERVER_LIMITS"
 DEFAULTS = {"sign_in_address": 30, "sign_in_name": 10, "create": 10, "submit": 30,
@@ -60,16 +60,17 @@ def configured() -> dict[str, int]:
 class RateLimit:
     """At most ``count`` hits per key in any ``seconds``."""
 
-    def __init__(self, count: int, seconds: float) -> None:
+    def __init__(self, count: int, seconds: float, clock: Clock | None = None) -> None:
         self.count = count
         self.seconds = seconds
+        self.clock = clock or SystemClock()
         self._hits: OrderedDict[str, deque[float]] = OrderedDict()
         self._lock = threading.Lock()
 
     def hit(self, key: str) -> bool:
         """Count a hit on ``key``; ``False`` when the key is over its limit (the
         refused hit is not counted)."""
-        moment = time.monotonic()
+        moment = self.clock.seconds()
         with self._lock:
             hits = self._hits.get(key)
             if hits is None:
@@ -114,7 +115,7 @@ class SharedRateLimit:
     as SHA-256 digests."""
 
     def __init__(self, engine: Engine, name: str, count: int, seconds: float = 60.0,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] | None = None) -> None:
         if not 1 <= len(name) <= 32:
             raise ValueError(f"rate limit name: expected 1 to 32 characters, "
                              f"found {name!r:.40}")
@@ -126,7 +127,8 @@ class SharedRateLimit:
         self.count = count
         self.seconds = seconds
         self.slice_seconds = seconds / SLICES
-        self._clock = clock
+        # wall seconds (shared by every process); the system's unless told
+        self._clock = clock or (lambda: SystemClock().now().timestamp())
         self._counter = itertools.count(1)
 
     def hit(self, key: str) -> bool:

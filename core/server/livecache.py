@@ -22,7 +22,7 @@ from sqlalchemy.engine import Engine
 from . import db
 from .accounts import now
 from .events import CHANNEL
-from .tablestore import Move, Table
+from .tablestore import Move, Table, _utc
 
 
 @dataclass
@@ -61,21 +61,21 @@ def moves_after(engine: Engine, table_id: int, known: RoundMoves, seats: int
                             .where(actions.c.table_id == table_id,
                                    actions.c.round == known.round, sa.or_(*later))
                             .order_by(actions.c.id)).all()
-    return [Move(int(r.seat), int(r.n), json.loads(r.action), int(r.score), bool(r.over))
-            for r in rows]
+    return [Move(int(r.seat), int(r.n), json.loads(r.action), int(r.score), bool(r.over),
+                 _utc(r.created)) for r in rows]
 
 
 def store_action(engine: Engine, table: Table, move: Move,
                  announce: dict[str, Any] | None) -> None:
-    """Store an accepted move and, on PostgreSQL, announce ``announce`` to every
-    process in the same transaction (``NOTIFY`` is sent at the commit: never for
-    a move that is not stored). ``IntegrityError`` when that step of the seat is
-    stored already."""
+    """Store an accepted move (accepted at ``move.at``; now when it says none) and,
+    on PostgreSQL, announce ``announce`` to every process in the same transaction
+    (``NOTIFY`` is sent at the commit: never for a move that is not stored).
+    ``IntegrityError`` when that step of the seat is stored already."""
     with engine.begin() as conn:
         conn.execute(sa.insert(db.table_actions).values(
             table_id=table.id, round=table.round, seat=move.seat, n=move.n,
             action=json.dumps(move.action), score=move.score, over=move.over,
-            created=now()))
+            created=move.at or now()))
         if announce is not None:
             payload = json.dumps(announce, separators=(",", ":"))
             conn.execute(sa.select(sa.func.pg_notify(CHANNEL, payload)))

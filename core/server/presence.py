@@ -17,7 +17,8 @@ vanishes, or whose process is killed, holds no table for longer than the timeout
 from __future__ import annotations
 
 import datetime as _dt
-from collections.abc import Iterable
+import json
+from collections.abc import Collection, Iterable
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
@@ -52,16 +53,21 @@ def touch(engine: Engine, seats: Iterable[tuple[int, int]], moment: _dt.datetime
                          rows)
 
 
-def overdue(engine: Engine, cutoff: _dt.datetime, limit: int = OVERDUE_BATCH
-            ) -> list[tuple[int, str, int]]:
+def overdue(engine: Engine, cutoff: _dt.datetime, limit: int = OVERDUE_BATCH,
+            continuable: Collection[str] = ()) -> list[tuple[int, str, int]]:
     """The ``(table id, status, seat)`` of the seats away since before ``cutoff``:
-    at playing tables whose round started before it, the seats whose game is not
-    over; at waiting tables, the held seats."""
+    at playing tables whose round started before it, the seats not known to be
+    finished (no game over stored; in the ``continuable`` rulesets, whose rules
+    offer an action after the end, no ``["end"]`` stored: the referee tells the
+    rest); at waiting tables, the held seats."""
     tables, seats, here = db.tables, db.table_seats, db.seat_presence
     actions = db.table_actions
-    over = sa.exists().where(actions.c.table_id == tables.c.id,
-                             actions.c.round == tables.c.round,
-                             actions.c.seat == seats.c.seat, actions.c.over.is_(True))
+    of_seat = (actions.c.table_id == tables.c.id, actions.c.round == tables.c.round,
+               actions.c.seat == seats.c.seat)
+    over: sa.ColumnElement[bool] = sa.exists().where(*of_seat, actions.c.over.is_(True))
+    ended = sa.exists().where(*of_seat, actions.c.action == json.dumps(["end"]))
+    if continuable:
+        over = sa.or_(ended, sa.and_(over, tables.c.ruleset_id.not_in(sorted(continuable))))
     query = (sa.select(tables.c.id, tables.c.status, seats.c.seat)
              .select_from(tables.join(seats, seats.c.table_id == tables.c.id)
                           .outerjoin(here, sa.and_(here.c.table_id == seats.c.table_id,

@@ -38,7 +38,6 @@ import contextlib
 import datetime as _dt
 import json
 import logging
-import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -50,6 +49,7 @@ from starlette.concurrency import run_in_threadpool
 
 from . import accounts, db, limits, tablestore
 from .accounts import Account, now
+from .clock import Clock, SystemClock
 from .tablestore import TableError
 
 if TYPE_CHECKING:
@@ -103,15 +103,16 @@ class InviteRefused(Exception):
 class Presence:
     """Writes ``accounts.last_seen`` and reads the players online."""
 
-    def __init__(self, engine: Engine, seconds: float) -> None:
+    def __init__(self, engine: Engine, seconds: float, clock: Clock | None = None) -> None:
         self.engine = engine
         self.seconds = seconds
+        self.clock = clock or SystemClock()
         self._written: dict[int, float] = {}
 
     def seen(self, account_id: int) -> None:
         """An authenticated call of ``account_id`` (written at most every sixth of
         :attr:`seconds` by this process)."""
-        moment = time.monotonic()
+        moment = self.clock.seconds()
         last = self._written.get(account_id)
         if last is not None and moment - last < self.seconds / 6:
             return
@@ -125,7 +126,7 @@ class Presence:
         """Mark these players as seen now (connected to this process)."""
         if not account_ids:
             return
-        moment = time.monotonic()
+        moment = self.clock.seconds()
         if len(self._written) > 100_000:
             self._written.clear()
         for account_id in account_ids:
@@ -281,12 +282,14 @@ def set_answer(engine: Engine, account_id: int, table_id: int, answer: str) -> N
                      .values(answer=answer))
 
 
-def accept(engine: Engine, account: Account, table_id: int) -> tablestore.Table:
-    """Accept a pending invitation: take a seat at its table. ``TableError``:
-    404 no pending invitation, 409 the table is full."""
+def accept(engine: Engine, account: Account, table_id: int,
+           moment: _dt.datetime | None = None) -> tablestore.Table:
+    """Accept a pending invitation: take a seat at its table (a round that starts
+    then starts at ``moment``, now unless told). ``TableError``: 404 no pending
+    invitation, 409 the table is full."""
     if not is_pending(engine, account.id, table_id):
         raise TableError(404, f"no pending invitation to table {table_id}")
-    table = tablestore.join_table(engine, table_id, account, None)
+    table = tablestore.join_table(engine, table_id, account, None, moment)
     set_answer(engine, account.id, table_id, "accepted")
     return table
 
@@ -449,7 +452,8 @@ def install(app: FastAPI, server: Server, hub: Hub) -> Social:
         check_id(table_id, "table_id")
         account = await run_in_threadpool(server.account, request)
         try:
-            table = await run_in_threadpool(accept, server.engine, account, table_id)
+            table = await run_in_threadpool(accept, server.engine, account, table_id,
+                                            server.clock.now())
         except TableError as exc:
             raise ApiError(exc.status, str(exc)) from None
         await hub.events.publish({"kind": "table", "table": table_id})
@@ -493,7 +497,7 @@ def install(app: FastAPI, server: Server, hub: Hub) -> Social:
             await run_in_threadpool(server.online.seen_now, [account.id])
             await social.push_invitations(account.id)
             await social.push_online(only=feed)
-            budget = limits.RateLimit(server.messages_per_minute, 60.0)
+            budget = limits.RateLimit(server.messages_per_minute, 60.0, server.clock)
             while True:
                 text = await receive_text(socket)
                 if not budget.hit(""):

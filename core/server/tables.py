@@ -1,29 +1,29 @@
 """Live tables: ``POST /api/tables``, ``GET /api/tables``, ``POST
 /api/tables/{id}/join`` and the WebSocket ``/api/tables/{id}/live``.
 
-Every seat plays the same deal (the table's seed). Each ``act`` is applied by
-the server on that seat's own game (the engine is the only judge of legality
-and score), stored, then broadcast as a ``move`` to every player and spectator
-of the table, in order; a refused action is answered to its sender alone. A
-connection gets the table and every move of the round so far when it opens, so
-a player whose connection dropped reconnects (the same token) and carries on. A
-seat whose player is away from every server process for :data:`ABANDON_SECONDS`
-(``BLOCKYARD_SERVER_ABANDON_SECONDS``; never connected counts as away) is ended
-at a playing table (the ``end`` action) and freed at a waiting one
-(:mod:`~blockyard.server.presence`, in the database). When every
-seat is over, the result (scores, winner: the best score, ``null`` on a tie) is
-stored and sent (and kept per seated account: ``GET /api/accounts/{name}/tables``);
-``rematch`` deals anew at the same table. At a playing table of a realtime game
-(a falling game) each ``table`` message is followed by a ``clock`` message, the
-seconds since the round started.
+Every seat plays the same deal (the table's seed). Each ``act`` is judged by
+the table's :class:`~blockyard.server.referee.Referee` (the rules of a table,
+time included, on the server's clock), stored, then broadcast as a ``move`` to
+every player and spectator of the table, in order; a refused action is answered
+to its sender alone. A connection gets the table and every move of the round so
+far when it opens, so a player whose connection dropped reconnects (the same
+token) and carries on. A seat whose player is away from every server process
+for the abandon time (``BLOCKYARD_SERVER_ABANDON_SECONDS``; never connected
+counts as away) is ended at a playing table (the ``end`` action) and freed at a
+waiting one (:mod:`~blockyard.server.presence`, in the database); a seat idle
+for ``BLOCKYARD_SERVER_IDLE_SECONDS`` is ended, and a falling round ends on the
+server's clock. When every seat is finished, the result (scores, winner: the
+best score, ``null`` on a tie) is stored and sent (and kept per seated account:
+``GET /api/accounts/{name}/tables``); ``rematch`` deals anew at the same table.
+At a playing table of a realtime game (a falling game) each ``table`` message is
+followed by a ``clock`` message, the seconds since the round started.
 
 Every action and result is in the database, never only in this process: the
-seats' games are caches, rebuilt from the stored actions whenever they are
-missing or behind.
+referees are caches, rebuilt from the stored actions whenever they are missing
+or behind.
 
-The module is longer than most because the live protocol is one piece: the
-:class:`Hub` (connections, the seats' games, announcements between processes,
-the sweep of abandoned seats) and the routes that feed it; the storage is in
+The :class:`Hub` holds the connections and the referees, delivers and stores;
+its timer is a :class:`~blockyard.server.sweep.Sweep`, the storage is in
 :mod:`~blockyard.server.tablestore`, the kept moves in
 :mod:`~blockyard.server.livecache`, presence in :mod:`~blockyard.server.presence`.
 """
@@ -36,6 +36,7 @@ import datetime as _dt
 import json
 import logging
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -45,24 +46,41 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette import websockets as _starlette_websockets
 from starlette.concurrency import run_in_threadpool
 
-from .. import validate
 from ..discovery import known_ids, load_ruleset
-from ..errors import DataError, IllegalMove, PluginError, RulesetError
-from ..game import Game, new_game, today_in
+from ..errors import PluginError, RulesetError
+from ..game import today_in
 from ..ruleset import ID_PATTERN
 from . import accounts, limits, livecache, presence, social, tablestore
 from .accounts import Account
+from .clock import Clock
 from .events import Events
+from .referee import (
+    ABANDON_ENV,
+    ABANDON_SECONDS,
+    CLOCK_ENV,
+    CLOCK_TOLERANCE,
+    IDLE_ENV,
+    IDLE_SECONDS,
+    MAX_ACTION_ARGS,
+    REFUSAL_KINDS,
+    Outages,
+    Referee,
+    Refusal,
+    Timing,
+    check_action,
+    refused,
+    round_elapsed,
+)
+from .sweep import Sweep
 from .tablestore import Move, Table, TableError
+
+__all__ = ["ABANDON_ENV", "ABANDON_SECONDS", "CLOCK_ENV", "CLOCK_TOLERANCE", "IDLE_ENV",
+           "IDLE_SECONDS", "MAX_ACTION_ARGS", "REFUSAL_KINDS", "Hub", "Watcher",
+           "check_action", "install", "refused"]
 
 if TYPE_CHECKING:
     from .app import Server
 
-ABANDON_ENV = "BLOCKYARD_SERVER_ABANDON_SECONDS"
-ABANDON_SECONDS = 120.0
-"""A seat whose player has no connection to its table (in any server process) this
-long is ended (a playing table) or freed (a waiting one)."""
-MAX_ACTION_ARGS = 8
 log = logging.getLogger("blockyard.server")
 GONE: tuple[type[Exception], ...] = tuple(
     kind for kind in (WebSocketDisconnect,
@@ -70,6 +88,8 @@ GONE: tuple[type[Exception], ...] = tuple(
     if kind is not None)
 """A live connection that is gone (newer Starlette raises ``WebSocketDisconnected``
 on reading after a send to a closed peer)."""
+DATABASE_AWAY = "the server's database is away: try again shortly"
+"""The reason of a live connection closed (code 1013) because the database is away."""
 BINARY_FRAME = "expected text frames, each one JSON object (a binary frame is not read)"
 """The ``refused`` reason (kind ``malformed``) of a binary frame."""
 
@@ -83,13 +103,6 @@ async def receive_text(socket: WebSocket) -> str | None:
         raise WebSocketDisconnect(int(message.get("code") or 1000), message.get("reason"))
     text = message.get("text")
     return text if isinstance(text, str) else None
-
-
-CLOCK_ENV = "BLOCKYARD_SERVER_CLOCK_TOLERANCE"
-CLOCK_TOLERANCE = 5.0
-"""Falling games: an action is refused while the seat's game clock (the sum of
-its ``tick`` actions) is more than this many seconds behind the wall time since
-the round started: the client's clock may not run slow."""
 
 
 class NewTable(BaseModel):
@@ -133,33 +146,34 @@ class Watcher:
             await self.socket.send_json(message)
 
 
-def _date(text: str | None) -> _dt.date | None:
-    return _dt.date.fromisoformat(text) if text else None
-
-
 class Hub:
-    """This process's live connections and cached seat games. Every change is
-    stored first, then announced through :class:`~blockyard.server.events.Events`
-    to every process, whose connections read it from the database."""
+    """This process's live connections and the referees of their tables. Every
+    decision is the table's :class:`~blockyard.server.referee.Referee`'s; the hub
+    feeds it (the table, the stored moves, the time from the server's clock),
+    stores what it accepts (one call, :func:`~blockyard.server.livecache.store_action`),
+    then announces it through :class:`~blockyard.server.events.Events` to every
+    process, whose connections read it from the database."""
 
     def __init__(self, server: Server) -> None:
         self.server = server
+        self.clock: Clock = server.clock
         self.watchers: dict[int, set[Watcher]] = {}
         self.locks: dict[int, asyncio.Lock] = {}
-        self.games: dict[tuple[int, int, int], Game] = {}
+        self.referees: dict[int, Referee] = {}
+        """The referee of each table's current round held here (dropped when it
+        cannot be trusted: a move it accepted could not be stored)."""
         self.tables: dict[int, Table] = {}
         """The tables with connections here, as last read (dropped on every
         ``table`` announcement: seats, status and round change only with one)."""
         self.known: dict[int, livecache.RoundMoves] = {}
         """The moves of their current rounds read or stored here."""
-        self.applied: dict[tuple[int, int, int], int] = {}
-        """How many stored actions each cached seat game has applied (a falling
-        game's log merges a tick into the one before, so its length does not say)."""
-        self.abandon_seconds = seconds_from_env(ABANDON_ENV, ABANDON_SECONDS)
-        self.beat = min(5.0, max(0.2, self.abandon_seconds / 4))
-        """Seconds between two sweeps: this process's seats marked present, the
-        abandoned ones (of any process) ended or freed."""
-        self.clock_tolerance = seconds_from_env(CLOCK_ENV, CLOCK_TOLERANCE)
+        self.timing = Timing(idle_seconds=seconds_from_env(IDLE_ENV, IDLE_SECONDS),
+                             abandon_seconds=seconds_from_env(ABANDON_ENV, ABANDON_SECONDS),
+                             clock_tolerance=seconds_from_env(CLOCK_ENV, CLOCK_TOLERANCE))
+        self.outages = Outages()
+        """When this process found the database away (the abandon sweep does not
+        count that time against anyone)."""
+        self.sweep = Sweep(self)
         self.sweeper: asyncio.Task[None] | None = None
         self.events = Events(server.engine, self.on_event)
 
@@ -167,9 +181,9 @@ class Hub:
         # the plugin registry and the rulesets are loaded here, once, before any
         # connection: loaded on first use by several worker threads at once (the
         # seat games rebuilt after a restart) the registry refuses all but one
-        known_ids()
+        self.sweep.continuable = continuable_rulesets(known_ids())
         await self.events.start()
-        self.sweeper = asyncio.create_task(self.sweep())
+        self.sweeper = asyncio.create_task(self.sweep.run())
 
     async def stop(self) -> None:
         if self.sweeper is not None:
@@ -196,7 +210,7 @@ class Hub:
             self.watchers.pop(table_id, None)
             self.tables.pop(table_id, None)
             self.known.pop(table_id, None)
-            self._forget(table_id)
+            self.referees.pop(table_id, None)
 
     async def moves(self, table: Table) -> list[Move]:
         return await run_in_threadpool(tablestore.actions, self.server.engine, table.id,
@@ -210,6 +224,7 @@ class Hub:
         if kind == "resync":
             self.tables.clear()
             self.known.clear()
+            self.referees.clear()
             for watched in list(self.watchers):
                 await self.deliver_table(watched)
                 await self.deliver_moves(watched)
@@ -236,9 +251,14 @@ class Hub:
             for watcher in list(self.watchers.get(table_id, ())):
                 await watcher.send(message)
 
+    def clock_message(self, table: Table) -> dict[str, Any] | None:
+        """The ``clock`` message after the table message of a playing table of a
+        falling game (see :func:`clock_message`), on this server's clock."""
+        return clock_message(table, self.clock.now())
+
     async def deliver_table(self, table_id: int) -> None:
         table = await self.table(table_id)
-        clock = clock_message(table)
+        clock = self.clock_message(table)
         for watcher in list(self.watchers.get(table_id, ())):
             await watcher.send(table.message())
             if clock is not None:
@@ -246,14 +266,21 @@ class Hub:
 
     async def deliver_moves(self, table_id: int, only: Watcher | None = None) -> None:
         """Read the moves of the round not known here yet (one query), then send
-        each connection of the table the moves it has not had."""
+        each connection of the table the moves it has not had (and tell the
+        table's referee those another process accepted)."""
         table = await self.cached_table(table_id)
         known = self.known.get(table_id)
         if known is None or known.round != table.round:
             known = self.known[table_id] = livecache.RoundMoves(table.round)
+        referee = self.referees.get(table_id)
         for move in await run_in_threadpool(livecache.moves_after, self.server.engine,
                                             table_id, known, table.seats):
             known.add(move)
+            if referee is not None and referee.table.round == table.round \
+                    and move.n > referee.counts[move.seat] \
+                    and not await run_in_threadpool(referee.learn, move):
+                self.referees.pop(table_id, None)  # a gap: built again when next asked
+                referee = None
         await self.send_known(table_id, only)
 
     async def send_known(self, table_id: int, only: Watcher | None = None) -> None:
@@ -272,104 +299,47 @@ class Hub:
                         watcher.seen.add((move.seat, move.n))
                         await watcher.send_unlocked(move.message())
 
-    # -- seat games -------------------------------------------------------------------
+    # -- the referee ------------------------------------------------------------------
 
-    def _rebuild(self, table: Table, seat: int) -> tuple[Game, int]:
-        game = new_game(table.ruleset_id, seed=table.seed, date=_date(table.date))
-        count = 0
-        for move in tablestore.actions(self.server.engine, table.id, table.round):
-            if move.seat == seat:
-                game.apply(move.action)
-                count += 1
-        return game, count
+    def _build(self, table: Table) -> Referee:
+        moves = tablestore.actions(self.server.engine, table.id, table.round)
+        return Referee(table, moves, timing=self.timing)
 
-    async def game(self, table: Table, seat: int, moves: list[Move]) -> Game:
-        """The seat's game of the current round, as far as the stored ``moves``
-        (rebuilt when not cached, or when another process moved it on)."""
-        key = (table.id, table.round, seat)
-        count = sum(1 for m in moves if m.seat == seat)
-        cached = self.games.get(key)
-        if cached is None or self.applied.get(key) != count:
-            rebuilt, applied = await run_in_threadpool(self._rebuild, table, seat)
-            self.games[key], self.applied[key] = rebuilt, applied
-            return rebuilt
-        return cached
+    async def referee(self, table: Table) -> Referee:
+        """The referee of the table's current round, told the table as given (built
+        from the stored moves when not held here, or held for another round)."""
+        held = self.referees.get(table.id)
+        if held is None or held.table.round != table.round:
+            held = self.referees[table.id] = await run_in_threadpool(self._build, table)
+        held.table = table
+        return held
 
-    def _drop(self, key: tuple[int, int, int]) -> None:
-        self.games.pop(key, None)
-        self.applied.pop(key, None)
+    async def caught_up(self, table: Table) -> Referee:
+        """The table's referee with every move stored so far (of any process)."""
+        referee = await self.referee(table)
+        for move in await self.moves(table):
+            if move.n > referee.counts[move.seat] \
+                    and not await run_in_threadpool(referee.learn, move):
+                self.referees.pop(table.id, None)
+                return await self.referee(table)
+        return referee
 
-    def _forget(self, table_id: int) -> None:
-        for key in [k for k in self.games if k[0] == table_id]:
-            self._drop(key)
-
-    async def act(self, watcher: Watcher, table_id: int, action: Any) -> None:
-        async with self.lock(table_id):
-            table = await self.cached_table(table_id)
-            seat = table.seat_of(watcher.account)
-            if seat is None:
-                await watcher.send(refused("spectators cannot act: take a seat to play",
-                                           "spectator"))
-                return
-            if table.status != "playing":
-                await watcher.send(refused(f"the table is {table.status}, not playing", "not-now"))
-                return
-            game = self.games.get((table.id, table.round, seat))
-            if game is None:  # else kept since its last action (a stale one is refused
-                # when stored: its step is taken, and it is dropped)
-                game = await self.game(table, seat, await self.moves(table))
-            if game.over:
-                await watcher.send(refused(f"your game is over ({game.over_reason})", "game-over"))
-                return
-            problem = check_action(action, len(game.log), game)
-            if problem:
-                await watcher.send(refused(problem, "illegal"))
-                return
-            problem = self.slow_clock(table, game, action)
-            if problem:
-                await watcher.send(refused(problem, "clock"))
-                return
-            try:
-                await run_in_threadpool(game.apply, action)
-            except (IllegalMove, DataError, PluginError, ValueError, TypeError) as exc:
-                await watcher.send(refused(str(exc)[:300], "illegal"))
-                return
-            if not await self._accepted(table, seat, game, list(action)):
-                await watcher.send(refused("another connection of this seat acted first; "
-                                           "the table has been sent again", "conflict"))
-
-    def slow_clock(self, table: Table, game: Game, action: list[Any]) -> str | None:
-        """Why a falling game's action is refused for a slow clock, or ``None``."""
-        if not game.mode.realtime or action[0] == "tick" or table.started is None:
-            return None
-        wall = (accounts.now() - table.started).total_seconds()
-        clock = sum(entry[1] for entry in game.log[1:] if entry[0] == "tick") / 1e6
-        if wall - clock > self.clock_tolerance:
-            return (f"your game clock is {wall - clock:.1f} s behind the table's (at most "
-                    f"{self.clock_tolerance:g} s allowed): send the ticks first")
-        return None
-
-    async def _accepted(self, table: Table, seat: int, game: Game, action: list[Any]) -> bool:
-        """Store an applied action and announce it; ``False`` when another process
-        stored this seat's action first (the cached game is dropped)."""
-        key = (table.id, table.round, seat)
-        # the action's place among the seat's stored ones (1: the first): a falling
-        # game's log merges consecutive ticks, so its length is not the count
-        move = Move(seat, self.applied.get(key, 0) + 1, action, int(game.score), game.over)
-        event = {"kind": "moves", "table": table.id, "round": table.round, "seat": seat,
-                 "n": move.n}
+    async def _store(self, table: Table, move: Move) -> bool:
+        """Store an accepted move and announce it; ``False`` when another process
+        stored this seat's step first (the referee is dropped)."""
+        event = {"kind": "moves", "table": table.id, "round": table.round,
+                 "seat": move.seat, "n": move.n}
         shared = self.events.shared
         try:  # one transaction: the move and (PostgreSQL) its announcement
             await run_in_threadpool(livecache.store_action, self.server.engine, table, move,
                                     event if shared else None)
         except sa.exc.IntegrityError:
-            self._drop(key)
+            self.referees.pop(table.id, None)
             await self.events.publish({"kind": "moves", "table": table.id})
             return False
         except Exception:
-            self._drop(key)
+            self.referees.pop(table.id, None)
             raise
-        self.applied[key] = move.n
         known = self.known.get(table.id)
         if known is not None and known.round == table.round and known.add(move):
             await (self.send_known(table.id) if shared else self.events.publish(event))
@@ -377,25 +347,63 @@ class Hub:
             await self.deliver_moves(table.id)
         else:
             await self.events.publish(event)
-        if game.over:
+        return True
+
+    async def _store_all(self, table: Table, referee: Referee, moves: list[Move]) -> bool:
+        """Store the referee's moves in order, then the result if the round is over;
+        ``False`` when one could not be stored (the rest are not)."""
+        for move in moves:
+            if not await self._store(table, move):
+                return False
+        if moves and referee.finished(moves[-1].seat):
             await self._maybe_finish(table)
         return True
 
     async def _maybe_finish(self, table: Table) -> None:
-        moves = await self.moves(table)
-        seat_games = [await self.game(table, seat, moves) for seat in range(table.seats)]
-        if not all(g.over for g in seat_games):
+        """Store and announce the round's result when every seat is finished (the
+        referee first told every move stored, of any process)."""
+        referee = await self.caught_up(table)
+        result = referee.result()
+        if result is None:
             return
-        scores = [int(g.score) for g in seat_games]
-        best = max(scores)
-        winner = scores.index(best) if scores.count(best) == 1 else None
         _, done = await run_in_threadpool(tablestore.finish_round, self.server.engine,
-                                          table, scores, winner)
+                                          table, result.scores, result.winner)
         if done:
             self.tables.pop(table.id, None)
             await self.events.publish({"kind": "table", "table": table.id})
             await self.events.publish({"kind": "result", "table": table.id,
-                                       "scores": scores, "winner": winner})
+                                       "scores": result.scores, "winner": result.winner})
+
+    async def run_clock(self, table_id: int) -> None:
+        """The moves the table's clock calls for now (a falling round's end, idle
+        seats), stored (:meth:`Referee.due`)."""
+        async with self.lock(table_id):
+            await self._run_clock(await self.cached_table(table_id))
+
+    async def _run_clock(self, table: Table) -> Referee | None:
+        if table.status != "playing":
+            return None
+        referee = await self.referee(table)
+        back = self.outages.back_at
+        due = referee.next_due(back)
+        if due is None or due > self.clock.now():
+            return referee
+        moves = await run_in_threadpool(referee.due, self.clock.now(), back)
+        if not await self._store_all(table, referee, moves):
+            return None
+        return referee
+
+    async def act(self, watcher: Watcher, table_id: int, action: Any) -> None:
+        async with self.lock(table_id):
+            table = await self.cached_table(table_id)
+            referee = await self._run_clock(table) or await self.referee(table)
+            verdict = await run_in_threadpool(
+                referee.act, table.seat_of(watcher.account), action, self.clock.now())
+            if isinstance(verdict, Refusal):
+                await watcher.send(verdict.message())
+            elif not await self._store_all(table, referee, [verdict]):
+                await watcher.send(refused("another connection of this seat acted first; "
+                                           "the table has been sent again", "conflict"))
 
     async def end_seat(self, table_id: int, seat: int) -> None:
         """End a seat's game (the player left or abandoned it)."""
@@ -403,11 +411,10 @@ class Hub:
             table = await self.table(table_id)
             if table.status != "playing":
                 return
-            game = await self.game(table, seat, await self.moves(table))
-            if game.over:
-                return
-            await run_in_threadpool(game.apply, ["end"])
-            await self._accepted(table, seat, game, ["end"])
+            referee = await self.caught_up(table)
+            move = await run_in_threadpool(referee.end_seat, seat, self.clock.now())
+            if move is not None:
+                await self._store_all(table, referee, [move])
 
     async def leave(self, watcher: Watcher, table_id: int) -> None:
         """The player of ``watcher`` leaves the table, decided in the database
@@ -423,7 +430,7 @@ class Hub:
                 self.deal_date(table.ruleset_id))
             if outcome in ("freed", "declined") and seat is not None:
                 await run_in_threadpool(presence.forget, self.server.engine, table_id, seat)
-                self._forget(table_id)
+                self.referees.pop(table_id, None)
                 self.tables.pop(table_id, None)
         if outcome in ("freed", "declined"):
             await self.events.publish({"kind": "table", "table": table_id})
@@ -444,7 +451,7 @@ class Hub:
                 if declined:
                     await run_in_threadpool(presence.forget, self.server.engine,
                                             table_id, seat)
-                    self._forget(table_id)
+                    self.referees.pop(table_id, None)
                     self.tables.pop(table_id, None)
             if declined:
                 await self.events.publish({"kind": "table", "table": table_id})
@@ -454,18 +461,15 @@ class Hub:
     async def rematch(self, watcher: Watcher, table_id: int) -> None:
         async with self.lock(table_id):
             table = await self.table(table_id)
-            if table.seat_of(watcher.account) is None:
-                await watcher.send(refused("only a player at the table can ask for a rematch",
-                                           "spectator"))
-                return
-            if table.status != "finished":
-                await watcher.send(refused(f"the table is {table.status}: a rematch starts "
-                                           "only when every game is over", "not-now"))
+            seat = table.seat_of(watcher.account)
+            problem = (await self.referee(table)).rematch(seat)
+            if problem is not None:
+                await watcher.send(problem.message())
                 return
             await run_in_threadpool(tablestore.rematch, self.server.engine, table,
-                                    self.deal_date(table.ruleset_id),
-                                    table.seat_of(watcher.account))
-            self._forget(table_id)
+                                    self.deal_date(table.ruleset_id), seat,
+                                    self.clock.now())
+            self.referees.pop(table_id, None)
             self.tables.pop(table_id, None)
         await self.events.publish({"kind": "table", "table": table_id})
 
@@ -479,7 +483,7 @@ class Hub:
 
     async def touch(self, seats: list[tuple[int, int]]) -> None:
         """Mark ``(table id, seat)`` pairs present now (in the database)."""
-        await run_in_threadpool(presence.touch, self.server.engine, seats, accounts.now())
+        await run_in_threadpool(presence.touch, self.server.engine, seats, self.clock.now())
 
     async def seat_now(self, watcher: Watcher, table_id: int) -> int | None:
         """The seat the connection's account holds at the table as stored now."""
@@ -503,45 +507,6 @@ class Hub:
         if seat is not None:
             await self.touch([(table_id, seat)])
 
-    async def connected_seats(self) -> list[tuple[int, int]]:
-        """The ``(table id, seat)`` of every seat whose current player (as stored
-        now: one query) has a live connection to its table in this process."""
-        here = {(table_id, w.account.id) for table_id, found in self.watchers.items()
-                for w in found if w.account is not None}
-        if not here:
-            return []
-        held = await run_in_threadpool(presence.held_seats, self.server.engine,
-                                       {table_id for table_id, _ in here})
-        return sorted({(table_id, seat) for table_id, seat, holder in held
-                       if (table_id, holder) in here})
-
-    async def sweep_once(self) -> list[tuple[int, str, int]]:
-        """Mark this process's connected seats present, then end or free the seats
-        away from every process for :attr:`abandon_seconds`; those seats."""
-        cutoff = accounts.now() - _dt.timedelta(seconds=self.abandon_seconds)
-        await self.touch(await self.connected_seats())
-        found = await run_in_threadpool(presence.overdue, self.server.engine, cutoff)
-        for table_id, status, seat in found:
-            with contextlib.suppress(Exception):  # one table's trouble stops no other
-                if status == "playing":
-                    await self.end_or_decline(await self.table(table_id), seat)
-                elif await run_in_threadpool(presence.free_waiting, self.server.engine,
-                                             table_id, seat, cutoff):
-                    await self.events.publish({"kind": "table", "table": table_id})
-            self.drop(table_id)  # what was read for it, unless someone here watches
-        return found
-
-    async def sweep(self) -> None:
-        """:meth:`sweep_once` every :attr:`beat` seconds (runs until cancelled)."""
-        while True:
-            await asyncio.sleep(self.beat)
-            try:
-                await self.sweep_once()
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:  # the database away for a moment: the next sweep
-                log.warning("seat sweep failed (%s)", type(exc).__name__)
-
 
 def seconds_from_env(name: str, default: float) -> float:
     """Seconds (0 to a day) from the environment variable ``name``, else
@@ -558,45 +523,27 @@ def seconds_from_env(name: str, default: float) -> float:
     return value
 
 
-REFUSAL_KINDS = ("spectator", "not-now", "game-over", "illegal", "clock", "conflict",
-                 "signed-out", "not-found", "private", "too-many", "malformed")
-"""What a ``refused`` message's ``kind`` may be (its ``reason`` says it in English)."""
+def continuable_rulesets(ids: Iterable[str]) -> frozenset[str]:
+    """The rulesets of ``ids`` (those that load) whose rules offer an action after
+    the end of the game."""
+    found = set()
+    for ruleset_id in ids:
+        try:
+            specs = load_ruleset(ruleset_id).action_specs.values()
+        except (RulesetError, PluginError):
+            continue
+        if any(spec.after_end for spec in specs):
+            found.add(ruleset_id)
+    return frozenset(found)
 
 
-def refused(reason: str, kind: str) -> dict[str, Any]:
-    """The ``refused`` message: ``reason`` for people, ``kind`` (one of
-    :data:`REFUSAL_KINDS`) for a client that says it in its player's language."""
-    assert kind in REFUSAL_KINDS, kind
-    return {"type": "refused", "reason": reason, "kind": kind}
-
-
-def check_action(action: Any, index: int, game: Game) -> str | None:
-    """Why ``action`` is not a well-formed log action, or ``None``."""
-    if not isinstance(action, list) or not action or not isinstance(action[0], str) \
-            or len(action) > MAX_ACTION_ARGS + 1:
-        return "action: expected [name, *arguments] as written in game.log"
-    try:
-        validate.check_entry(action, index, game.mode)
-    except (DataError, ValueError) as exc:
-        return f"action: {str(exc)[:200]}"
-    return None
-
-
-def clock_message(table: Table) -> dict[str, Any] | None:
+def clock_message(table: Table, now: _dt.datetime) -> dict[str, Any] | None:
     """The ``clock`` message sent after the ``table`` message of a playing table of
-    a realtime game (a falling game): the seconds since the round started, so a
-    client (a window opening or reopening on the table) brings its game clock up
-    to the table's. ``None`` for other tables."""
-    if table.status != "playing" or table.started is None:
-        return None
-    try:
-        realtime = load_ruleset(table.ruleset_id).mode_record.realtime
-    except (RulesetError, PluginError):
-        return None
-    if not realtime:
-        return None
-    elapsed = max(0.0, (accounts.now() - table.started).total_seconds())
-    return {"type": "clock", "elapsed": round(elapsed, 3)}
+    a realtime game (a falling game): the seconds since the round started at
+    ``now``, so a client (a window opening or reopening on the table) brings its
+    game clock up to the table's. ``None`` for other tables."""
+    elapsed = round_elapsed(table, now)
+    return None if elapsed is None else {"type": "clock", "elapsed": round(elapsed, 3)}
 
 
 def account_tables(server: Server, name: str, limit: int) -> dict[str, Any]:
@@ -699,7 +646,7 @@ def install(app: FastAPI, server: Server) -> Hub:
         body = JoinTable() if not raw.strip() else await read_model(request, JoinTable)
         try:
             table = await run_in_threadpool(tablestore.join_table, server.engine, table_id,
-                                            account, body.code)
+                                            account, body.code, server.clock.now())
         except TableError as exc:
             raise ApiError(exc.status, str(exc)) from None
         seat = table.seat_of(account)
@@ -713,10 +660,18 @@ def install(app: FastAPI, server: Server) -> Hub:
         token = socket.query_params.get("token")
         code = socket.query_params.get("code")
         account = None
-        if token:
-            account = await run_in_threadpool(accounts.account_for, server.engine, token)
-            if account is not None:  # a live connection: the player is online
-                await run_in_threadpool(server.online.seen, account.id)
+        try:
+            if token:
+                account = await run_in_threadpool(accounts.account_for, server.engine, token)
+                if account is not None:  # a live connection: the player is online
+                    await run_in_threadpool(server.online.seen, account.id)
+        except sa.exc.SQLAlchemyError as exc:  # the database away: no one's fault here
+            hub.outages.failed(server.clock.now())  # and no one's away time counts
+            log.warning("table %s: a live connection refused, the database is away (%s)",
+                        table_id, type(exc).__name__)
+            await socket.accept()
+            await socket.close(1013, DATABASE_AWAY)
+            return
         await socket.accept()
         problem = id_problem(table_id, "table_id")
         if problem is not None:
@@ -733,6 +688,10 @@ def install(app: FastAPI, server: Server) -> Hub:
             await socket.send_json(refused(str(exc), "not-found"))
             await socket.close(4404)
             return
+        except sa.exc.SQLAlchemyError:
+            hub.outages.failed(server.clock.now())
+            await socket.close(1013, DATABASE_AWAY)
+            return
         if not table.may_watch(account, code):
             await socket.send_json(refused("this table is private: an invitation or its "
                                            "code is needed", "private"))
@@ -745,7 +704,7 @@ def install(app: FastAPI, server: Server) -> Hub:
             # read again only if it changed since (a table announcement drops it)
             table = await hub.cached_table(table_id)
             await watcher.send(table.message())
-            clock = clock_message(table)
+            clock = hub.clock_message(table)
             if clock is not None:
                 await watcher.send(clock)
             await hub.deliver_moves(table_id, only=watcher)
@@ -754,7 +713,7 @@ def install(app: FastAPI, server: Server) -> Hub:
                 if done:
                     await watcher.send({"type": "result", "scores": done[-1]["scores"],
                                         "winner": done[-1]["winner"]})
-            budget = limits.RateLimit(server.messages_per_minute, 60.0)
+            budget = limits.RateLimit(server.messages_per_minute, 60.0, server.clock)
             while True:
                 text = await receive_text(socket)
                 if not budget.hit(""):

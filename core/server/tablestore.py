@@ -16,6 +16,9 @@ from sqlalchemy.engine import Connection, Engine
 
 from . import db
 from .accounts import Account, now
+from .referee import Move
+
+__all__ = ["Move", "Table", "TableError"]
 
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 8
@@ -198,13 +201,15 @@ def lock_table(conn: Connection, table_id: int) -> bool:
                         .with_for_update(key_share=True)).first() is not None
 
 
-def join_table(engine: Engine, table_id: int, account: Account, code: str | None) -> Table:
+def join_table(engine: Engine, table_id: int, account: Account, code: str | None,
+               moment: _dt.datetime | None = None) -> Table:
     """Take the lowest free seat (or keep the one held): 403 for a private table
     without invitation or code, 409 when full or no longer waiting (a closed or
     finished table says so), 404 for no table. The table starts when full. One
     transaction holding the table (:func:`lock_table`): the seat is taken only
     while the table is waiting, and it starts playing only when every seat is
-    taken, counted in that transaction."""
+    taken, counted in that transaction (its round starting at ``moment``: now
+    unless told, as the server's clock says)."""
     with engine.begin() as conn:
         if not lock_table(conn, table_id):
             raise TableError(404, f"no table {table_id}")
@@ -230,7 +235,7 @@ def join_table(engine: Engine, table_id: int, account: Account, code: str | None
         if int(held) == table.seats:
             conn.execute(sa.update(db.tables).where(db.tables.c.id == table_id,
                                                     db.tables.c.status == "waiting")
-                         .values(status="playing", started=now()))
+                         .values(status="playing", started=moment or now()))
         return _load(conn, table_id)
 
 
@@ -288,22 +293,6 @@ def _close_if_empty(conn: Connection, table_id: int) -> None:
                  .values(status="finished"))
 
 
-@dataclass(frozen=True)
-class Move:
-    """An accepted action: the ``n``-th of its seat's log in the round."""
-
-    seat: int
-    n: int
-    action: list[Any]
-    score: int
-    over: bool
-
-    def message(self) -> dict[str, Any]:
-        """The ``move`` message of the live protocol."""
-        return {"type": "move", "seat": self.seat, "action": self.action,
-                "score": self.score, "over": self.over}
-
-
 def actions(engine: Engine, table_id: int, round_: int) -> list[Move]:
     """Every accepted action of the round, in the order they were stored."""
     with engine.connect() as conn:
@@ -311,8 +300,8 @@ def actions(engine: Engine, table_id: int, round_: int) -> list[Move]:
                             .where(db.table_actions.c.table_id == table_id,
                                    db.table_actions.c.round == round_)
                             .order_by(db.table_actions.c.id)).all()
-    return [Move(int(r.seat), int(r.n), json.loads(r.action), int(r.score), bool(r.over))
-            for r in rows]
+    return [Move(int(r.seat), int(r.n), json.loads(r.action), int(r.score), bool(r.over),
+                 _utc(r.created)) for r in rows]
 
 
 def add_action(engine: Engine, table: Table, seat: int, n: int, action: list[Any],
@@ -386,15 +375,16 @@ def account_results(engine: Engine, name: str, limit: int) -> list[dict[str, Any
     return found
 
 
-def rematch(engine: Engine, table: Table, date: str | None, seat: int | None = None
-            ) -> Table:
+def rematch(engine: Engine, table: Table, date: str | None, seat: int | None = None,
+            moment: _dt.datetime | None = None) -> Table:
     """Start the next round at a finished table: a new deal for every seat; when a
     player has left the table since, the round waits for a player to take the
     free seat (it starts when the table is full, as a new table does). ``seat``
     asked for it (the ``table`` message's ``rematch_by``). The seats are counted
     in the transaction that deals (holding the table), so a leave at the same
     moment never leaves a playing table with a free seat; nothing is done when the
-    table has moved on from ``table``'s round or is not finished."""
+    table has moved on from ``table``'s round or is not finished. A round that
+    starts at once starts at ``moment`` (now unless told)."""
     with engine.begin() as conn:
         lock_table(conn, table.id)
         held = conn.execute(sa.select(sa.func.count()).select_from(db.table_seats)
@@ -404,7 +394,8 @@ def rematch(engine: Engine, table: Table, date: str | None, seat: int | None = N
                      .where(db.tables.c.id == table.id, db.tables.c.round == table.round,
                             db.tables.c.status == "finished")
                      .values(status="playing" if full else "waiting", round=table.round + 1,
-                             seed=new_seed(), date=date, started=now() if full else None,
+                             seed=new_seed(), date=date,
+                             started=(moment or now()) if full else None,
                              rematch_by=seat))
         return _load(conn, table.id)
 

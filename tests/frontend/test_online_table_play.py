@@ -270,3 +270,46 @@ def test_a_watched_board_keeps_the_menu_button_for_the_mouse(ui, server):
         ui.click(menu.center_x, menu.center_y)
         pump_until(ui, lambda: watching.dialog.pause.open)
         assert "Leave table" in labels(watching.dialog.pause.buttons)
+
+
+def play_until_stuck(ui, view) -> None:
+    """The window's game placed (first legal move each time) until nothing fits."""
+    while not view.game.over:
+        before = len(view.game.log)
+        view.send(["place", *view.game.legal_moves()[0]])
+        pump_until(ui, lambda before=before: len(view.game.log) > before)
+    assert view.game.over_reason == "stuck"
+
+
+def test_at_a_table_eus_continue_is_offered_and_finish_ends_the_seat(ui, server):
+    # the same rules as offline: stuck, the prompt offers Continue (C) and Finish
+    # (F); the server accepts the continue, and Finish ends the seat there too
+    _me, view, _bob, bob_live, _table_id, _seed = start_duel(ui, server)
+    with bob_live:
+        bob_live.act(["end"])
+        play_until_stuck(ui, view)
+        pump_until(ui, lambda: view.dialog.prompting and view.dialog.ready)
+        ui.key("c")
+        pump_until(ui, lambda: not view.game.over)
+        assert view.game.log[-1] == ["continue"] and view.table.result is None
+        play_until_stuck(ui, view)
+        assert not view.dialog.prompting  # the one continue is used: the seat is done
+        pump_until(ui, lambda: view.table.result is not None)
+        assert view.table.result["scores"] == [view.game.score, 0]
+
+
+def test_finishing_at_the_continue_prompt_of_a_table_ends_the_seat(ui, server):
+    _me, view, _bob, bob_live, _table_id, _seed = start_duel(ui, server)
+    with bob_live:
+        bob_live.act(["end"])
+        play_until_stuck(ui, view)
+        pump_until(ui, lambda: view.dialog.prompting and view.dialog.ready)
+        snapshot = view.game.snapshot()
+        ui.key("f")
+        pump_until(ui, lambda: view.table.result is not None)
+        assert view.table.result["scores"] == [view.game.score, 0]
+        assert view.game.snapshot() == snapshot and not view.table.divergence
+        ended = until(bob_live, "move")
+        while ended["seat"] != 0 or ended["action"] != ["end"]:
+            ended = until(bob_live, "move")
+        assert ended["over"] is True

@@ -247,3 +247,77 @@ def old_database(tmp_path: Path, revision: str, url: str | None = None) -> tuple
         config.attributes["connection"] = connection
         command.upgrade(config, revision)
     return url, engine
+
+
+@dataclass
+class LocalServer:
+    """A server in this process (uvicorn in a thread, on a free loopback port)
+    deciding by a clock the test holds (a :class:`~blockyard.server.clock.FakeClock`):
+    the rules of time tested through the real routes and sockets, the clock moved
+    by the test. ``run(coroutine)`` runs a coroutine on the server's event loop
+    (a sweep, say) and returns its result."""
+
+    url: str
+    database: str
+    clock: Any
+    app: Any
+    loop: Any
+    client: httpx.Client = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.client = httpx.Client(base_url=self.url, timeout=60)
+
+    account = Server.account
+
+    @property
+    def hub(self) -> Any:
+        return self.app.state.hub
+
+    def run(self, coroutine: Any) -> Any:
+        import asyncio
+
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout=60)
+
+
+@contextmanager
+def local_server(database: str, clock: Any) -> Iterator[LocalServer]:
+    """A :class:`LocalServer` on the migrated ``database``, stopped afterwards (the
+    environment as the test set it: the server reads its timeouts on start)."""
+    import asyncio
+    import threading
+
+    import uvicorn
+
+    from blockyard.server.app import create_app
+
+    app = create_app(database, verifiers=1, clock=clock)
+    started: dict[str, Any] = {}
+
+    class Uvicorn(uvicorn.Server):
+        async def serve(self, sockets: Any = None) -> None:
+            started["loop"] = asyncio.get_running_loop()
+            await super().serve(sockets)
+
+    for _attempt in range(5):
+        port = free_port()
+        config = uvicorn.Config(app, host="127.0.0.1", port=port, ws="websockets-sansio",
+                                log_level="warning", timeout_graceful_shutdown=5)
+        runner = Uvicorn(config)
+        thread = threading.Thread(target=runner.run, daemon=True)
+        thread.start()
+        deadline = time.monotonic() + START_SECONDS
+        while not runner.started and thread.is_alive():
+            assert time.monotonic() < deadline, "the in-process server did not start"
+            time.sleep(0.05)  # polling interval of the wait above (bounded by its deadline)
+        if runner.started:
+            break
+        thread.join(timeout=20)  # the port was taken meanwhile: another one
+    else:
+        raise AssertionError("no free port for the in-process server after 5 attempts")
+    server = LocalServer(f"http://127.0.0.1:{port}", database, clock, app, started["loop"])
+    try:
+        yield server
+    finally:
+        server.client.close()
+        runner.should_exit = True
+        thread.join(timeout=30)

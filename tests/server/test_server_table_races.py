@@ -184,17 +184,18 @@ def test_a_seat_is_present_only_while_its_current_player_is_connected(
         engine: sa.Engine) -> None:
     from types import SimpleNamespace
 
+    from blockyard.server.clock import SystemClock
     from blockyard.server.tables import Hub, Watcher
 
     ann, ben, cat = players(engine, 3)
-    hub = Hub(SimpleNamespace(engine=engine))  # type: ignore[arg-type]
+    hub = Hub(SimpleNamespace(engine=engine, clock=SystemClock()))  # type: ignore[arg-type]
     table = tablestore.create_table(engine, ann, "eu-classic", 2, False, [], None)
     # ben watches as a spectator, then takes the seat while connected
     hub.watchers[table.id] = {Watcher(None, ann), Watcher(None, ben),  # type: ignore[arg-type]
                               Watcher(None, None)}  # type: ignore[arg-type]
-    assert asyncio.run(hub.connected_seats()) == [(table.id, 0)]
+    assert asyncio.run(hub.sweep.connected_seats()) == [(table.id, 0)]
     tablestore.join_table(engine, table.id, ben, None)
-    assert asyncio.run(hub.connected_seats()) == [(table.id, 0), (table.id, 1)]
+    assert asyncio.run(hub.sweep.connected_seats()) == [(table.id, 0), (table.id, 1)]
     # ann leaves (through another connection) but keeps this one open; cat takes
     # her seat without connecting: seat 0 is not present for cat
     finished, _ = tablestore.finish_round(engine, tablestore.load_table(engine, table.id),
@@ -202,4 +203,4 @@ def test_a_seat_is_present_only_while_its_current_player_is_connected(
     assert tablestore.leave_table(engine, table.id, ann, None)[0] == "freed"
     tablestore.rematch(engine, finished, None, 1)
     assert tablestore.join_table(engine, table.id, cat, None).players == ("racer2", "racer1")
-    assert asyncio.run(hub.connected_seats()) == [(table.id, 1)]
+    assert asyncio.run(hub.sweep.connected_seats()) == [(table.id, 1)]

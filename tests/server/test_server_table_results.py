@@ -1,12 +1,14 @@
 """Table results per account (``GET /api/accounts/{name}/tables``, the
-``table_result_seats`` migration filled in from older databases) and a live
-Sudoku Bloxx table played to its result with the ticks as the log writes them."""
+``table_result_seats`` migration filled in from older databases), a live
+Sudoku Bloxx table played to its result with the ticks as the log writes them,
+and an eu table played by the same rules as offline (its continue after the end)."""
 
 from __future__ import annotations
 
 import datetime as dt
 import json
 from pathlib import Path
+from typing import Any
 
 import sqlalchemy as sa
 from server_support import Server, old_database
@@ -69,6 +71,73 @@ def test_a_sudoku_bloxx_table_plays_to_its_result_tick_by_tick(server: Server) -
         assert entry == {"table_id": table["id"], "round": 1, "ruleset_id": "sudoku-bloxx",
                          "seats": [alice, bob], "scores": scores, "winner": winner,
                          "seat": seat}
+
+
+def act_and_see(socket: Any, seat: int, action: list[Any], game: blockyard.Game) -> None:
+    """Send the seat's ``action`` (applied to ``game``, its mirror): the server
+    accepts it with the score and end the mirror has."""
+    socket.send(json.dumps({"type": "act", "action": action}))
+    move = until(socket, "move")
+    while move["seat"] != seat:
+        move = until(socket, "move")
+    assert move == {"type": "move", "seat": seat, "action": action, "score": game.score,
+                    "over": game.over}
+
+
+def test_eus_continue_is_offered_at_a_table_as_offline(server: Server) -> None:
+    # the same game as offline: stuck, the player may continue (once) or end it,
+    # and the seat counts as finished only then
+    _, alice_token = server.account("cnalice")
+    _, bob_token = server.account("cnbob")
+    table = new_table(server, alice_token)
+    assert server.client.post(f"/api/tables/{table['id']}/join",
+                              headers=auth(bob_token)).status_code == 200
+    with live(server, table["id"], alice_token) as a, live(server, table["id"], bob_token) as b:
+        seed = until(a, "table")["seed"]
+        until(b, "table")
+        game = blockyard.new_game("eu-classic", seed=seed)
+        while not game.over:
+            action = ["place", *game.legal_moves()[0]]
+            game.apply(action)
+            act_and_see(a, 0, action, game)
+        assert game.over_reason == "stuck" and [x.name for x in game.actions()] == ["continue"]
+        b.send(json.dumps({"type": "act", "action": ["end"]}))
+        until(b, "move")
+        game.apply(["continue"])  # refused on a table before: "your game is over"
+        act_and_see(a, 0, ["continue"], game)
+        while not game.over:
+            action = ["place", *game.legal_moves()[0]]
+            game.apply(action)
+            act_and_see(a, 0, action, game)
+        assert not [x.name for x in game.actions()]  # the one continue is used: finished
+        assert until(a, "result") == {"type": "result", "scores": [game.score, 0],
+                                      "winner": 0 if game.score else None}
+
+
+def test_a_stuck_seat_is_finished_when_its_player_ends_it(server: Server) -> None:
+    _, alice_token = server.account("enalice")
+    _, bob_token = server.account("enbob")
+    table = new_table(server, alice_token)
+    assert server.client.post(f"/api/tables/{table['id']}/join",
+                              headers=auth(bob_token)).status_code == 200
+    with live(server, table["id"], alice_token) as a, live(server, table["id"], bob_token) as b:
+        seed = until(a, "table")["seed"]
+        until(b, "table")
+        b.send(json.dumps({"type": "act", "action": ["end"]}))
+        until(a, "move")
+        game = blockyard.new_game("eu-classic", seed=seed)
+        while not game.over:
+            action = ["place", *game.legal_moves()[0]]
+            game.apply(action)
+            act_and_see(a, 0, action, game)
+        # stuck with a continue left: no result yet; the player ends the seat
+        a.send(json.dumps({"type": "act", "action": ["end"]}))
+        move = until(a, "move")
+        assert move == {"type": "move", "seat": 0, "action": ["end"], "score": game.score,
+                        "over": True}
+        assert until(a, "result")["scores"] == [game.score, 0]
+        a.send(json.dumps({"type": "act", "action": ["continue"]}))
+        assert until(a, "refused")["kind"] == "not-now"  # the round is over
 
 
 def test_account_tables_newest_first_and_its_errors(server: Server) -> None:

@@ -263,6 +263,15 @@ def test_a_falling_games_clock_may_not_run_slow(tmp_path_factory: pytest.TempPat
             socket.send(json.dumps({"type": "act", "action": ["hard"]}))
             assert until(socket, "move") == {"type": "move", "seat": 0, "action": ["hard"],
                                              "score": game.score, "over": game.over}
+            with live(server, table["id"], other) as behind:
+                # seat 1 has sent no tick: its clock is behind, and ending needs none
+                until(behind, "table")
+                behind.send(json.dumps({"type": "act", "action": ["end"]}))
+                ended = until(behind, "move")
+                while ended["seat"] != 1:  # seat 0's moves of the round come first
+                    ended = until(behind, "move")
+                assert ended == {"type": "move", "seat": 1, "action": ["end"], "score": 0,
+                                 "over": True}
     finally:
         server.stop()
 

@@ -1,7 +1,10 @@
 """Seats that never connect and players who vanish hold no table past the
 abandon timeout (BLOCKYARD_SERVER_ABANDON_SECONDS), whichever process they were
 on: presence is kept in the database, so one process's sweep sees the players
-connected to another."""
+connected to another. Players who stay connected and never act hold none past
+the idle time (BLOCKYARD_SERVER_IDLE_SECONDS). (Every rule of time is tested on
+a fake clock in test_server_table_referee.py and test_server_table_clock.py;
+these run a real server's timer.)"""
 
 from __future__ import annotations
 
@@ -44,6 +47,30 @@ def test_a_seat_that_never_connects_is_ended(quick: Server) -> None:
                                         "score": 0, "over": True}
         game = blockyard.new_game("eu-classic", seed=table_seed(quick, table["id"]))
         play(stays, game, [], 0)  # the connected player plays on
+
+
+@pytest.mark.parametrize("ruleset", ["eu-classic", "sudoku-bloxx"])
+def test_connected_players_who_never_act_hold_no_duel(
+        tmp_path_factory: pytest.TempPathFactory, ruleset: str) -> None:
+    home = tmp_path_factory.mktemp("idle")
+    server = start_server(f"sqlite:///{home / 'db.sqlite3'}", home,
+                          env={"BLOCKYARD_SERVER_IDLE_SECONDS": "1"})
+    try:
+        _, owner = server.account("id")
+        _, other = server.account("id")
+        table = server.client.post("/api/tables", json={"ruleset_id": ruleset},
+                                   headers=auth(owner)).json()
+        server.client.post(f"/api/tables/{table['id']}/join", headers=auth(other))
+        with live(server, table["id"], owner) as one, live(server, table["id"], other) as two:
+            until(one, "table")
+            until(two, "table")
+            # both connected, neither acts: the server ends both seats (its timer)
+            ends = sorted((m["seat"], m["action"]) for m in (until(one, "move"),
+                                                             until(one, "move")))
+            assert ends == [(0, ["end"]), (1, ["end"])]
+            assert until(two, "result")["scores"] == [0, 0]
+    finally:
+        server.stop()
 
 
 def table_seed(server: Server, table_id: int) -> int:
