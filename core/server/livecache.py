@@ -1,6 +1,7 @@
 """What a server process keeps of its live tables between two actions, so that an
-action costs one database transaction (:func:`store_action`) and an announcement
-one query in each other process (:func:`moves_after`).
+action costs its share of one database transaction
+(:class:`~blockyard.server.actionstore.ActionStore`) and an announcement one
+query in each other process (:func:`moves_after`).
 
 The database stays the truth: a :class:`RoundMoves` holds the moves of one
 round already read or stored here and is brought up to date by reading only the
@@ -14,15 +15,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from . import db
-from .accounts import now
-from .events import CHANNEL
-from .tablestore import Move, Table, _utc
+from .tablestore import Move, _utc
 
 
 @dataclass
@@ -63,19 +61,3 @@ def moves_after(engine: Engine, table_id: int, known: RoundMoves, seats: int
                             .order_by(actions.c.id)).all()
     return [Move(int(r.seat), int(r.n), json.loads(r.action), int(r.score), bool(r.over),
                  _utc(r.created)) for r in rows]
-
-
-def store_action(engine: Engine, table: Table, move: Move,
-                 announce: dict[str, Any] | None) -> None:
-    """Store an accepted move (accepted at ``move.at``; now when it says none) and,
-    on PostgreSQL, announce ``announce`` to every process in the same transaction
-    (``NOTIFY`` is sent at the commit: never for a move that is not stored).
-    ``IntegrityError`` when that step of the seat is stored already."""
-    with engine.begin() as conn:
-        conn.execute(sa.insert(db.table_actions).values(
-            table_id=table.id, round=table.round, seat=move.seat, n=move.n,
-            action=json.dumps(move.action), score=move.score, over=move.over,
-            created=move.at or now()))
-        if announce is not None:
-            payload = json.dumps(announce, separators=(",", ":"))
-            conn.execute(sa.select(sa.func.pg_notify(CHANNEL, payload)))

@@ -52,6 +52,7 @@ from ..game import today_in
 from ..ruleset import ID_PATTERN
 from . import accounts, limits, livecache, presence, social, tablestore
 from .accounts import Account
+from .actionstore import ActionStore
 from .clock import Clock
 from .events import Events
 from .referee import (
@@ -150,9 +151,11 @@ class Hub:
     """This process's live connections and the referees of their tables. Every
     decision is the table's :class:`~blockyard.server.referee.Referee`'s; the hub
     feeds it (the table, the stored moves, the time from the server's clock),
-    stores what it accepts (one call, :func:`~blockyard.server.livecache.store_action`),
-    then announces it through :class:`~blockyard.server.events.Events` to every
-    process, whose connections read it from the database."""
+    stores what it accepts (one call, :meth:`~blockyard.server.actionstore.ActionStore.store`:
+    with group commit, the move and its announcement in one transaction with
+    every other move accepted meanwhile), then announces it through
+    :class:`~blockyard.server.events.Events` to every process, whose connections
+    read it from the database."""
 
     def __init__(self, server: Server) -> None:
         self.server = server
@@ -176,6 +179,8 @@ class Hub:
         self.sweep = Sweep(self)
         self.sweeper: asyncio.Task[None] | None = None
         self.events = Events(server.engine, self.on_event)
+        self.actions = ActionStore(server.engine)
+        """Where accepted moves are stored (group commit)."""
 
     async def start(self) -> None:
         # the plugin registry and the rulesets are loaded here, once, before any
@@ -188,6 +193,7 @@ class Hub:
     async def stop(self) -> None:
         if self.sweeper is not None:
             self.sweeper.cancel()
+        await self.actions.close()  # every accepted move handed over is stored
         await self.events.stop()
 
     def lock(self, table_id: int) -> asyncio.Lock:
@@ -330,9 +336,8 @@ class Hub:
         event = {"kind": "moves", "table": table.id, "round": table.round,
                  "seat": move.seat, "n": move.n}
         shared = self.events.shared
-        try:  # one transaction: the move and (PostgreSQL) its announcement
-            await run_in_threadpool(livecache.store_action, self.server.engine, table, move,
-                                    event if shared else None)
+        try:  # one transaction: the move and (PostgreSQL) its announcement, grouped
+            await self.actions.store(table, move, event if shared else None)
         except sa.exc.IntegrityError:
             self.referees.pop(table.id, None)
             await self.events.publish({"kind": "moves", "table": table.id})

@@ -4,13 +4,19 @@ order the rows were stored in."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 
 from blockyard.server import accounts, db, livecache, tablestore
+from blockyard.server.actionstore import ActionStore
 from blockyard.server.tablestore import Move
+
+
+def store_action(engine: sa.Engine, table: tablestore.Table, move: Move) -> None:
+    asyncio.run(ActionStore(engine).store(table, move, None))
 
 
 def test_a_seats_moves_are_added_in_order_only() -> None:
@@ -40,15 +46,15 @@ def test_only_the_missing_moves_are_read(engine: sa.Engine) -> None:
                                                                  False),
               Move(1, 2, ["place", 2, 0, 0], 7, False), Move(0, 2, ["end"], 4, True)]
     for move in stored[:3]:
-        livecache.store_action(engine, table, move, None)
+        store_action(engine, table, move)
     known = livecache.RoundMoves(table.round)
     assert known.add(stored[1])  # seat 0's first move, stored here
     missing = livecache.moves_after(engine, table.id, known, table.seats)
     assert missing == [stored[0], stored[2]]  # seat 1's moves, in the order stored
     for move in missing:
         assert known.add(move)
-    livecache.store_action(engine, table, stored[3], None)
+    store_action(engine, table, stored[3])
     assert livecache.moves_after(engine, table.id, known, table.seats) == [stored[3]]
     with pytest.raises(sa.exc.IntegrityError):  # a seat's step is stored once
-        livecache.store_action(engine, table, Move(0, 2, ["end"], 4, True), None)
+        store_action(engine, table, Move(0, 2, ["end"], 4, True))
     engine.dispose()

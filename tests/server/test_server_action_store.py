@@ -1,0 +1,156 @@
+"""The live tables' moves stored with group commit (blockyard.server.actionstore):
+moves accepted while a commit is under way go in the next transaction together,
+each acknowledged only once its transaction has committed; a move stored already
+is refused alone; a database away fails the group and stores none of it. On
+SQLite and on PostgreSQL (where each stored move is also announced)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+import sqlalchemy as sa
+
+from blockyard.server import accounts, db, livecache, tablestore
+from blockyard.server.actionstore import ActionStore
+from blockyard.server.events import CHANNEL
+from blockyard.server.tablestore import Move, Table
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'live.sqlite3'}"
+    else:
+        url = request.getfixturevalue("postgres").new_database()
+    db.migrate(url)
+    return url
+
+
+def tables(engine: sa.Engine, count: int) -> list[Table]:
+    """``count`` duel tables, both seats taken, their rounds playing."""
+    made = []
+    for index in range(count):
+        one = accounts.create_account(engine, f"one{index}", "password1")
+        two = accounts.create_account(engine, f"two{index}", "password2")
+        table = tablestore.create_table(engine, one, "eu-classic", 2, False, [], None)
+        made.append(tablestore.join_table(engine, table.id, two, None))
+    return made
+
+
+def stored(engine: sa.Engine, table: Table) -> list[Move]:
+    return livecache.moves_after(engine, table.id, livecache.RoundMoves(table.round),
+                                 table.seats)
+
+
+def test_moves_accepted_together_are_committed_together(url: str) -> None:
+    engine = db.make_engine(url)
+    try:
+        made = tables(engine, 20)
+        store = ActionStore(engine)
+        moves = [Move(seat, n, ["place", 0, 0, n], 10 * n, False)
+                 for n in (1, 2) for seat in (0, 1)]
+
+        async def play() -> None:
+            for move in moves:  # each table's moves in order, the tables at once
+                await asyncio.gather(*(store.store(table, move, None) for table in made))
+
+        asyncio.run(play())
+        assert store.stored == 20 * len(moves)
+        assert store.groups < store.stored  # grouped: fewer commits than moves
+        for table in made:
+            assert stored(engine, table) == moves
+    finally:
+        engine.dispose()
+
+
+def test_a_move_stored_already_is_refused_alone(url: str) -> None:
+    engine = db.make_engine(url)
+    try:
+        first, second, third = tables(engine, 3)
+        store = ActionStore(engine)
+        taken = Move(0, 1, ["place", 0, 0, 0], 3, False)
+        asyncio.run(store.store(second, taken, None))
+
+        async def together() -> list[BaseException | None]:
+            return await asyncio.gather(  # one group: the second table's move is not new
+                store.store(first, Move(0, 1, ["place", 1, 0, 0], 4, False), None),
+                store.store(second, Move(0, 1, ["place", 2, 0, 0], 5, False), None),
+                store.store(third, Move(1, 1, ["end"], 0, True), None),
+                return_exceptions=True)
+
+        outcomes = asyncio.run(together())
+        assert outcomes[0] is None and outcomes[2] is None
+        assert isinstance(outcomes[1], sa.exc.IntegrityError)
+        assert stored(engine, first) == [Move(0, 1, ["place", 1, 0, 0], 4, False)]
+        assert stored(engine, second) == [taken]  # as it was
+        assert stored(engine, third) == [Move(1, 1, ["end"], 0, True)]
+    finally:
+        engine.dispose()
+
+
+def test_a_group_the_database_cannot_store_fails_whole(url: str, tmp_path: Path) -> None:
+    engine = db.make_engine(url)
+    try:
+        made = tables(engine, 2)
+    finally:
+        engine.dispose()
+    if url.startswith("sqlite"):  # a folder that is not there: no database to open
+        away = f"sqlite:///{tmp_path / 'gone' / 'live.sqlite3'}"
+    else:  # a port nothing listens on
+        away = str(sa.make_url(url).set(port=1))
+    engine = db.make_engine(away)
+    try:
+        store = ActionStore(engine)
+
+        async def together() -> list[BaseException | None]:
+            return await asyncio.gather(*(
+                store.store(table, Move(0, 1, ["place", 0, 0, 0], 3, False), None)
+                for table in made), return_exceptions=True)
+
+        outcomes = asyncio.run(together())
+        assert all(isinstance(outcome, sa.exc.OperationalError) for outcome in outcomes)
+        assert store.stored == 0
+    finally:
+        engine.dispose()
+    engine = db.make_engine(url)
+    try:
+        assert all(stored(engine, table) == [] for table in made)
+    finally:
+        engine.dispose()
+
+
+def test_each_stored_move_is_announced_at_its_commit(request: pytest.FixtureRequest
+                                                     ) -> None:
+    url = request.getfixturevalue("postgres").new_database()
+    db.migrate(url)
+    engine = db.make_engine(url)
+    try:
+        made = tables(engine, 3)
+        raw = engine.raw_connection()
+        try:
+            listener = raw.driver_connection
+            assert isinstance(listener, psycopg.Connection)
+            listener.autocommit = True
+            listener.execute(f"LISTEN {CHANNEL}")
+            store = ActionStore(engine)
+
+            async def together() -> None:
+                await asyncio.gather(*(store.store(
+                    table, Move(0, 1, ["end"], 0, True),
+                    {"kind": "moves", "table": table.id, "round": table.round, "seat": 0,
+                     "n": 1}) for table in made))
+
+            asyncio.run(together())
+            heard: list[dict[str, Any]] = [
+                json.loads(notice.payload)
+                for notice in listener.notifies(timeout=30, stop_after=len(made))]
+        finally:
+            raw.close()
+        assert sorted(event["table"] for event in heard) == sorted(t.id for t in made)
+    finally:
+        engine.dispose()
