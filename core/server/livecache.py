@@ -1,7 +1,10 @@
 """What a server process keeps of its live tables between two actions, so that an
 action costs its share of one database transaction
-(:class:`~blockyard.server.actionstore.ActionStore`) and an announcement one
-query in each other process (:func:`moves_after`).
+(:class:`~blockyard.server.actionstore.ActionStore`) and its announcement no
+query in the other processes: the announcement carries the move
+(:func:`announcement`, within ``NOTIFY``'s payload limit), and a process reads
+the moves it lacks (:func:`moves_after`, one query) only when an announcement
+does not carry its move or does not follow the moves it knows.
 
 The database stays the truth: a :class:`RoundMoves` holds the moves of one
 round already read or stored here and is brought up to date by reading only the
@@ -13,14 +16,17 @@ the last id read"."""
 
 from __future__ import annotations
 
+import datetime as _dt
 import json
 from dataclasses import dataclass, field
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from . import db
-from .tablestore import Move, _utc
+from .events import MAX_PAYLOAD
+from .tablestore import Move, Table, _utc
 
 
 @dataclass
@@ -61,3 +67,31 @@ def moves_after(engine: Engine, table_id: int, known: RoundMoves, seats: int
                             .order_by(actions.c.id)).all()
     return [Move(int(r.seat), int(r.n), json.loads(r.action), int(r.score), bool(r.over),
                  _utc(r.created)) for r in rows]
+
+
+def announcement(table: Table, move: Move) -> dict[str, Any]:
+    """The ``moves`` announcement of ``move`` stored at ``table``'s current round,
+    carrying the move itself when it fits in a ``NOTIFY`` payload (a process that
+    knows the seat's moves before it then needs no query: :func:`announced_move`)."""
+    event: dict[str, Any] = {"kind": "moves", "table": table.id, "round": table.round,
+                             "seat": move.seat, "n": move.n}
+    carried = {**event, "action": move.action, "score": move.score, "over": move.over,
+               "at": None if move.at is None else move.at.isoformat()}
+    if len(json.dumps(carried, separators=(",", ":"))) <= MAX_PAYLOAD:
+        return carried
+    return event
+
+
+def announced_move(event: dict[str, Any]) -> Move | None:
+    """The move a ``moves`` announcement carries (:func:`announcement`), or ``None``
+    when it carries none or anything in it is not what a move is."""
+    seat, n, action = event.get("seat"), event.get("n"), event.get("action")
+    score, over, at = event.get("score"), event.get("over"), event.get("at")
+    if type(seat) is not int or type(n) is not int or type(action) is not list \
+            or not action or type(score) is not int or type(over) is not bool:
+        return None
+    try:
+        moment = None if at is None else _utc(_dt.datetime.fromisoformat(at))
+    except (TypeError, ValueError):
+        return None
+    return Move(seat, n, action, score, over, moment)

@@ -32,7 +32,7 @@ OVERDUE_BATCH = 200
 
 def touch(engine: Engine, seats: Iterable[tuple[int, int]], moment: _dt.datetime) -> None:
     """Record that the ``(table id, seat)`` pairs were present at ``moment``
-    (one statement for all of them)."""
+    (one statement for all of them; a seat seen later already keeps that time)."""
     rows = [{"table_id": t, "seat": s, "seen": moment} for t, s in sorted(set(seats))]
     if not rows:
         return
@@ -42,15 +42,16 @@ def touch(engine: Engine, seats: Iterable[tuple[int, int]], moment: _dt.datetime
             from sqlalchemy.dialects.postgresql import insert as pg_insert
 
             pg = pg_insert(table)
-            conn.execute(pg.on_conflict_do_update(index_elements=["table_id", "seat"],
-                                                  set_={"seen": pg.excluded.seen}), rows)
+            conn.execute(pg.on_conflict_do_update(
+                index_elements=["table_id", "seat"],
+                set_={"seen": sa.func.greatest(table.c.seen, pg.excluded.seen)}), rows)
         else:
             from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
             lite = sqlite_insert(table)
-            conn.execute(lite.on_conflict_do_update(index_elements=["table_id", "seat"],
-                                                    set_={"seen": lite.excluded.seen}),
-                         rows)
+            conn.execute(lite.on_conflict_do_update(
+                index_elements=["table_id", "seat"],
+                set_={"seen": sa.func.max(table.c.seen, lite.excluded.seen)}), rows)
 
 
 def overdue(engine: Engine, cutoff: _dt.datetime, limit: int = OVERDUE_BATCH,

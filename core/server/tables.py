@@ -247,6 +247,11 @@ class Hub:
             if known is not None and known.round == event.get("round") \
                     and isinstance(seat, int) and isinstance(n, int) and known.has(seat, n):
                 await self.send_known(table_id)  # stored here: no need to read it
+            elif known is not None and known.round == event.get("round") \
+                    and (move := livecache.announced_move(event)) is not None \
+                    and known.add(move):  # carried, and the seat's next: no need to read it
+                await self._learn(table_id, move)
+                await self.send_known(table_id)
             else:
                 await self.deliver_moves(table_id)
         elif kind == "table":
@@ -278,16 +283,23 @@ class Hub:
         known = self.known.get(table_id)
         if known is None or known.round != table.round:
             known = self.known[table_id] = livecache.RoundMoves(table.round)
-        referee = self.referees.get(table_id)
         for move in await run_in_threadpool(livecache.moves_after, self.server.engine,
                                             table_id, known, table.seats):
             known.add(move)
-            if referee is not None and referee.table.round == table.round \
-                    and move.n > referee.counts[move.seat] \
-                    and not await run_in_threadpool(referee.learn, move):
-                self.referees.pop(table_id, None)  # a gap: built again when next asked
-                referee = None
+            await self._learn(table_id, move)
         await self.send_known(table_id, only)
+
+    async def _learn(self, table_id: int, move: Move) -> None:
+        """Tell the table's referee (when held here) a move of its round another
+        process stored; a referee that cannot follow it is dropped (built again
+        from the stored moves when next asked)."""
+        referee = self.referees.get(table_id)
+        known = self.known.get(table_id)
+        if referee is None or known is None or referee.table.round != known.round \
+                or move.n <= referee.counts[move.seat]:
+            return
+        if not await run_in_threadpool(referee.learn, move):
+            self.referees.pop(table_id, None)
 
     async def send_known(self, table_id: int, only: Watcher | None = None) -> None:
         """Send each connection of the table (or ``only``) the known moves of the
@@ -333,8 +345,7 @@ class Hub:
     async def _store(self, table: Table, move: Move) -> bool:
         """Store an accepted move and announce it; ``False`` when another process
         stored this seat's step first (the referee is dropped)."""
-        event = {"kind": "moves", "table": table.id, "round": table.round,
-                 "seat": move.seat, "n": move.n}
+        event = livecache.announcement(table, move)
         shared = self.events.shared
         try:  # one transaction: the move and (PostgreSQL) its announcement, grouped
             await self.actions.store(table, move, event if shared else None)
@@ -486,9 +497,11 @@ class Hub:
 
     # -- presence ---------------------------------------------------------------------
 
-    async def touch(self, seats: list[tuple[int, int]]) -> None:
-        """Mark ``(table id, seat)`` pairs present now (in the database)."""
-        await run_in_threadpool(presence.touch, self.server.engine, seats, self.clock.now())
+    async def touch(self, seats: list[tuple[int, int]], at: _dt.datetime | None = None
+                    ) -> None:
+        """Mark ``(table id, seat)`` pairs present now (or ``at``; in the database)."""
+        await run_in_threadpool(presence.touch, self.server.engine, seats,
+                                at or self.clock.now())
 
     async def seat_now(self, watcher: Watcher, table_id: int) -> int | None:
         """The seat the connection's account holds at the table as stored now."""
@@ -505,12 +518,13 @@ class Hub:
         if seat is not None:
             await self.touch([(table_id, seat)])
 
-    async def departed(self, watcher: Watcher, table_id: int) -> None:
-        """The connection closed: the seat's away time counts from now (the seat
-        its account holds now, if any)."""
+    async def departed(self, watcher: Watcher, table_id: int, at: _dt.datetime) -> None:
+        """The connection closed at ``at``: the seat's away time counts from then
+        (however long the database takes to hear it; the seat its account holds
+        now, if any)."""
         seat = await self.seat_now(watcher, table_id)
         if seat is not None:
-            await self.touch([(table_id, seat)])
+            await self.touch([(table_id, seat)], at)
 
 
 def seconds_from_env(name: str, default: float) -> float:
@@ -751,10 +765,11 @@ def install(app: FastAPI, server: Server) -> Hub:
         except GONE:
             pass
         finally:
+            closed = hub.clock.now()
             hub.watchers.get(table_id, set()).discard(watcher)
             hub.drop(table_id)
             with contextlib.suppress(Exception):
-                await hub.departed(watcher, table_id)
+                await hub.departed(watcher, table_id, closed)
             with contextlib.suppress(Exception):
                 await socket.close()
 

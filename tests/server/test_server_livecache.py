@@ -58,3 +58,23 @@ def test_only_the_missing_moves_are_read(engine: sa.Engine) -> None:
     with pytest.raises(sa.exc.IntegrityError):  # a seat's step is stored once
         store_action(engine, table, Move(0, 2, ["end"], 4, True))
     engine.dispose()
+
+
+def test_an_announcement_carries_its_move_when_it_fits() -> None:
+    import datetime as dt
+
+    from blockyard.server.events import MAX_PAYLOAD
+
+    table = tablestore.Table(7, "CODE", "eu-classic", 2, False, "playing", 3, 1, None, None,
+                             ("ann", "bob"), (1, 2), frozenset())
+    move = Move(1, 4, ["place", 2, 3, 4], 40, False, dt.datetime(2026, 12, 1, 12, tzinfo=dt.UTC))
+    event = livecache.announcement(table, move)
+    assert (event["kind"], event["table"], event["round"], event["seat"], event["n"]) == (
+        "moves", 7, 3, 1, 4)
+    carried = livecache.announced_move(event)
+    assert carried == move and carried is not None and carried.at == move.at
+    large = Move(1, 5, ["place", "x" * MAX_PAYLOAD], 40, False)  # past NOTIFY's limit
+    bare = livecache.announcement(table, large)
+    assert "action" not in bare and livecache.announced_move(bare) is None
+    for wrong in ({"score": "40"}, {"action": []}, {"over": 1}, {"at": "noon"}, {"n": None}):
+        assert livecache.announced_move({**event, **wrong}) is None

@@ -204,6 +204,7 @@ def test_a_stuck_seat_whose_player_goes_away_is_ended_after_the_abandon_time(
             while move["seat"] != 0:
                 move = until(one, "move")
         assert [a.name for a in game.actions()] == ["continue"]
+    local.wait_gone(table_id)
     local.clock.advance(1)
     local.run(local.hub.sweep.once())  # both away from here on
     local.clock.advance(121)
