@@ -47,6 +47,7 @@ from __future__ import annotations
 import contextlib
 import json
 import queue
+import ssl
 import threading
 import urllib.parse
 from collections.abc import Callable, Mapping, Sequence
@@ -352,6 +353,23 @@ def _field(data: Any, key: str, kind: type[T], what: str) -> T:
     return value
 
 
+_TLS: list[ssl.SSLContext] = []
+_TLS_LOCK = threading.Lock()
+
+
+def tls_context() -> ssl.SSLContext:
+    """The verifying TLS context every :class:`Client` of this process shares
+    (httpx's default: the ``SSL_CERT_FILE`` or ``SSL_CERT_DIR`` of the environment,
+    else certifi's authorities), made on first use. Reading the authorities costs
+    tens of milliseconds of CPU, which a client of its own per call (the window
+    makes one for each background call) would pay every time, plain ``http://``
+    included."""
+    with _TLS_LOCK:
+        if not _TLS:
+            _TLS.append(httpx.create_ssl_context())
+        return _TLS[0]
+
+
 class Client:
     """HTTP calls of one server. ``address``: as :func:`server_url` reads it;
     ``token``: a session token (signed in) or ``None``. ``transport`` is for
@@ -364,7 +382,7 @@ class Client:
         self.token = token
         self.timeout = timeout
         self._http = httpx.Client(base_url=self.url, timeout=timeout, transport=transport,
-                                  follow_redirects=False)
+                                  follow_redirects=False, verify=tls_context())
         self._served: dict[str, Provenance | None] = {}
 
     def close(self) -> None:

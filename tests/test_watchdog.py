@@ -184,7 +184,7 @@ class Swallows:
     def blockyard_move_state(self, game, result):
         if game.moves >= 1:
             try:  # noqa: SIM105 (the mistake under test: the stop is swallowed)
-                time.sleep(30)
+                time.sleep(30)  # the stalling hook under test (the watchdog ends it)
             except BaseException:
                 pass
         return {}
@@ -215,12 +215,12 @@ class TwoSlowHooks:
     @hookimpl
     def blockyard_move_state(self, game, result):
         if game.moves >= 1:
-            time.sleep(self.seconds)
+            time.sleep(self.seconds)  # the slow hook under test, not a wait
 
     @hookimpl
     def blockyard_end_reason(self, game, stuck):
         if game.moves >= 2:  # asked after the second move counts
-            time.sleep(self.seconds)
+            time.sleep(self.seconds)  # the slow hook under test, not a wait
 
 
 def test_the_hooks_of_one_move_together_keep_the_limit(rule_file, register_plugin):

@@ -204,6 +204,10 @@ def ui(window, isolated_home, sound_files):
         driver.resize(WIDTH, HEIGHT)
     yield driver
     app.close_player_feed()  # the signed-in player's own connection, if one was opened
+    # the test's app is done: it stops following the language, or every language set
+    # after it (a later test's, this fixture's own English again) would rebuild the screen
+    # it left on the shared window (138 switches of a translation test took 4 minutes)
+    window.stop_following_language()
     from blockyard.frontend import theme
 
     theme.apply()  # the theme is the module's state: back to the default for the next test

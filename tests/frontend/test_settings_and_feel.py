@@ -11,7 +11,7 @@ import time
 import tomllib
 
 import pytest
-from window_process import process_window, relaunch, start_process
+from window_process import DEADLINE, process_window, relaunch, start_process
 
 import blockyard
 from blockyard.frontend import colourvision, theme
@@ -107,16 +107,17 @@ def test_window_mode_full_screen_opens_the_next_window_full_screen(ui, isolated_
     full = f"Geometry: {screen[0]}x{screen[1]}"
     try:
         # pyglet may replace its X window on the way to full screen: look the window up
-        # again on every try (at most 100 tries, a quarter of a second apart)
-        geometries = []
-        for _ in range(100):
+        # again on every try, until it is full screen (a wait on that, with the window
+        # process's deadline: a count of tries was a bound in wall seconds)
+        geometries: list[str] = []
+        deadline = time.monotonic() + DEADLINE
+        while not geometries or full not in geometries[-1]:
+            assert time.monotonic() < deadline, geometries[-3:]
+            if geometries:
+                time.sleep(0.25)  # the polling interval of this wait (a window lookup each)
             wid = process_window(ui.wid)
             geometries.append(subprocess.run(["xdotool", "getwindowgeometry", wid],
                                              capture_output=True, text=True).stdout)
-            if full in geometries[-1]:
-                break
-            time.sleep(0.25)
-        assert full in geometries[-1], geometries[-3:]
     finally:
         process.send_signal(signal.SIGKILL)
         process.wait()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ssl
 import uuid
 from typing import Any
 
@@ -19,6 +20,7 @@ from blockyard.online import (
     run_in_background,
     server_url,
     table_code,
+    tls_context,
 )
 
 WAIT = 30.0  # a bound on a message that must come, never a measured time
@@ -52,6 +54,15 @@ def test_server_url_reads_what_players_type() -> None:
                        ("x:8765/api", "only the host")]:
         with pytest.raises(ValueError, match=words):
             server_url(bad)
+
+
+def test_every_client_verifies_tls_with_the_processs_one_context() -> None:
+    context = tls_context()
+    assert context is tls_context()  # the authorities are read once per process
+    assert context.verify_mode == ssl.CERT_REQUIRED and context.check_hostname
+    with Client("https://blockyard.example") as one, Client("127.0.0.1:9") as two:
+        for client in (one, two):  # what its HTTPS connections are made with (httpcore)
+            assert client._http._transport._pool._ssl_context is context
 
 
 def test_table_codes_round_trip() -> None:
