@@ -342,13 +342,14 @@ class Hub:
                 return await self.referee(table)
         return referee
 
-    async def _store(self, table: Table, move: Move) -> bool:
-        """Store an accepted move and announce it; ``False`` when another process
-        stored this seat's step first (the referee is dropped)."""
+    async def _store(self, table: Table, move: Move, *, deliver: bool = True) -> bool:
+        """Store an accepted move and (``deliver``) announce it; ``False`` when
+        another process stored this seat's step first (the referee is dropped).
+        Not delivered, the move is known here and announced by the caller."""
         event = livecache.announcement(table, move)
         shared = self.events.shared
         try:  # one transaction: the move and (PostgreSQL) its announcement, grouped
-            await self.actions.store(table, move, event if shared else None)
+            await self.actions.store(table, move, event if shared and deliver else None)
         except sa.exc.IntegrityError:
             self.referees.pop(table.id, None)
             await self.events.publish({"kind": "moves", "table": table.id})
@@ -357,7 +358,10 @@ class Hub:
             self.referees.pop(table.id, None)
             raise
         known = self.known.get(table.id)
-        if known is not None and known.round == table.round and known.add(move):
+        added = known is not None and known.round == table.round and known.add(move)
+        if not deliver:
+            return True
+        if added:
             await (self.send_known(table.id) if shared else self.events.publish(event))
         elif shared:
             await self.deliver_moves(table.id)
@@ -367,24 +371,40 @@ class Hub:
 
     async def _store_all(self, table: Table, referee: Referee, moves: list[Move]) -> bool:
         """Store the referee's moves in order, then the result if the round is over;
-        ``False`` when one could not be stored (the rest are not)."""
+        ``False`` when one could not be stored (the rest are not). Moves that
+        finish their seat are announced only once the round's result, when they
+        complete it, is stored: whoever sees the round's last move finds its
+        result."""
+        finishing = bool(moves) and referee.finished(moves[-1].seat)
+        stored: list[Move] = []
         for move in moves:
-            if not await self._store(table, move):
+            if not await self._store(table, move, deliver=not finishing):
+                await self._announce(table, stored)
                 return False
-        if moves and referee.finished(moves[-1].seat):
-            await self._maybe_finish(table)
+            stored.append(move)
+        if finishing:
+            await self._maybe_finish(table, stored)
         return True
 
-    async def _maybe_finish(self, table: Table) -> None:
-        """Store and announce the round's result when every seat is finished (the
-        referee first told every move stored, of any process)."""
-        referee = await self.caught_up(table)
-        result = referee.result()
-        if result is None:
-            return
-        _, done = await run_in_threadpool(tablestore.finish_round, self.server.engine,
-                                          table, result.scores, result.winner)
-        if done:
+    async def _announce(self, table: Table, moves: list[Move]) -> None:
+        for move in moves:  # known here already (_store): every process is told
+            await self.events.publish(livecache.announcement(table, move))
+
+    async def _maybe_finish(self, table: Table, moves: list[Move] | None = None) -> None:
+        """Store the round's result when every seat is finished (the referee first
+        told every move stored, of any process), then announce ``moves`` (stored
+        and not yet announced) and the result."""
+        result, done = None, False
+        try:
+            referee = await self.caught_up(table)
+            result = referee.result()
+            if result is not None:
+                _, done = await run_in_threadpool(tablestore.finish_round,
+                                                  self.server.engine, table, result.scores,
+                                                  result.winner)
+        finally:  # stored, the moves are announced whatever became of the result
+            await self._announce(table, moves or [])
+        if result is not None and done:
             self.tables.pop(table.id, None)
             await self.events.publish({"kind": "table", "table": table.id})
             await self.events.publish({"kind": "result", "table": table.id,
