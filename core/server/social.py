@@ -504,6 +504,11 @@ def install(app: FastAPI, server: Server, hub: Hub) -> Social:
         feed = Feed(socket, account, token=accounts.token_hash(token or ""))
         mine.add(feed)
         try:
+            if feed.token in hub.revoked:  # signed out while this connection opened
+                from .tables import close_signed_out
+
+                await close_signed_out(socket, feed.lock)
+                return
             await run_in_threadpool(server.online.seen_now, [account.id])
             await social.push_invitations(account.id)
             await social.push_online(only=feed)

@@ -44,6 +44,7 @@ import datetime as _dt
 import json
 import logging
 import os
+from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any
@@ -107,6 +108,8 @@ SIGNED_OUT = "signed out: the session token of this connection was revoked"
 CODE_GUESSES = "too many guesses of table codes; try again in a minute"
 """The answer (429, or ``refused`` kind ``too-many`` and close code 4429) to a code
 guess over the limits ``code_account`` and ``code_address``."""
+MAX_REVOKED = 10_000
+"""How many tokens signed out lately a process keeps (:attr:`Hub.revoked`)."""
 
 
 async def receive_text(socket: WebSocket) -> str | None:
@@ -223,6 +226,10 @@ class Hub:
         self.events = Events(server.engine, self.on_event)
         self.actions = ActionStore(server.engine)
         """Where accepted moves are stored (group commit)."""
+        self.revoked: OrderedDict[str, None] = OrderedDict()
+        """The tokens (hashes) signed out lately, the last :data:`MAX_REVOKED`: a
+        connection whose token was checked before its sign-out was announced is
+        closed once it is registered."""
 
     async def start(self) -> None:
         # the plugin registry and the rulesets are loaded here, once, before any
@@ -238,10 +245,18 @@ class Hub:
         await self.actions.close()  # every accepted move handed over is stored
         await self.events.stop()
 
+    def revoke(self, token: str) -> None:
+        """Keep ``token`` (a hash) among the tokens signed out lately."""
+        self.revoked[token] = None
+        self.revoked.move_to_end(token)
+        while len(self.revoked) > MAX_REVOKED:
+            self.revoked.popitem(last=False)
+
     async def sign_out(self, token: str) -> None:
         """The session token whose hash is ``token`` was revoked: this process's
         table connections opened with it accept nothing from now on, and every
         process closes its connections of that token (code 4401; announced)."""
+        self.revoke(token)
         for watchers in self.watchers.values():
             for watcher in watchers:
                 if watcher.token == token:
@@ -289,6 +304,8 @@ class Hub:
             return
         if kind == "signed-out":
             token = event.get("token")
+            if isinstance(token, str):
+                self.revoke(token)
             for watchers in list(self.watchers.values()):
                 for watcher in list(watchers):
                     if isinstance(token, str) and watcher.token == token:
@@ -787,6 +804,10 @@ def install(app: FastAPI, server: Server) -> Hub:
                           token=accounts.token_hash(token) if account and token else None)
         hub.watchers.setdefault(table_id, set()).add(watcher)
         try:
+            if watcher.token in hub.revoked:  # signed out while this connection opened
+                watcher.signed_out = True
+                await close_signed_out(socket, watcher.lock)
+                return
             await hub.arrived(watcher, table_id)
             # read again only if it changed since (a table announcement drops it)
             table = await hub.cached_table(table_id)
