@@ -75,6 +75,7 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, database: str | No
         print("blockyard serve: --port: expected 0 to 65535", file=sys.stderr)
         return 2
     from . import limits, social, tables
+    from .slowclients import KEEP_ALIVE_SECONDS, TimedH11Protocol
 
     try:
         limits.configured()
@@ -96,5 +97,8 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, database: str | No
     uvicorn.run("blockyard.server.app:create_app_from_env", factory=True, host=host,
                 port=port, workers=workers if workers > 1 else None,
                 log_config=log_config(), ws="websockets-sansio", ws_max_size=MAX_MESSAGE,
+                # slow clients timed out: idle between requests, and a request
+                # whose headers or body trickle in (blockyard.server.slowclients)
+                http=TimedH11Protocol, timeout_keep_alive=KEEP_ALIVE_SECONDS,
                 timeout_graceful_shutdown=5)
     return 0

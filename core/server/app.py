@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy.engine import Engine
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
-from starlette.requests import ClientDisconnect
+from starlette.requests import ClientDisconnect, HTTPConnection
 
 from .. import provenance, watchdog
 from ..replays import MAX_REPLAY_BYTES
@@ -183,8 +183,9 @@ def bearer(request: Request) -> str | None:
     return token.strip()
 
 
-def client_address(request: Request) -> str:
-    """The client's address (the proxy's ``X-Forwarded-For`` when uvicorn trusts it)."""
+def client_address(request: HTTPConnection) -> str:
+    """The client's address of a request or live connection (the proxy's
+    ``X-Forwarded-For`` when uvicorn trusts it)."""
     return request.client.host if request.client else "?"
 
 
@@ -212,7 +213,13 @@ class Server:
                                                    clock=wall)
         self.submit_limit = limits.SharedRateLimit(self.engine, "submit", counts["submit"],
                                                    clock=wall)
+        self.code_account = limits.SharedRateLimit(self.engine, "code_account",
+                                                   counts["code_account"], clock=wall)
+        self.code_address = limits.SharedRateLimit(self.engine, "code_address",
+                                                   counts["code_address"], clock=wall)
         self.messages_per_minute = counts["messages"]
+        # per account (or address) of each live channel, across its reconnects
+        self.live_messages = limits.RateLimit(counts["messages"], 60.0, self.clock)
         self.online = social.Presence(self.engine, social.presence_seconds(), self.clock)
 
     def account(self, request: Request) -> Account:
@@ -331,11 +338,15 @@ def create_app(database: str, *, verifiers: int | None = None,
         return {"token": token}
 
     @app.delete("/api/sessions", status_code=204)
-    def sign_out(request: Request) -> Response:
-        """Sign out: the session token of the call is revoked."""
+    async def sign_out(request: Request) -> Response:
+        """Sign out: the session token of the call is revoked, and every live
+        connection opened with it is closed (code 4401): nothing sent on one
+        afterwards is accepted."""
         token = bearer(request)
-        if token is None or not accounts.revoke(server.engine, token):
+        if token is None or not await run_in_threadpool(accounts.revoke, server.engine,
+                                                        token):
             raise ApiError(401, "no live session token was sent")
+        await app.state.hub.sign_out(accounts.token_hash(token))
         return Response(status_code=204)
 
     @app.post("/api/games", status_code=201)

@@ -6,9 +6,12 @@ so every server process behind one database — ``--workers N``, or several host
 counts the same attempts: a client gains nothing by reaching another process.
 Sign-in: :data:`DEFAULTS` ``sign_in_address`` per client address and
 ``sign_in_name`` per account name; new accounts: ``create`` per address; game
-submissions: ``submit`` per account. ``BLOCKYARD_SERVER_LIMITS`` changes the counts
+submissions: ``submit`` per account; guesses of a private table's code (joining or
+watching it with a code, neither seated nor invited): ``code_account`` per account
+and ``code_address`` per address. ``BLOCKYARD_SERVER_LIMITS`` changes the counts
 per minute, e.g. ``sign_in_name=5,submit=60`` (:func:`configured`). The messages of
-one live connection are counted where that connection is (:class:`RateLimit`).
+the live connections are counted per account (an address when not signed in), across
+its connections and reconnects, by the process that holds them (:class:`RateLimit`).
 """
 
 from __future__ import annotations
@@ -28,10 +31,11 @@ from .clock import Clock, SystemClock
 
 LIMITS_ENV = "BLOCKYARD_SERVER_LIMITS"
 DEFAULTS = {"sign_in_address": 30, "sign_in_name": 10, "create": 10, "submit": 30,
-            "messages": 600}
+            "code_account": 10, "code_address": 30, "messages": 600}
 """Attempts per minute: sign-ins per client address and per account name, new
-accounts per address, game submissions per account, messages per live
-connection (over it the connection is closed)."""
+accounts per address, game submissions per account, table-code guesses per account
+and per address, live messages per account (an address when not signed in) on each
+channel, across reconnects (over it the connection is closed)."""
 MAX_KEYS = 100_000
 SLICES = 6
 """A shared limit counts its window in this many slices of time: an attempt is

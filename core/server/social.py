@@ -47,7 +47,7 @@ from fastapi.responses import Response
 from sqlalchemy.engine import Connection, Engine
 from starlette.concurrency import run_in_threadpool
 
-from . import accounts, db, limits, tablestore
+from . import accounts, db, tablestore
 from .accounts import Account, now
 from .clock import Clock, SystemClock
 from .tablestore import TableError
@@ -319,6 +319,8 @@ class Feed:
     socket: WebSocket
     account: Account
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    token: str = ""
+    """What the database keeps of the session token it was opened with (its hash)."""
 
     async def send(self, message: dict[str, Any]) -> None:
         async with self.lock:
@@ -406,6 +408,14 @@ class Social:
         if not any(self.feeds.values()):
             return
         kind = event.get("kind")
+        if kind == "signed-out":  # the token's feeds are closed (4401)
+            from .tables import close_signed_out
+
+            for feeds in list(self.feeds.values()):
+                for feed in list(feeds):
+                    if feed.token == event.get("token"):
+                        await close_signed_out(feed.socket, feed.lock)
+            return
         if kind == "invites":
             ids = event.get("accounts")
             targets = [i for i in ids if isinstance(i, int) and not isinstance(i, bool)] \
@@ -491,16 +501,21 @@ def install(app: FastAPI, server: Server, hub: Hub) -> Social:
                                     "of these connections per player"})
             await socket.close(4429)
             return
-        feed = Feed(socket, account)
+        feed = Feed(socket, account, token=accounts.token_hash(token or ""))
         mine.add(feed)
         try:
+            if feed.token in hub.revoked:  # signed out while this connection opened
+                from .tables import close_signed_out
+
+                await close_signed_out(socket, feed.lock)
+                return
             await run_in_threadpool(server.online.seen_now, [account.id])
             await social.push_invitations(account.id)
             await social.push_online(only=feed)
-            budget = limits.RateLimit(server.messages_per_minute, 60.0, server.clock)
             while True:
                 text = await receive_text(socket)
-                if not budget.hit(""):
+                # counted per account across its reconnects
+                if not server.live_messages.hit(f"me:{account.id}"):
                     await feed.send({"type": "refused", "kind": "too-many",
                                      "reason": "too many messages: at "
                                      f"most {server.messages_per_minute} a minute"})

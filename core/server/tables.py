@@ -18,6 +18,14 @@ best score, ``null`` on a tie) is stored and sent (and kept per seated account:
 At a playing table of a realtime game (a falling game) each ``table`` message is
 followed by a ``clock`` message, the seconds since the round started.
 
+Signing out (``DELETE /api/sessions``) closes every connection opened with that
+token (code 4401, :meth:`Hub.sign_out`; announced to every process), and nothing
+it sends afterwards is accepted. The messages of a connection are counted per
+account (an address when not signed in) across its reconnects
+(``Server.live_messages``), and a code sent for a private table by someone
+neither seated nor invited is a guess, counted per account and per address
+(:func:`guess_allowed`; over the limits 429, or close code 4429).
+
 Every action and result is in the database, never only in this process: the
 referees are caches, rebuilt from the stored actions whenever they are missing
 or behind.
@@ -36,6 +44,7 @@ import datetime as _dt
 import json
 import logging
 import os
+from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any
@@ -50,7 +59,7 @@ from ..discovery import known_ids, load_ruleset
 from ..errors import PluginError, RulesetError
 from ..game import today_in
 from ..ruleset import ID_PATTERN
-from . import accounts, limits, livecache, presence, social, tablestore
+from . import accounts, livecache, presence, social, tablestore
 from .accounts import Account
 from .actionstore import ActionStore
 from .clock import Clock
@@ -93,6 +102,14 @@ DATABASE_AWAY = "the server's database is away: try again shortly"
 """The reason of a live connection closed (code 1013) because the database is away."""
 BINARY_FRAME = "expected text frames, each one JSON object (a binary frame is not read)"
 """The ``refused`` reason (kind ``malformed``) of a binary frame."""
+SIGNED_OUT = "signed out: the session token of this connection was revoked"
+"""The ``refused`` reason (kind ``signed-out``) sent before a connection is closed
+(code 4401) because its token was signed out."""
+CODE_GUESSES = "too many guesses of table codes; try again in a minute"
+"""The answer (429, or ``refused`` kind ``too-many`` and close code 4429) to a code
+guess over the limits ``code_account`` and ``code_address``."""
+MAX_REVOKED = 10_000
+"""How many tokens signed out lately a process keeps (:attr:`Hub.revoked`)."""
 
 
 async def receive_text(socket: WebSocket) -> str | None:
@@ -104,6 +121,30 @@ async def receive_text(socket: WebSocket) -> str | None:
         raise WebSocketDisconnect(int(message.get("code") or 1000), message.get("reason"))
     text = message.get("text")
     return text if isinstance(text, str) else None
+
+
+async def close_signed_out(socket: WebSocket, lock: asyncio.Lock) -> None:
+    """Tell a connection its token was signed out and close it (code 4401); once
+    closed, nothing more is sent (a second call does nothing)."""
+    async with lock:
+        with contextlib.suppress(Exception):  # closed already: nothing to do
+            await socket.send_json(refused(SIGNED_OUT, "signed-out"))
+            await socket.close(4401)
+
+
+def relies_on_code(table: Table, account: Account | None, code: str | None) -> bool:
+    """Whether ``code`` is a guess of the table's code: sent for a private table
+    by someone neither seated nor invited (counted by the code limits)."""
+    return code is not None and table.private and not table.may_watch(account, None)
+
+
+def guess_allowed(server: Server, account: Account | None, address: str) -> bool:
+    """Count a code guess of ``account`` (when signed in), then of ``address``;
+    ``False`` when over either limit (a guess refused by the first is not counted
+    by the second). Blocking: one short transaction each."""
+    if account is not None and not server.code_account.hit(f"account:{account.id}"):
+        return False
+    return server.code_address.hit(address)
 
 
 class NewTable(BaseModel):
@@ -134,6 +175,10 @@ class Watcher:
     socket: WebSocket
     account: Account | None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    token: str | None = None
+    """What the database keeps of the session token it was opened with (its hash)."""
+    signed_out: bool = False
+    """The token was signed out: nothing more it sends is accepted."""
     round: int = 0
     seen: set[tuple[int, int]] = field(default_factory=set)
     """The (seat, n) of every move of :attr:`round` sent to this connection."""
@@ -181,6 +226,10 @@ class Hub:
         self.events = Events(server.engine, self.on_event)
         self.actions = ActionStore(server.engine)
         """Where accepted moves are stored (group commit)."""
+        self.revoked: OrderedDict[str, None] = OrderedDict()
+        """The tokens (hashes) signed out lately, the last :data:`MAX_REVOKED`: a
+        connection whose token was checked before its sign-out was announced is
+        closed once it is registered."""
 
     async def start(self) -> None:
         # the plugin registry and the rulesets are loaded here, once, before any
@@ -195,6 +244,24 @@ class Hub:
             self.sweeper.cancel()
         await self.actions.close()  # every accepted move handed over is stored
         await self.events.stop()
+
+    def revoke(self, token: str) -> None:
+        """Keep ``token`` (a hash) among the tokens signed out lately."""
+        self.revoked[token] = None
+        self.revoked.move_to_end(token)
+        while len(self.revoked) > MAX_REVOKED:
+            self.revoked.popitem(last=False)
+
+    async def sign_out(self, token: str) -> None:
+        """The session token whose hash is ``token`` was revoked: this process's
+        table connections opened with it accept nothing from now on, and every
+        process closes its connections of that token (code 4401; announced)."""
+        self.revoke(token)
+        for watchers in self.watchers.values():
+            for watcher in watchers:
+                if watcher.token == token:
+                    watcher.signed_out = True
+        await self.events.publish({"kind": "signed-out", "token": token})
 
     def lock(self, table_id: int) -> asyncio.Lock:
         return self.locks.setdefault(table_id, asyncio.Lock())
@@ -234,6 +301,16 @@ class Hub:
             for watched in list(self.watchers):
                 await self.deliver_table(watched)
                 await self.deliver_moves(watched)
+            return
+        if kind == "signed-out":
+            token = event.get("token")
+            if isinstance(token, str):
+                self.revoke(token)
+            for watchers in list(self.watchers.values()):
+                for watcher in list(watchers):
+                    if isinstance(token, str) and watcher.token == token:
+                        watcher.signed_out = True
+                        await close_signed_out(watcher.socket, watcher.lock)
             return
         if not isinstance(table_id, int):
             return
@@ -431,6 +508,8 @@ class Hub:
 
     async def act(self, watcher: Watcher, table_id: int, action: Any) -> None:
         async with self.lock(table_id):
+            if watcher.signed_out:  # signed out while this waited its turn
+                return
             table = await self.cached_table(table_id)
             referee = await self._run_clock(table) or await self.referee(table)
             verdict = await run_in_threadpool(
@@ -596,7 +675,7 @@ def account_tables(server: Server, name: str, limit: int) -> dict[str, Any]:
 
 def install(app: FastAPI, server: Server) -> Hub:
     """Add the table routes and the live WebSocket to ``app``."""
-    from .app import ApiError, bearer, check_id, id_problem, json_body, read_model
+    from .app import ApiError, bearer, check_id, client_address, id_problem, json_body, read_model
 
     hub = Hub(server)
     app.state.hub = hub
@@ -662,7 +741,11 @@ def install(app: FastAPI, server: Server) -> Hub:
         if table.private:
             token = bearer(request)
             account = accounts.account_for(server.engine, token) if token else None
-            if not table.may_watch(account, code[:32] if code else None):
+            code = code[:32] if code else None
+            if relies_on_code(table, account, code) \
+                    and not guess_allowed(server, account, client_address(request)):
+                raise ApiError(429, CODE_GUESSES)
+            if not table.may_watch(account, code):
                 return {"id": table.id, "seats": list(table.players),
                         "status": table.status}
         message = table.message()
@@ -683,6 +766,15 @@ def install(app: FastAPI, server: Server) -> Hub:
         account = await run_in_threadpool(server.account, request)
         raw = await request.body()
         body = JoinTable() if not raw.strip() else await read_model(request, JoinTable)
+        if body.code is not None:  # a guess of a private table's code is counted
+            try:
+                found = await run_in_threadpool(tablestore.load_table, server.engine,
+                                                table_id)
+            except TableError as exc:
+                raise ApiError(exc.status, str(exc)) from None
+            if relies_on_code(found, account, body.code) and not await run_in_threadpool(
+                    guess_allowed, server, account, client_address(request)):
+                raise ApiError(429, CODE_GUESSES)
         try:
             table = await run_in_threadpool(tablestore.join_table, server.engine, table_id,
                                             account, body.code, server.clock.now())
@@ -723,6 +815,8 @@ def install(app: FastAPI, server: Server) -> Hub:
             return
         try:
             table = await hub.table(table_id)
+            guessed = relies_on_code(table, account, code) and not await run_in_threadpool(
+                guess_allowed, server, account, client_address(socket))
         except TableError as exc:
             await socket.send_json(refused(str(exc), "not-found"))
             await socket.close(4404)
@@ -731,14 +825,23 @@ def install(app: FastAPI, server: Server) -> Hub:
             hub.outages.failed(server.clock.now())
             await socket.close(1013, DATABASE_AWAY)
             return
+        if guessed:
+            await socket.send_json(refused(CODE_GUESSES, "too-many"))
+            await socket.close(4429)
+            return
         if not table.may_watch(account, code):
             await socket.send_json(refused("this table is private: an invitation or its "
                                            "code is needed", "private"))
             await socket.close(4403)
             return
-        watcher = Watcher(socket, account)
+        watcher = Watcher(socket, account,
+                          token=accounts.token_hash(token) if account and token else None)
         hub.watchers.setdefault(table_id, set()).add(watcher)
         try:
+            if watcher.token in hub.revoked:  # signed out while this connection opened
+                watcher.signed_out = True
+                await close_signed_out(socket, watcher.lock)
+                return
             await hub.arrived(watcher, table_id)
             # read again only if it changed since (a table announcement drops it)
             table = await hub.cached_table(table_id)
@@ -752,10 +855,15 @@ def install(app: FastAPI, server: Server) -> Hub:
                 if done:
                     await watcher.send({"type": "result", "scores": done[-1]["scores"],
                                         "winner": done[-1]["winner"]})
-            budget = limits.RateLimit(server.messages_per_minute, 60.0, server.clock)
+            # counted per account (an address when not signed in), across reconnects
+            budget = f"table:{account.id}" if account else \
+                f"table-address:{client_address(socket)}"
             while True:
                 text = await receive_text(socket)
-                if not budget.hit(""):
+                if watcher.signed_out:
+                    await close_signed_out(socket, watcher.lock)
+                    break
+                if not server.live_messages.hit(budget):
                     await watcher.send(refused(f"too many messages: at most "
                                                f"{server.messages_per_minute} a minute",
                                                "too-many"))
