@@ -534,9 +534,11 @@ async def play_connection(player: Player, url: str, times: list[float],
         await start.ready()
         while True:
             done = len(player.confirmed)
+            if done and player.confirmed[-1]["over"] and player.confirmed[-1]["action"] == ["end"]:
+                return  # the seat is finished
             if done and player.confirmed[-1]["over"]:
-                return
-            if done < len(player.actions) and time.monotonic() < start.deadline:
+                action = ["end"]  # over with a continue left (eu): the seat ends it, as offline
+            elif done < len(player.actions) and time.monotonic() < start.deadline:
                 await asyncio.sleep(pause[done])
                 action = player.actions[done]
             else:
