@@ -1,7 +1,7 @@
 """The benchmarks' references do the work they stand for: the lean loop of
 ``benchmarks/engine.py`` (the practical limit of Python) deals, clears and scores
 every eu-classic game exactly as the engine does; the floor of
-``benchmarks/floor.py`` speaks the live channel (docs/api.md) to the same duel client
+``benchmarks/floor.py`` speaks the live channel (docs/online.md) to the same duel client
 as ``blockyard serve`` across two processes, and ``benchmarks/server.py --only
 floor`` prints the three systems side by side."""
 
