@@ -4,6 +4,7 @@ stopped as a PluginError naming plugin, hook and limit, the game unchanged."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -206,11 +207,21 @@ def test_an_answer_that_comes_back_after_its_limit_is_refused(rule_file, registe
     assert game.snapshot() == before
 
 
+def time_left() -> float:
+    """Seconds left of the watchdog's limit now running in this thread."""
+    ident = threading.get_ident()
+    if ident in watchdog.WATCH.deadlines:
+        return watchdog.WATCH.deadlines[ident] - time.monotonic()
+    return signal.getitimer(signal.ITIMER_REAL)[0]
+
+
 class TwoSlowHooks:
-    """Two hooks of every move, each well within the limit, together past it."""
+    """Two hooks of one move: the first takes ``seconds``, the second notes what is
+    left of the limit when it is asked, then stalls until it is stopped."""
 
     def __init__(self, params: Params) -> None:
         self.seconds = params.number("seconds")
+        self.left: list[float] = []
 
     @hookimpl
     def blockyard_move_state(self, game, result):
@@ -220,24 +231,27 @@ class TwoSlowHooks:
     @hookimpl
     def blockyard_end_reason(self, game, stuck):
         if game.moves >= 2:  # asked after the second move counts
-            time.sleep(self.seconds)  # the slow hook under test, not a wait
+            self.left.append(time_left())
+            stall("sleep")
 
 
 def test_the_hooks_of_one_move_together_keep_the_limit(rule_file, register_plugin):
-    register_plugin("two-slow", TwoSlowHooks)
+    made: list[TwoSlowHooks] = []
+    register_plugin("two-slow", lambda params: made.append(TwoSlowHooks(params)) or made[-1])
     ruleset = blockyard.load_ruleset(rule_file(
         '[ruleset]\nextends = "eu-classic"\nid = "two-slow"\nname = "Two slow"\n'
-        "[plugins.two-slow]\nseconds = 1.0\n"), hook_timeout=1.6)
+        "[plugins.two-slow]\nseconds = 0.3\n"), hook_timeout=1.6)
     game = blockyard.new_game(ruleset, seed=1)
     game.place(*game.legal_moves()[0])
     before = game.snapshot()
-    # one hook of 1 s keeps a 1.6 s limit with room to spare on a loaded machine (only
-    # the sleep is timed); two in one move are past it whatever the machine's speed
     with pytest.raises(PluginError, match=r"ran longer than 1\.6 s") as caught:
-        game.place(*game.legal_moves()[0])  # 1 s + 1 s in one move
+        game.place(*game.legal_moves()[0])  # 0.3 s, then the second hook until stopped
     assert caught.value.plugin == "two-slow"
     assert caught.value.hook == "blockyard_end_reason"
     assert game.snapshot() == before
+    # the second hook had what the first left of the move's limit, not a limit of its
+    # own (a slower machine leaves it less still)
+    assert made[-1].left and made[-1].left[-1] <= 1.6 - 0.3
 
 
 def test_the_environment_variable_sets_the_limit(tmp_path):

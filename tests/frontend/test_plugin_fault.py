@@ -493,11 +493,11 @@ class FailingStart:
         raise KeyError("no such state")
 
 
-def test_watch_an_edit_whose_plugin_fails_at_the_start_shows_the_fault_screen(
-        ui, rule_file, register_plugin):
+def fault_after_watched_edit(ui, rule_file, plugin: str):
+    """A game of a watched rule file with one move played, then the file edited to
+    add ``plugin``: the game and the fault screen's lines."""
     import arcade
 
-    register_plugin("failing-start", FailingStart)
     rules = rule_file(MOD.format(plugin="line-scoring") + "triangular_base = 10\n",
                       "watched.toml")
     game = ui.app.start_game(str(rules), seed=4)
@@ -505,17 +505,24 @@ def test_watch_an_edit_whose_plugin_fails_at_the_start_shows_the_fault_screen(
     place_by_keys(ui, game, 1)
     check = ui.app.watch_rule_file(str(rules))
     try:
-        rules.write_text(rules.read_text() + "[plugins.failing-start]\n")
+        rules.write_text(rules.read_text() + f"[plugins.{plugin}]\n")
         check(0.5)  # the new rules replay the game, then start one: both fail
         ui.pump(2)
         _view, lines = fault_screen(ui)
-        assert lines == ["Plugin: failing-start", "Hook: blockyard_game_start",
-                         "Ruleset: Fault mod (fault-mod)",
-                         f"In the plugin's code: {here(FailingStart, 'raise KeyError')}",
-                         "raised KeyError: 'no such state'", f"To fix: {RAISED_FIX}", SAVED]
-        assert saved_on_disk(game).moves == 1  # the game of the rules before the edit
     finally:
         arcade.unschedule(check)
+    return game, lines
+
+
+def test_watch_an_edit_whose_plugin_fails_at_the_start_shows_the_fault_screen(
+        ui, rule_file, register_plugin):
+    register_plugin("failing-start", FailingStart)
+    game, lines = fault_after_watched_edit(ui, rule_file, "failing-start")
+    assert lines == ["Plugin: failing-start", "Hook: blockyard_game_start",
+                     "Ruleset: Fault mod (fault-mod)",
+                     f"In the plugin's code: {here(FailingStart, 'raise KeyError')}",
+                     "raised KeyError: 'no such state'", f"To fix: {RAISED_FIX}", SAVED]
+    assert saved_on_disk(game).moves == 1  # the game of the rules before the edit
 
 
 class WritesNegativeMoves:
@@ -532,29 +539,15 @@ class WritesNegativeMoves:
 
 def test_a_game_start_that_writes_a_figure_out_of_bounds_shows_the_fault_screen(
         ui, rule_file, register_plugin):
-    import arcade
-
     register_plugin("negative-moves", WritesNegativeMoves)
-    rules = rule_file(MOD.format(plugin="line-scoring") + "triangular_base = 10\n",
-                      "watched.toml")
-    game = ui.app.start_game(str(rules), seed=4)
-    ui.pump(2)
-    place_by_keys(ui, game, 1)
-    check = ui.app.watch_rule_file(str(rules))
-    try:
-        rules.write_text(rules.read_text() + "[plugins.negative-moves]\n")
-        check(0.5)  # the new rules replay the game, then start one: both fail
-        ui.pump(2)
-        _view, lines = fault_screen(ui)
-        assert lines[:4] == ["Plugin: negative-moves", "Hook: blockyard_game_start",
-                             "Ruleset: Fault mod (fault-mod)",
-                             "In the plugin's code: "
-                             f"{here(WritesNegativeMoves, '@hookimpl')}"]
-        assert "wrote" in lines[4] and "moves" in lines[4], lines[4]
-        assert lines[5] == f"To fix: {one_line(FIX_WRITTEN)}" and lines[6] == SAVED
-        assert saved_on_disk(game).moves == 1  # the game of the rules before the edit
-    finally:
-        arcade.unschedule(check)
+    game, lines = fault_after_watched_edit(ui, rule_file, "negative-moves")
+    assert lines[:4] == ["Plugin: negative-moves", "Hook: blockyard_game_start",
+                         "Ruleset: Fault mod (fault-mod)",
+                         "In the plugin's code: "
+                         f"{here(WritesNegativeMoves, '@hookimpl')}"]
+    assert "wrote" in lines[4] and "moves" in lines[4], lines[4]
+    assert lines[5] == f"To fix: {one_line(FIX_WRITTEN)}" and lines[6] == SAVED
+    assert saved_on_disk(game).moves == 1  # the game of the rules before the edit
 
 
 class FailingTips:

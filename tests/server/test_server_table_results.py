@@ -84,52 +84,55 @@ def act_and_see(socket: Any, seat: int, action: list[Any], game: blockyard.Game)
                     "over": game.over}
 
 
-def test_eus_continue_is_offered_at_a_table_as_offline(server: Server) -> None:
-    # the same game as offline: stuck, the player may continue (once) or end it,
-    # and the seat counts as finished only then
-    _, alice_token = server.account("cnalice")
-    _, bob_token = server.account("cnbob")
+def play_until_over(socket: Any, seat: int, game: blockyard.Game) -> None:
+    """Play ``game``'s first legal placement at the seat until the game is over,
+    each seen accepted (:func:`act_and_see`)."""
+    while not game.over:
+        action = ["place", *game.legal_moves()[0]]
+        game.apply(action)
+        act_and_see(socket, seat, action, game)
+
+
+def duel_table(server: Server, prefix: str) -> tuple[dict[str, Any], str, str]:
+    """A new eu-classic duel of two new accounts, both seated: the table and the
+    two tokens."""
+    _, alice_token = server.account(f"{prefix}alice")
+    _, bob_token = server.account(f"{prefix}bob")
     table = new_table(server, alice_token)
     assert server.client.post(f"/api/tables/{table['id']}/join",
                               headers=auth(bob_token)).status_code == 200
+    return table, alice_token, bob_token
+
+
+def test_eus_continue_is_offered_at_a_table_as_offline(server: Server) -> None:
+    # the same game as offline: stuck, the player may continue (once) or end it,
+    # and the seat counts as finished only then
+    table, alice_token, bob_token = duel_table(server, "cn")
     with live(server, table["id"], alice_token) as a, live(server, table["id"], bob_token) as b:
         seed = until(a, "table")["seed"]
         until(b, "table")
         game = blockyard.new_game("eu-classic", seed=seed)
-        while not game.over:
-            action = ["place", *game.legal_moves()[0]]
-            game.apply(action)
-            act_and_see(a, 0, action, game)
+        play_until_over(a, 0, game)
         assert game.over_reason == "stuck" and [x.name for x in game.actions()] == ["continue"]
         b.send(json.dumps({"type": "act", "action": ["end"]}))
         until(b, "move")
         game.apply(["continue"])  # refused on a table before: "your game is over"
         act_and_see(a, 0, ["continue"], game)
-        while not game.over:
-            action = ["place", *game.legal_moves()[0]]
-            game.apply(action)
-            act_and_see(a, 0, action, game)
+        play_until_over(a, 0, game)
         assert not [x.name for x in game.actions()]  # the one continue is used: finished
         assert until(a, "result") == {"type": "result", "scores": [game.score, 0],
                                       "winner": 0 if game.score else None}
 
 
 def test_a_stuck_seat_is_finished_when_its_player_ends_it(server: Server) -> None:
-    _, alice_token = server.account("enalice")
-    _, bob_token = server.account("enbob")
-    table = new_table(server, alice_token)
-    assert server.client.post(f"/api/tables/{table['id']}/join",
-                              headers=auth(bob_token)).status_code == 200
+    table, alice_token, bob_token = duel_table(server, "en")
     with live(server, table["id"], alice_token) as a, live(server, table["id"], bob_token) as b:
         seed = until(a, "table")["seed"]
         until(b, "table")
         b.send(json.dumps({"type": "act", "action": ["end"]}))
         until(a, "move")
         game = blockyard.new_game("eu-classic", seed=seed)
-        while not game.over:
-            action = ["place", *game.legal_moves()[0]]
-            game.apply(action)
-            act_and_see(a, 0, action, game)
+        play_until_over(a, 0, game)
         # stuck with a continue left: no result yet; the player ends the seat
         a.send(json.dumps({"type": "act", "action": ["end"]}))
         move = until(a, "move")
