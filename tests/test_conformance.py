@@ -32,7 +32,7 @@ class GlobalRandomScoring:
 
     @hookimpl
     def blockyard_score(self, game, move):
-        return Scoring(random.randrange(100), 0)
+        return Scoring(random.randrange(1_000_000), 0)
 
 
 class LeakyStateScoring:
