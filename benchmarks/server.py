@@ -9,9 +9,11 @@ Prints:
   verification's own budget bounds it) on eu-classic games of about ``--moves``
   placements (target 500 per core), beside the same games replayed by hand with
   the headless API (``blockyard.replay`` of the log) and their ratio (target
-  0.9), and beside the floor under both (``new_game`` of the same seed, then
-  ``apply`` of every action, nothing checked); ``--profile`` shows where the
-  time goes;
+  0.9), beside the same games checked by hand (``Replay.check()``: the header
+  and the final digest compared too), and beside the floor under both
+  (``new_game`` of the same seed, then ``apply`` of every action, nothing
+  checked); ``--profile`` shows where the time goes
+  (``benchmarks/verify_cost.py``: the same comparison in instructions);
 - ``submit``: ``--games`` submissions over real HTTP to a ``blockyard serve``
   started here on 127.0.0.1 with an SQLite file in a temporary folder,
   ``--clients`` at a time after a warm-up (the whole path: HTTP, the token, the
@@ -101,7 +103,7 @@ import sqlalchemy as sa
 import websockets
 
 import blockyard
-from blockyard.replays import replay_data
+from blockyard.replays import Replay, replay_data
 from blockyard.server.verify import verify_replay
 
 TARGET_VERIFY = 500
@@ -125,6 +127,13 @@ def by_hand(data: dict[str, Any]) -> int:
     """The same replay by hand with the headless API: ``blockyard.replay`` of the
     file's log (what a player's script does to rebuild a game from a file)."""
     return int(blockyard.replay(data["log"]).score)
+
+
+def checked(data: dict[str, Any]) -> int:
+    """The same replay checked by hand with the headless API:
+    ``Replay.check()`` (the log rebuilt, then the header and the final digest
+    compared with the game it plays)."""
+    return int(Replay(None, data).check().score)
 
 
 def lean(data: dict[str, Any]) -> int:
@@ -962,9 +971,10 @@ def main() -> None:
         # as in a verifying process: no hook watchdog (each check's budget bounds
         # it), and none for the replays by hand either, so that like meets like
         watchdog.set_default(None)
-        hand = floor = verified = 0.0
+        hand = check = floor = verified = 0.0
         for _ in range(3):
             hand = max(hand, verify_rate(replays, False, by_hand))
+            check = max(check, verify_rate(replays, False, checked))
             floor = max(floor, verify_rate(replays, False, lean))
             verified = max(verified, verify_rate(replays, args.profile and not verified))
         print(f"verify   {verified:8.0f} replays per CPU-second verified (games of "
@@ -972,6 +982,8 @@ def main() -> None:
         print(f"         {hand:8.0f} replays per CPU-second by hand with the headless API "
               f"(blockyard.replay of the log): verified/by hand {verified / hand:.2f} "
               f"(target {TARGET_VERIFY_RATIO})")
+        print(f"         {check:8.0f} replays per CPU-second checked by hand (Replay.check(): "
+              f"the header and final digest too): verified/checked {verified / check:.2f}")
         print(f"         {floor:8.0f} replays per CPU-second as new_game + apply, nothing "
               f"checked: verified/that {verified / floor:.2f}")
     with tempfile.TemporaryDirectory() as name:

@@ -431,6 +431,28 @@ class Game:
         out["state"] = copy_json(self.state)
         return out
 
+    def digest_state(self) -> list[Any]:
+        """What the final-state digest (:func:`blockyard.replays.state_digest`)
+        hashes besides the cells' colours, in one JSON-safe list: the kind, seed
+        and date, then the state fields, the board's bits and the plugins'
+        state. An engine whose :meth:`snapshot_state` holds more (a mode of its
+        own) is digested by its snapshot state instead, so nothing it keeps is
+        left out."""
+        if type(self).snapshot_state is not Game.snapshot_state:
+            return self._digest_snapshot()
+        return self._digest_fields()
+
+    def _digest_fields(self) -> list[Any]:
+        return [self.kind, self.seed, self.date,
+                [getattr(self, name) for name in self._STATE_FIELDS],
+                self._board.bits, self.state]
+
+    def _digest_snapshot(self) -> list[Any]:
+        snap = self.snapshot_state()
+        snap.pop("cells", None)  # hashed as bytes
+        snap.pop("cell_pieces", None)  # decided by the moves, as the colours are
+        return [self.kind, self.seed, self.date, snap]
+
     def _restore_state(self, data: dict[str, Any]) -> None:
         for name in self._STATE_FIELDS:
             value = data[name]

@@ -28,7 +28,9 @@ from __future__ import annotations
 
 import datetime as _dt
 import hashlib
+import itertools
 import json
+import operator
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -67,6 +69,8 @@ _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_asci
 _COMPACT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=True, allow_nan=False,
                             check_circular=False)
 # made once: json.dumps with any argument builds a new encoder for every call
+_NAME = operator.itemgetter(0)
+"""An entry's action name."""
 
 
 def canonical_json(value: Any) -> str:
@@ -192,16 +196,23 @@ def check_work(ruleset: Ruleset, log: Sequence[Any]) -> None:
         return
     check_length(ruleset.id, log)
     move_names = frozenset(ruleset.mode_record.move_actions)
-    moves = 0
-    clock_us = 0
-    for entry in log[1:]:
-        if type(entry) is list and entry:
-            name = entry[0]
-            if name in move_names:
-                moves += 1
-            elif name == "tick" and len(entry) == 2 and type(entry[1]) is int \
-                    and 0 < entry[1] <= 86_400_000_000:
-                clock_us += entry[1]
+    timed = ruleset.mode_record.realtime or ruleset.time_limit is not None
+    moves = clock_us = 0
+    if not timed:  # the clock counts for nothing: the moves alone, counted at once
+        try:
+            moves = sum(map(move_names.__contains__, map(_NAME, itertools.islice(log, 1, None))))
+        except (TypeError, LookupError):  # an entry that is no list (refused when replayed)
+            timed = True
+    if timed:
+        moves = 0
+        for entry in itertools.islice(log, 1, None):
+            if type(entry) is list and entry:
+                name = entry[0]
+                if name in move_names:
+                    moves += 1
+                elif name == "tick" and len(entry) == 2 and type(entry[1]) is int \
+                        and 0 < entry[1] <= 86_400_000_000:
+                    clock_us += entry[1]
     if ruleset.time_limit is not None:  # the clock stops at the limit: no more to claim
         clock_us = min(clock_us, round(ruleset.time_limit * 1_000_000))
     limit = work_limit(ruleset, moves, clock_us)
@@ -277,21 +288,27 @@ def game_identity(game: Game, actions: str | None = None) -> str:
     ``B`` and the cells' colour indices as bytes (``J`` and their JSON when one
     is 256 or more)."""
     names = game.mode.move_actions
-    log = game.log
-    moves = [entry for entry in log[1:] if entry[0] in names]
-    moves_text = actions if actions is not None and len(moves) == len(log) - 1 \
-        else actions_json(moves)
+    after = game.log[1:]
+    if actions is not None and names.issuperset(map(_NAME, after)):
+        moves_text = actions  # a log of moves only
+    else:
+        moves_text = actions_json([entry for entry in after if entry[0] in names])
     grid = game.grid
-    head = {key: value for key, value in log[0][1].items() if key != "ruleset"}
+    head = {key: value for key, value in game.log[0][1].items() if key != "ruleset"}
     digest = hashlib.sha256(canonical_json([IDENTITY_FORMAT, game.ruleset.digest, head])
                             .encode("utf-8"))
     digest.update(b"\n")
     digest.update(moves_text.encode("ascii"))
     digest.update(f"\n{game.score},{game.moves},{game.lines_cleared},"
                   f"{canonical_json(game.over_reason)},{grid.bits}\n".encode("ascii"))
-    colours = grid.colours
-    try:
-        digest.update(b"B" + bytes(colours))
-    except ValueError:  # a colour index of 256 or more
-        digest.update(b"J" + canonical_json(list(colours)).encode("ascii"))
+    digest.update(colour_bytes(grid.colours))
     return digest.hexdigest()
+
+
+def colour_bytes(colours: Sequence[int]) -> bytes:
+    """The cells' colour indices as hashed: ``B`` and one byte each, or ``J`` and
+    their JSON when one is 256 or more."""
+    try:
+        return b"B" + bytes(colours)
+    except ValueError:  # a colour index of 256 or more
+        return b"J" + canonical_json(list(colours)).encode("ascii")

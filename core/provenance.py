@@ -125,6 +125,22 @@ def plugins_json(plugins: Sequence[PluginVersion]) -> list[dict[str, str]]:
     return [p.as_json() for p in plugins]
 
 
+_PLUGINS_JSON: dict[tuple[PluginVersion, ...], list[dict[str, str]]] = {}
+
+
+def served_plugins_json(ruleset: Ruleset) -> list[dict[str, str]]:
+    """:func:`plugins_json` of :func:`ruleset_plugins`, made once per set of
+    versions (a server compares it with every submitted replay's): to read and
+    compare, never to change."""
+    plugins = ruleset_plugins(ruleset)
+    found = _PLUGINS_JSON.get(plugins)
+    if found is None:
+        if len(_PLUGINS_JSON) >= 64:
+            _PLUGINS_JSON.clear()
+        found = _PLUGINS_JSON[plugins] = plugins_json(plugins)
+    return found
+
+
 def read_plugins(value: Any, where: str = "plugins") -> tuple[PluginVersion, ...]:
     """The plugin versions of a replay file or a server's answer (a list of
     ``{"name", "version"}``); :class:`~blockyard.DataError` naming the entry

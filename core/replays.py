@@ -32,7 +32,7 @@ from .discovery import load_ruleset
 from .errors import DataError, IllegalMove, PluginError, RulesetError
 from .files import write_atomically
 from .game import Game, replay
-from .gamecheck import actions_json, chosen_start
+from .gamecheck import actions_json, canonical_json, chosen_start, colour_bytes
 from .pieces import unbounded_turn_ids
 from .rulefiles import read_bytes_safely
 from .ruleset import ID_PATTERN
@@ -57,13 +57,34 @@ _DIGEST_JSON = json.JSONEncoder(sort_keys=True, check_circular=False)
 _COMPACT_JSON = json.JSONEncoder(separators=(",", ":"), check_circular=False)
 
 
+STATE_DIGEST_FORMAT = "blockyard-state/3"
+"""The form of :func:`state_digest` that replay files record since December 2026
+(older files record :func:`snapshot_state_digest` or :func:`legacy_state_digest`,
+and still check)."""
+
+
 def state_digest(game: Game) -> str:
-    """A digest of the game's full state (what a faithful replay must reach): its
-    snapshot but the log and the rule text, which the file's ``ruleset_digest``
-    pins already (hashing its 10 kB again for every game was most of a
-    verification's cost beyond the replay itself), and but the cells' piece ids
-    (``cell_pieces``: the moves that fill the cells, which the log holds, decide
-    them as they decide the cells' colours)."""
+    """A digest of the game's full state (what a faithful replay must reach):
+    SHA-256 of the :func:`~blockyard.gamecheck.canonical_json` of
+    ``[STATE_DIGEST_FORMAT, *game.digest_state()]`` (kind, seed, date, the state
+    fields, the board's bits, the plugins' state, a tray game's tray), a line
+    break and the cells' colours as bytes
+    (:func:`~blockyard.gamecheck.colour_bytes`). Not the log, nor the rule text
+    the file's ``ruleset_digest`` pins already, nor the cells' piece ids (the
+    moves that fill the cells decide them, as they decide the colours). Hashed
+    from the game's fields, not from a snapshot's JSON: a verification pays it
+    for every submitted game."""
+    digest = hashlib.sha256(canonical_json([STATE_DIGEST_FORMAT, *game.digest_state()])
+                            .encode("ascii"))
+    digest.update(b"\n")
+    digest.update(colour_bytes(game.grid.colours))
+    return digest.hexdigest()
+
+
+def snapshot_state_digest(game: Game) -> str:
+    """The :func:`state_digest` of replay files written in December 2026 before
+    ``blockyard-state/3``: the JSON of the snapshot but the log, the rule text and
+    the cells' piece ids (such files are still read)."""
     snap = game._snapshot_sharing_log()
     del snap["log"], snap["ruleset"]
     snap.pop("cell_pieces", None)
@@ -83,10 +104,13 @@ def _digest(snap: dict[str, Any]) -> str:
     return hashlib.sha256(_DIGEST_JSON.encode(snap).encode()).hexdigest()
 
 
-def reaches(game: Game, final_digest: str) -> bool:
+def reaches(game: Game, final_digest: str, digest: str | None = None) -> bool:
     """Whether ``game`` is the final state a replay file's ``final_digest`` names
-    (as :func:`state_digest` writes it, or as older files did)."""
-    return state_digest(game) == final_digest or legacy_state_digest(game) == final_digest
+    (as :func:`state_digest` writes it, or as older files did; ``digest``: the
+    game's :func:`state_digest`, when the caller has it already)."""
+    return (final_digest == (digest or state_digest(game))
+            or final_digest == snapshot_state_digest(game)
+            or final_digest == legacy_state_digest(game))
 
 
 def text_digest(text: str) -> str:
@@ -298,36 +322,52 @@ def replay_data(game: Game, player: str = "", *, final_digest: str | None = None
             "log": game.log}
 
 
-_RULES = "\x00rules\x00"
-"""Stands for the rule text in :func:`replay_json` until the text's own JSON is
-put in its place (a name or reason never holds a NUL character)."""
-_RULES_JSON = json.dumps(_RULES)
-_ENCODED_RULES: dict[str, str] = {}
+_FIXED: dict[tuple[str, str, tuple[provenance.PluginVersion, ...]], tuple[str, str, str]] = {}
+"""Per rules digest, ruleset id and plugin versions: the JSON of what every replay
+of them writes alike (the header's first fields, the plugins, the rule text)."""
 
 
 def replay_json(game: Game, player: str = "", *, final_digest: str | None = None,
                 actions: str | None = None, dealt: bool = False) -> str:
-    """:func:`replay_data` as compact JSON text, the rule text's JSON encoded once
-    per ruleset (it is most of a replay's bytes; the server writes one per game).
-    ``actions``: the :func:`blockyard.gamecheck.actions_json` of ``game.log[1:]``,
-    when the caller has it already."""
-    data = replay_data(game, player, final_digest=final_digest, dealt=dealt)
-    text = game.log[0][1]["ruleset"]
-    digest = data["ruleset_digest"]
-    encoded = _ENCODED_RULES.get(digest)
-    if encoded is None:
-        if len(_ENCODED_RULES) >= 64:
-            _ENCODED_RULES.clear()
-        encoded = _ENCODED_RULES[digest] = json.dumps(text, separators=(",", ":"))
-    del data["log"]  # the last key: written below, the start and the actions apart
-    head = _COMPACT_JSON.encode(data)
-    start = _COMPACT_JSON.encode(["start", {**game.log[0][1], "ruleset": _RULES}])
-    if _RULES_JSON in head or start.count(_RULES_JSON) != 1:  # pragma: no cover - a NUL
-        return json.dumps(replay_data(game, player, final_digest=final_digest),
-                          separators=(",", ":"))
-    moves = actions if actions is not None else actions_json(game.log[1:])
-    rest = "" if moves == "[]" else "," + moves[1:-1]
-    return f'{head[:-1]},"log":[{start.replace(_RULES_JSON, encoded, 1)}{rest}]}}'
+    """:func:`replay_data` as compact JSON text, the same keys in the same order,
+    written in parts: what every replay of the same rules and plugins writes
+    alike (above all the rule text's JSON, most of a replay's bytes) is encoded
+    once, then only the game's own fields, its start and its actions (the server
+    writes one for every game it verifies). ``actions``: the
+    :func:`blockyard.gamecheck.actions_json` of ``game.log[1:]``, when the caller
+    has it already."""
+    ruleset = game.ruleset
+    log = game.log
+    start = log[0][1]
+    text = start["ruleset"]
+    digest = ruleset.digest if text == ruleset.to_toml() else text_digest(text)
+    plugins = provenance.ruleset_plugins(ruleset)
+    key = (digest, ruleset.id, plugins)
+    fixed = _FIXED.get(key)
+    if fixed is None:
+        if len(_FIXED) >= 64:
+            _FIXED.clear()
+        fixed = _FIXED[key] = (
+            _COMPACT_JSON.encode({"format": FORMAT, "engine": __version__,
+                                  "ruleset_id": ruleset.id, "ruleset_digest": digest})[1:-1],
+            _COMPACT_JSON.encode(provenance.plugins_json(plugins)),
+            _COMPACT_JSON.encode(text))
+    prefix, plugins_text, rules = fixed
+    own = _COMPACT_JSON.encode({
+        "seed": game.seed, "date": game.date, "player": player, "score": game.score,
+        "over_reason": game.over_reason,
+        "finished": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+        "chosen_start": None if dealt else chosen_start(game),
+        "final_digest": final_digest or state_digest(game)})
+    first = next(iter(start))
+    rest_of_start = _COMPACT_JSON.encode({k: v for k, v in start.items() if k != "ruleset"})
+    if first != "ruleset" or rest_of_start == "{}":  # pragma: no cover - the engine's own
+        return _COMPACT_JSON.encode(replay_data(game, player, final_digest=final_digest,
+                                                dealt=dealt))  # start always has its rules first
+    moves = actions if actions is not None else actions_json(log[1:])
+    after = "" if moves == "[]" else "," + moves[1:-1]
+    return (f'{{{prefix},{own[1:-1]},"plugins":{plugins_text},"log":[["start",{{"ruleset":'
+            f'{rules},{rest_of_start[1:]}]{after}]}}')
 
 
 def replays_dir(ruleset_id: str | None = None) -> Path:

@@ -567,6 +567,14 @@ class TrayGame(Game):
         out["cell_pieces"] = list(self._board.pieces)
         return out
 
+    def digest_state(self) -> list[Any]:
+        if type(self).snapshot_state is not TrayGame.snapshot_state:
+            return self._digest_snapshot()
+        parts = self._digest_fields()
+        parts.append([None if p is None else [p.id, p.family, p.colour, sorted(p.cells)]
+                      for p in self._tray])
+        return parts
+
     def _restore_state(self, data: dict[str, Any]) -> None:
         super()._restore_state(data)
         saved = self.ruleset.saved_pieces

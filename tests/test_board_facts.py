@@ -197,13 +197,13 @@ def test_a_replay_file_recorded_before_the_cells_piece_ids_still_checks():
     """The cells' piece ids are decided by the moves, as their colours are: the
     final state's digest leaves them out, so it is what files recorded before
     them say."""
-    from blockyard.replays import _digest, reaches, state_digest
+    from blockyard.replays import _digest, reaches, snapshot_state_digest
 
     game = played("eu-classic", 9, 20)
     snap = game._snapshot_sharing_log()
     del snap["log"], snap["ruleset"], snap["cell_pieces"]
     older = _digest(snap)  # what a replay file of this game recorded before
-    assert older == state_digest(game) and reaches(game, older)
+    assert older == snapshot_state_digest(game) and reaches(game, older)
     snap["cells"] = [0] * (game.rows * game.cols)
     assert not reaches(game, _digest(snap))
 

@@ -221,17 +221,20 @@ def test_a_code_with_two_typos_is_refused_without_guessing():
     assert str(caught.value).startswith("The code is mistyped")
 
 
-def test_a_replay_file_of_before_the_shorter_final_digest_still_checks(tmp_path):
-    # files written before December 2026 hashed the rule text into final_digest too
-    from blockyard.replays import legacy_state_digest
+@pytest.mark.parametrize("older", ["snapshot_state_digest", "legacy_state_digest"])
+def test_a_replay_file_of_an_older_final_digest_form_still_checks(tmp_path, older):
+    # before blockyard-state/3 files hashed the snapshot's JSON; before December
+    # 2026 the rule text too
+    from blockyard import replays
 
     game = blockyard.new_game("eu-classic", seed=6)
     for _ in range(5):
         game.place(*game.legal_moves()[0])
     game.end_round()
     data = replay_data(game, "old")
-    assert data["final_digest"] == state_digest(game) != legacy_state_digest(game)
-    data["final_digest"] = legacy_state_digest(game)
+    digest = getattr(replays, older)(game)
+    assert data["final_digest"] == state_digest(game) != digest
+    data["final_digest"] = digest
     path = tmp_path / "old.json"
     path.write_text(json.dumps(data))
     assert load_replay(path).check().score == game.score
@@ -239,3 +242,103 @@ def test_a_replay_file_of_before_the_shorter_final_digest_still_checks(tmp_path)
     path.write_text(json.dumps(data))
     with pytest.raises(ReplayError, match="plays it differently"):
         load_replay(path).check()
+
+
+def _changed(key, value, game):
+    """``value`` of snapshot field ``key`` changed the least a game could."""
+    if key == "cells":
+        filled = next(i for i, colour in enumerate(value) if colour)
+        return [*value[:filled], value[filled] % 9 + 1, *value[filled + 1:]]
+    if key == "tray":
+        slot = next(i for i, piece in enumerate(value) if piece)
+        return [*value[:slot], {**value[slot], "colour": value[slot]["colour"] + 1},
+                *value[slot + 1:]]
+    if key == "bits":
+        return value  # the cells' colours say where the board is filled: below
+    if key == "state":
+        return {**value, "zz-plugin": {"n": 1}}
+    if isinstance(value, bool) or value is None:
+        return not value if isinstance(value, bool) else "ended"
+    if isinstance(value, int):
+        return value + 1
+    if isinstance(value, str):
+        return value + "x"
+    if isinstance(value, list):
+        return [*value, value[0] if value else 1]
+    raise AssertionError(f"no change made for {key}: {value!r}")
+
+
+@pytest.mark.parametrize("ruleset_id", ["eu-classic", "sudoku-bloxx", "arcadeforge-rotate"])
+def test_the_final_digest_changes_with_every_field_a_snapshot_holds(ruleset_id):
+    """The digest is hashed from the game's fields, not a snapshot's JSON: any
+    field of the snapshot state (but the cells' piece ids, which the moves
+    decide) changed alone changes it."""
+    from blockyard.replays import reaches
+
+    game = blockyard.new_game(ruleset_id, seed=4)
+    for _ in range(6):
+        if game.kind == "tray":
+            game.place(*game.legal_moves()[0])
+        else:
+            game.hard_drop()
+            game.tick(0.5)
+    base = state_digest(game)
+    assert base == state_digest(game.clone()) and reaches(game, base)
+    state = game.snapshot_state()
+    for key, value in state.items():
+        if key in ("cell_pieces", "bits"):
+            continue
+        other = game.clone()
+        changed = {**state, key: _changed(key, value, game)}
+        if key == "cells":
+            changed["cell_pieces"] = None
+        other._restore_state(changed)
+        assert state_digest(other) != base, f"{key} is not in the digest"
+    board = game.grid
+    other = game.clone()
+    other._restore_state({**state, "bits": board.bits ^ 1 if board.bits & 1 else board.bits | 1,
+                          "cells": None, "cell_pieces": None})
+    assert state_digest(other) != base, "bits are not in the digest"
+
+
+def test_an_engine_that_snapshots_more_has_that_in_its_digest():
+    from blockyard.tray import TrayGame
+
+    class Keeps(TrayGame):
+        extra = 1
+
+        def snapshot_state(self):
+            return {**super().snapshot_state(), "extra": self.extra}
+
+    game = blockyard.new_game("eu-classic", seed=2)
+    game.place(*game.legal_moves()[0])
+    base = state_digest(game)
+    game.__class__ = Keeps
+    assert state_digest(game) != base
+    first = state_digest(game)
+    game.extra = 2
+    assert state_digest(game) != first
+
+
+@pytest.mark.parametrize(("ruleset_id", "board"), [
+    ("eu-classic", None), ("sudoku-bloxx", None), ("arcadeforge-rotate", None),
+    ("eu-classic", "\n".join(["#" + "." * 9] + ["." * 10] * 9))])
+def test_the_replay_text_is_the_replay_data_in_compact_json(ruleset_id, board):
+    """replay_json writes in parts what replay_data holds: the same keys in the
+    same order, the same values (a chosen start's reason too)."""
+    from blockyard.replays import replay_json
+
+    game = blockyard.new_game(ruleset_id, seed=5, **({"board": board} if board else {}))
+    for _ in range(4):
+        if game.kind == "tray":
+            game.place(*game.legal_moves()[0])
+        else:
+            game.hard_drop()
+    for _ in range(2):  # the same rules and plugins a second time: from the parts kept
+        text = replay_json(game, "pl\u00e4yer")
+        data = replay_data(game, "pl\u00e4yer")
+        written = json.loads(text)
+        assert written.pop("finished")[:4] == data.pop("finished")[:4]
+        assert list(written) == list(data) and written == json.loads(json.dumps(data))
+        assert text.isascii() and ", " not in text[:200]
+    assert (written["chosen_start"] is None) == (board is None)

@@ -131,10 +131,9 @@ def _verify(data: dict[str, Any], player: str) -> Verified:
         raise Refused("the rules in this replay do not match the hash recorded with them; "
                       "the file was altered")
     # other plugin versions or other rule numbers: named as what they are
-    served = provenance.of_ruleset(ruleset)
     recorded = data.get("plugins")
-    if not (same_text and recorded is not None and served.plugins is not None
-            and recorded == provenance.plugins_json(served.plugins)):  # else: the same
+    if not (same_text and recorded == provenance.served_plugins_json(ruleset)):  # or the same
+        served = provenance.of_ruleset(ruleset)
         played = provenance.Provenance(
             None if recorded is None else provenance.read_plugins(recorded),
             data["ruleset_digest"], start["ruleset"])
@@ -170,7 +169,7 @@ def _verify(data: dict[str, Any], player: str) -> Verified:
             raise Refused(f"{key}: the file says {_shown(claimed)} but its log plays "
                           f"{_shown(played)}; {why}")
     final = state_digest(game)
-    if final != data["final_digest"] and not reaches(game, data["final_digest"]):
+    if final != data["final_digest"] and not reaches(game, data["final_digest"], final):
         raise Refused(f"this replay was recorded by Blockyard "
                       f"{str(data.get('engine'))[:40]}; this engine ({__version__}) plays "
                       "it differently")
