@@ -671,13 +671,21 @@ LOST_SAVE = "Your saved game is kept as it was; it cannot be resumed while this 
 
 
 def test_a_second_game_of_a_plugin_counting_games_on_its_object_shows_the_fault_screen(
-        ui, rule_file, register_plugin, capfd):
+        ui, rule_file, register_plugin, capfd, monkeypatch):
+    import blockyard.game
+
+    replays = []
+    drift = blockyard.game.drift
+    monkeypatch.setattr(blockyard.game, "drift", lambda game: replays.append(game) or drift(game))
     register_plugin("counts-games", CountsGames)
     rules = rule_file(MOD.format(plugin="counts-games"))
     first = ui.app.start_game(str(rules), seed=3)
     ui.pump(2)
-    place_by_keys(ui, first, 2)  # the first game is what its moves give: played on
+    place_by_keys(ui, first, 3)  # the first game is what its moves give: played on
     assert isinstance(ui.view, TrayGameView) and ui.view.game is first
+    # its log replayed once (the plugin's object had changed since the rules loaded),
+    # then not again while the object holds the same
+    assert replays == [first]
     ui.key("Escape", "Down", "Return", "Up", "Return")  # pause → restart, confirmed
     second = ui.view.game
     assert second is not first and first.over_reason == "ended"
