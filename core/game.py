@@ -907,6 +907,43 @@ def nondeterminism(ruleset: Ruleset, log: Sequence[Sequence[Any]]) -> PluginErro
     return None
 
 
+def replay_afresh(log: Sequence[Sequence[Any]], ruleset: Ruleset) -> Game:
+    """The game ``log`` (a game of ``ruleset``) gives on the same rules loaded
+    anew, every plugin object made again as another process makes it: what a
+    restore or a replay gives elsewhere, whatever the loaded plugins hold now."""
+    fresh = Ruleset(ruleset.data, ruleset.path, hook_timeout=ruleset.hooks.timeout)
+    return Game.from_log(log, ruleset=fresh)
+
+
+def drift(game: Game) -> tuple[PluginError, Game | None] | None:
+    """Whether ``game`` is still the game its own log gives: ``None`` when its
+    log, played again on its rules loaded anew (:func:`replay_afresh`), gives it
+    exactly; else the :class:`PluginError` naming the plugin that made it another
+    (one keeping state across games on its object, else the hook that answers
+    differently, as :func:`nondeterminism` finds it) and the game its log gives
+    (``None`` when the log no longer plays through). Plays the log once: asked
+    where a plugin's object changed (``ruleset.hooks.held_state()``), not per move."""
+    ruleset = game.ruleset
+    try:
+        by_log: Game | None = replay_afresh(game.log, ruleset)
+    except (IllegalMove, PluginError, DataError):
+        by_log = None
+    if by_log is not None and by_log._snapshot_sharing_log() == game._snapshot_sharing_log():
+        return None
+    found = ruleset.hooks.kept_state()
+    if found is None and by_log is not None:
+        found = nondeterminism(by_log.ruleset, game.log)
+    if found is None:
+        found = PluginError("the game is no longer the one its moves give: a plugin's answers "
+                            "depend on something besides the game", ruleset=ruleset.id,
+                            fix=FIX_DRIFT)
+    return found, by_log
+
+
+FIX_DRIFT = ("keep what changes during a game in game.state, and draw randomness from "
+             "game.stream(...), never from the random module or the clock")
+
+
 def carry_over(game: Game, ruleset: Ruleset) -> Game:
     """``game`` under new rules: its log replayed with ``ruleset`` when the new
     rules allow every action of it, else a new game of ``ruleset`` with the same

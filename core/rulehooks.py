@@ -502,6 +502,15 @@ class RuleHooks:
         self._held = {name: _fingerprint(obj) for name, obj in self._objects.items()
                       if name not in self._trusted}
 
+    def held_state(self, *, at_load: bool = False) -> dict[str, dict[str, str]]:
+        """What each plugin from elsewhere holds now (``at_load``: held when the
+        ruleset loaded), attribute by attribute as short texts: the cheap test a
+        caller makes before asking :meth:`kept_state` or replaying a game (the
+        window asks it after every action; empty for Blockyard's own plugins)."""
+        if at_load:
+            return {name: dict(held) for name, held in self._held.items()}
+        return {name: _fingerprint(self._objects[name]) for name in self._held}
+
     def kept_state(self) -> PluginError | None:
         """The :class:`PluginError` for a plugin from elsewhere whose object no
         longer holds what it held when the ruleset loaded (it keeps state across

@@ -31,6 +31,7 @@ from .persistence import (
     ReadOnlyError,
     SavedGame,
     SaveError,
+    SaveFault,
     Settings,
     forget_game,
     load_saved_games,
@@ -98,6 +99,13 @@ def code_problem_text(exc: ValueError) -> str:
     return _("This is not a challenge code.")
 
 
+def fault_label(ruleset: blockyard.Ruleset) -> str:
+    """A ruleset as the plugin fault screen names it: its name, and its id when
+    that differs."""
+    name = ruleset_name(ruleset)
+    return name if name == ruleset.id else f"{name} ({ruleset.id})"
+
+
 def untouched(saved: SavedGame) -> bool:
     """Whether a game in progress was opened but never played (nothing in its log
     but the start — no move, action or clock tick —, not over, an empty board): it
@@ -153,8 +161,10 @@ class BlockyardApp:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # reported in self.notices instead
             self.settings = Settings.load(self.notices)
+            # saves a rule plugin keeps from being restored: shown on the fault screen
+            self.save_faults: list[SaveFault] = []
             self.saves: dict[str, SavedGame] = {
-                s.key: s for s in load_saved_games(self.notices)}
+                s.key: s for s in load_saved_games(self.notices, self.save_faults)}
         for key in [k for k, s in self.saves.items() if untouched(s)]:
             del self.saves[key]  # opened and left before a move: nothing to resume
             with contextlib.suppress(OSError):
@@ -184,6 +194,9 @@ class BlockyardApp:
         self._feed_key: tuple[str, str] | None = None
         self.duel: Duel | None = None  # while one is played
         self.playing: SavedGame | None = None
+        # what the plugins of the game on screen held when it was last found to be
+        # the game its log gives (see after_action)
+        self._held_alike: tuple[blockyard.Game, dict[str, dict[str, str]]] | None = None
         self.last_replay: Path | None = None
 
     @property
@@ -243,12 +256,36 @@ class BlockyardApp:
         return saved.played if saved is not None and saved.game is game else None
 
     def show_launcher(self) -> None:
-        """The launcher; leaving a game (kept saved), a duel or a challenge leads here."""
+        """The launcher; leaving a game (kept saved), a duel or a challenge leads here.
+        A saved game that a rule plugin kept from being restored is said first, on
+        the plugin fault screen (once), which leads here again."""
         from .launcher import LauncherView
 
         self.duel = None
         self.playing = None
+        if self.save_faults:
+            self.show_save_fault(self.save_faults.pop(0))
+            return
         self.window.show_view(LauncherView(self))
+
+    def show_save_fault(self, fault: SaveFault) -> None:
+        """The plugin fault screen of a saved game its plugin keeps from being
+        restored (:class:`.persistence.SaveFault`): its file is left as it is, and
+        its game as its log gives it is offered in the launcher when it plays."""
+        from .plugin_fault import PluginFaultView, one_line
+
+        error = fault.error
+        saved = next((s for s in self.saves.values() if s.path == fault.path), None)
+        ruleset = error.ruleset or ""
+        if saved is not None:
+            ruleset = fault_label(saved.game.ruleset)
+        line = _("Your saved game is kept: the launcher offers to resume it, replayed from "
+                 "its moves.") if fault.resumable and saved is not None else \
+            _("Your saved game is kept as it was; it cannot be resumed while this plugin "
+              "fails.")
+        print(f"blockyard: {one_line(str(error), 1000)}; the saved game {fault.path.name} "
+              "is kept as it was", file=sys.stderr)
+        self.window.show_view(PluginFaultView(error, ruleset, line, self.show_launcher))
 
     def key_for(self, ruleset_id: str, seed: int | None, challenge: int | None) -> str:
         """The save key a new game of these would have."""
@@ -768,14 +805,11 @@ class BlockyardApp:
         saved: str | None = None
         playing = self.playing
         if playing is not None and playing.key:
-            self.after_action(playing.game)
+            with contextlib.suppress(blockyard.PluginError):  # this error is the one shown
+                self.after_action(playing.game)
             saved = self.save_problem or _("Your game is saved at the last good move; the "
                                            "launcher offers to resume it.")
-        if game is not None:
-            name = ruleset_name(game.ruleset)
-            ruleset = name if name == game.ruleset.id else f"{name} ({game.ruleset.id})"
-        else:
-            ruleset = error.ruleset or ""
+        ruleset = fault_label(game.ruleset) if game is not None else error.ruleset or ""
         after = "; the game is saved at the last good move" \
             if saved is not None and not self.save_problem else ""
         print(f"blockyard: {one_line(str(error), 1000)}{after}", file=sys.stderr)
@@ -796,6 +830,7 @@ class BlockyardApp:
             return
         if untouched(playing):  # an opened game is saved from its first move on
             return
+        drifted = self._drifted(playing)
         playing.saved_at = time.time()
         self.saves[playing.key] = playing
         if self.records.unsaved:
@@ -808,6 +843,39 @@ class BlockyardApp:
             if self.save_problem:
                 self.save_problem = ""
                 self.say(_("The game is saved again."))
+        if drifted is not None:
+            raise drifted
+
+    def _drifted(self, playing: SavedGame) -> blockyard.PluginError | None:
+        """After an action: when a plugin of the game on screen from elsewhere holds
+        other values on its object than when the game was last found alike (at first:
+        than when its rules loaded), whether the game is still the one its log gives
+        (:func:`blockyard.game.drift`). A plugin keeping state across games (a
+        second game of the same rules, a preview or a hint changing what the next
+        move scores) makes it another: its :class:`~blockyard.PluginError` is
+        returned, and the game on screen becomes the one its log gives (the log is
+        the truth; that is what is saved, and what a restore gives). Nothing is
+        replayed while the plugins hold what they held (Blockyard's own: never)."""
+        from blockyard.game import drift
+
+        game = playing.game
+        hooks = game.ruleset.hooks
+        held = hooks.held_state()
+        alike = self._held_alike
+        before = alike[1] if alike is not None and alike[0] is game \
+            else hooks.held_state(at_load=True)
+        if held == before:
+            return None
+        found = drift(game)
+        if found is None:
+            self._held_alike = (game, held)
+            return None
+        error, by_log = found
+        if by_log is not None:
+            playing.game = by_log
+            if self.playing is playing:
+                self._held_alike = (by_log, by_log.ruleset.hooks.held_state())
+        return error
 
     def say(self, text: str) -> None:
         """A message in the message line of the screen on show (when it has one)."""

@@ -320,35 +320,75 @@ def legacy_save_path() -> Path:
     return saves_dir() / "current.json"
 
 
-def _read_save(path: Path) -> SavedGame:
+@dataclass
+class SaveFault:
+    """A saved game that a rule plugin keeps from being restored: its log no longer
+    gives the game saved (a plugin keeping state across games, or answering from
+    something besides the game). The file is left as it is, never moved aside."""
+
+    path: Path
+    error: blockyard.PluginError
+    resumable: bool = False
+    """Whether its game as its log gives it (on the rules loaded anew) is offered
+    instead; ``False`` when that log does not play through either."""
+
+
+def _by_its_log(snapshot: Any) -> blockyard.Game | None:
+    """The game a snapshot's log gives on its rules loaded anew (the log is the
+    truth: the player's moves are kept), or ``None`` when it does not play through."""
+    from blockyard.discovery import load_ruleset_text
+    from blockyard.game import replay_afresh
+
+    try:
+        return replay_afresh(snapshot["log"], load_ruleset_text(snapshot["ruleset"]))
+    except Exception:  # any failure: the fault is said, the file left as it is
+        return None
+
+
+def _read_save(path: Path, faults: list[SaveFault]) -> SavedGame | None:
+    """The game in progress saved at ``path``; ``None`` when a rule plugin keeps
+    it from being restored and its log does not play through (in ``faults``)."""
     data: Any = json.loads(path.read_text(encoding="utf-8"))
-    if path == legacy_save_path():  # the single save of earlier versions: a snapshot
-        game = blockyard.restore(data)
-        return SavedGame(save_key(game.ruleset.id), game)
-    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+    legacy = path == legacy_save_path()  # the single save of earlier versions: a snapshot
+    if not legacy and (not isinstance(data, dict) or data.get("format") != SAVE_FORMAT):
         raise ValueError("not a Blockyard save")
-    game = blockyard.restore(data["snapshot"])
-    challenge = data.get("challenge")
+    fields: dict[str, Any] = {} if legacy else data
+    challenge = fields.get("challenge")
     if challenge is not None and (isinstance(challenge, bool) or not isinstance(challenge, int)):
         raise ValueError(f"challenge: expected a score, found {challenge!r}")
-    duel = data.get("duel")
+    duel = fields.get("duel")
     if duel is not None and not isinstance(duel, dict):
         raise ValueError("duel: expected a table")
-    hints = data.get("hints", 0)
+    hints = fields.get("hints", 0)
     if isinstance(hints, bool) or not isinstance(hints, int) or not 0 <= hints < 1_000_000:
         raise ValueError(f"hints: expected a count, found {hints!r}")
-    played = data.get("played", 0.0)
+    played = fields.get("played", 0.0)
     if isinstance(played, bool) or not isinstance(played, int | float) \
             or not 0 <= played <= MAX_PLAYED:
         raise ValueError(f"played: expected seconds (0 to {MAX_PLAYED}), found {played!r}")
+    snapshot = data if legacy else data["snapshot"]
+    try:
+        game = blockyard.restore(snapshot)
+    except blockyard.PluginError as exc:  # the plugin's fault, not the file's
+        found = None if legacy else _by_its_log(snapshot)
+        faults.append(SaveFault(path, exc, found is not None))
+        if found is None:
+            return None
+        game = found
+    if legacy:
+        return SavedGame(save_key(game.ruleset.id), game)
     return SavedGame(path.stem, game, challenge, duel, path.stat().st_mtime, hints,
                      float(played))
 
 
-def load_saved_games(notices: list[str] | None = None) -> list[SavedGame]:
+def load_saved_games(notices: list[str] | None = None,
+                     faults: list[SaveFault] | None = None) -> list[SavedGame]:
     """Every game in progress, most recently saved first. A save that cannot be
-    read is moved aside with a message in ``notices``."""
+    read is moved aside with a message in ``notices``; one that a rule plugin keeps
+    from being restored (:class:`SaveFault`, in ``faults``) is left where it is,
+    and its game as its log gives it is among those returned when it plays through."""
     notices = notices if notices is not None else []
+    faults = faults if faults is not None else []
     folder = saves_dir()
     if folder.exists() and not folder.is_dir():
         notices.append(move_aside(folder, "saves folder", "it is not a folder"))
@@ -360,10 +400,12 @@ def load_saved_games(notices: list[str] | None = None) -> list[SavedGame]:
     found: dict[str, SavedGame] = {}
     for path in candidates:
         try:
-            saved = _read_save(path)
+            saved = _read_save(path, faults)
         except Exception as exc:  # any unreadable save: keep it aside, go on
             reason = "it is a folder" if path.is_dir() else _reason(exc)
             notices.append(move_aside(path, "saved game", reason))
+            continue
+        if saved is None:  # a plugin's fault: the file is left as it is
             continue
         if path == legacy_save_path():
             if saved.key in found or (folder / f"{saved.key}.json").exists():

@@ -522,3 +522,29 @@ def test_the_state_kept_is_named_with_the_line_that_changes_it(rule_file, regist
     source = Path(__file__).read_text(encoding="utf-8").splitlines()
     line = next(i for i, text in enumerate(source, start=1) if "self.scored += 1" in text)
     assert found.where is not None and found.where.endswith(f"test_purity.py:{line}")
+
+
+def test_drift_finds_a_second_game_of_the_same_rules_not_what_its_moves_give(
+        rule_file, register_plugin):
+    from blockyard.game import drift
+
+    register_plugin("drifts", KeepsCount)
+    ruleset = blockyard.load_ruleset(rule_file(NONDETERMINISTIC))
+    assert ruleset.hooks.held_state() == ruleset.hooks.held_state(at_load=True) \
+        == {"drifts": {"scored": "0"}}
+    games = []
+    for _ in range(2):
+        game = blockyard.new_game(ruleset, seed=1)
+        for _ in range(5):
+            game.place(*game.legal_moves()[0])
+        games.append(game)
+    assert ruleset.hooks.held_state() == {"drifts": {"scored": "10"}}
+    assert drift(games[0]) is None  # the first game is what its moves give
+    found = drift(games[1])
+    assert found is not None
+    error, by_log = found
+    assert error.plugin == "drifts" and error.hook == "blockyard_score"
+    assert "keeps state across games" in error.problem and "test_purity.py:" in error.where
+    assert by_log is not None and by_log.log == games[1].log
+    assert by_log.snapshot() == games[0].snapshot()  # the same seed and moves: the same game
+    assert by_log.score != games[1].score

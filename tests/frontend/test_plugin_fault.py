@@ -15,6 +15,7 @@ import sys
 import textwrap
 
 import pytest
+from window_process import relaunch
 
 import blockyard
 from blockyard import hookimpl, watchdog
@@ -24,7 +25,14 @@ from blockyard.frontend.persistence import load_saved_games
 from blockyard.frontend.plugin_fault import WINDOW_HOOK_SECONDS, PluginFaultView, one_line
 from blockyard.frontend.tray_view import TrayGameView
 from blockyard.results import Scoring
-from blockyard.rulehooks import FIX_LIST, FIX_RAISED, FIX_WRAPPER, FIX_WRITTEN, short_path
+from blockyard.rulehooks import (
+    FIX_KEPT,
+    FIX_LIST,
+    FIX_RAISED,
+    FIX_WRAPPER,
+    FIX_WRITTEN,
+    short_path,
+)
 
 MOD = """
 [ruleset]
@@ -619,3 +627,187 @@ def test_a_plugin_fault_in_a_tick_of_a_falling_game_shows_the_fault_screen(
     assert saved_on_disk(game).snapshot() == game.snapshot()  # the ticks before the landing
     ui.key("Escape")
     assert isinstance(ui.view, LauncherView)
+
+
+# -- a plugin keeping state across games on its object (issue 36) --------------------------
+
+class CountsGames:
+    """Counts on its object the games it started, and scores every move of a
+    later game a point more: a second game of the same rules is not what its moves
+    give (a replay, a restore in another process start with a new object)."""
+
+    def __init__(self, params):
+        self.games = 0
+
+    @hookimpl
+    def blockyard_game_start(self, game):
+        self.games += 1
+
+    @hookimpl(wrapper=True)
+    def blockyard_score(self, game, move):
+        scoring = yield
+        scoring.points += self.games - 1
+        return scoring
+
+
+class KeepsCount:
+    """Adds a point every third move it scores, counting on the plugin object
+    (the scoring wrapper of tests/test_purity.py)."""
+
+    def __init__(self, params):
+        self.scored = 0
+
+    @hookimpl(wrapper=True)
+    def blockyard_score(self, game, move):
+        scoring = yield
+        self.scored += 1
+        scoring.points += self.scored % 3
+        return scoring
+
+
+KEPT_FIX = one_line(FIX_KEPT)
+KEPT_SAVE = "Your saved game is kept: the launcher offers to resume it, replayed from its moves."
+LOST_SAVE = "Your saved game is kept as it was; it cannot be resumed while this plugin fails."
+
+
+def test_a_second_game_of_a_plugin_counting_games_on_its_object_shows_the_fault_screen(
+        ui, rule_file, register_plugin, capfd, monkeypatch):
+    import blockyard.game
+
+    replays = []
+    drift = blockyard.game.drift
+    monkeypatch.setattr(blockyard.game, "drift", lambda game: replays.append(game) or drift(game))
+    register_plugin("counts-games", CountsGames)
+    rules = rule_file(MOD.format(plugin="counts-games"))
+    first = ui.app.start_game(str(rules), seed=3)
+    ui.pump(2)
+    place_by_keys(ui, first, 3)  # the first game is what its moves give: played on
+    assert isinstance(ui.view, TrayGameView) and ui.view.game is first
+    # its log replayed once (the plugin's object had changed since the rules loaded),
+    # then not again while the object holds the same
+    assert replays == [first]
+    ui.key("Escape", "Down", "Return", "Up", "Return")  # pause → restart, confirmed
+    second = ui.view.game
+    assert second is not first and first.over_reason == "ended"
+    capfd.readouterr()
+    slot = second.legal_moves()[0][0]
+    ui.key(str(slot + 1), "Return")  # its first move scores a point more than its log gives
+    view, lines = fault_screen(ui)
+    assert lines == ["Plugin: counts-games", "Hook: blockyard_game_start",
+                     "Ruleset: Fault mod (fault-mod)",
+                     f"In the plugin's code: {here(CountsGames, 'self.games += 1')}",
+                     "keeps state across games: since the ruleset loaded, self.games 0 → 2 "
+                     "changed, so the same seed and moves no longer give the same game",
+                     f"To fix: {KEPT_FIX}", SAVED]
+    err = capfd.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith("blockyard: plugin 'counts-games', hook "
+                                               "blockyard_game_start (ruleset 'fault-mod'")
+    assert f"[at {here(CountsGames, 'self.games += 1')}]" in err[0]
+    # saved is the game its moves give (the log is the truth), not the one on screen
+    by_log = saved_on_disk(second)
+    assert [list(e) for e in by_log.log] == [list(e) for e in second.log]
+    assert by_log.moves == 1 and by_log.score == second.score - 1
+    assert ui.app.saves[by_log.ruleset.id].game.snapshot() == by_log.snapshot()
+    rect = view.buttons[0].rect
+    from blockyard.frontend import theme
+
+    assert ui.pixel(rect.left + 3, rect.center_y) != tuple(theme.BACKGROUND[:3])
+    ui.key("Escape")
+    assert isinstance(ui.view, LauncherView) and not ui.window.closed
+
+
+def drifted_save(rules, moves: int):
+    """The save the window wrote before it compared a game with its log: the second
+    game of the same loaded rules, played ``moves`` moves, as a file of the
+    player's saves (its log gives another game on the rules loaded anew)."""
+    from blockyard.discovery import clear_caches
+    from blockyard.frontend.persistence import SavedGame, save_game, saves_dir
+
+    ruleset = blockyard.load_ruleset(rules)
+    for _ in range(2):
+        game = blockyard.new_game(ruleset, seed=6)
+        for _ in range(moves):
+            game.place(*game.legal_moves()[0])
+    save_game(SavedGame(game.ruleset.id, game, hints=1, played=12.5))
+    clear_caches()  # the window opens in a new process: nothing loaded yet
+    path = saves_dir() / f"{game.ruleset.id}.json"
+    return game, path, path.read_bytes()
+
+
+def test_a_saved_game_a_plugin_keeping_state_cannot_restore_is_kept_and_named(
+        ui, window, rule_file, register_plugin, capfd):
+    register_plugin("keeps-count", KeepsCount)
+    game, path, before = drifted_save(rule_file(MOD.format(plugin="keeps-count")), 5)
+    capfd.readouterr()
+    relaunch(ui, window)
+    view, lines = fault_screen(ui)  # first, before the launcher: not a file set aside
+    assert lines == ["Plugin: keeps-count", "Hook: blockyard_score",
+                     "Ruleset: Fault mod (fault-mod)",
+                     f"In the plugin's code: {here(KeepsCount, 'self.scored += 1')}",
+                     "keeps state across games: since the ruleset loaded, self.scored 0 → 5 "
+                     "changed, so the same seed and moves no longer give the same game",
+                     f"To fix: {KEPT_FIX}", KEPT_SAVE]
+    assert capfd.readouterr().err.splitlines() == [
+        f"blockyard: {one_line(str(view.error), 1000)}; the saved game fault-mod.json is "
+        "kept as it was"]
+    assert path.read_bytes() == before and sorted(p.name for p in path.parent.iterdir()) \
+        == ["fault-mod.json"]
+    rect = view.buttons[0].rect
+    ui.click(rect.center_x, rect.center_y)
+    launcher = ui.view
+    assert isinstance(launcher, LauncherView) and ui.app.notices == []
+    entry = launcher.entries[0]
+    assert entry.resume is not None and entry.title == "Resume: Fault mod"
+    ui.key("Return")  # resumed: every move kept, as its log gives them
+    resumed = ui.view
+    assert isinstance(resumed, TrayGameView)
+    assert [list(e) for e in resumed.game.log] == [list(e) for e in game.log]
+    assert resumed.game.moves == 5 and resumed.game.score != game.score
+    kept = ui.app.saves["fault-mod"]  # with what the save held besides the game
+    assert kept.hints == 1 and kept.played >= 12.5
+
+
+class FailsWhenTold:
+    """Its ``game_start`` raises while ``FAILING`` is set (a plugin broken since
+    the game was saved)."""
+
+    FAILING = False
+
+    def __init__(self, params):
+        pass
+
+    @hookimpl
+    def blockyard_game_start(self, game):
+        if FailsWhenTold.FAILING:
+            raise KeyError("no such state")
+
+
+def test_a_saved_game_whose_plugin_now_fails_is_kept_not_set_aside(
+        ui, window, rule_file, register_plugin, monkeypatch):
+    from blockyard.discovery import clear_caches
+    from blockyard.frontend.persistence import save_game, saves_dir
+    register_plugin("fails-when-told", FailsWhenTold)
+    game = blockyard.new_game(blockyard.load_ruleset(
+        rule_file(MOD.format(plugin="fails-when-told"))), seed=2)
+    game.place(*game.legal_moves()[0])
+    save_game(game)
+    path = saves_dir() / "fault-mod.json"
+    before = path.read_bytes()
+    monkeypatch.setattr(FailsWhenTold, "FAILING", True)
+    clear_caches()
+    relaunch(ui, window)
+    _view, lines = fault_screen(ui)
+    assert lines == ["Plugin: fails-when-told", "Hook: blockyard_game_start",
+                     "Ruleset: fault-mod",
+                     f"In the plugin's code: {here(FailsWhenTold, 'raise KeyError')}",
+                     "raised KeyError: 'no such state'", f"To fix: {RAISED_FIX}", LOST_SAVE]
+    ui.key("Escape")
+    assert isinstance(ui.view, LauncherView)
+    assert not any(e.resume for e in ui.view.entries) and ui.app.notices == []
+    assert path.read_bytes() == before and sorted(p.name for p in path.parent.iterdir()) \
+        == ["fault-mod.json"]
+    monkeypatch.setattr(FailsWhenTold, "FAILING", False)  # the plugin fixed: it resumes
+    clear_caches()
+    relaunch(ui, window)
+    entry = ui.view.entries[0]
+    assert entry.resume is not None and entry.resume.game.snapshot() == game.snapshot()
