@@ -181,3 +181,23 @@ def test_the_floor_run_prints_blockyard_and_both_floors_side_by_side():
     lost = next(line for line in lines if "games lost" in line)
     assert lost.split()[2:5] == ["0", "0", "0"], lost
     assert "synchronous_commit on" in done.stdout
+
+
+def test_the_verification_cost_runs_each_of_its_parts_on_real_games(monkeypatch):
+    """``benchmarks/verify_cost.py`` counts what it names: each mode does its
+    work on finished games (the verification accepts them, the checks by hand
+    rebuild the same game), without valgrind here."""
+    from blockyard import replay
+    from blockyard.server import verify
+
+    bench = load_benchmark(BENCHMARKS / "verify_cost.py", "verify_cost_benchmark")
+    games = bench._games(3, 12)
+    assert all(replay(g["log"]).over for g in games)
+    verified = []
+    real = verify.verify_replay
+    monkeypatch.setattr(verify, "verify_replay",
+                        lambda data, player: verified.append(real(data, player)))
+    bench._inner("verify", 1, 1, 12)
+    assert [v.score for v in verified] == [g["score"] for g in bench._games(3, 12)]
+    for mode in (*bench.REFERENCES, *bench.PARTS):
+        bench._inner(mode, 1, 1, 12)
