@@ -101,20 +101,24 @@ class Server:
                 self.process.wait(timeout=20)
 
 
+CHEAP_HASHING = Path(__file__).with_name("serve_with_cheap_hashing.py")
+
+
 def start_server(database: str, home: Path, *extra: str,
-                 env: dict[str, str] | None = None) -> Server:
+                 env: dict[str, str] | None = None, real_hashing: bool = False) -> Server:
     """A ``blockyard serve`` on ``database``, once it answers ``/api/health``: on a
     port the OS gave out as free (asked again if another process took it meanwhile,
-    a parallel worker's server say)."""
+    a parallel worker's server say). Its password hashes are argon2 at its smallest
+    cost (serve_with_cheap_hashing.py) unless ``real_hashing``."""
     for _attempt in range(5):
-        server = _start_server_once(database, home, extra, env)
+        server = _start_server_once(database, home, extra, env, real_hashing)
         if server is not None:
             return server
     raise AssertionError("no free port for the server after 5 attempts")
 
 
 def _start_server_once(database: str, home: Path, extra: tuple[str, ...],
-                       env: dict[str, str] | None) -> Server | None:
+                       env: dict[str, str] | None, real_hashing: bool) -> Server | None:
     port = free_port()
     log = home / f"server-{port}.log"
     environment = {**os.environ, "BLOCKYARD_HOME": str(home),
@@ -122,7 +126,8 @@ def _start_server_once(database: str, home: Path, extra: tuple[str, ...],
                    "BLOCKYARD_SERVER_VERIFIERS": "1", **(env or {})}
     with open(log, "wb") as out:
         process = subprocess.Popen(
-            [sys.executable, "-m", "blockyard", "serve", "--port", str(port),
+            [sys.executable, *(["-m", "blockyard"] if real_hashing else [str(CHEAP_HASHING)]),
+             "serve", "--port", str(port),
              "--database", database, *extra], stdout=out, stderr=subprocess.STDOUT,
             env=environment)
     server = Server(f"http://127.0.0.1:{port}", database, process, log, home)
