@@ -23,7 +23,10 @@ import sqlalchemy as sa
 import blockyard
 from blockyard.online import tls_context
 
-START_SECONDS = 60.0
+START_SECONDS = 180.0
+"""A bound on a server's start (a deadline on the condition, never a measured time):
+a start costs about 1.5 s of CPU, and a loaded machine may give a test's session a
+few percent of a core (with ``--workers 2`` three processes start)."""
 
 
 def free_port() -> int:
