@@ -20,7 +20,9 @@ answers are out of range or change the game, hooks that loop or sleep (with
 the hook watchdog and a short limit; a few cases), and broken plugin packages.
 
 Every run is bounded by count (``max_examples``), and each example by time (a
-timer that interrupts it) and memory (the address space may grow by at most
+timer that interrupts it: 10 s of the process's CPU time, so that a loaded
+machine does not make a slow example a hang, or 2 minutes of wall time for one
+that hangs without computing) and memory (the address space may grow by at most
 1 GiB while fuzzing). Hypothesis is derandomised, so a run is reproducible.
 The figures are printed at the end of the test run.
 """
@@ -54,6 +56,10 @@ from blockyard.replays import ReplayError, load_replay, replay_data
 
 RULESETS = Path(blockyard.__file__).resolve().parent.parent / "rulesets"
 EXAMPLE_SECONDS = 10
+"""An example's bound in CPU seconds (of this process: ``ITIMER_PROF``)."""
+EXAMPLE_WALL_SECONDS = 120
+"""An example's bound in wall seconds, for a hang that does not compute (a sleep, a
+wait): far beyond the CPU bound, so that only a stall reaches it on a loaded machine."""
 MEMORY_GROWTH = 1 << 30
 
 FIGURES: dict[str, Counter[str]] = {}
@@ -85,15 +91,23 @@ def time_limit(seconds: float) -> Iterator[None]:
         return
 
     def expire(signum: int, frame: Any) -> None:
-        raise Hang(f"an example ran longer than {seconds} s")
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        spent = "CPU" if signum == signal.SIGPROF else "wall"
+        limit = seconds if signum == signal.SIGPROF else EXAMPLE_WALL_SECONDS
+        raise Hang(f"an example ran longer than {limit} s of {spent} time")
 
-    old = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    old_prof = signal.signal(signal.SIGPROF, expire)
+    old_alarm = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    signal.setitimer(signal.ITIMER_REAL, max(seconds, EXAMPLE_WALL_SECONDS))
     try:
         yield
     finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+        signal.signal(signal.SIGPROF, old_prof)
+        signal.signal(signal.SIGALRM, old_alarm)
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -142,7 +156,7 @@ def outcome(kind: str, run: Callable[[], Any], refused: tuple[type[BaseException
     """Run one input; count it; fail on anything but success or a documented refusal.
     ``run`` raises :class:`AcceptedInvalid` for an invalid input it saw accepted.
     ``alarm=False``: no timer of this suite (the hook watchdog's own runs), a
-    run longer than EXAMPLE_SECONDS then counted as a hang afterwards."""
+    run longer than EXAMPLE_WALL_SECONDS then counted as a hang afterwards."""
     counts = FIGURES.setdefault(kind, Counter())
     counts["tried"] += 1
     started = time.monotonic()
@@ -163,9 +177,9 @@ def outcome(kind: str, run: Callable[[], Any], refused: tuple[type[BaseException
         counts["raw"] += 1
         raise
     finally:
-        if not alarm and time.monotonic() - started > EXAMPLE_SECONDS:
+        if not alarm and time.monotonic() - started > EXAMPLE_WALL_SECONDS:
             counts["hang"] += 1
-            raise Hang(f"an example ran longer than {EXAMPLE_SECONDS} s")
+            raise Hang(f"an example ran longer than {EXAMPLE_WALL_SECONDS} s")
     counts["accepted"] += 1
     return value
 
@@ -763,7 +777,8 @@ class FuzzStalls:
     def _stall(self, game: Any, hook: str) -> None:
         if hook == self.hook and game.moves >= 1:
             if self.how == "sleep":
-                time.sleep(EXAMPLE_SECONDS * 3)  # the stall under test, not a wait
+                # the stall under test, not a wait (past the bound: a hang if not stopped)
+                time.sleep(EXAMPLE_WALL_SECONDS * 3)
             else:
                 while True:
                     pass

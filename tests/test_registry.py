@@ -234,7 +234,9 @@ def test_the_first_use_from_several_threads_loads_once(monkeypatch):
 
     def slow_load():
         loads.append(threading.get_ident())
-        time.sleep(0.05)  # long enough for every thread to arrive meanwhile
+        # the load under test made slow, so that the threads meet it (not a wait: a
+        # thread arriving after it finds the registry loaded, one load all the same)
+        time.sleep(0.05)
         return real_load()
 
     monkeypatch.setattr(registry, "_registry", None)

@@ -75,7 +75,7 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, database: str | No
         print("blockyard serve: --port: expected 0 to 65535", file=sys.stderr)
         return 2
     from . import limits, social, tables
-    from .slowclients import KEEP_ALIVE_SECONDS, TimedH11Protocol
+    from .slowclients import KEEP_ALIVE_SECONDS, TimedH11Protocol, deadlines
 
     try:
         limits.configured()
@@ -83,6 +83,7 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, database: str | No
         tables.seconds_from_env(tables.CLOCK_ENV, tables.CLOCK_TOLERANCE)
         tables.seconds_from_env(tables.IDLE_ENV, tables.IDLE_SECONDS)
         social.presence_seconds()
+        deadlines()
     except ValueError as exc:
         print(f"blockyard serve: {exc}", file=sys.stderr)
         return 2

@@ -29,8 +29,18 @@ SESSION_DAYS = 30
 """A session token expires this many days after sign-in."""
 
 _HASHER = PasswordHasher()
-# hashed once so that a sign-in with an unknown name costs what a wrong password costs
-_DUMMY_HASH = _HASHER.hash("blockyard-no-such-account")
+_dummy: tuple[PasswordHasher, str] | None = None
+
+
+def _dummy_hash() -> str:
+    """A hash of no account's password, made once per process (and hasher) at the
+    first sign-in (not at import: a server process or a command that never signs
+    anyone in does not pay for it), so that a sign-in with an unknown name costs
+    what a wrong password costs; the first sign-in pays for it whatever its name."""
+    global _dummy
+    if _dummy is None or _dummy[0] is not _HASHER:
+        _dummy = (_HASHER, _HASHER.hash("blockyard-no-such-account"))
+    return _dummy[1]
 
 
 class AccountError(ValueError):
@@ -94,10 +104,11 @@ def sign_in(engine: Engine, name: object, password: object) -> str | None:
     if not isinstance(name, str) or not isinstance(password, str) \
             or len(name) > 64 or len(password) > MAX_PASSWORD:
         return None
+    dummy = _dummy_hash()
     with engine.connect() as conn:
         row = conn.execute(sa.select(db.accounts.c.id, db.accounts.c.password_hash)
                            .where(db.accounts.c.name_key == name.lower())).first()
-    stored = row.password_hash if row is not None else _DUMMY_HASH
+    stored = row.password_hash if row is not None else dummy
     try:
         _HASHER.verify(stored, password)
     except (VerifyMismatchError, VerificationError, InvalidHashError):

@@ -11,6 +11,10 @@ answer) to send its headers whole, then :data:`BODY_SECONDS` to send its body;
 past either the connection is closed. A WebSocket upgrade leaves this protocol
 at its headers, so the deadline stops there.
 
+Both can be set for a deployment (``BLOCKYARD_SERVER_HEADER_SECONDS``,
+``BLOCKYARD_SERVER_BODY_SECONDS``: :func:`deadlines`), read as each connection
+opens.
+
 These deadlines are those of the network, not of a game: they run on the event
 loop's own clock (``loop.call_later``), never the server's :class:`~blockyard.server.clock.Clock`.
 """
@@ -18,6 +22,7 @@ loop's own clock (``loop.call_later``), never the server's :class:`~blockyard.se
 from __future__ import annotations
 
 import asyncio
+import os
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -31,16 +36,44 @@ or the end of the answer before)."""
 BODY_SECONDS = 60.0
 """The time a request has to send its body once its headers are in (a replay of
 the largest size, 8 MiB, at 140 kB/s)."""
+HEADER_ENV = "BLOCKYARD_SERVER_HEADER_SECONDS"
+BODY_ENV = "BLOCKYARD_SERVER_BODY_SECONDS"
+MIN_SECONDS = 1.0
+"""The least either deadline may be set to (a request needs some time to arrive)."""
+
+
+def deadlines() -> tuple[float, float]:
+    """The seconds a request has for its headers and then its body:
+    :data:`HEADER_SECONDS` and :data:`BODY_SECONDS`, or ``BLOCKYARD_SERVER_HEADER_SECONDS``
+    and ``BLOCKYARD_SERVER_BODY_SECONDS`` (1 to 86400); ``ValueError`` naming the
+    variable for anything else (``blockyard serve`` checks them before it starts)."""
+    found = []
+    for name, default in ((HEADER_ENV, HEADER_SECONDS), (BODY_ENV, BODY_SECONDS)):
+        text = os.environ.get(name, "").strip()
+        if not text:
+            found.append(default)
+            continue
+        try:
+            value = float(text)
+        except ValueError:
+            value = -1.0
+        if not MIN_SECONDS <= value <= 86_400:
+            raise ValueError(f"{name}: expected seconds from {MIN_SECONDS:g} to 86400, "
+                             f"found {text[:40]!r}")
+        found.append(value)
+    return found[0], found[1]
 
 
 class TimedH11Protocol(H11Protocol):
-    """uvicorn's h11 protocol with :data:`HEADER_SECONDS` and :data:`BODY_SECONDS`
-    (pass it as uvicorn's ``http``)."""
+    """uvicorn's h11 protocol with the :func:`deadlines` (pass it as uvicorn's
+    ``http``)."""
 
     deadline: asyncio.TimerHandle | None = None
     waiting_for = "headers"
+    seconds = (HEADER_SECONDS, BODY_SECONDS)
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        self.seconds = deadlines()
         super().connection_made(transport)
         self._expect("headers")
 
@@ -72,7 +105,7 @@ class TimedH11Protocol(H11Protocol):
             self.deadline = None
         self.waiting_for = what or ""
         if what is not None:
-            seconds = HEADER_SECONDS if what == "headers" else BODY_SECONDS
+            seconds = self.seconds[0] if what == "headers" else self.seconds[1]
             self.deadline = self.loop.call_later(seconds, self._too_slow)
 
     def _too_slow(self) -> None:

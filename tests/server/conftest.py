@@ -102,7 +102,9 @@ def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
         database = f"sqlite:///{home / 'server.sqlite3'}"
     else:
         database = request.getfixturevalue("postgres").new_database()
-    running = start_server(database, home)
+    # the password hash at its real cost where the module says signing in is its matter
+    running = start_server(database, home,
+                           real_hashing=getattr(request.module, "REAL_HASHING", False))
     try:
         yield running
     finally:

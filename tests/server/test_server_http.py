@@ -13,10 +13,15 @@ import sys
 
 import httpx
 import pytest
-from server_support import Server, finished_game
+import sqlalchemy as sa
+from server_support import Server, engine_of, finished_game
 
 import blockyard
 from blockyard.replays import Replay, replay_data, state_digest, text_digest
+
+REAL_HASHING = True
+"""This module's server hashes passwords at argon2's real cost (signing up and in
+are its matter; the other server tests' servers hash at the smallest cost)."""
 
 
 def auth(token: str) -> dict[str, str]:
@@ -52,6 +57,22 @@ def test_accounts_names_and_passwords(server: Server) -> None:
         answer = c.post("/api/accounts", content=body)
         assert answer.status_code == 422, body[:20]
         assert isinstance(answer.json()["error"], str)
+
+
+def test_passwords_are_kept_as_argon2_hashes_of_the_default_cost(server: Server) -> None:
+    from argon2 import PasswordHasher, extract_parameters
+
+    from blockyard.server import db
+
+    name, _token = server.account("hash")
+    with engine_of(server.database) as engine, engine.connect() as conn:
+        stored = conn.execute(sa.select(db.accounts.c.password_hash)
+                              .where(db.accounts.c.name == name)).scalar_one()
+    assert "correct horse" not in stored and stored.startswith("$argon2id$")
+    default = PasswordHasher()
+    used = extract_parameters(stored)
+    assert (used.time_cost, used.memory_cost, used.parallelism) == (
+        default.time_cost, default.memory_cost, default.parallelism)
 
 
 def test_sign_in_wrong_password_and_sign_out(server: Server) -> None:
@@ -238,6 +259,8 @@ BAD_OPTIONS = [  # (arguments after --database, its value or None for an SQLite 
     ([], None, {"BLOCKYARD_SERVER_LIMITS": "nonsense"}, "BLOCKYARD_SERVER_LIMITS"),
     ([], None, {"BLOCKYARD_SERVER_ABANDON_SECONDS": "soon"}, "BLOCKYARD_SERVER_ABANDON_SECONDS"),
     ([], None, {"BLOCKYARD_SERVER_CLOCK_TOLERANCE": "-1"}, "BLOCKYARD_SERVER_CLOCK_TOLERANCE"),
+    ([], None, {"BLOCKYARD_SERVER_HEADER_SECONDS": "0.5"}, "BLOCKYARD_SERVER_HEADER_SECONDS"),
+    ([], None, {"BLOCKYARD_SERVER_BODY_SECONDS": "later"}, "BLOCKYARD_SERVER_BODY_SECONDS"),
 ]
 
 

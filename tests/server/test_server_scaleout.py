@@ -11,6 +11,7 @@ import signal
 import pytest
 from server_support import Postgres, Server, start_server
 from test_server_tables import auth, live, play, receive, until
+from test_server_timeouts import TIMEOUT  # the abandon timeout, and why it is not 1 s
 
 import blockyard
 
@@ -81,8 +82,7 @@ def test_workers_share_one_postgresql(postgres: Postgres,
 
 def test_an_abandoned_seat_is_ended(tmp_path_factory: pytest.TempPathFactory) -> None:
     home = tmp_path_factory.mktemp("abandon")
-    server = start_server(f"sqlite:///{home / 'db.sqlite3'}", home,
-                          env={"BLOCKYARD_SERVER_ABANDON_SECONDS": "1"})
+    server = start_server(f"sqlite:///{home / 'db.sqlite3'}", home, env=TIMEOUT)
     try:
         _, owner = server.account("ab")
         _, other = server.account("ab")

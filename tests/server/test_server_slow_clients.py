@@ -2,7 +2,10 @@
 connection that sends nothing, one that trickles its headers one byte a second
 (slowloris) and one that trickles its body are each closed by the server within
 its stated limit (:mod:`blockyard.server.slowclients`) and a generous margin; a
-prompt client is answered as before."""
+prompt client is answered as before. The server runs with the deadlines set
+short (``BLOCKYARD_SERVER_HEADER_SECONDS``, ``BLOCKYARD_SERVER_BODY_SECONDS``): the
+same protocol, without waiting out the defaults (10 s and 60 s) for each case;
+the defaults themselves are checked where they are read."""
 
 from __future__ import annotations
 
@@ -13,19 +16,50 @@ from collections.abc import Iterator
 import pytest
 from server_support import Server, start_server
 
-from blockyard.server.slowclients import BODY_SECONDS, HEADER_SECONDS
+from blockyard.server import slowclients
 
+HEADER_SECONDS = 2.0
+BODY_SECONDS = 3.0
+"""The deadlines the server of these tests runs with."""
 MARGIN = 30.0  # seconds beyond the server's limit: a bound, never a measured time
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def test_the_deadlines_are_the_documented_ones_unless_set(monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    monkeypatch.delenv(slowclients.HEADER_ENV, raising=False)
+    monkeypatch.delenv(slowclients.BODY_ENV, raising=False)
+    assert slowclients.deadlines() == (10.0, 60.0)
+    monkeypatch.setenv(slowclients.HEADER_ENV, "2")
+    monkeypatch.setenv(slowclients.BODY_ENV, " 3.5 ")
+    assert slowclients.deadlines() == (2.0, 3.5)
+    for value in ("0", "0.5", "soon", "86401"):
+        monkeypatch.setenv(slowclients.BODY_ENV, value)
+        with pytest.raises(ValueError, match=slowclients.BODY_ENV):
+            slowclients.deadlines()
+
+
+def serving(tmp_path_factory: pytest.TempPathFactory, env: dict[str, str]
+            ) -> Iterator[Server]:
     home = tmp_path_factory.mktemp("slowhome")
-    running = start_server(f"sqlite:///{home / 'server.sqlite3'}", home)
+    running = start_server(f"sqlite:///{home / 'server.sqlite3'}", home, env=env)
     try:
         yield running
     finally:
         running.stop()
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server with the short deadlines of these tests."""
+    yield from serving(tmp_path_factory, {slowclients.HEADER_ENV: f"{HEADER_SECONDS:g}",
+                                          slowclients.BODY_ENV: f"{BODY_SECONDS:g}"})
+
+
+@pytest.fixture(scope="module")
+def served_as_deployed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server with the default deadlines (a prompt client on a loaded machine
+    has all of the 10 s to send its next request)."""
+    yield from serving(tmp_path_factory, {})
 
 
 def connect(server: Server) -> socket.socket:
@@ -77,8 +111,8 @@ def test_a_body_trickling_in_is_closed(served: Server) -> None:
             BODY_SECONDS)
 
 
-def test_a_prompt_client_is_answered_on_one_connection(served: Server) -> None:
-    with connect(served) as sock:
+def test_a_prompt_client_is_answered_on_one_connection(served_as_deployed: Server) -> None:
+    with connect(served_as_deployed) as sock:
         for _ in range(2):  # keep-alive: a second request on the same connection
             sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             answer = b""

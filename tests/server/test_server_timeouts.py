@@ -19,12 +19,17 @@ from test_server_tables import auth, live, play, until
 
 import blockyard
 
-TIMEOUT = {"BLOCKYARD_SERVER_ABANDON_SECONDS": "1"}
+ABANDON_SECONDS = 5
+"""The abandon timeout of these servers: also the time a test has to set up what it
+keeps (create a table, join it, open the connections of the seats that stay) before
+those seats could be ended too, so a loaded machine gets a few seconds for it (a
+bound on the set-up, not a measured time; 1 s was missed at a load of 30)."""
+TIMEOUT = {"BLOCKYARD_SERVER_ABANDON_SECONDS": str(ABANDON_SECONDS)}
 
 
 @pytest.fixture(scope="module")
 def quick(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """One server (SQLite) whose abandon timeout is 1 second."""
+    """One server (SQLite) whose abandon timeout is :data:`ABANDON_SECONDS`."""
     home = tmp_path_factory.mktemp("timeouts")
     server = start_server(f"sqlite:///{home / 'db.sqlite3'}", home, env=TIMEOUT)
     try:
@@ -135,7 +140,7 @@ def test_presence_is_shared_between_processes(two_quick: tuple[Server, Server]) 
             # several timeouts pass: each process sees the other's player present,
             # so neither seat is ended (the next moves are the ones played); time
             # passing is the behaviour here (nothing may happen), not a wait for one
-            time.sleep(4)
+            time.sleep(ABANDON_SECONDS * 2.5)
             play(a, games[0], [b], 0)
             play(b, games[1], [a], 1)
         # bob's process loses him: a process ends his seat after the timeout
