@@ -9,6 +9,7 @@ and the game is exactly as before the call. ``preview()``, ``evaluate()`` and
 
 from __future__ import annotations
 
+import inspect
 import re
 import warnings
 from collections.abc import Callable
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from plugin_support import KeepsCount
 
 import blockyard
 from blockyard import PluginError, hookimpl
@@ -444,21 +446,6 @@ def test_an_impure_bundled_plugin_is_caught_when_the_tests_ask(monkeypatch, rule
 
 # -- a plugin keeping state across games, or drawing from the random module ---------------
 
-class KeepsCount:
-    """Adds a point every third move it scores, counting on the plugin object: a
-    second game of the same seed scores differently."""
-
-    def __init__(self, params: Params) -> None:
-        self.scored = 0
-
-    @hookimpl(wrapper=True)
-    def blockyard_score(self, game, move):
-        scoring = yield
-        self.scored += 1
-        scoring.points += self.scored % 3
-        return scoring
-
-
 class DrawsRandom:
     """Adds points drawn from the random module (not from game.stream): so many
     possible that two games of the same seed never score alike by chance (with a
@@ -494,7 +481,7 @@ def test_check_names_a_plugin_whose_games_differ_for_the_same_seed(
     fails = [line for line in out.splitlines() if "same seed and actions gave different" in line]
     assert fails, out
     assert re.search(told, fails[0]) and "plugin 'drifts', hook blockyard_score" in fails[0]
-    assert "test_purity.py:" in fails[0] and "To fix:" in fails[0]
+    assert f"{Path(inspect.getsourcefile(plugin)).name}:" in fails[0] and "To fix:" in fails[0]
 
 
 def test_restore_of_a_drifting_game_blames_the_plugin_not_the_snapshot(rule_file,
@@ -519,9 +506,9 @@ def test_the_state_kept_is_named_with_the_line_that_changes_it(rule_file, regist
     found = ruleset.hooks.kept_state()
     assert found is not None and found.plugin == "drifts"
     assert found.hook == "blockyard_score"
-    source = Path(__file__).read_text(encoding="utf-8").splitlines()
-    line = next(i for i, text in enumerate(source, start=1) if "self.scored += 1" in text)
-    assert found.where is not None and found.where.endswith(f"test_purity.py:{line}")
+    lines, first = inspect.getsourcelines(KeepsCount)
+    line = first + next(i for i, text in enumerate(lines) if "self.scored += 1" in text)
+    assert found.where is not None and found.where.endswith(f"plugin_support.py:{line}")
 
 
 def test_drift_finds_a_second_game_of_the_same_rules_not_what_its_moves_give(
@@ -544,7 +531,7 @@ def test_drift_finds_a_second_game_of_the_same_rules_not_what_its_moves_give(
     assert found is not None
     error, by_log = found
     assert error.plugin == "drifts" and error.hook == "blockyard_score"
-    assert "keeps state across games" in error.problem and "test_purity.py:" in error.where
+    assert "keeps state across games" in error.problem and "plugin_support.py:" in error.where
     assert by_log is not None and by_log.log == games[1].log
     assert by_log.snapshot() == games[0].snapshot()  # the same seed and moves: the same game
     assert by_log.score != games[1].score

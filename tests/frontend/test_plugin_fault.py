@@ -15,6 +15,7 @@ import sys
 import textwrap
 
 import pytest
+from plugin_support import KeepsCount
 from window_process import relaunch
 
 import blockyard
@@ -647,21 +648,6 @@ class CountsGames:
     def blockyard_score(self, game, move):
         scoring = yield
         scoring.points += self.games - 1
-        return scoring
-
-
-class KeepsCount:
-    """Adds a point every third move it scores, counting on the plugin object
-    (the scoring wrapper of tests/test_purity.py)."""
-
-    def __init__(self, params):
-        self.scored = 0
-
-    @hookimpl(wrapper=True)
-    def blockyard_score(self, game, move):
-        scoring = yield
-        self.scored += 1
-        scoring.points += self.scored % 3
         return scoring
 
 
