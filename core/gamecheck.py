@@ -196,23 +196,16 @@ def check_work(ruleset: Ruleset, log: Sequence[Any]) -> None:
         return
     check_length(ruleset.id, log)
     move_names = frozenset(ruleset.mode_record.move_actions)
-    timed = ruleset.mode_record.realtime or ruleset.time_limit is not None
-    moves = clock_us = 0
-    if not timed:  # the clock counts for nothing: the moves alone, counted at once
-        try:
-            moves = sum(map(move_names.__contains__, map(_NAME, itertools.islice(log, 1, None))))
-        except (TypeError, LookupError):  # an entry that is no list (refused when replayed)
-            timed = True
-    if timed:
-        moves = 0
-        for entry in itertools.islice(log, 1, None):
-            if type(entry) is list and entry:
-                name = entry[0]
-                if name in move_names:
-                    moves += 1
-                elif name == "tick" and len(entry) == 2 and type(entry[1]) is int \
-                        and 0 < entry[1] <= 86_400_000_000:
-                    clock_us += entry[1]
+    moves = 0
+    clock_us = 0
+    for entry in itertools.islice(log, 1, None):
+        if type(entry) is list and entry:
+            name = entry[0]
+            if name in move_names:
+                moves += 1
+            elif name == "tick" and len(entry) == 2 and type(entry[1]) is int \
+                    and 0 < entry[1] <= 86_400_000_000:
+                clock_us += entry[1]
     if ruleset.time_limit is not None:  # the clock stops at the limit: no more to claim
         clock_us = min(clock_us, round(ruleset.time_limit * 1_000_000))
     limit = work_limit(ruleset, moves, clock_us)

@@ -310,16 +310,28 @@ def replay_data(game: Game, player: str = "", *, final_digest: str | None = None
     than a daily date's; :func:`blockyard.gamecheck.chosen_start`), or ``None``:
     a game from a chosen start is kept and watched like any other, and never
     counted."""
-    text = game.log[0][1]["ruleset"]
-    digest = game.ruleset.digest if text == game.ruleset.to_toml() else text_digest(text)
     return {"format": FORMAT, "engine": __version__, "ruleset_id": game.ruleset.id,
-            "ruleset_digest": digest, "seed": game.seed, "date": game.date,
-            "player": player, "score": game.score, "over_reason": game.over_reason,
-            "finished": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
-            "chosen_start": None if dealt else chosen_start(game),
-            "final_digest": final_digest or state_digest(game),
+            "ruleset_digest": _rules_digest(game),
+            **_own_fields(game, player, final_digest, dealt),
             "plugins": provenance.plugins_json(provenance.ruleset_plugins(game.ruleset)),
             "log": game.log}
+
+
+def _rules_digest(game: Game) -> str:
+    """The digest of the rule text ``game``'s log carries."""
+    text = game.log[0][1]["ruleset"]
+    return game.ruleset.digest if text == game.ruleset.to_toml() else text_digest(text)
+
+
+def _own_fields(game: Game, player: str, final_digest: str | None,
+                dealt: bool) -> dict[str, Any]:
+    """The header fields of :func:`replay_data` that are the game's own (between
+    its rules' and its plugins')."""
+    return {"seed": game.seed, "date": game.date, "player": player, "score": game.score,
+            "over_reason": game.over_reason,
+            "finished": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+            "chosen_start": None if dealt else chosen_start(game),
+            "final_digest": final_digest or state_digest(game)}
 
 
 _FIXED: dict[tuple[str, str, tuple[provenance.PluginVersion, ...]], tuple[str, str, str]] = {}
@@ -339,8 +351,7 @@ def replay_json(game: Game, player: str = "", *, final_digest: str | None = None
     ruleset = game.ruleset
     log = game.log
     start = log[0][1]
-    text = start["ruleset"]
-    digest = ruleset.digest if text == ruleset.to_toml() else text_digest(text)
+    digest = _rules_digest(game)
     plugins = provenance.ruleset_plugins(ruleset)
     key = (digest, ruleset.id, plugins)
     fixed = _FIXED.get(key)
@@ -351,14 +362,9 @@ def replay_json(game: Game, player: str = "", *, final_digest: str | None = None
             _COMPACT_JSON.encode({"format": FORMAT, "engine": __version__,
                                   "ruleset_id": ruleset.id, "ruleset_digest": digest})[1:-1],
             _COMPACT_JSON.encode(provenance.plugins_json(plugins)),
-            _COMPACT_JSON.encode(text))
+            _COMPACT_JSON.encode(start["ruleset"]))
     prefix, plugins_text, rules = fixed
-    own = _COMPACT_JSON.encode({
-        "seed": game.seed, "date": game.date, "player": player, "score": game.score,
-        "over_reason": game.over_reason,
-        "finished": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
-        "chosen_start": None if dealt else chosen_start(game),
-        "final_digest": final_digest or state_digest(game)})
+    own = _COMPACT_JSON.encode(_own_fields(game, player, final_digest, dealt))
     first = next(iter(start))
     rest_of_start = _COMPACT_JSON.encode({k: v for k, v in start.items() if k != "ruleset"})
     if first != "ruleset" or rest_of_start == "{}":  # pragma: no cover - the engine's own

@@ -289,12 +289,12 @@ class LocalServer:
 
         return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout=60)
 
-    def wait_gone(self, table_id: int) -> None:
+    def wait_gone(self, table_id: int, left: int = 0) -> None:
         """Wait (with a deadline) until the server holds no connection to the table
-        (a socket the test closed is closed for the server too: its away time
-        counts from the fake clock's time at that moment)."""
+        but ``left`` (a socket the test closed is closed for the server too: its
+        away time counts from the fake clock's time at that moment)."""
         deadline = time.monotonic() + 60
-        while self.hub.watchers.get(table_id):
+        while len(self.hub.watchers.get(table_id, ())) > left:
             assert time.monotonic() < deadline, "the server still holds a connection"
             time.sleep(0.02)  # polling interval of the wait above (bounded by its deadline)
 

@@ -11,7 +11,6 @@ import signal
 import pytest
 from server_support import Postgres, Server, start_server
 from test_server_tables import auth, live, play, receive, until
-from test_server_timeouts import TIMEOUT  # the abandon timeout, and why it is not 1 s
 
 import blockyard
 
@@ -76,25 +75,5 @@ def test_workers_share_one_postgresql(postgres: Postgres,
         assert set(tables) <= listed
         assert server.client.get("/api/health").json() == {"ok": True,
                                                            "version": blockyard.__version__}
-    finally:
-        server.stop()
-
-
-def test_an_abandoned_seat_is_ended(tmp_path_factory: pytest.TempPathFactory) -> None:
-    home = tmp_path_factory.mktemp("abandon")
-    server = start_server(f"sqlite:///{home / 'db.sqlite3'}", home, env=TIMEOUT)
-    try:
-        _, owner = server.account("ab")
-        _, other = server.account("ab")
-        table = server.client.post("/api/tables", json={"ruleset_id": "eu-classic"},
-                                   headers=auth(owner)).json()
-        server.client.post(f"/api/tables/{table['id']}/join", headers=auth(other))
-        with live(server, table["id"], owner) as stays:
-            with live(server, table["id"], other) as goes:
-                until(goes, "table")
-            until(stays, "table")
-            # the other player's connection is gone: after the timeout the seat ends
-            assert until(stays, "move") == {"type": "move", "seat": 1, "action": ["end"],
-                                            "score": 0, "over": True}
     finally:
         server.stop()
