@@ -1,10 +1,11 @@
-"""No import cycles in the core or the frontend.
+"""No import cycle in any Blockyard package.
 
 Every ``import`` of a Blockyard module, at module level or inside a function
 (where a cycle hides behind a late import), is an edge; imports under
-``if TYPE_CHECKING:`` are not (they never run). The graph of ``core/`` (the
-``blockyard`` package) and of ``frontend/`` (``blockyard.frontend``) must have
-no cycle. ``from . import name`` counts as an import of the package's
+``if TYPE_CHECKING:`` are not (they never run). The graph of each package —
+``core/`` (``blockyard``), ``plugins/``, ``frontend/`` and every subpackage found
+in them (``blockyard.server``, its migrations…) — must have no cycle among its
+own modules. ``from . import name`` counts as an import of the package's
 ``__init__`` unless ``name`` is a module of the package.
 """
 
@@ -14,8 +15,21 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = {"blockyard": ROOT / "core", "blockyard.frontend": ROOT / "frontend",
-            "blockyard.plugins": ROOT / "plugins"}
+TOP = {"blockyard": ROOT / "core", "blockyard.frontend": ROOT / "frontend",
+       "blockyard.plugins": ROOT / "plugins"}
+
+
+def _packages() -> dict[str, Path]:
+    """Each Blockyard package (a folder with an ``__init__.py``) → its folder."""
+    out: dict[str, Path] = {}
+    for top, folder in TOP.items():
+        for init in sorted(folder.rglob("__init__.py")):
+            parts = init.parent.relative_to(folder).parts
+            out[".".join((top, *parts))] = init.parent
+    return out
+
+
+PACKAGES = _packages()
 
 
 def _modules() -> dict[str, Path]:
@@ -130,3 +144,25 @@ def test_core_has_no_import_cycle() -> None:
 
 def test_frontend_has_no_import_cycle() -> None:
     assert find_cycle(import_graph(), "blockyard.frontend") is None
+
+
+def test_the_subpackages_are_in_the_graph() -> None:
+    assert {"blockyard.server", "blockyard.server.routes",
+            "blockyard.server.migrations"} <= set(PACKAGES)
+    graph = import_graph()
+    assert "blockyard.server.routes.tables" in graph["blockyard.server.routes"]
+    assert "blockyard.server.settings" in graph["blockyard.server"]  # a late import
+
+
+def test_a_cycle_hidden_in_a_subpackage_is_found() -> None:
+    graph = {"blockyard.server": set(), "blockyard.server.app": {"blockyard.server.social"},
+             "blockyard.server.social": {"blockyard.server.app"}}
+    assert find_cycle(graph, "blockyard.server") == [
+        "blockyard.server.app", "blockyard.server.social", "blockyard.server.app"]
+
+
+def test_no_subpackage_has_an_import_cycle() -> None:
+    graph = import_graph()
+    cycles = {package: find_cycle(graph, package) for package in PACKAGES
+              if package not in TOP}
+    assert {package: cycle for package, cycle in cycles.items() if cycle} == {}

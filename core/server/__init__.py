@@ -3,11 +3,15 @@
 Needs the ``server`` extra (``pip install blockyard[server]``): FastAPI served by
 uvicorn, SQLAlchemy 2 with Alembic migrations (shipped in
 ``blockyard.server.migrations`` and run on start), psycopg 3 for PostgreSQL and
-argon2-cffi for password hashes. Modules by concern: :mod:`.app` (the routes),
-:mod:`.db` (tables, engine, migrations), :mod:`.accounts`, :mod:`.verify` (the
-replay check in worker processes), :mod:`.games` (stored games, leaderboards),
-:mod:`.tables` (live tables), :mod:`.social` (players online, invitations),
-:mod:`.limits` (rate limits).
+argon2-cffi for password hashes. Modules by concern: :mod:`.app` (the
+application), :mod:`.routes` (a router per concern), :mod:`.state` (what a
+process holds, and the routes' ``Depends``), :mod:`.settings` (every flag and
+environment variable), :mod:`.web` (errors, bodies, ids, tokens),
+:mod:`.sockets` (what the live channels share), :mod:`.db` (tables, engine,
+migrations), :mod:`.accounts`, :mod:`.verify` (the replay check in worker
+processes), :mod:`.games` (stored games, leaderboards), :mod:`.tables` (live
+tables: the hub), :mod:`.referee` (a table's rules, pure), :mod:`.social`
+(players online, invitations), :mod:`.limits` (rate limits).
 """
 
 from __future__ import annotations
@@ -56,7 +60,7 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, database: str | No
     import uvicorn
 
     from . import db
-    from .app import DATABASE_ENV, VERIFIERS_ENV
+    from .settings import DATABASE_ENV, VERIFIERS_ENV, Settings
 
     url = database or db.default_url()
     try:
@@ -74,16 +78,10 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, database: str | No
     if not 0 <= port <= 65535:
         print("blockyard serve: --port: expected 0 to 65535", file=sys.stderr)
         return 2
-    from . import limits, social, tables
-    from .slowclients import KEEP_ALIVE_SECONDS, TimedH11Protocol, deadlines
+    from .slowclients import KEEP_ALIVE_SECONDS, TimedH11Protocol
 
-    try:
-        limits.configured()
-        tables.seconds_from_env(tables.ABANDON_ENV, tables.ABANDON_SECONDS)
-        tables.seconds_from_env(tables.CLOCK_ENV, tables.CLOCK_TOLERANCE)
-        tables.seconds_from_env(tables.IDLE_ENV, tables.IDLE_SECONDS)
-        social.presence_seconds()
-        deadlines()
+    try:  # every setting checked before anything starts
+        Settings.from_env(database=url)
     except ValueError as exc:
         print(f"blockyard serve: {exc}", file=sys.stderr)
         return 2

@@ -4,13 +4,13 @@ sliding window.
 The limits of the HTTP calls are counted in the database (:class:`SharedRateLimit`),
 so every server process behind one database — ``--workers N``, or several hosts —
 counts the same attempts: a client gains nothing by reaching another process.
-Sign-in: :data:`DEFAULTS` ``sign_in_address`` per client address and
+Sign-in: :data:`~blockyard.server.settings.LIMITS` ``sign_in_address`` per client address and
 ``sign_in_name`` per account name; new accounts: ``create`` per address; game
 submissions: ``submit`` per account; guesses of a private table's code (joining or
 watching it with a code, neither seated nor invited): ``code_account`` per account
 and ``code_address`` per address. ``BLOCKYARD_SERVER_LIMITS`` changes the counts
-per minute, e.g. ``sign_in_name=5,submit=60`` (:func:`configured`). The messages of
-the live connections are counted per account (an address when not signed in), across
+per minute, e.g. ``sign_in_name=5,submit=60`` (:mod:`blockyard.server.settings`).
+The messages of the live connections are counted per account (an address when not signed in), across
 its connections and reconnects, by the process that holds them (:class:`RateLimit`).
 """
 
@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import os
 import threading
 from collections import OrderedDict, deque
 from collections.abc import Callable
@@ -29,13 +28,6 @@ from sqlalchemy.engine import Connection, Engine
 from . import db
 from .clock import Clock, SystemClock
 
-LIMITS_ENV = "BLOCKYARD_SERVER_LIMITS"
-DEFAULTS = {"sign_in_address": 30, "sign_in_name": 10, "create": 10, "submit": 30,
-            "code_account": 10, "code_address": 30, "messages": 600}
-"""Attempts per minute: sign-ins per client address and per account name, new
-accounts per address, game submissions per account, table-code guesses per account
-and per address, live messages per account (an address when not signed in) on each
-channel, across reconnects (over it the connection is closed)."""
 MAX_KEYS = 100_000
 SLICES = 6
 """A shared limit counts its window in this many slices of time: an attempt is
@@ -43,22 +35,6 @@ counted for the window's last slices (50 to 60 seconds of a one-minute window)."
 PRUNE_EVERY = 200
 """A process clears the counts of slices out of every window once per this many
 attempts it counts."""
-
-
-def configured() -> dict[str, int]:
-    """The counts per minute: :data:`DEFAULTS` with those of ``BLOCKYARD_SERVER_LIMITS``
-    (``name=count`` pairs separated by commas); ``ValueError`` naming a bad one."""
-    counts = dict(DEFAULTS)
-    text = os.environ.get(LIMITS_ENV, "").strip()
-    for part in filter(None, (p.strip() for p in text.split(","))):
-        name, _, value = part.partition("=")
-        name = name.strip()
-        if name not in counts or not value.strip().isdigit() \
-                or not 1 <= int(value) <= 1_000_000:
-            raise ValueError(f"{LIMITS_ENV}: {part[:40]!r}: expected NAME=COUNT (1 to "
-                             f"1000000) with NAME one of {', '.join(DEFAULTS)}")
-        counts[name] = int(value)
-    return counts
 
 
 class RateLimit:

@@ -27,41 +27,21 @@ import os
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from .settings import BODY_ENV, BODY_SECONDS, HEADER_ENV, HEADER_SECONDS, request_deadlines
+
+__all__ = ["BODY_ENV", "BODY_SECONDS", "HEADER_ENV", "HEADER_SECONDS", "KEEP_ALIVE_SECONDS",
+           "TimedH11Protocol", "deadlines"]
+
 KEEP_ALIVE_SECONDS = 5
 """How long a connection may stay idle between requests (uvicorn's
 ``timeout_keep_alive``)."""
-HEADER_SECONDS = 10.0
-"""The time a request has to send its headers whole (from the connection's start,
-or the end of the answer before)."""
-BODY_SECONDS = 60.0
-"""The time a request has to send its body once its headers are in (a replay of
-the largest size, 8 MiB, at 140 kB/s)."""
-HEADER_ENV = "BLOCKYARD_SERVER_HEADER_SECONDS"
-BODY_ENV = "BLOCKYARD_SERVER_BODY_SECONDS"
-MIN_SECONDS = 1.0
-"""The least either deadline may be set to (a request needs some time to arrive)."""
 
 
 def deadlines() -> tuple[float, float]:
-    """The seconds a request has for its headers and then its body:
-    :data:`HEADER_SECONDS` and :data:`BODY_SECONDS`, or ``BLOCKYARD_SERVER_HEADER_SECONDS``
-    and ``BLOCKYARD_SERVER_BODY_SECONDS`` (1 to 86400); ``ValueError`` naming the
-    variable for anything else (``blockyard serve`` checks them before it starts)."""
-    found = []
-    for name, default in ((HEADER_ENV, HEADER_SECONDS), (BODY_ENV, BODY_SECONDS)):
-        text = os.environ.get(name, "").strip()
-        if not text:
-            found.append(default)
-            continue
-        try:
-            value = float(text)
-        except ValueError:
-            value = -1.0
-        if not MIN_SECONDS <= value <= 86_400:
-            raise ValueError(f"{name}: expected seconds from {MIN_SECONDS:g} to 86400, "
-                             f"found {text[:40]!r}")
-        found.append(value)
-    return found[0], found[1]
+    """The seconds a request has for its headers and then its body, from this
+    process's environment (:func:`~blockyard.server.settings.request_deadlines`:
+    :data:`HEADER_ENV`, :data:`BODY_ENV`; ``ValueError`` naming a bad one)."""
+    return request_deadlines(os.environ)
 
 
 class TimedH11Protocol(H11Protocol):

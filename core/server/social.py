@@ -1,10 +1,12 @@
-"""Players online and invitations: ``GET /api/players/online``, ``GET
-/api/me/invitations``, ``POST /api/me/invitations/{table}/accept`` and
-``/decline``, and the player's own WebSocket ``/api/me/live``.
+"""Players online and invitations (their routes: :mod:`.routes.social`: ``GET
+/api/players/online``, ``GET /api/me/invitations``, ``POST
+/api/me/invitations/{table}/accept`` and ``/decline``, and the player's own
+WebSocket ``/api/me/live``).
 
 **Presence.** A signed-in player is online while they made an authenticated
 call or held a live connection (a table's or ``/api/me/live``) within the last
-:data:`PRESENCE_SECONDS` (``BLOCKYARD_SERVER_PRESENCE_SECONDS``). The moment is
+:data:`~blockyard.server.settings.PRESENCE_SECONDS`
+(``BLOCKYARD_SERVER_PRESENCE_SECONDS``). The moment is
 kept in the database (``accounts.last_seen``), so every server process on one
 database sees the same players online: an authenticated call writes it (at most
 once every sixth of that time per player and process), and each process writes
@@ -26,7 +28,7 @@ them ``POST /api/tables`` answers ``429`` and opens no table.
 "invitations": [...]}`` on connect and whenever the list changes (an invitation
 arrives, is answered, or its table fills or starts), and ``{"type": "online",
 "players": [...]}`` on connect and whenever the players online changed (checked
-every third of :data:`PRESENCE_SECONDS`). Changes travel between processes as
+every third of the presence time). Changes travel between processes as
 ``{"kind": "invites", "accounts": [ids]}`` announcements on the table events'
 channel (:mod:`.events`).
 """
@@ -36,31 +38,25 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as _dt
-import json
 import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
-from fastapi import FastAPI, Request, WebSocket
-from fastapi.responses import Response
+from fastapi import WebSocket
 from sqlalchemy.engine import Connection, Engine
 from starlette.concurrency import run_in_threadpool
 
-from . import accounts, db, tablestore
+from . import db, tablestore
 from .accounts import Account, now
 from .clock import Clock, SystemClock
+from .sockets import close_signed_out
 from .tablestore import TableError
 
 if TYPE_CHECKING:
-    from .app import Server
+    from .state import Server
     from .tables import Hub
 
-PRESENCE_ENV = "BLOCKYARD_SERVER_PRESENCE_SECONDS"
-PRESENCE_SECONDS = 60.0
-"""A player is online this long after their last authenticated call or live
-connection."""
-MIN_PRESENCE_SECONDS = 3.0
 INVITE_HOURS = tablestore.INVITE_HOURS
 """An unanswered invitation lapses after this many hours."""
 MAX_PENDING_FROM_ONE = 3
@@ -75,18 +71,6 @@ MAX_FEEDS = 8
 """``/api/me/live`` connections one player may hold on one process."""
 
 log = logging.getLogger("blockyard.server")
-
-
-def presence_seconds() -> float:
-    """:data:`PRESENCE_SECONDS`, or ``BLOCKYARD_SERVER_PRESENCE_SECONDS`` (3 to
-    86400); ``ValueError`` naming the variable for anything else."""
-    from .tables import seconds_from_env
-
-    value = seconds_from_env(PRESENCE_ENV, PRESENCE_SECONDS)
-    if value < MIN_PRESENCE_SECONDS:
-        raise ValueError(f"{PRESENCE_ENV}: expected at least {MIN_PRESENCE_SECONDS:g} "
-                         f"seconds, found {value:g}")
-    return value
 
 
 class InviteRefused(Exception):
@@ -409,8 +393,6 @@ class Social:
             return
         kind = event.get("kind")
         if kind == "signed-out":  # the token's feeds are closed (4401)
-            from .tables import close_signed_out
-
             for feeds in list(self.feeds.values()):
                 for feed in list(feeds):
                     if feed.token == event.get("token"):
@@ -428,119 +410,3 @@ class Social:
             return
         for account_id in targets:
             await self.push_invitations(account_id)
-
-
-def install(app: FastAPI, server: Server, hub: Hub) -> Social:
-    """Add the routes of players online and invitations, and ``/api/me/live``."""
-    from .app import ApiError, check_id
-    from .tables import BINARY_FRAME, GONE, receive_text
-
-    social = Social(server, hub)
-    app.state.social = social
-
-    @app.get("/api/players/online")
-    async def players_online(request: Request, limit: int = MAX_ONLINE) -> dict[str, Any]:
-        """The players online (an authenticated call or a live connection within
-        the last ``seconds``), alphabetically; the caller is one of them."""
-        await run_in_threadpool(server.account, request)
-        if not 1 <= limit <= MAX_ONLINE:
-            raise ApiError(422, f"limit: expected 1 to {MAX_ONLINE}")
-        players = await run_in_threadpool(server.online.online, limit)
-        return {"players": players, "seconds": server.online.seconds}
-
-    @app.get("/api/me/invitations")
-    async def my_invitations(request: Request) -> dict[str, Any]:
-        """The caller's pending invitations, newest first."""
-        account = await run_in_threadpool(server.account, request)
-        found = await run_in_threadpool(pending_invitations, server.engine, account.id)
-        return {"invitations": found}
-
-    @app.post("/api/me/invitations/{table_id}/accept")
-    async def accept_invitation(table_id: int, request: Request) -> dict[str, Any]:
-        """Accept an invitation: a seat at its table. ``404`` no pending
-        invitation to it, ``409`` the table is full."""
-        check_id(table_id, "table_id")
-        account = await run_in_threadpool(server.account, request)
-        try:
-            table = await run_in_threadpool(accept, server.engine, account, table_id,
-                                            server.clock.now())
-        except TableError as exc:
-            raise ApiError(exc.status, str(exc)) from None
-        await hub.events.publish({"kind": "table", "table": table_id})
-        await social.announce([account.id])
-        return {"table": table_id, "seat": table.seat_of(account)}
-
-    @app.post("/api/me/invitations/{table_id}/decline", status_code=204)
-    async def decline_invitation(table_id: int, request: Request) -> Response:
-        """Decline an invitation (``404`` no pending invitation to that table)."""
-        check_id(table_id, "table_id")
-        account = await run_in_threadpool(server.account, request)
-        try:
-            await run_in_threadpool(decline, server.engine, account, table_id)
-        except TableError as exc:
-            raise ApiError(exc.status, str(exc)) from None
-        # the table's "invited" changed: its players are told, and every player
-        # invited to it (the one who declined among them) gets their list again
-        await hub.events.publish({"kind": "table", "table": table_id})
-        return Response(status_code=204)
-
-    @app.websocket("/api/me/live")
-    async def me_live(socket: WebSocket) -> None:
-        token = socket.query_params.get("token")
-        account = await run_in_threadpool(accounts.account_for, server.engine, token)
-        await socket.accept()
-        if account is None:
-            await socket.send_json({"type": "refused", "kind": "signed-out",
-                                    "reason": "sign in first: the token is not valid"})
-            await socket.close(4401)
-            return
-        mine = social.feeds.setdefault(account.id, set())
-        if len(mine) >= MAX_FEEDS:
-            await socket.send_json({"type": "refused", "kind": "too-many",
-                                    "reason": f"at most {MAX_FEEDS} "
-                                    "of these connections per player"})
-            await socket.close(4429)
-            return
-        feed = Feed(socket, account, token=accounts.token_hash(token or ""))
-        mine.add(feed)
-        try:
-            if feed.token in hub.revoked:  # signed out while this connection opened
-                from .tables import close_signed_out
-
-                await close_signed_out(socket, feed.lock)
-                return
-            await run_in_threadpool(server.online.seen_now, [account.id])
-            await social.push_invitations(account.id)
-            await social.push_online(only=feed)
-            while True:
-                text = await receive_text(socket)
-                # counted per account across its reconnects
-                if not server.live_messages.hit(f"me:{account.id}"):
-                    await feed.send({"type": "refused", "kind": "too-many",
-                                     "reason": "too many messages: at "
-                                     f"most {server.messages_per_minute} a minute"})
-                    break
-                if text is None:
-                    await feed.send({"type": "refused", "kind": "malformed",
-                                     "reason": BINARY_FRAME})
-                    continue
-                try:
-                    message = json.loads(text)
-                except (ValueError, RecursionError):
-                    message = None
-                if isinstance(message, dict) and message.get("type") == "refresh":
-                    await social.push_invitations(account.id)
-                    await social.push_online(only=feed)
-                else:
-                    await feed.send({"type": "refused", "kind": "malformed",
-                                     "reason": "type: expected refresh"})
-        except GONE:
-            pass
-        finally:
-            mine.discard(feed)
-            if not mine:
-                social.feeds.pop(account.id, None)
-            with contextlib.suppress(Exception):
-                await socket.close()
-
-    return social

@@ -1,5 +1,6 @@
-"""Live tables: ``POST /api/tables``, ``GET /api/tables``, ``POST
-/api/tables/{id}/join`` and the WebSocket ``/api/tables/{id}/live``.
+"""Live tables (their routes: :mod:`.routes.tables`: ``POST /api/tables``, ``GET
+/api/tables``, ``POST /api/tables/{id}/join`` and the WebSocket
+``/api/tables/{id}/live``).
 
 Every seat plays the same deal (the table's seed). Each ``act`` is judged by
 the table's :class:`~blockyard.server.referee.Referee` (the rules of a table,
@@ -41,36 +42,25 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as _dt
-import json
 import logging
-import os
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
-from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
-from pydantic import BaseModel, ConfigDict, Field
-from starlette import websockets as _starlette_websockets
+from fastapi import WebSocket
 from starlette.concurrency import run_in_threadpool
 
 from ..discovery import known_ids, load_ruleset
 from ..errors import PluginError, RulesetError
 from ..game import today_in
-from ..ruleset import ID_PATTERN
-from . import accounts, livecache, presence, social, tablestore
+from . import livecache, presence, tablestore
 from .accounts import Account
 from .actionstore import ActionStore
 from .clock import Clock
 from .events import Events
 from .referee import (
-    ABANDON_ENV,
-    ABANDON_SECONDS,
-    CLOCK_ENV,
-    CLOCK_TOLERANCE,
-    IDLE_ENV,
-    IDLE_SECONDS,
     MAX_ACTION_ARGS,
     REFUSAL_KINDS,
     Outages,
@@ -81,55 +71,23 @@ from .referee import (
     refused,
     round_elapsed,
 )
+from .sockets import close_signed_out
 from .sweep import Sweep
 from .tablestore import Move, Table, TableError
+from .web import account_listing
 
-__all__ = ["ABANDON_ENV", "ABANDON_SECONDS", "CLOCK_ENV", "CLOCK_TOLERANCE", "IDLE_ENV",
-           "IDLE_SECONDS", "MAX_ACTION_ARGS", "REFUSAL_KINDS", "Hub", "Watcher",
-           "check_action", "install", "refused"]
+__all__ = ["MAX_ACTION_ARGS", "REFUSAL_KINDS", "Hub", "Watcher",
+           "check_action", "refused"]
 
 if TYPE_CHECKING:
-    from .app import Server
+    from .state import Server
 
 log = logging.getLogger("blockyard.server")
-GONE: tuple[type[Exception], ...] = tuple(
-    kind for kind in (WebSocketDisconnect,
-                      getattr(_starlette_websockets, "WebSocketDisconnected", None))
-    if kind is not None)
-"""A live connection that is gone (newer Starlette raises ``WebSocketDisconnected``
-on reading after a send to a closed peer)."""
-DATABASE_AWAY = "the server's database is away: try again shortly"
-"""The reason of a live connection closed (code 1013) because the database is away."""
-BINARY_FRAME = "expected text frames, each one JSON object (a binary frame is not read)"
-"""The ``refused`` reason (kind ``malformed``) of a binary frame."""
-SIGNED_OUT = "signed out: the session token of this connection was revoked"
-"""The ``refused`` reason (kind ``signed-out``) sent before a connection is closed
-(code 4401) because its token was signed out."""
 CODE_GUESSES = "too many guesses of table codes; try again in a minute"
 """The answer (429, or ``refused`` kind ``too-many`` and close code 4429) to a code
 guess over the limits ``code_account`` and ``code_address``."""
 MAX_REVOKED = 10_000
 """How many tokens signed out lately a process keeps (:attr:`Hub.revoked`)."""
-
-
-async def receive_text(socket: WebSocket) -> str | None:
-    """The next text frame of ``socket``, or ``None`` for a binary frame (which a
-    live connection answers as malformed and carries on); one of :data:`GONE`
-    raised when the peer is gone."""
-    message = await socket.receive()
-    if message["type"] == "websocket.disconnect":
-        raise WebSocketDisconnect(int(message.get("code") or 1000), message.get("reason"))
-    text = message.get("text")
-    return text if isinstance(text, str) else None
-
-
-async def close_signed_out(socket: WebSocket, lock: asyncio.Lock) -> None:
-    """Tell a connection its token was signed out and close it (code 4401); once
-    closed, nothing more is sent (a second call does nothing)."""
-    async with lock:
-        with contextlib.suppress(Exception):  # closed already: nothing to do
-            await socket.send_json(refused(SIGNED_OUT, "signed-out"))
-            await socket.close(4401)
 
 
 def relies_on_code(table: Table, account: Account | None, code: str | None) -> bool:
@@ -145,25 +103,6 @@ def guess_allowed(server: Server, account: Account | None, address: str) -> bool
     if account is not None and not server.code_account.hit(f"account:{account.id}"):
         return False
     return server.code_address.hit(address)
-
-
-class NewTable(BaseModel):
-    """``POST /api/tables``: the ruleset, the seats, who may join."""
-
-    model_config = ConfigDict(strict=True, extra="forbid")
-    ruleset_id: Annotated[str, Field(max_length=64)]
-    seats: Annotated[int, Field(ge=tablestore.MIN_SEATS, le=tablestore.MAX_SEATS)] = 2
-    private: bool = False
-    invite: Annotated[list[Annotated[str, Field(max_length=24)]],
-                      Field(max_length=tablestore.MAX_INVITES)] = []
-
-
-class JoinTable(BaseModel):
-    """``POST /api/tables/{id}/join``: the table's code (for a private table
-    without invitation)."""
-
-    model_config = ConfigDict(strict=True, extra="forbid")
-    code: Annotated[str | None, Field(max_length=16)] = None
 
 
 @dataclass(eq=False)
@@ -215,9 +154,7 @@ class Hub:
         ``table`` announcement: seats, status and round change only with one)."""
         self.known: dict[int, livecache.RoundMoves] = {}
         """The moves of their current rounds read or stored here."""
-        self.timing = Timing(idle_seconds=seconds_from_env(IDLE_ENV, IDLE_SECONDS),
-                             abandon_seconds=seconds_from_env(ABANDON_ENV, ABANDON_SECONDS),
-                             clock_tolerance=seconds_from_env(CLOCK_ENV, CLOCK_TOLERANCE))
+        self.timing: Timing = server.settings.timing
         self.outages = Outages()
         """When this process found the database away (the abandon sweep does not
         count that time against anyone)."""
@@ -626,21 +563,6 @@ class Hub:
             await self.touch([(table_id, seat)], at)
 
 
-def seconds_from_env(name: str, default: float) -> float:
-    """Seconds (0 to a day) from the environment variable ``name``, else
-    ``default``; ``ValueError`` naming the variable for anything else."""
-    text = os.environ.get(name, "").strip()
-    if not text:
-        return default
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 <= value <= 86_400:
-        raise ValueError(f"{name}: expected seconds from 0 to 86400, found {text[:40]!r}")
-    return value
-
-
 def continuable_rulesets(ids: Iterable[str]) -> frozenset[str]:
     """The rulesets of ``ids`` (those that load) whose rules offer an action after
     the end of the game."""
@@ -667,238 +589,5 @@ def clock_message(table: Table, now: _dt.datetime) -> dict[str, Any] | None:
 def account_tables(server: Server, name: str, limit: int) -> dict[str, Any]:
     """The answer of ``GET /api/accounts/{name}/tables`` (``ApiError`` 422 for a
     bad name or limit, 404 for no such account)."""
-    from .app import account_listing
-
     return account_listing(name, limit, "tables",
                            lambda who, n: tablestore.account_results(server.engine, who, n))
-
-
-def install(app: FastAPI, server: Server) -> Hub:
-    """Add the table routes and the live WebSocket to ``app``."""
-    from .app import ApiError, bearer, check_id, client_address, id_problem, json_body, read_model
-
-    hub = Hub(server)
-    app.state.hub = hub
-
-    def served_ruleset(ruleset_id: str) -> str | None:
-        if not ID_PATTERN.match(ruleset_id):
-            return None
-        try:
-            ruleset = load_ruleset(ruleset_id)
-        except (RulesetError, PluginError):
-            return None
-        return today_in(ruleset.timezone).isoformat() if ruleset.is_daily else ""
-
-    @app.post("/api/tables", status_code=201, openapi_extra=json_body(NewTable))
-    async def create_table(request: Request) -> dict[str, Any]:
-        """Open a table: the creator holds seat 0; ``private`` tables admit the
-        invited names and whoever has the code."""
-        account = await run_in_threadpool(server.account, request)
-        body = await read_model(request, NewTable)
-        for name in body.invite:
-            try:
-                accounts.check_name(name)
-            except accounts.AccountError:
-                raise ApiError(422, f"invite: {name!r} is not an account name") from None
-        date = served_ruleset(body.ruleset_id)
-        if date is None:
-            raise ApiError(422, f"ruleset_id: this server does not serve "
-                                f"{body.ruleset_id!r}")
-        try:  # floods of invitations are refused (429) before the table opens
-            invited = await run_in_threadpool(social.check_invites, server.engine, account,
-                                              body.invite)
-        except social.InviteRefused as exc:
-            raise ApiError(exc.status, str(exc)) from None
-        try:
-            table = await run_in_threadpool(
-                tablestore.create_table, server.engine, account, body.ruleset_id, body.seats,
-                body.private, body.invite, date or None)
-        except TableError as exc:
-            raise ApiError(exc.status, str(exc)) from None
-        await hub.touch([(table.id, 0)])  # away from now on until connected
-        await app.state.social.announce(invited)  # pushed to the invited players
-        return {"id": table.id, "code": table.code}
-
-    @app.get("/api/tables")
-    def list_tables() -> dict[str, Any]:
-        """Public tables that are waiting or playing, newest first."""
-        found = tablestore.list_tables(server.engine)
-        return {"tables": [{"id": t.id, "ruleset_id": t.ruleset_id, "seats": list(t.players),
-                            "status": t.status} for t in found]}
-
-    @app.get("/api/tables/{table_id}")
-    def get_table(table_id: int, request: Request, code: str | None = None
-                  ) -> dict[str, Any]:
-        """A table with the results of its finished rounds. A private table is
-        shown in full only to whom may watch it (seated or invited, signed in with
-        ``Authorization: Bearer TOKEN``, or with its ``code`` in the query); to
-        anyone else only its ``id``, ``seats`` and ``status``."""
-        check_id(table_id, "table_id")
-        try:
-            table = tablestore.load_table(server.engine, table_id)
-        except TableError as exc:
-            raise ApiError(exc.status, str(exc)) from None
-        if table.private:
-            token = bearer(request)
-            account = accounts.account_for(server.engine, token) if token else None
-            code = code[:32] if code else None
-            if relies_on_code(table, account, code) \
-                    and not guess_allowed(server, account, client_address(request)):
-                raise ApiError(429, CODE_GUESSES)
-            if not table.may_watch(account, code):
-                return {"id": table.id, "seats": list(table.players),
-                        "status": table.status}
-        message = table.message()
-        del message["type"]
-        return {**message, "results": tablestore.results(server.engine, table_id)}
-
-    @app.get("/api/accounts/{name}/tables")
-    def get_player_tables(name: str, limit: int = 100) -> dict[str, Any]:
-        """A player's table results, newest first (``limit`` 1–1000): every
-        finished round they held a seat in, with their seat."""
-        return account_tables(server, name, limit)
-
-    @app.post("/api/tables/{table_id}/join", openapi_extra=json_body(JoinTable))
-    async def join_table(table_id: int, request: Request) -> dict[str, Any]:
-        """Take a seat: ``403`` for a private table without invitation or code,
-        ``409`` when full."""
-        check_id(table_id, "table_id")
-        account = await run_in_threadpool(server.account, request)
-        raw = await request.body()
-        body = JoinTable() if not raw.strip() else await read_model(request, JoinTable)
-        if body.code is not None:  # a guess of a private table's code is counted
-            try:
-                found = await run_in_threadpool(tablestore.load_table, server.engine,
-                                                table_id)
-            except TableError as exc:
-                raise ApiError(exc.status, str(exc)) from None
-            if relies_on_code(found, account, body.code) and not await run_in_threadpool(
-                    guess_allowed, server, account, client_address(request)):
-                raise ApiError(429, CODE_GUESSES)
-        try:
-            table = await run_in_threadpool(tablestore.join_table, server.engine, table_id,
-                                            account, body.code, server.clock.now())
-        except TableError as exc:
-            raise ApiError(exc.status, str(exc)) from None
-        seat = table.seat_of(account)
-        if seat is not None:
-            await hub.touch([(table_id, seat)])  # away from now on until connected
-        await hub.events.publish({"kind": "table", "table": table_id})
-        return {"seat": seat}
-
-    @app.websocket("/api/tables/{table_id}/live")
-    async def live(socket: WebSocket, table_id: int) -> None:
-        token = socket.query_params.get("token")
-        code = socket.query_params.get("code")
-        account = None
-        try:
-            if token:
-                account = await run_in_threadpool(accounts.account_for, server.engine, token)
-                if account is not None:  # a live connection: the player is online
-                    await run_in_threadpool(server.online.seen, account.id)
-        except sa.exc.SQLAlchemyError as exc:  # the database away: no one's fault here
-            hub.outages.failed(server.clock.now())  # and no one's away time counts
-            log.warning("table %s: a live connection refused, the database is away (%s)",
-                        table_id, type(exc).__name__)
-            await socket.accept()
-            await socket.close(1013, DATABASE_AWAY)
-            return
-        await socket.accept()
-        problem = id_problem(table_id, "table_id")
-        if problem is not None:
-            await socket.send_json(refused(f"no such table ({problem})", "not-found"))
-            await socket.close(4404)
-            return
-        if token and account is None:
-            await socket.send_json(refused("sign in first: the token is not valid", "signed-out"))
-            await socket.close(4401)
-            return
-        try:
-            table = await hub.table(table_id)
-            guessed = relies_on_code(table, account, code) and not await run_in_threadpool(
-                guess_allowed, server, account, client_address(socket))
-        except TableError as exc:
-            await socket.send_json(refused(str(exc), "not-found"))
-            await socket.close(4404)
-            return
-        except sa.exc.SQLAlchemyError:
-            hub.outages.failed(server.clock.now())
-            await socket.close(1013, DATABASE_AWAY)
-            return
-        if guessed:
-            await socket.send_json(refused(CODE_GUESSES, "too-many"))
-            await socket.close(4429)
-            return
-        if not table.may_watch(account, code):
-            await socket.send_json(refused("this table is private: an invitation or its "
-                                           "code is needed", "private"))
-            await socket.close(4403)
-            return
-        watcher = Watcher(socket, account,
-                          token=accounts.token_hash(token) if account and token else None)
-        hub.watchers.setdefault(table_id, set()).add(watcher)
-        try:
-            if watcher.token in hub.revoked:  # signed out while this connection opened
-                watcher.signed_out = True
-                await close_signed_out(socket, watcher.lock)
-                return
-            await hub.arrived(watcher, table_id)
-            # read again only if it changed since (a table announcement drops it)
-            table = await hub.cached_table(table_id)
-            await watcher.send(table.message())
-            clock = hub.clock_message(table)
-            if clock is not None:
-                await watcher.send(clock)
-            await hub.deliver_moves(table_id, only=watcher)
-            if table.status == "finished":
-                done = await run_in_threadpool(tablestore.results, server.engine, table_id)
-                if done:
-                    await watcher.send({"type": "result", "scores": done[-1]["scores"],
-                                        "winner": done[-1]["winner"]})
-            # counted per account (an address when not signed in), across reconnects
-            budget = f"table:{account.id}" if account else \
-                f"table-address:{client_address(socket)}"
-            while True:
-                text = await receive_text(socket)
-                if watcher.signed_out:
-                    await close_signed_out(socket, watcher.lock)
-                    break
-                if not server.live_messages.hit(budget):
-                    await watcher.send(refused(f"too many messages: at most "
-                                               f"{server.messages_per_minute} a minute",
-                                               "too-many"))
-                    break
-                if text is None:
-                    await watcher.send(refused(BINARY_FRAME, "malformed"))
-                    continue
-                try:
-                    message = json.loads(text)
-                except (ValueError, RecursionError):
-                    await watcher.send(refused("expected one JSON object per message", "malformed"))
-                    continue
-                kind = message.get("type") if isinstance(message, dict) else None
-                if kind == "act" and "action" not in message:
-                    await watcher.send(refused("action: missing (expected [name, "
-                                               "*arguments] as written in game.log)",
-                                               "malformed"))
-                elif kind == "act":
-                    await hub.act(watcher, table_id, message.get("action"))
-                elif kind == "leave":
-                    await hub.leave(watcher, table_id)
-                    break
-                elif kind == "rematch":
-                    await hub.rematch(watcher, table_id)
-                else:
-                    await watcher.send(refused("type: expected act, leave or rematch", "malformed"))
-        except GONE:
-            pass
-        finally:
-            closed = hub.clock.now()
-            hub.watchers.get(table_id, set()).discard(watcher)
-            hub.drop(table_id)
-            with contextlib.suppress(Exception):
-                await hub.departed(watcher, table_id, closed)
-            with contextlib.suppress(Exception):
-                await socket.close()
-
-    return hub

@@ -21,7 +21,7 @@ from test_server_tables import WAIT, auth, live, new_table, receive, until
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from blockyard.server import accounts, db, social
+from blockyard.server import accounts, db, settings, social
 
 
 def me_live(server: Server, token: str) -> ClientConnection:
@@ -32,7 +32,7 @@ def me_live(server: Server, token: str) -> ClientConnection:
 def online(server: Server, token: str) -> list[str]:
     answer = server.client.get("/api/players/online", headers=auth(token))
     assert answer.status_code == 200, answer.text
-    assert answer.json()["seconds"] == social.PRESENCE_SECONDS
+    assert answer.json()["seconds"] == settings.PRESENCE_SECONDS
     players = answer.json()["players"]
     assert isinstance(players, list)
     return players
@@ -260,5 +260,5 @@ def test_serve_refuses_a_bad_presence_window(tmp_path: Path, value: str) -> None
     sqlite = f"sqlite:///{tmp_path / 'x.sqlite3'}"
     answer = subprocess.run([sys.executable, "-m", "blockyard", "serve", "--database",
                              sqlite], capture_output=True, text=True, timeout=60,
-                            env={**os.environ, social.PRESENCE_ENV: value})
-    assert answer.returncode == 2 and social.PRESENCE_ENV in answer.stderr, answer.stderr
+                            env={**os.environ, settings.PRESENCE_ENV: value})
+    assert answer.returncode == 2 and settings.PRESENCE_ENV in answer.stderr, answer.stderr

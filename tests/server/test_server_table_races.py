@@ -185,10 +185,12 @@ def test_a_seat_is_present_only_while_its_current_player_is_connected(
     from types import SimpleNamespace
 
     from blockyard.server.clock import SystemClock
+    from blockyard.server.settings import Settings
     from blockyard.server.tables import Hub, Watcher
 
     ann, ben, cat = players(engine, 3)
-    hub = Hub(SimpleNamespace(engine=engine, clock=SystemClock()))  # type: ignore[arg-type]
+    hub = Hub(SimpleNamespace(engine=engine, clock=SystemClock(),  # type: ignore[arg-type]
+                              settings=Settings(database=str(engine.url))))
     table = tablestore.create_table(engine, ann, "eu-classic", 2, False, [], None)
     # ben watches as a spectator, then takes the seat while connected
     hub.watchers[table.id] = {Watcher(None, ann), Watcher(None, ben),  # type: ignore[arg-type]

@@ -1,0 +1,132 @@
+"""The players' routes: ``GET /api/players/online``, ``GET /api/me/invitations``,
+``POST /api/me/invitations/{id}/accept`` and ``…/decline``, and the WebSocket
+``/api/me/live`` (the invitations and the players online, pushed).
+
+What they do is :class:`~blockyard.server.social.Social`'s; these routes read the
+request, ask it and answer.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from typing import Any
+
+from fastapi import APIRouter, WebSocket
+from fastapi.responses import Response
+from starlette.concurrency import run_in_threadpool
+
+from .. import accounts
+from ..social import MAX_FEEDS, MAX_ONLINE, Feed, accept, decline, pending_invitations
+from ..sockets import BINARY_FRAME, GONE, close_signed_out, receive_text
+from ..state import HubDep, ServerDep, SignedIn, SocialDep
+from ..tablestore import TableError
+from ..web import ApiError
+from .tables import TableId
+
+router = APIRouter()
+
+
+@router.get("/api/players/online")
+async def players_online(account: SignedIn, server: ServerDep,
+                         limit: int = MAX_ONLINE) -> dict[str, Any]:
+    """The players online (an authenticated call or a live connection within
+    the last ``seconds``), alphabetically; the caller is one of them."""
+    if not 1 <= limit <= MAX_ONLINE:
+        raise ApiError(422, f"limit: expected 1 to {MAX_ONLINE}")
+    players = await run_in_threadpool(server.online.online, limit)
+    return {"players": players, "seconds": server.online.seconds}
+
+@router.get("/api/me/invitations")
+async def my_invitations(account: SignedIn, server: ServerDep) -> dict[str, Any]:
+    """The caller's pending invitations, newest first."""
+    found = await run_in_threadpool(pending_invitations, server.engine, account.id)
+    return {"invitations": found}
+
+@router.post("/api/me/invitations/{table_id}/accept")
+async def accept_invitation(table_id: TableId, account: SignedIn, server: ServerDep,
+                            hub: HubDep, players: SocialDep) -> dict[str, Any]:
+    """Accept an invitation: a seat at its table. ``404`` no pending
+    invitation to it, ``409`` the table is full."""
+    try:
+        table = await run_in_threadpool(accept, server.engine, account, table_id,
+                                        server.clock.now())
+    except TableError as exc:
+        raise ApiError(exc.status, str(exc)) from None
+    await hub.events.publish({"kind": "table", "table": table_id})
+    await players.announce([account.id])
+    return {"table": table_id, "seat": table.seat_of(account)}
+
+@router.post("/api/me/invitations/{table_id}/decline", status_code=204)
+async def decline_invitation(table_id: TableId, account: SignedIn, server: ServerDep,
+                             hub: HubDep) -> Response:
+    """Decline an invitation (``404`` no pending invitation to that table)."""
+    try:
+        await run_in_threadpool(decline, server.engine, account, table_id)
+    except TableError as exc:
+        raise ApiError(exc.status, str(exc)) from None
+    # the table's "invited" changed: its players are told, and every player
+    # invited to it (the one who declined among them) gets their list again
+    await hub.events.publish({"kind": "table", "table": table_id})
+    return Response(status_code=204)
+
+@router.websocket("/api/me/live")
+async def me_live(socket: WebSocket, server: ServerDep, hub: HubDep,
+                  players: SocialDep) -> None:
+    """A player's own live channel: their invitations and the players online,
+    pushed as they change; ``refresh`` asks for both again."""
+    token = socket.query_params.get("token")
+    account = await run_in_threadpool(accounts.account_for, server.engine, token)
+    await socket.accept()
+    if account is None:
+        await socket.send_json({"type": "refused", "kind": "signed-out",
+                                "reason": "sign in first: the token is not valid"})
+        await socket.close(4401)
+        return
+    mine = players.feeds.setdefault(account.id, set())
+    if len(mine) >= MAX_FEEDS:
+        await socket.send_json({"type": "refused", "kind": "too-many",
+                                "reason": f"at most {MAX_FEEDS} "
+                                "of these connections per player"})
+        await socket.close(4429)
+        return
+    feed = Feed(socket, account, token=accounts.token_hash(token or ""))
+    mine.add(feed)
+    try:
+        if feed.token in hub.revoked:  # signed out while this connection opened
+            await close_signed_out(socket, feed.lock)
+            return
+        await run_in_threadpool(server.online.seen_now, [account.id])
+        await players.push_invitations(account.id)
+        await players.push_online(only=feed)
+        while True:
+            text = await receive_text(socket)
+            # counted per account across its reconnects
+            if not server.live_messages.hit(f"me:{account.id}"):
+                await feed.send({"type": "refused", "kind": "too-many",
+                                 "reason": "too many messages: at "
+                                 f"most {server.messages_per_minute} a minute"})
+                break
+            if text is None:
+                await feed.send({"type": "refused", "kind": "malformed",
+                                 "reason": BINARY_FRAME})
+                continue
+            try:
+                message = json.loads(text)
+            except (ValueError, RecursionError):
+                message = None
+            if isinstance(message, dict) and message.get("type") == "refresh":
+                await players.push_invitations(account.id)
+                await players.push_online(only=feed)
+            else:
+                await feed.send({"type": "refused", "kind": "malformed",
+                                 "reason": "type: expected refresh"})
+    except GONE:
+        pass
+    finally:
+        mine.discard(feed)
+        if not mine:
+            players.feeds.pop(account.id, None)
+        with contextlib.suppress(Exception):
+            await socket.close()
+

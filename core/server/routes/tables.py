@@ -1,0 +1,298 @@
+"""The live tables' routes: ``POST /api/tables``, ``GET /api/tables``, ``GET
+/api/tables/{id}``, ``POST /api/tables/{id}/join``, ``GET
+/api/accounts/{name}/tables`` and the WebSocket ``/api/tables/{id}/live``.
+
+What a table does is the :class:`~blockyard.server.tables.Hub`'s and its
+referees'; these routes read the request, ask the hub and answer.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from typing import Annotated, Any
+
+import sqlalchemy as sa
+from fastapi import APIRouter, Depends, Request, WebSocket
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
+
+from ...discovery import load_ruleset
+from ...errors import PluginError, RulesetError
+from ...game import today_in
+from ...ruleset import ID_PATTERN
+from .. import accounts, social, tablestore
+from ..sockets import BINARY_FRAME, DATABASE_AWAY, GONE, close_signed_out, receive_text
+from ..state import HubDep, ServerDep, SignedIn, SocialDep
+from ..tables import (
+    CODE_GUESSES,
+    Watcher,
+    account_tables,
+    guess_allowed,
+    log,
+    refused,
+    relies_on_code,
+)
+from ..tablestore import TableError
+from ..web import ApiError, bearer, check_id, client_address, id_problem, json_body, read_model
+
+router = APIRouter()
+
+
+def table_id_checked(table_id: int) -> int:
+    """The path's ``table_id`` when it can be a stored table's (``422`` otherwise,
+    before anything else is asked)."""
+    return check_id(table_id, "table_id")
+
+
+TableId = Annotated[int, Depends(table_id_checked)]
+
+
+class NewTable(BaseModel):
+    """``POST /api/tables``: the ruleset, the seats, who may join."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+    ruleset_id: Annotated[str, Field(max_length=64)]
+    seats: Annotated[int, Field(ge=tablestore.MIN_SEATS, le=tablestore.MAX_SEATS)] = 2
+    private: bool = False
+    invite: Annotated[list[Annotated[str, Field(max_length=24)]],
+                      Field(max_length=tablestore.MAX_INVITES)] = []
+
+
+class JoinTable(BaseModel):
+    """``POST /api/tables/{id}/join``: the table's code (for a private table
+    without invitation)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+    code: Annotated[str | None, Field(max_length=16)] = None
+
+
+def served_ruleset(ruleset_id: str) -> str | None:
+    """The date a new table of ``ruleset_id`` plays (``""`` for a ruleset that is
+    not daily), or ``None`` when this server does not serve it."""
+    if not ID_PATTERN.match(ruleset_id):
+        return None
+    try:
+        ruleset = load_ruleset(ruleset_id)
+    except (RulesetError, PluginError):
+        return None
+    return today_in(ruleset.timezone).isoformat() if ruleset.is_daily else ""
+
+
+@router.post("/api/tables", status_code=201, openapi_extra=json_body(NewTable))
+async def create_table(request: Request, account: SignedIn, server: ServerDep, hub: HubDep,
+                       players: SocialDep) -> dict[str, Any]:
+    """Open a table: the creator holds seat 0; ``private`` tables admit the
+    invited names and whoever has the code."""
+    body = await read_model(request, NewTable)
+    for name in body.invite:
+        try:
+            accounts.check_name(name)
+        except accounts.AccountError:
+            raise ApiError(422, f"invite: {name!r} is not an account name") from None
+    date = served_ruleset(body.ruleset_id)
+    if date is None:
+        raise ApiError(422, f"ruleset_id: this server does not serve "
+                            f"{body.ruleset_id!r}")
+    try:  # floods of invitations are refused (429) before the table opens
+        invited = await run_in_threadpool(social.check_invites, server.engine, account,
+                                          body.invite)
+    except social.InviteRefused as exc:
+        raise ApiError(exc.status, str(exc)) from None
+    try:
+        table = await run_in_threadpool(
+            tablestore.create_table, server.engine, account, body.ruleset_id, body.seats,
+            body.private, body.invite, date or None)
+    except TableError as exc:
+        raise ApiError(exc.status, str(exc)) from None
+    await hub.touch([(table.id, 0)])  # away from now on until connected
+    await players.announce(invited)  # pushed to the invited players
+    return {"id": table.id, "code": table.code}
+
+
+@router.get("/api/tables")
+def list_tables(server: ServerDep) -> dict[str, Any]:
+    """Public tables that are waiting or playing, newest first."""
+    found = tablestore.list_tables(server.engine)
+    return {"tables": [{"id": t.id, "ruleset_id": t.ruleset_id, "seats": list(t.players),
+                        "status": t.status} for t in found]}
+
+
+@router.get("/api/tables/{table_id}")
+def get_table(table_id: TableId, request: Request, server: ServerDep,
+              code: str | None = None) -> dict[str, Any]:
+    """A table with the results of its finished rounds. A private table is
+    shown in full only to whom may watch it (seated or invited, signed in with
+    ``Authorization: Bearer TOKEN``, or with its ``code`` in the query); to
+    anyone else only its ``id``, ``seats`` and ``status``."""
+    try:
+        table = tablestore.load_table(server.engine, table_id)
+    except TableError as exc:
+        raise ApiError(exc.status, str(exc)) from None
+    if table.private:
+        token = bearer(request)
+        account = accounts.account_for(server.engine, token) if token else None
+        code = code[:32] if code else None
+        if relies_on_code(table, account, code) \
+                and not guess_allowed(server, account, client_address(request)):
+            raise ApiError(429, CODE_GUESSES)
+        if not table.may_watch(account, code):
+            return {"id": table.id, "seats": list(table.players),
+                    "status": table.status}
+    message = table.message()
+    del message["type"]
+    return {**message, "results": tablestore.results(server.engine, table_id)}
+
+
+@router.get("/api/accounts/{name}/tables")
+def get_player_tables(name: str, server: ServerDep, limit: int = 100) -> dict[str, Any]:
+    """A player's table results, newest first (``limit`` 1–1000): every
+    finished round they held a seat in, with their seat."""
+    return account_tables(server, name, limit)
+
+
+@router.post("/api/tables/{table_id}/join", openapi_extra=json_body(JoinTable))
+async def join_table(table_id: TableId, request: Request, account: SignedIn,
+                     server: ServerDep, hub: HubDep) -> dict[str, Any]:
+    """Take a seat: ``403`` for a private table without invitation or code,
+    ``409`` when full."""
+    raw = await request.body()
+    body = JoinTable() if not raw.strip() else await read_model(request, JoinTable)
+    if body.code is not None:  # a guess of a private table's code is counted
+        try:
+            found = await run_in_threadpool(tablestore.load_table, server.engine,
+                                            table_id)
+        except TableError as exc:
+            raise ApiError(exc.status, str(exc)) from None
+        if relies_on_code(found, account, body.code) and not await run_in_threadpool(
+                guess_allowed, server, account, client_address(request)):
+            raise ApiError(429, CODE_GUESSES)
+    try:
+        table = await run_in_threadpool(tablestore.join_table, server.engine, table_id,
+                                        account, body.code, server.clock.now())
+    except TableError as exc:
+        raise ApiError(exc.status, str(exc)) from None
+    seat = table.seat_of(account)
+    if seat is not None:
+        await hub.touch([(table_id, seat)])  # away from now on until connected
+    await hub.events.publish({"kind": "table", "table": table_id})
+    return {"seat": seat}
+
+
+@router.websocket("/api/tables/{table_id}/live")
+async def live(socket: WebSocket, table_id: int, server: ServerDep, hub: HubDep) -> None:
+    """A table's live channel: the table and its moves as they are made; a
+    player's ``act``, ``leave`` and ``rematch``."""
+    token = socket.query_params.get("token")
+    code = socket.query_params.get("code")
+    account = None
+    try:
+        if token:
+            account = await run_in_threadpool(accounts.account_for, server.engine, token)
+            if account is not None:  # a live connection: the player is online
+                await run_in_threadpool(server.online.seen, account.id)
+    except sa.exc.SQLAlchemyError as exc:  # the database away: no one's fault here
+        hub.outages.failed(server.clock.now())  # and no one's away time counts
+        log.warning("table %s: a live connection refused, the database is away (%s)",
+                    table_id, type(exc).__name__)
+        await socket.accept()
+        await socket.close(1013, DATABASE_AWAY)
+        return
+    await socket.accept()
+    problem = id_problem(table_id, "table_id")
+    if problem is not None:
+        await socket.send_json(refused(f"no such table ({problem})", "not-found"))
+        await socket.close(4404)
+        return
+    if token and account is None:
+        await socket.send_json(refused("sign in first: the token is not valid", "signed-out"))
+        await socket.close(4401)
+        return
+    try:
+        table = await hub.table(table_id)
+        guessed = relies_on_code(table, account, code) and not await run_in_threadpool(
+            guess_allowed, server, account, client_address(socket))
+    except TableError as exc:
+        await socket.send_json(refused(str(exc), "not-found"))
+        await socket.close(4404)
+        return
+    except sa.exc.SQLAlchemyError:
+        hub.outages.failed(server.clock.now())
+        await socket.close(1013, DATABASE_AWAY)
+        return
+    if guessed:
+        await socket.send_json(refused(CODE_GUESSES, "too-many"))
+        await socket.close(4429)
+        return
+    if not table.may_watch(account, code):
+        await socket.send_json(refused("this table is private: an invitation or its "
+                                       "code is needed", "private"))
+        await socket.close(4403)
+        return
+    watcher = Watcher(socket, account,
+                      token=accounts.token_hash(token) if account and token else None)
+    hub.watchers.setdefault(table_id, set()).add(watcher)
+    try:
+        if watcher.token in hub.revoked:  # signed out while this connection opened
+            watcher.signed_out = True
+            await close_signed_out(socket, watcher.lock)
+            return
+        await hub.arrived(watcher, table_id)
+        # read again only if it changed since (a table announcement drops it)
+        table = await hub.cached_table(table_id)
+        await watcher.send(table.message())
+        clock = hub.clock_message(table)
+        if clock is not None:
+            await watcher.send(clock)
+        await hub.deliver_moves(table_id, only=watcher)
+        if table.status == "finished":
+            done = await run_in_threadpool(tablestore.results, server.engine, table_id)
+            if done:
+                await watcher.send({"type": "result", "scores": done[-1]["scores"],
+                                    "winner": done[-1]["winner"]})
+        # counted per account (an address when not signed in), across reconnects
+        budget = f"table:{account.id}" if account else \
+            f"table-address:{client_address(socket)}"
+        while True:
+            text = await receive_text(socket)
+            if watcher.signed_out:
+                await close_signed_out(socket, watcher.lock)
+                break
+            if not server.live_messages.hit(budget):
+                await watcher.send(refused(f"too many messages: at most "
+                                           f"{server.messages_per_minute} a minute",
+                                           "too-many"))
+                break
+            if text is None:
+                await watcher.send(refused(BINARY_FRAME, "malformed"))
+                continue
+            try:
+                message = json.loads(text)
+            except (ValueError, RecursionError):
+                await watcher.send(refused("expected one JSON object per message", "malformed"))
+                continue
+            kind = message.get("type") if isinstance(message, dict) else None
+            if kind == "act" and "action" not in message:
+                await watcher.send(refused("action: missing (expected [name, "
+                                           "*arguments] as written in game.log)",
+                                           "malformed"))
+            elif kind == "act":
+                await hub.act(watcher, table_id, message.get("action"))
+            elif kind == "leave":
+                await hub.leave(watcher, table_id)
+                break
+            elif kind == "rematch":
+                await hub.rematch(watcher, table_id)
+            else:
+                await watcher.send(refused("type: expected act, leave or rematch", "malformed"))
+    except GONE:
+        pass
+    finally:
+        closed = hub.clock.now()
+        hub.watchers.get(table_id, set()).discard(watcher)
+        hub.drop(table_id)
+        with contextlib.suppress(Exception):
+            await hub.departed(watcher, table_id, closed)
+        with contextlib.suppress(Exception):
+            await socket.close()
+

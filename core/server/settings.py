@@ -1,0 +1,160 @@
+"""The server's settings: one object for every flag and environment variable a
+server process decides by.
+
+``blockyard serve`` reads them once with :meth:`Settings.from_env` before it
+starts anything (a bad value is refused there, naming the variable) and hands
+the database and the verifying processes on to its uvicorn workers in the
+environment; each worker reads the same object back
+(:func:`blockyard.server.app.create_app_from_env`). Tests build one directly.
+
+=====================================  ============================================
+variable                               what it sets
+=====================================  ============================================
+``BLOCKYARD_SERVER_DATABASE``          the database URL (``blockyard serve`` sets it)
+``BLOCKYARD_SERVER_VERIFIERS``         verifying processes per server process
+``BLOCKYARD_SERVER_LIMITS``            rate limits, ``name=count,…`` per minute
+``BLOCKYARD_SERVER_PRESENCE_SECONDS``  how long a player counts as online
+``BLOCKYARD_SERVER_IDLE_SECONDS``      a seat with no action this long is ended
+``BLOCKYARD_SERVER_ABANDON_SECONDS``   a seat with no connection this long is ended
+``BLOCKYARD_SERVER_CLOCK_TOLERANCE``   how far a falling game's clock may lag
+``BLOCKYARD_SERVER_HEADER_SECONDS``    time a request has for its headers
+``BLOCKYARD_SERVER_BODY_SECONDS``      time a request has for its body
+=====================================  ============================================
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from .referee import (
+    ABANDON_ENV,
+    ABANDON_SECONDS,
+    CLOCK_ENV,
+    CLOCK_TOLERANCE,
+    IDLE_ENV,
+    IDLE_SECONDS,
+    Timing,
+)
+
+DATABASE_ENV = "BLOCKYARD_SERVER_DATABASE"
+"""The database URL handed to each server process (``blockyard serve`` sets it)."""
+VERIFIERS_ENV = "BLOCKYARD_SERVER_VERIFIERS"
+"""How many verifying processes each server process runs (default: its share of
+the cores)."""
+LIMITS_ENV = "BLOCKYARD_SERVER_LIMITS"
+LIMITS = {"sign_in_address": 30, "sign_in_name": 10, "create": 10, "submit": 30,
+          "code_account": 10, "code_address": 30, "messages": 600}
+"""Attempts per minute: sign-ins per client address and per account name, new
+accounts per address, game submissions per account, table-code guesses per account
+and per address, live messages per account (an address when not signed in) on each
+channel, across reconnects (over it the connection is closed)."""
+PRESENCE_ENV = "BLOCKYARD_SERVER_PRESENCE_SECONDS"
+PRESENCE_SECONDS = 60.0
+"""A player is online this long after their last authenticated call or live
+connection."""
+MIN_PRESENCE_SECONDS = 3.0
+HEADER_ENV = "BLOCKYARD_SERVER_HEADER_SECONDS"
+HEADER_SECONDS = 10.0
+"""The time a request has to send its headers whole (from the connection's start,
+or the end of the answer before)."""
+BODY_ENV = "BLOCKYARD_SERVER_BODY_SECONDS"
+BODY_SECONDS = 60.0
+"""The time a request has to send its body once its headers are in (a replay of
+the largest size, 8 MiB, at 140 kB/s)."""
+MIN_REQUEST_SECONDS = 1.0
+"""The least either request deadline may be set to (a request needs some time to
+arrive)."""
+MAX_SECONDS = 86_400.0
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What one server process decides by, besides its clock."""
+
+    database: str
+    verifiers: int | None = None
+    """Verifying processes (``None``: one per core)."""
+    limits: Mapping[str, int] = field(default_factory=lambda: dict(LIMITS))
+    """Counts per minute, by the names of :data:`LIMITS`."""
+    presence_seconds: float = PRESENCE_SECONDS
+    timing: Timing = field(default_factory=Timing)
+    """The tables' rules of time (idle and abandoned seats, a falling game's clock)."""
+    header_seconds: float = HEADER_SECONDS
+    body_seconds: float = BODY_SECONDS
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None, *,
+                 database: str | None = None) -> Settings:
+        """The settings of ``environ`` (this process's environment unless given),
+        each variable unset taking its default; ``database`` when given, else
+        :data:`DATABASE_ENV`, else the default SQLite file. ``ValueError``
+        naming the variable for a value out of its range."""
+        env = os.environ if environ is None else environ
+        if database is None:
+            database = env.get(DATABASE_ENV, "").strip() or None
+        if database is None:
+            from .db import default_url
+
+            database = default_url()
+        presence = seconds(env, PRESENCE_ENV, PRESENCE_SECONDS, MIN_PRESENCE_SECONDS)
+        header, body = request_deadlines(env)
+        return cls(
+            database=database,
+            verifiers=_count(env, VERIFIERS_ENV),
+            limits=limits(env),
+            presence_seconds=presence,
+            timing=Timing(idle_seconds=seconds(env, IDLE_ENV, IDLE_SECONDS),
+                          abandon_seconds=seconds(env, ABANDON_ENV, ABANDON_SECONDS),
+                          clock_tolerance=seconds(env, CLOCK_ENV, CLOCK_TOLERANCE)),
+            header_seconds=header, body_seconds=body)
+
+
+def seconds(environ: Mapping[str, str], name: str, default: float,
+            least: float = 0.0) -> float:
+    """Seconds (``least`` to a day) from the variable ``name`` of ``environ``,
+    else ``default``; ``ValueError`` naming the variable for anything else."""
+    text = environ.get(name, "").strip()
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not least <= value <= MAX_SECONDS:
+        raise ValueError(f"{name}: expected seconds from {least:g} to {MAX_SECONDS:g}, "
+                         f"found {text[:40]!r}")
+    return value
+
+
+def request_deadlines(environ: Mapping[str, str]) -> tuple[float, float]:
+    """The seconds a request has for its headers, then for its body
+    (:data:`HEADER_ENV`, :data:`BODY_ENV`; ``ValueError`` naming a bad one)."""
+    return (seconds(environ, HEADER_ENV, HEADER_SECONDS, MIN_REQUEST_SECONDS),
+            seconds(environ, BODY_ENV, BODY_SECONDS, MIN_REQUEST_SECONDS))
+
+
+def limits(environ: Mapping[str, str]) -> dict[str, int]:
+    """The counts per minute: :data:`LIMITS` with those of :data:`LIMITS_ENV`
+    (``name=count`` pairs separated by commas); ``ValueError`` naming a bad one."""
+    counts = dict(LIMITS)
+    text = environ.get(LIMITS_ENV, "").strip()
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, _, value = part.partition("=")
+        name = name.strip()
+        if name not in counts or not value.strip().isdigit() \
+                or not 1 <= int(value) <= 1_000_000:
+            raise ValueError(f"{LIMITS_ENV}: {part[:40]!r}: expected NAME=COUNT (1 to "
+                             f"1000000) with NAME one of {', '.join(LIMITS)}")
+        counts[name] = int(value)
+    return counts
+
+
+def _count(environ: Mapping[str, str], name: str) -> int | None:
+    text = environ.get(name, "").strip()
+    if not text:
+        return None
+    if not text.isdigit() or not 1 <= int(text) <= 256:
+        raise ValueError(f"{name}: expected a whole number from 1 to 256, found {text[:40]!r}")
+    return int(text)

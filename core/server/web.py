@@ -1,0 +1,178 @@
+"""The HTTP vocabulary every router shares: the error answer, bodies read and
+limited, ids, the session token and the client's address.
+
+Every answer is JSON; an error is ``{"error": "readable text"}`` with the status
+of the "Online play" contract. Bodies are size-limited before they are read
+(:data:`MAX_BODY`, a replay :data:`~blockyard.replays.MAX_REPLAY_BYTES`) and
+validated field by field: a bad one is ``422``, never a ``500``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, MutableMapping, Sequence
+from typing import Any, TypeVar
+
+from fastapi import Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ValidationError
+from starlette.exceptions import HTTPException
+from starlette.requests import HTTPConnection
+
+from ..replays import MAX_REPLAY_BYTES
+from . import accounts
+from .verify import parse_body
+
+MAX_BODY = 64 << 10
+"""The largest body of any call but ``POST /api/games``."""
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+class ApiError(HTTPException):
+    """An error answer: ``{"error": message}`` with ``status``."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(status, message)
+
+
+def account_listing(name: str, limit: int, key: str,
+                    find: Callable[[str, int], list[Any] | None]) -> dict[str, Any]:
+    """The answer of ``GET /api/accounts/{name}/{key}``: ``{"name", key: find(name,
+    limit)}``; ``ApiError`` 422 for a bad name or a ``limit`` outside 1–1000, 404
+    when ``find`` knows no such account (answers ``None``)."""
+    try:
+        accounts.check_name(name)
+    except accounts.AccountError as exc:
+        raise ApiError(422, str(exc)) from None
+    if not 1 <= limit <= 1000:
+        raise ApiError(422, "limit: expected 1 to 1000")
+    found = find(name, limit)
+    if found is None:
+        raise ApiError(404, f"no account named {name!r}")
+    return {"name": name, key: found}
+
+
+class BodyLimit:
+    """ASGI middleware: a request body over its limit is refused (``422``)
+    before it is read whole."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        limit = MAX_REPLAY_BYTES if scope.get("path") == "/api/games" else MAX_BODY
+        too_big = JSONResponse({"error": f"the body is larger than {limit} bytes"}, 422)
+        for name, value in scope.get("headers", []):
+            if name == b"content-length":
+                try:
+                    size = int(value)
+                except ValueError:
+                    size = limit + 1
+                if size > limit:
+                    await too_big(scope, receive, send)
+                    return
+        seen = 0
+
+        async def limited() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > limit:
+                    raise _TooBig
+            return message
+
+        try:
+            await self.app(scope, limited, send)
+        except _TooBig:
+            await too_big(scope, receive, send)
+
+
+class _TooBig(Exception):
+    pass
+
+
+def parse_json(raw: bytes) -> Any:
+    """A body's JSON (``422`` for anything else)."""
+    try:
+        return parse_body(raw)
+    except ValueError as exc:
+        raise ApiError(422, str(exc)) from None
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+async def read_model(request: Request, model: type[M]) -> M:
+    """The request's JSON body as ``model`` (``422`` naming the first problem)."""
+    data = parse_json(await request.body())
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise ApiError(422, errors_message(exc.errors())) from None
+
+
+MAX_ID = 2**31 - 1
+"""The largest id a stored row can have (PostgreSQL's ``INTEGER``)."""
+
+
+def id_problem(value: int, what: str) -> str | None:
+    """Why ``value`` cannot be the id of a stored ``what`` (1 to :data:`MAX_ID`),
+    or ``None``."""
+    if not 1 <= value <= MAX_ID:
+        return f"{what}: expected an id from 1 to {MAX_ID}, found {str(value)[:40]}"
+    return None
+
+
+def check_id(value: int, what: str) -> int:
+    """``value`` when it can be the id of a stored ``what``, else ``ApiError``
+    422 naming it (an id out of the database's range is never looked up)."""
+    problem = id_problem(value, what)
+    if problem is not None:
+        raise ApiError(422, problem)
+    return value
+
+
+def json_body(model: type[BaseModel]) -> dict[str, Any]:
+    """OpenAPI description of a JSON body of ``model``."""
+    return {"requestBody": {"required": True, "content": {
+        "application/json": {"schema": model.model_json_schema()}}}}
+
+
+def bearer(request: Request) -> str | None:
+    """The token of an ``Authorization: Bearer TOKEN`` header."""
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return token.strip()
+
+
+def client_address(request: HTTPConnection) -> str:
+    """The client's address of a request or live connection (the proxy's
+    ``X-Forwarded-For`` when uvicorn trusts it)."""
+    return request.client.host if request.client else "?"
+
+
+def validation_message(exc: RequestValidationError) -> str:
+    """A readable line for the first problem of a request."""
+    return errors_message(exc.errors())
+
+
+def errors_message(errors: Sequence[Any]) -> str:
+    """A readable line for the first of pydantic's ``errors`` (never the value
+    sent: it may be a password)."""
+    if not errors:
+        return "the request is not valid"
+    first = errors[0]
+    where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
+    message = str(first.get("msg", "not valid"))
+    return f"{where}: {message}" if where else message

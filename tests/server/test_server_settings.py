@@ -1,0 +1,117 @@
+"""The server's settings: one object read from the environment, every variable
+with its documented default, a bad value refused naming its variable, and the
+application deciding by the object it is given."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from blockyard.server import db, settings
+from blockyard.server.referee import Timing
+from blockyard.server.settings import Settings
+
+VARIABLES = {
+    settings.VERIFIERS_ENV: ("3", "verifiers", 3),
+    settings.PRESENCE_ENV: ("7.5", "presence_seconds", 7.5),
+    settings.HEADER_ENV: ("2", "header_seconds", 2.0),
+    settings.BODY_ENV: ("30", "body_seconds", 30.0),
+}
+TIMING = {
+    settings.IDLE_ENV: ("40", "idle_seconds", 40.0),
+    settings.ABANDON_ENV: ("0", "abandon_seconds", 0.0),
+    settings.CLOCK_ENV: ("1.5", "clock_tolerance", 1.5),
+}
+BAD = {
+    settings.VERIFIERS_ENV: ["0", "two", "-1", "1000"],
+    settings.LIMITS_ENV: ["submit", "submit=0", "nonsense=5", "submit=1e3"],
+    settings.PRESENCE_ENV: ["2", "-1", "soon", "90000"],
+    settings.IDLE_ENV: ["-1", "1e9", "nan"],
+    settings.ABANDON_ENV: ["x"],
+    settings.CLOCK_ENV: ["-0.5"],
+    settings.HEADER_ENV: ["0.5", "0"],
+    settings.BODY_ENV: ["100000"],
+}
+
+
+def test_an_empty_environment_gives_the_documented_defaults() -> None:
+    found = Settings.from_env({}, database="sqlite:///x.sqlite3")
+    assert found == Settings(database="sqlite:///x.sqlite3")
+    assert found.verifiers is None
+    assert dict(found.limits) == {"sign_in_address": 30, "sign_in_name": 10, "create": 10,
+                                  "submit": 30, "code_account": 10, "code_address": 30,
+                                  "messages": 600}
+    assert found.presence_seconds == 60.0
+    assert found.timing == Timing(idle_seconds=300.0, abandon_seconds=120.0,
+                                  clock_tolerance=5.0)
+    assert (found.header_seconds, found.body_seconds) == (10.0, 60.0)
+
+
+def test_the_database_comes_from_the_argument_then_the_variable_then_the_default() -> None:
+    env = {settings.DATABASE_ENV: "sqlite:///from-env.sqlite3"}
+    assert Settings.from_env(env).database == "sqlite:///from-env.sqlite3"
+    assert Settings.from_env(env, database="sqlite:///given.sqlite3").database \
+        == "sqlite:///given.sqlite3"
+    assert Settings.from_env({}).database == db.default_url()
+
+
+@pytest.mark.parametrize("name", sorted(VARIABLES))
+def test_each_variable_is_read(name: str) -> None:
+    text, field, value = VARIABLES[name]
+    assert getattr(Settings.from_env({name: f" {text} "}, database=""), field) == value
+
+
+@pytest.mark.parametrize("name", sorted(TIMING))
+def test_each_table_time_is_read(name: str) -> None:
+    text, field, value = TIMING[name]
+    assert getattr(Settings.from_env({name: text}, database="").timing, field) == value
+
+
+def test_the_limits_are_read_by_name() -> None:
+    found = Settings.from_env({settings.LIMITS_ENV: "submit=60, messages=5"}, database="")
+    assert found.limits["submit"] == 60 and found.limits["messages"] == 5
+    assert found.limits["create"] == 10
+
+
+@pytest.mark.parametrize("name,value", [(n, v) for n, values in sorted(BAD.items())
+                                        for v in values])
+def test_a_bad_value_is_refused_naming_its_variable(name: str, value: str) -> None:
+    with pytest.raises(ValueError, match=name):
+        Settings.from_env({name: value}, database="")
+
+
+def test_the_application_decides_by_the_settings_it_is_given(tmp_path: Path) -> None:
+    from blockyard.server.app import create_app
+
+    url = f"sqlite:///{tmp_path / 'settings.sqlite3'}"
+    db.migrate(url)
+    given = Settings(database=url, verifiers=1, presence_seconds=9.0,
+                     limits={**settings.LIMITS, "messages": 7},
+                     timing=Timing(idle_seconds=11.0, abandon_seconds=12.0,
+                                   clock_tolerance=13.0))
+    app = create_app(given)
+    try:
+        server = app.state.server
+        assert server.settings is given and server.database == url
+        assert app.state.hub.timing == given.timing
+        assert server.online.seconds == 9.0
+        assert server.messages_per_minute == 7
+        assert server.verifier.processes == 1
+    finally:
+        app.state.server.close()
+
+
+def test_a_database_url_takes_the_other_settings_from_the_environment(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from blockyard.server.app import create_app
+
+    url = f"sqlite:///{tmp_path / 'env.sqlite3'}"
+    db.migrate(url)
+    monkeypatch.setenv(settings.IDLE_ENV, "21")
+    app = create_app(url, verifiers=2)
+    try:
+        assert app.state.hub.timing.idle_seconds == 21.0
+        assert app.state.server.settings.verifiers == 2
+    finally:
+        app.state.server.close()
