@@ -25,7 +25,7 @@ PASSWORD_MAX = 1024
 def name_problem(name: object) -> str | None:
     """Why ``name`` is not an account name (in English, for logs and the server's
     answer), or ``None`` when it is one."""
-    if not isinstance(name, str) or not NAME_PATTERN.match(name):
+    if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name):
         return f"name: expected {NAME_MIN} to {NAME_MAX} letters, digits, '_' or '-'"
     return None
 

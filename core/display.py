@@ -154,14 +154,14 @@ def _help_texts(table: Params) -> Help:
     for name in table.names():
         if name == "i18n":
             continue
-        if not HELP_NAME.match(name):
+        if not HELP_NAME.fullmatch(name):
             raise table.error(name, "expected a lower-case name (letters, digits, '-', '_')")
         out.append((name, _help_text(table, name)))
     english = dict(out)
     languages = table.table_of("i18n", {})
     translations = []
     for code in languages.names():
-        if not I18N_CODE.match(code):
+        if not I18N_CODE.fullmatch(code):
             raise languages.error(code, "expected a language code such as 'de', 'ne' or "
                                   "'pt_br' (lower-case letters, '_' before a region)")
         lang = languages.table_of(code)
@@ -228,7 +228,7 @@ def _translations(table: Params, where: str) -> tuple[tuple[str, Display], ...]:
     """``[display.i18n]``: a table of player texts per language code."""
     out = []
     for code in table.names():
-        if not I18N_CODE.match(code):
+        if not I18N_CODE.fullmatch(code):
             raise table.error(code, "expected a language code such as 'de', 'ne' or "
                               "'pt_br' (lower-case letters, '_' before a region)")
         lang = table.table_of(code)

@@ -519,7 +519,7 @@ def register_envs(rulesets: Sequence[str | Path | Ruleset] | None = None) -> lis
             if explicit:
                 raise
             continue
-        if not _ID_PATTERN.match(loaded.id):
+        if not _ID_PATTERN.fullmatch(loaded.id):
             if explicit:
                 raise ValueError(f"ruleset id {loaded.id!r} cannot name a Gymnasium "
                                  "environment (letters, digits, '_', '-' and '.' only)")

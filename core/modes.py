@@ -156,7 +156,7 @@ class Mode:
     check_ruleset: Callable[[Ruleset], None] = field(default=_no_ruleset_check)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not MODE_NAME.match(self.name):
+        if not isinstance(self.name, str) or not MODE_NAME.fullmatch(self.name):
             raise ValueError(f"Mode.name: expected a lower-case letter, then up to 31 "
                              f"lower-case letters, digits, '-' or '_', found {self.name!r}")
         where = f"mode {self.name!r}"
@@ -165,7 +165,7 @@ class Mode:
                 for c in self.engine.__mro__):  # blockyard.Game, named: game imports modes' users
             raise ValueError(f"{where}: engine: expected a subclass of blockyard.Game, "
                              f"found {self.engine!r}")
-        if not isinstance(self.view, str) or not VIEW_PATH.match(self.view):
+        if not isinstance(self.view, str) or not VIEW_PATH.fullmatch(self.view):
             raise ValueError(f"{where}: view: expected a dotted path 'package.module:Class', "
                              f"found {self.view!r}")
         if not isinstance(self.checks, ModeChecks):

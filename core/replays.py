@@ -126,12 +126,12 @@ def check_replay_data(data: Any, where: str = "replay") -> dict[str, Any]:
         raise ReplayError(f"{where}: not a Blockyard replay file")
     try:
         rid = validate.check_str(data.get("ruleset_id"), "ruleset_id", 64)
-        if not ID_PATTERN.match(rid):
+        if not ID_PATTERN.fullmatch(rid):
             raise ReplayError(f"{where}: ruleset_id: expected a ruleset id (lower-case "
                               f"letters, digits, '-', '_'), found {rid[:64]!r}")
         for key in ("ruleset_digest", "final_digest"):
             value = validate.check_str(data.get(key), key, 64)
-            if not HEX_DIGEST.match(value):
+            if not HEX_DIGEST.fullmatch(value):
                 raise ReplayError(f"{where}: {key}: expected a SHA-256 in hexadecimal")
         validate.check_int(data.get("score"), "score", -validate.MAX_COUNTER,
                            validate.MAX_COUNTER)

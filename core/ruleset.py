@@ -134,7 +134,7 @@ class Ruleset:
         where = self.where
         meta = Params(data["ruleset"], path=where, prefix="ruleset")
         self.id = meta.string("id")
-        if not ID_PATTERN.match(self.id):
+        if not ID_PATTERN.fullmatch(self.id):
             raise meta.error("id", "expected 1 to 64 lower-case letters, digits, '-' or '_', "
                              f"found {self.id!r}")
         self.name = meta.string("name")
@@ -261,7 +261,7 @@ class Ruleset:
         hooks = self.hooks
         for plugin, answer in hooks.actions(self):
             for spec in answer:
-                if not ACTION_NAME.match(spec.name) or spec.name in RESERVED_NAMES:
+                if not ACTION_NAME.fullmatch(spec.name) or spec.name in RESERVED_NAMES:
                     raise hooks.error(
                         "actions", f"action name {spec.name!r} is not allowed (lower-case "
                         "letters, digits, '-', '_'; not one of "

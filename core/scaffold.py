@@ -17,7 +17,7 @@ NAME_PATTERN = re.compile(r"^[a-z][a-z0-9-]*$")
 
 def names(name: str) -> dict[str, str]:
     """The names a package called ``name`` uses (distribution, module, plugin, ruleset)."""
-    if not NAME_PATTERN.match(name):
+    if not NAME_PATTERN.fullmatch(name):
         raise ValueError(f"plugin name {name!r}: use lower-case letters, digits and '-', "
                          "starting with a letter (e.g. 'bomb-pieces')")
     base = name.removeprefix("blockyard-")

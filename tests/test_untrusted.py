@@ -54,7 +54,7 @@ def test_replay_error_is_a_data_error():
 
 @pytest.mark.parametrize("rid", ["/dev/zero", "/dev/urandom", "../../etc/passwd",
                                  "rules.toml", "eu-classic/../x", "C:\\x", "EU-CLASSIC", "",
-                                 "a" * 65])
+                                 "a" * 65, "eu-classic\n"])
 def test_a_replay_ruleset_id_is_an_id_never_a_path(tmp_path, monkeypatch, rid):
     data = replay_data(finished("eu-classic"))
     data["ruleset_id"] = rid

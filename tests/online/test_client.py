@@ -328,6 +328,7 @@ def test_the_account_rules_are_the_servers(server: Server) -> None:
     assert accountrules.name_problem(longest + "x") is not None
     assert accountrules.name_problem("ab") is not None and accountrules.name_problem("a-_") is None
     assert accountrules.name_problem("Zoë") is not None  # ASCII letters only
+    assert accountrules.name_problem("bob\n") is not None  # nothing after the name
     assert client.create_account(longest, "x" * accountrules.PASSWORD_MIN) == longest
     with pytest.raises(OnlineError) as too_long:
         client.create_account(longest + "x", "x" * accountrules.PASSWORD_MIN)
