@@ -105,9 +105,12 @@ def sign_in(engine: Engine, name: object, password: object) -> str | None:
             or len(name) > 64 or len(password) > MAX_PASSWORD:
         return None
     dummy = _dummy_hash()
-    with engine.connect() as conn:
-        row = conn.execute(sa.select(db.accounts.c.id, db.accounts.c.password_hash)
-                           .where(db.accounts.c.name_key == name.lower())).first()
+    row = None
+    if accountrules.name_problem(name) is None:  # no account has another name (nor a
+        # NUL, which PostgreSQL cannot even compare): not looked up, the hash still paid
+        with engine.connect() as conn:
+            row = conn.execute(sa.select(db.accounts.c.id, db.accounts.c.password_hash)
+                               .where(db.accounts.c.name_key == name.lower())).first()
     stored = row.password_hash if row is not None else dummy
     try:
         _HASHER.verify(stored, password)

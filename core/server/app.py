@@ -14,6 +14,7 @@ import contextlib
 import dataclasses
 import logging
 from collections.abc import AsyncIterator
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -25,6 +26,8 @@ from .. import watchdog
 from ..version import __version__
 from .clock import Clock
 from .routes import ROUTERS
+from .routes import tables as tables_routes
+from .routes.service import served_rulesets
 from .settings import DATABASE_ENV, VERIFIERS_ENV, Settings
 from .social import Social
 from .state import Server
@@ -94,6 +97,16 @@ def create_app(settings: Settings | str, *, verifiers: int | None = None,
 
     for router in ROUTERS:
         app.include_router(router)
+    described = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        """FastAPI's description, with what this server serves in it."""
+        if app.openapi_schema is None:
+            schema = described()
+            tables_routes.describe_served(schema, [r["id"] for r in served_rulesets()])
+        return app.openapi_schema or described()
+
+    app.openapi = openapi  # type: ignore[method-assign]  # FastAPI's way to extend it
     app.add_middleware(BodyLimit)
     return app
 

@@ -10,16 +10,18 @@ validated field by field: a bad one is ``422``, never a ``500``.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, MutableMapping, Sequence
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
-from fastapi import Request
+from fastapi import Path, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ValidationError
 from starlette.exceptions import HTTPException
 from starlette.requests import HTTPConnection
 
+from .. import accountrules
 from ..replays import MAX_REPLAY_BYTES
+from ..ruleset import ID_PATTERN
 from . import accounts
 from .verify import parse_body
 
@@ -31,6 +33,32 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+class ErrorAnswer(BaseModel):
+    """Every error answer's body: one readable sentence."""
+
+    error: str
+
+
+ERROR_STATUSES = {
+    401: "not signed in: no valid session token (Authorization: Bearer TOKEN)",
+    403: "not allowed: a private table without an invitation or its code",
+    404: "no such thing: an account, a game, a table, a ruleset this server serves",
+    409: "a conflict: a name taken, a game submitted already, a table full",
+    422: "the request is not valid: the sentence names the field and what was wrong",
+    429: "too many attempts: try again in a minute",
+}
+"""What each error status of the API means (the OpenAPI description's words)."""
+
+
+def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI ``responses`` of a route answering ``statuses`` besides its
+    success, each with the :class:`ErrorAnswer` body (a route's ``422`` replaces
+    FastAPI's own validation-error description: this server answers with a
+    sentence)."""
+    return {status: {"model": ErrorAnswer, "description": ERROR_STATUSES[status]}
+            for status in sorted(statuses)}
 
 
 class ApiError(HTTPException):
@@ -139,6 +167,24 @@ def check_id(value: int, what: str) -> int:
     if problem is not None:
         raise ApiError(422, problem)
     return value
+
+
+# What a path or query parameter may be, as the OpenAPI description says it. The
+# routes check each themselves and answer 422 with their own sentence, so these
+# describe (json_schema_extra) rather than validate.
+RulesetId = Annotated[str, Path(json_schema_extra={"pattern": ID_PATTERN.pattern,
+                                                   "maxLength": 64})]
+"""A ruleset id in a path."""
+AccountName = Annotated[str, Path(json_schema_extra={
+    "pattern": accountrules.NAME_PATTERN.pattern, "minLength": accountrules.NAME_MIN,
+    "maxLength": accountrules.NAME_MAX})]
+"""An account's name in a path."""
+RowId = Annotated[int, Path(json_schema_extra={"minimum": 1, "maximum": 2**31 - 1})]
+"""A stored row's id (a game's, a table's) in a path."""
+Limit = Annotated[int, Query(json_schema_extra={"minimum": 1, "maximum": 1000})]
+"""How many entries a listing answers."""
+Day = Annotated[str | None, Query(json_schema_extra={"format": "date"})]
+"""A date, ``YYYY-MM-DD``."""
 
 
 def json_body(model: type[BaseModel]) -> dict[str, Any]:

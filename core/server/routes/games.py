@@ -5,22 +5,34 @@
 from __future__ import annotations
 
 import datetime as _dt
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from starlette.concurrency import run_in_threadpool
 
 from ...ruleset import ID_PATTERN
 from .. import accounts, games
 from ..state import ServerDep, SignedIn
 from ..verify import Refused
-from ..web import ApiError, account_listing, check_id
+from ..web import (
+    AccountName,
+    ApiError,
+    Day,
+    Limit,
+    RowId,
+    RulesetId,
+    account_listing,
+    check_id,
+    errors,
+)
 
 router = APIRouter()
 MAX_LEADERBOARD = 100
+LeaderboardLimit = Annotated[int, Query(json_schema_extra={"minimum": 1,
+                                                           "maximum": MAX_LEADERBOARD})]
 
 
-@router.post("/api/games", status_code=201)
+@router.post("/api/games", status_code=201, responses=errors(401, 409, 422, 429))
 async def submit_game(request: Request, account: SignedIn, server: ServerDep
                       ) -> dict[str, Any]:
     """Submit a finished game's replay file (JSON as ``blockyard.replays``
@@ -42,8 +54,8 @@ async def submit_game(request: Request, account: SignedIn, server: ServerDep
             "counted": counted}
 
 
-@router.get("/api/games/{game_id}")
-def get_game(game_id: int, server: ServerDep) -> dict[str, Any]:
+@router.get("/api/games/{game_id}", responses=errors(404, 422))
+def get_game(game_id: RowId, server: ServerDep) -> dict[str, Any]:
     """A stored game's replay JSON: anyone may watch and verify it."""
     check_id(game_id, "game_id")
     found = games.game_replay(server.engine, game_id)
@@ -52,21 +64,21 @@ def get_game(game_id: int, server: ServerDep) -> dict[str, Any]:
     return found
 
 
-@router.get("/api/accounts/{name}/games")
-def get_player_games(name: str, server: ServerDep, limit: int = 100) -> dict[str, Any]:
+@router.get("/api/accounts/{name}/games", responses=errors(404, 422))
+def get_player_games(name: AccountName, server: ServerDep, limit: Limit = 100) -> dict[str, Any]:
     """A player's verified games, newest first (``limit`` 1–1000): the records
     that follow an account from machine to machine."""
     return account_listing(name, limit, "games",
                            lambda who, n: games.player_games(server.engine, who, n))
 
 
-@router.get("/api/leaderboards/{ruleset_id}")
-def get_leaderboard(ruleset_id: str, server: ServerDep, date: str | None = None,
-                    limit: int = 20) -> dict[str, Any]:
+@router.get("/api/leaderboards/{ruleset_id}", responses=errors(404, 422))
+def get_leaderboard(ruleset_id: RulesetId, server: ServerDep, date: Day = None,
+                    limit: LeaderboardLimit = 20) -> dict[str, Any]:
     """The best counted games, best first. Daily rulesets: of ``date``
     (default today, UTC), each player's first finished game of that date.
     Other rulesets: each player's best (of ``date`` when given)."""
-    if len(ruleset_id) > 64 or not ID_PATTERN.match(ruleset_id):
+    if len(ruleset_id) > 64 or not ID_PATTERN.fullmatch(ruleset_id):
         raise ApiError(422, "ruleset_id: expected a ruleset id")
     if date is not None:
         try:

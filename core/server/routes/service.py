@@ -13,7 +13,7 @@ from ...discovery import list_rulesets, load_ruleset
 from ...errors import PluginError, RulesetError
 from ...ruleset import ID_PATTERN
 from ...version import __version__
-from ..web import ApiError
+from ..web import ApiError, RulesetId, errors
 
 router = APIRouter()
 
@@ -33,12 +33,12 @@ async def get_rulesets() -> dict[str, Any]:
     return {"rulesets": await run_in_threadpool(served_rulesets)}
 
 
-@router.get("/api/rulesets/{ruleset_id}")
-async def get_ruleset(ruleset_id: str) -> dict[str, Any]:
+@router.get("/api/rulesets/{ruleset_id}", responses=errors(404, 422))
+async def get_ruleset(ruleset_id: RulesetId) -> dict[str, Any]:
     """One served ruleset as ``GET /api/rulesets`` lists it, with its resolved
     rule file (``rules``, TOML): a client names the rule key that differs from
     its own."""
-    if len(ruleset_id) > 64 or not ID_PATTERN.match(ruleset_id):
+    if len(ruleset_id) > 64 or not ID_PATTERN.fullmatch(ruleset_id):
         raise ApiError(422, "ruleset_id: expected a ruleset id")
     found = await run_in_threadpool(served_ruleset, ruleset_id)
     if found is None:
@@ -63,7 +63,7 @@ def served_rulesets() -> list[dict[str, Any]]:
 def served_ruleset(ruleset_id: str) -> dict[str, Any] | None:
     """A served ruleset with its resolved rule text (``rules``), or ``None`` when
     this server does not serve ``ruleset_id``."""
-    if len(ruleset_id) > 64 or not ID_PATTERN.match(ruleset_id):  # an id, never a path
+    if len(ruleset_id) > 64 or not ID_PATTERN.fullmatch(ruleset_id):  # an id, never a path
         return None
     try:
         ruleset = load_ruleset(ruleset_id)

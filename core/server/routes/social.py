@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import contextlib
 import json
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, WebSocket
+from fastapi import APIRouter, Query, WebSocket
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
@@ -21,15 +21,16 @@ from ..social import MAX_FEEDS, MAX_ONLINE, Feed, accept, decline, pending_invit
 from ..sockets import BINARY_FRAME, GONE, close_signed_out, receive_text
 from ..state import HubDep, ServerDep, SignedIn, SocialDep
 from ..tablestore import TableError
-from ..web import ApiError
+from ..web import ApiError, errors
 from .tables import TableId
 
 router = APIRouter()
+OnlineLimit = Annotated[int, Query(json_schema_extra={"minimum": 1, "maximum": MAX_ONLINE})]
 
 
-@router.get("/api/players/online")
+@router.get("/api/players/online", responses=errors(401, 422))
 async def players_online(account: SignedIn, server: ServerDep,
-                         limit: int = MAX_ONLINE) -> dict[str, Any]:
+                         limit: OnlineLimit = MAX_ONLINE) -> dict[str, Any]:
     """The players online (an authenticated call or a live connection within
     the last ``seconds``), alphabetically; the caller is one of them."""
     if not 1 <= limit <= MAX_ONLINE:
@@ -37,13 +38,13 @@ async def players_online(account: SignedIn, server: ServerDep,
     players = await run_in_threadpool(server.online.online, limit)
     return {"players": players, "seconds": server.online.seconds}
 
-@router.get("/api/me/invitations")
+@router.get("/api/me/invitations", responses=errors(401))
 async def my_invitations(account: SignedIn, server: ServerDep) -> dict[str, Any]:
     """The caller's pending invitations, newest first."""
     found = await run_in_threadpool(pending_invitations, server.engine, account.id)
     return {"invitations": found}
 
-@router.post("/api/me/invitations/{table_id}/accept")
+@router.post("/api/me/invitations/{table_id}/accept", responses=errors(401, 404, 409, 422))
 async def accept_invitation(table_id: TableId, account: SignedIn, server: ServerDep,
                             hub: HubDep, players: SocialDep) -> dict[str, Any]:
     """Accept an invitation: a seat at its table. ``404`` no pending
@@ -57,7 +58,8 @@ async def accept_invitation(table_id: TableId, account: SignedIn, server: Server
     await players.announce([account.id])
     return {"table": table_id, "seat": table.seat_of(account)}
 
-@router.post("/api/me/invitations/{table_id}/decline", status_code=204)
+@router.post("/api/me/invitations/{table_id}/decline", status_code=204,
+             responses=errors(401, 404, 422))
 async def decline_invitation(table_id: TableId, account: SignedIn, server: ServerDep,
                              hub: HubDep) -> Response:
     """Decline an invitation (``404`` no pending invitation to that table)."""

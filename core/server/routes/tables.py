@@ -14,9 +14,10 @@ from typing import Annotated, Any
 
 import sqlalchemy as sa
 from fastapi import APIRouter, Depends, Request, WebSocket
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
+from ... import accountrules
 from ...discovery import load_ruleset
 from ...errors import PluginError, RulesetError
 from ...game import today_in
@@ -34,12 +35,24 @@ from ..tables import (
     relies_on_code,
 )
 from ..tablestore import TableError
-from ..web import ApiError, bearer, check_id, client_address, id_problem, json_body, read_model
+from ..web import (
+    AccountName,
+    ApiError,
+    Limit,
+    RowId,
+    bearer,
+    check_id,
+    client_address,
+    errors,
+    id_problem,
+    json_body,
+    read_model,
+)
 
 router = APIRouter()
 
 
-def table_id_checked(table_id: int) -> int:
+def table_id_checked(table_id: RowId) -> int:
     """The path's ``table_id`` when it can be a stored table's (``422`` otherwise,
     before anything else is asked)."""
     return check_id(table_id, "table_id")
@@ -48,14 +61,22 @@ def table_id_checked(table_id: int) -> int:
 TableId = Annotated[int, Depends(table_id_checked)]
 
 
+def _whole(value: Any) -> Any:
+    """A JSON number with no fraction (``3.0``, an integer as JSON Schema counts
+    them) as the integer it is; anything else as sent, for the strict check."""
+    return int(value) if type(value) is float and value.is_integer() else value
+
+
 class NewTable(BaseModel):
     """``POST /api/tables``: the ruleset, the seats, who may join."""
 
     model_config = ConfigDict(strict=True, extra="forbid")
     ruleset_id: Annotated[str, Field(max_length=64)]
-    seats: Annotated[int, Field(ge=tablestore.MIN_SEATS, le=tablestore.MAX_SEATS)] = 2
+    seats: Annotated[int, Field(ge=tablestore.MIN_SEATS, le=tablestore.MAX_SEATS),
+                     BeforeValidator(_whole)] = 2
     private: bool = False
-    invite: Annotated[list[Annotated[str, Field(max_length=24)]],
+    invite: Annotated[list[Annotated[str, Field(max_length=24, json_schema_extra={
+        "pattern": accountrules.NAME_PATTERN.pattern})]],
                       Field(max_length=tablestore.MAX_INVITES)] = []
 
 
@@ -67,10 +88,19 @@ class JoinTable(BaseModel):
     code: Annotated[str | None, Field(max_length=16)] = None
 
 
+def describe_served(schema: dict[str, Any], ruleset_ids: list[str]) -> None:
+    """Say in the OpenAPI description ``schema`` which rulesets a new table may
+    be of (``ruleset_ids``, the ones this server serves): an ``enum`` of the
+    ``ruleset_id`` of ``POST /api/tables``."""
+    body = schema["paths"]["/api/tables"]["post"]["requestBody"]
+    body["content"]["application/json"]["schema"]["properties"]["ruleset_id"]["enum"] = \
+        list(ruleset_ids)
+
+
 def served_ruleset(ruleset_id: str) -> str | None:
     """The date a new table of ``ruleset_id`` plays (``""`` for a ruleset that is
     not daily), or ``None`` when this server does not serve it."""
-    if not ID_PATTERN.match(ruleset_id):
+    if not ID_PATTERN.fullmatch(ruleset_id):
         return None
     try:
         ruleset = load_ruleset(ruleset_id)
@@ -79,7 +109,8 @@ def served_ruleset(ruleset_id: str) -> str | None:
     return today_in(ruleset.timezone).isoformat() if ruleset.is_daily else ""
 
 
-@router.post("/api/tables", status_code=201, openapi_extra=json_body(NewTable))
+@router.post("/api/tables", status_code=201, openapi_extra=json_body(NewTable),
+             responses=errors(401, 422, 429))
 async def create_table(request: Request, account: SignedIn, server: ServerDep, hub: HubDep,
                        players: SocialDep) -> dict[str, Any]:
     """Open a table: the creator holds seat 0; ``private`` tables admit the
@@ -118,7 +149,7 @@ def list_tables(server: ServerDep) -> dict[str, Any]:
                         "status": t.status} for t in found]}
 
 
-@router.get("/api/tables/{table_id}")
+@router.get("/api/tables/{table_id}", responses=errors(404, 422, 429))
 def get_table(table_id: TableId, request: Request, server: ServerDep,
               code: str | None = None) -> dict[str, Any]:
     """A table with the results of its finished rounds. A private table is
@@ -144,14 +175,15 @@ def get_table(table_id: TableId, request: Request, server: ServerDep,
     return {**message, "results": tablestore.results(server.engine, table_id)}
 
 
-@router.get("/api/accounts/{name}/tables")
-def get_player_tables(name: str, server: ServerDep, limit: int = 100) -> dict[str, Any]:
+@router.get("/api/accounts/{name}/tables", responses=errors(404, 422))
+def get_player_tables(name: AccountName, server: ServerDep, limit: Limit = 100) -> dict[str, Any]:
     """A player's table results, newest first (``limit`` 1–1000): every
     finished round they held a seat in, with their seat."""
     return account_tables(server, name, limit)
 
 
-@router.post("/api/tables/{table_id}/join", openapi_extra=json_body(JoinTable))
+@router.post("/api/tables/{table_id}/join", openapi_extra=json_body(JoinTable),
+             responses=errors(401, 403, 404, 409, 422, 429))
 async def join_table(table_id: TableId, request: Request, account: SignedIn,
                      server: ServerDep, hub: HubDep) -> dict[str, Any]:
     """Take a seat: ``403`` for a private table without invitation or code,
