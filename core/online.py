@@ -57,7 +57,7 @@ from typing import Any, Generic, TypeVar
 
 import httpx
 
-from . import provenance
+from . import protocol, provenance
 from .errors import DataError, PluginError, RulesetError
 from .provenance import Mismatch, PluginVersion, Provenance
 from .replays import Replay, ReplayError, check_replay_data, load_replay, replay_data
@@ -861,14 +861,14 @@ class _Reconnecting:
             sock.__enter__()  # used as its context manager: closed in ``finally``
             for raw in sock:
                 try:
-                    message = json.loads(raw)
+                    message = protocol.read_message(json.loads(raw))
                 except (ValueError, RecursionError):
                     continue
-                if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+                if message is None:  # not a message of this protocol's kinds: left alone
                     continue
                 if message["type"] == "refused" and isinstance(message.get("reason"), str):
                     refusal = message["reason"]
-                self._on_message(message)
+                self._on_message(dict(message))
             reason = "the server closed the connection"
         except Exception as exc:  # any drop is reported, never raised
             reason = f"the connection dropped ({type(exc).__name__})"
@@ -932,21 +932,21 @@ class LiveTable(_Reconnecting):
     def act(self, action: Sequence[Any]) -> bool:
         """Send an action (as in ``game.log``). False when not connected now (nothing
         is sent: the player acts again once the connection is back)."""
-        return self._send({"type": "act", "action": list(action)})
+        return self._send(protocol.act(action))
 
     def leave(self) -> bool:
         """Leave the table (a playing seat's game ends); the connection then ends
         for good."""
-        sent = self._send({"type": "leave"})
+        sent = self._send(protocol.leave())
         if sent:
             self._leaving.set()
         return sent
 
     def rematch(self) -> bool:
         """Ask for a new round at the same table (once the round is finished)."""
-        return self._send({"type": "rematch"})
+        return self._send(protocol.rematch())
 
-    def _send(self, message: dict[str, Any]) -> bool:
+    def _send(self, message: Mapping[str, Any]) -> bool:
         text = json.dumps(message)
         if len(text.encode("utf-8")) > MAX_MESSAGE:
             raise ValueError(f"a message of {len(text)} characters is larger than the "
@@ -1058,7 +1058,7 @@ class PlayerFeed(_Reconnecting):
         if sock is None:
             return False
         try:
-            sock.send(json.dumps({"type": "refresh"}))
+            sock.send(json.dumps(protocol.refresh()))
         except Exception:  # the receiving thread reports the drop
             return False
         return True

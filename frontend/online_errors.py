@@ -89,7 +89,7 @@ REFUSALS: dict[str, str] = {
                     "Blockyard."),
 }
 """The sentence (untranslated) of each ``kind`` of a live table's ``refused``
-message (the server's :data:`blockyard.server.referee.REFUSAL_KINDS`)."""
+message (:data:`blockyard.protocol.REFUSAL_KINDS`)."""
 
 
 def refusal_text(kind: object, reason: object) -> str:

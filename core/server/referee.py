@@ -42,10 +42,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from .. import gamecheck, validate
+from .. import gamecheck, protocol, validate
 from ..discovery import load_ruleset
 from ..errors import DataError, IllegalMove, PluginError, RulesetError
 from ..game import Game
+from ..protocol import REFUSAL_KINDS, Refusal, refused
+
+__all__ = ["ABANDON_ENV", "ABANDON_SECONDS", "CLOCK_ENV", "CLOCK_TOLERANCE", "END", "IDLE_ENV",
+           "IDLE_SECONDS", "MAX_ACTION_ARGS", "REFUSAL_KINDS", "Move", "Outages", "Referee",
+           "Refusal", "Result", "TableLike", "Timing", "check_action", "refused",
+           "round_elapsed"]
 
 IDLE_ENV = "BLOCKYARD_SERVER_IDLE_SECONDS"
 IDLE_SECONDS = 300.0
@@ -62,9 +68,6 @@ its ``tick`` actions) is more than this many seconds behind the time since the
 round started on the table's clock: the client's clock may not run slow."""
 MAX_ACTION_ARGS = 8
 
-REFUSAL_KINDS = ("spectator", "not-now", "game-over", "illegal", "clock", "conflict",
-                 "signed-out", "not-found", "private", "too-many", "malformed")
-"""What a ``refused`` message's ``kind`` may be (its ``reason`` says it in English)."""
 
 END = ["end"]
 """The action that ends a seat's game (the player's, or the server's for them)."""
@@ -119,34 +122,9 @@ class Move:
     over: bool
     at: _dt.datetime | None = field(default=None, compare=False)
 
-    def message(self) -> dict[str, Any]:
+    def message(self) -> protocol.MoveMessage:
         """The ``move`` message of the live protocol."""
-        return {"type": "move", "seat": self.seat, "action": self.action,
-                "score": self.score, "over": self.over}
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """An action (or a request) the referee refuses: ``reason`` for people,
-    ``kind`` (one of :data:`REFUSAL_KINDS`) for a client that says it in its
-    player's language."""
-
-    reason: str
-    kind: str
-
-    def __post_init__(self) -> None:
-        if self.kind not in REFUSAL_KINDS:
-            raise ValueError(f"Refusal: unknown kind {self.kind!r}")
-
-    def message(self) -> dict[str, Any]:
-        """The ``refused`` message of the live protocol."""
-        return {"type": "refused", "reason": self.reason, "kind": self.kind}
-
-
-def refused(reason: str, kind: str) -> dict[str, Any]:
-    """The ``refused`` message: ``reason`` for people, ``kind`` (one of
-    :data:`REFUSAL_KINDS`) for a client that says it in its player's language."""
-    return Refusal(reason, kind).message()
+        return protocol.move(self.seat, self.action, self.score, self.over)
 
 
 @dataclass(frozen=True)
@@ -157,9 +135,9 @@ class Result:
     scores: list[int]
     winner: int | None
 
-    def message(self) -> dict[str, Any]:
+    def message(self) -> protocol.ResultMessage:
         """The ``result`` message of the live protocol."""
-        return {"type": "result", "scores": self.scores, "winner": self.winner}
+        return protocol.result(self.scores, self.winner)
 
 
 def check_action(action: Any, index: int, game: Game) -> str | None:

@@ -39,6 +39,7 @@ import asyncio
 import contextlib
 import datetime as _dt
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -47,6 +48,7 @@ from fastapi import WebSocket
 from sqlalchemy.engine import Connection, Engine
 from starlette.concurrency import run_in_threadpool
 
+from .. import protocol
 from . import db, tablestore
 from .accounts import Account, now
 from .clock import Clock, SystemClock
@@ -306,7 +308,7 @@ class Feed:
     token: str = ""
     """What the database keeps of the session token it was opened with (its hash)."""
 
-    async def send(self, message: dict[str, Any]) -> None:
+    async def send(self, message: Mapping[str, Any]) -> None:
         async with self.lock:
             with contextlib.suppress(Exception):  # a closed connection: being dropped
                 await self.socket.send_json(message)
@@ -364,14 +366,14 @@ class Social:
             return
         players = await run_in_threadpool(self.presence.online)
         if only is not None:
-            await only.send({"type": "online", "players": players})
+            await only.send(protocol.online(players))
             return
         if players == self.last_online:
             return
         self.last_online = players
         for feeds in list(self.feeds.values()):
             for feed in list(feeds):
-                await feed.send({"type": "online", "players": players})
+                await feed.send(protocol.online(players))
 
     async def push_invitations(self, account_id: int) -> None:
         feeds = list(self.feeds.get(account_id, ()))
@@ -379,7 +381,7 @@ class Social:
             return
         found = await run_in_threadpool(pending_invitations, self.engine, account_id)
         for feed in feeds:
-            await feed.send({"type": "invitations", "invitations": found})
+            await feed.send(protocol.invitations(found))
 
     async def announce(self, account_ids: list[int]) -> None:
         """Tell every process that these players' invitations changed."""

@@ -10,7 +10,10 @@ import contextlib
 from fastapi import WebSocket, WebSocketDisconnect
 from starlette import websockets as _starlette_websockets
 
-from .referee import refused
+from ..protocol import BINARY_FRAME, refused
+
+__all__ = ["BINARY_FRAME", "DATABASE_AWAY", "GONE", "SIGNED_OUT", "close_signed_out",
+           "receive_text"]
 
 GONE: tuple[type[Exception], ...] = tuple(
     kind for kind in (WebSocketDisconnect,
@@ -20,8 +23,6 @@ GONE: tuple[type[Exception], ...] = tuple(
 on reading after a send to a closed peer)."""
 DATABASE_AWAY = "the server's database is away: try again shortly"
 """The reason of a live connection closed (code 1013) because the database is away."""
-BINARY_FRAME = "expected text frames, each one JSON object (a binary frame is not read)"
-"""The ``refused`` reason (kind ``malformed``) of a binary frame."""
 SIGNED_OUT = "signed out: the session token of this connection was revoked"
 """The ``refused`` reason (kind ``signed-out``) sent before a connection is closed
 (code 4401) because its token was signed out."""

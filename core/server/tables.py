@@ -44,7 +44,7 @@ import contextlib
 import datetime as _dt
 import logging
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -52,6 +52,7 @@ import sqlalchemy as sa
 from fastapi import WebSocket
 from starlette.concurrency import run_in_threadpool
 
+from .. import protocol
 from ..discovery import known_ids, load_ruleset
 from ..errors import PluginError, RulesetError
 from ..game import today_in
@@ -122,11 +123,11 @@ class Watcher:
     seen: set[tuple[int, int]] = field(default_factory=set)
     """The (seat, n) of every move of :attr:`round` sent to this connection."""
 
-    async def send(self, message: dict[str, Any]) -> None:
+    async def send(self, message: Mapping[str, Any]) -> None:
         async with self.lock:
             await self.send_unlocked(message)
 
-    async def send_unlocked(self, message: dict[str, Any]) -> None:
+    async def send_unlocked(self, message: Mapping[str, Any]) -> None:
         with contextlib.suppress(Exception):  # a closed connection: it is being dropped
             await self.socket.send_json(message)
 
@@ -271,12 +272,11 @@ class Hub:
         elif kind == "table":
             await self.deliver_table(table_id)
         elif kind == "result":
-            message = {"type": "result", "scores": event.get("scores"),
-                       "winner": event.get("winner")}
+            message = protocol.result(event.get("scores") or [], event.get("winner"))
             for watcher in list(self.watchers.get(table_id, ())):
                 await watcher.send(message)
 
-    def clock_message(self, table: Table) -> dict[str, Any] | None:
+    def clock_message(self, table: Table) -> protocol.ClockMessage | None:
         """The ``clock`` message after the table message of a playing table of a
         falling game (see :func:`clock_message`), on this server's clock."""
         return clock_message(table, self.clock.now())
@@ -577,13 +577,13 @@ def continuable_rulesets(ids: Iterable[str]) -> frozenset[str]:
     return frozenset(found)
 
 
-def clock_message(table: Table, now: _dt.datetime) -> dict[str, Any] | None:
+def clock_message(table: Table, now: _dt.datetime) -> protocol.ClockMessage | None:
     """The ``clock`` message sent after the ``table`` message of a playing table of
     a realtime game (a falling game): the seconds since the round started at
     ``now``, so a client (a window opening or reopening on the table) brings its
     game clock up to the table's. ``None`` for other tables."""
     elapsed = round_elapsed(table, now)
-    return None if elapsed is None else {"type": "clock", "elapsed": round(elapsed, 3)}
+    return None if elapsed is None else protocol.clock(elapsed)
 
 
 def account_tables(server: Server, name: str, limit: int) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
+from .. import protocol
 from . import db
 from .accounts import Account, now
 from .referee import Move
@@ -81,12 +82,11 @@ class Table:
         return account is not None and (account.id in self.invited
                                         or self.seat_of(account) is not None)
 
-    def message(self) -> dict[str, Any]:
+    def message(self) -> protocol.TableMessage:
         """The ``table`` message of the live protocol."""
-        return {"type": "table", "id": self.id, "ruleset_id": self.ruleset_id,
-                "seed": self.seed, "seats": list(self.players), "status": self.status,
-                "round": self.round, "rematch_by": self.rematch_by,
-                "invited": list(self.invited_names)}
+        return protocol.table(id=self.id, ruleset_id=self.ruleset_id, seed=self.seed,
+                              seats=self.players, status=self.status, round=self.round,
+                              rematch_by=self.rematch_by, invited=self.invited_names)
 
 
 def new_code() -> str:

@@ -17,6 +17,7 @@ import sqlalchemy as sa
 from server_support import Server, engine_of, finished_game
 
 import blockyard
+from blockyard import protocol
 from blockyard.replays import Replay, replay_data, state_digest, text_digest
 
 REAL_HASHING = True
@@ -35,7 +36,8 @@ def submit(server: Server, token: str, data: object) -> httpx.Response:
 def test_health(server: Server) -> None:
     answer = server.client.get("/api/health")
     assert answer.status_code == 200
-    assert answer.json() == {"ok": True, "version": blockyard.__version__}
+    assert answer.json() == {"ok": True, "version": blockyard.__version__,
+                             "protocol": protocol.VERSION}
 
 
 def test_accounts_names_and_passwords(server: Server) -> None:

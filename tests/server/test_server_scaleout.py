@@ -13,6 +13,7 @@ from server_support import Postgres, Server, start_server
 from test_server_tables import auth, live, play, receive, until
 
 import blockyard
+from blockyard import protocol
 
 
 def test_a_duel_across_two_processes_survives_a_killed_process(
@@ -73,7 +74,7 @@ def test_workers_share_one_postgresql(postgres: Postgres,
                                      headers=auth(token)).json()["id"] for _ in range(4)]
         listed = {t["id"] for t in server.client.get("/api/tables").json()["tables"]}
         assert set(tables) <= listed
-        assert server.client.get("/api/health").json() == {"ok": True,
-                                                           "version": blockyard.__version__}
+        assert server.client.get("/api/health").json() == {
+            "ok": True, "version": blockyard.__version__, "protocol": protocol.VERSION}
     finally:
         server.stop()

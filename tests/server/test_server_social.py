@@ -189,6 +189,8 @@ def test_me_live_refuses_a_bad_token_and_bad_messages(server: Server) -> None:
     with me_live(server, token) as feed:
         pushed(feed)
         feed.send("not json")
+        assert until(feed, "refused")["reason"] == "expected one JSON object per message"
+        feed.send(json.dumps({"type": "act", "action": ["place", 0, 0, 0]}))
         assert until(feed, "refused")["reason"] == "type: expected refresh"
         feed.send(json.dumps({"type": "refresh"}))
         assert pushed(feed) == []

@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import APIRouter
 from starlette.concurrency import run_in_threadpool
 
-from ... import provenance
+from ... import protocol, provenance
 from ...discovery import list_rulesets, load_ruleset
 from ...errors import PluginError, RulesetError
 from ...ruleset import ID_PATTERN
@@ -20,8 +20,9 @@ router = APIRouter()
 
 @router.get("/api/health")
 def health() -> dict[str, Any]:
-    """Whether the server is up, and its Blockyard version."""
-    return {"ok": True, "version": __version__}
+    """Whether the server is up, its Blockyard version and the version of its live
+    channels' protocol (:mod:`blockyard.protocol`)."""
+    return {"ok": True, "version": __version__, "protocol": protocol.VERSION}
 
 
 @router.get("/api/rulesets")

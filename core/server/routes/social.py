@@ -9,16 +9,16 @@ request, ask it and answer.
 from __future__ import annotations
 
 import contextlib
-import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, WebSocket
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
+from ... import protocol
 from .. import accounts
 from ..social import MAX_FEEDS, MAX_ONLINE, Feed, accept, decline, pending_invitations
-from ..sockets import BINARY_FRAME, GONE, close_signed_out, receive_text
+from ..sockets import GONE, close_signed_out, receive_text
 from ..state import HubDep, ServerDep, SignedIn, SocialDep
 from ..tablestore import TableError
 from ..web import ApiError, errors
@@ -81,15 +81,14 @@ async def me_live(socket: WebSocket, server: ServerDep, hub: HubDep,
     account = await run_in_threadpool(accounts.account_for, server.engine, token)
     await socket.accept()
     if account is None:
-        await socket.send_json({"type": "refused", "kind": "signed-out",
-                                "reason": "sign in first: the token is not valid"})
+        await socket.send_json(protocol.refused("sign in first: the token is not valid",
+                                                "signed-out"))
         await socket.close(4401)
         return
     mine = players.feeds.setdefault(account.id, set())
     if len(mine) >= MAX_FEEDS:
-        await socket.send_json({"type": "refused", "kind": "too-many",
-                                "reason": f"at most {MAX_FEEDS} "
-                                "of these connections per player"})
+        await socket.send_json(protocol.refused(f"at most {MAX_FEEDS} of these connections "
+                                                "per player", "too-many"))
         await socket.close(4429)
         return
     feed = Feed(socket, account, token=accounts.token_hash(token or ""))
@@ -105,24 +104,16 @@ async def me_live(socket: WebSocket, server: ServerDep, hub: HubDep,
             text = await receive_text(socket)
             # counted per account across its reconnects
             if not server.live_messages.hit(f"me:{account.id}"):
-                await feed.send({"type": "refused", "kind": "too-many",
-                                 "reason": "too many messages: at "
-                                 f"most {server.messages_per_minute} a minute"})
+                await feed.send(protocol.refused(f"too many messages: at most "
+                                                 f"{server.messages_per_minute} a minute",
+                                                 "too-many"))
                 break
-            if text is None:
-                await feed.send({"type": "refused", "kind": "malformed",
-                                 "reason": BINARY_FRAME})
-                continue
-            try:
-                message = json.loads(text)
-            except (ValueError, RecursionError):
-                message = None
-            if isinstance(message, dict) and message.get("type") == "refresh":
+            request = protocol.read_request(text, protocol.PLAYER_REQUESTS)
+            if isinstance(request, protocol.Refusal):
+                await feed.send(request.message())
+            else:  # refresh
                 await players.push_invitations(account.id)
                 await players.push_online(only=feed)
-            else:
-                await feed.send({"type": "refused", "kind": "malformed",
-                                 "reason": "type: expected refresh"})
     except GONE:
         pass
     finally:

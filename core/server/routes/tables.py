@@ -9,7 +9,6 @@ referees'; these routes read the request, ask the hub and answer.
 from __future__ import annotations
 
 import contextlib
-import json
 from typing import Annotated, Any
 
 import sqlalchemy as sa
@@ -17,13 +16,13 @@ from fastapi import APIRouter, Depends, Request, WebSocket
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
-from ... import accountrules
+from ... import accountrules, protocol
 from ...discovery import load_ruleset
 from ...errors import PluginError, RulesetError
 from ...game import today_in
 from ...ruleset import ID_PATTERN
 from .. import accounts, social, tablestore
-from ..sockets import BINARY_FRAME, DATABASE_AWAY, GONE, close_signed_out, receive_text
+from ..sockets import DATABASE_AWAY, GONE, close_signed_out, receive_text
 from ..state import HubDep, ServerDep, SignedIn, SocialDep
 from ..tables import (
     CODE_GUESSES,
@@ -170,9 +169,9 @@ def get_table(table_id: TableId, request: Request, server: ServerDep,
         if not table.may_watch(account, code):
             return {"id": table.id, "seats": list(table.players),
                     "status": table.status}
-    message = table.message()
-    del message["type"]
-    return {**message, "results": tablestore.results(server.engine, table_id)}
+    shown = {key: value for key, value in table.message().items()
+             if key not in ("type", "protocol")}  # the live message's own fields
+    return {**shown, "results": tablestore.results(server.engine, table_id)}
 
 
 @router.get("/api/accounts/{name}/tables", responses=errors(404, 422))
@@ -280,8 +279,7 @@ async def live(socket: WebSocket, table_id: int, server: ServerDep, hub: HubDep)
         if table.status == "finished":
             done = await run_in_threadpool(tablestore.results, server.engine, table_id)
             if done:
-                await watcher.send({"type": "result", "scores": done[-1]["scores"],
-                                    "winner": done[-1]["winner"]})
+                await watcher.send(protocol.result(done[-1]["scores"], done[-1]["winner"]))
         # counted per account (an address when not signed in), across reconnects
         budget = f"table:{account.id}" if account else \
             f"table-address:{client_address(socket)}"
@@ -295,28 +293,16 @@ async def live(socket: WebSocket, table_id: int, server: ServerDep, hub: HubDep)
                                            f"{server.messages_per_minute} a minute",
                                            "too-many"))
                 break
-            if text is None:
-                await watcher.send(refused(BINARY_FRAME, "malformed"))
-                continue
-            try:
-                message = json.loads(text)
-            except (ValueError, RecursionError):
-                await watcher.send(refused("expected one JSON object per message", "malformed"))
-                continue
-            kind = message.get("type") if isinstance(message, dict) else None
-            if kind == "act" and "action" not in message:
-                await watcher.send(refused("action: missing (expected [name, "
-                                           "*arguments] as written in game.log)",
-                                           "malformed"))
-            elif kind == "act":
-                await hub.act(watcher, table_id, message.get("action"))
-            elif kind == "leave":
+            request = protocol.read_request(text, protocol.TABLE_REQUESTS)
+            if isinstance(request, protocol.Refusal):
+                await watcher.send(request.message())
+            elif request["type"] == "act":
+                await hub.act(watcher, table_id, request["action"])
+            elif request["type"] == "leave":
                 await hub.leave(watcher, table_id)
                 break
-            elif kind == "rematch":
+            else:  # rematch
                 await hub.rematch(watcher, table_id)
-            else:
-                await watcher.send(refused("type: expected act, leave or rematch", "malformed"))
     except GONE:
         pass
     finally:

@@ -1,0 +1,265 @@
+"""The live channels' messages, typed and versioned: one module for the server
+(``blockyard serve``), the client (:mod:`blockyard.online`) and the window.
+
+Every message is one JSON object with a ``"type"``. Two channels:
+
+- **a table's** (``/api/tables/{id}/live``). Server → client: :class:`TableMessage`
+  on connect and on every change, :class:`ClockMessage` after it at a playing
+  table of a falling game, :class:`MoveMessage` for every accepted action of
+  any seat in order, :class:`RefusedMessage` to a client whose message is
+  refused, :class:`ResultMessage` once every seat is finished. Client → server:
+  :class:`ActMessage`, :class:`LeaveMessage`, :class:`RematchMessage`.
+- **a player's own** (``/api/me/live``). Server → client:
+  :class:`InvitationsMessage`, :class:`OnlineMessage`, :class:`RefusedMessage`.
+  Client → server: :class:`RefreshMessage`.
+
+:data:`VERSION` is the protocol's version: the server says it in every ``table``
+message (``"protocol"``) and in ``GET /api/health``; a message of a later
+version may carry fields this one does not know (they are left alone), never
+other meanings for the fields it does. The constructors below write each
+message; :func:`read_request` reads what a client sends a server, naming what
+is wrong (a :class:`Refusal`), and :func:`read_message` what a server sends a
+client (``None`` for anything that is not a message of this protocol).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
+
+VERSION = 1
+"""The live protocol's version (``"protocol"`` of the ``table`` message)."""
+
+REFUSAL_KINDS = ("spectator", "not-now", "game-over", "illegal", "clock", "conflict",
+                 "signed-out", "not-found", "private", "too-many", "malformed")
+"""What a ``refused`` message's ``kind`` may be (its ``reason`` says it in English)."""
+RefusalKind = Literal["spectator", "not-now", "game-over", "illegal", "clock", "conflict",
+                      "signed-out", "not-found", "private", "too-many", "malformed"]
+
+TABLE_REQUESTS = ("act", "leave", "rematch")
+"""The types a client sends on a table's channel."""
+PLAYER_REQUESTS = ("refresh",)
+"""The types a client sends on its player's own channel."""
+SERVER_MESSAGES = ("table", "clock", "move", "result", "refused", "invitations", "online")
+"""The types a server sends."""
+
+
+class TableMessage(TypedDict):
+    """A table as it stands: its seats (names, ``None`` for a free one), status
+    (``waiting``, ``playing``, ``finished``), round and the round's deal."""
+
+    type: Literal["table"]
+    protocol: int
+    id: int
+    ruleset_id: str
+    seed: int
+    seats: list[str | None]
+    status: str
+    round: int
+    rematch_by: int | None
+    invited: list[str]
+
+
+class ClockMessage(TypedDict):
+    """Seconds since the round of a falling game started, on the server's clock."""
+
+    type: Literal["clock"]
+    elapsed: float
+
+
+class MoveMessage(TypedDict):
+    """An accepted action of a seat, with that seat's score and whether its game
+    is over after it."""
+
+    type: Literal["move"]
+    seat: int
+    action: list[Any]
+    score: int
+    over: bool
+
+
+class ResultMessage(TypedDict):
+    """A finished round: every seat's score and the winner (``None`` on a tie)."""
+
+    type: Literal["result"]
+    scores: list[int]
+    winner: int | None
+
+
+class RefusedMessage(TypedDict):
+    """A refusal: ``reason`` for people, ``kind`` for a client to say it in its
+    player's language."""
+
+    type: Literal["refused"]
+    reason: str
+    kind: RefusalKind
+
+
+class InvitationsMessage(TypedDict):
+    """The player's pending invitations, newest first."""
+
+    type: Literal["invitations"]
+    invitations: list[dict[str, Any]]
+
+
+class OnlineMessage(TypedDict):
+    """The players online, alphabetically."""
+
+    type: Literal["online"]
+    players: list[str]
+
+
+class ActMessage(TypedDict):
+    """An action of the player's seat, as written in ``game.log``."""
+
+    type: Literal["act"]
+    action: list[Any]
+
+
+class LeaveMessage(TypedDict):
+    """The player leaves the table (a playing seat's game ends)."""
+
+    type: Literal["leave"]
+
+
+class RematchMessage(TypedDict):
+    """The player asks for a new round at the same table."""
+
+    type: Literal["rematch"]
+
+
+class RefreshMessage(TypedDict):
+    """The player asks for its invitations and the players online again."""
+
+    type: Literal["refresh"]
+
+
+ServerMessage = (TableMessage | ClockMessage | MoveMessage | ResultMessage | RefusedMessage
+                 | InvitationsMessage | OnlineMessage)
+TableRequest = ActMessage | LeaveMessage | RematchMessage
+PlayerRequest = RefreshMessage
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A refusal of a message or an action: ``reason`` for people, ``kind`` (one
+    of :data:`REFUSAL_KINDS`) for a client."""
+
+    reason: str
+    kind: str
+
+    def __post_init__(self) -> None:
+        if self.kind not in REFUSAL_KINDS:
+            raise ValueError(f"Refusal: unknown kind {self.kind!r}")
+
+    def message(self) -> RefusedMessage:
+        """The ``refused`` message."""
+        return refused(self.reason, self.kind)
+
+
+# -- the server's messages ----------------------------------------------------------------
+
+
+def table(*, id: int, ruleset_id: str, seed: int, seats: Sequence[str | None], status: str,
+          round: int, rematch_by: int | None, invited: Sequence[str]) -> TableMessage:
+    """The ``table`` message."""
+    return {"type": "table", "protocol": VERSION, "id": id, "ruleset_id": ruleset_id,
+            "seed": seed, "seats": list(seats), "status": status, "round": round,
+            "rematch_by": rematch_by, "invited": list(invited)}
+
+
+def clock(elapsed: float) -> ClockMessage:
+    """The ``clock`` message (``elapsed`` seconds, to the millisecond)."""
+    return {"type": "clock", "elapsed": round(elapsed, 3)}
+
+
+def move(seat: int, action: Sequence[Any], score: int, over: bool) -> MoveMessage:
+    """The ``move`` message."""
+    return {"type": "move", "seat": seat, "action": list(action), "score": score,
+            "over": over}
+
+
+def result(scores: Sequence[int], winner: int | None) -> ResultMessage:
+    """The ``result`` message."""
+    return {"type": "result", "scores": list(scores), "winner": winner}
+
+
+def refused(reason: str, kind: str) -> RefusedMessage:
+    """The ``refused`` message (``kind`` one of :data:`REFUSAL_KINDS`)."""
+    if kind not in REFUSAL_KINDS:
+        raise ValueError(f"refused: unknown kind {kind!r}")
+    return {"type": "refused", "reason": reason, "kind": kind}  # type: ignore[typeddict-item]
+
+
+def invitations(found: Sequence[dict[str, Any]]) -> InvitationsMessage:
+    """The ``invitations`` message."""
+    return {"type": "invitations", "invitations": list(found)}
+
+
+def online(players: Sequence[str]) -> OnlineMessage:
+    """The ``online`` message."""
+    return {"type": "online", "players": list(players)}
+
+
+# -- the client's messages ----------------------------------------------------------------
+
+
+def act(action: Sequence[Any]) -> ActMessage:
+    """The ``act`` message."""
+    return {"type": "act", "action": list(action)}
+
+
+def leave() -> LeaveMessage:
+    """The ``leave`` message."""
+    return {"type": "leave"}
+
+
+def rematch() -> RematchMessage:
+    """The ``rematch`` message."""
+    return {"type": "rematch"}
+
+
+def refresh() -> RefreshMessage:
+    """The ``refresh`` message."""
+    return {"type": "refresh"}
+
+
+# -- reading ------------------------------------------------------------------------------
+
+BINARY_FRAME = "expected text frames, each one JSON object (a binary frame is not read)"
+"""The reason (kind ``malformed``) a binary frame is refused with."""
+
+
+def read_request(text: str | None, types: Sequence[str]) -> dict[str, Any] | Refusal:
+    """A client's message (one frame's ``text``; ``None`` for a binary frame) of
+    one of ``types`` (:data:`TABLE_REQUESTS`, :data:`PLAYER_REQUESTS`), or the
+    :class:`Refusal` (kind ``malformed``) saying what is wrong with it. Only its
+    shape: what an ``act``'s action may be is the referee's to judge."""
+    if text is None:
+        return Refusal(BINARY_FRAME, "malformed")
+    try:
+        message = json.loads(text)
+    except (ValueError, RecursionError):
+        return Refusal("expected one JSON object per message", "malformed")
+    kind = message.get("type") if isinstance(message, dict) else None
+    if kind not in types:
+        return Refusal(f"type: expected {_either(types)}", "malformed")
+    if kind == "act" and "action" not in message:
+        return Refusal("action: missing (expected [name, *arguments] as written in game.log)",
+                       "malformed")
+    return message  # type: ignore[no-any-return]
+
+
+def read_message(data: Any) -> ServerMessage | None:
+    """A server's message (its parsed JSON) when it is one of this protocol's
+    (a ``type`` of :data:`SERVER_MESSAGES`), else ``None``. Its fields are read
+    by whoever takes it, each checked there."""
+    if isinstance(data, dict) and data.get("type") in SERVER_MESSAGES:
+        return data  # type: ignore[return-value]
+    return None
+
+
+def _either(types: Sequence[str]) -> str:
+    return types[0] if len(types) == 1 else f"{', '.join(types[:-1])} or {types[-1]}"

@@ -1,0 +1,82 @@
+"""The live channels' protocol (blockyard.protocol): each message as the "Online
+play" contract writes it, what a client may send read or refused with a
+sentence, and the kinds of refusals every side knows."""
+
+from __future__ import annotations
+
+import json
+import typing
+
+import pytest
+
+from blockyard import protocol
+from blockyard.protocol import Refusal, read_message, read_request
+
+
+def test_the_server_messages_have_the_contracts_fields() -> None:
+    table = protocol.table(id=3, ruleset_id="eu-classic", seed=7, seats=("ann", None),
+                           status="waiting", round=1, rematch_by=None, invited=["bob"])
+    assert table == {"type": "table", "protocol": protocol.VERSION, "id": 3,
+                     "ruleset_id": "eu-classic", "seed": 7, "seats": ["ann", None],
+                     "status": "waiting", "round": 1, "rematch_by": None,
+                     "invited": ["bob"]}
+    assert protocol.move(1, ("place", 0, 3, 4), 30, False) == {
+        "type": "move", "seat": 1, "action": ["place", 0, 3, 4], "score": 30, "over": False}
+    assert protocol.result([5, 9], 1) == {"type": "result", "scores": [5, 9], "winner": 1}
+    assert protocol.clock(12.34567) == {"type": "clock", "elapsed": 12.346}
+    assert protocol.refused("no", "illegal") == {"type": "refused", "reason": "no",
+                                                 "kind": "illegal"}
+    assert protocol.online(["ann"]) == {"type": "online", "players": ["ann"]}
+    assert protocol.invitations([]) == {"type": "invitations", "invitations": []}
+    for message in (table, protocol.result([1], 0), protocol.online([])):
+        assert json.loads(json.dumps(message)) == message  # JSON as it is
+
+
+def test_the_clients_messages_have_the_contracts_fields() -> None:
+    assert protocol.act(("place", 0, 3, 4)) == {"type": "act", "action": ["place", 0, 3, 4]}
+    assert protocol.leave() == {"type": "leave"}
+    assert protocol.rematch() == {"type": "rematch"}
+    assert protocol.refresh() == {"type": "refresh"}
+
+
+def test_a_refusal_has_one_of_the_known_kinds() -> None:
+    assert set(typing.get_args(protocol.RefusalKind)) == set(protocol.REFUSAL_KINDS)
+    with pytest.raises(ValueError, match="unknown kind"):
+        protocol.refused("no", "grumpy")
+    with pytest.raises(ValueError, match="unknown kind"):
+        Refusal("no", "grumpy")
+    assert Refusal("slow down", "too-many").message()["kind"] == "too-many"
+
+
+@pytest.mark.parametrize("text, reason", [
+    (None, protocol.BINARY_FRAME),
+    ("not json", "expected one JSON object per message"),
+    ("[" * 100_000, "expected one JSON object per message"),
+    ("[1, 2]", "type: expected act, leave or rematch"),
+    ('{"type": "refresh"}', "type: expected act, leave or rematch"),
+    ('{"type": 5}', "type: expected act, leave or rematch"),
+    ('{"type": "act"}', "action: missing (expected [name, *arguments] as written in game.log)"),
+])
+def test_what_a_table_is_sent_is_read_or_refused_with_a_sentence(text: str | None,
+                                                                 reason: str) -> None:
+    refused = read_request(text, protocol.TABLE_REQUESTS)
+    assert refused == Refusal(reason, "malformed")
+
+
+def test_the_table_and_player_requests_are_read() -> None:
+    assert read_request('{"type": "act", "action": ["place", 0, 1, 2]}',
+                        protocol.TABLE_REQUESTS) == {"type": "act", "action": ["place", 0, 1, 2]}
+    assert read_request('{"type": "leave"}', protocol.TABLE_REQUESTS) == {"type": "leave"}
+    assert read_request('{"type": "rematch", "later": 1}', protocol.TABLE_REQUESTS) == \
+        {"type": "rematch", "later": 1}  # a later version's field is left alone
+    assert read_request('{"type": "refresh"}', protocol.PLAYER_REQUESTS) == {"type": "refresh"}
+    assert read_request('{"type": "act", "action": []}', protocol.PLAYER_REQUESTS) == \
+        Refusal("type: expected refresh", "malformed")
+
+
+def test_a_client_reads_only_the_servers_message_kinds() -> None:
+    for kind in protocol.SERVER_MESSAGES:
+        assert read_message({"type": kind}) == {"type": kind}
+    for other in ({"type": "connection"}, {"type": "gossip"}, {}, [], "table", None,
+                  {"type": ["table"]}):
+        assert read_message(other) is None
