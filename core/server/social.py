@@ -52,7 +52,7 @@ from .. import protocol
 from . import db, tablestore
 from .accounts import Account, now
 from .clock import Clock, SystemClock
-from .sockets import close_signed_out
+from .sockets import Outbox
 from .tablestore import TableError
 
 if TYPE_CHECKING:
@@ -304,14 +304,17 @@ class Feed:
 
     socket: WebSocket
     account: Account
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     token: str = ""
     """What the database keeps of the session token it was opened with (its hash)."""
+    outbox: Outbox = field(init=False)
+    """What is to be written to it, in order (never waited for)."""
 
-    async def send(self, message: Mapping[str, Any]) -> None:
-        async with self.lock:
-            with contextlib.suppress(Exception):  # a closed connection: being dropped
-                await self.socket.send_json(message)
+    def __post_init__(self) -> None:
+        self.outbox = Outbox(self.socket)
+
+    def post(self, message: Mapping[str, Any]) -> None:
+        """Send ``message`` (queued: written by the connection's own task)."""
+        self.outbox.post(message)
 
 
 class Social:
@@ -366,14 +369,14 @@ class Social:
             return
         players = await run_in_threadpool(self.presence.online)
         if only is not None:
-            await only.send(protocol.online(players))
+            only.post(protocol.online(players))
             return
         if players == self.last_online:
             return
         self.last_online = players
         for feeds in list(self.feeds.values()):
             for feed in list(feeds):
-                await feed.send(protocol.online(players))
+                feed.post(protocol.online(players))
 
     async def push_invitations(self, account_id: int) -> None:
         feeds = list(self.feeds.get(account_id, ()))
@@ -381,7 +384,7 @@ class Social:
             return
         found = await run_in_threadpool(pending_invitations, self.engine, account_id)
         for feed in feeds:
-            await feed.send(protocol.invitations(found))
+            feed.post(protocol.invitations(found))
 
     async def announce(self, account_ids: list[int]) -> None:
         """Tell every process that these players' invitations changed."""
@@ -398,7 +401,7 @@ class Social:
             for feeds in list(self.feeds.values()):
                 for feed in list(feeds):
                     if feed.token == event.get("token"):
-                        await close_signed_out(feed.socket, feed.lock)
+                        feed.outbox.close_signed_out()
             return
         if kind == "invites":
             ids = event.get("accounts")

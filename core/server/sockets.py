@@ -1,19 +1,29 @@
 """What every live channel (``/api/tables/{id}/live``, ``/api/me/live``) shares:
-reading a text frame, the peer gone, a signed-out connection closed, and the
-reasons sent before a close."""
+reading a text frame, the peer gone, a connection's :class:`Outbox` (a
+signed-out connection closed through it), and the reasons sent before a close.
+
+A connection's messages go out through its :class:`Outbox`: whoever sends one
+(the hub fanning a move out to a table's connections, the players' pushes)
+only puts it in the connection's queue, and a task of the connection's own
+writes them to the socket in order. So a slow reader never delays the others
+(nor the referee): it falls behind alone, and one :data:`MAX_BEHIND` messages
+behind is closed (code 1008) rather than held in memory without end."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections import deque
+from collections.abc import Mapping
+from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
 from starlette import websockets as _starlette_websockets
 
-from ..protocol import BINARY_FRAME, refused
+from ..protocol import BINARY_FRAME, RefusedMessage, refused
 
-__all__ = ["BINARY_FRAME", "DATABASE_AWAY", "GONE", "SIGNED_OUT", "close_signed_out",
-           "receive_text"]
+__all__ = ["BINARY_FRAME", "DATABASE_AWAY", "GONE", "MAX_BEHIND", "SIGNED_OUT", "TOO_SLOW",
+           "Outbox", "receive_text", "too_many_messages"]
 
 GONE: tuple[type[Exception], ...] = tuple(
     kind for kind in (WebSocketDisconnect,
@@ -26,6 +36,14 @@ DATABASE_AWAY = "the server's database is away: try again shortly"
 SIGNED_OUT = "signed out: the session token of this connection was revoked"
 """The ``refused`` reason (kind ``signed-out``) sent before a connection is closed
 (code 4401) because its token was signed out."""
+MAX_BEHIND = 2_000
+"""The most messages a connection may have waiting to be written (a reader
+this far behind is closed, code 1008)."""
+TOO_SLOW = "this connection read too slowly: open it again"
+"""The close reason (code 1008) of a connection :data:`MAX_BEHIND` messages behind."""
+FLUSH_SECONDS = 5.0
+"""How long a connection that ends (a player leaving, the server closing it) has
+to take the messages still waiting for it (the network's time, not a game's)."""
 
 
 async def receive_text(socket: WebSocket) -> str | None:
@@ -39,10 +57,96 @@ async def receive_text(socket: WebSocket) -> str | None:
     return text if isinstance(text, str) else None
 
 
-async def close_signed_out(socket: WebSocket, lock: asyncio.Lock) -> None:
-    """Tell a connection its token was signed out and close it (code 4401); once
-    closed, nothing more is sent (a second call does nothing)."""
-    async with lock:
-        with contextlib.suppress(Exception):  # closed already: nothing to do
-            await socket.send_json(refused(SIGNED_OUT, "signed-out"))
-            await socket.close(4401)
+def too_many_messages(per_minute: int) -> RefusedMessage:
+    """The refusal (kind ``too-many``) sent before a connection over its message
+    limit is closed."""
+    return refused(f"too many messages: at most {per_minute} a minute", "too-many")
+
+
+class Outbox:
+    """The messages waiting to be written to one connection's ``socket``, and the
+    task writing them in order (:meth:`start`; :meth:`stop` when the connection
+    ends). :meth:`post` never waits. A close asked for (:meth:`close`) comes
+    after every message posted before it, and nothing posted after it is sent."""
+
+    def __init__(self, socket: WebSocket) -> None:
+        self.socket = socket
+        self._waiting: deque[Mapping[str, Any]] = deque()
+        self._close: tuple[int, str] | None = None
+        self._wake = asyncio.Event()
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def closing(self) -> bool:
+        """Whether a close was asked for (nothing posted now is sent)."""
+        return self._close is not None
+
+    def start(self) -> None:
+        """Start writing (in the running event loop)."""
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._write())
+
+    def post(self, message: Mapping[str, Any]) -> None:
+        """Queue ``message``; a reader :data:`MAX_BEHIND` behind is closed instead."""
+        if self._close is not None:
+            return
+        if len(self._waiting) >= MAX_BEHIND:
+            self._waiting.clear()
+            self.close(1008, TOO_SLOW)
+            return
+        self._waiting.append(message)
+        self._idle.clear()
+        self._wake.set()
+
+    def close(self, code: int, reason: str = "", *, last: Mapping[str, Any] | None = None
+              ) -> None:
+        """Close the connection with ``code`` once what is posted is written
+        (``last``: one message more before it); a second close does nothing."""
+        if self._close is not None:
+            return
+        if last is not None:
+            self._waiting.append(last)
+        self._close = (code, reason)
+        self._idle.clear()
+        self._wake.set()
+
+    def close_signed_out(self) -> None:
+        """Tell the connection its token was signed out, then close it (4401)."""
+        self.close(4401, last=refused(SIGNED_OUT, "signed-out"))
+
+    async def flushed(self, seconds: float = FLUSH_SECONDS) -> None:
+        """Wait until every message posted is written (at most ``seconds``, the
+        network's time: a reader that takes no more is left behind)."""
+        if self._task is None:
+            return
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._idle.wait(), seconds)
+
+    async def stop(self) -> None:
+        """Stop writing (what is still waiting is dropped)."""
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    async def _write(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while self._waiting:
+                message = self._waiting.popleft()
+                try:
+                    await self.socket.send_json(message)
+                except Exception:  # the connection is gone: its reader ends it
+                    self._waiting.clear()
+                    break
+            if self._close is not None:
+                code, reason = self._close
+                with contextlib.suppress(Exception):
+                    await self.socket.close(code, reason)
+                self._idle.set()
+                return
+            self._idle.set()

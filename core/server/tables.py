@@ -72,7 +72,7 @@ from .referee import (
     refused,
     round_elapsed,
 )
-from .sockets import close_signed_out
+from .sockets import Outbox
 from .sweep import Sweep
 from .tablestore import Move, Table, TableError
 from .web import account_listing
@@ -114,7 +114,6 @@ class Watcher:
 
     socket: WebSocket
     account: Account | None
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     token: str | None = None
     """What the database keeps of the session token it was opened with (its hash)."""
     signed_out: bool = False
@@ -122,14 +121,15 @@ class Watcher:
     round: int = 0
     seen: set[tuple[int, int]] = field(default_factory=set)
     """The (seat, n) of every move of :attr:`round` sent to this connection."""
+    outbox: Outbox = field(init=False)
+    """What is to be written to it, in order (never waited for)."""
 
-    async def send(self, message: Mapping[str, Any]) -> None:
-        async with self.lock:
-            await self.send_unlocked(message)
+    def __post_init__(self) -> None:
+        self.outbox = Outbox(self.socket)
 
-    async def send_unlocked(self, message: Mapping[str, Any]) -> None:
-        with contextlib.suppress(Exception):  # a closed connection: it is being dropped
-            await self.socket.send_json(message)
+    def post(self, message: Mapping[str, Any]) -> None:
+        """Send ``message`` (queued: written by the connection's own task)."""
+        self.outbox.post(message)
 
 
 class Hub:
@@ -248,7 +248,7 @@ class Hub:
                 for watcher in list(watchers):
                     if isinstance(token, str) and watcher.token == token:
                         watcher.signed_out = True
-                        await close_signed_out(watcher.socket, watcher.lock)
+                        watcher.outbox.close_signed_out()
             return
         if not isinstance(table_id, int):
             return
@@ -274,7 +274,7 @@ class Hub:
         elif kind == "result":
             message = protocol.result(event.get("scores") or [], event.get("winner"))
             for watcher in list(self.watchers.get(table_id, ())):
-                await watcher.send(message)
+                watcher.post(message)
 
     def clock_message(self, table: Table) -> protocol.ClockMessage | None:
         """The ``clock`` message after the table message of a playing table of a
@@ -285,9 +285,9 @@ class Hub:
         table = await self.table(table_id)
         clock = self.clock_message(table)
         for watcher in list(self.watchers.get(table_id, ())):
-            await watcher.send(table.message())
+            watcher.post(table.message())
             if clock is not None:
-                await watcher.send(clock)
+                watcher.post(clock)
 
     async def deliver_moves(self, table_id: int, only: Watcher | None = None) -> None:
         """Read the moves of the round not known here yet (one query), then send
@@ -323,13 +323,12 @@ class Hub:
             await self.deliver_moves(table_id, only)
             return
         for watcher in [only] if only else list(self.watchers.get(table_id, ())):
-            async with watcher.lock:
-                if watcher.round != known.round:
-                    watcher.round, watcher.seen = known.round, set()
-                for move in known.moves:
-                    if (move.seat, move.n) not in watcher.seen:
-                        watcher.seen.add((move.seat, move.n))
-                        await watcher.send_unlocked(move.message())
+            if watcher.round != known.round:
+                watcher.round, watcher.seen = known.round, set()
+            for move in known.moves:
+                if (move.seat, move.n) not in watcher.seen:
+                    watcher.seen.add((move.seat, move.n))
+                    watcher.post(move.message())
 
     # -- the referee ------------------------------------------------------------------
 
@@ -452,9 +451,9 @@ class Hub:
             verdict = await run_in_threadpool(
                 referee.act, table.seat_of(watcher.account), action, self.clock.now())
             if isinstance(verdict, Refusal):
-                await watcher.send(verdict.message())
+                watcher.post(verdict.message())
             elif not await self._store_all(table, referee, [verdict]):
-                await watcher.send(refused("another connection of this seat acted first; "
+                watcher.post(refused("another connection of this seat acted first; "
                                            "the table has been sent again", "conflict"))
 
     async def end_seat(self, table_id: int, seat: int) -> None:
@@ -516,7 +515,7 @@ class Hub:
             seat = table.seat_of(watcher.account)
             problem = (await self.referee(table)).rematch(seat)
             if problem is not None:
-                await watcher.send(problem.message())
+                watcher.post(problem.message())
                 return
             await run_in_threadpool(tablestore.rematch, self.server.engine, table,
                                     self.deal_date(table.ruleset_id), seat,

@@ -18,7 +18,7 @@ from starlette.concurrency import run_in_threadpool
 from ... import protocol
 from .. import accounts
 from ..social import MAX_FEEDS, MAX_ONLINE, Feed, accept, decline, pending_invitations
-from ..sockets import GONE, close_signed_out, receive_text
+from ..sockets import GONE, receive_text, too_many_messages
 from ..state import HubDep, ServerDep, SignedIn, SocialDep
 from ..tablestore import TableError
 from ..web import ApiError, errors
@@ -93,9 +93,10 @@ async def me_live(socket: WebSocket, server: ServerDep, hub: HubDep,
         return
     feed = Feed(socket, account, token=accounts.token_hash(token or ""))
     mine.add(feed)
+    feed.outbox.start()
     try:
         if feed.token in hub.revoked:  # signed out while this connection opened
-            await close_signed_out(socket, feed.lock)
+            feed.outbox.close_signed_out()
             return
         await run_in_threadpool(server.online.seen_now, [account.id])
         await players.push_invitations(account.id)
@@ -104,13 +105,11 @@ async def me_live(socket: WebSocket, server: ServerDep, hub: HubDep,
             text = await receive_text(socket)
             # counted per account across its reconnects
             if not server.live_messages.hit(f"me:{account.id}"):
-                await feed.send(protocol.refused(f"too many messages: at most "
-                                                 f"{server.messages_per_minute} a minute",
-                                                 "too-many"))
+                feed.post(too_many_messages(server.messages_per_minute))
                 break
             request = protocol.read_request(text, protocol.PLAYER_REQUESTS)
             if isinstance(request, protocol.Refusal):
-                await feed.send(request.message())
+                feed.post(request.message())
             else:  # refresh
                 await players.push_invitations(account.id)
                 await players.push_online(only=feed)
@@ -120,6 +119,8 @@ async def me_live(socket: WebSocket, server: ServerDep, hub: HubDep,
         mine.discard(feed)
         if not mine:
             players.feeds.pop(account.id, None)
+        await feed.outbox.flushed()  # what was sent to it before it ended, if it reads
+        await feed.outbox.stop()
         with contextlib.suppress(Exception):
             await socket.close()
 

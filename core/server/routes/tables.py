@@ -22,7 +22,7 @@ from ...errors import PluginError, RulesetError
 from ...game import today_in
 from ...ruleset import ID_PATTERN
 from .. import accounts, social, tablestore
-from ..sockets import DATABASE_AWAY, GONE, close_signed_out, receive_text
+from ..sockets import DATABASE_AWAY, GONE, receive_text, too_many_messages
 from ..state import HubDep, ServerDep, SignedIn, SocialDep
 from ..tables import (
     CODE_GUESSES,
@@ -263,39 +263,38 @@ async def live(socket: WebSocket, table_id: int, server: ServerDep, hub: HubDep)
     watcher = Watcher(socket, account,
                       token=accounts.token_hash(token) if account and token else None)
     hub.watchers.setdefault(table_id, set()).add(watcher)
+    watcher.outbox.start()
     try:
         if watcher.token in hub.revoked:  # signed out while this connection opened
             watcher.signed_out = True
-            await close_signed_out(socket, watcher.lock)
+            watcher.outbox.close_signed_out()
             return
         await hub.arrived(watcher, table_id)
         # read again only if it changed since (a table announcement drops it)
         table = await hub.cached_table(table_id)
-        await watcher.send(table.message())
+        watcher.post(table.message())
         clock = hub.clock_message(table)
         if clock is not None:
-            await watcher.send(clock)
+            watcher.post(clock)
         await hub.deliver_moves(table_id, only=watcher)
         if table.status == "finished":
             done = await run_in_threadpool(tablestore.results, server.engine, table_id)
             if done:
-                await watcher.send(protocol.result(done[-1]["scores"], done[-1]["winner"]))
+                watcher.post(protocol.result(done[-1]["scores"], done[-1]["winner"]))
         # counted per account (an address when not signed in), across reconnects
         budget = f"table:{account.id}" if account else \
             f"table-address:{client_address(socket)}"
         while True:
             text = await receive_text(socket)
             if watcher.signed_out:
-                await close_signed_out(socket, watcher.lock)
+                watcher.outbox.close_signed_out()
                 break
             if not server.live_messages.hit(budget):
-                await watcher.send(refused(f"too many messages: at most "
-                                           f"{server.messages_per_minute} a minute",
-                                           "too-many"))
+                watcher.post(too_many_messages(server.messages_per_minute))
                 break
             request = protocol.read_request(text, protocol.TABLE_REQUESTS)
             if isinstance(request, protocol.Refusal):
-                await watcher.send(request.message())
+                watcher.post(request.message())
             elif request["type"] == "act":
                 await hub.act(watcher, table_id, request["action"])
             elif request["type"] == "leave":
@@ -311,6 +310,8 @@ async def live(socket: WebSocket, table_id: int, server: ServerDep, hub: HubDep)
         hub.drop(table_id)
         with contextlib.suppress(Exception):
             await hub.departed(watcher, table_id, closed)
+        await watcher.outbox.flushed()  # what was sent to it before it ended, if it reads
+        await watcher.outbox.stop()
         with contextlib.suppress(Exception):
             await socket.close()
 

@@ -1,0 +1,111 @@
+"""A live connection's outbox (blockyard.server.sockets.Outbox): whoever sends
+only queues, the connection's own task writes in order, so a slow reader never
+delays the others; a close comes after what was sent before it; a reader too far
+behind is closed. In process, on sockets that record what they are given."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from blockyard.server.sockets import MAX_BEHIND, SIGNED_OUT, TOO_SLOW, Outbox
+
+
+class Recorder:
+    """A socket that records what it is sent; ``stuck`` ones wait until let go."""
+
+    def __init__(self, stuck: bool = False, gone: bool = False) -> None:
+        self.sent: list[Any] = []
+        self.closed: tuple[int, str] | None = None
+        self.go = asyncio.Event()
+        if not stuck:
+            self.go.set()
+        self.gone = gone
+
+    async def send_json(self, message: Any) -> None:
+        await self.go.wait()
+        if self.gone:
+            raise ConnectionResetError("the peer is gone")
+        self.sent.append(message)
+
+    async def close(self, code: int = 1000, reason: str = "") -> None:
+        self.closed = (code, reason)
+
+
+async def settle() -> None:
+    for _ in range(20):  # every ready task runs: no time passes
+        await asyncio.sleep(0)
+
+
+def test_a_slow_reader_never_delays_the_others() -> None:
+    async def run() -> None:
+        slow, fast = Recorder(stuck=True), Recorder()
+        boxes = [Outbox(slow), Outbox(fast)]  # type: ignore[arg-type]
+        for box in boxes:
+            box.start()
+        for n in range(50):  # a fan-out: posting never waits for a socket
+            for box in boxes:
+                box.post({"type": "move", "n": n})
+        await settle()
+        assert [m["n"] for m in fast.sent] == list(range(50))
+        assert slow.sent == []
+        slow.go.set()  # the slow reader reads at last: everything, in order
+        await boxes[0].flushed()
+        assert [m["n"] for m in slow.sent] == list(range(50))
+        for box in boxes:
+            await box.stop()
+
+    asyncio.run(run())
+
+
+def test_a_close_comes_after_what_was_sent_before_it_and_nothing_after() -> None:
+    async def run() -> None:
+        socket = Recorder()
+        box = Outbox(socket)  # type: ignore[arg-type]
+        box.start()
+        box.post({"n": 1})
+        box.post({"n": 2})
+        box.close_signed_out()
+        box.post({"n": 3})
+        box.close(1000)  # a second close does nothing
+        await box.flushed()
+        assert socket.sent == [{"n": 1}, {"n": 2},
+                               {"type": "refused", "reason": SIGNED_OUT, "kind": "signed-out"}]
+        assert socket.closed == (4401, "") and box.closing
+        await box.stop()
+
+    asyncio.run(run())
+
+
+def test_a_reader_too_far_behind_is_closed_and_its_queue_dropped() -> None:
+    async def run() -> None:
+        socket = Recorder(stuck=True)
+        box = Outbox(socket)  # type: ignore[arg-type]
+        box.start()
+        for n in range(MAX_BEHIND + 10):
+            box.post({"n": n})
+        assert box.closing
+        socket.go.set()
+        await box.flushed()
+        # at most the message the writer held when it stopped waiting, then the close
+        assert len(socket.sent) <= 1
+        assert socket.closed == (1008, TOO_SLOW)
+        await box.stop()
+
+    asyncio.run(run())
+
+
+def test_a_gone_peer_stops_the_writing_and_the_flush_returns() -> None:
+    async def run() -> None:
+        socket = Recorder(gone=True)
+        box = Outbox(socket)  # type: ignore[arg-type]
+        box.start()
+        for n in range(5):
+            box.post({"n": n})
+        await box.flushed()
+        assert socket.sent == []
+        box.post({"n": 5})  # still only queued: the connection's reader ends it
+        await box.stop()
+        await box.flushed()  # stopped: nothing to wait for
+
+    asyncio.run(run())
