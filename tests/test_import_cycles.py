@@ -12,6 +12,8 @@ own modules. ``from . import name`` counts as an import of the package's
 from __future__ import annotations
 
 import ast
+import functools
+from collections.abc import Mapping, Set
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -66,9 +68,11 @@ def _imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
     return found
 
 
-def import_graph() -> dict[str, set[str]]:
+@functools.cache
+def import_graph() -> dict[str, frozenset[str]]:
     """Each Blockyard module of core, plugins and frontend → the Blockyard modules
-    it imports (at any level but TYPE_CHECKING)."""
+    it imports (at any level but TYPE_CHECKING); read once per process (every
+    test here asks for it, and reading parses every module)."""
     modules = _modules()
     graph: dict[str, set[str]] = {name: set() for name in modules}
     for name, path in modules.items():
@@ -93,10 +97,10 @@ def import_graph() -> dict[str, set[str]]:
                     target = target.rpartition(".")[0]
                 if target and target != name:
                     graph[name].add(target)
-    return graph
+    return {name: frozenset(targets) for name, targets in graph.items()}
 
 
-def find_cycle(graph: dict[str, set[str]], within: str) -> list[str] | None:
+def find_cycle(graph: Mapping[str, Set[str]], within: str) -> list[str] | None:
     """A cycle among the modules of ``within`` (a package and its modules), or None."""
     nodes = {n for n in graph if n == within or (n.startswith(within + ".")
              and not any(n.startswith(p + ".") or n == p

@@ -13,19 +13,23 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
-import schemathesis
 from hypothesis import HealthCheck, given, settings
-from schemathesis.checks import positive_data_acceptance
 from server_support import Server
 
-EXAMPLES = 12
+# schemathesis is imported by the tests that use it: every parallel worker
+# collects this module, and importing it costs about a second of CPU
+
+EXAMPLES = 8
 """Requests made per call of the API and per kind (valid, not valid)."""
 
 
-def _fails(server: Server, token: str, operation: Any,
-           mode: schemathesis.GenerationMode) -> list[str]:
+def _fails(server: Server, token: str, operation: Any, mode: Any) -> list[str]:
     """What was wrong with the answers to requests ``operation``'s description
-    makes in ``mode`` (at most :data:`EXAMPLES` of them)."""
+    makes in ``mode`` (a schemathesis ``GenerationMode``; at most
+    :data:`EXAMPLES` of them)."""
+    import schemathesis
+    from schemathesis.checks import positive_data_acceptance
+
     found: list[str] = []
 
     @given(case=operation.as_strategy(generation_mode=mode))
@@ -50,6 +54,8 @@ def _fails(server: Server, token: str, operation: Any,
 
 
 def test_the_server_answers_as_its_openapi_description_says(server: Server) -> None:
+    import schemathesis
+
     _name, token = server.account()
     text = httpx.get(server.url + "/api/openapi.json", timeout=60).json()
     schema = schemathesis.openapi.from_dict(text)
