@@ -165,7 +165,7 @@ def test_the_command_line_compares(capsys):
 def test_simulate_scheduler_with_no_worker_says_so_on_the_command_line(capsys):
     import distributed
     with distributed.LocalCluster(n_workers=0, processes=False,
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=":0") as cluster:  # any free port
         code = main(["simulate", "tiered", "--games", "2", "--quiet", "--scheduler",
                      cluster.scheduler_address, "--worker-timeout", "0.5"])
     assert code == 2
