@@ -50,7 +50,7 @@ def test_a_slow_reader_never_delays_the_others() -> None:
         assert [m["n"] for m in fast.sent] == list(range(50))
         assert slow.sent == []
         slow.go.set()  # the slow reader reads at last: everything, in order
-        await boxes[0].flushed()
+        await settle()
         assert [m["n"] for m in slow.sent] == list(range(50))
         for box in boxes:
             await box.stop()
@@ -68,7 +68,7 @@ def test_a_close_comes_after_what_was_sent_before_it_and_nothing_after() -> None
         box.close_signed_out()
         box.post({"n": 3})
         box.close(1000)  # a second close does nothing
-        await box.flushed()
+        await settle()
         assert socket.sent == [{"n": 1}, {"n": 2},
                                {"type": "refused", "reason": SIGNED_OUT, "kind": "signed-out"}]
         assert socket.closed == (4401, "") and box.closing
@@ -86,7 +86,7 @@ def test_a_reader_too_far_behind_is_closed_and_its_queue_dropped() -> None:
             box.post({"n": n})
         assert box.closing
         socket.go.set()
-        await box.flushed()
+        await settle()
         # at most the message the writer held when it stopped waiting, then the close
         assert len(socket.sent) <= 1
         assert socket.closed == (1008, TOO_SLOW)
@@ -102,8 +102,11 @@ def test_a_gone_peer_stops_the_writing_and_the_flush_returns() -> None:
         box.start()
         for n in range(5):
             box.post({"n": n})
-        await box.flushed()
+        await settle()
         assert socket.sent == []
+        waiting = asyncio.ensure_future(box.flushed(seconds=3600))
+        await settle()
+        assert waiting.done()  # at once: nothing is left to write
         box.post({"n": 5})  # still only queued: the connection's reader ends it
         await box.stop()
         await box.flushed()  # stopped: nothing to wait for
