@@ -38,23 +38,23 @@ from ..web import (
     AccountName,
     ApiError,
     Limit,
-    RowId,
+    RowIdText,
     bearer,
-    check_id,
     client_address,
     errors,
     id_problem,
     json_body,
+    path_id,
     read_model,
 )
 
 router = APIRouter()
 
 
-def table_id_checked(table_id: RowId) -> int:
+def table_id_checked(table_id: RowIdText) -> int:
     """The path's ``table_id`` when it can be a stored table's (``422`` otherwise,
-    before anything else is asked)."""
-    return check_id(table_id, "table_id")
+    before anything else is asked, the token included)."""
+    return path_id(table_id, "table_id")
 
 
 TableId = Annotated[int, Depends(table_id_checked)]
