@@ -143,11 +143,11 @@ def limits(environ: Mapping[str, str]) -> dict[str, int]:
     for part in filter(None, (p.strip() for p in text.split(","))):
         name, _, value = part.partition("=")
         name = name.strip()
-        if name not in counts or not value.strip().isdigit() \
-                or not 1 <= int(value) <= 1_000_000:
+        count = _whole(value)
+        if name not in counts or count is None or not 1 <= count <= 1_000_000:
             raise ValueError(f"{LIMITS_ENV}: {part[:40]!r}: expected NAME=COUNT (1 to "
                              f"1000000) with NAME one of {', '.join(LIMITS)}")
-        counts[name] = int(value)
+        counts[name] = count
     return counts
 
 
@@ -155,6 +155,14 @@ def _count(environ: Mapping[str, str], name: str) -> int | None:
     text = environ.get(name, "").strip()
     if not text:
         return None
-    if not text.isdigit() or not 1 <= int(text) <= 256:
+    count = _whole(text)
+    if count is None or not 1 <= count <= 256:
         raise ValueError(f"{name}: expected a whole number from 1 to 256, found {text[:40]!r}")
-    return int(text)
+    return count
+
+
+def _whole(text: str) -> int | None:
+    """The whole number ``text`` writes in ASCII digits, else ``None`` (``str.isdigit``
+    also takes ``²``, which ``int`` refuses)."""
+    text = text.strip()
+    return int(text) if text.isascii() and text.isdigit() else None

@@ -181,6 +181,29 @@ AccountName = Annotated[str, Path(json_schema_extra={
 """An account's name in a path."""
 RowId = Annotated[int, Path(json_schema_extra={"minimum": 1, "maximum": 2**31 - 1})]
 """A stored row's id (a game's, a table's) in a path."""
+RowIdText = Annotated[str, Path(json_schema_extra={"type": "integer", "minimum": 1,
+                                                   "maximum": 2**31 - 1})]
+"""A stored row's id in a path, as sent (described as :data:`RowId`): for a route
+that reads it in a dependency before the token (:func:`path_id`), since one FastAPI
+refuses as not a number would not stop the dependencies after it."""
+
+
+def path_id_problem(text: str, what: str) -> str | None:
+    """Why the id ``text`` of a path cannot be a stored ``what``'s (the same
+    sentence for a number out of range and for anything that is not a number),
+    or ``None``."""
+    if text.isascii() and text.isdigit() and len(text) <= 40:
+        return id_problem(int(text), what)
+    return f"{what}: expected an id from 1 to {MAX_ID}, found {text[:40]!r}"
+
+
+def path_id(text: str, what: str) -> int:
+    """The id ``text`` of a path when it can be a stored ``what``'s, else
+    ``ApiError`` 422 (:func:`path_id_problem`)."""
+    problem = path_id_problem(text, what)
+    if problem is not None:
+        raise ApiError(422, problem)
+    return int(text)
 Limit = Annotated[int, Query(json_schema_extra={"minimum": 1, "maximum": 1000})]
 """How many entries a listing answers."""
 Day = Annotated[str | None, Query(json_schema_extra={"format": "date"})]

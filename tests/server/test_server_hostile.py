@@ -46,6 +46,44 @@ def test_ids_out_of_range_are_refused_as_json(server: Server, huge: str) -> None
     no_traceback(server)
 
 
+NOT_IDS = ("abc", "1.5", "%20", "9" * 5000)
+
+
+@pytest.mark.parametrize("bad", ["0", "-3", *NOT_IDS])
+@pytest.mark.parametrize("path", ["/api/tables/{}/join", "/api/me/invitations/{}/accept",
+                                  "/api/me/invitations/{}/decline"])
+def test_a_bad_table_id_is_refused_before_the_token_is_asked_for(
+        server: Server, bad: str, path: str) -> None:
+    # the same 422 naming table_id for any id no table can have, a number out of
+    # range or not a number, with or without a token (never 401 for one, 422 for
+    # the other)
+    _, token = server.account("badidnotoken")
+    for headers in ({}, auth(token), auth("not-a-token")):
+        answer = server.client.post(path.format(bad), headers=headers, content=b"{")
+        assert answer.status_code == 422, (path, bad, headers, answer.text)
+        assert answer.json()["error"].startswith(
+            "table_id: expected an id from 1 to 2147483647"), answer.text
+    no_traceback(server)
+
+
+@pytest.mark.parametrize("bad", NOT_IDS)
+def test_a_live_table_id_that_is_not_a_number_is_refused_as_not_found(
+        server: Server, bad: str) -> None:
+    # as one out of range: a refused message (kind not-found), then 4404, whether
+    # the token is valid or not
+    _, token = server.account("notanid")
+    base = server.url.replace("http://", "ws://") + f"/api/tables/{bad}/live"
+    for url in (base, f"{base}?token={token}", f"{base}?token=not-a-token"):
+        with connect(url, open_timeout=WAIT) as socket:
+            refusal = receive(socket)
+            assert (refusal["type"], refusal["kind"]) == ("refused", "not-found"), refusal
+            assert "table_id: expected an id from 1 to 2147483647" in refusal["reason"]
+            with pytest.raises(ConnectionClosed) as closed:
+                socket.recv(timeout=WAIT)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 4404
+    no_traceback(server)
+
+
 def test_the_largest_id_is_looked_up(server: Server) -> None:
     _, token = server.account("maxid")
     answer = server.client.get("/api/tables/2147483647")

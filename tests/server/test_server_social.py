@@ -16,12 +16,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_support import Server, engine_of
+import sqlalchemy as sa
+from server_support import Server, engine_of, local_server
 from test_server_tables import WAIT, auth, live, new_table, receive, until
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from blockyard.server import accounts, db, settings, social
+from blockyard.server import accounts, db, settings, social, sockets
+from blockyard.server.clock import FakeClock
 
 
 def me_live(server: Server, token: str) -> ClientConnection:
@@ -264,3 +266,30 @@ def test_serve_refuses_a_bad_presence_window(tmp_path: Path, value: str) -> None
                              sqlite], capture_output=True, text=True, timeout=60,
                             env={**os.environ, settings.PRESENCE_ENV: value})
     assert answer.returncode == 2 and settings.PRESENCE_ENV in answer.stderr, answer.stderr
+
+
+def test_me_live_with_the_database_away_is_closed_1013(
+        database: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+        ) -> None:
+    # as a table's live channel: the database away is no one's fault; the
+    # connection is closed 1013 "try again", never an error of the server
+    real = accounts.account_for
+    away = {"now": False}
+
+    def account_for(*args: Any) -> Any:
+        if away["now"]:
+            raise sa.exc.OperationalError("token", {}, Exception("the database is away"))
+        return real(*args)
+
+    monkeypatch.setattr(accounts, "account_for", account_for)
+    with local_server(database, FakeClock(dt.datetime.now(dt.UTC))) as server:
+        _, token = server.account("away")
+        away["now"] = True
+        url = server.url.replace("http://", "ws://") + f"/api/me/live?token={token}"
+        with connect(url, open_timeout=WAIT) as feed, pytest.raises(ConnectionClosed):
+            feed.recv(timeout=WAIT)
+        assert feed.close_code == 1013 and feed.close_reason == sockets.DATABASE_AWAY
+        away["now"] = False
+        with me_live(server, token) as feed:  # back: the channel opens again
+            assert until(feed, "online")["type"] == "online"
+    assert not [r for r in caplog.records if r.exc_info], caplog.text

@@ -11,14 +11,15 @@ from __future__ import annotations
 import contextlib
 from typing import Annotated, Any
 
+import sqlalchemy as sa
 from fastapi import APIRouter, Query, WebSocket
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
 from ... import protocol
 from .. import accounts
-from ..social import MAX_FEEDS, MAX_ONLINE, Feed, accept, decline, pending_invitations
-from ..sockets import GONE, receive_text, too_many_messages
+from ..social import MAX_FEEDS, MAX_ONLINE, Feed, accept, decline, log, pending_invitations
+from ..sockets import DATABASE_AWAY, GONE, receive_text, too_many_messages
 from ..state import HubDep, ServerDep, SignedIn, SocialDep
 from ..tablestore import TableError
 from ..web import ApiError, errors
@@ -78,7 +79,15 @@ async def me_live(socket: WebSocket, server: ServerDep, hub: HubDep,
     """A player's own live channel: their invitations and the players online,
     pushed as they change; ``refresh`` asks for both again."""
     token = socket.query_params.get("token")
-    account = await run_in_threadpool(accounts.account_for, server.engine, token)
+    try:
+        account = await run_in_threadpool(accounts.account_for, server.engine, token)
+    except sa.exc.SQLAlchemyError as exc:  # the database away: no one's fault here
+        hub.outages.failed(server.clock.now())
+        log.warning("a player's live connection refused, the database is away (%s)",
+                    type(exc).__name__)
+        await socket.accept()
+        await socket.close(1013, DATABASE_AWAY)
+        return
     await socket.accept()
     if account is None:
         await socket.send_json(protocol.refused("sign in first: the token is not valid",

@@ -12,7 +12,7 @@ import contextlib
 from typing import Annotated, Any
 
 import sqlalchemy as sa
-from fastapi import APIRouter, Depends, Request, WebSocket
+from fastapi import APIRouter, Depends, Path, Request, WebSocket
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
@@ -38,23 +38,23 @@ from ..web import (
     AccountName,
     ApiError,
     Limit,
-    RowId,
+    RowIdText,
     bearer,
-    check_id,
     client_address,
     errors,
-    id_problem,
     json_body,
+    path_id,
+    path_id_problem,
     read_model,
 )
 
 router = APIRouter()
 
 
-def table_id_checked(table_id: RowId) -> int:
+def table_id_checked(table_id: RowIdText) -> int:
     """The path's ``table_id`` when it can be a stored table's (``422`` otherwise,
-    before anything else is asked)."""
-    return check_id(table_id, "table_id")
+    before anything else is asked, the token included)."""
+    return path_id(table_id, "table_id")
 
 
 TableId = Annotated[int, Depends(table_id_checked)]
@@ -211,7 +211,8 @@ async def join_table(table_id: TableId, request: Request, account: SignedIn,
 
 
 @router.websocket("/api/tables/{table_id}/live")
-async def live(socket: WebSocket, table_id: int, server: ServerDep, hub: HubDep) -> None:
+async def live(socket: WebSocket, table_text: Annotated[str, Path(alias="table_id")],
+               server: ServerDep, hub: HubDep) -> None:
     """A table's live channel: the table and its moves as they are made; a
     player's ``act``, ``leave`` and ``rematch``."""
     token = socket.query_params.get("token")
@@ -225,16 +226,18 @@ async def live(socket: WebSocket, table_id: int, server: ServerDep, hub: HubDep)
     except sa.exc.SQLAlchemyError as exc:  # the database away: no one's fault here
         hub.outages.failed(server.clock.now())  # and no one's away time counts
         log.warning("table %s: a live connection refused, the database is away (%s)",
-                    table_id, type(exc).__name__)
+                    table_text[:40], type(exc).__name__)
         await socket.accept()
         await socket.close(1013, DATABASE_AWAY)
         return
     await socket.accept()
-    problem = id_problem(table_id, "table_id")
+    # any id no table can have, a number or not, is answered as one out of range
+    problem = path_id_problem(table_text, "table_id")
     if problem is not None:
         await socket.send_json(refused(f"no such table ({problem})", "not-found"))
         await socket.close(4404)
         return
+    table_id = int(table_text)
     if token and account is None:
         await socket.send_json(refused("sign in first: the token is not valid", "signed-out"))
         await socket.close(4401)
