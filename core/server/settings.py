@@ -162,7 +162,8 @@ def _count(environ: Mapping[str, str], name: str) -> int | None:
 
 
 def _whole(text: str) -> int | None:
-    """The whole number ``text`` writes in ASCII digits, else ``None`` (``str.isdigit``
-    also takes ``²``, which ``int`` refuses)."""
+    """The whole number ``text`` writes in at most 12 ASCII digits, else ``None``
+    (``str.isdigit`` also takes ``²``, which ``int`` refuses, and ``int`` refuses
+    more than 4,300 digits)."""
     text = text.strip()
-    return int(text) if text.isascii() and text.isdigit() else None
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 12 else None

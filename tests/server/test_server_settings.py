@@ -24,9 +24,9 @@ TIMING = {
     settings.CLOCK_ENV: ("1.5", "clock_tolerance", 1.5),
 }
 BAD = {
-    settings.VERIFIERS_ENV: ["0", "two", "-1", "1000", "²", "١٢"],
+    settings.VERIFIERS_ENV: ["0", "two", "-1", "1000", "²", "١٢", "9" * 5000],
     settings.LIMITS_ENV: ["submit", "submit=0", "nonsense=5", "submit=1e3", "submit=²",
-                          "submit=١٢"],
+                          "submit=١٢", "submit=" + "9" * 5000],
     settings.PRESENCE_ENV: ["2", "-1", "soon", "90000"],
     settings.IDLE_ENV: ["-1", "1e9", "nan"],
     settings.ABANDON_ENV: ["x"],
