@@ -32,21 +32,24 @@ PARTS = ("digest", "identity", "actions", "stored", "shape", "work")
 TARGET = 0.9
 
 
-def _games(count: int, moves: int) -> list[dict[str, Any]]:
+def played(seed: int, moves: int) -> dict[str, Any]:
+    """The replay data of an eu-classic game of ``seed``: up to ``moves`` first legal
+    placements, then the round ended (the games both verification benchmarks use)."""
     import blockyard
     from blockyard.replays import replay_data
 
-    out = []
-    for seed in range(count):
-        game = blockyard.new_game("eu-classic", seed=seed)
-        for _ in range(moves):
-            if game.over:
-                break
-            game.place(*game.legal_moves()[0])
-        if not game.over:
-            game.end_round()
-        out.append(replay_data(game))
-    return out
+    game = blockyard.new_game("eu-classic", seed=seed)
+    for _ in range(moves):
+        if game.over:
+            break
+        game.place(*game.legal_moves()[0])
+    if not game.over:
+        game.end_round()
+    return replay_data(game)
+
+
+def _games(count: int, moves: int) -> list[dict[str, Any]]:
+    return [played(seed, moves) for seed in range(count)]
 
 
 def _inner(mode: str, games: int, count: int, moves: int) -> None:

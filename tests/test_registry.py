@@ -227,19 +227,40 @@ def test_end_when_stuck_is_a_no_op_kept_for_old_rule_files(rule_file):
 def test_the_first_use_from_several_threads_loads_once(monkeypatch):
     # a server's worker threads may all ask at once: one load, the others wait
     import threading
-    import time
 
     loads = []
     real_load = registry._load
+    threads_count = 8
+
+    class CountingLock:
+        """The registry's lock, counting the threads that came to it."""
+
+        def __init__(self):
+            self.lock = threading.RLock()
+            self.came = threading.Condition()
+            self.arrivals = 0
+
+        def __enter__(self):
+            with self.came:
+                self.arrivals += 1
+                self.came.notify_all()
+            return self.lock.__enter__()
+
+        def __exit__(self, *exc):
+            return self.lock.__exit__(*exc)
+
+    lock = CountingLock()
 
     def slow_load():
         loads.append(threading.get_ident())
-        # the load under test made slow, so that the threads meet it (not a wait: a
-        # thread arriving after it finds the registry loaded, one load all the same)
-        time.sleep(0.05)
+        # the load lasts until every thread has come to the lock (a condition with a
+        # deadline, not a time): each of them meets the load in progress
+        with lock.came:
+            assert lock.came.wait_for(lambda: lock.arrivals == threads_count, timeout=60)
         return real_load()
 
     monkeypatch.setattr(registry, "_registry", None)
+    monkeypatch.setattr(registry, "_registry_lock", lock)
     monkeypatch.setattr(registry, "_load", slow_load)
     got, errors = [], []
 
@@ -249,7 +270,7 @@ def test_the_first_use_from_several_threads_loads_once(monkeypatch):
         except Exception as exc:  # pragma: no cover - the failure this test looks for
             errors.append(exc)
 
-    threads = [threading.Thread(target=ask) for _ in range(8)]
+    threads = [threading.Thread(target=ask) for _ in range(threads_count)]
     for thread in threads:
         thread.start()
     for thread in threads:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from server_support import LocalServer, local_server
-from test_server_tables import auth, live, until
+from test_server_tables import live, seated, until
 from websockets.exceptions import ConnectionClosed
 
 import blockyard
@@ -40,14 +40,10 @@ def local(database: str, monkeypatch: pytest.MonkeyPatch, request: pytest.Fixtur
 
 def duel(server: LocalServer, ruleset: str) -> tuple[int, int, str, str]:
     """A playing table of ``ruleset``: its id, seed and both players' tokens."""
-    _, owner = server.account("ck")
-    _, other = server.account("ck")
-    table = server.client.post("/api/tables", json={"ruleset_id": ruleset},
-                               headers=auth(owner)).json()
-    assert server.client.post(f"/api/tables/{table['id']}/join",
-                              headers=auth(other)).json() == {"seat": 1}
-    seed = server.client.get(f"/api/tables/{table['id']}").json()["seed"]
-    return table["id"], int(seed), owner, other
+    table_id, owner, other, joined = seated(server, ruleset, "ck")
+    assert joined == {"seat": 1}
+    seed = server.client.get(f"/api/tables/{table_id}").json()["seed"]
+    return table_id, int(seed), owner, other
 
 
 def act(socket: Any, action: list[Any]) -> None:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from server_support import Server
+from server_support import LocalServer, Server
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
@@ -52,6 +52,18 @@ def new_table(server: Server, token: str, **body: Any) -> dict[str, Any]:
                                 headers=auth(token))
     assert answer.status_code == 201, answer.text
     return answer.json()
+
+
+def seated(server: Server | LocalServer, ruleset: str = "eu-classic", prefix: str = "p"
+           ) -> tuple[int, str, str, dict[str, Any]]:
+    """A table of ``ruleset`` opened by one new account and joined over HTTP by
+    another: its id, both tokens, and the join's answer."""
+    _, owner = server.account(prefix)
+    _, other = server.account(prefix)
+    table = server.client.post("/api/tables", json={"ruleset_id": ruleset},
+                               headers=auth(owner)).json()
+    joined = server.client.post(f"/api/tables/{table['id']}/join", headers=auth(other))
+    return table["id"], owner, other, joined.json()
 
 
 def play(socket: ClientConnection, game: blockyard.Game, watchers: list[ClientConnection],
@@ -250,12 +262,8 @@ def test_a_falling_games_clock_may_not_run_slow(tmp_path_factory: pytest.TempPat
     server = start_server(f"sqlite:///{home / 'db.sqlite3'}", home,
                           env={"BLOCKYARD_SERVER_CLOCK_TOLERANCE": "0"})
     try:
-        _, owner = server.account("ck")
-        _, other = server.account("ck")
-        table = server.client.post("/api/tables", json={"ruleset_id": "sudoku-bloxx"},
-                                   headers=auth(owner)).json()
-        server.client.post(f"/api/tables/{table['id']}/join", headers=auth(other))
-        with live(server, table["id"], owner) as socket:
+        table_id, owner, other, _ = seated(server, "sudoku-bloxx", "ck")
+        with live(server, table_id, owner) as socket:
             seed = until(socket, "table")["seed"]
             game = blockyard.new_game("sudoku-bloxx", seed=seed)
             # no tick yet: the game clock is behind the wall clock
@@ -268,7 +276,7 @@ def test_a_falling_games_clock_may_not_run_slow(tmp_path_factory: pytest.TempPat
             socket.send(json.dumps({"type": "act", "action": ["hard"]}))
             assert until(socket, "move") == {"type": "move", "seat": 0, "action": ["hard"],
                                              "score": game.score, "over": game.over}
-            with live(server, table["id"], other) as behind:
+            with live(server, table_id, other) as behind:
                 # seat 1 has sent no tick: its clock is behind, and ending needs none
                 until(behind, "table")
                 behind.send(json.dumps({"type": "act", "action": ["end"]}))

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 import pytest
 from server_support import LocalServer, Postgres, local_server
-from test_server_tables import auth, live, play, until
+from test_server_tables import auth, live, play, seated, until
 
 import blockyard
 from blockyard.server import db
@@ -64,34 +64,26 @@ def later(*servers: LocalServer, seconds: float = 2 * ABANDON_SECONDS) -> None:
 
 
 def test_a_seat_that_never_connects_is_ended(quick: LocalServer) -> None:
-    _, owner = quick.account("nc")
-    _, other = quick.account("nc")
-    table = quick.client.post("/api/tables", json={"ruleset_id": "eu-classic"},
-                              headers=auth(owner)).json()
-    assert quick.client.post(f"/api/tables/{table['id']}/join",
-                             headers=auth(other)).json() == {"seat": 1}
-    with live(quick, table["id"], owner) as stays:
+    table_id, owner, _, joined = seated(quick, prefix="nc")
+    assert joined == {"seat": 1}
+    with live(quick, table_id, owner) as stays:
         assert until(stays, "table")["status"] == "playing"
         # seat 1 joined over HTTP and never opened the live connection
         later(quick)
         assert until(stays, "move") == {"type": "move", "seat": 1, "action": ["end"],
                                         "score": 0, "over": True}
-        game = blockyard.new_game("eu-classic", seed=table_seed(quick, table["id"]))
+        game = blockyard.new_game("eu-classic", seed=table_seed(quick, table_id))
         play(stays, game, [], 0)  # the connected player plays on
 
 
 def test_an_abandoned_seat_is_ended(quick: LocalServer) -> None:
-    _, owner = quick.account("ab")
-    _, other = quick.account("ab")
-    table = quick.client.post("/api/tables", json={"ruleset_id": "eu-classic"},
-                              headers=auth(owner)).json()
-    quick.client.post(f"/api/tables/{table['id']}/join", headers=auth(other))
-    with live(quick, table["id"], owner) as stays:
-        with live(quick, table["id"], other) as goes:
+    table_id, owner, other, _ = seated(quick, prefix="ab")
+    with live(quick, table_id, owner) as stays:
+        with live(quick, table_id, other) as goes:
             until(goes, "table")
         until(stays, "table")
         # the other player's connection is gone: after the timeout the seat ends
-        quick.wait_gone(table["id"], left=1)
+        quick.wait_gone(table_id, left=1)
         later(quick)
         assert until(stays, "move") == {"type": "move", "seat": 1, "action": ["end"],
                                         "score": 0, "over": True}
@@ -106,12 +98,8 @@ end the round first."""
 @pytest.mark.parametrize("ruleset", ["eu-classic", "sudoku-bloxx"])
 def test_connected_players_who_never_act_hold_no_duel(quick: LocalServer, ruleset: str
                                                       ) -> None:
-    _, owner = quick.account("id")
-    _, other = quick.account("id")
-    table = quick.client.post("/api/tables", json={"ruleset_id": ruleset},
-                              headers=auth(owner)).json()
-    quick.client.post(f"/api/tables/{table['id']}/join", headers=auth(other))
-    with live(quick, table["id"], owner) as one, live(quick, table["id"], other) as two:
+    table_id, owner, other, _ = seated(quick, ruleset, "id")
+    with live(quick, table_id, owner) as one, live(quick, table_id, other) as two:
         until(one, "table")
         until(two, "table")
         # both connected, neither acts: the server ends both seats after the idle time
