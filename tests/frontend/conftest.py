@@ -56,15 +56,20 @@ class Driver:
     def view(self):
         return self.window.current_view
 
-    def pump(self, frames: int = 3, dt: float = 1 / 60) -> None:
-        """Let the window process events, update and draw ``frames`` times."""
-        for _ in range(frames):
+    def pump(self, frames: int = 3, dt: float = 1 / 60, *, draw: bool = True) -> None:
+        """Let the window process events, update and draw ``frames`` times (the
+        last frame drawn is put on the screen: on the virtual screen a swap of
+        buffers is the costliest step of a frame, and nothing reads the frames
+        between). ``draw=False``: events and updates only."""
+        for frame in range(frames):
             self.window.dispatch_events()
             view = self.window.current_view
             if view is not None:
                 view.on_update(dt)
-                view.on_draw()
-            self.window.flip()
+                if draw:
+                    view.on_draw()
+            if draw and frame == frames - 1:
+                self.window.flip()
 
     def show_game(self, ruleset: str = "eu-classic", *, board: str | None = None,
                   tray: list[str | None] | None = None, seed: int = 1):
@@ -85,9 +90,9 @@ class Driver:
     def xdo(self, *args: str) -> None:
         subprocess.run(["xdotool", *args], check=True)
         self.sync()
-        self.pump(1)
+        self.pump(1, draw=False)  # the event handled (and a frame's time passed)
         self.sync()
-        self.pump(1)
+        self.pump(1)  # whatever handling it caused, then drawn
 
     def _xy(self, x: float, y: float) -> tuple[str, str]:
         return str(round(x)), str(self.window.height - 1 - round(y))
