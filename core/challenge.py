@@ -76,14 +76,27 @@ class CodeError(DataError):
 def likely_typo(symbols: list[int]) -> tuple[int, int] | None:
     """``(index, value)`` of the one character whose change makes ``symbols`` (a code
     of the current format, check characters last) valid, or ``None`` when no single
-    change does. The code's minimum distance is 5, so at most one change can."""
-    for index, original in enumerate(symbols):
-        for value in range(32):
-            if value == original:
-                continue
-            trial = [*symbols[:index], value, *symbols[index + 1:]]
-            if check_symbols(trial[:-CHECK_SYMBOLS]) == trial[-CHECK_SYMBOLS:]:
-                return index, value
+    change does. The code's minimum distance is 5, so at most one change can.
+
+    The check symbols are linear over GF(32): changing data symbol ``i`` by ``e``
+    (added, i.e. XORed) changes them by ``e`` times the check symbols of a lone 1 at
+    ``i``. So the one change, if any, is read from the difference between the check
+    symbols given and those of the data (no trial of every character)."""
+    data, given = symbols[:-CHECK_SYMBOLS], symbols[-CHECK_SYMBOLS:]
+    residual = [a ^ b for a, b in zip(check_symbols(data), given, strict=True)]
+    wrong = [k for k, r in enumerate(residual) if r]
+    if not wrong:
+        return None  # valid: any one change makes it invalid
+    for index in range(len(data)):
+        unit = check_symbols([1] + [0] * (len(data) - 1 - index))
+        first = wrong[0]
+        if not unit[first]:
+            continue
+        factor = _EXP[(_LOG[residual[first]] - _LOG[unit[first]]) % 31]
+        if all(_mul(factor, u) == r for u, r in zip(unit, residual, strict=True)):
+            return index, data[index] ^ factor
+    if len(wrong) == 1:  # only one check symbol differs: that one is mistyped
+        return len(data) + wrong[0], given[wrong[0]] ^ residual[wrong[0]]
     return None
 
 

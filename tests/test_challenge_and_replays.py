@@ -209,6 +209,37 @@ def test_a_mistyped_code_points_at_the_wrong_character():
                                   f"probably {plain[i]}.")
 
 
+def test_the_mistyped_character_is_the_one_change_that_makes_the_code_valid():
+    # the definition, by trial of every character, beside likely_typo's reading of
+    # it from the check symbols: valid codes, one change, two changes, noise
+    import random
+
+    from blockyard.challenge import CHECK_SYMBOLS, check_symbols, likely_typo
+
+    def by_trial(symbols):
+        for index, original in enumerate(symbols):
+            for value in range(32):
+                trial = [*symbols[:index], value, *symbols[index + 1:]]
+                if value != original and \
+                        check_symbols(trial[:-CHECK_SYMBOLS]) == trial[-CHECK_SYMBOLS:]:
+                    return index, value
+        return None
+
+    rnd = random.Random(5)
+    found = 0
+    for _ in range(400):
+        data = [rnd.randrange(32) for _ in range(rnd.randrange(1, 14))]
+        symbols = data + check_symbols(data)
+        for _ in range(rnd.choice((0, 1, 1, 1, 2, 3))):
+            symbols[rnd.randrange(len(symbols))] = rnd.randrange(32)
+        if rnd.random() < 0.1:
+            symbols = [rnd.randrange(32) for _ in symbols]
+        expected = by_trial(symbols)
+        found += expected is not None
+        assert likely_typo(symbols) == expected, symbols
+    assert found > 100  # the one-change case was tried, often
+
+
 def test_a_code_with_two_typos_is_refused_without_guessing():
     from blockyard.challenge import ALPHABET, CodeError
 
