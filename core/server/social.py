@@ -39,12 +39,9 @@ import asyncio
 import contextlib
 import datetime as _dt
 import logging
-from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
-from fastapi import WebSocket
 from sqlalchemy.engine import Connection, Engine
 from starlette.concurrency import run_in_threadpool
 
@@ -52,7 +49,7 @@ from .. import protocol
 from . import db, tablestore
 from .accounts import Account, now
 from .clock import Clock, SystemClock
-from .sockets import Outbox
+from .room import Feed
 from .tablestore import TableError
 
 if TYPE_CHECKING:
@@ -69,9 +66,6 @@ INVITES_PER_MINUTE = 60
 """Invitations one player may send in a minute (every name counts)."""
 MAX_ONLINE = 200
 """The most names ``GET /api/players/online`` lists."""
-MAX_FEEDS = 8
-"""``/api/me/live`` connections one player may hold on one process."""
-
 log = logging.getLogger("blockyard.server")
 
 
@@ -298,25 +292,6 @@ def invited_to(engine: Engine, table_id: int) -> list[int]:
 # -- the pushed feed ----------------------------------------------------------------------
 
 
-@dataclass(eq=False)
-class Feed:
-    """One ``/api/me/live`` connection."""
-
-    socket: WebSocket
-    account: Account
-    token: str = ""
-    """What the database keeps of the session token it was opened with (its hash)."""
-    outbox: Outbox = field(init=False)
-    """What is to be written to it, in order (never waited for)."""
-
-    def __post_init__(self) -> None:
-        self.outbox = Outbox(self.socket)
-
-    def post(self, message: Mapping[str, Any]) -> None:
-        """Send ``message`` (queued: written by the connection's own task)."""
-        self.outbox.post(message)
-
-
 class Social:
     """This process's ``/api/me/live`` connections and its presence heartbeat."""
 
@@ -325,7 +300,7 @@ class Social:
         self.engine = server.engine
         self.presence: Presence = server.online
         self.hub = hub
-        self.feeds: dict[int, set[Feed]] = {}
+        self.room = hub.room
         self.task: asyncio.Task[None] | None = None
         self.last_online: list[str] | None = None
         handler = hub.events.handler
@@ -349,10 +324,7 @@ class Social:
 
     def connected(self) -> list[int]:
         """The players connected to this process (tables and feeds)."""
-        ids = {account_id for account_id, feeds in self.feeds.items() if feeds}
-        for watchers in self.hub.watchers.values():
-            ids.update(w.account.id for w in watchers if w.account is not None)
-        return sorted(ids)
+        return self.room.accounts()
 
     async def heartbeat(self) -> None:
         """Keep the connected players online; push the players online when they
@@ -364,7 +336,7 @@ class Social:
                 await self.push_online()
 
     async def push_online(self, only: Feed | None = None) -> None:
-        if not any(self.feeds.values()):
+        if not self.room.feeds:
             self.last_online = None
             return
         players = await run_in_threadpool(self.presence.online)
@@ -374,12 +346,11 @@ class Social:
         if players == self.last_online:
             return
         self.last_online = players
-        for feeds in list(self.feeds.values()):
-            for feed in list(feeds):
-                feed.post(protocol.online(players))
+        for feed in self.room.all_feeds():
+            feed.post(protocol.online(players))
 
     async def push_invitations(self, account_id: int) -> None:
-        feeds = list(self.feeds.get(account_id, ()))
+        feeds = self.room.feeds_of(account_id)
         if not feeds:
             return
         found = await run_in_threadpool(pending_invitations, self.engine, account_id)
@@ -394,15 +365,9 @@ class Social:
 
     async def on_event(self, event: dict[str, Any]) -> None:
         """An announcement from any process: the invitations of whom changed."""
-        if not any(self.feeds.values()):
+        if not self.room.feeds:
             return
         kind = event.get("kind")
-        if kind == "signed-out":  # the token's feeds are closed (4401)
-            for feeds in list(self.feeds.values()):
-                for feed in list(feeds):
-                    if feed.token == event.get("token"):
-                        feed.outbox.close_signed_out()
-            return
         if kind == "invites":
             ids = event.get("accounts")
             targets = [i for i in ids if isinstance(i, int) and not isinstance(i, bool)] \
@@ -410,7 +375,7 @@ class Social:
         elif kind == "table" and isinstance(event.get("table"), int):
             targets = await run_in_threadpool(invited_to, self.engine, event["table"])
         elif kind == "resync":
-            targets = list(self.feeds)
+            targets = list(self.room.feeds)
         else:
             return
         for account_id in targets:

@@ -40,8 +40,7 @@ class Sweep:
         """The ``(table id, seat)`` of every seat whose current player (as stored
         now: one query) has a live connection to its table in this process."""
         hub = self.hub
-        here = {(table_id, w.account.id) for table_id, found in hub.watchers.items()
-                for w in found if w.account is not None}
+        here = hub.room.seated_here()
         if not here:
             return []
         held = await run_in_threadpool(presence.held_seats, hub.server.engine,
@@ -77,7 +76,7 @@ class Sweep:
                         presence.free_waiting, hub.server.engine, table_id, seat, cutoff):
                     await hub.events.publish({"kind": "table", "table": table_id})
             hub.drop(table_id)  # what was read for it, unless someone here watches
-        for table_id in list(hub.watchers):
+        for table_id in hub.room.watched():
             try:
                 await hub.run_clock(table_id)
             except Exception as exc:  # one table's trouble stops no other

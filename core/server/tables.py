@@ -20,7 +20,8 @@ At a playing table of a realtime game (a falling game) each ``table`` message is
 followed by a ``clock`` message, the seconds since the round started.
 
 Signing out (``DELETE /api/sessions``) closes every connection opened with that
-token (code 4401, :meth:`Hub.sign_out`; announced to every process), and nothing
+token (code 4401, :meth:`Hub.sign_out`, :meth:`Room.close_signed_out`; announced to
+every process), and nothing
 it sends afterwards is accepted. The messages of a connection are counted per
 account (an address when not signed in) across its reconnects
 (``Server.live_messages``), and a code sent for a private table by someone
@@ -31,9 +32,13 @@ Every action and result is in the database, never only in this process: the
 referees are caches, rebuilt from the stored actions whenever they are missing
 or behind.
 
-The :class:`Hub` holds the connections and the referees, delivers and stores;
-its timer is a :class:`~blockyard.server.sweep.Sweep`, the storage is in
-:mod:`~blockyard.server.tablestore`, the kept moves in
+The :class:`Hub` connects the three parts of a live table: the
+:class:`~blockyard.server.referee.Referee` decides (held here per table, a cache
+rebuilt from the stored moves), the store keeps
+(:class:`~blockyard.server.actionstore.ActionStore`, group commit, and
+:mod:`~blockyard.server.tablestore`), the :class:`~blockyard.server.room.Room`
+holds this process's connections and fans messages out to them. Its timer is a
+:class:`~blockyard.server.sweep.Sweep`, the kept moves are in
 :mod:`~blockyard.server.livecache`, presence in :mod:`~blockyard.server.presence`.
 """
 
@@ -43,13 +48,10 @@ import asyncio
 import contextlib
 import datetime as _dt
 import logging
-from collections import OrderedDict
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
-from fastapi import WebSocket
 from starlette.concurrency import run_in_threadpool
 
 from .. import protocol
@@ -72,13 +74,12 @@ from .referee import (
     refused,
     round_elapsed,
 )
-from .sockets import Outbox
+from .room import Room, Watcher
 from .sweep import Sweep
 from .tablestore import Move, Table, TableError
 from .web import account_listing
 
-__all__ = ["MAX_ACTION_ARGS", "REFUSAL_KINDS", "Hub", "Watcher",
-           "check_action", "refused"]
+__all__ = ["MAX_ACTION_ARGS", "REFUSAL_KINDS", "Hub", "check_action", "refused"]
 
 if TYPE_CHECKING:
     from .state import Server
@@ -87,8 +88,6 @@ log = logging.getLogger("blockyard.server")
 CODE_GUESSES = "too many guesses of table codes; try again in a minute"
 """The answer (429, or ``refused`` kind ``too-many`` and close code 4429) to a code
 guess over the limits ``code_account`` and ``code_address``."""
-MAX_REVOKED = 10_000
-"""How many tokens signed out lately a process keeps (:attr:`Hub.revoked`)."""
 
 
 def relies_on_code(table: Table, account: Account | None, code: str | None) -> bool:
@@ -106,46 +105,22 @@ def guess_allowed(server: Server, account: Account | None, address: str) -> bool
     return server.code_address.hit(address)
 
 
-@dataclass(eq=False)
-class Watcher:
-    """One live connection, signed in (``account``) or not. Whether it is a
-    player's is read from the table each time (a spectator may take a seat, a
-    player may leave it while connected), never kept here."""
-
-    socket: WebSocket
-    account: Account | None
-    token: str | None = None
-    """What the database keeps of the session token it was opened with (its hash)."""
-    signed_out: bool = False
-    """The token was signed out: nothing more it sends is accepted."""
-    round: int = 0
-    seen: set[tuple[int, int]] = field(default_factory=set)
-    """The (seat, n) of every move of :attr:`round` sent to this connection."""
-    outbox: Outbox = field(init=False)
-    """What is to be written to it, in order (never waited for)."""
-
-    def __post_init__(self) -> None:
-        self.outbox = Outbox(self.socket)
-
-    def post(self, message: Mapping[str, Any]) -> None:
-        """Send ``message`` (queued: written by the connection's own task)."""
-        self.outbox.post(message)
-
-
 class Hub:
-    """This process's live connections and the referees of their tables. Every
+    """The live tables of this process: their :class:`~blockyard.server.room.Room`
+    (the connections) and the referees of the tables watched here. Every
     decision is the table's :class:`~blockyard.server.referee.Referee`'s; the hub
     feeds it (the table, the stored moves, the time from the server's clock),
     stores what it accepts (one call, :meth:`~blockyard.server.actionstore.ActionStore.store`:
     with group commit, the move and its announcement in one transaction with
     every other move accepted meanwhile), then announces it through
-    :class:`~blockyard.server.events.Events` to every process, whose connections
-    read it from the database."""
+    :class:`~blockyard.server.events.Events` to every process, whose rooms send
+    it to their connections."""
 
     def __init__(self, server: Server) -> None:
         self.server = server
         self.clock: Clock = server.clock
-        self.watchers: dict[int, set[Watcher]] = {}
+        self.room = Room()
+        """This process's live connections (tables' and players' own)."""
         self.locks: dict[int, asyncio.Lock] = {}
         self.referees: dict[int, Referee] = {}
         """The referee of each table's current round held here (dropped when it
@@ -164,10 +139,6 @@ class Hub:
         self.events = Events(server.engine, self.on_event)
         self.actions = ActionStore(server.engine)
         """Where accepted moves are stored (group commit)."""
-        self.revoked: OrderedDict[str, None] = OrderedDict()
-        """The tokens (hashes) signed out lately, the last :data:`MAX_REVOKED`: a
-        connection whose token was checked before its sign-out was announced is
-        closed once it is registered."""
 
     async def start(self) -> None:
         # the plugin registry and the rulesets are loaded here, once, before any
@@ -183,22 +154,11 @@ class Hub:
         await self.actions.close()  # every accepted move handed over is stored
         await self.events.stop()
 
-    def revoke(self, token: str) -> None:
-        """Keep ``token`` (a hash) among the tokens signed out lately."""
-        self.revoked[token] = None
-        self.revoked.move_to_end(token)
-        while len(self.revoked) > MAX_REVOKED:
-            self.revoked.popitem(last=False)
-
     async def sign_out(self, token: str) -> None:
         """The session token whose hash is ``token`` was revoked: this process's
-        table connections opened with it accept nothing from now on, and every
-        process closes its connections of that token (code 4401; announced)."""
-        self.revoke(token)
-        for watchers in self.watchers.values():
-            for watcher in watchers:
-                if watcher.token == token:
-                    watcher.signed_out = True
+        connections opened with it accept nothing from now on, and every process
+        closes its connections of that token (code 4401; announced)."""
+        self.room.revoke(token)
         await self.events.publish({"kind": "signed-out", "token": token})
 
     def lock(self, table_id: int) -> asyncio.Lock:
@@ -217,8 +177,7 @@ class Hub:
 
     def drop(self, table_id: int) -> None:
         """Forget what is kept of a table nobody here is connected to."""
-        if not self.watchers.get(table_id):
-            self.watchers.pop(table_id, None)
+        if not self.room.watching(table_id):
             self.tables.pop(table_id, None)
             self.known.pop(table_id, None)
             self.referees.pop(table_id, None)
@@ -236,25 +195,20 @@ class Hub:
             self.tables.clear()
             self.known.clear()
             self.referees.clear()
-            for watched in list(self.watchers):
+            for watched in self.room.watched():
                 await self.deliver_table(watched)
                 await self.deliver_moves(watched)
             return
         if kind == "signed-out":
             token = event.get("token")
             if isinstance(token, str):
-                self.revoke(token)
-            for watchers in list(self.watchers.values()):
-                for watcher in list(watchers):
-                    if isinstance(token, str) and watcher.token == token:
-                        watcher.signed_out = True
-                        watcher.outbox.close_signed_out()
+                self.room.close_signed_out(token)
             return
         if not isinstance(table_id, int):
             return
         if kind == "table":
             self.tables.pop(table_id, None)
-        if not self.watchers.get(table_id):
+        if not self.room.watching(table_id):
             return
         if kind == "moves":
             known = self.known.get(table_id)
@@ -272,9 +226,8 @@ class Hub:
         elif kind == "table":
             await self.deliver_table(table_id)
         elif kind == "result":
-            message = protocol.result(event.get("scores") or [], event.get("winner"))
-            for watcher in list(self.watchers.get(table_id, ())):
-                watcher.post(message)
+            self.room.send(table_id, protocol.result(event.get("scores") or [],
+                                                     event.get("winner")))
 
     def clock_message(self, table: Table) -> protocol.ClockMessage | None:
         """The ``clock`` message after the table message of a playing table of a
@@ -284,10 +237,7 @@ class Hub:
     async def deliver_table(self, table_id: int) -> None:
         table = await self.table(table_id)
         clock = self.clock_message(table)
-        for watcher in list(self.watchers.get(table_id, ())):
-            watcher.post(table.message())
-            if clock is not None:
-                watcher.post(clock)
+        self.room.send(table_id, table.message(), *([clock] if clock is not None else []))
 
     async def deliver_moves(self, table_id: int, only: Watcher | None = None) -> None:
         """Read the moves of the round not known here yet (one query), then send
@@ -322,13 +272,7 @@ class Hub:
         if known is None:
             await self.deliver_moves(table_id, only)
             return
-        for watcher in [only] if only else list(self.watchers.get(table_id, ())):
-            if watcher.round != known.round:
-                watcher.round, watcher.seen = known.round, set()
-            for move in known.moves:
-                if (move.seat, move.n) not in watcher.seen:
-                    watcher.seen.add((move.seat, move.n))
-                    watcher.post(move.message())
+        self.room.send_moves(table_id, known, only)
 
     # -- the referee ------------------------------------------------------------------
 

@@ -294,7 +294,7 @@ class LocalServer:
         but ``left`` (a socket the test closed is closed for the server too: its
         away time counts from the fake clock's time at that moment)."""
         deadline = time.monotonic() + 60
-        while len(self.hub.watchers.get(table_id, ())) > left:
+        while len(self.hub.room.at(table_id)) > left:
             assert time.monotonic() < deadline, "the server still holds a connection"
             time.sleep(0.02)  # polling interval of the wait above (bounded by its deadline)
 

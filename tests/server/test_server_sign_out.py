@@ -89,7 +89,7 @@ def test_a_connection_opening_while_its_token_is_signed_out_is_closed(
     with local_server(database, FakeClock(_dt.datetime.now(_dt.UTC))) as local:
         _, token = local.account("sr")
         table = new_table(local, token)
-        local.hub.revoke(accounts.token_hash(token))
+        local.hub.room.revoke(accounts.token_hash(token))
         for opened in (live(local, table["id"], token), me_live(local, token)):
             with opened as socket:
                 code, seen = close_code(socket)

@@ -185,15 +185,16 @@ def test_a_seat_is_present_only_while_its_current_player_is_connected(
     from types import SimpleNamespace
 
     from blockyard.server.clock import SystemClock
+    from blockyard.server.room import Watcher
     from blockyard.server.settings import Settings
-    from blockyard.server.tables import Hub, Watcher
+    from blockyard.server.tables import Hub
 
     ann, ben, cat = players(engine, 3)
     hub = Hub(SimpleNamespace(engine=engine, clock=SystemClock(),  # type: ignore[arg-type]
                               settings=Settings(database=str(engine.url))))
     table = tablestore.create_table(engine, ann, "eu-classic", 2, False, [], None)
     # ben watches as a spectator, then takes the seat while connected
-    hub.watchers[table.id] = {Watcher(None, ann), Watcher(None, ben),  # type: ignore[arg-type]
+    hub.room.watchers[table.id] = {Watcher(None, ann), Watcher(None, ben),  # type: ignore[arg-type]
                               Watcher(None, None)}  # type: ignore[arg-type]
     assert asyncio.run(hub.sweep.connected_seats()) == [(table.id, 0)]
     tablestore.join_table(engine, table.id, ben, None)

@@ -18,7 +18,8 @@ from starlette.concurrency import run_in_threadpool
 
 from ... import protocol
 from .. import accounts
-from ..social import MAX_FEEDS, MAX_ONLINE, Feed, accept, decline, log, pending_invitations
+from ..room import MAX_FEEDS, Feed
+from ..social import MAX_ONLINE, accept, decline, log, pending_invitations
 from ..sockets import DATABASE_AWAY, GONE, receive_text, too_many_messages
 from ..state import HubDep, ServerDep, SignedIn, SocialDep
 from ..tablestore import TableError
@@ -94,18 +95,15 @@ async def me_live(socket: WebSocket, server: ServerDep, hub: HubDep,
                                                 "signed-out"))
         await socket.close(4401)
         return
-    mine = players.feeds.setdefault(account.id, set())
-    if len(mine) >= MAX_FEEDS:
+    feed = Feed(socket, account, token=accounts.token_hash(token or ""))
+    entered = hub.room.enter_feed(feed)
+    if entered is None:
         await socket.send_json(protocol.refused(f"at most {MAX_FEEDS} of these connections "
                                                 "per player", "too-many"))
         await socket.close(4429)
         return
-    feed = Feed(socket, account, token=accounts.token_hash(token or ""))
-    mine.add(feed)
-    feed.outbox.start()
     try:
-        if feed.token in hub.revoked:  # signed out while this connection opened
-            feed.outbox.close_signed_out()
+        if not entered:  # signed out while this connection opened
             return
         await run_in_threadpool(server.online.seen_now, [account.id])
         await players.push_invitations(account.id)
@@ -125,9 +123,7 @@ async def me_live(socket: WebSocket, server: ServerDep, hub: HubDep,
     except GONE:
         pass
     finally:
-        mine.discard(feed)
-        if not mine:
-            players.feeds.pop(account.id, None)
+        hub.room.leave_feed(feed)
         await feed.outbox.flushed()  # what was sent to it before it ended, if it reads
         await feed.outbox.stop()
         with contextlib.suppress(Exception):

@@ -22,11 +22,11 @@ from ...errors import PluginError, RulesetError
 from ...game import today_in
 from ...ruleset import ID_PATTERN
 from .. import accounts, social, tablestore
+from ..room import Watcher
 from ..sockets import DATABASE_AWAY, GONE, receive_text, too_many_messages
 from ..state import HubDep, ServerDep, SignedIn, SocialDep
 from ..tables import (
     CODE_GUESSES,
-    Watcher,
     account_tables,
     guess_allowed,
     log,
@@ -265,12 +265,8 @@ async def live(socket: WebSocket, table_text: Annotated[str, Path(alias="table_i
         return
     watcher = Watcher(socket, account,
                       token=accounts.token_hash(token) if account and token else None)
-    hub.watchers.setdefault(table_id, set()).add(watcher)
-    watcher.outbox.start()
     try:
-        if watcher.token in hub.revoked:  # signed out while this connection opened
-            watcher.signed_out = True
-            watcher.outbox.close_signed_out()
+        if not hub.room.enter(table_id, watcher):  # signed out while it opened
             return
         await hub.arrived(watcher, table_id)
         # read again only if it changed since (a table announcement drops it)
@@ -309,7 +305,7 @@ async def live(socket: WebSocket, table_text: Annotated[str, Path(alias="table_i
         pass
     finally:
         closed = hub.clock.now()
-        hub.watchers.get(table_id, set()).discard(watcher)
+        hub.room.leave(table_id, watcher)
         hub.drop(table_id)
         with contextlib.suppress(Exception):
             await hub.departed(watcher, table_id, closed)
