@@ -302,13 +302,28 @@ class LocalServer:
 @contextmanager
 def local_server(database: str, clock: Any) -> Iterator[LocalServer]:
     """A :class:`LocalServer` on the migrated ``database``, stopped afterwards (the
-    environment as the test set it: the server reads its timeouts on start)."""
+    environment as the test set it: the server reads its timeouts on start). Its
+    accounts hash their passwords with argon2 at its smallest cost, as the
+    subprocess servers' do (serve_with_cheap_hashing.py): these tests' matter is
+    time and tables, not the hash."""
+    from argon2 import PasswordHasher
+
+    from blockyard.server import accounts
+    from blockyard.server.app import create_app
+
+    real_hasher = accounts._HASHER
+    accounts._HASHER = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+    try:
+        yield from _local_server(database, clock, create_app)
+    finally:
+        accounts._HASHER = real_hasher
+
+
+def _local_server(database: str, clock: Any, create_app: Any) -> Iterator[LocalServer]:
     import asyncio
     import threading
 
     import uvicorn
-
-    from blockyard.server.app import create_app
 
     app = create_app(database, verifiers=1, clock=clock)
     started: dict[str, Any] = {}

@@ -20,6 +20,8 @@ from blockyard.server.actionstore import ActionStore
 from blockyard.server.events import CHANNEL
 from blockyard.server.tablestore import Move, Table
 
+pytestmark = pytest.mark.usefixtures("cheap_passwords")  # forty accounts per test, not their hashes
+
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
