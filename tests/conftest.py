@@ -288,6 +288,22 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         module = item.nodeid.split("::")[0]
         if _module_fixture(item) or module in ONE_WORKER_MODULES:
             groups[item.nodeid] = module + ("[postgresql]" if "postgresql" in marks else "")
+    # the longest units of work first, so that none starts last and runs alone at
+    # the end of a parallel run: the groups holding slow tests (a build, the
+    # fuzzers), then the other slow tests, then the other groups, then the rest
+    # (each in collection order; every worker sorts alike)
+    slow_groups = {groups[item.nodeid] for item in items
+                   if item.nodeid in groups and item.get_closest_marker("slow")}
+
+    def rank(item: pytest.Item) -> int:
+        group = groups.get(item.nodeid)
+        if group in slow_groups:
+            return 0
+        if item.get_closest_marker("slow"):
+            return 1
+        return 2 if group is not None else 3
+
+    items.sort(key=rank)
     if hasattr(config, "workerinput"):
         import json
         import os
