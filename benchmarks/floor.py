@@ -1,8 +1,8 @@
 """The floor under ``blockyard serve``'s live tables, on the same stack.
 
 A minimal Starlette app served by uvicorn (the same WebSocket implementation,
-``websockets-sansio``, the same 16 KiB message limit and uvicorn's default
-permessage-deflate, as ``blockyard serve``) on PostgreSQL through psycopg 3's
+``websockets-sansio``, the same 16 KiB message limit, permessage-deflate
+declined, as ``blockyard serve``) on PostgreSQL through psycopg 3's
 async driver, doing the shape of work a live table does per action and nothing
 more: parse the JSON, check it against the state kept in memory (a seat of this
 table, playing, not over, not acting on another connection, a well-formed
@@ -634,7 +634,7 @@ def main() -> None:
         parser.error("--pool: expected 1 to 100")
     uvicorn.run(app(args.database, args.group_commit, args.pool), host=HOST,
                 port=args.port, ws="websockets-sansio", ws_max_size=MAX_MESSAGE,
-                timeout_graceful_shutdown=5)
+                ws_per_message_deflate=False, timeout_graceful_shutdown=5)
 
 
 if __name__ == "__main__":

@@ -96,6 +96,10 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, database: str | No
     uvicorn.run("blockyard.server.app:create_app_from_env", factory=True, host=host,
                 port=port, workers=workers if workers > 1 else None,
                 log_config=log_config(), ws="websockets-sansio", ws_max_size=MAX_MESSAGE,
+                # a live message is a few dozen bytes of JSON: compressing it saves
+                # little on the wire, and permessage-deflate's zlib state costs
+                # about 41 kB per connection (and CPU per message); declined
+                ws_per_message_deflate=False,
                 # slow clients timed out: idle between requests, and a request
                 # whose headers or body trickle in (blockyard.server.slowclients)
                 http=TimedH11Protocol, timeout_keep_alive=KEEP_ALIVE_SECONDS,

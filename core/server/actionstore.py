@@ -6,14 +6,20 @@ transaction stores them all (on PostgreSQL it also announces each of them to the
 other processes: ``NOTIFY`` is sent at the commit, never for a move that is not
 stored). A ``store`` call returns — the move is acknowledged — only once the
 transaction that holds its move has committed, so nothing acknowledged is ever
-lost; and under load one commit (one write to the disk, one hand-off to a worker
-thread, one connection check) serves many moves instead of one.
+lost; and under load one commit (one write to the disk) serves many moves
+instead of one.
+
+On PostgreSQL the store holds a connection of its own, with psycopg's async
+driver, in the event loop: a group costs no hand-off to a worker thread and no
+connection check out of the pool (a connection found broken is opened again for
+the next group). On SQLite (one process) a group is written in a worker thread
+through the server's pool.
 
 A group that cannot be stored because one of its moves is stored already (the
 same step of a seat, stored first by another process) is stored again move by
-move, so that only that move is refused (:class:`sqlalchemy.exc.IntegrityError`
-from its ``store`` call) and the others are stored. Any other failure (the
-database away) fails every move of the group, none of them stored.
+move, so that only that move is refused (:class:`Taken` from its ``store``
+call) and the others are stored. Any other failure (the database away) fails
+every move of the group, none of them stored (:class:`Unstored`).
 """
 
 from __future__ import annotations
@@ -21,21 +27,41 @@ from __future__ import annotations
 import asyncio
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 from starlette.concurrency import run_in_threadpool
 
 from . import db
-from .accounts import now
+from .clock import Clock, SystemClock
 from .events import CHANNEL
 from .tablestore import Move, Table
+
+if TYPE_CHECKING:
+    import psycopg
 
 GROUP_LIMIT = 500
 """The most moves one transaction stores (the rest wait for the next)."""
 
+CONNECT_SECONDS = 10
+"""How long the store waits for PostgreSQL to take its connection."""
+
 _NOTIFY = sa.text("SELECT pg_notify(:channel, :payload)")
+_COLUMNS = ("table_id", "round", "seat", "n", "action", "score", "over", "created")
+_PG_INSERT = (f"INSERT INTO {db.table_actions.name} ({', '.join(_COLUMNS)}) "
+              f"VALUES ({', '.join(['%s'] * len(_COLUMNS))})")
+_PG_NOTIFY = "SELECT pg_notify(%s, %s)"
+
+
+class Taken(Exception):
+    """That step of the seat is stored already (by another process, or another
+    connection of the seat): the move is not stored."""
+
+
+class Unstored(Exception):
+    """The database could not store the move's group (away, or refusing it for
+    another reason): none of the group is stored. Its cause is chained."""
 
 
 @dataclass
@@ -55,12 +81,17 @@ def _retrieved(done: asyncio.Future[None]) -> None:
 
 
 class ActionStore:
-    """Stores accepted moves in groups (one transaction each) on ``engine``; one
-    per server process, used from its event loop."""
+    """Stores accepted moves in groups (one transaction each) on ``engine``'s
+    database; one per server process, used from its event loop (``clock``: the
+    time of a move that carries none)."""
 
-    def __init__(self, engine: Engine, *, group_limit: int = GROUP_LIMIT) -> None:
+    def __init__(self, engine: Engine, *, group_limit: int = GROUP_LIMIT,
+                 clock: Clock | None = None) -> None:
         self.engine = engine
         self.group_limit = group_limit
+        self.clock = clock or SystemClock()
+        self.postgresql = engine.dialect.name == "postgresql"
+        self._connection: psycopg.AsyncConnection[Any] | None = None
         self._waiting: list[_Pending] = []
         self._writer: asyncio.Task[None] | None = None
         self.groups = 0
@@ -72,8 +103,8 @@ class ActionStore:
         """Store an accepted move of ``table``'s current round (accepted at
         ``move.at``; now when it says none) and, when ``announce`` is given,
         announce it to every process in the same transaction; return once it is
-        committed. ``IntegrityError`` when that step of the seat is stored
-        already; whatever the database raised when it could not be stored."""
+        committed. :class:`Taken` when that step of the seat is stored already;
+        :class:`Unstored` when the database could not store it."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         done.add_done_callback(_retrieved)  # told even when its caller is gone
         self._waiting.append(_Pending(table.id, table.round, move, announce, done))
@@ -82,68 +113,140 @@ class ActionStore:
         await asyncio.shield(done)  # a client gone does not take the move from its group
 
     async def close(self) -> None:
-        """Wait until every move handed to :meth:`store` is stored (or failed)."""
+        """Wait until every move handed to :meth:`store` is stored (or failed),
+        then close the store's own connection."""
         while self._writer is not None and not self._writer.done():
             await asyncio.shield(self._writer)
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            await connection.close()
 
     async def _write_groups(self) -> None:
         while self._waiting:
             group = self._waiting[:self.group_limit]
             del self._waiting[:self.group_limit]
             try:
-                failures = await run_in_threadpool(self._write, group)
+                if self.postgresql:
+                    failures = await self._write_postgresql(group)
+                else:
+                    failures = await run_in_threadpool(self._write, group)
             except BaseException as exc:  # the database away: none of the group stored
+                failure: BaseException = exc
+                if not isinstance(exc, asyncio.CancelledError):
+                    failure = Unstored(f"the move could not be stored ({type(exc).__name__})")
+                    failure.__cause__ = exc
                 for item in group:
                     if not item.done.done():
-                        item.done.set_exception(exc)
+                        item.done.set_exception(failure)
                 if isinstance(exc, asyncio.CancelledError):
                     raise
                 continue
-            for item, failure in zip(group, failures, strict=True):
+            for item, taken in zip(group, failures, strict=True):
                 if item.done.done():
                     continue
-                if failure is None:
+                if taken is None:
                     item.done.set_result(None)
                 else:
-                    item.done.set_exception(failure)
+                    item.done.set_exception(taken)
 
-    def _write(self, group: list[_Pending]) -> list[sa.exc.IntegrityError | None]:
-        """Store ``group`` in one transaction (in a worker thread); when one of its
-        moves is stored already, each move in a transaction of its own. Per move:
-        ``None`` when stored, or the ``IntegrityError`` that refused it."""
+    def _rows(self, group: list[_Pending]) -> tuple[list[tuple[Any, ...]],
+                                                    list[tuple[str, str]]]:
+        """The rows of ``group``'s moves (in :data:`_COLUMNS`' order) and the
+        ``(channel, payload)`` of its announcements."""
+        moment = self.clock.now()
+        rows = [(item.table_id, item.round, item.move.seat, item.move.n,
+                 json.dumps(item.move.action), item.move.score, item.move.over,
+                 item.move.at or moment) for item in group]
+        notices = [(CHANNEL, json.dumps(item.announce, separators=(",", ":")))
+                   for item in group if item.announce is not None]
+        return rows, notices
+
+    # -- PostgreSQL: the store's own connection, in the event loop ---------------------
+
+    async def _open(self) -> psycopg.AsyncConnection[Any]:
+        import psycopg
+
+        connection = self._connection
+        if connection is None or connection.closed or connection.broken:
+            self._connection = None
+            url = self.engine.url.set(drivername="postgresql")
+            connection = await psycopg.AsyncConnection.connect(
+                url.render_as_string(hide_password=False), connect_timeout=CONNECT_SECONDS)
+            self._connection = connection
+        return connection
+
+    async def _write_postgresql(self, group: list[_Pending]) -> list[Taken | None]:
+        import psycopg
+
+        connection = await self._open()
         try:
-            with self.engine.begin() as conn:
-                self._insert(conn, group)
-        except sa.exc.IntegrityError:
+            await self._insert_postgresql(connection, group)
+        except psycopg.errors.UniqueViolation as exc:
             if len(group) == 1:
-                raise
+                return [_taken(exc)]
         else:
             self.groups += 1
             self.stored += len(group)
             return [None] * len(group)
-        failures: list[sa.exc.IntegrityError | None] = []
+        failures: list[Taken | None] = []
         for item in group:
             try:
-                with self.engine.begin() as conn:
-                    self._insert(conn, [item])
-            except sa.exc.IntegrityError as exc:
-                failures.append(exc)
+                await self._insert_postgresql(connection, [item])
+            except psycopg.errors.UniqueViolation as exc:
+                failures.append(_taken(exc))
             else:
                 self.groups += 1
                 self.stored += 1
                 failures.append(None)
         return failures
 
-    @staticmethod
-    def _insert(conn: Connection, group: list[_Pending]) -> None:
-        moment = now()
-        conn.execute(sa.insert(db.table_actions), [
-            {"table_id": item.table_id, "round": item.round, "seat": item.move.seat,
-             "n": item.move.n, "action": json.dumps(item.move.action),
-             "score": item.move.score, "over": item.move.over,
-             "created": item.move.at or moment} for item in group])
-        notices = [{"channel": CHANNEL, "payload": json.dumps(item.announce,
-                                                              separators=(",", ":"))}
-                   for item in group if item.announce is not None]
+    async def _insert_postgresql(self, connection: psycopg.AsyncConnection[Any],
+                                 group: list[_Pending]) -> None:
+        rows, notices = self._rows(group)
+        async with connection.transaction(), connection.cursor() as cursor:
+            await cursor.executemany(_PG_INSERT, rows)
+            if notices:
+                await cursor.executemany(_PG_NOTIFY, notices)
+
+    # -- SQLite: through the server's pool, in a worker thread --------------------------
+
+    def _write(self, group: list[_Pending]) -> list[Taken | None]:
+        """Store ``group`` in one transaction (in a worker thread); when one of its
+        moves is stored already, each move in a transaction of its own. Per move:
+        ``None`` when stored, or the :class:`Taken` that refused it."""
+        try:
+            with self.engine.begin() as conn:
+                self._insert(conn, group)
+        except sa.exc.IntegrityError as exc:
+            if len(group) == 1:
+                return [_taken(exc)]
+        else:
+            self.groups += 1
+            self.stored += len(group)
+            return [None] * len(group)
+        failures: list[Taken | None] = []
+        for item in group:
+            try:
+                with self.engine.begin() as conn:
+                    self._insert(conn, [item])
+            except sa.exc.IntegrityError as exc:
+                failures.append(_taken(exc))
+            else:
+                self.groups += 1
+                self.stored += 1
+                failures.append(None)
+        return failures
+
+    def _insert(self, conn: Connection, group: list[_Pending]) -> None:
+        rows, notices = self._rows(group)
+        conn.execute(sa.insert(db.table_actions),
+                     [dict(zip(_COLUMNS, row, strict=True)) for row in rows])
         if notices:
-            conn.execute(_NOTIFY, notices)
+            conn.execute(_NOTIFY, [{"channel": channel, "payload": payload}
+                                   for channel, payload in notices])
+
+
+def _taken(cause: BaseException) -> Taken:
+    taken = Taken("that step of the seat is stored already")
+    taken.__cause__ = cause
+    return taken

@@ -201,6 +201,15 @@ class Referee:
     # -- what it says -----------------------------------------------------------------
 
     @property
+    def inline(self) -> bool:
+        """Whether the table's rules are Blockyard's own plugins only: engine code,
+        held to its speed by its tests (an action costs microseconds), asked
+        where the action arrives. Rules with a plugin of another package are asked
+        in a worker thread, where the hook watchdog stops a slow hook without
+        holding every other table meanwhile."""
+        return not self.ruleset.hooks.timed
+
+    @property
     def realtime(self) -> bool:
         """Whether the table's games run on a clock of their own (falling games)."""
         return bool(self.ruleset.mode_record.realtime)
@@ -234,8 +243,12 @@ class Referee:
 
     def elapsed(self, now: _dt.datetime) -> float | None:
         """Seconds since the round started on the table's clock, for a playing
-        table of a falling game (the ``clock`` message); ``None`` otherwise."""
-        return round_elapsed(self.table, now)
+        table of a falling game (the ``clock`` message); ``None`` otherwise (as
+        :func:`round_elapsed`, with the rules loaded already)."""
+        table = self.table
+        if not self.realtime or table.status != "playing" or table.started is None:
+            return None
+        return max(0.0, (now - table.started).total_seconds())
 
     def clock_behind(self, seat: int, now: _dt.datetime) -> float:
         """How many seconds the seat's game clock is behind the table's (0 when it

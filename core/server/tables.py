@@ -48,10 +48,9 @@ import asyncio
 import contextlib
 import datetime as _dt
 import logging
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, TypeVar
 
-import sqlalchemy as sa
 from starlette.concurrency import run_in_threadpool
 
 from .. import protocol
@@ -60,7 +59,7 @@ from ..errors import PluginError, RulesetError
 from ..game import today_in
 from . import livecache, presence, tablestore
 from .accounts import Account
-from .actionstore import ActionStore
+from .actionstore import ActionStore, Taken, Unstored
 from .clock import Clock
 from .events import Events
 from .referee import (
@@ -85,6 +84,7 @@ if TYPE_CHECKING:
     from .state import Server
 
 log = logging.getLogger("blockyard.server")
+T = TypeVar("T")
 CODE_GUESSES = "too many guesses of table codes; try again in a minute"
 """The answer (429, or ``refused`` kind ``too-many`` and close code 4429) to a code
 guess over the limits ``code_account`` and ``code_address``."""
@@ -137,7 +137,7 @@ class Hub:
         self.sweep = Sweep(self)
         self.sweeper: asyncio.Task[None] | None = None
         self.events = Events(server.engine, self.on_event)
-        self.actions = ActionStore(server.engine)
+        self.actions = ActionStore(server.engine, clock=server.clock)
         """Where accepted moves are stored (group commit)."""
 
     async def start(self) -> None:
@@ -262,7 +262,7 @@ class Hub:
         if referee is None or known is None or referee.table.round != known.round \
                 or move.n <= referee.counts[move.seat]:
             return
-        if not await run_in_threadpool(referee.learn, move):
+        if not await judged(referee, referee.learn, move):
             self.referees.pop(table_id, None)
 
     async def send_known(self, table_id: int, only: Watcher | None = None) -> None:
@@ -294,7 +294,7 @@ class Hub:
         referee = await self.referee(table)
         for move in await self.moves(table):
             if move.n > referee.counts[move.seat] \
-                    and not await run_in_threadpool(referee.learn, move):
+                    and not await judged(referee, referee.learn, move):
                 self.referees.pop(table.id, None)
                 return await self.referee(table)
         return referee
@@ -307,7 +307,7 @@ class Hub:
         shared = self.events.shared
         try:  # one transaction: the move and (PostgreSQL) its announcement, grouped
             await self.actions.store(table, move, event if shared and deliver else None)
-        except sa.exc.IntegrityError:
+        except Taken:
             self.referees.pop(table.id, None)
             await self.events.publish({"kind": "moves", "table": table.id})
             return False
@@ -381,7 +381,7 @@ class Hub:
         due = referee.next_due(back)
         if due is None or due > self.clock.now():
             return referee
-        moves = await run_in_threadpool(referee.due, self.clock.now(), back)
+        moves = await judged(referee, referee.due, self.clock.now(), back)
         if not await self._store_all(table, referee, moves):
             return None
         return referee
@@ -392,13 +392,21 @@ class Hub:
                 return
             table = await self.cached_table(table_id)
             referee = await self._run_clock(table) or await self.referee(table)
-            verdict = await run_in_threadpool(
-                referee.act, table.seat_of(watcher.account), action, self.clock.now())
+            verdict = await judged(referee, referee.act, table.seat_of(watcher.account),
+                                   action, self.clock.now())
             if isinstance(verdict, Refusal):
                 watcher.post(verdict.message())
-            elif not await self._store_all(table, referee, [verdict]):
+                return
+            try:
+                stored = await self._store_all(table, referee, [verdict])
+            except Unstored:  # the database away: no one's fault, nothing accepted
+                self.outages.failed(self.clock.now())
+                watcher.post(refused("the move could not be stored: the server's database "
+                                     "is away; try again shortly", "not-now"))
+                return
+            if not stored:
                 watcher.post(refused("another connection of this seat acted first; "
-                                           "the table has been sent again", "conflict"))
+                                     "the table has been sent again", "conflict"))
 
     async def end_seat(self, table_id: int, seat: int) -> None:
         """End a seat's game (the player left or abandoned it)."""
@@ -407,7 +415,7 @@ class Hub:
             if table.status != "playing":
                 return
             referee = await self.caught_up(table)
-            move = await run_in_threadpool(referee.end_seat, seat, self.clock.now())
+            move = await judged(referee, referee.end_seat, seat, self.clock.now())
             if move is not None:
                 await self._store_all(table, referee, [move])
 
@@ -504,6 +512,15 @@ class Hub:
         seat = await self.seat_now(watcher, table_id)
         if seat is not None:
             await self.touch([(table_id, seat)], at)
+
+
+async def judged(referee: Referee, ask: Callable[..., T], *args: Any) -> T:
+    """``ask(*args)``, a question to ``referee``: answered here, in the event loop,
+    when its rules are Blockyard's own (:attr:`Referee.inline`: microseconds, less
+    than a hand-off to a worker thread costs), else in a worker thread."""
+    if referee.inline:
+        return ask(*args)
+    return await run_in_threadpool(ask, *args)
 
 
 def continuable_rulesets(ids: Iterable[str]) -> frozenset[str]:
