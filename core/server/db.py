@@ -221,7 +221,11 @@ def make_engine(url: str) -> Engine:
             cursor.close()
 
         return engine
-    return sa.create_engine(target, pool_pre_ping=True, pool_size=10, max_overflow=20)
+    # no ping before every use of a pooled connection (a round trip each time):
+    # after the database restarts, the first use of a broken connection fails
+    # (answered as the database away) and SQLAlchemy then replaces every
+    # connection of the pool opened before it
+    return sa.create_engine(target, pool_size=10, max_overflow=20)
 
 
 def migrate(url: str) -> None:

@@ -315,7 +315,10 @@ class Hub:
             self.referees.pop(table.id, None)
             raise
         known = self.known.get(table.id)
-        added = known is not None and known.round == table.round and known.add(move)
+        # known here: added now, or already (its announcement, sent at the commit,
+        # may come back to this process before this call resumes)
+        added = known is not None and known.round == table.round \
+            and (known.has(move.seat, move.n) or known.add(move))
         if not deliver:
             return True
         if added:
@@ -491,19 +494,21 @@ class Hub:
                                 at or self.clock.now())
 
     async def seat_now(self, watcher: Watcher, table_id: int) -> int | None:
-        """The seat the connection's account holds at the table as stored now."""
+        """The seat the connection's account holds at the table (as kept here: a
+        table announcement drops what is kept, so it is read again after any
+        change of its seats)."""
         if watcher.account is None:
             return None
         with contextlib.suppress(TableError):
-            table = await run_in_threadpool(tablestore.load_table, self.server.engine,
-                                            table_id)
-            return table.seat_of(watcher.account)
+            return (await self.cached_table(table_id)).seat_of(watcher.account)
         return None
 
-    async def arrived(self, watcher: Watcher, table_id: int) -> None:
-        seat = await self.seat_now(watcher, table_id)
+    async def arrived(self, watcher: Watcher, table: Table) -> None:
+        """A connection to ``table`` (as read just now) opened: its seat, if its
+        account holds one, is present from now on."""
+        seat = table.seat_of(watcher.account)
         if seat is not None:
-            await self.touch([(table_id, seat)])
+            await self.touch([(table.id, seat)])
 
     async def departed(self, watcher: Watcher, table_id: int, at: _dt.datetime) -> None:
         """The connection closed at ``at``: the seat's away time counts from then

@@ -268,7 +268,7 @@ async def live(socket: WebSocket, table_text: Annotated[str, Path(alias="table_i
     try:
         if not hub.room.enter(table_id, watcher):  # signed out while it opened
             return
-        await hub.arrived(watcher, table_id)
+        await hub.arrived(watcher, table)
         # read again only if it changed since (a table announcement drops it)
         table = await hub.cached_table(table_id)
         watcher.post(table.message())
@@ -306,9 +306,9 @@ async def live(socket: WebSocket, table_text: Annotated[str, Path(alias="table_i
     finally:
         closed = hub.clock.now()
         hub.room.leave(table_id, watcher)
-        hub.drop(table_id)
         with contextlib.suppress(Exception):
             await hub.departed(watcher, table_id, closed)
+        hub.drop(table_id)  # what is kept of it, unless someone here still watches
         await watcher.outbox.flushed()  # what was sent to it before it ended, if it reads
         await watcher.outbox.stop()
         with contextlib.suppress(Exception):
