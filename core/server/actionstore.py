@@ -10,16 +10,19 @@ lost; and under load one commit (one write to the disk) serves many moves
 instead of one.
 
 On PostgreSQL the store holds a connection of its own, with psycopg's async
-driver, in the event loop: a group costs no hand-off to a worker thread and no
-connection check out of the pool (a connection found broken is opened again for
-the next group). On SQLite (one process) a group is written in a worker thread
-through the server's pool.
+driver, in the event loop, and a group is one statement (:data:`_PG_STORE`: the
+moves as arrays, inserted, each stored one announced; one round trip, no
+hand-off to a worker thread, no connection checked out of the pool; a
+connection found broken is opened again for the next group). On SQLite (one
+process) a group is one transaction written in a worker thread through the
+server's pool.
 
-A group that cannot be stored because one of its moves is stored already (the
-same step of a seat, stored first by another process) is stored again move by
-move, so that only that move is refused (:class:`Taken` from its ``store``
-call) and the others are stored. Any other failure (the database away) fails
-every move of the group, none of them stored (:class:`Unstored`).
+A move whose step of its seat is stored already (stored first by another
+process) is refused alone (:class:`Taken` from its ``store`` call) and the
+others of its group are stored: on PostgreSQL the statement leaves it out, on
+SQLite the group is stored again move by move. Any other failure (the
+database away) fails every move of the group, none of them stored
+(:class:`Unstored`).
 """
 
 from __future__ import annotations
@@ -49,9 +52,25 @@ CONNECT_SECONDS = 10
 
 _NOTIFY = sa.text("SELECT pg_notify(:channel, :payload)")
 _COLUMNS = ("table_id", "round", "seat", "n", "action", "score", "over", "created")
-_PG_INSERT = (f"INSERT INTO {db.table_actions.name} ({', '.join(_COLUMNS)}) "
-              f"VALUES ({', '.join(['%s'] * len(_COLUMNS))})")
-_PG_NOTIFY = "SELECT pg_notify(%s, %s)"
+_TYPES = ("int", "int", "int", "int", "text", "bigint", "boolean", "timestamptz")
+_PG_STORE = f"""
+WITH given AS (
+    SELECT * FROM unnest({", ".join(f"%s::{kind}[]" for kind in _TYPES)}, %s::text[])
+        AS g({", ".join(_COLUMNS)}, payload)),
+stored AS (
+    INSERT INTO {db.table_actions.name} ({", ".join(_COLUMNS)})
+    SELECT {", ".join(_COLUMNS)} FROM given
+    ON CONFLICT (table_id, round, seat, n) DO NOTHING
+    RETURNING table_id, round, seat, n)
+SELECT s.table_id, s.round, s.seat, s.n,
+       CASE WHEN g.payload IS NOT NULL THEN pg_notify(%s, g.payload) END
+FROM stored s JOIN given g USING (table_id, round, seat, n)
+"""
+"""A group of moves stored in one statement (one round trip; one transaction, the
+connection autocommitting), each stored one announced at its commit; a move whose
+step of its seat is stored already is left out (not returned). The parameters:
+one array per column of :data:`_COLUMNS`, the announcements' payloads (``NULL``
+for none), the channel."""
 
 
 class Taken(Exception):
@@ -149,17 +168,17 @@ class ActionStore:
                 else:
                     item.done.set_exception(taken)
 
-    def _rows(self, group: list[_Pending]) -> tuple[list[tuple[Any, ...]],
-                                                    list[tuple[str, str]]]:
-        """The rows of ``group``'s moves (in :data:`_COLUMNS`' order) and the
-        ``(channel, payload)`` of its announcements."""
+    def _rows(self, group: list[_Pending], *, notices: bool = True
+              ) -> tuple[list[tuple[Any, ...]], list[tuple[str, str]]]:
+        """The rows of ``group``'s moves (in :data:`_COLUMNS`' order) and (unless
+        ``notices`` is false) the ``(channel, payload)`` of its announcements."""
         moment = self.clock.now()
         rows = [(item.table_id, item.round, item.move.seat, item.move.n,
                  json.dumps(item.move.action), item.move.score, item.move.over,
                  item.move.at or moment) for item in group]
-        notices = [(CHANNEL, json.dumps(item.announce, separators=(",", ":")))
-                   for item in group if item.announce is not None]
-        return rows, notices
+        told = [(CHANNEL, json.dumps(item.announce, separators=(",", ":")))
+                for item in group if notices and item.announce is not None]
+        return rows, told
 
     # -- PostgreSQL: the store's own connection, in the event loop ---------------------
 
@@ -171,42 +190,33 @@ class ActionStore:
             self._connection = None
             url = self.engine.url.set(drivername="postgresql")
             connection = await psycopg.AsyncConnection.connect(
-                url.render_as_string(hide_password=False), connect_timeout=CONNECT_SECONDS)
+                url.render_as_string(hide_password=False), autocommit=True,
+                connect_timeout=CONNECT_SECONDS)
             self._connection = connection
         return connection
 
     async def _write_postgresql(self, group: list[_Pending]) -> list[Taken | None]:
-        import psycopg
-
+        """Store ``group`` (:data:`_PG_STORE`). Per move: ``None`` when stored, or a
+        :class:`Taken` (its step stored already, or twice in this group: the first
+        is stored)."""
         connection = await self._open()
-        try:
-            await self._insert_postgresql(connection, group)
-        except psycopg.errors.UniqueViolation as exc:
-            if len(group) == 1:
-                return [_taken(exc)]
-        else:
-            self.groups += 1
-            self.stored += len(group)
-            return [None] * len(group)
+        rows, _ = self._rows(group, notices=False)
+        payloads = [None if item.announce is None
+                    else json.dumps(item.announce, separators=(",", ":")) for item in group]
+        columns = [list(column) for column in zip(*rows, strict=True)]
+        cursor = await connection.execute(_PG_STORE, [*columns, payloads, CHANNEL])
+        stored = {tuple(row[:4]) for row in await cursor.fetchall()}
+        self.groups += 1
         failures: list[Taken | None] = []
-        for item in group:
-            try:
-                await self._insert_postgresql(connection, [item])
-            except psycopg.errors.UniqueViolation as exc:
-                failures.append(_taken(exc))
-            else:
-                self.groups += 1
+        for row in rows:
+            key = tuple(row[:4])
+            if key in stored:
+                stored.discard(key)  # a second move of the same step is not this one
                 self.stored += 1
                 failures.append(None)
+            else:
+                failures.append(Taken("that step of the seat is stored already"))
         return failures
-
-    async def _insert_postgresql(self, connection: psycopg.AsyncConnection[Any],
-                                 group: list[_Pending]) -> None:
-        rows, notices = self._rows(group)
-        async with connection.transaction(), connection.cursor() as cursor:
-            await cursor.executemany(_PG_INSERT, rows)
-            if notices:
-                await cursor.executemany(_PG_NOTIFY, notices)
 
     # -- SQLite: through the server's pool, in a worker thread --------------------------
 

@@ -114,12 +114,12 @@ class Presence:
         with self.engine.begin() as conn:
             conn.execute(sa.update(db.accounts)
                          .where(db.accounts.c.id.in_(sorted(set(account_ids))))
-                         .values(last_seen=now()))
+                         .values(last_seen=self.clock.now()))
 
     def online(self, limit: int = MAX_ONLINE) -> list[str]:
         """The names of the players online, in alphabetical order (at most ``limit``)."""
-        return online_players(self.engine, now() - _dt.timedelta(seconds=self.seconds),
-                              limit)
+        return online_players(self.engine,
+                              self.clock.now() - _dt.timedelta(seconds=self.seconds), limit)
 
 
 def online_players(engine: Engine, since: _dt.datetime, limit: int = MAX_ONLINE) -> list[str]:

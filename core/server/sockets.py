@@ -65,18 +65,18 @@ def too_many_messages(per_minute: int) -> RefusedMessage:
 
 class Outbox:
     """The messages waiting to be written to one connection's ``socket``, and the
-    task writing them in order (:meth:`start`; :meth:`stop` when the connection
-    ends). :meth:`post` never waits. A close asked for (:meth:`close`) comes
-    after every message posted before it, and nothing posted after it is sent."""
+    task writing them in order, which runs while there is something to write (an
+    idle connection holds no task and no queue). Writing begins at :meth:`start`;
+    :meth:`stop` when the connection ends. :meth:`post` never waits. A close asked
+    for (:meth:`close`) comes after every message posted before it, and nothing
+    posted after it is sent."""
 
     def __init__(self, socket: WebSocket) -> None:
         self.socket = socket
-        self._waiting: deque[Mapping[str, Any]] = deque()
+        self._waiting: deque[Mapping[str, Any]] | None = None
         self._close: tuple[int, str] | None = None
-        self._wake = asyncio.Event()
-        self._idle = asyncio.Event()
-        self._idle.set()
-        self._task: asyncio.Task[None] | None = None
+        self._started = False
+        self._writer: asyncio.Task[None] | None = None
 
     @property
     def closing(self) -> bool:
@@ -85,20 +85,22 @@ class Outbox:
 
     def start(self) -> None:
         """Start writing (in the running event loop)."""
-        if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._write())
+        self._started = True
+        self._write_soon()
 
     def post(self, message: Mapping[str, Any]) -> None:
         """Queue ``message``; a reader :data:`MAX_BEHIND` behind is closed instead."""
         if self._close is not None:
             return
-        if len(self._waiting) >= MAX_BEHIND:
-            self._waiting.clear()
+        waiting = self._waiting
+        if waiting is None:
+            waiting = self._waiting = deque()
+        if len(waiting) >= MAX_BEHIND:
+            waiting.clear()
             self.close(1008, TOO_SLOW)
             return
-        self._waiting.append(message)
-        self._idle.clear()
-        self._wake.set()
+        waiting.append(message)
+        self._write_soon()
 
     def close(self, code: int, reason: str = "", *, last: Mapping[str, Any] | None = None
               ) -> None:
@@ -107,10 +109,11 @@ class Outbox:
         if self._close is not None:
             return
         if last is not None:
+            if self._waiting is None:
+                self._waiting = deque()
             self._waiting.append(last)
         self._close = (code, reason)
-        self._idle.clear()
-        self._wake.set()
+        self._write_soon()
 
     def close_signed_out(self) -> None:
         """Tell the connection its token was signed out, then close it (4401)."""
@@ -119,34 +122,37 @@ class Outbox:
     async def flushed(self, seconds: float = FLUSH_SECONDS) -> None:
         """Wait until every message posted is written (at most ``seconds``, the
         network's time: a reader that takes no more is left behind)."""
-        if self._task is None:
+        writer = self._writer
+        if writer is None or writer.done():
             return
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._idle.wait(), seconds)
+        with contextlib.suppress(TimeoutError, asyncio.CancelledError, Exception):
+            await asyncio.wait_for(asyncio.shield(writer), seconds)
 
     async def stop(self) -> None:
         """Stop writing (what is still waiting is dropped)."""
-        task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
+        self._started = False
+        writer, self._writer = self._writer, None
+        if writer is not None and not writer.done():
+            writer.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+                await writer
+
+    def _write_soon(self) -> None:
+        if self._started and (self._writer is None or self._writer.done()):
+            self._writer = asyncio.get_running_loop().create_task(self._write())
 
     async def _write(self) -> None:
-        while True:
-            await self._wake.wait()
-            self._wake.clear()
-            while self._waiting:
-                message = self._waiting.popleft()
-                try:
-                    await self.socket.send_json(message)
-                except Exception:  # the connection is gone: its reader ends it
-                    self._waiting.clear()
-                    break
-            if self._close is not None:
-                code, reason = self._close
-                with contextlib.suppress(Exception):
-                    await self.socket.close(code, reason)
-                self._idle.set()
-                return
-            self._idle.set()
+        """Write what is waiting, in order, then the close if one was asked for;
+        the task ends when nothing is left (the next post starts another)."""
+        while self._waiting:
+            message = self._waiting.popleft()
+            try:
+                await self.socket.send_json(message)
+            except Exception:  # the connection is gone: its reader ends it
+                self._waiting.clear()
+                break
+        if self._close is not None:
+            code, reason = self._close
+            self._started = False  # nothing more is written
+            with contextlib.suppress(Exception):
+                await self.socket.close(code, reason)

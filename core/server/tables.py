@@ -48,7 +48,8 @@ import asyncio
 import contextlib
 import datetime as _dt
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from starlette.concurrency import run_in_threadpool
@@ -121,7 +122,9 @@ class Hub:
         self.clock: Clock = server.clock
         self.room = Room()
         """This process's live connections (tables' and players' own)."""
-        self.locks: dict[int, asyncio.Lock] = {}
+        self.locks: dict[int, _TableLock] = {}
+        """The tables being decided here: one at a time per table, kept only while
+        someone holds or waits for it."""
         self.referees: dict[int, Referee] = {}
         """The referee of each table's current round held here (dropped when it
         cannot be trusted: a move it accepted could not be stored)."""
@@ -161,8 +164,20 @@ class Hub:
         self.room.revoke(token)
         await self.events.publish({"kind": "signed-out", "token": token})
 
-    def lock(self, table_id: int) -> asyncio.Lock:
-        return self.locks.setdefault(table_id, asyncio.Lock())
+    @contextlib.asynccontextmanager
+    async def lock(self, table_id: int) -> AsyncIterator[None]:
+        """Decide for the table alone (its actions, its clock, leaving, rematch)."""
+        held = self.locks.get(table_id)
+        if held is None:
+            held = self.locks[table_id] = _TableLock()
+        held.users += 1
+        try:
+            async with held.lock:
+                yield
+        finally:
+            held.users -= 1
+            if not held.users and self.locks.get(table_id) is held:
+                del self.locks[table_id]
 
     async def table(self, table_id: int) -> Table:
         """The table as stored now (and kept as :meth:`cached_table`)."""
@@ -181,10 +196,6 @@ class Hub:
             self.tables.pop(table_id, None)
             self.known.pop(table_id, None)
             self.referees.pop(table_id, None)
-
-    async def moves(self, table: Table) -> list[Move]:
-        return await run_in_threadpool(tablestore.actions, self.server.engine, table.id,
-                                       table.round)
 
     # -- announcements ----------------------------------------------------------------
 
@@ -290,9 +301,12 @@ class Hub:
         return held
 
     async def caught_up(self, table: Table) -> Referee:
-        """The table's referee with every move stored so far (of any process)."""
+        """The table's referee with every move stored so far (of any process: only
+        those it lacks are read)."""
         referee = await self.referee(table)
-        for move in await self.moves(table):
+        had = livecache.RoundMoves(table.round, counts=dict(enumerate(referee.counts)))
+        for move in await run_in_threadpool(livecache.moves_after, self.server.engine,
+                                            table.id, had, table.seats):
             if move.n > referee.counts[move.seat] \
                     and not await judged(referee, referee.learn, move):
                 self.referees.pop(table.id, None)
@@ -353,22 +367,30 @@ class Hub:
     async def _maybe_finish(self, table: Table, moves: list[Move] | None = None) -> None:
         """Store the round's result when every seat is finished (the referee first
         told every move stored, of any process), then announce ``moves`` (stored
-        and not yet announced) and the result."""
+        and not yet announced), the table and the result, in that order (on
+        PostgreSQL at the result's own commit)."""
+        shared = self.events.shared
+        told = [livecache.announcement(table, move) for move in moves or []]
         result, done = None, False
         try:
             referee = await self.caught_up(table)
             result = referee.result()
             if result is not None:
-                _, done = await run_in_threadpool(tablestore.finish_round,
-                                                  self.server.engine, table, result.scores,
-                                                  result.winner)
+                ends = [{"kind": "table", "table": table.id},
+                        {"kind": "result", "table": table.id, "scores": result.scores,
+                         "winner": result.winner}]
+                done = await run_in_threadpool(
+                    tablestore.finish_round, self.server.engine, table, result.scores,
+                    result.winner, told + ends if shared else ())
         finally:  # stored, the moves are announced whatever became of the result
-            await self._announce(table, moves or [])
+            if not (done and shared):
+                for event in told:
+                    await self.events.publish(event)
         if result is not None and done:
             self.tables.pop(table.id, None)
-            await self.events.publish({"kind": "table", "table": table.id})
-            await self.events.publish({"kind": "result", "table": table.id,
-                                       "scores": result.scores, "winner": result.winner})
+            if not shared:
+                for event in ends:
+                    await self.events.publish(event)
 
     async def run_clock(self, table_id: int) -> None:
         """The moves the table's clock calls for now (a falling round's end, idle
@@ -517,6 +539,13 @@ class Hub:
         seat = await self.seat_now(watcher, table_id)
         if seat is not None:
             await self.touch([(table_id, seat)], at)
+
+
+@dataclass(eq=False)
+class _TableLock:
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    users: int = 0
+    """How many hold it or wait for it."""
 
 
 async def judged(referee: Referee, ask: Callable[..., T], *args: Any) -> T:

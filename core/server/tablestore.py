@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +18,7 @@ from sqlalchemy.engine import Connection, Engine
 from .. import protocol
 from . import db
 from .accounts import Account, now
+from .events import CHANNEL
 from .referee import Move
 
 __all__ = ["Move", "Table", "TableError"]
@@ -146,11 +148,14 @@ def _load(conn: Connection, table_id: int) -> Table:
         names[seat.seat] = str(seat.name)
         ids[seat.seat] = int(seat.account_id)
     invites = db.table_invites
+    # who is invited matters to a private table (who may watch it) and to a
+    # waiting one (the invitations still pending): not read for the others
     invited = conn.execute(sa.select(invites.c.account_id, invites.c.answer,
                                      invites.c.created, db.accounts.c.name)
                            .join(db.accounts, db.accounts.c.id == invites.c.account_id)
                            .where(invites.c.table_id == table_id)
-                           .order_by(invites.c.created, invites.c.account_id)).all()
+                           .order_by(invites.c.created, invites.c.account_id)).all() \
+        if row.private or row.status == "waiting" else []
     lapse = now() - _dt.timedelta(hours=INVITE_HOURS)
     pending = tuple(str(i.name) for i in invited
                     if row.status == "waiting" and i.answer is None
@@ -313,10 +318,12 @@ def add_action(engine: Engine, table: Table, seat: int, n: int, action: list[Any
             action=json.dumps(action), score=score, over=over, created=now()))
 
 
-def finish_round(engine: Engine, table: Table, scores: list[int], winner: int | None
-                 ) -> tuple[Table, bool]:
+def finish_round(engine: Engine, table: Table, scores: list[int], winner: int | None,
+                 announce: Sequence[dict[str, Any]] = ()) -> bool:
     """Store the round's result and mark the table finished; whether this call
-    did it (another process may have been first)."""
+    did it (another process may have been first). When it did, ``announce``'s
+    events are announced to every process at the same commit (PostgreSQL's
+    ``NOTIFY``, :mod:`~blockyard.server.events`)."""
     result = {"seats": list(table.players), "scores": scores, "winner": winner}
     with engine.begin() as conn:
         updated = conn.execute(sa.update(db.tables)
@@ -333,7 +340,12 @@ def finish_round(engine: Engine, table: Table, scores: list[int], winner: int | 
                       for seat, holder in enumerate(table.player_ids) if holder is not None]
             if seated:
                 conn.execute(sa.insert(db.table_result_seats), seated)
-        return _load(conn, table.id), bool(updated.rowcount)
+            if announce:
+                conn.execute(sa.text("SELECT pg_notify(:channel, :payload)"),
+                             [{"channel": CHANNEL,
+                               "payload": json.dumps(event, separators=(",", ":"))}
+                              for event in announce])
+        return bool(updated.rowcount)
 
 
 def results(engine: Engine, table_id: int) -> list[dict[str, Any]]:

@@ -21,7 +21,7 @@ from .. import accounts
 from ..room import MAX_FEEDS, Feed
 from ..social import MAX_ONLINE, accept, decline, log, pending_invitations
 from ..sockets import DATABASE_AWAY, GONE, receive_text, too_many_messages
-from ..state import HubDep, ServerDep, SignedIn, SocialDep
+from ..state import HubDep, ServerDep, SignedIn, SocialDep, hub_of, server_of, social_of
 from ..tablestore import TableError
 from ..web import ApiError, errors
 from .tables import TableId
@@ -74,11 +74,11 @@ async def decline_invitation(table_id: TableId, account: SignedIn, server: Serve
     await hub.events.publish({"kind": "table", "table": table_id})
     return Response(status_code=204)
 
-@router.websocket("/api/me/live")
-async def me_live(socket: WebSocket, server: ServerDep, hub: HubDep,
-                  players: SocialDep) -> None:
+async def me_live(socket: WebSocket) -> None:
     """A player's own live channel: their invitations and the players online,
-    pushed as they change; ``refresh`` asks for both again."""
+    pushed as they change; ``refresh`` asks for both again. (A plain Starlette
+    route, as a table's live channel: :func:`.tables.live`.)"""
+    server, hub, players = server_of(socket), hub_of(socket), social_of(socket)
     token = socket.query_params.get("token")
     try:
         account = await run_in_threadpool(accounts.account_for, server.engine, token)
@@ -129,3 +129,5 @@ async def me_live(socket: WebSocket, server: ServerDep, hub: HubDep,
         with contextlib.suppress(Exception):
             await socket.close()
 
+
+router.add_websocket_route("/api/me/live", me_live)

@@ -12,7 +12,7 @@ import contextlib
 from typing import Annotated, Any
 
 import sqlalchemy as sa
-from fastapi import APIRouter, Depends, Path, Request, WebSocket
+from fastapi import APIRouter, Depends, Request, WebSocket
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
@@ -24,7 +24,7 @@ from ...ruleset import ID_PATTERN
 from .. import accounts, social, tablestore
 from ..room import Watcher
 from ..sockets import DATABASE_AWAY, GONE, receive_text, too_many_messages
-from ..state import HubDep, ServerDep, SignedIn, SocialDep
+from ..state import HubDep, ServerDep, SignedIn, SocialDep, hub_of, server_of
 from ..tables import (
     CODE_GUESSES,
     account_tables,
@@ -210,11 +210,13 @@ async def join_table(table_id: TableId, request: Request, account: SignedIn,
     return {"seat": seat}
 
 
-@router.websocket("/api/tables/{table_id}/live")
-async def live(socket: WebSocket, table_text: Annotated[str, Path(alias="table_id")],
-               server: ServerDep, hub: HubDep) -> None:
+async def live(socket: WebSocket) -> None:
     """A table's live channel: the table and its moves as they are made; a
-    player's ``act``, ``leave`` and ``rematch``."""
+    player's ``act``, ``leave`` and ``rematch``. (A plain Starlette route: what
+    it needs is the process's own state, and FastAPI's dependency machinery would
+    cost every open connection about 7 kB for nothing.)"""
+    table_text = str(socket.path_params["table_id"])
+    server, hub = server_of(socket), hub_of(socket)
     token = socket.query_params.get("token")
     code = socket.query_params.get("code")
     account = None
@@ -314,3 +316,5 @@ async def live(socket: WebSocket, table_text: Annotated[str, Path(alias="table_i
         with contextlib.suppress(Exception):
             await socket.close()
 
+
+router.add_websocket_route("/api/tables/{table_id}/live", live)
