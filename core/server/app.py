@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import gc
 import logging
 from collections.abc import AsyncIterator
 from typing import Any
@@ -60,6 +61,10 @@ def create_app(settings: Settings | str, *, verifiers: int | None = None,
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await hub.start()
         await social.start()
+        # what start-up made (the modules, the rules, the plugins) lives as long
+        # as the process: kept out of the garbage collector's passes, each of which
+        # would otherwise walk it again while every connection waits
+        gc.freeze()
         try:
             yield
         finally:

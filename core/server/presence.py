@@ -16,9 +16,10 @@ vanishes, or whose process is killed, holds no table for longer than the timeout
 
 from __future__ import annotations
 
+import asyncio
 import datetime as _dt
 import json
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
@@ -33,7 +34,13 @@ OVERDUE_BATCH = 200
 def touch(engine: Engine, seats: Iterable[tuple[int, int]], moment: _dt.datetime) -> None:
     """Record that the ``(table id, seat)`` pairs were present at ``moment``
     (one statement for all of them; a seat seen later already keeps that time)."""
-    rows = [{"table_id": t, "seat": s, "seen": moment} for t, s in sorted(set(seats))]
+    touch_each(engine, {seat: moment for seat in seats})
+
+
+def touch_each(engine: Engine, marks: Mapping[tuple[int, int], _dt.datetime]) -> None:
+    """Record that each ``(table id, seat)`` of ``marks`` was present at its moment
+    (one statement for all of them; a seat seen later already keeps that time)."""
+    rows = [{"table_id": t, "seat": s, "seen": marks[(t, s)]} for t, s in sorted(marks)]
     if not rows:
         return
     table = db.seat_presence
@@ -126,3 +133,55 @@ def forget(engine: Engine, table_id: int, seat: int) -> None:
     with engine.begin() as conn:
         conn.execute(sa.delete(db.seat_presence).where(
             db.seat_presence.c.table_id == table_id, db.seat_presence.c.seat == seat))
+
+
+class Marks:
+    """The seats' presence written with group commit, in one server process: the
+    marks made while a write is under way go together in the next one (one
+    statement), and each :meth:`mark` returns once its write has committed. So a
+    burst of connections opening or closing (every game of a tournament ending at
+    once) costs a few writes, not one each."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._marks: dict[tuple[int, int], _dt.datetime] = {}
+        self._waiting: list[asyncio.Future[None]] = []
+        self._writer: asyncio.Task[None] | None = None
+
+    async def mark(self, seats: Iterable[tuple[int, int]], moment: _dt.datetime) -> None:
+        """Record that ``seats`` were present at ``moment``; whatever the database
+        raised when it could not be written."""
+        marks = self._marks
+        for seat in seats:
+            if seat not in marks or marks[seat] < moment:
+                marks[seat] = moment
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        done.add_done_callback(_retrieved)
+        self._waiting.append(done)
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write())
+        await asyncio.shield(done)
+
+    async def _write(self) -> None:
+        from starlette.concurrency import run_in_threadpool
+
+        while self._waiting:
+            marks, self._marks = self._marks, {}
+            waiting, self._waiting = self._waiting, []
+            try:
+                await run_in_threadpool(touch_each, self.engine, marks)
+            except BaseException as exc:
+                for done in waiting:
+                    if not done.done():
+                        done.set_exception(exc)
+                if isinstance(exc, asyncio.CancelledError):
+                    raise
+                continue
+            for done in waiting:
+                if not done.done():
+                    done.set_result(None)
+
+
+def _retrieved(done: asyncio.Future[None]) -> None:
+    if not done.cancelled():
+        done.exception()

@@ -46,9 +46,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import datetime as _dt
 import logging
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -141,6 +142,8 @@ class Hub:
         self.sweeper: asyncio.Task[None] | None = None
         self.events = Events(server.engine, self.on_event)
         self.actions = ActionStore(server.engine, clock=server.clock)
+        self.marks = presence.Marks(server.engine)
+        """Where the seats' presence is written (group commit)."""
         """Where accepted moves are stored (group commit)."""
 
     async def start(self) -> None:
@@ -218,7 +221,10 @@ class Hub:
         if not isinstance(table_id, int):
             return
         if kind == "table":
-            self.tables.pop(table_id, None)
+            kept = self.tables.pop(table_id, None)
+            if kept is not None and finished_now(kept, event):
+                # a round finished: only the status changed (no read)
+                self.tables[table_id] = dataclasses.replace(kept, status="finished")
         if not self.room.watching(table_id):
             return
         if kind == "moves":
@@ -235,7 +241,7 @@ class Hub:
             else:
                 await self.deliver_moves(table_id)
         elif kind == "table":
-            await self.deliver_table(table_id)
+            await self.deliver_table(table_id, self.tables.get(table_id))
         elif kind == "result":
             self.room.send(table_id, protocol.result(event.get("scores") or [],
                                                      event.get("winner")))
@@ -245,8 +251,11 @@ class Hub:
         falling game (see :func:`clock_message`), on this server's clock."""
         return clock_message(table, self.clock.now())
 
-    async def deliver_table(self, table_id: int) -> None:
-        table = await self.table(table_id)
+    async def deliver_table(self, table_id: int, table: Table | None = None) -> None:
+        """Send every connection of the table the table (as given, else as stored
+        now) and, at a falling game's playing table, its clock."""
+        if table is None:
+            table = await self.table(table_id)
         clock = self.clock_message(table)
         self.room.send(table_id, table.message(), *([clock] if clock is not None else []))
 
@@ -292,11 +301,20 @@ class Hub:
         return Referee(table, moves, timing=self.timing)
 
     async def referee(self, table: Table) -> Referee:
-        """The referee of the table's current round, told the table as given (built
-        from the stored moves when not held here, or held for another round)."""
+        """The referee of the table's current round, told the table as given (when
+        not held here, or held for another round: built from the round's moves as
+        kept here, else as stored)."""
         held = self.referees.get(table.id)
         if held is None or held.table.round != table.round:
-            held = self.referees[table.id] = await run_in_threadpool(self._build, table)
+            known = self.known.get(table.id)
+            if known is not None and known.round == table.round \
+                    and not load_ruleset(table.ruleset_id).hooks.timed:
+                # every seat's moves from its first, in order: no read (and
+                # Blockyard's own rules: built here, as the referee is asked)
+                held = Referee(table, known.moves, timing=self.timing)
+            else:
+                held = await run_in_threadpool(self._build, table)
+            self.referees[table.id] = held
         held.table = table
         return held
 
@@ -376,7 +394,8 @@ class Hub:
             referee = await self.caught_up(table)
             result = referee.result()
             if result is not None:
-                ends = [{"kind": "table", "table": table.id},
+                ends = [{"kind": "table", "table": table.id, "round": table.round,
+                         "status": "finished"},
                         {"kind": "result", "table": table.id, "scores": result.scores,
                          "winner": result.winner}]
                 done = await run_in_threadpool(
@@ -387,7 +406,7 @@ class Hub:
                 for event in told:
                     await self.events.publish(event)
         if result is not None and done:
-            self.tables.pop(table.id, None)
+            self.tables[table.id] = dataclasses.replace(table, status="finished")
             if not shared:
                 for event in ends:
                     await self.events.publish(event)
@@ -511,9 +530,9 @@ class Hub:
 
     async def touch(self, seats: list[tuple[int, int]], at: _dt.datetime | None = None
                     ) -> None:
-        """Mark ``(table id, seat)`` pairs present now (or ``at``; in the database)."""
-        await run_in_threadpool(presence.touch, self.server.engine, seats,
-                                at or self.clock.now())
+        """Mark ``(table id, seat)`` pairs present now (or ``at``; in the database,
+        with the other marks made meanwhile: :class:`~blockyard.server.presence.Marks`)."""
+        await self.marks.mark(seats, at or self.clock.now())
 
     async def seat_now(self, watcher: Watcher, table_id: int) -> int | None:
         """The seat the connection's account holds at the table (as kept here: a
@@ -555,6 +574,13 @@ async def judged(referee: Referee, ask: Callable[..., T], *args: Any) -> T:
     if referee.inline:
         return ask(*args)
     return await run_in_threadpool(ask, *args)
+
+
+def finished_now(table: Table, event: Mapping[str, Any]) -> bool:
+    """Whether a ``table`` announcement says only that ``table``'s round (as kept)
+    has finished: the status is all that changed."""
+    return table.status in ("playing", "finished") and event.get("status") == "finished" \
+        and event.get("round") == table.round
 
 
 def continuable_rulesets(ids: Iterable[str]) -> frozenset[str]:

@@ -136,7 +136,7 @@ def test_the_database_away_never_counts_against_a_reconnecting_player(
         local: LocalServer, monkeypatch: pytest.MonkeyPatch) -> None:
     table_id, seed, owner, other = duel(local, "eu-classic")
     away = {"now": False}
-    real_touch, real_account = presence.touch, accounts.account_for
+    real_touch, real_account = presence.touch_each, accounts.account_for
 
     def touch(*args: Any) -> None:
         if away["now"]:
@@ -148,7 +148,7 @@ def test_the_database_away_never_counts_against_a_reconnecting_player(
             raise sa.exc.OperationalError("token", {}, Exception("the database is away"))
         return real_account(*args)
 
-    monkeypatch.setattr(presence, "touch", touch)
+    monkeypatch.setattr(presence, "touch_each", touch)
     monkeypatch.setattr(accounts, "account_for", account_for)
     with live(local, table_id, owner) as one:
         until(one, "table")
