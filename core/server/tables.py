@@ -334,7 +334,7 @@ class Hub:
     async def _store(self, table: Table, move: Move, *, deliver: bool = True) -> bool:
         """Store an accepted move and (``deliver``) announce it; ``False`` when
         another process stored this seat's step first (the referee is dropped).
-        Not delivered, the move is known here and announced by the caller."""
+        Not delivered, the move is announced by the caller (and known here from it)."""
         event = livecache.announcement(table, move)
         shared = self.events.shared
         try:  # one transaction: the move and (PostgreSQL) its announcement, grouped
@@ -346,13 +346,13 @@ class Hub:
         except Exception:
             self.referees.pop(table.id, None)
             raise
+        if not deliver:  # announced by the caller, and known here from that: so no
+            return True  # other send shows it before the round's result is stored
         known = self.known.get(table.id)
         # known here: added now, or already (its announcement, sent at the commit,
         # may come back to this process before this call resumes)
         added = known is not None and known.round == table.round \
             and (known.has(move.seat, move.n) or known.add(move))
-        if not deliver:
-            return True
         if added:
             await (self.send_known(table.id) if shared else self.events.publish(event))
         elif shared:
