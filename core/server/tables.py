@@ -20,9 +20,10 @@ At a playing table of a realtime game (a falling game) each ``table`` message is
 followed by a ``clock`` message, the seconds since the round started.
 
 Signing out (``DELETE /api/sessions``) closes every connection opened with that
-token (code 4401, :meth:`Hub.sign_out`, :meth:`Room.close_signed_out`; announced to
-every process), and nothing
-it sends afterwards is accepted. The messages of a connection are counted per
+token (code 4401, :meth:`Hub.sign_out`, :meth:`Room.close_signed_out`; announced
+to every process), and nothing it sends afterwards is accepted. An action the
+database cannot store (away) is refused, kind ``not-now``, and the connection
+stays open. The messages of a connection are counted per
 account (an address when not signed in) across its reconnects
 (``Server.live_messages``), and a code sent for a private table by someone
 neither seated nor invited is a guess, counted per account and per address

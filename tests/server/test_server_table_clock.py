@@ -208,3 +208,41 @@ def test_a_stuck_seat_whose_player_goes_away_is_ended_after_the_abandon_time(
     stored = local.client.get(f"/api/tables/{table_id}").json()
     assert stored["status"] == "finished"
     assert [r["scores"] for r in stored["results"]] == [[game.score, 0]]
+
+
+def test_an_action_while_the_database_is_away_is_refused_and_play_goes_on(
+        local: LocalServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the store cannot store the move (the database away): the action is refused
+    # (kind not-now), nothing is accepted, the connection stays open, and once
+    # the database is back the same action is accepted
+    from blockyard.server import actionstore
+
+    table_id, seed, owner, _ = duel(local, "eu-classic")
+    away = {"now": True}
+    real_pg, real_lite = actionstore.ActionStore._write_postgresql, actionstore.ActionStore._write
+
+    async def postgresql(self: Any, group: Any) -> Any:
+        if away["now"]:
+            raise sa.exc.OperationalError("store", {}, Exception("the database is away"))
+        return await real_pg(self, group)
+
+    def sqlite(self: Any, group: Any) -> Any:
+        if away["now"]:
+            raise sa.exc.OperationalError("store", {}, Exception("the database is away"))
+        return real_lite(self, group)
+
+    monkeypatch.setattr(actionstore.ActionStore, "_write_postgresql", postgresql)
+    monkeypatch.setattr(actionstore.ActionStore, "_write", sqlite)
+    game = blockyard.new_game("eu-classic", seed=seed)
+    action = ["place", *game.legal_moves()[0]]
+    with live(local, table_id, owner) as one:
+        until(one, "table")
+        act(one, action)
+        refused = until(one, "refused")
+        assert refused["kind"] == "not-now" and "database" in refused["reason"]
+        away["now"] = False
+        act(one, action)
+        move = until(one, "move")  # the first move accepted: the refused one was not
+        game.place(*action[1:])
+        assert (move["seat"], move["action"], move["score"]) == (0, action, game.score)
+    assert local.client.get(f"/api/tables/{table_id}").json()["status"] == "playing"
