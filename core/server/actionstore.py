@@ -201,20 +201,23 @@ class ActionStore:
         is stored)."""
         connection = await self._open()
         rows, _ = self._rows(group, notices=False)
-        payloads = [None if item.announce is None
-                    else json.dumps(item.announce, separators=(",", ":")) for item in group]
-        columns = [list(column) for column in zip(*rows, strict=True)]
+        keys = [tuple(row[:4]) for row in rows]
+        first = {key: index for index, key in reversed(list(enumerate(keys)))}
+        sent = [index for index, key in enumerate(keys) if first[key] == index]
+        payloads = [None if group[index].announce is None
+                    else json.dumps(group[index].announce, separators=(",", ":"))
+                    for index in sent]
+        columns = [list(column) for column in zip(*(rows[index] for index in sent),
+                                                    strict=True)]
         cursor = await connection.execute(_PG_STORE, [*columns, payloads, CHANNEL])
         stored = {tuple(row[:4]) for row in await cursor.fetchall()}
         self.groups += 1
         failures: list[Taken | None] = []
-        for row in rows:
-            key = tuple(row[:4])
-            if key in stored:
-                stored.discard(key)  # a second move of the same step is not this one
+        for index, key in enumerate(keys):
+            if key in stored and first[key] == index:
                 self.stored += 1
                 failures.append(None)
-            else:
+            else:  # stored already, or a second move of the same step in this group
                 failures.append(Taken("that step of the seat is stored already"))
         return failures
 

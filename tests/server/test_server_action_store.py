@@ -168,3 +168,23 @@ def test_each_stored_move_is_announced_at_its_commit(request: pytest.FixtureRequ
         assert sorted(event["table"] for event in heard) == sorted(t.id for t in made)
     finally:
         engine.dispose()
+
+
+def test_two_moves_of_one_step_in_one_group_store_and_announce_the_first_only(
+        url: str) -> None:
+    engine = db.make_engine(url)
+    try:
+        (table,) = tables(engine, 1)
+        store = ActionStore(engine)
+        first, second = (Move(0, 1, ["place", 0, 0, k], k, False) for k in (1, 2))
+
+        async def together() -> list[BaseException | None]:
+            return await asyncio.gather(store.store(table, first, None),
+                                        store.store(table, second, None),
+                                        return_exceptions=True)
+
+        outcomes = run(store, together())
+        assert outcomes[0] is None and isinstance(outcomes[1], Taken)
+        assert stored(engine, table) == [first]
+    finally:
+        engine.dispose()
