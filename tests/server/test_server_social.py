@@ -293,3 +293,32 @@ def test_me_live_with_the_database_away_is_closed_1013(
         with me_live(server, token) as feed:  # back: the channel opens again
             assert until(feed, "online")["type"] == "online"
     assert not [r for r in caplog.records if r.exc_info], caplog.text
+
+
+def test_me_live_is_closed_1013_when_the_database_goes_away_after_it_opened(
+        database: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+        ) -> None:
+    # a refresh while the database is away: closed 1013 "try again" (it was an
+    # unhandled exception and a close 1000, which a client takes for a normal end)
+    from blockyard.server import social
+
+    real = social.pending_invitations
+    away = {"now": False}
+
+    def pending(*args: Any) -> Any:
+        if away["now"]:
+            raise sa.exc.OperationalError("invites", {}, Exception("the database is away"))
+        return real(*args)
+
+    monkeypatch.setattr(social, "pending_invitations", pending)
+    with local_server(database, FakeClock(dt.datetime.now(dt.UTC))) as server:
+        _, token = server.account("gone")
+        with me_live(server, token) as feed:
+            until(feed, "online")
+            away["now"] = True
+            feed.send(json.dumps({"type": "refresh"}))
+            with pytest.raises(ConnectionClosed):
+                while True:
+                    feed.recv(timeout=WAIT)
+            assert feed.close_code == 1013 and feed.close_reason == sockets.DATABASE_AWAY
+    assert not [r for r in caplog.records if r.exc_info], caplog.text

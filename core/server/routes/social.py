@@ -122,6 +122,11 @@ async def me_live(socket: WebSocket) -> None:
                 await players.push_online(only=feed)
     except GONE:
         pass
+    except sa.exc.SQLAlchemyError as exc:  # the database went away: no one's fault
+        hub.outages.failed(server.clock.now())
+        log.warning("a player's live connection closed, the database is away (%s)",
+                    type(exc).__name__)
+        feed.outbox.close(1013, DATABASE_AWAY)
     finally:
         hub.room.leave_feed(feed)
         await feed.outbox.flushed()  # what was sent to it before it ended, if it reads
