@@ -76,13 +76,7 @@ class Sweep:
                         presence.free_waiting, hub.server.engine, table_id, seat, cutoff):
                     await hub.events.publish({"kind": "table", "table": table_id})
             hub.drop(table_id)  # what was read for it, unless someone here watches
-        now = hub.clock.now()
         for table_id in hub.room.watched():
-            held, kept = hub.referees.get(table_id), hub.tables.get(table_id)
-            if held is not None and kept is not None and held.table.round == kept.round:
-                due = held.next_due(hub.outages.back_at)
-                if kept.status != "playing" or due is None or due > now:
-                    continue  # nothing due: as run_clock would find, without its lock
             try:
                 await hub.run_clock(table_id)
             except Exception as exc:  # one table's trouble stops no other

@@ -414,7 +414,14 @@ class Hub:
 
     async def run_clock(self, table_id: int) -> None:
         """The moves the table's clock calls for now (a falling round's end, idle
-        seats), stored (:meth:`Referee.due`)."""
+        seats), stored (:meth:`Referee.due`). A table whose held referee has
+        nothing due is passed over without its lock (the sweep asks every table
+        watched here, every beat)."""
+        held, kept = self.referees.get(table_id), self.tables.get(table_id)
+        if held is not None and kept is not None and held.table.round == kept.round:
+            due = held.next_due(self.outages.back_at)
+            if kept.status != "playing" or due is None or due > self.clock.now():
+                return
         async with self.lock(table_id):
             await self._run_clock(await self.cached_table(table_id))
 

@@ -268,20 +268,27 @@ def test_serve_refuses_a_bad_presence_window(tmp_path: Path, value: str) -> None
     assert answer.returncode == 2 and settings.PRESENCE_ENV in answer.stderr, answer.stderr
 
 
+def away_while(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> dict[str, bool]:
+    """``module.name`` (a database call) fails as the database away while the
+    returned switch's ``"now"`` is true."""
+    real = getattr(module, name)
+    away = {"now": False}
+
+    def failing(*args: Any) -> Any:
+        if away["now"]:
+            raise sa.exc.OperationalError(name, {}, Exception("the database is away"))
+        return real(*args)
+
+    monkeypatch.setattr(module, name, failing)
+    return away
+
+
 def test_me_live_with_the_database_away_is_closed_1013(
         database: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
         ) -> None:
     # as a table's live channel: the database away is no one's fault; the
     # connection is closed 1013 "try again", never an error of the server
-    real = accounts.account_for
-    away = {"now": False}
-
-    def account_for(*args: Any) -> Any:
-        if away["now"]:
-            raise sa.exc.OperationalError("token", {}, Exception("the database is away"))
-        return real(*args)
-
-    monkeypatch.setattr(accounts, "account_for", account_for)
+    away = away_while(monkeypatch, accounts, "account_for")
     with local_server(database, FakeClock(dt.datetime.now(dt.UTC))) as server:
         _, token = server.account("away")
         away["now"] = True
@@ -302,15 +309,7 @@ def test_me_live_is_closed_1013_when_the_database_goes_away_after_it_opened(
     # unhandled exception and a close 1000, which a client takes for a normal end)
     from blockyard.server import social
 
-    real = social.pending_invitations
-    away = {"now": False}
-
-    def pending(*args: Any) -> Any:
-        if away["now"]:
-            raise sa.exc.OperationalError("invites", {}, Exception("the database is away"))
-        return real(*args)
-
-    monkeypatch.setattr(social, "pending_invitations", pending)
+    away = away_while(monkeypatch, social, "pending_invitations")
     with local_server(database, FakeClock(dt.datetime.now(dt.UTC))) as server:
         _, token = server.account("gone")
         with me_live(server, token) as feed:
