@@ -47,6 +47,7 @@ from __future__ import annotations
 import contextlib
 import json
 import queue
+import random
 import ssl
 import threading
 import urllib.parse
@@ -63,7 +64,13 @@ from .provenance import Mismatch, PluginVersion, Provenance
 from .replays import Replay, ReplayError, check_replay_data, load_replay, replay_data
 
 DEFAULT_TIMEOUT = 10.0
-RECONNECT_DELAYS = (0.2, 0.5, 1.0, 2.0, 5.0)  # seconds between attempts, the last repeated
+RECONNECT_DELAYS = (0.2, 0.5, 1.0, 2.0, 5.0)
+"""The steps between attempts to connect again, the last repeated: each wait is
+drawn between half the step and the whole (:func:`reconnect_delay`), so that the
+players a restart dropped together do not all come back at once."""
+SERVICE_RESTART = 1012
+"""The close code of a server that is stopping or restarting (WebSocket's
+"service restart")."""
 MAX_MESSAGE = 16 * 1024  # what the server accepts from a client
 SEND_ON_CLOSE = 2.0  # seconds closing a live table waits for what was queued to go out
 MAX_INCOMING = 4 * 1024 * 1024  # what we accept from a server
@@ -123,7 +130,10 @@ RULES_DIFFER = "rules-differ"
 """The server's rule file of these rules differs from the game's or this
 installation's: :attr:`OnlineError.mismatch` names the first differing rule key
 and both values."""
-ERROR_KINDS = (UNREACHABLE, TIMEOUT, NOT_BLOCKYARD, TOO_OLD, WRONG_LOGIN, SIGNED_OUT,
+RESTARTING = "restarting"
+"""The server closed the live connection as it stopped or restarted (close code
+:data:`SERVICE_RESTART`): connecting again."""
+ERROR_KINDS = (RESTARTING, UNREACHABLE, TIMEOUT, NOT_BLOCKYARD, TOO_OLD, WRONG_LOGIN, SIGNED_OUT,
                NAME_TAKEN, BAD_NAME, BAD_PASSWORD, RATE_LIMITED, TABLE_FULL, PRIVATE_TABLE,
                WRONG_CODE, NOT_FOUND, NOT_SERVED, GAME_REFUSED, SUBMITTED_ALREADY,
                SERVER_ERROR, REFUSED, BAD_ADDRESS, PLUGIN_DIFFERS, RULES_DIFFER)
@@ -758,6 +768,15 @@ def _ws_url(base_url: str, path: str, query: dict[str, str | None]) -> str:
     return f"{ws}{path}" + ("?" + urllib.parse.urlencode(kept) if kept else "")
 
 
+def reconnect_delay(attempt: int, delays: Sequence[float] = RECONNECT_DELAYS,
+                    draw: Callable[[], float] = random.random) -> float:
+    """The seconds to wait before attempt ``attempt`` (0 the first after a drop)
+    to connect again: the step of ``delays`` (the last for every attempt after)
+    times a number between 0.5 and 1 (``draw`` gives one between 0 and 1)."""
+    step = delays[min(attempt, len(delays) - 1)]
+    return step * (0.5 + 0.5 * draw())
+
+
 class _Reconnecting:
     """A WebSocket connection kept open in a background thread (the shape of
     :class:`LiveTable` and :class:`PlayerFeed`): connected again after a drop,
@@ -783,8 +802,10 @@ class _Reconnecting:
     def _on_open(self, again: bool) -> None:
         """A connection is open (``again``: after a drop that was reported)."""
 
-    def _on_lost(self, reason: str) -> None:
-        """The connection dropped (or could not be made); trying again."""
+    def _on_lost(self, reason: str, kind: str) -> None:
+        """The connection dropped (or could not be made); trying again. ``kind``:
+        :data:`RESTARTING` when the server closed it as it stopped, else
+        :data:`UNREACHABLE`."""
 
     def _on_ended(self, reason: str, kind: str) -> None:
         """Closed for good: refused (``kind`` an :data:`ERROR_KINDS` entry), or by
@@ -815,6 +836,7 @@ class _Reconnecting:
 
         attempt = 0
         lost_reported = False
+        lost_kind = UNREACHABLE
         while not self._closing.is_set():
             try:
                 sock = connect(self.url, open_timeout=self.open_timeout,
@@ -835,6 +857,8 @@ class _Reconnecting:
                 lost_reported = False
                 attempt = 0
                 reason, final = self._receive(sock)
+                lost_kind = RESTARTING if getattr(sock, "close_code", None) \
+                    == SERVICE_RESTART else UNREACHABLE
                 self._connected.clear()
                 with self._lock:
                     self._socket = None
@@ -844,9 +868,9 @@ class _Reconnecting:
                 if self._closing.is_set():
                     break
             if not lost_reported:
-                self._on_lost(reason)
+                self._on_lost(reason, lost_kind)
                 lost_reported = True
-            delay = self.delays[min(attempt, len(self.delays) - 1)]
+            delay = reconnect_delay(attempt, self.delays)
             attempt += 1
             if self._closing.wait(delay):
                 break
@@ -876,6 +900,8 @@ class _Reconnecting:
             with contextlib.suppress(Exception):
                 sock.close()
         code = getattr(sock, "close_code", None)
+        if code == SERVICE_RESTART:
+            reason = f"the server is restarting (close code {code})"
         if isinstance(code, int) and 4400 <= code < 4500:  # refused: for good
             return refusal or f"the server refused the connection (code {code})", True
         return reason, self._ends_for_good()
@@ -994,9 +1020,9 @@ class LiveTable(_Reconnecting):
         if again:
             self.incoming.put({"type": "connection", "state": "back", "reason": ""})
 
-    def _on_lost(self, reason: str) -> None:
+    def _on_lost(self, reason: str, kind: str) -> None:
         self.incoming.put({"type": "connection", "state": "lost", "reason": reason,
-                           "kind": UNREACHABLE})
+                           "kind": kind})
 
     def _on_ended(self, reason: str, kind: str) -> None:
         self.incoming.put({"type": "connection", "state": "closed", "reason": reason,
@@ -1041,6 +1067,8 @@ class PlayerFeed(_Reconnecting):
         self.players: list[str] | None = None
         self.state = "connecting"
         self.reason = ""
+        self.lost_kind = ""
+        """While :attr:`state` is ``"lost"``: :data:`RESTARTING` or :data:`UNREACHABLE`."""
         self.version = 0
         self._changed = threading.Condition()
         self._start_thread(_ws_url(base_url, "/api/me/live", {"token": token}),
@@ -1087,8 +1115,8 @@ class PlayerFeed(_Reconnecting):
     def _on_open(self, again: bool) -> None:
         self._update(state="connected", reason="")
 
-    def _on_lost(self, reason: str) -> None:
-        self._update(state="lost", reason=reason)
+    def _on_lost(self, reason: str, kind: str) -> None:
+        self._update(state="lost", reason=reason, lost_kind=kind)
 
     def _on_ended(self, reason: str, kind: str) -> None:
         self._update(state="closed", reason=reason)

@@ -18,6 +18,7 @@ from .i18n import N_, _, format_number
 LOG = logging.getLogger("blockyard.online")
 
 SENTENCES: dict[str, str] = {
+    online.RESTARTING: N_("The server is restarting: connecting again…"),
     online.UNREACHABLE: N_("The server does not answer. Check its address in Settings → "
                            "Online and that it is running, then try again."),
     online.TIMEOUT: N_("The server took too long to answer. Try again in a moment."),

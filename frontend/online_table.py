@@ -33,6 +33,7 @@ import blockyard
 from blockyard.errors import IllegalMove
 from blockyard.falling import FallingGame
 from blockyard.online import (
+    RESTARTING,
     LiveTable,
     Pending,
     mirror_divergence,
@@ -98,6 +99,7 @@ class TableSession:
         self.result: dict[str, Any] | None = None
         self.refusal = ""
         self.connection = "connecting"  # connecting, open, lost, closed
+        self.lost_kind = ""  # while lost: RESTARTING, or another kind of drop
         self.closed_reason = ""
         self.closed_kind = ""  # what ended the connection for good (online.ERROR_KINDS)
         self.problem = ""  # why the table cannot be shown here (its rules), or ""
@@ -232,6 +234,8 @@ class TableSession:
         elif kind == "connection":
             state = str(message.get("state"))
             self.connection = "open" if state == "back" else state
+            if state == "lost":
+                self.lost_kind = str(message.get("kind", ""))
             if state == "closed":
                 self.closed_reason = str(message.get("reason", ""))
                 self.closed_kind = str(message.get("kind", ""))
@@ -328,6 +332,8 @@ def connection_banner(session: TableSession) -> str:
                                                                            "connecting"):
         return " ".join(t for t in (session.divergence, session.differs) if t)
     if session.connection == "lost":
+        if session.lost_kind == RESTARTING:
+            return kind_text(RESTARTING)
         return _("Connection lost: connecting again…")
     if session.connection == "closed":
         if session.closed_kind:
