@@ -332,7 +332,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         print(f"blockyard serve needs the server extra (pip install 'blockyard[server]'): "
               f"{exc}", file=sys.stderr)
         return 2
-    return serve(args.host, args.port, args.database, args.workers)
+    return serve(args.host, args.port, args.database, args.workers, log_level=args.log_level,
+                 log_format=args.log_format, access_log=args.access_log,
+                 metrics=args.metrics)
 
 
 def _cmd_completion(args: argparse.Namespace) -> int:
@@ -434,6 +436,15 @@ def build_parser() -> argparse.ArgumentParser:
                         "file in Blockyard's data folder)")
     p.add_argument("--workers", type=int, default=1,
                    help="server processes (PostgreSQL only; default 1)")
+    p.add_argument("--log-level", choices=("debug", "info", "warning", "error"),
+                   default="info", help="the least level logged (default info)")
+    p.add_argument("--log-format", choices=("text", "json"), default="text",
+                   help="a line of text per record (default), or a JSON object per "
+                        "line for a log collector")
+    p.add_argument("--access-log", action=argparse.BooleanOptionalAction, default=True,
+                   help="a line per request (default: on)")
+    p.add_argument("--metrics", action=argparse.BooleanOptionalAction, default=True,
+                   help="GET /metrics in Prometheus' text format (default: on)")
     p.set_defaults(func=_cmd_serve)
     p = sub.add_parser("completion", help="print the shell code that completes blockyard's "
                                            "commands, options and ruleset ids")

@@ -16,51 +16,41 @@ tables: the hub), :mod:`.referee` (a table's rules, pure), :mod:`.social`
 
 from __future__ import annotations
 
-import copy
+import contextlib
 import logging
+import logging.config
 import os
-import re
 import sys
-from typing import Any
+import tempfile
+from collections.abc import Iterator
+
+from ..version import __version__
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 MAX_MESSAGE = 16 << 10
 """The largest WebSocket message a client may send (bytes)."""
 
-_TOKEN = re.compile(r"(token=)[^&\s\"]*")
-
-
-class RedactTokens(logging.Filter):
-    """Access-log filter: a ``token=`` in a logged address is blanked out (the
-    live WebSocket's address carries the session token)."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if isinstance(record.args, tuple):
-            record.args = tuple(_TOKEN.sub(r"\1…", a) if isinstance(a, str) else a
-                                for a in record.args)
-        record.msg = _TOKEN.sub(r"\1…", str(record.msg))
-        return True
-
-
-def log_config() -> dict[str, Any]:
-    """uvicorn's logging setup with :class:`RedactTokens` on the access log."""
-    from uvicorn.config import LOGGING_CONFIG
-
-    config: dict[str, Any] = copy.deepcopy(LOGGING_CONFIG)
-    config.setdefault("filters", {})["redact"] = {"()": f"{__name__}.RedactTokens"}
-    for handler in config["handlers"].values():
-        handler.setdefault("filters", []).append("redact")
-    return config
-
+log = logging.getLogger("blockyard.server")
 
 def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, database: str | None = None,
-          workers: int = 1) -> int:
-    """Migrate the database and serve until stopped; the exit status."""
+          workers: int = 1, *, log_level: str = "info", log_format: str = "text",
+          access_log: bool = True, metrics: bool = True) -> int:
+    """Migrate the database and serve until stopped; the exit status. The log:
+    ``log_level`` and ``log_format`` (:mod:`blockyard.server.logs`), uvicorn's
+    line per request unless not ``access_log``; ``GET /metrics`` unless not
+    ``metrics``."""
     import uvicorn
 
-    from . import db
-    from .settings import DATABASE_ENV, VERIFIERS_ENV, Settings
+    from . import db, logs
+    from .settings import DATABASE_ENV, METRICS_ENV, VERIFIERS_ENV, Settings
+
+    try:
+        config = logs.log_config(log_level, log_format)
+    except ValueError as exc:
+        print(f"blockyard serve: {exc}", file=sys.stderr)
+        return 2
+    logging.config.dictConfig(config)
 
     url = database or db.default_url()
     try:
@@ -85,23 +75,55 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, database: str | No
     except ValueError as exc:
         print(f"blockyard serve: {exc}", file=sys.stderr)
         return 2
+    log.info("Blockyard %s: database %s", __version__, db.shown_url(url))
     try:
+        before = db.revision_of(url)
         db.migrate(url)
     except Exception as exc:  # the database's own message: unreachable, refused, …
         print(f"blockyard serve: cannot open the database: {type(exc).__name__}: "
               f"{str(exc).splitlines()[0] if str(exc) else ''}"[:400], file=sys.stderr)
         return 2
+    head = db.head_revision()
+    if before == head:
+        log.info("database schema at revision %s: nothing to migrate", head)
+    else:
+        log.info("database schema migrated from revision %s to %s", before or "none", head)
     os.environ[DATABASE_ENV] = url
+    os.environ[METRICS_ENV] = "on" if metrics else "off"
     os.environ.setdefault(VERIFIERS_ENV, str(max(1, (os.cpu_count() or 1) // workers)))
-    uvicorn.run("blockyard.server.app:create_app_from_env", factory=True, host=host,
-                port=port, workers=workers if workers > 1 else None,
-                log_config=log_config(), ws="websockets-sansio", ws_max_size=MAX_MESSAGE,
-                # a live message is a few dozen bytes of JSON: compressing it saves
-                # little on the wire, and permessage-deflate's zlib state costs
-                # about 41 kB per connection (and CPU per message); declined
-                ws_per_message_deflate=False,
-                # slow clients timed out: idle between requests, and a request
-                # whose headers or body trickle in (blockyard.server.slowclients)
-                http=TimedH11Protocol, timeout_keep_alive=KEEP_ALIVE_SECONDS,
-                timeout_graceful_shutdown=5)
+    log.info("%d server process%s, each with %s verifying process%s; /metrics %s; "
+             "listening on http://%s:%d", workers, "" if workers == 1 else "es",
+             os.environ[VERIFIERS_ENV], "" if os.environ[VERIFIERS_ENV] == "1" else "es",
+             "on" if metrics else "off", host, port)
+    with _metrics_folder(workers):
+        uvicorn.run("blockyard.server.app:create_app_from_env", factory=True, host=host,
+                    port=port, workers=workers if workers > 1 else None,
+                    log_config=config, log_level=log_level, access_log=access_log,
+                    ws="websockets-sansio", ws_max_size=MAX_MESSAGE,
+                    # a live message is a few dozen bytes of JSON: compressing it
+                    # saves little on the wire, and permessage-deflate's zlib state
+                    # costs about 41 kB per connection (and CPU per message); declined
+                    ws_per_message_deflate=False,
+                    # slow clients timed out: idle between requests, and a request
+                    # whose headers or body trickle in (blockyard.server.slowclients)
+                    http=TimedH11Protocol, timeout_keep_alive=KEEP_ALIVE_SECONDS,
+                    timeout_graceful_shutdown=5)
     return 0
+
+
+@contextlib.contextmanager
+def _metrics_folder(workers: int) -> Iterator[None]:
+    """With several server processes, a folder for their figures
+    (prometheus-client's multiprocess mode, :mod:`blockyard.server.metrics`),
+    removed when they stop."""
+    from .metrics import MULTIPROC_ENV
+
+    if workers == 1:
+        yield
+        return
+    with tempfile.TemporaryDirectory(prefix="blockyard-metrics-") as folder:
+        os.environ[MULTIPROC_ENV] = folder
+        try:
+            yield
+        finally:
+            del os.environ[MULTIPROC_ENV]

@@ -36,7 +36,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 from starlette.concurrency import run_in_threadpool
 
-from . import db
+from . import db, metrics
 from .clock import Clock, SystemClock
 from .events import CHANNEL
 from .tablestore import Move, Table
@@ -47,8 +47,6 @@ if TYPE_CHECKING:
 GROUP_LIMIT = 500
 """The most moves one transaction stores (the rest wait for the next)."""
 
-CONNECT_SECONDS = 10
-"""How long the store waits for PostgreSQL to take its connection."""
 
 _NOTIFY = sa.text("SELECT pg_notify(:channel, :payload)")
 _COLUMNS = ("table_id", "round", "seat", "n", "action", "score", "over", "created")
@@ -160,6 +158,7 @@ class ActionStore:
                 if isinstance(exc, asyncio.CancelledError):
                     raise
                 continue
+            metrics.group_commit.labels("actions").observe(len(group))
             for item, taken in zip(group, failures, strict=True):
                 if item.done.done():
                     continue
@@ -191,7 +190,7 @@ class ActionStore:
             url = self.engine.url.set(drivername="postgresql")
             connection = await psycopg.AsyncConnection.connect(
                 url.render_as_string(hide_password=False), autocommit=True,
-                connect_timeout=CONNECT_SECONDS)
+                connect_timeout=db.CONNECT_SECONDS)
             self._connection = connection
         return connection
 

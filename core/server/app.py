@@ -26,6 +26,7 @@ from starlette.requests import ClientDisconnect
 from .. import watchdog
 from ..version import __version__
 from .clock import Clock
+from .logs import Requests
 from .routes import ROUTERS
 from .routes import tables as tables_routes
 from .routes.service import served_rulesets
@@ -34,7 +35,7 @@ from .social import Social
 from .state import Server
 from .tables import Hub
 from .verify import HOOK_SECONDS
-from .web import BodyLimit, validation_message
+from .web import BodyLimit, error_body, validation_message
 
 __all__ = ["DATABASE_ENV", "VERIFIERS_ENV", "create_app", "create_app_from_env"]
 
@@ -80,12 +81,12 @@ def create_app(settings: Settings | str, *, verifiers: int | None = None,
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> Response:
-        return JSONResponse({"error": str(exc.detail)}, exc.status_code,
+        return JSONResponse(error_body(str(exc.detail)), exc.status_code,
                             headers=getattr(exc, "headers", None))
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> Response:
-        return JSONResponse({"error": validation_message(exc)}, 422)
+        return JSONResponse(error_body(validation_message(exc)), 422)
 
     @app.exception_handler(ClientDisconnect)
     async def client_gone(request: Request, exc: ClientDisconnect) -> Response:
@@ -94,11 +95,6 @@ def create_app(settings: Settings | str, *, verifiers: int | None = None,
         log.info("client disconnected before its body was read: %s %s", request.method,
                  request.url.path)
         return Response(status_code=400)
-
-    @app.exception_handler(Exception)
-    async def internal(request: Request, exc: Exception) -> Response:  # pragma: no cover
-        log.exception("internal error on %s %s", request.method, request.url.path)
-        return JSONResponse({"error": "internal server error"}, 500)
 
     for router in ROUTERS:
         app.include_router(router)
@@ -113,6 +109,8 @@ def create_app(settings: Settings | str, *, verifiers: int | None = None,
 
     app.openapi = openapi  # type: ignore[method-assign]  # FastAPI's way to extend it
     app.add_middleware(BodyLimit)
+    # outermost: ids, counts, and an exception no route handled logged once
+    app.add_middleware(Requests)
     return app
 
 

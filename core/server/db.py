@@ -10,15 +10,19 @@ folder) and ``postgresql://…`` (through psycopg 3) are supported.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
+from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 
 from .. import paths
 
 METADATA = sa.MetaData()
 MIGRATION_LOCK = 0x426C6F636B  # PostgreSQL advisory lock held while migrating
+CONNECT_SECONDS = 10
+"""How long opening a connection to PostgreSQL may take."""
 
 accounts = sa.Table(
     "accounts", METADATA,
@@ -225,7 +229,55 @@ def make_engine(url: str) -> Engine:
     # after the database restarts, the first use of a broken connection fails
     # (answered as the database away) and SQLAlchemy then replaces every
     # connection of the pool opened before it
-    return sa.create_engine(target, pool_size=10, max_overflow=20)
+    # a database host that does not answer fails a connection in 10 s instead of
+    # holding a thread (and a request) for as long as the system's TCP timeout
+    return sa.create_engine(target, pool_size=10, max_overflow=20,
+                            connect_args={"connect_timeout": CONNECT_SECONDS})
+
+
+def _migrations() -> Any:
+    """Alembic's script folder of the shipped migrations."""
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    return ScriptDirectory.from_config(config)
+
+
+@functools.cache
+def head_revision() -> str:
+    """The revision of the newest schema, the one this build needs."""
+    head = _migrations().get_current_head()
+    assert isinstance(head, str)
+    return head
+
+
+_ALEMBIC_VERSION = sa.table("alembic_version", sa.column("version_num", sa.String))
+"""Alembic's own table: the revision a database is at."""
+
+
+def current_revision(connection: Connection) -> str | None:
+    """The revision the database of ``connection`` is at (``None``: never migrated)."""
+    if not sa.inspect(connection).has_table("alembic_version"):
+        return None
+    found = connection.execute(sa.select(_ALEMBIC_VERSION.c.version_num)).scalar()
+    return found if isinstance(found, str) else None
+
+
+def shown_url(url: str) -> str:
+    """``url`` to show in a log or a message: its password hidden."""
+    return engine_url(url).render_as_string(hide_password=True)
+
+
+def revision_of(url: str) -> str | None:
+    """The revision the database at ``url`` is at (``None``: empty or never migrated)."""
+    engine = make_engine(url)
+    try:
+        with engine.connect() as connection:
+            return current_revision(connection)
+    finally:
+        engine.dispose()
 
 
 def migrate(url: str) -> None:

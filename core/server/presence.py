@@ -24,7 +24,7 @@ from collections.abc import Collection, Iterable, Mapping
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from . import db
+from . import db, metrics
 from .tablestore import lock_table
 
 OVERDUE_BATCH = 200
@@ -170,6 +170,7 @@ class Marks:
             waiting, self._waiting = self._waiting, []
             try:
                 await run_in_threadpool(touch_each, self.engine, marks)
+                metrics.group_commit.labels("presence").observe(len(marks))
             except BaseException as exc:
                 for done in waiting:
                     if not done.done():

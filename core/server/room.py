@@ -28,7 +28,7 @@ from typing import Any
 
 from fastapi import WebSocket
 
-from . import livecache
+from . import livecache, metrics
 from .accounts import Account
 from .sockets import Outbox
 
@@ -95,15 +95,19 @@ class Room:
     def enter(self, table_id: int, watcher: Watcher) -> bool:
         """Add a table's connection and start writing to it; ``False`` (and it is
         closed, 4401) when its token was signed out while it opened."""
-        self.watchers.setdefault(table_id, set()).add(watcher)
+        here = self.watchers.setdefault(table_id, set())
+        if watcher not in here:
+            here.add(watcher)
+            metrics.live_connections.labels("table").inc()
         watcher.outbox.start()
         return self._admitted(watcher)
 
     def leave(self, table_id: int, watcher: Watcher) -> None:
         """A table's connection closed."""
         found = self.watchers.get(table_id)
-        if found is not None:
-            found.discard(watcher)
+        if found is not None and watcher in found:
+            found.remove(watcher)
+            metrics.live_connections.labels("table").dec()
             if not found:
                 del self.watchers[table_id]
 
@@ -118,15 +122,18 @@ class Room:
         mine = self.feeds.setdefault(feed.account.id, set())
         if len(mine) >= MAX_FEEDS:
             return None
-        mine.add(feed)
+        if feed not in mine:
+            mine.add(feed)
+            metrics.live_connections.labels("player").inc()
         feed.outbox.start()
         return self._admitted(feed)
 
     def leave_feed(self, feed: Feed) -> None:
         assert feed.account is not None
         mine = self.feeds.get(feed.account.id)
-        if mine is not None:
-            mine.discard(feed)
+        if mine is not None and feed in mine:
+            mine.remove(feed)
+            metrics.live_connections.labels("player").dec()
             if not mine:
                 del self.feeds[feed.account.id]
 

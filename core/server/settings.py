@@ -19,6 +19,7 @@ variable                               what it sets
 ``BLOCKYARD_SERVER_CLOCK_TOLERANCE``   how far a falling game's clock may lag
 ``BLOCKYARD_SERVER_HEADER_SECONDS``    time a request has for its headers
 ``BLOCKYARD_SERVER_BODY_SECONDS``      time a request has for its body
+``BLOCKYARD_SERVER_METRICS``           ``off``: no ``/metrics`` (``serve --no-metrics``)
 =====================================  ============================================
 """
 
@@ -63,6 +64,8 @@ BODY_ENV = "BLOCKYARD_SERVER_BODY_SECONDS"
 BODY_SECONDS = 60.0
 """The time a request has to send its body once its headers are in (a replay of
 the largest size, 8 MiB, at 140 kB/s)."""
+METRICS_ENV = "BLOCKYARD_SERVER_METRICS"
+"""``on`` (the default) or ``off``: whether ``GET /metrics`` answers."""
 MIN_REQUEST_SECONDS = 1.0
 """The least either request deadline may be set to (a request needs some time to
 arrive)."""
@@ -83,6 +86,8 @@ class Settings:
     """The tables' rules of time (idle and abandoned seats, a falling game's clock)."""
     header_seconds: float = HEADER_SECONDS
     body_seconds: float = BODY_SECONDS
+    metrics: bool = True
+    """Whether ``GET /metrics`` answers (:mod:`blockyard.server.metrics`)."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, *,
@@ -108,7 +113,7 @@ class Settings:
             timing=Timing(idle_seconds=seconds(env, IDLE_ENV, IDLE_SECONDS),
                           abandon_seconds=seconds(env, ABANDON_ENV, ABANDON_SECONDS),
                           clock_tolerance=seconds(env, CLOCK_ENV, CLOCK_TOLERANCE)),
-            header_seconds=header, body_seconds=body)
+            header_seconds=header, body_seconds=body, metrics=switch(env, METRICS_ENV))
 
 
 def seconds(environ: Mapping[str, str], name: str, default: float,
@@ -126,6 +131,20 @@ def seconds(environ: Mapping[str, str], name: str, default: float,
         raise ValueError(f"{name}: expected seconds from {least:g} to {MAX_SECONDS:g}, "
                          f"found {text[:40]!r}")
     return value
+
+
+def switch(environ: Mapping[str, str], name: str, default: bool = True) -> bool:
+    """``on`` or ``off`` (also ``1``/``0``, ``true``/``false``, ``yes``/``no``)
+    from the variable ``name`` of ``environ``, else ``default``; ``ValueError``
+    naming the variable for anything else."""
+    text = environ.get(name, "").strip().lower()
+    if not text:
+        return default
+    if text in ("on", "1", "true", "yes"):
+        return True
+    if text in ("off", "0", "false", "no"):
+        return False
+    raise ValueError(f"{name}: expected on or off, found {text[:40]!r}")
 
 
 def request_deadlines(environ: Mapping[str, str]) -> tuple[float, float]:

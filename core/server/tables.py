@@ -60,7 +60,7 @@ from .. import protocol
 from ..discovery import known_ids, load_ruleset
 from ..errors import PluginError, RulesetError
 from ..game import today_in
-from . import livecache, presence, tablestore
+from . import livecache, metrics, presence, tablestore
 from .accounts import Account
 from .actionstore import ActionStore, Taken, Unstored
 from .clock import Clock
@@ -447,18 +447,23 @@ class Hub:
             verdict = await judged(referee, referee.act, table.seat_of(watcher.account),
                                    action, self.clock.now())
             if isinstance(verdict, Refusal):
+                metrics.actions.labels("refused", verdict.kind).inc()
                 watcher.post(verdict.message())
                 return
             try:
                 stored = await self._store_all(table, referee, [verdict])
             except Unstored:  # the database away: no one's fault, nothing accepted
                 self.outages.failed(self.clock.now())
+                metrics.actions.labels("refused", "not-now").inc()
                 watcher.post(refused("the move could not be stored: the server's database "
                                      "is away; try again shortly", "not-now"))
                 return
             if not stored:
+                metrics.actions.labels("refused", "conflict").inc()
                 watcher.post(refused("another connection of this seat acted first; "
                                      "the table has been sent again", "conflict"))
+                return
+            metrics.actions.labels("accepted", "").inc()
 
     async def end_seat(self, table_id: int, seat: int) -> None:
         """End a seat's game (the player left or abandoned it)."""

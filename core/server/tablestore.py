@@ -190,6 +190,15 @@ def list_tables(engine: Engine, limit: int = 100) -> list[Table]:
         return [_load(conn, int(i)) for i in ids]
 
 
+def count_tables(engine: Engine) -> dict[str, int]:
+    """The number of live tables by status (``waiting``, ``playing``,
+    ``finished``): the figures of ``/metrics``."""
+    with engine.connect() as conn:
+        rows = conn.execute(sa.select(db.tables.c.status, sa.func.count())
+                            .group_by(db.tables.c.status)).all()
+    return {str(status): int(n) for status, n in rows}
+
+
 def lock_table(conn: Connection, table_id: int) -> bool:
     """Hold the table's row until the end of ``conn``'s transaction, so that the
     transaction's reads and writes of the table and its seats are not interleaved

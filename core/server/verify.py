@@ -40,6 +40,7 @@ import json
 import multiprocessing
 import os
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -69,6 +70,7 @@ from ..replays import (
     text_digest,
 )
 from ..version import __version__
+from . import metrics
 
 HOOK_SECONDS = 2.0
 """The hook watchdog's limit in the server process (the live tables' games)."""
@@ -250,6 +252,19 @@ class Verifier:
         that worker alone). ``data``: a replay file's parsed JSON, or a request
         body's bytes, which the worker parses (an 8 MiB body takes a good part
         of a second to parse: never in the server's event loop)."""
+        start = time.perf_counter()
+        metrics.verifications_queued.inc()
+        try:
+            outcome = await self._verified(data, player)
+        except Refused:
+            metrics.verification_refused.inc()
+            raise
+        finally:
+            metrics.verifications_queued.dec()
+            metrics.verification_seconds.observe(time.perf_counter() - start)
+        return outcome
+
+    async def _verified(self, data: Any, player: str) -> Verified:
         if not isinstance(data, bytes):
             try:  # the shape and length first, here: only those that pass go to a worker
                 data = check_replay_data(data)

@@ -9,6 +9,7 @@ validated field by field: a bad one is ``422``, never a ``500``.
 
 from __future__ import annotations
 
+import contextvars
 from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from typing import Annotated, Any, TypeVar
 
@@ -35,10 +36,22 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
+REQUEST_ID: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="-")
+"""The id of the request (or live connection) being served, ``-`` outside one
+(set by :class:`blockyard.server.logs.Requests`)."""
+
+
 class ErrorAnswer(BaseModel):
-    """Every error answer's body: one readable sentence."""
+    """Every error answer's body: one readable sentence, and the id of the request
+    (its ``X-Request-ID``, in the server's log lines of it)."""
 
     error: str
+    request_id: str
+
+
+def error_body(message: str) -> dict[str, str]:
+    """An error answer's body (:class:`ErrorAnswer`) for the request being served."""
+    return {"error": message, "request_id": REQUEST_ID.get()}
 
 
 ERROR_STATUSES = {
@@ -97,7 +110,7 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         limit = MAX_REPLAY_BYTES if scope.get("path") == "/api/games" else MAX_BODY
-        too_big = JSONResponse({"error": f"the body is larger than {limit} bytes"}, 422)
+        too_big = JSONResponse(error_body(f"the body is larger than {limit} bytes"), 422)
         for name, value in scope.get("headers", []):
             if name == b"content-length":
                 try:

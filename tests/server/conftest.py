@@ -16,6 +16,7 @@ import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -32,9 +33,9 @@ from server_support import (
 POSTGRES_INFO = "postgres.json"  # tests/conftest.py stops the cluster it describes
 
 
-def _start_postgres() -> dict[str, object]:
+def _start_postgres() -> dict[str, Any]:
     """Start a throwaway cluster; what stops it (tests/conftest.py, at the end of
-    the run: ``stop_postgres``) as a dictionary."""
+    the run: ``stop_postgres``) and starts it again (``start``) as a dictionary."""
     initdb, pg_ctl = postgres_bin("initdb"), postgres_bin("pg_ctl")
     if not initdb or not pg_ctl:
         pytest.fail("PostgreSQL's initdb and pg_ctl are missing: run "
@@ -62,16 +63,16 @@ def _start_postgres() -> dict[str, object]:
         port = free_port()
         options = (f"-p {port} -k {sockets} -c listen_addresses=127.0.0.1 -c fsync=off "
                    "-c max_connections=300")
-        started = subprocess.run([*as_user, pg_ctl, "-D", str(data), "-o", options, "-l",
-                                  str(folder / "log.txt"), "-w", "-t", "120", "start"],
-                                 capture_output=True, timeout=180)
+        start = [*as_user, pg_ctl, "-D", str(data), "-o", options, "-l",
+                 str(folder / "log.txt"), "-w", "-t", "120", "start"]
+        started = subprocess.run(start, capture_output=True, timeout=180)
         if started.returncode == 0:
             break
     else:
         log = (folder / "log.txt").read_text(errors="replace")[-2000:]
         shutil.rmtree(folder, ignore_errors=True)
         pytest.fail(f"PostgreSQL did not start: {log}")
-    return {"folder": str(folder), "port": port, "as_user": as_user,
+    return {"folder": str(folder), "port": port, "as_user": as_user, "start": start,
             "stop": [*as_user, pg_ctl, "-D", str(data), "-m", "immediate", "stop"]}
 
 
@@ -92,6 +93,19 @@ def postgres(tmp_path_factory: pytest.TempPathFactory) -> Postgres:
             info = _start_postgres()
             info_path.write_text(json.dumps(info))
     return Postgres(Path(info["folder"]), int(info["port"]), list(info["as_user"]))
+
+
+@pytest.fixture
+def own_postgres() -> Iterator[dict[str, Any]]:
+    """A PostgreSQL cluster of this test's own, to stop and start again (its
+    ``url``, ``stop`` and ``start`` commands), removed afterwards."""
+    info = _start_postgres()
+    info["url"] = f"postgresql://postgres@127.0.0.1:{info['port']}/postgres"
+    try:
+        yield info
+    finally:
+        subprocess.run(info["stop"], capture_output=True, timeout=60)
+        shutil.rmtree(info["folder"], ignore_errors=True)
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])

@@ -87,16 +87,16 @@ def test_code_guesses_are_limited_per_account_and_per_address(local: LocalServer
     # over the account's limit: refused with a sentence, even with the right code
     for code in ("WRONGCOD", table["code"]):
         answer = local.client.post(join, headers=auth(first), json={"code": code})
-        assert answer.status_code == 429 and answer.json() == {"error": CODE_GUESSES}
+        assert answer.status_code == 429 and answer.json()["error"] == CODE_GUESSES
     # another account from the same address: the address's limit (5) comes first
     for _ in range(CODE_ADDRESS - CODE_ACCOUNT):
         answer = local.client.post(join, headers=auth(second), json={"code": "WRONGCOD"})
         assert answer.status_code == 403
     answer = local.client.post(join, headers=auth(second), json={"code": table["code"]})
-    assert answer.status_code == 429 and answer.json() == {"error": CODE_GUESSES}
+    assert answer.status_code == 429 and answer.json()["error"] == CODE_GUESSES
     # watching with a guessed code counts too: the table shown briefly, the socket closed
     answer = local.client.get(f"/api/tables/{table['id']}", params={"code": table["code"]})
-    assert answer.status_code == 429 and answer.json() == {"error": CODE_GUESSES}
+    assert answer.status_code == 429 and answer.json()["error"] == CODE_GUESSES
     with live(local, table["id"], code=table["code"]) as socket:
         code, seen = close_code(socket)
         assert code == 4429 and seen == [{"type": "refused", "kind": "too-many",

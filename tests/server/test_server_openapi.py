@@ -1,7 +1,7 @@
 """The server's OpenAPI description against the server itself (schemathesis):
 requests made from the description, valid ones and ones that break it, each
 answered with no 5xx, with a status the description lists for that call and
-with the body it describes (an error is ``{"error": sentence}``); a request that
+with the body it describes (an error is ``{"error": sentence, "request_id": id}``); a request that
 breaks the description is refused (4xx). On SQLite and PostgreSQL.
 
 A request the description admits may still be refused (``422``) for what only
@@ -81,4 +81,4 @@ def test_every_error_status_is_described_with_its_body(server: Server) -> None:
             # a call that reads parameters or a body can be refused as not valid
             if call.get("parameters") or call.get("requestBody"):
                 assert 422 in statuses, (method, path)
-    assert text["components"]["schemas"]["ErrorAnswer"]["required"] == ["error"]
+    assert text["components"]["schemas"]["ErrorAnswer"]["required"] == ["error", "request_id"]

@@ -1,11 +1,14 @@
-"""What the server is and serves: ``GET /api/health``, ``GET /api/rulesets`` and
-``GET /api/rulesets/{id}``."""
+"""What the server is and serves: ``GET /api/health``, ``GET /api/ready``,
+``GET /metrics``, ``GET /api/rulesets`` and ``GET /api/rulesets/{id}``."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import sqlalchemy as sa
 from fastapi import APIRouter
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
 from ... import protocol, provenance
@@ -13,7 +16,10 @@ from ...discovery import list_rulesets, load_ruleset
 from ...errors import PluginError, RulesetError
 from ...ruleset import ID_PATTERN
 from ...version import __version__
-from ..web import ApiError, RulesetId, errors
+from .. import db, metrics, tablestore
+from ..logs import database_unavailable
+from ..state import ServerDep
+from ..web import ApiError, ErrorAnswer, RulesetId, error_body, errors
 
 router = APIRouter()
 
@@ -23,6 +29,55 @@ def health() -> dict[str, Any]:
     """Whether the server is up, its Blockyard version and the version of its live
     channels' protocol (:mod:`blockyard.protocol`)."""
     return {"ok": True, "version": __version__, "protocol": protocol.VERSION}
+
+
+class Ready(BaseModel):
+    """``GET /api/ready``'s answer when the server can serve."""
+
+    ready: bool
+    schema_revision: str
+
+
+def readiness(engine: sa.Engine) -> str | None:
+    """Why the server cannot serve now (the database unreachable, its schema
+    behind this build's), or ``None``. Blocking: one query."""
+    try:
+        with engine.connect() as connection:
+            found = db.current_revision(connection)
+    except Exception as exc:
+        if not database_unavailable(exc) and not isinstance(exc, sa.exc.DBAPIError):
+            raise
+        return f"the database is unreachable ({type(exc).__name__})"
+    head = db.head_revision()
+    if found != head:
+        return (f"the database's schema is at revision {found or 'none'}, this build "
+                f"needs {head}: run the migrations (blockyard db upgrade)")
+    return None
+
+
+@router.get("/api/ready", response_model=Ready, responses={
+    503: {"model": ErrorAnswer,
+          "description": "not ready: the database unreachable or its schema behind"}})
+async def ready(server: ServerDep) -> Any:
+    """Whether this server process can serve now: ``200`` when its database
+    answers and its schema is the one this build needs, else ``503`` with the
+    reason (for a load balancer's or an orchestrator's readiness check;
+    ``/api/health`` says only that the process is up)."""
+    problem = await run_in_threadpool(readiness, server.engine)
+    if problem is not None:
+        return JSONResponse(error_body(problem), 503, headers={"Retry-After": "5"})
+    return {"ready": True, "schema_revision": db.head_revision()}
+
+
+@router.get("/metrics", include_in_schema=False)
+async def get_metrics(server: ServerDep) -> Response:
+    """The server's figures in Prometheus' text format (:mod:`blockyard.server.metrics`);
+    ``404`` when switched off (``blockyard serve --no-metrics``)."""
+    if not server.settings.metrics:
+        raise ApiError(404, "metrics are switched off on this server (--no-metrics)")
+    page = await run_in_threadpool(metrics.scrape,
+                                   lambda: tablestore.count_tables(server.engine))
+    return Response(page, media_type=metrics.CONTENT_TYPE_LATEST)
 
 
 @router.get("/api/rulesets")

@@ -1,0 +1,213 @@
+"""What the server writes to its log, and how a failure reaches it once.
+
+Every line has its time, level and logger, and the id of the request it was
+written for (``-`` outside one): the same id is the ``X-Request-ID`` header of
+every answer and the ``request_id`` of every error body, so a player's report of
+an error finds its lines. Two formats (``blockyard serve --log-format``):
+``text``, a line per record, and ``json``, a JSON object per line for log
+collectors (python-json-logger's formatter). uvicorn's loggers, Blockyard's
+(``blockyard…``) and Alembic's all write through the same handler.
+
+:class:`Requests`, the application's outermost middleware of its own, gives each
+request and live connection its id, counts the answers for ``/metrics`` and
+turns an exception no route handled into one log record with its traceback and
+a JSON ``500`` (a ``503`` without a traceback when the database could not be
+reached): nothing is raised further, so uvicorn does not log it a second time.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import secrets
+import time
+from typing import Any
+
+from starlette.responses import JSONResponse
+
+from . import metrics
+from .web import REQUEST_ID, ASGIApp, Message, Receive, Scope, Send, error_body
+
+__all__ = ["FORMATS", "LEVELS", "REQUEST_ID", "RedactTokens", "RequestIds", "Requests",
+           "database_unavailable", "log_config", "request_id"]
+
+LEVELS = ("debug", "info", "warning", "error")
+"""The ``--log-level`` choices."""
+FORMATS = ("text", "json")
+"""The ``--log-format`` choices."""
+TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"
+JSON_FIELDS = "%(levelname)s %(name)s %(request_id)s %(message)s"
+UNAVAILABLE = "the server's database is unavailable; try again shortly"
+"""The ``error`` of a ``503``: the database could not be reached."""
+
+_TOKEN = re.compile(r"(token=)[^&\s\"]*")
+_GIVEN_ID = re.compile(rb"[A-Za-z0-9._:-]{8,64}")
+"""An ``X-Request-ID`` a proxy in front set, kept when it looks like one."""
+
+log = logging.getLogger("blockyard.server")
+
+
+def request_id() -> str:
+    """The id of the request being served (``-`` outside one)."""
+    return REQUEST_ID.get()
+
+
+class RedactTokens(logging.Filter):
+    """A ``token=`` in a logged address is blanked out (the live WebSocket's
+    address carries the session token)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(_TOKEN.sub(r"\1…", a) if isinstance(a, str) else a
+                                for a in record.args)
+        record.msg = _TOKEN.sub(r"\1…", str(record.msg))
+        return True
+
+
+class RequestIds(logging.Filter):
+    """Puts the id of the request being served on every record (``request_id``)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.request_id = REQUEST_ID.get()
+        return True
+
+
+def log_config(level: str = "info", fmt: str = "text") -> dict[str, Any]:
+    """The ``logging.config.dictConfig`` of a server process (uvicorn applies
+    it in each of its worker processes): one handler to standard error in
+    ``fmt`` (one of :data:`FORMATS`), with ids and blanked tokens, for uvicorn's,
+    Blockyard's and Alembic's loggers at ``level`` (one of :data:`LEVELS`), and
+    everything else at ``warning``."""
+    if level not in LEVELS:
+        raise ValueError(f"log level: expected one of {', '.join(LEVELS)}, found {level!r}")
+    if fmt not in FORMATS:
+        raise ValueError(f"log format: expected one of {', '.join(FORMATS)}, found {fmt!r}")
+    formatter: dict[str, Any]
+    if fmt == "json":
+        formatter = {"()": "pythonjsonlogger.json.JsonFormatter", "fmt": JSON_FIELDS,
+                     "timestamp": True,
+                     "rename_fields": {"levelname": "level", "name": "logger"}}
+    else:
+        formatter = {"format": TEXT_FORMAT}
+    name = level.upper()
+    handler = ["server"]
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "filters": {"ids": {"()": f"{__name__}.RequestIds"},
+                    "redact": {"()": f"{__name__}.RedactTokens"}},
+        "formatters": {"server": formatter},
+        "handlers": {"server": {"class": "logging.StreamHandler", "formatter": "server",
+                                "filters": ["ids", "redact"],
+                                "stream": "ext://sys.stderr"}},
+        "loggers": {
+            "uvicorn": {"handlers": handler, "level": name, "propagate": False},
+            "uvicorn.error": {"level": name},
+            "uvicorn.access": {"handlers": handler, "level": name, "propagate": False},
+            "blockyard": {"handlers": handler, "level": name, "propagate": False},
+            # Alembic's migrations say what they do (and 0007 names the games it
+            # stops counting); its other loggers only how it set itself up
+            "alembic": {"handlers": handler, "level": "WARNING", "propagate": False},
+            "alembic.runtime.migration": {"level": name},
+        },
+        "root": {"handlers": handler, "level": "WARNING"},
+    }
+
+
+def database_unavailable(exc: BaseException) -> bool:
+    """Whether ``exc`` says the database could not be reached or went away
+    (SQLAlchemy's ``OperationalError`` or a dropped connection, psycopg's
+    ``OperationalError``), rather than a fault of the server's."""
+    import sqlalchemy.exc
+
+    if isinstance(exc, sqlalchemy.exc.OperationalError):
+        return True
+    if isinstance(exc, sqlalchemy.exc.DBAPIError) and exc.connection_invalidated:
+        return True
+    try:
+        import psycopg
+    except ImportError:  # pragma: no cover  (the server extra brings it)
+        return False
+    return isinstance(exc, psycopg.OperationalError)
+
+
+def _route(scope: Scope) -> str:
+    route = scope.get("route")
+    path = getattr(route, "path", None)
+    return path if isinstance(path, str) else "unmatched"
+
+
+class Requests:
+    """ASGI middleware: each request and live connection gets its id
+    (:data:`REQUEST_ID`; a proxy's ``X-Request-ID`` of 8 to 64 letters, digits
+    and ``._:-`` is kept), every answer carries it (``X-Request-ID``), every
+    answer is counted for ``/metrics``, and an exception no route handled is
+    logged once, with its traceback, and answered ``500`` (``503`` and one line
+    without a traceback when the database could not be reached), each with the
+    request id in its body."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        given = next((v for k, v in scope.get("headers", ()) if k == b"x-request-id"), b"")
+        rid = given.decode() if _GIVEN_ID.fullmatch(given) else secrets.token_hex(8)
+        reset = REQUEST_ID.set(rid)
+        try:
+            if scope["type"] == "http":
+                await self._http(scope, receive, send, rid)
+            else:
+                await self._websocket(scope, receive, send)
+        finally:
+            REQUEST_ID.reset(reset)
+
+    async def _http(self, scope: Scope, receive: Receive, send: Send, rid: str) -> None:
+        status = 500
+        started = False
+        begun = time.perf_counter()
+
+        async def answer(message: Message) -> None:
+            nonlocal status, started
+            if message["type"] == "http.response.start":
+                status, started = int(message["status"]), True
+                message["headers"] = [*message.get("headers", ()),
+                                      (b"x-request-id", rid.encode())]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, answer)
+        except Exception as exc:
+            where = f"{scope.get('method', '?')} {scope.get('path', '?')}"
+            if database_unavailable(exc):
+                log.warning("database unavailable on %s: %s: %s", where,
+                            type(exc).__name__, _first_line(exc))
+                body, status = UNAVAILABLE, 503
+            else:
+                log.exception("internal error on %s", where)
+                body, status = "internal server error", 500
+            if not started:
+                headers = {"Retry-After": "5"} if status == 503 else None
+                await JSONResponse(error_body(body), status,
+                                   headers=headers)(scope, receive, answer)
+        finally:
+            metrics.http_request(_route(scope), str(scope.get("method", "?")), status,
+                                 time.perf_counter() - begun)
+
+    async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await self.app(scope, receive, send)
+        except Exception as exc:
+            path = scope.get("path", "?")
+            if database_unavailable(exc):
+                log.warning("database unavailable on the live connection %s: %s: %s",
+                            path, type(exc).__name__, _first_line(exc))
+            else:
+                log.exception("internal error on the live connection %s", path)
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0][:300] if text else ""
