@@ -11,7 +11,8 @@ environment variable), :mod:`.web` (errors, bodies, ids, tokens),
 migrations), :mod:`.accounts`, :mod:`.verify` (the replay check in worker
 processes), :mod:`.games` (stored games, leaderboards), :mod:`.tables` (live
 tables: the hub), :mod:`.referee` (a table's rules, pure), :mod:`.social`
-(players online, invitations), :mod:`.limits` (rate limits).
+(players online, invitations), :mod:`.limits` (rate limits),
+:mod:`.maintenance` (``blockyard serve-db``: backups, upgrades).
 """
 
 from __future__ import annotations
