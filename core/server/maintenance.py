@@ -227,7 +227,9 @@ def upgrade_command(database: str | None, backup: Path | None = None,
     if backup is not None:
         if path is None:
             return _error("upgrade", "--backup: " + pg_dump_advice(url, str(backup)))
-        if path.is_file():  # a database not made yet has nothing to back up
+        if not path.is_file():
+            print(f"--backup: no database file at {path} yet: nothing to back up")
+        else:
             try:
                 print(backup_sqlite(path, backup, force=force).text())
             except (ValueError, OSError) as exc:

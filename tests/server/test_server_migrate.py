@@ -109,6 +109,13 @@ def test_upgrade_with_backup_copies_the_database_as_it_was_before(
     assert err == (f"blockyard serve-db upgrade: --backup: {copy} exists: give --force to "
                    "replace it\n")
     assert run(capsys, "status", "--database", url)[0] == 1  # still at 0006
+    # a database not made yet: nothing to back up, said so, then made
+    new = tmp_path / "new.sqlite3"
+    status, out, err = run(capsys, "upgrade", "--database", f"sqlite:///{new}", "--backup",
+                           str(tmp_path / "unused.sqlite3"))
+    assert (status, err) == (0, "")
+    assert out.splitlines()[0] == f"--backup: no database file at {new} yet: nothing to back up"
+    assert not (tmp_path / "unused.sqlite3").exists()
 
 
 def test_upgrade_and_status_refuse_a_revision_they_do_not_know(
