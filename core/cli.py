@@ -337,6 +337,23 @@ def _cmd_serve(args: argparse.Namespace) -> int:
                  metrics=args.metrics)
 
 
+def _cmd_serve_db(args: argparse.Namespace) -> int:
+    try:
+        import alembic  # noqa: F401  (the server extra)
+        import sqlalchemy  # noqa: F401
+
+        from .server import maintenance
+    except ImportError as exc:
+        print(f"blockyard serve-db needs the server extra (pip install 'blockyard[server]'): "
+              f"{exc}", file=sys.stderr)
+        return 2
+    if args.action == "backup":
+        return maintenance.backup_command(args.database, args.file, force=args.force)
+    if args.action == "upgrade":
+        return maintenance.upgrade_command(args.database, args.backup, force=args.force)
+    return maintenance.status_command(args.database)
+
+
 def _cmd_completion(args: argparse.Namespace) -> int:
     print(shell_code(args.shell))
     return 0
@@ -446,6 +463,30 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--metrics", action=argparse.BooleanOptionalAction, default=True,
                    help="GET /metrics in Prometheus' text format (default: on)")
     p.set_defaults(func=_cmd_serve)
+    p = sub.add_parser("serve-db", help="the online server's database: back it up, "
+                                         "migrate it, show its revision")
+    actions = p.add_subparsers(dest="action", required=True, metavar="ACTION")
+    database_help = ("sqlite:///FILE or postgresql://USER@HOST/NAME, as given to blockyard "
+                     "serve (default: the SQLite file in Blockyard's data folder)")
+    q = actions.add_parser("backup", help="copy a (running) server's SQLite database "
+                                          "consistently to FILE, mode 0600; for PostgreSQL, "
+                                          "print the pg_dump command")
+    q.add_argument("file", type=Path, metavar="FILE", help="the copy to write (its folder "
+                                                            "must exist)")
+    q.add_argument("--database", metavar="URL", default=None, help=database_help)
+    q.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    q = actions.add_parser("upgrade", help="migrate the database to this Blockyard's newest "
+                                           "revision, say from which to which, and exit "
+                                           "(back up first: --backup FILE)")
+    q.add_argument("--database", metavar="URL", default=None, help=database_help)
+    q.add_argument("--backup", type=Path, metavar="FILE", default=None,
+                   help="SQLite: back the database up to FILE before migrating")
+    q.add_argument("--force", action="store_true", help="with --backup: replace FILE if it "
+                                                        "exists")
+    q = actions.add_parser("status", help="the database's revision and the newest; exit "
+                                          "status 0 up to date, 1 migrations to apply")
+    q.add_argument("--database", metavar="URL", default=None, help=database_help)
+    p.set_defaults(func=_cmd_serve_db)
     p = sub.add_parser("completion", help="print the shell code that completes blockyard's "
                                            "commands, options and ruleset ids")
     p.add_argument("shell", choices=SHELLS,

@@ -11,7 +11,8 @@ environment variable), :mod:`.web` (errors, bodies, ids, tokens),
 migrations), :mod:`.accounts`, :mod:`.verify` (the replay check in worker
 processes), :mod:`.games` (stored games, leaderboards), :mod:`.tables` (live
 tables: the hub), :mod:`.referee` (a table's rules, pure), :mod:`.social`
-(players online, invitations), :mod:`.limits` (rate limits).
+(players online, invitations), :mod:`.limits` (rate limits),
+:mod:`.maintenance` (``blockyard serve-db``: backups, upgrades).
 """
 
 from __future__ import annotations
@@ -77,17 +78,12 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, database: str | No
         return 2
     log.info("Blockyard %s: database %s", __version__, db.shown_url(url))
     try:
-        before = db.revision_of(url)
-        db.migrate(url)
+        migrated = db.migrate(url)
     except Exception as exc:  # the database's own message: unreachable, refused, …
         print(f"blockyard serve: cannot open the database: {type(exc).__name__}: "
               f"{str(exc).splitlines()[0] if str(exc) else ''}"[:400], file=sys.stderr)
         return 2
-    head = db.head_revision()
-    if before == head:
-        log.info("database schema at revision %s: nothing to migrate", head)
-    else:
-        log.info("database schema migrated from revision %s to %s", before or "none", head)
+    log.info("database schema %s", migrated.text())
     os.environ[DATABASE_ENV] = url
     os.environ[METRICS_ENV] = "on" if metrics else "off"
     os.environ.setdefault(VERIFIERS_ENV, str(max(1, (os.cpu_count() or 1) // workers)))

@@ -5,17 +5,25 @@ the Alembic migrations shipped in ``blockyard.server.migrations`` (run by
 ``blockyard serve`` on start, :func:`migrate`). Every query is built with
 SQLAlchemy's expression language from these tables: no SQL is ever put together
 from strings. ``sqlite:///FILE`` (the default, a file in Blockyard's data
-folder) and ``postgresql://…`` (through psycopg 3) are supported.
+folder) and ``postgresql://…`` (through psycopg 3) are supported. An SQLite file
+the server creates is readable by its owner only (0600, and so are its ``-wal``
+and ``-shm`` files, which SQLite gives the main file's mode), in a folder of mode
+0700 when the server creates that too; an existing file keeps its mode.
 """
 
 from __future__ import annotations
 
 import functools
+import os
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 from .. import paths
 
@@ -23,6 +31,11 @@ METADATA = sa.MetaData()
 MIGRATION_LOCK = 0x426C6F636B  # PostgreSQL advisory lock held while migrating
 CONNECT_SECONDS = 10
 """How long opening a connection to PostgreSQL may take."""
+FILE_MODE = 0o600
+"""The mode of an SQLite file the server creates: its owner's only (password and
+token hashes)."""
+FOLDER_MODE = 0o700
+"""The mode of the SQLite file's folder when the server creates it."""
 
 accounts = sa.Table(
     "accounts", METADATA,
@@ -212,7 +225,7 @@ def make_engine(url: str) -> Engine:
     target = engine_url(url)
     if target.drivername == "sqlite":
         assert target.database is not None
-        Path(target.database).parent.mkdir(parents=True, exist_ok=True)
+        create_private_file(Path(target.database))
         engine = sa.create_engine(target, connect_args={"timeout": 30})
 
         @sa.event.listens_for(engine, "connect")
@@ -235,24 +248,6 @@ def make_engine(url: str) -> Engine:
                             connect_args={"connect_timeout": CONNECT_SECONDS})
 
 
-def _migrations() -> Any:
-    """Alembic's script folder of the shipped migrations."""
-    from alembic.config import Config
-    from alembic.script import ScriptDirectory
-
-    config = Config()
-    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
-    return ScriptDirectory.from_config(config)
-
-
-@functools.cache
-def head_revision() -> str:
-    """The revision of the newest schema, the one this build needs."""
-    head = _migrations().get_current_head()
-    assert isinstance(head, str)
-    return head
-
-
 _ALEMBIC_VERSION = sa.table("alembic_version", sa.column("version_num", sa.String))
 """Alembic's own table: the revision a database is at."""
 
@@ -270,31 +265,109 @@ def shown_url(url: str) -> str:
     return engine_url(url).render_as_string(hide_password=True)
 
 
-def revision_of(url: str) -> str | None:
-    """The revision the database at ``url`` is at (``None``: empty or never migrated)."""
-    engine = make_engine(url)
+def create_private_file(path: Path) -> None:
+    """Create the empty SQLite file ``path`` with mode 0600 (its folder with mode
+    0700 when missing) unless it exists: SQLite then opens it as a new database
+    and gives its ``-wal`` and ``-shm`` files the same mode. An existing file, or
+    folder, is left as it is (its mode is the operator's choice)."""
+    # (the folders above it, when missing too, get the usual mode)
+    path.parent.mkdir(mode=FOLDER_MODE, parents=True, exist_ok=True)
     try:
-        with engine.connect() as connection:
-            return current_revision(connection)
-    finally:
-        engine.dispose()
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE))
+    except FileExistsError:
+        return
+    # the umask may only take bits away; a umask of 0077 or 0022 leaves 0600 as it is
+    os.chmod(path, FILE_MODE)
 
 
-def migrate(url: str) -> None:
-    """Bring the database at ``url`` to the newest schema with Alembic (creating it
-    when empty)."""
-    from alembic import command
+@dataclass(frozen=True)
+class Migrated:
+    """What :func:`migrate` did: the database's revision before (None: an empty
+    database, no Blockyard tables yet) and after (the newest this Blockyard knows)."""
+
+    before: str | None
+    after: str
+
+    @property
+    def changed(self) -> bool:
+        """Whether any migration ran."""
+        return self.before != self.after
+
+    def text(self) -> str:
+        """One line for the operator: ``migrated from 0007 to 0008``, ``migrated
+        from none (an empty database) to 0008`` or ``already at 0008, the newest
+        revision``."""
+        if not self.changed:
+            return f"already at {self.after}, the newest revision"
+        before = "none (an empty database)" if self.before is None else self.before
+        return f"migrated from {before} to {self.after}"
+
+
+def _alembic_config() -> Config:
     from alembic.config import Config
 
     config = Config()
     config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    return config
+
+
+@functools.cache
+def head_revision() -> str:
+    """The newest revision of the shipped migrations (what :func:`migrate` brings
+    a database to, and the one this build needs)."""
+    from alembic.script import ScriptDirectory
+
+    head = ScriptDirectory.from_config(_alembic_config()).get_current_head()
+    assert head is not None, "the shipped migrations have no head"
+    return head
+
+
+def pending_revisions(before: str | None) -> list[tuple[str, str]]:
+    """The migrations that bring a database at ``before`` (None: empty) to the
+    newest revision, oldest first: each revision and the first sentence of its
+    description (at most 120 characters). ``ValueError`` when ``before`` is no
+    revision this Blockyard ships (a newer Blockyard's database, say)."""
+    from alembic.script import ScriptDirectory
+    from alembic.script.revision import RevisionError
+
+    scripts = ScriptDirectory.from_config(_alembic_config())
+    head = head_revision()
+    try:
+        steps = list(scripts.iterate_revisions(head, before or "base"))
+    except RevisionError:
+        raise ValueError(f"the database is at revision {before!r}, which this Blockyard "
+                         f"does not know (its newest is {head}): was it migrated by a "
+                         "newer Blockyard?") from None
+    return [(step.revision, _first_sentence(step.doc or "")) for step in reversed(steps)]
+
+
+def _first_sentence(doc: str) -> str:
+    """A migration's description in one line: its first sentence, shortened."""
+    paragraph = " ".join(doc.strip().split("\n\n")[0].split())
+    end = paragraph.find(". ")
+    sentence = paragraph if end < 0 else paragraph[:end + 1]
+    return sentence if len(sentence) <= 120 else sentence[:119].rstrip() + "…"
+
+
+def migrate(url: str) -> Migrated:
+    """Bring the database at ``url`` to the newest schema with Alembic (creating it
+    when empty); the revisions before and after. ``ValueError`` when the database
+    is at a revision this Blockyard does not know (checked before anything runs)."""
+    from alembic import command
+
+    config = _alembic_config()
     engine = make_engine(url)
     try:
         with engine.begin() as connection:
             if connection.dialect.name == "postgresql":
                 # several hosts starting at once: one migrates, the others wait for it
                 connection.execute(sa.select(sa.func.pg_advisory_xact_lock(MIGRATION_LOCK)))
+            before = current_revision(connection)
+            pending_revisions(before)  # a revision from a newer Blockyard: ValueError
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
+            after = current_revision(connection)
     finally:
         engine.dispose()
+    assert after is not None
+    return Migrated(before, after)

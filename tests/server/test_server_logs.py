@@ -58,7 +58,7 @@ def test_every_line_has_its_time_level_logger_and_request_id(tmp_path: Path) -> 
     said = "\n".join(records(log))
     assert f"INFO blockyard.server [-] Blockyard {blockyard.__version__}: database sqlite:///" \
         in said
-    assert f"database schema migrated from revision none to {db.head_revision()}" in said
+    assert f"database schema migrated from none (an empty database) to {db.head_revision()}" in said
     assert "1 server process, each with 1 verifying process; /metrics on; listening on " \
            "http://127.0.0.1:" in said
     assert re.search(rf"INFO uvicorn\.access \[{rid}\] 127\.0\.0\.1:\d+ - \"GET /api/health",
@@ -70,7 +70,7 @@ def test_a_second_start_says_there_was_nothing_to_migrate(tmp_path: Path) -> Non
     db.migrate(url)
     server = start_server(url, tmp_path, "--log-level", "info")
     server.stop()
-    assert f"database schema at revision {db.head_revision()}: nothing to migrate" \
+    assert f"database schema already at {db.head_revision()}, the newest revision" \
         in server.log.read_text()
 
 

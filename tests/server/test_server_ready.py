@@ -48,7 +48,7 @@ def test_ready_and_a_schema_behind(tmp_path: Path) -> None:
         assert behind.status_code == 503 and behind.headers["retry-after"] == "5"
         assert behind.json()["error"] == (
             f"the database's schema is at revision 0006, this build needs "
-            f"{db.head_revision()}: run the migrations (blockyard db upgrade)")
+            f"{db.head_revision()}: run the migrations (blockyard serve-db upgrade)")
         assert server.client.get("/api/health").status_code == 200
         with engine_of(server.database) as engine, engine.begin() as conn:
             conn.execute(sa.text("UPDATE alembic_version SET version_num = :head"),

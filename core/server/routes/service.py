@@ -51,7 +51,7 @@ def readiness(engine: sa.Engine) -> str | None:
     head = db.head_revision()
     if found != head:
         return (f"the database's schema is at revision {found or 'none'}, this build "
-                f"needs {head}: run the migrations (blockyard db upgrade)")
+                f"needs {head}: run the migrations (blockyard serve-db upgrade)")
     return None
 
 
