@@ -15,6 +15,7 @@ import dataclasses
 import gc
 import logging
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -74,7 +75,8 @@ def create_app(settings: Settings | str, *, verifiers: int | None = None,
             server.close()
 
     app = FastAPI(title="Blockyard server", version=__version__, lifespan=lifespan,
-                  openapi_url="/api/openapi.json", docs_url="/api/docs", redoc_url=None)
+                  openapi_url="/api/openapi.json", docs_url=None, redoc_url=None)
+    _browsable_docs(app)
     app.state.server = server
     app.state.hub = hub
     app.state.social = social
@@ -112,6 +114,31 @@ def create_app(settings: Settings | str, *, verifiers: int | None = None,
     # outermost: ids, counts, and an exception no route handled logged once
     app.add_middleware(Requests)
     return app
+
+
+DOCS_ASSETS = "/api/docs-assets"
+"""Where the page of ``/api/docs`` finds Swagger UI's script, style and icon."""
+
+
+def _browsable_docs(app: FastAPI) -> None:
+    """``GET /api/docs``: the OpenAPI description in Swagger UI, whose files this
+    server serves itself (fastapi-offline's copy of them) instead of FastAPI's
+    default page, which loads them from a CDN and is blank without the internet."""
+    import fastapi_offline
+    from fastapi.openapi.docs import get_swagger_ui_html
+    from fastapi.responses import HTMLResponse
+    from starlette.staticfiles import StaticFiles
+
+    assets = Path(fastapi_offline.__file__).parent / "static"
+    app.mount(DOCS_ASSETS, StaticFiles(directory=assets), name="docs-assets")
+
+    @app.get("/api/docs", include_in_schema=False)
+    async def docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url="/api/openapi.json", title="Blockyard server",
+            swagger_js_url=f"{DOCS_ASSETS}/swagger-ui-bundle.js",
+            swagger_css_url=f"{DOCS_ASSETS}/swagger-ui.css",
+            swagger_favicon_url=f"{DOCS_ASSETS}/favicon.png")
 
 
 def create_app_from_env() -> FastAPI:
