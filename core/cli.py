@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import re
+import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -221,11 +223,32 @@ def _bot_params(pairs: list[str]) -> dict[str, object]:
 
 
 def install_hint(extra: str, *packages: str) -> str:
-    """How to add an optional extra to this installation: ``pipx inject`` for a pipx
-    install (its own venv under ``pipx/venvs``), ``pip install`` otherwise."""
-    if "pipx" in Path(sys.prefix).parts and "venvs" in Path(sys.prefix).parts:
-        return f"pipx inject blockyard {' '.join(packages)}"
+    """How to add an optional extra to this installation: ``pipx inject`` of
+    ``packages`` for a pipx install (its own venv under ``pipx/venvs``), each
+    quoted for the shell where it needs it (``'psycopg[binary]>=3.1'``), ``pip
+    install`` otherwise (the installed Blockyard's extra: pip takes Blockyard as
+    installed and adds the extra's packages)."""
+    if packages and "pipx" in Path(sys.prefix).parts and "venvs" in Path(sys.prefix).parts:
+        return f"pipx inject blockyard {' '.join(shlex.quote(p) for p in packages)}"
     return f"pip install 'blockyard[{extra}]'"
+
+
+def extra_requirements(extra: str) -> tuple[str, ...]:
+    """The requirements of Blockyard's optional ``extra`` as the installed
+    distribution lists them (``fastapi>=0.110`` for ``server``), in its order;
+    empty when the installation has no metadata or no such extra."""
+    import importlib.metadata
+
+    try:
+        listed = importlib.metadata.requires("blockyard") or []
+    except importlib.metadata.PackageNotFoundError:
+        return ()
+    found = []
+    for line in listed:
+        requirement, _, marker = line.partition(";")
+        if re.fullmatch(r"\s*extra\s*==\s*(['\"])" + re.escape(extra) + r"\1\s*", marker):
+            found.append(requirement.replace(" ", ""))
+    return tuple(found)
 
 
 def _check_bot_params(name: str, params: dict[str, object]) -> None:
@@ -329,8 +352,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
         from .server import serve
     except ImportError as exc:
-        print(f"blockyard serve needs the server extra (pip install 'blockyard[server]'): "
-              f"{exc}", file=sys.stderr)
+        hint = install_hint("server", *extra_requirements("server"))
+        print(f"blockyard serve needs the server extra ({hint}): {exc}", file=sys.stderr)
         return 2
     return serve(args.host, args.port, args.database, args.workers, log_level=args.log_level,
                  log_format=args.log_format, access_log=args.access_log,

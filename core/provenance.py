@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from . import validate
 from .registry import BUNDLED_DIST, normalise_name, registry
+from .version import same_release
 
 if TYPE_CHECKING:
     from .ruleset import Ruleset
@@ -159,7 +160,8 @@ def read_plugins(value: Any, where: str = "plugins") -> tuple[PluginVersion, ...
 def mismatch(played: Provenance, served: Provenance) -> Mismatch | None:
     """The first difference between what a game was ``played`` with and what a
     place ``served``, or ``None`` when both are the same: a plugin distribution
-    of another version (or only on one side) first, in the served order, then
+    of another version (Blockyard's own: of another release) or only on one side
+    first, in the served order, then
     the first rule key whose value differs (when both rule texts are known;
     otherwise a ``"rule"`` mismatch without a key, naming the digests). Plugins
     are compared only when both sides know them."""
@@ -184,12 +186,24 @@ def _plugin_difference(played: Sequence[PluginVersion], served: Sequence[PluginV
         mine = ours.get(key)
         if mine is None:
             return Mismatch("plugin", server_has.name, None, server_has.version)
-        if mine.version != server_has.version:
+        if not _same_code(key, mine.version, server_has.version):
             return Mismatch("plugin", server_has.name, mine.version, server_has.version)
     for key, mine in ours.items():
         if key not in theirs:
             return Mismatch("plugin", mine.name, mine.version, None)
     return None
+
+
+def _same_code(name: str, played: str, served: str) -> bool:
+    """Whether two versions of the distribution ``name`` (normalised) count as the
+    same code: the same version, or for Blockyard itself builds of the same
+    release (:func:`blockyard.version.same_release`). Every commit of Blockyard
+    has a version of its own (``0.1.dev597+ga62b116ce``), and builds of one
+    release verify each other's games as before they said their commits: the log
+    played again decides, and names both engines when it plays differently."""
+    if played == served:
+        return True
+    return name == normalise_name(BUNDLED_DIST) and same_release(played, served)
 
 
 def rule_difference(played: str, served: str) -> Mismatch | None:

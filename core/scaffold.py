@@ -31,16 +31,21 @@ def names(name: str) -> dict[str, str]:
 def blockyard_requirement(version: str | None = None) -> str:
     """The generated package's dependency on Blockyard: at least the running
     version (whose hooks it was written against) and below the next major
-    version (``blockyard>=0.1.0,<1``); unversioned only when the running
-    Blockyard does not know its own version (a source tree)."""
+    version (``blockyard>=0.1.0,<1``; a development build's public version,
+    ``blockyard>=0.1.dev597,<1`` for ``0.1.dev597+ga62b116ce``, which the build
+    itself satisfies); unversioned only when the running Blockyard does not know
+    its own version (a source tree: ``0+unknown``)."""
     if version is None:
         from .version import __version__
 
         version = __version__
-    match = re.match(r"^(\d+)\.(\d+)(?:\.(\d+))?", version)
-    if match is None or "+" in version:
+    public, _, local = version.partition("+")
+    match = re.fullmatch(r"(\d+)\.(\d+)(?:\.(\d+))?((?:\.dev\d+)?)", public)
+    if match is None or local == "unknown":
         return "blockyard"
     major, minor, micro = int(match[1]), int(match[2]), int(match[3] or 0)
+    if match[4]:  # a development build: its own public version (pre-releases allowed)
+        return f"blockyard>={public},<{major + 1}"
     return f"blockyard>={major}.{minor}.{micro},<{major + 1}"
 
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import shlex
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from rule_texts import TRAY_LOOKS
@@ -242,3 +244,26 @@ def test_play_tray_needs_a_tray_game_and_no_challenge(window_calls, capsys):
     assert main(["play", "--challenge", "0BQ8-WM00-0007-V2C", "--tray", "#"]) == 2
     assert "starts a game of a RULESET, not of a challenge code" in capsys.readouterr().err
     assert window_calls == []
+
+
+def server_extra() -> list[str]:
+    """The server extra's requirements as pyproject.toml lists them."""
+    import tomllib
+
+    pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
+    return tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"][
+        "optional-dependencies"]["server"]
+
+
+@pytest.mark.parametrize("prefix, hint", [
+    ("/home/ann/blockyard-venv", "pip install 'blockyard[server]'"),
+    ("/home/ann/.local/share/pipx/venvs/blockyard",
+     "pipx inject blockyard " + " ".join(shlex.quote(r) for r in server_extra()))])
+def test_serve_without_the_server_extra_says_how_to_add_it_to_this_install(
+        monkeypatch, capsys, prefix, hint):
+    monkeypatch.setitem(sys.modules, "fastapi", None)  # import fastapi fails
+    monkeypatch.setattr(sys, "prefix", prefix)
+    assert main(["serve"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"blockyard serve needs the server extra ({hint}): "), err
+    assert "fastapi" in err.removeprefix(f"blockyard serve needs the server extra ({hint})")

@@ -240,3 +240,57 @@ def test_forbidden_references_are_recognised():
     assert not FORBIDDEN_PATTERN.search("docs/rules.md §3.3 and RULESET")
     assert any(word in "see ../" + "shared/API.md" for word in FORBIDDEN)
     assert not any(word in "docs/rules.md docs/api.md" for word in FORBIDDEN)
+
+
+EXTRA_INSTALL = re.compile(r"pipx? install\s+['\"]?(?P<target>(?:\$\(echo )?[^\s'\"`]*?)"
+                           r"\[(?P<extras>[a-z,-]+)\]")
+"""An install line of Blockyard with extras: ``pip install '.[server]'``,
+``pip install "$(echo dist/blockyard-*.whl)[gym]"``, ``pip install
+'blockyard[lab]'`` (``target`` is what comes before the brackets)."""
+FROM_AN_INDEX_SAID = ("once Blockyard is published", "Blockyard is installed in")
+"""What a paragraph with ``pip install 'blockyard[…]'`` says of it: that it adds
+the extra to an installed Blockyard, or that it installs from PyPI once
+Blockyard is published there (it is not: the bare name finds nothing yet)."""
+def extra_installs(text: str) -> list[tuple[str, str, str]]:
+    """Each ``(target, extra, paragraph)`` of an install line with extras in a
+    Markdown text (paragraphs split at blank lines, their lines joined)."""
+    found = []
+    for paragraph in re.split(r"\n\s*\n", text):
+        joined = " ".join(paragraph.split())
+        for match in EXTRA_INSTALL.finditer(joined):
+            found += [(match["target"], extra, joined) for extra in match["extras"].split(",")]
+    return found
+
+
+def test_every_install_of_an_extra_works_from_here_or_says_when_it_does():
+    import tomllib
+
+    extras = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))[
+        "project"]["optional-dependencies"])
+    documents = [ROOT / "README.md", ROOT / "MODDING.md", *sorted((ROOT / "docs").glob("*.md"))]
+    checked = 0
+    for document in documents:
+        for target, extra, paragraph in extra_installs(document.read_text(encoding="utf-8")):
+            where = f"{document.relative_to(ROOT)}: {paragraph[:120]}"
+            assert extra in extras, f"{where}: no extra {extra!r} in pyproject.toml"
+            if target == "blockyard":
+                assert any(said in paragraph for said in FROM_AN_INDEX_SAID), (
+                    f"{where}: pip install 'blockyard[{extra}]' finds nothing on PyPI "
+                    "(Blockyard is not published): give the line from this project's "
+                    "folder or its wheel, or say when this one works")
+            else:
+                assert target in (".", "blockyard", '$(echo dist/blockyard-*.whl)'), where
+            checked += 1
+    assert checked >= 10  # the README's, docs/online.md's, docs/gym.md's, …
+
+
+def test_the_install_checker_finds_a_bare_install_from_pypi():
+    said = extra_installs("Install it:\n\n    pip install 'blockyard[server]'\n\nthen\n"
+                          "`pip install\n'blockyard[lab]'` once Blockyard is published.")
+    assert [(target, extra) for target, extra, _ in said] == [
+        ("blockyard", "server"), ("blockyard", "lab")]
+    wheel = extra_installs('from a wheel, `pip install "$(echo dist/blockyard-*.whl)[gym]"`')
+    assert [(target, extra) for target, extra, _ in wheel] == [
+        ("$(echo dist/blockyard-*.whl)", "gym")]
+    assert not any(s in said[0][2] for s in FROM_AN_INDEX_SAID)
+    assert any(s in said[1][2] for s in FROM_AN_INDEX_SAID)

@@ -291,3 +291,7 @@ def test_the_generated_package_is_installed_editable_and_depends_on_this_blockya
     assert blockyard_requirement("0.1.0") == "blockyard>=0.1.0,<1"
     assert blockyard_requirement("2.3") == "blockyard>=2.3.0,<3"
     assert blockyard_requirement("0+unknown") == "blockyard"
+    # a development build (every commit but a tagged one): satisfied by that build
+    assert blockyard_requirement("0.1.dev597+ga62b116ce.d20261202") == \
+        "blockyard>=0.1.dev597,<1"
+    assert blockyard_requirement("0.1.1.dev3+g1a2b3c4") == "blockyard>=0.1.1.dev3,<1"

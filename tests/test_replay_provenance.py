@@ -15,6 +15,7 @@ import blockyard
 from blockyard import provenance
 from blockyard.provenance import Mismatch, PluginVersion, Provenance
 from blockyard.replays import Replay, ReplayError, load_replay, replay_data
+from blockyard.version import release
 
 
 def played(ruleset: str = "quad-mono", seed: int = 3) -> blockyard.Game:
@@ -60,6 +61,41 @@ def test_another_version_that_plays_the_same_is_shown_but_refused_by_a_referee(
     with pytest.raises(ReplayError, match=re.escape("played with quad-mono 0.1.0; this server "
                                                     "has 0.1.1")):
         Replay(None, data).check(here="this server", exact_code=True)
+
+
+def another_build_of_this_release() -> str:
+    """A development build of another commit of the running Blockyard's release."""
+    numbers = release(blockyard.__version__)
+    assert numbers is not None
+    return ".".join(str(n) for n in numbers[1:]) + ".dev1+gdeadbee"
+
+
+def test_a_replay_of_another_build_of_this_release_is_checked_as_before() -> None:
+    # every commit has a version of its own; a server and a player of different
+    # commits of one release still check each other's games, by their logs
+    data = replay_data(played("eu-classic"))
+    other = another_build_of_this_release()
+    assert other != blockyard.__version__
+    data["engine"] = other
+    data["plugins"] = [{"name": "blockyard", "version": other}]
+    assert Replay(None, data).check(here="this server", exact_code=True).score == data["score"]
+    data["plugins"] = [{"name": "blockyard", "version": "99.0.0"}]  # another release
+    with pytest.raises(ReplayError, match="^" + re.escape(
+            f"replay: played with blockyard 99.0.0; this server has {blockyard.__version__}")):
+        Replay(None, data).check(here="this server", exact_code=True)
+
+
+def test_only_blockyard_itself_is_compared_by_release() -> None:
+    rules = blockyard.load_ruleset("eu-classic").to_toml()
+    ours = (PluginVersion("blockyard", "0.1.dev5+g1a2b3c4"),
+            PluginVersion("quad-mono", "0.2.dev5+g1a2b3c4"))
+    theirs = (PluginVersion("blockyard", "0.1.0"), PluginVersion("quad-mono", "0.2.0"))
+    assert provenance.mismatch(Provenance(ours, "a", rules), Provenance(theirs, "a", rules)) \
+        == Mismatch("plugin", "quad-mono", "0.2.dev5+g1a2b3c4", "0.2.0")
+    assert provenance.mismatch(Provenance(ours[:1], "a"), Provenance(theirs[:1], "a")) is None
+    assert provenance.mismatch(Provenance(ours[:1], "a"),
+                               Provenance((PluginVersion("blockyard", "0.2.0"),), "a")) == \
+        Mismatch("plugin", "blockyard", "0.1.dev5+g1a2b3c4", "0.2.0")
 
 
 def test_a_replay_written_before_replays_recorded_plugins_still_loads(

@@ -82,6 +82,10 @@ games = sa.Table(
     sa.Column("identity", sa.String(64), nullable=True, unique=True),
     sa.Column("replay", sa.Text, nullable=False),
     sa.Column("submitted", sa.DateTime(timezone=True), nullable=False),
+    # the version of the server build that verified and stored the game
+    # (blockyard.__version__; migration 0009 gave the games stored before it the
+    # one their stored replay names, NULL where it names none)
+    sa.Column("server_version", sa.String(64), nullable=True),
     sa.Index("ix_games_board", "ruleset_id", "date", "counted"),
     # a player's first finished game of a daily date is the one counted game
     sa.Index("uq_games_daily_first", "account_id", "ruleset_id", "date", unique=True,

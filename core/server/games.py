@@ -16,6 +16,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
+from ..version import __version__
 from . import db
 from .accounts import Account, now
 from .verify import Verified
@@ -43,14 +44,15 @@ def _stored(engine: Engine, identity: str) -> bool:
 
 
 def store_game(engine: Engine, account: Account, game: Verified) -> tuple[int, bool]:
-    """Store a verified game: its id and whether it counts (:class:`Duplicate`
-    when a game of the same identity is stored already, whoever sent it)."""
+    """Store a verified game with this server's version (``server_version``): its
+    id and whether it counts (:class:`Duplicate` when a game of the same identity
+    is stored already, whoever sent it)."""
     values: dict[str, Any] = {
         "account_id": account.id, "ruleset_id": game.ruleset_id,
         "ruleset_digest": game.ruleset_digest, "daily": game.daily, "date": game.date,
         "seed": game.seed, "score": game.score, "moves": game.moves,
         "log_digest": game.identity, "identity": game.identity, "replay": game.replay,
-        "submitted": now()}
+        "submitted": now(), "server_version": __version__}
     counted = _counts_today(game.date) if game.daily else True
     if _stored(engine, game.identity):
         raise Duplicate(game.identity)
@@ -119,16 +121,18 @@ def leaderboard(engine: Engine, ruleset_id: str, daily: bool, date: str | None,
 
 def player_games(engine: Engine, name: str, limit: int) -> list[dict[str, Any]] | None:
     """A player's stored games, newest first (``None``: no such account): their
-    records across machines."""
+    records across machines, each with the version of the server build that
+    verified and stored it (``server_version``; ``None`` when not known)."""
     g, a = db.games, db.accounts
     with engine.connect() as conn:
         account = conn.execute(sa.select(a.c.id).where(a.c.name_key == name.lower())).first()
         if account is None:
             return None
         rows = conn.execute(sa.select(g.c.id, g.c.ruleset_id, g.c.date, g.c.score,
-                                      g.c.counted, g.c.moves)
+                                      g.c.counted, g.c.moves, g.c.server_version)
                             .where(g.c.account_id == account.id)
                             .order_by(g.c.id.desc()).limit(limit)).all()
     return [{"id": int(r.id), "ruleset_id": r.ruleset_id, "date": r.date,
-             "score": int(r.score), "counted": bool(r.counted), "moves": int(r.moves)}
+             "score": int(r.score), "counted": bool(r.counted), "moves": int(r.moves),
+             "server_version": r.server_version}
             for r in rows]

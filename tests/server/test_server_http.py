@@ -138,7 +138,8 @@ def test_a_verified_game_is_stored_with_the_servers_score(server: Server) -> Non
     assert records.status_code == 200
     assert records.json()["games"] == [{"id": body["id"], "ruleset_id": "eu-classic",
                                         "date": game.date, "score": game.score,
-                                        "counted": True, "moves": len(game.log) - 1}]
+                                        "counted": True, "moves": len(game.log) - 1,
+                                        "server_version": blockyard.__version__}]
     assert server.client.get("/api/accounts/nobody-here/games").status_code == 404
     assert server.client.get("/api/accounts/a/games").status_code == 422
 
