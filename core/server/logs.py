@@ -17,6 +17,7 @@ reached): nothing is raised further, so uvicorn does not log it a second time.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 import secrets
@@ -197,15 +198,28 @@ class Requests:
                                  time.perf_counter() - begun)
 
     async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
+        closed = False
+
+        async def sent(message: Message) -> None:
+            nonlocal closed
+            if message["type"] == "websocket.close":
+                closed = True
+            await send(message)
+
         try:
-            await self.app(scope, receive, send)
+            await self.app(scope, receive, sent)
         except Exception as exc:
             path = scope.get("path", "?")
             if database_unavailable(exc):
                 log.warning("database unavailable on the live connection %s: %s: %s",
                             path, type(exc).__name__, _first_line(exc))
+                code = 1013  # "try again later": the client connects again
             else:
                 log.exception("internal error on the live connection %s", path)
+                code = 1011  # "internal error": never taken for a normal end
+            if not closed:
+                with contextlib.suppress(Exception):  # the connection already gone
+                    await send({"type": "websocket.close", "code": code})
 
 
 def _first_line(exc: BaseException) -> str:

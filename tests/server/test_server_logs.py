@@ -19,6 +19,7 @@ from typing import Any
 import httpx
 import pytest
 import sqlalchemy as sa
+from fastapi import WebSocket
 from server_support import CHEAP_HASHING, free_port, start_server
 
 import blockyard
@@ -210,3 +211,37 @@ def test_a_proxys_request_id_is_kept_and_a_strange_one_replaced(tmp_path: Path) 
     for strange in ("short", "a b c d e f g h", "x" * 65, "x;y=1;z=2;w=3"):
         answer = ask(app, "/api/health", {"X-Request-ID": strange})
         assert re.fullmatch(r"[0-9a-f]{16}", answer.headers["x-request-id"]), strange
+
+
+def test_a_failing_live_connection_is_closed_1011_and_logged_once(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    from contextlib import contextmanager
+
+    from server_support import _local_server
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    db.migrate(url)
+
+    def with_a_broken_socket(database: str, verifiers: int, clock: Any) -> Any:
+        app = create_app(database, verifiers=verifiers, clock=clock)
+
+        async def broken(websocket: WebSocket) -> None:
+            await websocket.accept()
+            raise RuntimeError("the socket broke")
+
+        app.add_api_websocket_route("/api/test-live", broken)
+        return app
+
+    caplog.set_level(logging.INFO)
+    with contextmanager(_local_server)(url, None, with_a_broken_socket) as server:
+        address = server.url.replace("http://", "ws://") + "/api/test-live"
+        with connect(address, open_timeout=30) as socket, \
+                pytest.raises(ConnectionClosed) as closed:
+            socket.recv(timeout=30)
+    # an error's close, never taken for a normal end
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1011
+    failures = [r for r in _ours(caplog) if r.levelno >= logging.WARNING]
+    assert len(failures) == 1 and failures[0].exc_info is not None
+    assert "internal error on the live connection /api/test-live" in failures[0].getMessage()
