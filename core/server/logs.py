@@ -29,7 +29,8 @@ from starlette.responses import JSONResponse
 from . import metrics
 from .web import REQUEST_ID, ASGIApp, Message, Receive, Scope, Send, error_body
 
-__all__ = ["FORMATS", "LEVELS", "REQUEST_ID", "RedactTokens", "RequestIds", "Requests",
+__all__ = ["FORMATS", "LEVELS", "REQUEST_ID", "OneLine", "RedactTokens", "RequestIds",
+           "Requests",
            "database_unavailable", "log_config", "request_id"]
 
 LEVELS = ("debug", "info", "warning", "error")
@@ -66,10 +67,24 @@ class RedactTokens(logging.Filter):
 
 
 class RequestIds(logging.Filter):
-    """Puts the id of the request being served on every record (``request_id``)."""
+    """Puts the id of the request being served on every record (``request_id``),
+    and drops uvicorn's ``color_message`` (the same words with terminal colours)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         record.request_id = REQUEST_ID.get()
+        record.__dict__.pop("color_message", None)
+        return True
+
+
+class OneLine(logging.Filter):
+    """A message of several lines (a migration's description) written on one
+    line, so that every line of the text log starts with its time, level and
+    logger (a traceback still follows its record's line)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if "\n" in message:
+            record.msg, record.args = " ".join(message.split()), None
         return True
 
 
@@ -96,10 +111,12 @@ def log_config(level: str = "info", fmt: str = "text") -> dict[str, Any]:
         "version": 1,
         "disable_existing_loggers": False,
         "filters": {"ids": {"()": f"{__name__}.RequestIds"},
-                    "redact": {"()": f"{__name__}.RedactTokens"}},
+                    "redact": {"()": f"{__name__}.RedactTokens"},
+                    "one-line": {"()": f"{__name__}.OneLine"}},
         "formatters": {"server": formatter},
         "handlers": {"server": {"class": "logging.StreamHandler", "formatter": "server",
-                                "filters": ["ids", "redact"],
+                                "filters": ["ids", "redact",
+                                            *(["one-line"] if fmt == "text" else [])],
                                 "stream": "ext://sys.stderr"}},
         "loggers": {
             "uvicorn": {"handlers": handler, "level": name, "propagate": False},

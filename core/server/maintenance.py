@@ -69,15 +69,20 @@ def pg_dump_advice(url: str, target: str) -> str:
     plain = sa.URL.create("postgresql", username=parsed.username, host=parsed.host,
                           port=parsed.port, database=parsed.database, query=parsed.query)
     uri = plain.render_as_string(hide_password=False)
+    fresh = plain.set(database=f"{parsed.database or 'blockyard'}_restored")
+    fresh_uri = fresh.render_as_string(hide_password=False)
     lines = ["a PostgreSQL database is backed up with PostgreSQL's own pg_dump (while the "
              "server runs: it reads one consistent snapshot):",
              f"    pg_dump --format=custom --file {shlex.quote(target)} {shlex.quote(uri)}",
-             "and restored into an empty database with:",
-             f"    pg_restore --no-owner --dbname {shlex.quote(uri)} {shlex.quote(target)}"]
+             "and restored into a new, empty database (made with createdb), never over "
+             "the one a server runs on:",
+             f"    pg_restore --no-owner --dbname {shlex.quote(fresh_uri)} "
+             f"{shlex.quote(target)}"]
     if parsed.password is not None:
         lines.append("(the password is not shown: give it to pg_dump in PGPASSWORD or "
                      "~/.pgpass)")
-    lines.append("(docs/online.md, \"Backups\")")
+    lines.append("(docs/online.md, \"The database: backups and upgrades\" and "
+                 "\"PostgreSQL\")")
     return "\n".join(lines)
 
 

@@ -186,8 +186,11 @@ def test_postgresql_is_pointed_to_pg_dump_whose_lines_back_up_and_restore(
                             capture_output=True, text=True, timeout=120)
     assert dumped.returncode == 0, dumped.stderr
     restored_url = postgres.new_database()
-    restore = [restored_url if part == url else part for part in commands[1][1:]]
-    assert restore != commands[1][1:]  # the database named was the one given
+    # a new database beside the one given, never the one a server runs on
+    suggested = url.replace("postgresql://postgres@", "postgresql://postgres@") + "_restored"
+    assert suggested in commands[1] and url not in commands[1]
+    restore = [restored_url if part == suggested else part for part in commands[1][1:]]
+    assert restore != commands[1][1:]
     restored = subprocess.run([postgres_bin("pg_restore"), *restore],
                               capture_output=True, text=True, timeout=120)
     assert restored.returncode == 0, restored.stderr
