@@ -357,7 +357,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         return 2
     return serve(args.host, args.port, args.database, args.workers, log_level=args.log_level,
                  log_format=args.log_format, access_log=args.access_log,
-                 metrics=args.metrics)
+                 metrics=args.metrics,
+                 trusted_proxies=args.forwarded_allow_ips)
 
 
 def _cmd_serve_db(args: argparse.Namespace) -> int:
@@ -485,6 +486,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a line per request (default: on)")
     p.add_argument("--metrics", action=argparse.BooleanOptionalAction, default=True,
                    help="GET /metrics in Prometheus' text format (default: on)")
+    p.add_argument("--forwarded-allow-ips", metavar="LIST", default=None,
+                   help="addresses and networks of the reverse proxies whose "
+                        "X-Forwarded-For is believed, comma-separated; '*' for "
+                        "every peer, '' for none "
+                        "(default: uvicorn's FORWARDED_ALLOW_IPS variable, else "
+                        "127.0.0.1,::1)")
     p.set_defaults(func=_cmd_serve)
     p = sub.add_parser("serve-db", help="the online server's database: back it up, "
                                          "migrate it, show its revision")

@@ -3,8 +3,8 @@
 # build, PyInstaller for the packaging tests, the server's libraries) and the
 # programs the frontend tests need (Xvfb for a virtual screen, xdotool for real
 # input events) and the server tests need (PostgreSQL's initdb and pg_ctl: the
-# tests start their own throwaway database), installed with apt-get when missing
-# (as root, or through sudo).
+# tests start their own throwaway database; nginx, which a test runs in front of
+# the server), installed with apt-get when missing (as root, or through sudo).
 python=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
     "$python" -m venv .venv
@@ -29,6 +29,16 @@ if [ "${1:-}" = "test" ]; then
         echo "installing postgresql for the server tests"
         $sudo apt-get update -qq
         DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq postgresql >/dev/null
+    fi
+    # nginx for tests/server/test_server_behind_proxy.py, which starts the binary
+    # itself with a configuration in a temporary folder (Debian puts it in
+    # /usr/sbin, outside a user's PATH; the test looks there too). Only the
+    # binary is used: never the package's system service
+    if ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
+        if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
+        echo "installing nginx for the reverse-proxy test"
+        $sudo apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq nginx >/dev/null
     fi
 else
     .venv/bin/python -m pip install --quiet --disable-pip-version-check -e .

@@ -18,12 +18,13 @@ tables: the hub), :mod:`.referee` (a table's rules, pure), :mod:`.social`
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import logging
 import logging.config
 import os
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from ..version import __version__
 
@@ -34,13 +35,71 @@ MAX_MESSAGE = 16 << 10
 
 log = logging.getLogger("blockyard.server")
 
+FORWARDED_ENV = "FORWARDED_ALLOW_IPS"
+"""uvicorn's own variable for the proxies it believes, read when
+``--forwarded-allow-ips`` is not given."""
+DEFAULT_FORWARDED_ALLOW_IPS = "127.0.0.1,::1"
+"""uvicorn's default when neither the option nor :data:`FORWARDED_ENV` is set: a
+proxy on this machine's loopback address."""
+
+
+def forwarded_allow_ips(value: str | None, environ: Mapping[str, str] | None = None) -> str:
+    """The proxies whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` headers the
+    server believes, checked: ``value`` (``--forwarded-allow-ips``), else the
+    :data:`FORWARDED_ENV` variable of ``environ`` (default: this process's), else
+    :data:`DEFAULT_FORWARDED_ALLOW_IPS`. A comma-separated list of IP addresses and
+    networks (``10.0.0.0/8``, ``fd00::/8``), or ``*`` alone (every peer: only where
+    nothing but the proxy can reach the server); an empty list believes no one.
+    Returned as uvicorn takes it, entries separated by commas. A peer not listed
+    is counted by its own address whatever headers it sends.
+
+    Raises :class:`ValueError` naming the entry that is not an address or network
+    (uvicorn itself would keep it as a name that no peer matches, and never
+    believe that proxy)."""
+    source = "--forwarded-allow-ips"
+    if value is None:
+        environ = os.environ if environ is None else environ
+        value, source = environ.get(FORWARDED_ENV), FORWARDED_ENV
+        if value is None:
+            return DEFAULT_FORWARDED_ALLOW_IPS
+    if not value.strip():
+        return ""
+    entries = [entry.strip() for entry in value.split(",")]
+    if "*" in entries:
+        if len(entries) > 1:
+            raise ValueError(f"{source}: '*' (every peer) stands alone, not in a list: "
+                             f"{value!r}")
+        return "*"
+    for entry in entries:
+        if not entry:
+            raise ValueError(f"{source}: an empty entry in {value!r}")
+        try:
+            if "/" in entry:
+                ipaddress.ip_network(entry)
+            else:
+                ipaddress.ip_address(entry)
+        except ValueError as exc:
+            if "/" not in entry:
+                named = any(c.isalpha() for c in entry) and ":" not in entry
+                hint = " (a name is never matched: give the proxy's address)" if named else ""
+                raise ValueError(f"{source}: {entry!r} is not an IP address{hint}") from None
+            hint = " (ADDRESS/PREFIX)"
+            if "host bits set" in str(exc):
+                hint = f" (its host bits are set: {ipaddress.ip_network(entry, strict=False)}?)"
+            raise ValueError(f"{source}: {entry!r} is not a network{hint}") from None
+    return ",".join(entries)
+
+
 def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, database: str | None = None,
           workers: int = 1, *, log_level: str = "info", log_format: str = "text",
-          access_log: bool = True, metrics: bool = True) -> int:
+          access_log: bool = True, metrics: bool = True,
+          trusted_proxies: str | None = None) -> int:
     """Migrate the database and serve until stopped; the exit status. The log:
     ``log_level`` and ``log_format`` (:mod:`blockyard.server.logs`), uvicorn's
     line per request unless not ``access_log``; ``GET /metrics`` unless not
-    ``metrics``."""
+    ``metrics``. ``trusted_proxies``: the addresses whose ``X-Forwarded-For`` is
+    believed (``--forwarded-allow-ips``; :func:`forwarded_allow_ips`, whose
+    default is uvicorn's)."""
     import uvicorn
 
     from . import db, logs
@@ -69,6 +128,11 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, database: str | No
     if not 0 <= port <= 65535:
         print("blockyard serve: --port: expected 0 to 65535", file=sys.stderr)
         return 2
+    try:
+        proxies = forwarded_allow_ips(trusted_proxies)
+    except ValueError as exc:
+        print(f"blockyard serve: {exc}", file=sys.stderr)
+        return 2
     from .slowclients import KEEP_ALIVE_SECONDS, TimedH11Protocol
 
     try:  # every setting checked before anything starts
@@ -91,6 +155,7 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, database: str | No
              "listening on http://%s:%d", workers, "" if workers == 1 else "es",
              os.environ[VERIFIERS_ENV], "" if os.environ[VERIFIERS_ENV] == "1" else "es",
              "on" if metrics else "off", host, port)
+    log.info("X-Forwarded-For believed from %s", proxies or "no one")
     with _metrics_folder(workers):
         uvicorn.run("blockyard.server.app:create_app_from_env", factory=True, host=host,
                     port=port, workers=workers if workers > 1 else None,
@@ -103,7 +168,10 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, database: str | No
                     # slow clients timed out: idle between requests, and a request
                     # whose headers or body trickle in (blockyard.server.slowclients)
                     http=TimedH11Protocol, timeout_keep_alive=KEEP_ALIVE_SECONDS,
-                    timeout_graceful_shutdown=5)
+                    timeout_graceful_shutdown=5,
+                    # the client's address (the rate limits' key) from the proxy's
+                    # X-Forwarded-For only when its peer is one of these
+                    proxy_headers=bool(proxies), forwarded_allow_ips=proxies)
     return 0
 
 

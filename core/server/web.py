@@ -239,8 +239,10 @@ def bearer(request: Request) -> str | None:
 
 
 def client_address(request: HTTPConnection) -> str:
-    """The client's address of a request or live connection (the proxy's
-    ``X-Forwarded-For`` when uvicorn trusts it)."""
+    """The client's address of a request or live connection: the connection's
+    peer, or the proxy's ``X-Forwarded-For`` when that peer is one of the proxies
+    ``blockyard serve --forwarded-allow-ips`` lists (uvicorn's proxy headers
+    middleware rewrites the peer before the application sees it)."""
     return request.client.host if request.client else "?"
 
 
