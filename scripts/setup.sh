@@ -22,6 +22,14 @@ if [ "${1:-}" = "test" ]; then
         $sudo apt-get update -qq
         DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $packages >/dev/null
     fi
+    # systemd-analyze for tests/test_service_unit.py (it checks the shipped unit;
+    # nothing is started as a service)
+    if ! command -v systemd-analyze >/dev/null; then
+        if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
+        echo "installing systemd (systemd-analyze) for the service unit's test"
+        $sudo apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq systemd >/dev/null
+    fi
     # PostgreSQL for tests/server (Debian puts initdb and pg_ctl in
     # /usr/lib/postgresql/VERSION/bin; the tests look there too)
     if ! command -v initdb >/dev/null && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
