@@ -18,13 +18,12 @@ tables: the hub), :mod:`.referee` (a table's rules, pure), :mod:`.social`
 from __future__ import annotations
 
 import contextlib
-import ipaddress
 import logging
 import logging.config
 import os
 import sys
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 
 from ..version import __version__
 
@@ -35,61 +34,6 @@ MAX_MESSAGE = 16 << 10
 
 log = logging.getLogger("blockyard.server")
 
-FORWARDED_ENV = "FORWARDED_ALLOW_IPS"
-"""uvicorn's own variable for the proxies it believes, read when
-``--forwarded-allow-ips`` is not given."""
-DEFAULT_FORWARDED_ALLOW_IPS = "127.0.0.1,::1"
-"""uvicorn's default when neither the option nor :data:`FORWARDED_ENV` is set: a
-proxy on this machine's loopback address."""
-
-
-def forwarded_allow_ips(value: str | None, environ: Mapping[str, str] | None = None) -> str:
-    """The proxies whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` headers the
-    server believes, checked: ``value`` (``--forwarded-allow-ips``), else the
-    :data:`FORWARDED_ENV` variable of ``environ`` (default: this process's), else
-    :data:`DEFAULT_FORWARDED_ALLOW_IPS`. A comma-separated list of IP addresses and
-    networks (``10.0.0.0/8``, ``fd00::/8``), or ``*`` alone (every peer: only where
-    nothing but the proxy can reach the server); an empty list believes no one.
-    Returned as uvicorn takes it, entries separated by commas. A peer not listed
-    is counted by its own address whatever headers it sends.
-
-    Raises :class:`ValueError` naming the entry that is not an address or network
-    (uvicorn itself would keep it as a name that no peer matches, and never
-    believe that proxy)."""
-    source = "--forwarded-allow-ips"
-    if value is None:
-        environ = os.environ if environ is None else environ
-        value, source = environ.get(FORWARDED_ENV), FORWARDED_ENV
-        if value is None:
-            return DEFAULT_FORWARDED_ALLOW_IPS
-    if not value.strip():
-        return ""
-    entries = [entry.strip() for entry in value.split(",")]
-    if "*" in entries:
-        if len(entries) > 1:
-            raise ValueError(f"{source}: '*' (every peer) stands alone, not in a list: "
-                             f"{value!r}")
-        return "*"
-    for entry in entries:
-        if not entry:
-            raise ValueError(f"{source}: an empty entry in {value!r}")
-        try:
-            if "/" in entry:
-                ipaddress.ip_network(entry)
-            else:
-                ipaddress.ip_address(entry)
-        except ValueError as exc:
-            if "/" not in entry:
-                named = any(c.isalpha() for c in entry) and ":" not in entry
-                hint = " (a name is never matched: give the proxy's address)" if named else ""
-                raise ValueError(f"{source}: {entry!r} is not an IP address{hint}") from None
-            hint = " (ADDRESS/PREFIX)"
-            if "host bits set" in str(exc):
-                hint = f" (its host bits are set: {ipaddress.ip_network(entry, strict=False)}?)"
-            raise ValueError(f"{source}: {entry!r} is not a network{hint}") from None
-    return ",".join(entries)
-
-
 def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, database: str | None = None,
           workers: int = 1, *, log_level: str = "info", log_format: str = "text",
           access_log: bool = True, metrics: bool = True,
@@ -98,12 +42,18 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, database: str | No
     ``log_level`` and ``log_format`` (:mod:`blockyard.server.logs`), uvicorn's
     line per request unless not ``access_log``; ``GET /metrics`` unless not
     ``metrics``. ``trusted_proxies``: the addresses whose ``X-Forwarded-For`` is
-    believed (``--forwarded-allow-ips``; :func:`forwarded_allow_ips`, whose
+    believed (``--forwarded-allow-ips``; :func:`.settings.forwarded_allow_ips`, whose
     default is uvicorn's)."""
     import uvicorn
 
     from . import db, logs
-    from .settings import DATABASE_ENV, METRICS_ENV, VERIFIERS_ENV, Settings
+    from .settings import (
+        DATABASE_ENV,
+        METRICS_ENV,
+        VERIFIERS_ENV,
+        Settings,
+        forwarded_allow_ips,
+    )
 
     try:
         config = logs.log_config(log_level, log_format)

@@ -20,11 +20,14 @@ variable                               what it sets
 ``BLOCKYARD_SERVER_HEADER_SECONDS``    time a request has for its headers
 ``BLOCKYARD_SERVER_BODY_SECONDS``      time a request has for its body
 ``BLOCKYARD_SERVER_METRICS``           ``off``: no ``/metrics`` (``serve --no-metrics``)
+``FORWARDED_ALLOW_IPS``                uvicorn's: the proxies believed (``serve
+                                       --forwarded-allow-ips``)
 =====================================  ============================================
 """
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -186,3 +189,58 @@ def _whole(text: str) -> int | None:
     more than 4,300 digits)."""
     text = text.strip()
     return int(text) if text.isascii() and text.isdigit() and len(text) <= 12 else None
+
+
+FORWARDED_ENV = "FORWARDED_ALLOW_IPS"
+"""uvicorn's own variable for the proxies it believes, read when
+``--forwarded-allow-ips`` is not given."""
+DEFAULT_FORWARDED_ALLOW_IPS = "127.0.0.1,::1"
+"""uvicorn's default when neither the option nor :data:`FORWARDED_ENV` is set: a
+proxy on this machine's loopback address."""
+
+
+def forwarded_allow_ips(value: str | None, environ: Mapping[str, str] | None = None) -> str:
+    """The proxies whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` headers the
+    server believes, checked: ``value`` (``--forwarded-allow-ips``), else the
+    :data:`FORWARDED_ENV` variable of ``environ`` (default: this process's), else
+    :data:`DEFAULT_FORWARDED_ALLOW_IPS`. A comma-separated list of IP addresses and
+    networks (``10.0.0.0/8``, ``fd00::/8``), or ``*`` alone (every peer: only where
+    nothing but the proxy can reach the server); an empty list believes no one.
+    Returned as uvicorn takes it, entries separated by commas. A peer not listed
+    is counted by its own address whatever headers it sends.
+
+    Raises :class:`ValueError` naming the entry that is not an address or network
+    (uvicorn itself would keep it as a name that no peer matches, and never
+    believe that proxy)."""
+    source = "--forwarded-allow-ips"
+    if value is None:
+        environ = os.environ if environ is None else environ
+        value, source = environ.get(FORWARDED_ENV), FORWARDED_ENV
+        if value is None:
+            return DEFAULT_FORWARDED_ALLOW_IPS
+    if not value.strip():
+        return ""
+    entries = [entry.strip() for entry in value.split(",")]
+    if "*" in entries:
+        if len(entries) > 1:
+            raise ValueError(f"{source}: '*' (every peer) stands alone, not in a list: "
+                             f"{value!r}")
+        return "*"
+    for entry in entries:
+        if not entry:
+            raise ValueError(f"{source}: an empty entry in {value!r}")
+        try:
+            if "/" in entry:
+                ipaddress.ip_network(entry)
+            else:
+                ipaddress.ip_address(entry)
+        except ValueError as exc:
+            if "/" not in entry:
+                named = any(c.isalpha() for c in entry) and ":" not in entry
+                hint = " (a name is never matched: give the proxy's address)" if named else ""
+                raise ValueError(f"{source}: {entry!r} is not an IP address{hint}") from None
+            hint = " (ADDRESS/PREFIX)"
+            if "host bits set" in str(exc):
+                hint = f" (its host bits are set: {ipaddress.ip_network(entry, strict=False)}?)"
+            raise ValueError(f"{source}: {entry!r} is not a network{hint}") from None
+    return ",".join(entries)

@@ -30,7 +30,11 @@ import pytest
 from server_support import Server, free_port, start_server
 from websockets.sync.client import ClientConnection, connect
 
-from blockyard.server import DEFAULT_FORWARDED_ALLOW_IPS, FORWARDED_ENV, forwarded_allow_ips
+from blockyard.server.settings import (
+    DEFAULT_FORWARDED_ALLOW_IPS,
+    FORWARDED_ENV,
+    forwarded_allow_ips,
+)
 
 WAIT = 30.0  # seconds: a bound on an answer or a start that must come, never a measured time
 ROOT = Path(__file__).resolve().parents[2]
