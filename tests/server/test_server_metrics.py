@@ -6,6 +6,7 @@ sizes; the sum of every process's figures with --workers; off with --no-metrics.
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 from prometheus_client.parser import text_string_to_metric_families
@@ -31,6 +32,19 @@ def value(samples: dict[tuple[str, tuple[tuple[str, str], ...]], float], name: s
     return samples.get((name, tuple(sorted(labels.items()))), 0.0)
 
 
+def closed(server: Server, connections: float
+           ) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    """The samples once the server has seen the table's connections close: a
+    closing handshake ends on the server after the client has let go, so it is
+    asked again (a bounded number of times) rather than at once."""
+    for _ in range(200):
+        samples = scraped(server)
+        if value(samples, "blockyard_live_connections", channel="table") == connections:
+            return samples
+        time.sleep(0.05)
+    return samples
+
+
 def test_what_the_server_counts(server: Server) -> None:
     before = scraped(server)
     _, alice = server.account("alice")
@@ -39,8 +53,9 @@ def test_what_the_server_counts(server: Server) -> None:
     assert server.client.post(f"/api/tables/{table['id']}/join",
                               headers=auth(bob)).status_code == 200
     assert server.client.get("/api/tables/999999").status_code == 404
-    with live(server, table["id"], alice) as a, live(server, table["id"], bob):
+    with live(server, table["id"], alice) as a, live(server, table["id"], bob) as b:
         state = until(a, "table")
+        until(b, "table")  # sent after the connection is counted: both are here
         game = blockyard.new_game("eu-classic", seed=state["seed"])
         action = ["place", *game.legal_moves()[0]]
         a.send(json.dumps({"type": "act", "action": action}))
@@ -48,7 +63,7 @@ def test_what_the_server_counts(server: Server) -> None:
         a.send(json.dumps({"type": "act", "action": ["place", 0, 99, 99]}))
         assert until(a, "refused")["kind"] == "illegal"
         during = scraped(server)
-    after = scraped(server)
+    after = closed(server, value(before, "blockyard_live_connections", channel="table"))
 
     def grew(name: str, samples: dict[tuple[str, tuple[tuple[str, str], ...]], float] = after,
              **labels: str) -> float:
