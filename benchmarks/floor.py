@@ -8,7 +8,11 @@ more: parse the JSON, check it against the state kept in memory (a seat of this
 table, playing, not over, not acting on another connection, a well-formed
 ``place`` or ``end``), store one row and NOTIFY it, send the move to the seats.
 It knows nothing of the rules: a ``place`` scores one point, ``["end"]`` ends
-the seat; so it is the floor of the stack's costs, never a referee.
+the seat; so it is the floor of the stack's costs, never a referee. With
+``--rules`` it checks each action on the engine as well (a game of the table's
+seed per seat, the action played on it as the server's referee plays it, and
+each move another process stored played on this process's copy): the same
+floor plus the rules' own cost, to tell the stack's share from the engine's.
 
 It speaks as much of the live protocol (the ``live`` channel of ``blockyard
 serve``) as ``benchmarks/server.py``'s duel client needs, so that the same client
@@ -44,7 +48,7 @@ it, loaded from the database on the first one. The accounts, tokens and tables
 are written by :func:`prepare` (set-up, not measured).
 
 Run:  python benchmarks/floor.py --database postgresql://... [--port 8766]
-          [--group-commit] [--pool 10]      (serves on 127.0.0.1 only)
+          [--group-commit] [--rules] [--pool 10]      (serves on 127.0.0.1 only)
 """
 
 from __future__ import annotations
@@ -163,6 +167,28 @@ class Seat:
     over: bool = False
     busy: bool = False
     """An action of this seat is being stored by this process."""
+    game: Any = None
+    """With ``--rules``: the seat's game (``blockyard.Game``) as played so far."""
+    applied: int = 0
+    """With ``--rules``: how many of the seat's moves ``game`` has had."""
+    actions: list[list[Any]] = field(default_factory=list)
+    """With ``--rules``: the seat's stored actions (to play ``game`` again from its
+    start when an action played on it was not stored)."""
+
+
+def play(game: Any, action: list[Any]) -> None:
+    """Play ``action`` (``place`` or ``end``) on the engine's ``game``; raises the
+    engine's ``IllegalMove`` when the rules refuse it."""
+    if action[0] == "place":
+        game.place(*action[1:])
+    else:
+        game.end_round()
+
+
+def new_seat_game(seed: int) -> Any:
+    import blockyard
+
+    return blockyard.new_game("eu-classic", seed=seed)
 
 
 @dataclass(eq=False)
@@ -313,8 +339,10 @@ async def finish_tables(conn: psycopg.AsyncConnection[Any], table_ids: list[int]
 class Floor:
     """The app's state: the tables kept in memory, the pools, the listener."""
 
-    def __init__(self, url: str, group_commit: bool, pool: int) -> None:
+    def __init__(self, url: str, group_commit: bool, pool: int, rules: bool = False
+                 ) -> None:
         self.url = url
+        self.rules = rules
         self.reads = Pool(url, pool)
         """Handshakes and GET; with one transaction per action, the actions and the
         results too."""
@@ -381,7 +409,8 @@ class Floor:
                 if row is not None:
                     table.found = True
                     table.seed, table.status = int(row[0]), str(row[1])
-                    table.seats = [Seat() for _ in range(SEATS)]
+                    table.seats = [Seat(game=new_seat_game(table.seed) if self.rules
+                                        else None) for _ in range(SEATS)]
                     for seat, name in await (await conn.execute(
                             "SELECT seat, name FROM floor_seats WHERE table_id = %s",
                             (table_id,))).fetchall():
@@ -417,6 +446,11 @@ class Floor:
         if move.n != seat.n + 1:
             return False  # known (a move of this process, or read when loading)
         seat.n, seat.score, seat.over = move.n, move.score, move.over
+        if seat.game is not None:
+            seat.actions.append(move.action)
+            if seat.applied < move.n:  # another process's move (or read when loading)
+                play(seat.game, move.action)
+                seat.applied = move.n
         table.moves.append(move.message())
         return True
 
@@ -454,6 +488,15 @@ class Floor:
             async with self.reads.connection() as conn:
                 await finish_tables(conn, [table_id])
 
+    def unplay(self, seat: Seat) -> None:
+        """With ``--rules``: the seat's game as stored, after an action played on it
+        was not stored (played again from its start: rare)."""
+        if seat.game is not None and seat.applied > len(seat.actions):
+            seat.game = new_seat_game(seat.game.seed)
+            for action in seat.actions:
+                play(seat.game, action)
+            seat.applied = len(seat.actions)
+
     async def act(self, watcher: Watcher, table: TableState, action: Any) -> None:
         seat = table.seats[watcher.seat]
         if table.status != "playing":
@@ -471,8 +514,18 @@ class Floor:
         if problem is not None:
             await watcher.socket.send_text(refused(problem, "illegal"))
             return
-        move = Move(table.id, watcher.seat, seat.n + 1, action,
-                    seat.score + (action[0] == "place"), action[0] == "end")
+        if seat.game is not None:
+            try:
+                play(seat.game, action)
+            except ValueError as exc:  # the engine's IllegalMove, a bad argument
+                await watcher.socket.send_text(refused(str(exc), "illegal"))
+                return
+            seat.applied = seat.n + 1
+            move = Move(table.id, watcher.seat, seat.n + 1, action, seat.game.score,
+                        seat.game.over)
+        else:
+            move = Move(table.id, watcher.seat, seat.n + 1, action,
+                        seat.score + (action[0] == "place"), action[0] == "end")
         seat.busy = True
         try:
             if self.group is not None:
@@ -484,6 +537,7 @@ class Floor:
                 await self.finish(table.id)
         except psycopg.Error:
             seat.busy = False
+            self.unplay(seat)
             await self.catch_up(table)
             await watcher.socket.send_text(refused("the move could not be stored: try "
                                                    "again", "not-now"))
@@ -492,6 +546,8 @@ class Floor:
             seat.busy = False
         if stored:
             await self.learn(table, move)
+        else:
+            self.unplay(seat)
         await self.catch_up(table)
         if not stored:
             await watcher.socket.send_text(refused("another connection of this seat acted "
@@ -578,9 +634,9 @@ def result_message(scores: list[int]) -> str:
     return json.dumps({"type": "result", "scores": scores, "winner": winner(scores)})
 
 
-def app(url: str, group_commit: bool, pool: int) -> Starlette:
+def app(url: str, group_commit: bool, pool: int, rules: bool = False) -> Starlette:
     """The floor's ASGI app on the PostgreSQL database at ``url``."""
-    floor = Floor(url, group_commit, pool)
+    floor = Floor(url, group_commit, pool, rules)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
@@ -627,12 +683,14 @@ def main() -> None:
     parser.add_argument("--database", required=True, help="postgresql://…")
     parser.add_argument("--port", type=int, default=8766)
     parser.add_argument("--group-commit", action="store_true")
+    parser.add_argument("--rules", action="store_true",
+                        help="check each action on the engine too (eu-classic)")
     parser.add_argument("--pool", type=int, default=10,
                         help="connections per process (Blockyard's pool size: 10)")
     args = parser.parse_args()
     if not 1 <= args.pool <= 100:
         parser.error("--pool: expected 1 to 100")
-    uvicorn.run(app(args.database, args.group_commit, args.pool), host=HOST,
+    uvicorn.run(app(args.database, args.group_commit, args.pool, args.rules), host=HOST,
                 port=args.port, ws="websockets-sansio", ws_max_size=MAX_MESSAGE,
                 ws_per_message_deflate=False, timeout_graceful_shutdown=5)
 

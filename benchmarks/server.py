@@ -41,7 +41,9 @@ Prints:
   (``benchmarks/floor.py``: a minimal Starlette + uvicorn app that parses the
   JSON, checks it against in-memory state, stores one row and NOTIFYs it, sends
   the move to the seats; psycopg 3 async), the floor once with one transaction
-  per action and once with group commit, each system as two processes on its
+  per action and once with group commit, then the group-commit floor checking
+  each action on the engine too (``floor + rules``: the rules' own cost), each
+  system as two processes on its
   own database of one throwaway PostgreSQL (synchronous commit), back to back,
   driven by the same duel client (seat 0 on one process, seat 1 on the other).
   Per system: the growth of a process's memory per idle WebSocket (``--idle``
@@ -51,8 +53,8 @@ Prints:
   action of the server processes, of PostgreSQL and of this client; then
   ``--pace`` clients acting every ``--think`` seconds on average: p50 and p99
   of the round trip. ``--rounds`` repeats the three. Printed side by side with
-  Blockyard/group-commit floor and the targets (≥ 0.8× the actions/s, ≤ 1.25×
-  the server CPU per action, p99 ≤ 50 ms, ≤ 40 kB per idle WebSocket), the
+  Blockyard/group-commit floor, Blockyard/floor + rules and the targets (≥ 0.8×
+  the actions/s, ≤ 1.25× the server CPU per action, p99 ≤ 50 ms, ≤ 40 kB per idle WebSocket), the
   load average before and after, and PostgreSQL's settings. The sizes the targets are set at:
   ``--only floor --saturate 200,1000 --pace 1000 --idle 1000``.
 
@@ -667,7 +669,10 @@ def throwaway_postgres() -> Iterator[str]:
 
 
 FLOOR = Path(__file__).resolve().with_name("floor.py")
-SYSTEMS = ("Blockyard", "floor", "group-commit floor")
+SYSTEMS = ("Blockyard", "floor", "group-commit floor", "floor + rules")
+"""``floor + rules``: the group-commit floor checking each action on the engine as
+well (``benchmarks/floor.py --rules``), so that the rules' own cost is told from
+the stack's."""
 TARGET_RATE_RATIO = 0.8
 TARGET_CPU_RATIO = 1.25
 TARGET_SOCKET_KB = 40.0
@@ -687,11 +692,12 @@ def floor_module() -> Any:
     return sys.modules[name]
 
 
-def start_floor(database: str, group_commit: bool, pool: int
+def start_floor(database: str, group_commit: bool, pool: int, rules: bool = False
                 ) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     command = [sys.executable, str(FLOOR), "--database", database, "--port", str(port),
-               "--pool", str(pool), *(["--group-commit"] if group_commit else [])]
+               "--pool", str(pool), *(["--group-commit"] if group_commit else []),
+               *(["--rules"] if rules else [])]
     return launch(command, dict(os.environ), port)
 
 
@@ -806,7 +812,8 @@ def system_figures(system: str, database: str, postgres_pid: int, folder: Path,
         started = [start_server(folder, database, profiles[n] if profiles else None)
                    for n in range(2)]
     else:
-        started = [start_floor(database, system != "floor", args.pool) for _ in range(2)]
+        started = [start_floor(database, system != "floor", args.pool,
+                               rules=system == "floor + rules") for _ in range(2)]
     pids = [process.pid for process, _ in started]
     urls = [url for _, url in started]
 
@@ -904,7 +911,7 @@ def floor_run(postgres: str, folder: Path, args: argparse.Namespace) -> None:
              ("games lost", "lost", "0")]
     width = 44
     print(f"         {'':{width}}" + "".join(f"{name:>22}" for name in SYSTEMS)
-          + f"{'Blockyard/group':>17}  target")
+          + f"{'Blockyard/group':>17}{'/ with rules':>14}  target")
     for label, key, target in rows:
         cells = []
         for system in SYSTEMS:
@@ -912,10 +919,12 @@ def floor_run(postgres: str, folder: Path, args: argparse.Namespace) -> None:
             cells.append(" / ".join(f"{v:.0f}" if abs(v) >= 10 or key == "lost"
                                     else f"{v:.2f}" for v in values))
         ours = statistics.median(r["Blockyard"][key] for r in rounds)
-        floor = statistics.median(r["group-commit floor"][key] for r in rounds)
-        ratio = f"{ours / floor:.2f}" if floor else "-"
+        ratios = []
+        for against in ("group-commit floor", "floor + rules"):
+            floor = statistics.median(r[against][key] for r in rounds)
+            ratios.append(f"{ours / floor:.2f}" if floor else "-")
         print(f"         {label:{width}}" + "".join(f"{c:>22}" for c in cells)
-              + f"{ratio:>17}  {target}")
+              + f"{ratios[0]:>17}{ratios[1]:>14}  {target}")
     print("         the extensions each server agreed when the client offered "
           "permessage-deflate (websockets' default): "
           + "; ".join(f"{system}: {notes.get(system, '?')}" for system in SYSTEMS))

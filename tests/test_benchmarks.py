@@ -162,6 +162,51 @@ def test_the_floor_speaks_the_live_channel_across_two_processes(floor_cluster, g
 
 @pytest.mark.server
 @pytest.mark.postgresql
+def test_the_floor_with_rules_plays_each_action_on_the_engine(floor_cluster):
+    """``floor.py --rules``: an action the rules refuse is refused, an accepted one
+    scores as the engine scores it, and the other process follows the seat's game
+    (the next move, sent there, is judged on the game as played so far)."""
+    import psycopg
+    import websockets
+
+    import blockyard
+
+    bench, url = floor_cluster
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("CREATE DATABASE floor_rules")
+    database = url.rsplit("/", 1)[0] + "/floor_rules"
+    (table_id, first, _second, seed), = bench.floor_module().prepare(database, 1)
+    started = [bench.start_floor(database, True, 2, rules=True) for _ in range(2)]
+    game = blockyard.new_game("eu-classic", seed=seed)
+    try:
+        a, b = (u.replace("http://", "ws://") for _, u in started)
+        live = f"/api/tables/{table_id}/live?token={first}"
+
+        async def play():
+            async with websockets.connect(a + live) as zero:
+                await next_message(zero, "table")
+                await zero.send(json.dumps({"type": "act", "action": ["place", 0, 60, 60]}))
+                assert (await next_message(zero, "refused"))["kind"] == "illegal"
+                game.place(*game.legal_moves()[0])
+                await zero.send(json.dumps({"type": "act", "action": game.log[-1]}))
+                move = await next_message(zero, "move")
+                assert (move["score"], move["over"]) == (game.score, False)
+            async with websockets.connect(b + live) as again:  # the other process
+                await next_message(again, "table")
+                assert (await next_message(again, "move"))["action"] == game.log[-1]
+                game.place(*game.legal_moves()[-1])
+                await again.send(json.dumps({"type": "act", "action": game.log[-1]}))
+                move = await next_message(again, "move")
+                assert (move["action"], move["score"]) == (game.log[-1], game.score)
+
+        asyncio.run(play())
+    finally:
+        for process, _ in started:
+            bench.stop_server(process)
+
+
+@pytest.mark.server
+@pytest.mark.postgresql
 @pytest.mark.slow
 def test_the_floor_run_prints_blockyard_and_both_floors_side_by_side():
     # tiny sizes: a smoke run of the whole comparison (its own PostgreSQL, two
@@ -178,8 +223,9 @@ def test_the_floor_run_prints_blockyard_and_both_floors_side_by_side():
                   "PostgreSQL CPU ms per action, 4", "p99 ms, 4 clients at 0.05 s pace",
                   "memory per idle WebSocket, kB (deflate)"):
         assert any(label in line for line in lines), label
+    assert "floor + rules" in header and "/ with rules" in header
     lost = next(line for line in lines if "games lost" in line)
-    assert lost.split()[2:5] == ["0", "0", "0"], lost
+    assert lost.split()[2:6] == ["0", "0", "0", "0"], lost
     assert "synchronous_commit on" in done.stdout
 
 
