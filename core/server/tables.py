@@ -223,8 +223,9 @@ class Hub:
             return
         if kind == "table":
             kept = self.tables.pop(table_id, None)
-            if kept is not None and finished_now(kept, event):
-                # a round finished: only the status changed (no read)
+            if kept is not None and finished_now(kept, event) and not kept.rated:
+                # a round finished: only the status changed (no read; at a rated
+                # table the seats' ratings changed too: read again)
                 self.tables[table_id] = dataclasses.replace(kept, status="finished")
         if not self.room.watching(table_id):
             return
@@ -416,7 +417,10 @@ class Hub:
                 for event in told:
                     await self.events.publish(event)
         if result is not None and done is not None:
-            self.tables[table.id] = dataclasses.replace(table, status="finished")
+            if table.rated:  # the seats' ratings changed with the result: read again
+                self.tables.pop(table.id, None)
+            else:
+                self.tables[table.id] = dataclasses.replace(table, status="finished")
             if not shared:
                 for event in ends:
                     await self.events.publish(event)

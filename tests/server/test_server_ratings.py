@@ -201,9 +201,10 @@ def test_the_schema_the_migrations_make_is_the_one_described(database: str) -> N
 # -- over HTTP and the live channel -----------------------------------------------------
 
 
-def finish_duel(server: Server, table_id: int, tokens: list[str]) -> list[dict[str, Any]]:
-    """Both seats end their game at once (score 0 each: a tie); the result
-    message each seat got."""
+def finish_duel(server: Server, table_id: int, tokens: list[str]
+                ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Each seat places a piece, then both end their game; the finished table's
+    message and the result message each seat got."""
     with live(server, table_id, tokens[0]) as a, live(server, table_id, tokens[1]) as b:
         first = until(a, "table")
         assert first["status"] == "playing"
@@ -213,7 +214,8 @@ def finish_duel(server: Server, table_id: int, tokens: list[str]) -> list[dict[s
         a.send(json.dumps({"type": "act", "action": ["end"]}))
         until(b, "move")
         b.send(json.dumps({"type": "act", "action": ["end"]}))
-        return [until(a, "result"), until(b, "result")]
+        finished = until(a, "table", lambda m: m["status"] == "finished")
+        return finished, [until(a, "result"), until(b, "result")]
 
 
 def test_a_rated_duel_says_the_ratings_and_their_changes(server: Server) -> None:
@@ -228,8 +230,10 @@ def test_a_rated_duel_says_the_ratings_and_their_changes(server: Server) -> None
     shown = server.client.get(f"/api/tables/{table['id']}").json()
     assert shown["rated"] is True
     assert shown["ratings"] == [Rating().shown(), Rating().shown()]
-    results = finish_duel(server, table["id"], [alice_token, bob_token])
+    finished, results = finish_duel(server, table["id"], [alice_token, bob_token])
     assert results[0] == results[1]
+    # the finished table's message says the ratings the round left
+    assert [r["games"] for r in finished["ratings"]] == [1, 1]
     changes = results[0]["ratings"]
     assert isinstance(changes, list) and len(changes) == 2
     assert {"before", "after", "change", "provisional"} == set(changes[0])
@@ -257,8 +261,9 @@ def test_a_table_is_friendly_unless_asked_rated(server: Server) -> None:
     table = new_table(server, owner)
     server.client.post(f"/api/tables/{table['id']}/join", headers=auth(other))
     assert server.client.get(f"/api/tables/{table['id']}").json()["rated"] is False
-    results = finish_duel(server, table["id"], [owner, other])
+    finished, results = finish_duel(server, table["id"], [owner, other])
     assert results[0]["ratings"] is None
+    assert [r["games"] for r in finished["ratings"]] == [0, 0]
 
 
 @pytest.mark.parametrize("path, status, said", [
