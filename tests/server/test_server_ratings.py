@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from server_support import Server, old_database
+from test_server_table_races import race
 from test_server_tables import auth, live, new_table, until
 
 from blockyard import ratings
@@ -109,6 +110,21 @@ def test_the_ratings_and_the_result_are_one_transaction(engine: sa.Engine) -> No
     assert tablestore.finish_round(engine, table, [30, 10], 0) is None
     rated = stored_rating(engine, ann)
     assert rated is not None and rated.games == 1
+
+
+def test_rounds_finishing_at_once_with_a_player_in_common_rate_them_one_after_the_other(
+        engine: sa.Engine) -> None:
+    """Two tables with ann at both finish at the same moment, five times: each
+    result reads ann's rating holding it, so neither update is lost."""
+    ann, ben, cyd = players(engine, "ann", "ben", "cyd")
+    tries = 5
+    for _ in range(tries):
+        one, two = playing(engine, [ann, ben], True), playing(engine, [cyd, ann], True)
+        race(lambda: tablestore.finish_round(engine, one, [10, 0], 0),  # noqa: B023
+             lambda: tablestore.finish_round(engine, two, [0, 10], 1))  # noqa: B023
+    found = [stored_rating(engine, who) for who in (ann, ben, cyd)]
+    # every round counted once for everyone: a lost update would count one less
+    assert [r.games if r else 0 for r in found] == [2 * tries, tries, tries]
 
 
 def test_ratings_are_per_ruleset(engine: sa.Engine) -> None:
