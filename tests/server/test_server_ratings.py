@@ -197,6 +197,29 @@ def test_migration_0010_keeps_the_tables_of_before_friendly(tmp_path: Path) -> N
         engine.dispose()
 
 
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_migration_0010_downgrades_to_0009_and_up_again(
+        kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    empty = None if kind == "sqlite" else request.getfixturevalue("postgres").new_database()
+    url, engine = old_database(tmp_path, "0010", empty)
+    config = Config()
+    config.set_main_option("script_location", str(Path(db.__file__).parent / "migrations"))
+    try:
+        with engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.downgrade(config, "0009")
+        with engine.connect() as conn:
+            found = sa.inspect(conn)
+            assert not found.has_table("ratings") and not found.has_table("pairing")
+            assert "rated" not in {c["name"] for c in found.get_columns("tables")}
+    finally:
+        engine.dispose()
+    assert db.migrate(url) == db.Migrated("0009", "0010")
+
+
 def test_the_schema_the_migrations_make_is_the_one_described(database: str) -> None:
     """The new tables, column and indexes as :data:`blockyard.server.db.METADATA`
     describes them (Alembic's comparison of the migrated database with it)."""
