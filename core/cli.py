@@ -347,6 +347,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 def _cmd_serve(args: argparse.Namespace) -> int:
     try:
         import fastapi  # noqa: F401  (the server extra, asked for before anything starts)
+        import openskill  # noqa: F401  (the live tables' ratings)
         import sqlalchemy  # noqa: F401
         import uvicorn  # noqa: F401
 

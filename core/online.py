@@ -21,7 +21,14 @@ again on reconnecting are passed on only once (``"state": "back"`` follows).
 :class:`PlayerFeed` is the signed-in player's own connection
 (``/api/me/live``), in a background thread the same way: it keeps the player
 online and holds the latest pending invitations and players online the server
-pushed; the window compares :attr:`PlayerFeed.version` once a frame.
+pushed, and the table Play now paired the player at (:attr:`PlayerFeed.paired`);
+the window compares :attr:`PlayerFeed.version` once a frame.
+
+Ratings (rated tables, :mod:`blockyard.ratings`): :meth:`Client.ratings` reads a
+ruleset's rated leaderboard, :meth:`Client.account` a player's ratings,
+:meth:`Client.play_now` puts the player in the pool of Play now
+(:meth:`Client.pairing`, :meth:`Client.leave_pairing`); :func:`seat_ratings` and
+:func:`rating_changes` read a live table's ``table`` and ``result`` messages.
 
 :func:`run_in_background` runs one HTTP call off the window's thread; the
 window polls the returned :class:`Pending` each frame.
@@ -298,13 +305,93 @@ class Leaderboard:
 
 
 @dataclass(frozen=True)
+class PlayerRating:
+    """A player's rating in one ruleset: ``rating`` (what is shown: ``mu - 3
+    sigma``), ``mu``, ``sigma``, the rated rounds behind it and whether it is
+    still provisional."""
+
+    rating: float
+    mu: float
+    sigma: float
+    games: int
+    provisional: bool
+
+
+@dataclass(frozen=True)
+class RatingChange:
+    """A seat's rating change in a rated round: the shown rating before and
+    after, the change, and whether it is still provisional."""
+
+    before: float
+    after: float
+    change: float
+    provisional: bool
+
+
+@dataclass(frozen=True)
+class RatedEntry:
+    """One line of a rated leaderboard."""
+
+    rank: int
+    name: str
+    rating: PlayerRating
+
+
+@dataclass(frozen=True)
+class RatingBoard:
+    """A page of a ruleset's rated leaderboard, best first: ``total`` rated
+    players, this page from ``offset``; a rating is provisional below
+    ``provisional_games`` rated rounds."""
+
+    ruleset_id: str
+    total: int
+    offset: int
+    entries: tuple[RatedEntry, ...]
+    provisional_games: int
+
+
+@dataclass(frozen=True)
+class AccountPage:
+    """A player's page (``GET /api/accounts/{name}``): their ratings by ruleset."""
+
+    name: str
+    ratings: dict[str, PlayerRating]
+
+
+@dataclass(frozen=True)
+class PairingState:
+    """The player's place in the pool of Play now: waiting (``waited`` seconds
+    since ``since``, the rating ``gap`` allowed now) or paired (``table`` and
+    ``seat``)."""
+
+    ruleset_id: str
+    since: str
+    waited: float | None
+    gap: float | None
+    table: int | None
+    seat: int | None
+
+
+@dataclass(frozen=True)
+class Paired:
+    """Play now found an opponent: the rated table the player holds ``seat`` at."""
+
+    table: int
+    ruleset_id: str
+    seat: int
+
+
+@dataclass(frozen=True)
 class TableInfo:
-    """A table as listed: its seats hold the players' names (``None``: free)."""
+    """A table as listed: its seats hold the players' names (``None``: free),
+    whether it is rated and each seat's rating (``None``: a free seat)."""
 
     id: int
     ruleset_id: str
     seats: tuple[str | None, ...]
     status: str
+    rated: bool = False
+    ratings: tuple[PlayerRating | None, ...] = ()
 
     @property
     def free_seats(self) -> int:
@@ -346,6 +433,59 @@ def _invitations(data: Any, what: str) -> list[Invitation]:
                               bool(row.get("private")),
                               created if isinstance(created, str) else None))
     return out
+
+
+def _number(data: Any, key: str, what: str) -> float:
+    value = data.get(key) if isinstance(data, dict) else None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise OnlineError(f"the server's answer to {what}: {key!r} is not a number",
+                          kind=NOT_BLOCKYARD)
+    return float(value)
+
+
+def _rating(data: Any, what: str) -> PlayerRating:
+    """A rating as the server writes it (``OnlineError`` when malformed)."""
+    return PlayerRating(_number(data, "rating", what), _number(data, "mu", what),
+                        _number(data, "sigma", what), _field(data, "games", int, what),
+                        _field(data, "provisional", bool, what))
+
+
+def _ratings(data: Any, what: str) -> tuple[PlayerRating | None, ...]:
+    rows = data.get("ratings") if isinstance(data, dict) else None
+    if not isinstance(rows, list):  # a server before ratings
+        return ()
+    return tuple(None if row is None else _rating(row, what) for row in rows[:64])
+
+
+def seat_ratings(message: Mapping[str, Any]) -> list[PlayerRating | None]:
+    """Each seat's rating of a live table's ``table`` message (``None``: a free
+    seat; an empty list from a server before ratings). ``OnlineError`` when
+    malformed."""
+    return list(_ratings(dict(message), "the table"))
+
+
+def rating_changes(message: Mapping[str, Any]) -> list[RatingChange] | None:
+    """Each seat's rating change of a live table's ``result`` message, or
+    ``None`` for a friendly (unrated) table. ``OnlineError`` when malformed."""
+    rows = message.get("ratings")
+    if rows is None:
+        return None
+    if not isinstance(rows, list):
+        raise OnlineError("the result: 'ratings' is not a list", kind=NOT_BLOCKYARD)
+    what = "the result"
+    return [RatingChange(_number(row, "before", what), _number(row, "after", what),
+                         _number(row, "change", what),
+                         _field(row, "provisional", bool, what)) for row in rows[:64]]
+
+
+def _paired(data: Any, what: str) -> Paired:
+    return Paired(_field(data, "table", int, what), _field(data, "ruleset_id", str, what),
+                  _field(data, "seat", int, what))
+
+
+def _optional(data: Any, key: str, kind: type[T], what: str) -> T | None:
+    return None if isinstance(data, dict) and data.get(key) is None \
+        else _field(data, key, kind, what)
 
 
 def _names(data: Any, what: str) -> list[str]:
@@ -554,7 +694,8 @@ class Client:
             seats = _field(row, "seats", list, what)
             out.append(TableInfo(_field(row, "id", int, what), _field(row, "ruleset_id", str, what),
                                  tuple(s if isinstance(s, str) else None for s in seats),
-                                 _field(row, "status", str, what)))
+                                 _field(row, "status", str, what), row.get("rated") is True,
+                                 _ratings(row, what)))
         return out
 
     def table(self, table_id: int) -> dict[str, Any]:
@@ -566,16 +707,20 @@ class Client:
         return data
 
     def create_table(self, ruleset_id: str, seats: int = 2, private: bool = False,
-                     invite: Sequence[str] = ()) -> NewTable:
-        """Open a table; the creator holds seat 0. First this installation's
+                     invite: Sequence[str] = (), rated: bool = False) -> NewTable:
+        """Open a table; the creator holds seat 0 (``rated``: its results change
+        the seats' ratings; a friendly table's do not). First this installation's
         plugins and rules of ``ruleset_id`` are compared with the server's
         (:meth:`check_rules`)."""
         what = "opening the table"
         self.check_rules(ruleset_id, what)
+        body: dict[str, Any] = {"ruleset_id": ruleset_id, "seats": seats,
+                                "private": private, "invite": list(invite)}
+        if rated:  # a server before ratings refuses the field
+            body["rated"] = True
         try:
             data = self._call("POST", "/api/tables", what, auth=True, expect=(201,),
-                              json_body={"ruleset_id": ruleset_id, "seats": seats,
-                                         "private": private, "invite": list(invite)})
+                              json_body=body)
         except OnlineError as exc:
             if exc.status == 422 and "ruleset_id" in exc.message:
                 exc.kind = NOT_SERVED
@@ -736,6 +881,82 @@ class Client:
         """Decline an invitation."""
         self._call("POST", f"/api/me/invitations/{int(table_id)}/decline",
                    "declining the invitation", auth=True, expect=(204,))
+
+    # -- ratings and Play now -------------------------------------------------------------
+
+    def ratings(self, ruleset_id: str, limit: int = 20, offset: int = 0) -> RatingBoard:
+        """A page of a ruleset's rated leaderboard, best first (``limit`` 1–100
+        entries from ``offset``; provisional ratings are marked)."""
+        what = "fetching the ratings"
+        data = self._call("GET", f"/api/ratings/{urllib.parse.quote(ruleset_id, safe='')}",
+                          what, params={"limit": limit, "offset": offset},
+                          kinds={404: NOT_SERVED})
+        entries = tuple(RatedEntry(_field(row, "rank", int, what),
+                                   _field(row, "name", str, what), _rating(row, what))
+                        for row in _field(data, "entries", list, what)[:1000])
+        return RatingBoard(_field(data, "ruleset_id", str, what),
+                           _field(data, "total", int, what), _field(data, "offset", int, what),
+                           entries, _field(data, "provisional_games", int, what))
+
+    def account(self, name: str) -> AccountPage:
+        """A player's page: their ratings by ruleset (``NOT_FOUND``: no such
+        account)."""
+        what = "fetching the player"
+        data = self._call("GET", f"/api/accounts/{urllib.parse.quote(name, safe='')}", what)
+        return AccountPage(_field(data, "name", str, what),
+                           {_field(row, "ruleset_id", str, what): _rating(row, what)
+                            for row in _field(data, "ratings", list, what)[:1000]})
+
+    def play_now(self, ruleset_id: str) -> PairingState:
+        """Put this player in the pool of Play now for ``ruleset_id``: the server
+        pairs them with a player of a close rating and seats both at a rated
+        table, told on the player's own live connection (:attr:`PlayerFeed.paired`).
+        First this installation's plugins and rules are compared with the server's
+        (:meth:`check_rules`). Refused (:data:`REFUSED`) when already waiting;
+        :data:`NOT_SERVED` for a ruleset the server does not serve."""
+        what = "playing now"
+        self.check_rules(ruleset_id, what)
+        try:
+            data = self._call("POST", "/api/pairing", what, auth=True, expect=(201,),
+                              json_body={"ruleset_id": ruleset_id})
+        except OnlineError as exc:
+            if exc.status == 422 and "ruleset_id" in exc.message:
+                exc.kind = NOT_SERVED
+            raise
+        return self._pairing_state(data, what)
+
+    def pairing(self) -> PairingState | None:
+        """This player's place in the pool of Play now (``None``: not in it)."""
+        what = "asking for the pairing"
+        try:
+            data = self._call("GET", "/api/pairing", what, auth=True)
+        except OnlineError as exc:
+            if exc.status == 404 and exc.kind == NOT_FOUND:
+                return None
+            raise
+        return self._pairing_state(data, what)
+
+    def leave_pairing(self) -> bool:
+        """Leave the pool of Play now; whether the player was waiting."""
+        try:
+            self._call("DELETE", "/api/pairing", "leaving the pool", auth=True,
+                       expect=(204,))
+        except OnlineError as exc:
+            if exc.status == 404 and exc.kind == NOT_FOUND:
+                return False
+            raise
+        return True
+
+    @staticmethod
+    def _pairing_state(data: Any, what: str) -> PairingState:
+        waited = data.get("waited") if isinstance(data, dict) else None
+        gap = data.get("gap") if isinstance(data, dict) else None
+        return PairingState(_field(data, "ruleset_id", str, what),
+                            _field(data, "since", str, what),
+                            None if waited is None else _number(data, "waited", what),
+                            None if gap is None else _number(data, "gap", what),
+                            _optional(data, "table", int, what),
+                            _optional(data, "seat", int, what))
 
     def feed(self) -> PlayerFeed:
         """Connect to this player's own live connection (see :class:`PlayerFeed`)."""
@@ -1055,7 +1276,8 @@ class PlayerFeed(_Reconnecting):
     server pushes the pending invitations and the players online as they change.
 
     :attr:`invitations` and :attr:`players` are the latest lists (``None``: none
-    arrived yet); :attr:`version` grows with every change of either or of
+    arrived yet); :attr:`paired` the latest table Play now seated the player at
+    (``None``: none); :attr:`version` grows with every change of these or of
     :attr:`state` (``"connecting"``, ``"connected"``, ``"lost"``, ``"closed"``),
     so a window compares one number a frame. A dropped connection is connected
     again (the same delays as :class:`LiveTable`); a refused one (a token no
@@ -1065,6 +1287,7 @@ class PlayerFeed(_Reconnecting):
                  delays: Sequence[float] = RECONNECT_DELAYS) -> None:
         self.invitations: list[Invitation] | None = None
         self.players: list[str] | None = None
+        self.paired: Paired | None = None
         self.state = "connecting"
         self.reason = ""
         self.lost_kind = ""
@@ -1128,6 +1351,8 @@ class PlayerFeed(_Reconnecting):
                 self._update(invitations=_invitations(message, "the invitations"))
             elif kind == "online":
                 self._update(players=_names(message, "the players online"))
+            elif kind == "paired":
+                self._update(paired=_paired(message, "the pairing"))
         except OnlineError:  # a malformed message is left out
             pass
 

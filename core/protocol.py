@@ -10,7 +10,8 @@ Every message is one JSON object with a ``"type"``. Two channels:
   refused, :class:`ResultMessage` once every seat is finished. Client → server:
   :class:`ActMessage`, :class:`LeaveMessage`, :class:`RematchMessage`.
 - **a player's own** (``/api/me/live``). Server → client:
-  :class:`InvitationsMessage`, :class:`OnlineMessage`, :class:`RefusedMessage`.
+  :class:`InvitationsMessage`, :class:`OnlineMessage`, :class:`PairedMessage`
+  (Play now found an opponent), :class:`RefusedMessage`.
   Client → server: :class:`RefreshMessage`.
 
 :data:`VERSION` is the protocol's version: the server says it in every ``table``
@@ -29,8 +30,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
-VERSION = 1
-"""The live protocol's version (``"protocol"`` of the ``table`` message)."""
+VERSION = 2
+"""The live protocol's version (``"protocol"`` of the ``table`` message). 2 added
+the seats' ratings (``table``: ``rated``, ``ratings``; ``result``: ``ratings``)
+and the ``paired`` message of Play now."""
 
 REFUSAL_KINDS = ("spectator", "not-now", "game-over", "illegal", "clock", "conflict",
                  "signed-out", "not-found", "private", "too-many", "malformed")
@@ -42,13 +45,37 @@ TABLE_REQUESTS = ("act", "leave", "rematch")
 """The types a client sends on a table's channel."""
 PLAYER_REQUESTS = ("refresh",)
 """The types a client sends on its player's own channel."""
-SERVER_MESSAGES = ("table", "clock", "move", "result", "refused", "invitations", "online")
+SERVER_MESSAGES = ("table", "clock", "move", "result", "refused", "invitations", "online",
+                   "paired")
 """The types a server sends."""
+
+
+class SeatRating(TypedDict):
+    """A seat's rating in the table's ruleset: ``rating`` (``mu - 3 sigma``, what
+    players are shown), ``mu``, ``sigma``, the rated rounds behind it
+    (``games``) and whether it is still ``provisional``."""
+
+    rating: float
+    mu: float
+    sigma: float
+    games: int
+    provisional: bool
+
+
+class RatingChange(TypedDict):
+    """A seat's rating change in a rated round: the shown rating ``before`` and
+    ``after`` it, the ``change``, and whether it is still ``provisional``."""
+
+    before: float
+    after: float
+    change: float
+    provisional: bool
 
 
 class TableMessage(TypedDict):
     """A table as it stands: its seats (names, ``None`` for a free one), status
-    (``waiting``, ``playing``, ``finished``), round and the round's deal."""
+    (``waiting``, ``playing``, ``finished``), round and the round's deal; whether
+    it is ``rated`` and each seat's rating (``None`` for a free seat)."""
 
     type: Literal["table"]
     protocol: int
@@ -60,6 +87,8 @@ class TableMessage(TypedDict):
     round: int
     rematch_by: int | None
     invited: list[str]
+    rated: bool
+    ratings: list[SeatRating | None]
 
 
 class ClockMessage(TypedDict):
@@ -81,11 +110,13 @@ class MoveMessage(TypedDict):
 
 
 class ResultMessage(TypedDict):
-    """A finished round: every seat's score and the winner (``None`` on a tie)."""
+    """A finished round: every seat's score, the winner (``None`` on a tie) and, at
+    a rated table, every seat's rating change (``None`` at an unrated one)."""
 
     type: Literal["result"]
     scores: list[int]
     winner: int | None
+    ratings: list[RatingChange] | None
 
 
 class RefusedMessage(TypedDict):
@@ -109,6 +140,16 @@ class OnlineMessage(TypedDict):
 
     type: Literal["online"]
     players: list[str]
+
+
+class PairedMessage(TypedDict):
+    """Play now paired the player: the rated ``table`` they hold ``seat`` at
+    (it plays ``ruleset_id``), to go straight to."""
+
+    type: Literal["paired"]
+    table: int
+    ruleset_id: str
+    seat: int
 
 
 class ActMessage(TypedDict):
@@ -137,7 +178,7 @@ class RefreshMessage(TypedDict):
 
 
 ServerMessage = (TableMessage | ClockMessage | MoveMessage | ResultMessage | RefusedMessage
-                 | InvitationsMessage | OnlineMessage)
+                 | InvitationsMessage | OnlineMessage | PairedMessage)
 TableRequest = ActMessage | LeaveMessage | RematchMessage
 PlayerRequest = RefreshMessage
 
@@ -162,12 +203,21 @@ class Refusal:
 # -- the server's messages ----------------------------------------------------------------
 
 
+def seat_rating(*, rating: float, mu: float, sigma: float, games: int,
+                provisional: bool) -> SeatRating:
+    """A seat's rating as the ``table`` message carries it."""
+    return {"rating": rating, "mu": mu, "sigma": sigma, "games": games,
+            "provisional": provisional}
+
+
 def table(*, id: int, ruleset_id: str, seed: int, seats: Sequence[str | None], status: str,
-          round: int, rematch_by: int | None, invited: Sequence[str]) -> TableMessage:
-    """The ``table`` message."""
+          round: int, rematch_by: int | None, invited: Sequence[str], rated: bool = False,
+          ratings: Sequence[SeatRating | None] = ()) -> TableMessage:
+    """The ``table`` message (``ratings``: one per seat, ``None`` for a free one)."""
     return {"type": "table", "protocol": VERSION, "id": id, "ruleset_id": ruleset_id,
             "seed": seed, "seats": list(seats), "status": status, "round": round,
-            "rematch_by": rematch_by, "invited": list(invited)}
+            "rematch_by": rematch_by, "invited": list(invited), "rated": rated,
+            "ratings": list(ratings)}
 
 
 def clock(elapsed: float) -> ClockMessage:
@@ -181,9 +231,11 @@ def move(seat: int, action: Sequence[Any], score: int, over: bool) -> MoveMessag
             "over": over}
 
 
-def result(scores: Sequence[int], winner: int | None) -> ResultMessage:
-    """The ``result`` message."""
-    return {"type": "result", "scores": list(scores), "winner": winner}
+def result(scores: Sequence[int], winner: int | None,
+           ratings: Sequence[RatingChange] | None = None) -> ResultMessage:
+    """The ``result`` message (``ratings``: each seat's change at a rated table)."""
+    return {"type": "result", "scores": list(scores), "winner": winner,
+            "ratings": None if ratings is None else list(ratings)}
 
 
 def refused(reason: str, kind: str) -> RefusedMessage:
@@ -201,6 +253,11 @@ def invitations(found: Sequence[dict[str, Any]]) -> InvitationsMessage:
 def online(players: Sequence[str]) -> OnlineMessage:
     """The ``online`` message."""
     return {"type": "online", "players": list(players)}
+
+
+def paired(table: int, ruleset_id: str, seat: int) -> PairedMessage:
+    """The ``paired`` message."""
+    return {"type": "paired", "table": table, "ruleset_id": ruleset_id, "seat": seat}
 
 
 # -- the client's messages ----------------------------------------------------------------

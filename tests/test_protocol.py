@@ -19,10 +19,23 @@ def test_the_server_messages_have_the_contracts_fields() -> None:
     assert table == {"type": "table", "protocol": protocol.VERSION, "id": 3,
                      "ruleset_id": "eu-classic", "seed": 7, "seats": ["ann", None],
                      "status": "waiting", "round": 1, "rematch_by": None,
-                     "invited": ["bob"]}
+                     "invited": ["bob"], "rated": False, "ratings": []}
+    rating = protocol.seat_rating(rating=1.5, mu=26.0, sigma=8.1, games=2, provisional=True)
+    rated = protocol.table(id=3, ruleset_id="eu-classic", seed=7, seats=("ann", None),
+                           status="waiting", round=1, rematch_by=None, invited=[],
+                           rated=True, ratings=[rating, None])
+    assert (rated["rated"], rated["ratings"]) == (True, [
+        {"rating": 1.5, "mu": 26.0, "sigma": 8.1, "games": 2, "provisional": True}, None])
     assert protocol.move(1, ("place", 0, 3, 4), 30, False) == {
         "type": "move", "seat": 1, "action": ["place", 0, 3, 4], "score": 30, "over": False}
-    assert protocol.result([5, 9], 1) == {"type": "result", "scores": [5, 9], "winner": 1}
+    assert protocol.result([5, 9], 1) == {"type": "result", "scores": [5, 9], "winner": 1,
+                                          "ratings": None}
+    change: protocol.RatingChange = {"before": 0.0, "after": 1.2, "change": 1.2,
+                                     "provisional": True}
+    assert protocol.result([5, 9], 1, [change, change])["ratings"] == [change, change]
+    assert protocol.paired(12, "eu-classic", 1) == {"type": "paired", "table": 12,
+                                                    "ruleset_id": "eu-classic", "seat": 1}
+    assert read_message(protocol.paired(12, "eu-classic", 1)) is not None
     assert protocol.clock(12.34567) == {"type": "clock", "elapsed": 12.346}
     assert protocol.refused("no", "illegal") == {"type": "refused", "reason": "no",
                                                  "kind": "illegal"}

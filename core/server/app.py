@@ -29,6 +29,7 @@ from ..version import __version__
 from .clock import Clock
 from .logs import Requests
 from .routes import ROUTERS
+from .routes import ratings as ratings_routes
 from .routes import tables as tables_routes
 from .routes.service import served_rulesets
 from .settings import DATABASE_ENV, VERIFIERS_ENV, Settings
@@ -106,7 +107,9 @@ def create_app(settings: Settings | str, *, verifiers: int | None = None,
         """FastAPI's description, with what this server serves in it."""
         if app.openapi_schema is None:
             schema = described()
-            tables_routes.describe_served(schema, [r["id"] for r in served_rulesets()])
+            served = [r["id"] for r in served_rulesets()]
+            tables_routes.describe_served(schema, served)
+            ratings_routes.describe_served(schema, served)
         return app.openapi_schema or described()
 
     app.openapi = openapi  # type: ignore[method-assign]  # FastAPI's way to extend it

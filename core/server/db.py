@@ -113,6 +113,8 @@ tables = sa.Table(
     sa.Column("rematch_by", sa.Integer, nullable=True),
     sa.Column("creator_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False),
     sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+    # whether its rounds' results change the seats' ratings (migration 0010)
+    sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 
 table_invites = sa.Table(
@@ -193,6 +195,39 @@ table_result_seats = sa.Table(
     sa.Column("seat", sa.Integer, primary_key=True),
     sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False),
     sa.Index("ix_table_result_seats_account", "account_id"),
+)
+
+
+# -- ratings and Play now (migration 0010) --
+
+ratings = sa.Table(
+    "ratings", METADATA,
+    # a player's rating in one ruleset (blockyard.ratings: OpenSkill's Plackett-Luce)
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("ruleset_id", sa.String(64), primary_key=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    # the rated rounds behind it (provisional below blockyard.ratings.PROVISIONAL_GAMES)
+    sa.Column("games", sa.Integer, nullable=False),
+    # mu - 3 sigma: what is shown and what the rated leaderboard sorts by
+    sa.Column("value", sa.Float, nullable=False),
+    sa.Column("updated", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_ratings_board", "ruleset_id", "value"),
+)
+
+pairing = sa.Table(
+    "pairing", METADATA,
+    # Play now: a player waiting for an opponent in one ruleset (one entry each),
+    # kept with the table they were seated at once paired
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("ruleset_id", sa.String(64), nullable=False),
+    # the player's mu when they entered (players of close mu are paired)
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("joined", sa.DateTime(timezone=True), nullable=False),
+    # NULL: waiting; else the rated table both players of the pair were seated at
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), nullable=True),
+    sa.Column("paired", sa.DateTime(timezone=True), nullable=True),
+    sa.Index("ix_pairing_waiting", "ruleset_id", "table_id"),
 )
 
 

@@ -46,7 +46,9 @@ from sqlalchemy.engine import Connection, Engine
 from starlette.concurrency import run_in_threadpool
 
 from .. import protocol
-from . import db, tablestore
+from ..discovery import load_ruleset
+from ..game import today_in
+from . import db, pairing, tablestore
 from .accounts import Account, now
 from .clock import Clock, SystemClock
 from .room import Feed
@@ -289,6 +291,12 @@ def invited_to(engine: Engine, table_id: int) -> list[int]:
             .where(db.table_invites.c.table_id == table_id)).scalars()]
 
 
+def deal_date(ruleset_id: str) -> str | None:
+    """The date a new deal of ``ruleset_id`` plays: today's for a daily ruleset."""
+    ruleset = load_ruleset(ruleset_id)
+    return today_in(ruleset.timezone).isoformat() if ruleset.is_daily else None
+
+
 # -- the pushed feed ----------------------------------------------------------------------
 
 
@@ -302,6 +310,10 @@ class Social:
         self.hub = hub
         self.room = hub.room
         self.task: asyncio.Task[None] | None = None
+        self.pairer: asyncio.Task[None] | None = None
+        self.pairing_lock = asyncio.Lock()
+        """This process's pairing passes, one at a time (the database's lock holds
+        the other processes')."""
         self.last_online: list[str] | None = None
         handler = hub.events.handler
 
@@ -315,12 +327,53 @@ class Social:
 
     async def start(self) -> None:
         self.task = asyncio.create_task(self.heartbeat())
+        self.pairer = asyncio.create_task(self.pairing_loop())
 
     async def stop(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self.task
+        for task in (self.task, self.pairer):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+
+    # -- Play now -------------------------------------------------------------------------
+
+    async def pairing_loop(self) -> None:
+        """A pairing pass every :data:`~blockyard.server.pairing.BEAT` seconds (runs
+        forever)."""
+        while True:
+            await asyncio.sleep(pairing.BEAT)
+            try:
+                await self.pair_now()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the database away for a moment: the next pass
+                log.warning("pairing pass failed (%s)", type(exc).__name__)
+
+    async def pair_now(self) -> list[pairing.Paired]:
+        """One pairing pass (:func:`~blockyard.server.pairing.pair`) on the server's
+        clock: the pairs seated, their seats present from now on (the abandon time
+        counts from the table's start), and both players told (``paired``, through
+        every process); the pairs."""
+        async with self.pairing_lock:
+            moment = self.server.clock.now()
+            online_since = moment - _dt.timedelta(seconds=self.presence.seconds)
+            seated = await run_in_threadpool(pairing.pair, self.engine, moment,
+                                             online_since, deal_date)
+        for done in seated:
+            await self.hub.touch([(done.table_id, 0), (done.table_id, 1)], moment)
+            if not self.hub.events.shared:  # PostgreSQL: announced at the commit
+                await self.hub.events.publish(done.event())
+        return seated
+
+    async def push_paired(self, account_id: int, only: Feed | None = None) -> None:
+        """Tell the player's feeds (or ``only``) the playing table Play now seated
+        them at, if any (a window that connects after the pairing learns it too)."""
+        found = await run_in_threadpool(pairing.paired_table, self.engine, account_id)
+        if found is None:
+            return
+        for feed in [only] if only is not None else self.room.feeds_of(account_id):
+            feed.post(protocol.paired(*found))
 
     def connected(self) -> list[int]:
         """The players connected to this process (tables and feeds)."""
@@ -368,6 +421,9 @@ class Social:
         if not self.room.feeds:
             return
         kind = event.get("kind")
+        if kind == "paired":
+            self._tell_paired(event)
+            return
         if kind == "invites":
             ids = event.get("accounts")
             targets = [i for i in ids if isinstance(i, int) and not isinstance(i, bool)] \
@@ -380,3 +436,14 @@ class Social:
             return
         for account_id in targets:
             await self.push_invitations(account_id)
+
+    def _tell_paired(self, event: dict[str, Any]) -> None:
+        table, ruleset_id, ids = event.get("table"), event.get("ruleset_id"), \
+            event.get("accounts")
+        if not isinstance(table, int) or not isinstance(ruleset_id, str) \
+                or not isinstance(ids, list):
+            return
+        for seat, account_id in enumerate(ids):
+            if isinstance(account_id, int):
+                for feed in self.room.feeds_of(account_id):
+                    feed.post(protocol.paired(table, ruleset_id, seat))

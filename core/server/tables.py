@@ -223,8 +223,9 @@ class Hub:
             return
         if kind == "table":
             kept = self.tables.pop(table_id, None)
-            if kept is not None and finished_now(kept, event):
-                # a round finished: only the status changed (no read)
+            if kept is not None and finished_now(kept, event) and not kept.rated:
+                # a round finished: only the status changed (no read; at a rated
+                # table the seats' ratings changed too: read again)
                 self.tables[table_id] = dataclasses.replace(kept, status="finished")
         if not self.room.watching(table_id):
             return
@@ -244,8 +245,10 @@ class Hub:
         elif kind == "table":
             await self.deliver_table(table_id, self.tables.get(table_id))
         elif kind == "result":
-            self.room.send(table_id, protocol.result(event.get("scores") or [],
-                                                     event.get("winner")))
+            changes = event.get("ratings")
+            self.room.send(table_id, protocol.result(
+                event.get("scores") or [], event.get("winner"),
+                changes if isinstance(changes, list) else None))
 
     def clock_message(self, table: Table) -> protocol.ClockMessage | None:
         """The ``clock`` message after the table message of a playing table of a
@@ -390,24 +393,34 @@ class Hub:
         PostgreSQL at the result's own commit)."""
         shared = self.events.shared
         told = [livecache.announcement(table, move) for move in moves or []]
-        result, done = None, False
+        result, done = None, None
+        ends: list[dict[str, Any]] = []
+
+        def announced(changes: tablestore.Changes) -> list[dict[str, Any]]:
+            # the round's end, with the rating changes stored in its transaction
+            assert result is not None
+            ends[:] = [{"kind": "table", "table": table.id, "round": table.round,
+                        "status": "finished"},
+                       {"kind": "result", "table": table.id, "scores": result.scores,
+                        "winner": result.winner, "ratings": changes}]
+            return told + ends if shared else []
+
         try:
             referee = await self.caught_up(table)
             result = referee.result()
             if result is not None:
-                ends = [{"kind": "table", "table": table.id, "round": table.round,
-                         "status": "finished"},
-                        {"kind": "result", "table": table.id, "scores": result.scores,
-                         "winner": result.winner}]
                 done = await run_in_threadpool(
                     tablestore.finish_round, self.server.engine, table, result.scores,
-                    result.winner, told + ends if shared else ())
+                    result.winner, announced, self.clock.now())
         finally:  # stored, the moves are announced whatever became of the result
-            if not (done and shared):
+            if not (done is not None and shared):
                 for event in told:
                     await self.events.publish(event)
-        if result is not None and done:
-            self.tables[table.id] = dataclasses.replace(table, status="finished")
+        if result is not None and done is not None:
+            if table.rated:  # the seats' ratings changed with the result: read again
+                self.tables.pop(table.id, None)
+            else:
+                self.tables[table.id] = dataclasses.replace(table, status="finished")
             if not shared:
                 for event in ends:
                     await self.events.publish(event)

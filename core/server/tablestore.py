@@ -8,14 +8,15 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from .. import protocol
+from .. import protocol, ratings
+from ..ratings import Rating
 from . import db
 from .accounts import Account, now
 from .events import CHANNEL
@@ -65,6 +66,11 @@ class Table:
     invited_names: tuple[str, ...] = ()
     """The names of the players with a pending invitation (unanswered, younger than
     a day, the table waiting, not seated), in the order they were invited."""
+    rated: bool = False
+    """Whether its rounds' results change the seats' ratings."""
+    ratings: tuple[Rating | None, ...] = ()
+    """Each seat's rating in the table's ruleset (a newcomer's for a player never
+    rated in it; ``None`` for a free seat)."""
 
     def seat_of(self, account: Account | None) -> int | None:
         """The seat ``account`` holds, or ``None``."""
@@ -88,7 +94,12 @@ class Table:
         """The ``table`` message of the live protocol."""
         return protocol.table(id=self.id, ruleset_id=self.ruleset_id, seed=self.seed,
                               seats=self.players, status=self.status, round=self.round,
-                              rematch_by=self.rematch_by, invited=self.invited_names)
+                              rematch_by=self.rematch_by, invited=self.invited_names,
+                              rated=self.rated, ratings=self.shown_ratings())
+
+    def shown_ratings(self) -> list[protocol.SeatRating | None]:
+        """Each seat's rating as the messages carry it (``None``: a free seat)."""
+        return [None if r is None else r.shown() for r in self.ratings]
 
 
 def new_code() -> str:
@@ -109,9 +120,10 @@ def _account_ids(conn: Connection, names: list[str]) -> dict[str, int]:
 
 
 def create_table(engine: Engine, creator: Account, ruleset_id: str, seats: int,
-                 private: bool, invite: list[str], date: str | None) -> Table:
+                 private: bool, invite: list[str], date: str | None,
+                 rated: bool = False) -> Table:
     """A new table; the creator holds seat 0 (``TableError`` 422 for an invited
-    name with no account)."""
+    name with no account). ``rated``: its results change the seats' ratings."""
     with engine.begin() as conn:
         found = _account_ids(conn, invite) if invite else {}
         missing = [name for name in invite if name.lower() not in found]
@@ -120,7 +132,7 @@ def create_table(engine: Engine, creator: Account, ruleset_id: str, seats: int,
         result = conn.execute(sa.insert(db.tables).values(
             code=new_code(), ruleset_id=ruleset_id, seats=seats, private=private,
             status="waiting", round=1, seed=new_seed(), date=date,
-            creator_id=creator.id, created=now()))
+            creator_id=creator.id, created=now(), rated=rated))
         key = result.inserted_primary_key
         assert key is not None
         table_id = int(key[0])
@@ -138,15 +150,22 @@ def _load(conn: Connection, table_id: int) -> Table:
     row = conn.execute(sa.select(db.tables).where(db.tables.c.id == table_id)).first()
     if row is None:
         raise TableError(404, f"no table {table_id}")
+    rated_in = db.ratings
     seated = conn.execute(
-        sa.select(db.table_seats.c.seat, db.table_seats.c.account_id, db.accounts.c.name)
+        sa.select(db.table_seats.c.seat, db.table_seats.c.account_id, db.accounts.c.name,
+                  rated_in.c.mu, rated_in.c.sigma, rated_in.c.games)
         .join(db.accounts, db.accounts.c.id == db.table_seats.c.account_id)
+        .outerjoin(rated_in, sa.and_(rated_in.c.account_id == db.table_seats.c.account_id,
+                                     rated_in.c.ruleset_id == row.ruleset_id))
         .where(db.table_seats.c.table_id == table_id)).all()
     names: list[str | None] = [None] * int(row.seats)
     ids: list[int | None] = [None] * int(row.seats)
+    held: list[Rating | None] = [None] * int(row.seats)
     for seat in seated:
         names[seat.seat] = str(seat.name)
         ids[seat.seat] = int(seat.account_id)
+        held[seat.seat] = Rating() if seat.mu is None else \
+            Rating(float(seat.mu), float(seat.sigma), int(seat.games))
     invites = db.table_invites
     # who is invited matters to a private table (who may watch it) and to a
     # waiting one (the invitations still pending): not read for the others
@@ -165,7 +184,8 @@ def _load(conn: Connection, table_id: int) -> Table:
                  bool(row.private), str(row.status), int(row.round), int(row.seed),
                  row.date, _utc(row.started), tuple(names), tuple(ids),
                  frozenset(int(i.account_id) for i in invited),
-                 int(rematch_by) if rematch_by is not None else None, pending)
+                 int(rematch_by) if rematch_by is not None else None, pending,
+                 bool(row.rated), tuple(held))
 
 
 def _utc(moment: _dt.datetime | None) -> _dt.datetime | None:
@@ -327,34 +347,104 @@ def add_action(engine: Engine, table: Table, seat: int, n: int, action: list[Any
             action=json.dumps(action), score=score, over=over, created=now()))
 
 
+Changes = list[protocol.RatingChange] | None
+"""Each seat's rating change of a rated round (:func:`blockyard.ratings.changes`),
+``None`` for an unrated one."""
+
+
+@dataclass(frozen=True)
+class Finished:
+    """A round's result as :func:`finish_round` stored it: ``ratings``, each seat's
+    rating change (``None``: the table is not rated)."""
+
+    ratings: Changes
+
+
 def finish_round(engine: Engine, table: Table, scores: list[int], winner: int | None,
-                 announce: Sequence[dict[str, Any]] = ()) -> bool:
-    """Store the round's result and mark the table finished; whether this call
-    did it (another process may have been first). When it did, ``announce``'s
-    events are announced to every process at the same commit (PostgreSQL's
-    ``NOTIFY``, :mod:`~blockyard.server.events`)."""
-    result = {"seats": list(table.players), "scores": scores, "winner": winner}
+                 announce: Callable[[Changes], Sequence[dict[str, Any]]] | None = None,
+                 moment: _dt.datetime | None = None) -> Finished | None:
+    """Store the round's result and mark the table finished, and at a rated table
+    rate the seats on their scores (:func:`blockyard.ratings.rate`), all in one
+    transaction; what was stored, or ``None`` when another process was first.
+    When this call did it, the events ``announce`` makes of the rating changes
+    are announced to every process at the same commit (PostgreSQL's ``NOTIFY``,
+    :mod:`~blockyard.server.events`). ``moment``: now unless told (the server's
+    clock)."""
+    result: dict[str, Any] = {"seats": list(table.players), "scores": scores,
+                              "winner": winner}
+    moment = moment or now()
     with engine.begin() as conn:
         updated = conn.execute(sa.update(db.tables)
                                .where(db.tables.c.id == table.id,
                                       db.tables.c.round == table.round,
                                       db.tables.c.status == "playing")
                                .values(status="finished"))
+        changes: Changes = None
         if updated.rowcount:
+            if table.rated:
+                changes = rate_round(conn, table, scores, moment)
+            result["ratings"] = changes
             conn.execute(sa.insert(db.table_results).values(
                 table_id=table.id, round=table.round, result=json.dumps(result),
-                created=now()))
+                created=moment))
             seated = [{"table_id": table.id, "round": table.round, "seat": seat,
                        "account_id": holder}
                       for seat, holder in enumerate(table.player_ids) if holder is not None]
             if seated:
                 conn.execute(sa.insert(db.table_result_seats), seated)
-            if announce:
+            told = list(announce(changes)) if announce is not None else []
+            if told:
                 conn.execute(sa.text("SELECT pg_notify(:channel, :payload)"),
                              [{"channel": CHANNEL,
                                "payload": json.dumps(event, separators=(",", ":"))}
-                              for event in announce])
-        return bool(updated.rowcount)
+                              for event in told])
+        return Finished(changes) if updated.rowcount else None
+
+
+def rate_round(conn: Connection, table: Table, scores: Sequence[int],
+               moment: _dt.datetime) -> Changes:
+    """Rate the seats of ``table``'s finished round on ``scores`` in ``conn``'s
+    transaction (the round's result is stored in the same one): each seat's rating
+    in the table's ruleset is read holding its row (``FOR UPDATE`` on PostgreSQL,
+    in account order, so two tables finishing at once with a player in common
+    rate one after the other), rated (:func:`blockyard.ratings.rate`) and
+    written back. Each seat's change, or ``None`` when a seat is free."""
+    ids = list(table.player_ids)
+    if any(holder is None for holder in ids) or len(ids) < ratings.MIN_SEATS:
+        return None
+    held = [int(holder) for holder in ids if holder is not None]
+    r = db.ratings
+    fresh = Rating()
+    new_rows = [{"account_id": holder, "ruleset_id": table.ruleset_id, "mu": fresh.mu,
+                 "sigma": fresh.sigma, "games": 0, "value": fresh.value, "updated": moment}
+                for holder in sorted(held)]
+    conn.execute(_insert_missing(conn, r, new_rows))
+    rows = conn.execute(sa.select(r.c.account_id, r.c.mu, r.c.sigma, r.c.games)
+                        .where(r.c.ruleset_id == table.ruleset_id,
+                               r.c.account_id.in_(held))
+                        .order_by(r.c.account_id).with_for_update()).all()
+    found = {int(row.account_id): Rating(float(row.mu), float(row.sigma), int(row.games))
+             for row in rows}
+    before = [found[holder] for holder in held]
+    after = ratings.rate(before, scores)
+    for holder, rating in zip(held, after, strict=True):
+        conn.execute(sa.update(r).where(r.c.account_id == holder,
+                                        r.c.ruleset_id == table.ruleset_id)
+                     .values(mu=rating.mu, sigma=rating.sigma, games=rating.games,
+                             value=rating.value, updated=moment))
+    return ratings.changes(before, after)
+
+
+def _insert_missing(conn: Connection, target: sa.Table, rows: list[dict[str, Any]]
+                    ) -> sa.Executable:
+    """An insert of ``rows`` that leaves a row already there (by its key) as it is."""
+    if conn.dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+        return pg_insert(target).values(rows).on_conflict_do_nothing()
+    from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+    return sqlite_insert(target).values(rows).on_conflict_do_nothing()
 
 
 def results(engine: Engine, table_id: int) -> list[dict[str, Any]]:
@@ -363,7 +453,8 @@ def results(engine: Engine, table_id: int) -> list[dict[str, Any]]:
         rows = conn.execute(sa.select(db.table_results.c.round, db.table_results.c.result)
                             .where(db.table_results.c.table_id == table_id)
                             .order_by(db.table_results.c.round)).all()
-    return [{"round": int(r.round), **json.loads(r.result)} for r in rows]
+    # a round stored before ratings existed was not rated
+    return [{"round": int(r.round), "ratings": None, **json.loads(r.result)} for r in rows]
 
 
 def account_results(engine: Engine, name: str, limit: int) -> list[dict[str, Any]] | None:
@@ -392,8 +483,14 @@ def account_results(engine: Engine, name: str, limit: int) -> list[dict[str, Any
                       "ruleset_id": str(row.ruleset_id),
                       "date": finished.isoformat() if finished else None,
                       "seats": result["seats"], "scores": result["scores"],
-                      "winner": result["winner"], "seat": int(row.seat)})
+                      "winner": result["winner"], "seat": int(row.seat),
+                      "rating": _own(result.get("ratings"), int(row.seat))})
     return found
+
+
+def _own(changes: Any, seat: int) -> Any:
+    """A seat's rating change of a stored result (``None``: not rated)."""
+    return changes[seat] if isinstance(changes, list) and 0 <= seat < len(changes) else None
 
 
 def rematch(engine: Engine, table: Table, date: str | None, seat: int | None = None,

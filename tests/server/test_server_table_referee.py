@@ -163,7 +163,8 @@ def test_the_result_ranks_by_score_and_a_tie_has_no_winner(clock: FakeClock) -> 
         accepted(referee.act(seat, ["end"], clock.now()))
     result = referee.result()
     assert result is not None and (result.scores, result.winner) == ([0, 0, 0], None)
-    assert result.message() == {"type": "result", "scores": [0, 0, 0], "winner": None}
+    assert result.message() == {"type": "result", "scores": [0, 0, 0], "winner": None,
+                                "ratings": None}
 
 
 def test_a_referee_built_from_the_stored_moves_is_the_one_that_accepted_them(

@@ -50,7 +50,8 @@ def test_a_sudoku_bloxx_table_plays_to_its_result_tick_by_tick(server: Server) -
         b.send(json.dumps({"type": "act", "action": ["end"]}))
         scores = [games[0].score, games[1].score]
         winner = scores.index(max(scores)) if scores.count(max(scores)) == 1 else None
-        assert until(b, "result") == {"type": "result", "scores": scores, "winner": winner}
+        assert until(b, "result") == {"type": "result", "scores": scores, "winner": winner,
+                                      "ratings": None}  # a friendly table
     # a reconnection rebuilds the same games from the stored actions
     with live(server, table["id"], bob_token) as again:
         until(again, "table")
@@ -70,7 +71,7 @@ def test_a_sudoku_bloxx_table_plays_to_its_result_tick_by_tick(server: Server) -
         assert finished.tzinfo is not None
         assert entry == {"table_id": table["id"], "round": 1, "ruleset_id": "sudoku-bloxx",
                          "seats": [alice, bob], "scores": scores, "winner": winner,
-                         "seat": seat}
+                         "seat": seat, "rating": None}  # a friendly table
 
 
 def act_and_see(socket: Any, seat: int, action: list[Any], game: blockyard.Game) -> None:
@@ -121,7 +122,8 @@ def test_eus_continue_is_offered_at_a_table_as_offline(server: Server) -> None:
         play_until_over(a, 0, game)
         assert not [x.name for x in game.actions()]  # the one continue is used: finished
         assert until(a, "result") == {"type": "result", "scores": [game.score, 0],
-                                      "winner": 0 if game.score else None}
+                                      "winner": 0 if game.score else None,
+                                      "ratings": None}
 
 
 def test_a_stuck_seat_is_finished_when_its_player_ends_it(server: Server) -> None:
@@ -203,7 +205,7 @@ def test_the_migration_fills_in_the_rounds_finished_before(tmp_path: Path) -> No
         assert tablestore.account_results(engine, "ben", 10) == [{
             "table_id": 7, "round": 1, "ruleset_id": "eu-classic",
             "date": "2026-11-30T12:00:00+00:00", "seats": ["ann", "ben"], "scores": [30, 12],
-            "winner": 0, "seat": 1}]
+            "winner": 0, "seat": 1, "rating": None}]  # not rated: before ratings existed
         assert tablestore.account_results(engine, "nobody", 10) is None
     finally:
         engine.dispose()

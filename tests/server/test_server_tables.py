@@ -87,8 +87,9 @@ def test_a_full_duel_with_a_spectator_refusals_and_reconnection(server: Server) 
     table = new_table(server, alice_token)
     listed = server.client.get("/api/tables").json()["tables"]
     mine = [t for t in listed if t["id"] == table["id"]]
+    newcomer = {"rating": 0.0, "mu": 25.0, "sigma": 8.3333, "games": 0, "provisional": True}
     assert mine == [{"id": table["id"], "ruleset_id": "eu-classic", "seats": [alice, None],
-                     "status": "waiting"}]
+                     "status": "waiting", "rated": False, "ratings": [newcomer, None]}]
     assert server.client.post(f"/api/tables/{table['id']}/join").status_code == 401
     joined = server.client.post(f"/api/tables/{table['id']}/join", headers=auth(bob_token))
     assert (joined.status_code, joined.json()) == (200, {"seat": 1})
@@ -154,10 +155,10 @@ def test_a_full_duel_with_a_spectator_refusals_and_reconnection(server: Server) 
             for socket in (a, b2, spectator):
                 assert until(socket, "table")["status"] == "finished"
                 assert until(socket, "result") == {"type": "result", "scores": scores,
-                                                   "winner": winner}
+                                                   "winner": winner, "ratings": None}
             stored = server.client.get(f"/api/tables/{table['id']}").json()
             assert stored["results"] == [{"round": 1, "seats": [alice, bob], "scores": scores,
-                                          "winner": winner}]
+                                          "winner": winner, "ratings": None}]
             # a rematch: a new deal at the same table
             spectator.send(json.dumps({"type": "rematch"}))
             assert until(spectator, "refused")["reason"]

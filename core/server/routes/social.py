@@ -108,6 +108,7 @@ async def me_live(socket: WebSocket) -> None:
         await run_in_threadpool(server.online.seen_now, [account.id])
         await players.push_invitations(account.id)
         await players.push_online(only=feed)
+        await players.push_paired(account.id, only=feed)
         while True:
             text = await receive_text(socket)
             # counted per account across its reconnects

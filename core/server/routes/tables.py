@@ -77,6 +77,9 @@ class NewTable(BaseModel):
     invite: Annotated[list[Annotated[str, Field(max_length=24, json_schema_extra={
         "pattern": accountrules.NAME_PATTERN.pattern})]],
                       Field(max_length=tablestore.MAX_INVITES)] = []
+    # friendly unless asked: a table whose players chose each other rates nobody
+    # (Play now's tables, whose players the server paired, are rated)
+    rated: bool = False
 
 
 class JoinTable(BaseModel):
@@ -132,7 +135,7 @@ async def create_table(request: Request, account: SignedIn, server: ServerDep, h
     try:
         table = await run_in_threadpool(
             tablestore.create_table, server.engine, account, body.ruleset_id, body.seats,
-            body.private, body.invite, date or None)
+            body.private, body.invite, date or None, body.rated)
     except TableError as exc:
         raise ApiError(exc.status, str(exc)) from None
     await hub.touch([(table.id, 0)])  # away from now on until connected
@@ -142,10 +145,12 @@ async def create_table(request: Request, account: SignedIn, server: ServerDep, h
 
 @router.get("/api/tables")
 def list_tables(server: ServerDep) -> dict[str, Any]:
-    """Public tables that are waiting or playing, newest first."""
+    """Public tables that are waiting or playing, newest first, with whether
+    each is rated and its seats' ratings."""
     found = tablestore.list_tables(server.engine)
     return {"tables": [{"id": t.id, "ruleset_id": t.ruleset_id, "seats": list(t.players),
-                        "status": t.status} for t in found]}
+                        "status": t.status, "rated": t.rated,
+                        "ratings": t.shown_ratings()} for t in found]}
 
 
 @router.get("/api/tables/{table_id}", responses=errors(404, 422, 429))
@@ -281,7 +286,8 @@ async def live(socket: WebSocket) -> None:
         if table.status == "finished":
             done = await run_in_threadpool(tablestore.results, server.engine, table_id)
             if done:
-                watcher.post(protocol.result(done[-1]["scores"], done[-1]["winner"]))
+                watcher.post(protocol.result(done[-1]["scores"], done[-1]["winner"],
+                                             done[-1]["ratings"]))
         # counted per account (an address when not signed in), across reconnects
         budget = f"table:{account.id}" if account else \
             f"table-address:{client_address(socket)}"
