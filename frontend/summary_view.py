@@ -14,7 +14,14 @@ from .i18n import N_, _, format_number, ngettext
 from .layout import Rect
 from .leaderboard_view import was_submitted
 from .menus import KeyGuard
-from .rulewords import area_count, best_shared_with, display, engine_text, over_words
+from .rulewords import (
+    area_count,
+    best_combo_text,
+    best_shared_with,
+    display,
+    engine_text,
+    over_words,
+)
 from .text import Text
 from .widgets import Button, click_buttons, fit_text, hover_buttons, piece_sprites
 
@@ -92,8 +99,7 @@ class SummaryView(arcade.View):
                           theme.GOOD if beat else theme.BAD, 16, True))
         if self.game.mode.has_tray and shown.score:
             # the factor alone: the rule file's combo words ("Combo x2") would say it twice
-            combo = _("×{n}").format(n=format_number(s.best_combo)) \
-                if shown.combo_text(s.best_combo) else "—"
+            combo = best_combo_text(shown, s.best_combo)
             lines.append((_("Best combo: {combo}").format(combo=combo), theme.TEXT, 16, False))
             if s.failed_pieces:
                 lines.append((_("Did not fit:") if s.over_reason == "stuck"
