@@ -91,12 +91,7 @@ class SummaryView(arcade.View):
         n = s.lines_cleared
         lines.append((area_count(self.game.mode, n), theme.TEXT, 16, False))
         if self.session.challenge is not None:
-            beat = s.points > self.session.challenge
-            lines.append(((_("Challenge: {points} vs {target} — beaten!") if beat
-                           else _("Challenge: {points} vs {target} — not beaten")).format(
-                              points=format_number(s.points),
-                              target=format_number(self.session.challenge)),
-                          theme.GOOD if beat else theme.BAD, 16, True))
+            lines.append(challenge_line(s.points, self.session.challenge))
         if self.game.mode.has_tray and shown.score:
             # the factor alone: the rule file's combo words ("Combo x2") would say it twice
             combo = best_combo_text(shown, s.best_combo)
@@ -235,6 +230,20 @@ class SummaryView(arcade.View):
             self.show_stats()
         elif symbol == arcade.key.U and self.submit.visible:
             self.submit_game()
+
+
+def challenge_line(points: int, target: int) -> tuple[str, theme.Color, float, bool]:
+    """The summary's line on a challenge code's score: beaten only by more points
+    (the code's score is the one to beat), a tie when equal (neither player
+    beat the other: a shared place, as at an online table), else not beaten."""
+    if points > target:
+        words, colour = _("Challenge: {points} vs {target} — beaten!"), theme.GOOD
+    elif points == target:
+        words, colour = _("Challenge: {points} vs {target} — a tie"), theme.ACCENT
+    else:
+        words, colour = _("Challenge: {points} vs {target} — not beaten"), theme.BAD
+    return (words.format(points=format_number(points), target=format_number(target)),
+            colour, 16, True)
 
 
 def challenge_code(game: blockyard.Game) -> str:
