@@ -207,6 +207,18 @@ def piece_sprites(cells: Iterable[tuple[int, int]], color: theme.Color, size: fl
     return out
 
 
+def draw_card(rect: Rect) -> None:
+    """The card a dialog's texts and buttons stand on, over the screen's scrim
+    (``theme.SCRIM``): the screen's background colour with an edge, so the dialog
+    reads as on the plain screen whatever is under it."""
+    if rect.width <= 0 or rect.height <= 0:
+        return
+    arcade.draw_lrbt_rectangle_filled(rect.left, rect.right, rect.bottom, rect.top,
+                                      theme.BACKGROUND)
+    arcade.draw_lrbt_rectangle_outline(rect.left, rect.right, rect.bottom, rect.top,
+                                       theme.BUTTON_EDGE, 2)
+
+
 class PauseMenu:
     """The pause overlay of the game screens: Resume, Restart, Back to launcher,
     How to play, Settings. Keys while open: ↑/↓ choose, Enter or Space pick,
@@ -228,6 +240,7 @@ class PauseMenu:
         if settings is not None:
             self.buttons.append(Button(_("Settings"), self._then_close(settings), font_size=20))
         self.size = (0.0, 0.0)
+        self.card = Rect(0, 0, 0, 0)  # behind the title and the buttons
 
     def _then_close(self, action: Callable[[], None]) -> Callable[[], None]:
         def run() -> None:
@@ -251,11 +264,16 @@ class PauseMenu:
         for i, button in enumerate(self.buttons):
             button.place(Rect(width / 2 - 150 * scale, top - (i + 1) * step,
                               300 * scale, step * 0.78), 20 * scale)
+        pad = 16 * scale
+        bottom = top - len(self.buttons) * step
+        self.card = Rect(width / 2 - 150 * scale - pad, bottom - pad, 300 * scale + 2 * pad,
+                         top + 40 * scale + 20 * scale + pad - (bottom - pad))
 
     def draw(self) -> None:
         if not self.open:
             return
-        arcade.draw_lrbt_rectangle_filled(0, self.size[0], 0, self.size[1], theme.OVERLAY)
+        arcade.draw_lrbt_rectangle_filled(0, self.size[0], 0, self.size[1], theme.SCRIM)
+        draw_card(self.card)
         self.title.draw()
         focus_buttons(self.buttons, self.buttons[self.index])
         for button in self.buttons:
