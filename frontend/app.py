@@ -312,7 +312,9 @@ class BlockyardApp:
         def keep() -> None:
             self.window.show_view(view)
 
-        lines = [_("This game ends here and is recorded with its replay.")]
+        lines = [_("This game ends here and is recorded with its replay.") if self.duel is None
+                 else _("This turn ends here; its replay is kept (duel games are not "
+                        "recorded).")]
         if not game.over:
             lines.insert(0, _("You have {points} points after {moves} moves.").format(
                 points=format_number(game.score), moves=format_number(game.moves)))

@@ -47,7 +47,12 @@ def test_duel_games_count_in_no_statistics(ui):
     game = ui.view
     assert isinstance(game, TrayGameView)
     ui.key("1", "Return")
-    ui.app.restart(game.game)  # Ana starts her turn again: the first try is not counted
+    ui.app.confirm_restart(game.game, game)  # what the pause menu's Restart asks
+    ui.pump(2)
+    asked = ui.view
+    assert isinstance(asked, MenuView)
+    assert any("duel games are not recorded" in t.text for t in asked.lines)
+    asked.buttons[0].action()  # Restart: Ana starts her turn again, the first try uncounted
     ui.pump(2)
     ui.key("1", "Return", "e", "e")
     ui.pump(50)
