@@ -240,7 +240,7 @@ class PauseMenu:
         if settings is not None:
             self.buttons.append(Button(_("Settings"), self._then_close(settings), font_size=20))
         self.size = (0.0, 0.0)
-        self.card = Rect(0, 0, 0, 0)  # behind the title and the buttons
+        self.pad = 16.0  # the card's margin around what stands on it
 
     def _then_close(self, action: Callable[[], None]) -> Callable[[], None]:
         def run() -> None:
@@ -264,10 +264,28 @@ class PauseMenu:
         for i, button in enumerate(self.buttons):
             button.place(Rect(width / 2 - 150 * scale, top - (i + 1) * step,
                               300 * scale, step * 0.78), 20 * scale)
-        pad = 16 * scale
-        bottom = top - len(self.buttons) * step
-        self.card = Rect(width / 2 - 150 * scale - pad, bottom - pad, 300 * scale + 2 * pad,
-                         top + 40 * scale + 20 * scale + pad - (bottom - pad))
+        self.pad = 16 * scale
+
+    def card_texts(self) -> list[arcade.Text]:
+        """The texts that stand on the card with the buttons (a menu with more texts
+        names them too)."""
+        return [self.title]
+
+    @property
+    def card(self) -> Rect:
+        """The card behind the menu's texts and buttons, wherever they were placed
+        (a menu made from this one may move its title)."""
+        shown = [b.rect for b in self.buttons if b.visible and b.rect.width > 0]
+        for text in self.card_texts():
+            w, h = text.content_width, text.content_height
+            shown.append(Rect(text.x - w / 2, text.y - h / 2, w, h))
+        if not shown:
+            return Rect(0, 0, 0, 0)
+        left = min(r.left for r in shown) - self.pad
+        right = max(r.right for r in shown) + self.pad
+        bottom = min(r.bottom for r in shown) - self.pad
+        top = max(r.top for r in shown) + self.pad
+        return Rect(left, bottom, right - left, top - bottom)
 
     def draw(self) -> None:
         if not self.open:
