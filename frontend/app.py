@@ -312,7 +312,9 @@ class BlockyardApp:
         def keep() -> None:
             self.window.show_view(view)
 
-        lines = [_("This game ends here and is recorded with its replay.")]
+        lines = [_("This game ends here and is recorded with its replay.") if self.duel is None
+                 else _("This turn ends here; its replay is kept (duel games are not "
+                        "recorded).")]
         if not game.over:
             lines.insert(0, _("You have {points} points after {moves} moves.").format(
                 points=format_number(game.score), moves=format_number(game.moves)))
@@ -586,9 +588,10 @@ class BlockyardApp:
             turn = len(saved.duel.get("results", []))
             player = str(names[turn]) if 0 <= turn < len(names) else ""
         replay = self.keep_replay(game, player)
-        self.records.record(game, replay=replay, duration=self.played_time(saved, game),
-                            hints=saved.hints)
-        self.tell_records_problem()
+        if saved.duel is None:  # a duel's games stay out of the records (duel.py)
+            self.records.record(game, replay=replay, duration=self.played_time(saved, game),
+                                hints=saved.hints)
+            self.tell_records_problem()
         self.forget(saved)
 
     def keep_replay(self, game: blockyard.Game, player: str) -> Path | None:
@@ -639,18 +642,21 @@ class BlockyardApp:
                 code="0BQ8-WM00-0007-V2C")))
 
     def finish_game(self, game: blockyard.Game) -> None:
-        """A game is over: count it, keep its replay, forget its save, show what's next."""
+        """A game is over: count it (not a duel's), keep its replay, forget its save,
+        show what's next."""
         player = self.duel.player if self.duel is not None else ""
         self.last_replay = self.keep_replay(game, player)
         hints = self.playing.hints if self.playing is not None and \
             self.playing.game is game else 0
-        with warnings.catch_warnings(record=True) as caught:  # a plugin's failed tips
-            warnings.simplefilter("always")
-            summary = self.records.record(game, replay=self.last_replay, hints=hints,
-                                          duration=self.played_time(self.playing, game))
-        for warning in caught:  # one line each, not Python's warning with its source line
-            print(f"blockyard: {warning.message}", file=sys.stderr)
-        self.tell_records_problem()
+        summary = None
+        if self.duel is None:  # a duel's games stay out of the records (duel.py)
+            with warnings.catch_warnings(record=True) as caught:  # a plugin's failed tips
+                warnings.simplefilter("always")
+                summary = self.records.record(game, replay=self.last_replay, hints=hints,
+                                              duration=self.played_time(self.playing, game))
+            for warning in caught:  # one line each, not Python's warning with its source
+                print(f"blockyard: {warning.message}", file=sys.stderr)
+            self.tell_records_problem()
         if self.playing is not None and self.playing.game is game:
             try:
                 forget_game(self.playing.key)
@@ -662,7 +668,7 @@ class BlockyardApp:
             from . import duel
 
             duel.record_result(self, game, self.last_replay)
-        else:
+        elif summary is not None:
             self.show_summary(game, summary)
 
     def watch_replay(self, replay: Replay | Path | str,

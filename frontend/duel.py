@@ -1,6 +1,12 @@
 """Hot-seat duels for every ruleset (docs/rules.md §7.6): two players, the same seed, one
 after the other on this machine; then a result table from which each player can
-watch the other's game, start a new duel or leave."""
+watch the other's game, start a new duel or leave.
+
+A duel's games are not recorded in the ruleset's records and statistics (games,
+best, average, lines, combo, play time): they are two people's games under one
+player's records, the second played knowing the first's score, so they would
+count every duel twice and could set a record that is not the player's own. The
+duel's result table is their record; each game's replay is kept as any other."""
 
 from __future__ import annotations
 

@@ -31,7 +31,7 @@ from .i18n import _
 from .layout import Rect
 from .rulewords import action_label, display, engine_text, key_name, over_words
 from .text import Text
-from .widgets import Button, PauseMenu, click_buttons, fit_text, hover_buttons
+from .widgets import Button, PauseMenu, click_buttons, draw_card, fit_text, hover_buttons
 
 if TYPE_CHECKING:
     from .session import Session
@@ -206,6 +206,7 @@ class DialogSection(ScreenSection):
         self.age = 0.0   # how long the prompt has been showing
         self.scale = 1.0
         self.box = 400.0  # the prompt's width
+        self.card = Rect(0, 0, 0, 0)  # behind the prompt's texts and buttons
 
     # -- state --------------------------------------------------------------------------------
 
@@ -259,6 +260,9 @@ class DialogSection(ScreenSection):
         for button in self.prompt_buttons:
             button.place(Rect(width / 2 - box / 2, y, box, 50 * scale), 18 * scale)
             y -= 64 * scale
+        pad = 14 * scale
+        self.card = Rect(width / 2 - box / 2 - pad, y + 64 * scale - pad, box + 2 * pad,
+                         height * 0.7 + 20 * scale + pad - (y + 64 * scale - pad))
 
     def advance(self, delta_time: float) -> None:
         if self.prompting and not self.pause.open:
@@ -275,7 +279,8 @@ class DialogSection(ScreenSection):
     def _draw_prompt(self) -> None:
         """Over, with a way to go on: why, what going on does, and the choices."""
         game = self.screen.game
-        arcade.draw_lrbt_rectangle_filled(0, self.width, 0, self.height, theme.OVERLAY)
+        arcade.draw_lrbt_rectangle_filled(0, self.width, 0, self.height, theme.SCRIM)
+        draw_card(self.card)
         actions = game.actions()
         title = display(game.ruleset).text("continue") or over_words(game)
         if self.overlay_text.text != title:

@@ -28,7 +28,6 @@ from .i18n import (
     format_date,
     format_number,
     language,
-    localise_digits,
     ngettext,
 )
 from .layout import Rect
@@ -422,8 +421,8 @@ class StatsView(arcade.View):
         figures += [(rulewords.engine_text(r.mode_record.area_words.heading),
                      format_number(s.total_lines))]
         if shows_score and r.mode_record.has_tray:
-            figures.append((_("Best combo"), localise_digits(f"×{s.best_combo}")
-                            if s.best_combo else "—"))
+            figures.append((_("Best combo"),
+                            rulewords.best_combo_text(rulewords.display(r), s.best_combo)))
         figures.append((_("Play time"), rulewords.play_time(s.play_time)
                         if s.play_time > 0 else "—"))
         cw = width / len(figures)

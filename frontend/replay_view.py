@@ -30,6 +30,9 @@ if TYPE_CHECKING:
 ACTION_SECONDS = 0.45   # between replayed tray moves at ×1
 BAR_HEIGHT = 66         # the control bar at the bottom, kept free by the game screen
 SPEEDS = {arcade.key.KEY_1: 1, arcade.key.KEY_2: 2, arcade.key.KEY_4: 4}
+BUTTON_WIDTH = 110.0    # the bar's buttons at least this wide where the window has room
+STATUS_SIZE = 12        # the status line's font size, and the smallest it is shrunk to
+STATUS_SMALLEST = 9
 
 
 class ReplayView(arcade.View):
@@ -50,8 +53,9 @@ class ReplayView(arcade.View):
                         Button(_("Speed ×{n}").format(n=localise_digits("1")), self.next_speed,
                                font_size=13),
                         Button(_("Back"), self.back, font_size=13)]
-        self.status = Text(self.label, 0, 0, theme.ACCENT, 12, font_name=theme.FONT,
-                                  bold=True, anchor_x="center", anchor_y="center")
+        self.status = Text(self.label, 0, 0, theme.ACCENT, STATUS_SIZE, font_name=theme.FONT,
+                           bold=True, anchor_x="center", anchor_y="center")
+        self._status_shown = ""  # the whole status line the status text was fitted for
         self._place_status()
 
     def _start(self) -> None:
@@ -75,16 +79,62 @@ class ReplayView(arcade.View):
         return self.index >= len(self.actions)
 
     def _place_status(self) -> None:
+        """The control bar: its buttons in one row, each as wide as its longest label
+        needs (shrunk alike when the window is too narrow for them all), and the
+        status line under them, fitted inside the window (:meth:`_fit_status`)."""
         width = self.window.width
         self.status.position = (width / 2, 12)
-        fit_text(self.status, width - 16, BAR_HEIGHT - 42, 12)
-        # the first button wider: its longest label ("↺ From the start") at full size
-        bw, bh, gap = min(130.0, (width - 50) / 4.35), 30.0, 8
-        widths = [1.35 * bw] + [bw] * (len(self.buttons) - 1)
+        self._status_shown = ""
+        self._fit_status()
+        gap, bh = 8.0, 30.0
+        room = width - 16 - gap * (len(self.buttons) - 1)
+        need = [self._widest_label(button, labels) for button, labels
+                in zip(self.buttons, self._button_labels(), strict=True)]
+        widths = [max(n, BUTTON_WIDTH) for n in need]
+        if sum(widths) > room:
+            widths = [n * room / sum(need) for n in need]
         left = width / 2 - (sum(widths) + gap * (len(widths) - 1)) / 2
         for button, wide in zip(self.buttons, widths, strict=True):
             button.place(Rect(left, 30, wide, bh), 13)
             left += wide + gap
+
+    def _button_labels(self) -> list[list[str]]:
+        """Every label each button of the bar can show."""
+        speeds = sorted(SPEEDS.values())
+        return [[_("↺ From the start"), _("▶ Play"), _("❚❚ Pause")], [_("Step ▶")],
+                [_("Speed ×{n}").format(n=localise_digits(str(n))) for n in speeds],
+                [_("Back")]]
+
+    @staticmethod
+    def _widest_label(button: Button, labels: list[str]) -> float:
+        shown = button.label
+        widest = 0.0
+        for label in labels:
+            button.label = label
+            widest = max(widest, button.natural_width(13))
+        button.label = shown
+        return widest
+
+    def _fit_status(self) -> None:
+        """The status line inside the window at a readable size: whole; without the
+        keys when it does not fit (the buttons say them too); then with the title
+        shortened ("…"), never cut by the window's edges."""
+        full = self._status_text()
+        if full == self._status_shown:
+            return
+        self._status_shown = full
+        room, high = self.window.width - 16, BAR_HEIGHT - 42
+        status, keys = self._status_parts()
+        for text in (f"{status}  ·  {keys}", status):
+            self.status.text = text
+            fit_text(self.status, room, high, STATUS_SIZE, smallest=STATUS_SMALLEST)
+            if self.status.content_width <= room:
+                return
+        title, state = self.label, status[len(self.label):]
+        while len(title) > 1 and self.status.content_width > room:
+            title = title[:-1]
+            self.status.text = title.rstrip() + "…" + state
+            fit_text(self.status, room, high, STATUS_SIZE, smallest=STATUS_SMALLEST)
 
     def toggle(self) -> None:
         """Pause or play on; at the end, play it all again from the start."""
@@ -104,11 +154,18 @@ class ReplayView(arcade.View):
     def animating(self) -> bool:
         return (self.playing and not self.finished) or self.inner.animating()
 
-    def _status_text(self) -> str:
+    def _status_parts(self) -> tuple[str, str]:
+        """The status line's two parts: the title with the state, speed and actions
+        played ("Replay: Tiered Blocks  ▶ ×1  3/40"), and the keys."""
         state = _("end") if self.finished else ("▶" if self.playing else "❚❚")
         return (f"{self.label}  {state} ×{localise_digits(str(self.speed))}  "
-                + localise_digits(f"{min(self.index, len(self.actions))}/{len(self.actions)}")
-                + "  ·  " + _("Space ❚❚  → step  1/2/4  Esc"))
+                + localise_digits(f"{min(self.index, len(self.actions))}/{len(self.actions)}"),
+                _("Space ❚❚  → step  1/2/4  Esc"))
+
+    def _status_text(self) -> str:
+        """The whole status line (what :meth:`_fit_status` shortens when it must)."""
+        status, keys = self._status_parts()
+        return f"{status}  ·  {keys}"
 
     # -- playing ---------------------------------------------------------------------------
 
@@ -153,10 +210,7 @@ class ReplayView(arcade.View):
         if self.playing:
             self.advance(delta_time * self.speed)
         self.inner.on_update(delta_time)
-        text = self._status_text()
-        if self.status.text != text:
-            self.status.text = text
-            fit_text(self.status, self.window.width - 16, BAR_HEIGHT - 42, 12)
+        self._fit_status()
         self.buttons[0].label = _("↺ From the start") if self.finished \
             else _("▶ Play") if not self.playing else _("❚❚ Pause")
         self.buttons[1].enabled = not self.finished

@@ -69,6 +69,16 @@ def display(ruleset: blockyard.Ruleset) -> Display:
     return ruleset.display.in_language(language())
 
 
+def best_combo_text(shown: Display, factor: int) -> str:
+    """A game's or a ruleset's best combo as the summary and the statistics say it:
+    the factor alone ("×3"), or "—" when no move made a combo the ruleset shows
+    (below its ``combo_from``: a single clearing move is no combo; a ruleset with
+    no combo words has none)."""
+    if not shown.combo_text(factor):
+        return "—"
+    return _("×{n}").format(n=format_number(factor))
+
+
 def ruleset_name(ruleset: blockyard.Ruleset) -> str:
     """The ruleset's name in the player's language (its own name when not translated)."""
     return ruleset.name_in(language())

@@ -14,7 +14,14 @@ from .i18n import N_, _, format_number, ngettext
 from .layout import Rect
 from .leaderboard_view import was_submitted
 from .menus import KeyGuard
-from .rulewords import area_count, best_shared_with, display, engine_text, over_words
+from .rulewords import (
+    area_count,
+    best_combo_text,
+    best_shared_with,
+    display,
+    engine_text,
+    over_words,
+)
 from .text import Text
 from .widgets import Button, click_buttons, fit_text, hover_buttons, piece_sprites
 
@@ -47,6 +54,7 @@ class SummaryView(arcade.View):
         self.submit.visible = session.submit_game is not None and not was_submitted(game) \
             and blockyard.gamecheck.chosen_start(game) is None
         self.copy = Button(_("Copy code"), self.copy_code, font_size=15)
+        self.copied = False  # the code was put on the clipboard
         if summary.new_record and fresh:  # not again when coming back from the statistics
             session.sounds.play("record")
         self.code = challenge_code(game)
@@ -84,16 +92,10 @@ class SummaryView(arcade.View):
         n = s.lines_cleared
         lines.append((area_count(self.game.mode, n), theme.TEXT, 16, False))
         if self.session.challenge is not None:
-            beat = s.points > self.session.challenge
-            lines.append(((_("Challenge: {points} vs {target} — beaten!") if beat
-                           else _("Challenge: {points} vs {target} — not beaten")).format(
-                              points=format_number(s.points),
-                              target=format_number(self.session.challenge)),
-                          theme.GOOD if beat else theme.BAD, 16, True))
+            lines.append(challenge_line(s.points, self.session.challenge))
         if self.game.mode.has_tray and shown.score:
             # the factor alone: the rule file's combo words ("Combo x2") would say it twice
-            combo = _("×{n}").format(n=format_number(s.best_combo)) \
-                if shown.combo_text(s.best_combo) else "—"
+            combo = best_combo_text(shown, s.best_combo)
             lines.append((_("Best combo: {combo}").format(combo=combo), theme.TEXT, 16, False))
             if s.failed_pieces:
                 lines.append((_("Did not fit:") if s.over_reason == "stuck"
@@ -140,20 +142,42 @@ class SummaryView(arcade.View):
         self.again.place(Rect(width / 2 - bw - 10 * scale, row, bw, bh), 18 * scale)
         self.change.place(Rect(width / 2 + 10 * scale, row, bw, bh), 18 * scale)
         above = y - 10 * scale - (self.tip.content_height + 14 * scale if self.tip.text else 0)
+        code_y = max(row + bh + 28 * scale, above - 10 * scale)
         self.code_text = Text(
             _("Challenge a friend: {code}").format(code=self.code) if self.code else "",
-            width / 2, max(row + bh + 28 * scale, above - 10 * scale),
-            theme.TEXT, 15 * scale, font_name=theme.FONT, bold=True, anchor_x="center",
-            anchor_y="center")
+            width / 2, code_y, theme.TEXT, 15 * scale, font_name=theme.FONT, bold=True,
+            anchor_x="center", anchor_y="center")
         self.submit.place(Rect(8, height - 8 - 40 * scale, 150 * scale, 40 * scale), 15 * scale)
-        self.copy.place(Rect(width - 8 - 150 * scale, height - 8 - 40 * scale, 150 * scale,
-                             40 * scale), 15 * scale)
+        self._place_copy(width, code_y, scale)
+
+    def _place_copy(self, width: float, code_y: float, scale: float) -> None:
+        """Copy beside the code it copies, the two centred together on one row (the
+        code's text made smaller when the row would not fit the window)."""
+        if not self.code:
+            self.copy.place(Rect(0, 0, 0, 0))
+            return
+        gap, high = 12 * scale, 36 * scale
+        shown, wide = self.copy.label, 0.0
+        for label in (_("Copy code"), _("Copied ✓")):  # as wide before as after a copy
+            self.copy.label = label
+            wide = max(wide, self.copy.natural_width(15 * scale))
+        self.copy.label = shown
+        room = width - 24 - gap - wide
+        fit_text(self.code_text, room, high, 15 * scale, smallest=9.0)
+        left = width / 2 - (self.code_text.content_width + gap + wide) / 2
+        self.code_text.anchor_x = "left"
+        self.code_text.x = left
+        self.copy.place(Rect(left + self.code_text.content_width + gap, code_y - high / 2,
+                             wide, high), 15 * scale)
 
     def rebuild(self) -> None:
         """Build the texts again in the language now chosen."""
         self.again.label = _("Play again")
         self.change.label = _("Change ruleset")
         self.watch.label = _("Watch replay")
+        self.stats.label = _("Statistics")
+        self.submit.label = _("Submit")
+        self.copy.label = _("Copied ✓") if self.copied else _("Copy code")
         self._layout()
 
     def watch_replay(self) -> None:
@@ -168,9 +192,12 @@ class SummaryView(arcade.View):
         self.session.show_stats(self.game.ruleset, back)
 
     def copy_code(self) -> None:
-        """Put the challenge code on the clipboard (Ctrl+C)."""
+        """Put the challenge code on the clipboard (Ctrl+C); the button says it is
+        done ("Copied ✓") from then on."""
         if self.code:
             self.window.set_clipboard_text(self.code)
+            self.copied = True
+            self.copy.label = _("Copied ✓")
 
     def submit_game(self) -> None:
         """Send the game to the server (U): its score and rank there."""
@@ -229,6 +256,20 @@ class SummaryView(arcade.View):
             self.show_stats()
         elif symbol == arcade.key.U and self.submit.visible:
             self.submit_game()
+
+
+def challenge_line(points: int, target: int) -> tuple[str, theme.Color, float, bool]:
+    """The summary's line on a challenge code's score: beaten only by more points
+    (the code's score is the one to beat), a tie when equal (neither player
+    beat the other: a shared place, as at an online table), else not beaten."""
+    if points > target:
+        words, colour = _("Challenge: {points} vs {target} — beaten!"), theme.GOOD
+    elif points == target:
+        words, colour = _("Challenge: {points} vs {target} — a tie"), theme.ACCENT
+    else:
+        words, colour = _("Challenge: {points} vs {target} — not beaten"), theme.BAD
+    return (words.format(points=format_number(points), target=format_number(target)),
+            colour, 16, True)
 
 
 def challenge_code(game: blockyard.Game) -> str:

@@ -223,11 +223,19 @@ def _language(which: int, shaped: bool) -> str | None:
 STACKED_NGA = re.compile("ङ्[गम](?!\u094d)[\u0900-\u0903\u093a-\u094c\u094e\u094f"
                          "\u0955-\u0957\u0962\u0963]*")
 
+STACKING_LANGUAGE = "hi"
+"""The language a stacked ङ syllable is shaped in: the font's default Devanagari
+forms (those of Hindi), which stack it. Given by name, never left unset: shaping
+with no language takes the language of the process's locale, so on a desktop in
+Nepali (``LANG=ne_NP.UTF-8``) an unset language is Nepali again and the halant
+shows (tests/frontend/test_nepali_conjuncts.py draws it under that locale)."""
+
 
 def shaping_runs(text: str, shaped: bool = True) -> list[tuple[int, str, str | None]]:
     """``text`` cut into the runs shaped one by one: ``(font, characters, language)``,
     the :func:`runs` with each stacked ङ syllable (:data:`STACKED_NGA`) of a
-    Devanagari run shaped on its own without the Nepali language, so it stacks."""
+    Devanagari run shaped on its own in :data:`STACKING_LANGUAGE` instead of
+    Nepali, so it stacks."""
     out: list[tuple[int, str, str | None]] = []
     for which, part in runs(text):
         language = _language(which, shaped)
@@ -238,7 +246,7 @@ def shaping_runs(text: str, shaped: bool = True) -> list[tuple[int, str, str | N
         for match in STACKED_NGA.finditer(part):
             if match.start() > start:
                 out.append((which, part[start:match.start()], language))
-            out.append((which, match.group(), None))
+            out.append((which, match.group(), STACKING_LANGUAGE))
             start = match.end()
         if start < len(part):
             out.append((which, part[start:], language))

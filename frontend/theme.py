@@ -19,7 +19,7 @@ THEMES: dict[str, dict[str, Color]] = {
         "TEXT": (236, 238, 248, 255), "MUTED": (150, 158, 190, 255),
         "ACCENT": (255, 204, 64, 255), "GOOD": (96, 220, 140, 255), "BAD": (240, 96, 96, 255),
         "PANEL": (44, 50, 84, 255), "PANEL_HOVER": (64, 72, 118, 255),
-        "OVERLAY": (10, 12, 24, 200), "GLOW": (255, 250, 220, 160),
+        "OVERLAY": (10, 12, 24, 200), "SCRIM": (10, 12, 24, 140), "GLOW": (255, 250, 220, 160),
         "DISABLED": (30, 34, 56, 255), "DISABLED_EDGE": (70, 76, 110, 255),
         "DISABLED_TEXT": (120, 126, 156, 255), "BUTTON_EDGE": (96, 106, 160, 255),
         "SELECTED": (255, 204, 64, 70), "NO_FIT": (24, 24, 32, 170),
@@ -34,7 +34,8 @@ THEMES: dict[str, dict[str, Color]] = {
         "TEXT": (22, 26, 44, 255), "MUTED": (78, 86, 114, 255),
         "ACCENT": (150, 82, 0, 255), "GOOD": (20, 120, 56, 255), "BAD": (186, 28, 28, 255),
         "PANEL": (214, 220, 236, 255), "PANEL_HOVER": (188, 198, 228, 255),
-        "OVERLAY": (238, 240, 246, 215), "GLOW": (255, 170, 0, 150),
+        "OVERLAY": (238, 240, 246, 215), "SCRIM": (22, 26, 44, 110),
+        "GLOW": (255, 170, 0, 150),
         "DISABLED": (226, 228, 236, 255), "DISABLED_EDGE": (176, 180, 198, 255),
         "DISABLED_TEXT": (120, 124, 144, 255), "BUTTON_EDGE": (110, 122, 176, 255),
         "SELECTED": (150, 82, 0, 50), "NO_FIT": (60, 60, 72, 140),
@@ -49,7 +50,7 @@ THEMES: dict[str, dict[str, Color]] = {
         "TEXT": (255, 255, 255, 255), "MUTED": (225, 225, 225, 255),
         "ACCENT": (255, 240, 0, 255), "GOOD": (0, 255, 120, 255), "BAD": (255, 90, 90, 255),
         "PANEL": (16, 16, 16, 255), "PANEL_HOVER": (0, 0, 150, 255),
-        "OVERLAY": (0, 0, 0, 235), "GLOW": (255, 240, 0, 170),
+        "OVERLAY": (0, 0, 0, 235), "SCRIM": (0, 0, 0, 160), "GLOW": (255, 240, 0, 170),
         "DISABLED": (0, 0, 0, 255), "DISABLED_EDGE": (150, 150, 150, 255),
         "DISABLED_TEXT": (165, 165, 165, 255), "BUTTON_EDGE": (255, 240, 0, 255),
         "SELECTED": (255, 240, 0, 80), "NO_FIT": (0, 0, 0, 200),
@@ -74,7 +75,10 @@ GOOD: Color = THEMES["dark"]["GOOD"]
 BAD: Color = THEMES["dark"]["BAD"]
 PANEL: Color = THEMES["dark"]["PANEL"]
 PANEL_HOVER: Color = THEMES["dark"]["PANEL_HOVER"]
-OVERLAY: Color = THEMES["dark"]["OVERLAY"]
+OVERLAY: Color = THEMES["dark"]["OVERLAY"]  # behind a bar of controls over a screen
+# over a screen under a dialog: dims it, a dark veil in every theme (a light one
+# washed the light theme's board out to white); the dialog stands on a CARD
+SCRIM: Color = THEMES["dark"]["SCRIM"]
 GLOW: Color = THEMES["dark"]["GLOW"]
 DISABLED: Color = THEMES["dark"]["DISABLED"]
 DISABLED_EDGE: Color = THEMES["dark"]["DISABLED_EDGE"]

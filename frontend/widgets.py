@@ -207,6 +207,18 @@ def piece_sprites(cells: Iterable[tuple[int, int]], color: theme.Color, size: fl
     return out
 
 
+def draw_card(rect: Rect) -> None:
+    """The card a dialog's texts and buttons stand on, over the screen's scrim
+    (``theme.SCRIM``): the screen's background colour with an edge, so the dialog
+    reads as on the plain screen whatever is under it."""
+    if rect.width <= 0 or rect.height <= 0:
+        return
+    arcade.draw_lrbt_rectangle_filled(rect.left, rect.right, rect.bottom, rect.top,
+                                      theme.BACKGROUND)
+    arcade.draw_lrbt_rectangle_outline(rect.left, rect.right, rect.bottom, rect.top,
+                                       theme.BUTTON_EDGE, 2)
+
+
 class PauseMenu:
     """The pause overlay of the game screens: Resume, Restart, Back to launcher,
     How to play, Settings. Keys while open: ↑/↓ choose, Enter or Space pick,
@@ -228,6 +240,7 @@ class PauseMenu:
         if settings is not None:
             self.buttons.append(Button(_("Settings"), self._then_close(settings), font_size=20))
         self.size = (0.0, 0.0)
+        self.pad = 16.0  # the card's margin around what stands on it
 
     def _then_close(self, action: Callable[[], None]) -> Callable[[], None]:
         def run() -> None:
@@ -251,11 +264,34 @@ class PauseMenu:
         for i, button in enumerate(self.buttons):
             button.place(Rect(width / 2 - 150 * scale, top - (i + 1) * step,
                               300 * scale, step * 0.78), 20 * scale)
+        self.pad = 16 * scale
+
+    def card_texts(self) -> list[arcade.Text]:
+        """The texts that stand on the card with the buttons (a menu with more texts
+        names them too)."""
+        return [self.title]
+
+    @property
+    def card(self) -> Rect:
+        """The card behind the menu's texts and buttons, wherever they were placed
+        (a menu made from this one may move its title)."""
+        shown = [b.rect for b in self.buttons if b.visible and b.rect.width > 0]
+        for text in self.card_texts():
+            w, h = text.content_width, text.content_height
+            shown.append(Rect(text.x - w / 2, text.y - h / 2, w, h))
+        if not shown:
+            return Rect(0, 0, 0, 0)
+        left = min(r.left for r in shown) - self.pad
+        right = max(r.right for r in shown) + self.pad
+        bottom = min(r.bottom for r in shown) - self.pad
+        top = max(r.top for r in shown) + self.pad
+        return Rect(left, bottom, right - left, top - bottom)
 
     def draw(self) -> None:
         if not self.open:
             return
-        arcade.draw_lrbt_rectangle_filled(0, self.size[0], 0, self.size[1], theme.OVERLAY)
+        arcade.draw_lrbt_rectangle_filled(0, self.size[0], 0, self.size[1], theme.SCRIM)
+        draw_card(self.card)
         self.title.draw()
         focus_buttons(self.buttons, self.buttons[self.index])
         for button in self.buttons:

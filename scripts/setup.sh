@@ -13,10 +13,13 @@ if [ "${1:-}" = "test" ]; then
     .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test,standalone,server]"
     # (the example third-party plugin, examples/blockyard-diagonals, is installed
     # into a temporary folder and tested by tests/test_modding.py itself)
-    # libfribidi0: Pillow's Raqm layout (Nepali shaping) loads it at run time
+    # libfribidi0: Pillow's Raqm layout (Nepali shaping) loads it at run time;
+    # locales: the ne_NP locale source, which tests/frontend/test_nepali_conjuncts.py
+    # compiles into a temporary folder to draw Nepali under a Nepali locale
     if ! command -v Xvfb >/dev/null || ! command -v xdotool >/dev/null \
-            || ! ldconfig -p 2>/dev/null | grep -q libfribidi.so.0; then
-        packages="xvfb xdotool libgl1-mesa-dri libglx-mesa0 fonts-dejavu-core libfribidi0"
+            || ! ldconfig -p 2>/dev/null | grep -q libfribidi.so.0 \
+            || [ ! -f /usr/share/i18n/locales/ne_NP ]; then
+        packages="xvfb xdotool libgl1-mesa-dri libglx-mesa0 fonts-dejavu-core libfribidi0 locales"
         if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
         echo "installing $packages for the frontend tests"
         $sudo apt-get update -qq

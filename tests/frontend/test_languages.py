@@ -206,5 +206,5 @@ def test_nga_conjuncts_are_stacked_where_the_shipped_font_can_stack_them():
     assert np.abs(line[:, :nepali.shape[1] - 2] - nepali[:, :-2]).max() <= 2
     assert np.abs(drawn("अङ्क") - pillow("अङ्क", "ne")).max() <= 2  # the halant stays
     assert text.shaping_runs("अङ्ग्रेजी ढुङ्गामा") == [
-        (text._DEVANAGARI, "अङ्ग्रेजी ढु", "ne"), (text._DEVANAGARI, "ङ्गा", None),
+        (text._DEVANAGARI, "अङ्ग्रेजी ढु", "ne"), (text._DEVANAGARI, "ङ्गा", text.STACKING_LANGUAGE),
         (text._DEVANAGARI, "मा", "ne")]
