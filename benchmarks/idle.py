@@ -43,14 +43,14 @@ SEEN = ("import blockyard; from blockyard.frontend.persistence import Settings; 
 
 ONLINE_SCREENS = {
     "lobby": "from blockyard.frontend import app; "
-             "app.BlockyardApp.show_start = app.BlockyardApp.show_lobby; app.run()",
+             "app.BlockyardApp.show_start = lambda self: self.show('lobby'); app.run()",
     # the table is remembered: the window reopens on it (the duel, the opponent idle)
     "duel, waiting": "from blockyard.frontend.app import run; run()",
 }
 SERVER_START_SECONDS = 60.0
 
 SIGN_IN = (
-    "import os; from blockyard.frontend.online_account import OnlineAccount; "
+    "import os; from blockyard.frontend.online.account import OnlineAccount; "
     "OnlineAccount(os.environ['IDLE_SERVER'], os.environ['IDLE_NAME'], "
     "os.environ['IDLE_TOKEN']).save(); "
     "table = os.environ.get('IDLE_TABLE'); "

@@ -26,6 +26,7 @@ from blockyard.replays import Replay, ReplayError, load_replay, save_replay
 from . import i18n, theme
 from .game_screen import GameScreen
 from .i18n import _, format_number, ngettext
+from .online.account import FeedKeeper, OnlineAccount
 from .persistence import (
     DiskFullError,
     ReadOnlyError,
@@ -45,7 +46,7 @@ from .persistence import (
 )
 from .plugin_fault import use_window_watchdog
 from .rulewords import ruleset_name
-from .screens import game_view
+from .screens import game_view, open_screen
 from .session import Session
 
 if TYPE_CHECKING:
@@ -186,12 +187,9 @@ class BlockyardApp:
         except Exception as exc:  # no audio driver, an unwritable data folder
             self.sounds.problem = f"{type(exc).__name__}: {exc}"
         self.apply_settings(rebuild=False)
-        from .online_account import OnlineAccount
-
         self.online = OnlineAccount.load(self.notices)  # the server and account, if any
         # the signed-in player's own live connection: invitations, players online
-        self.feed: PlayerFeed | None = None
-        self._feed_key: tuple[str, str] | None = None
+        self.feeds = FeedKeeper(self.online)
         self.duel: Duel | None = None  # while one is played
         self.playing: SavedGame | None = None
         # what the plugins of the game on screen held when it was last found to be
@@ -227,9 +225,15 @@ class BlockyardApp:
             after_action=self.after_action, finish_game=self.finish_game,
             count_hint=self.count_hint, count_time=self.count_time,
             watch_replay=self.watch_replay,
-            change_setting=self.change_setting, show_online=self.show_online,
-            submit_game=self.submit_online if self.online.signed_in else None,
+            change_setting=self.change_setting, show_online=self._show_online,
+            submit_game=self._submit if self.online.signed_in else None,
             challenge=self.challenge_score, duel=self.duel, last_replay=self.last_replay)
+
+    def _show_online(self, back: Callable[[], None]) -> None:
+        self.show("online-settings", back=back)
+
+    def _submit(self, game: blockyard.Game, back: Callable[[], None]) -> None:
+        self.show("submit", game=game, back=back)
 
     def count_hint(self, game: blockyard.Game) -> None:
         """Count a hint used in the game on screen (saved with it, shown in its summary)."""
@@ -412,87 +416,31 @@ class BlockyardApp:
 
         self.window.show_view(SettingsView(self.session(), back or self.show_launcher))
 
-    def show_online(self, back: Callable[[], None] | None = None) -> None:
-        """Settings → Online: the server's address and the account."""
-        from .online_view import OnlineSettingsView
-
-        self.window.show_view(OnlineSettingsView(self.online, back or self.show_launcher))
-
-    def show_lobby(self) -> None:
-        """The lobby of the server set in Settings → Online (the launcher's entry)."""
-        from .lobby_view import LobbyView
-
-        self.window.show_view(LobbyView(self.online, self.open_table,
-                                        lambda: self.show_online(self.show_lobby),
-                                        self.show_launcher,
-                                        leaderboards=lambda: self.show_leaderboard(
-                                            self.settings.last_ruleset or "",
-                                            back=self.show_lobby),
-                                        feed=self.player_feed()))
+    def show(self, name: str, /, **arguments: Any) -> bool:
+        """Open the screen registered as ``name`` (:mod:`.screens`: the online
+        screens and the others a package registers) with ``arguments``, its
+        opener's keyword arguments; whether there was one to show."""
+        view = open_screen(name, self, **arguments)
+        if view is None:
+            return False
+        self.window.show_view(view)
+        return True
 
     def player_feed(self) -> PlayerFeed | None:
         """The signed-in player's own live connection (pending invitations, players
         online), started when a player is signed in, started again for another
         account or server, closed when signed out; ``None`` when not signed in."""
-        online = self.online
-        key = (online.server, online.token) if online.signed_in else None
-        if key != self._feed_key:
-            self.close_player_feed()
-            if key is not None:
-                from blockyard.online import Client, OnlineError
-
-                try:
-                    self.feed = Client(online.server, online.token).feed()
-                except (OnlineError, ValueError):  # an address that is not one
-                    self.feed = None
-            self._feed_key = key
-        return self.feed
+        return self.feeds.feed()
 
     def close_player_feed(self) -> None:
         """Close the player's own live connection (without waiting for its thread)."""
-        if self.feed is not None:
-            self.feed.close(wait=False)
-        self.feed, self._feed_key = None, None
-
-    def show_leaderboard(self, ruleset_id: str, date: Any = None,
-                         back: Callable[[], None] | None = None) -> None:
-        """A ruleset's leaderboard on the server (``date``: a daily ruleset's day)."""
-        from .leaderboard_view import LeaderboardView
-
-        rulesets = [info.id for info in blockyard.list_rulesets() if info.error is None]
-        self.window.show_view(LeaderboardView(
-            self.online, ruleset_id if ruleset_id in rulesets else rulesets[0], rulesets,
-            lambda replay, again: self.watch_replay(replay, again),
-            back or self.show_launcher, date))
-
-    def submit_online(self, game: blockyard.Game, back: Callable[[], None]) -> None:
-        """Send a finished game to the server and show its score and rank."""
-        from .leaderboard_view import SubmitView
-
-        def board(ruleset_id: str, date: Any) -> None:
-            self.show_leaderboard(ruleset_id, date, back)
-
-        self.window.show_view(SubmitView(self.online, game, board, back))
+        self.feeds.close()
 
     def show_start(self) -> None:
         """The first screen: the table a window closed mid-duel was playing at
         (reopened with every move so far), else the launcher."""
-        from .online_table import remembered_table
-
-        code = remembered_table(self.online.server, self.online.name) \
-            if self.online.signed_in else None
-        if code is None:
+        if not self.show("reopened-table"):
             self.show_launcher()
-            return
-        from blockyard.online import parse_table_code
-
-        self.open_table(parse_table_code(code)[0], code if "-" in code else "", None)
-
-    def open_table(self, table_id: int, code: str, seat: int | None) -> None:
-        """Show a live table of the server (``seat``: the player's, ``None`` watching)."""
-        from .online_table import open_table
-
-        open_table(self.session(), self.online, table_id, code, self.show_lobby)
 
     def show_help(self, ruleset: str | blockyard.Ruleset,
                   back: Callable[[], None] | None = None) -> None:

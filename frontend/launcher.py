@@ -567,7 +567,7 @@ class LauncherView(arcade.View):
     def choose(self, index: int) -> None:
         entry = self.entries[index]
         if entry.family == "online":
-            self.app.show_lobby()
+            self.app.show("lobby")
             return
         if entry.error is not None:
             self.show_unavailable(entry)

@@ -12,8 +12,8 @@ import blockyard
 from . import theme
 from .i18n import N_, _, format_number, ngettext
 from .layout import Rect
-from .leaderboard_view import was_submitted
 from .menus import KeyGuard
+from .online.leaderboard_view import was_submitted
 from .rulewords import (
     area_count,
     best_combo_text,

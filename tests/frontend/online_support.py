@@ -59,7 +59,7 @@ def account(server: Server, prefix: str) -> Client:
 
 def sign_in_window(ui, server: Server, prefix: str = "win") -> Client:
     """A new account, signed in on the window too (saved as the player's)."""
-    from blockyard.frontend.online_account import OnlineAccount
+    from blockyard.frontend.online.account import OnlineAccount
 
     client = account(server, prefix)
     ui.app.online = OnlineAccount(server.url.removeprefix("http://"), client.name, client.token)
@@ -80,11 +80,11 @@ def until(live: LiveTable, kind: str) -> dict[str, Any]:
 def start_duel(ui, server: Server):
     """A table opened from the window's lobby (mouse: New table, Open the table)
     and joined by a second player: ``(me, view, bob, bob_live, table_id, seed)``."""
-    from blockyard.frontend.lobby_view import NewTableView
-    from blockyard.frontend.online_table import LiveDuelView, WaitingView
+    from blockyard.frontend.online.lobby_view import NewTableView
+    from blockyard.frontend.online.table_view import LiveDuelView, WaitingView
 
     me = sign_in_window(ui, server)
-    ui.app.show_lobby()
+    ui.app.show("lobby")
     lobby = ui.view
     pump_until(ui, lambda: lobby.pending is None)
     ui.click(lobby.new_button.rect.center_x, lobby.new_button.rect.center_y)
@@ -140,8 +140,8 @@ def submit_a_daily_game(ui, server: Server, prefix: str):
     """A new account signed in on the window plays one move of today's daily game,
     ends the round (confirmed) and presses U on its summary: ``(client, name,
     game, submit view)`` once the server answered the submission."""
-    from blockyard.frontend.leaderboard_view import SubmitView
-    from blockyard.frontend.online_account import OnlineAccount
+    from blockyard.frontend.online.account import OnlineAccount
+    from blockyard.frontend.online.leaderboard_view import SubmitView
     from blockyard.frontend.summary_view import SummaryView
 
     client = Client(server.url)
@@ -169,9 +169,9 @@ LANGUAGES = ("en", "de", "es", "ne")
 
 def open_online(ui):
     """The online page (server and account), straight from the app."""
-    from blockyard.frontend.online_view import OnlineSettingsView
+    from blockyard.frontend.online.settings_view import OnlineSettingsView
 
-    ui.app.show_online()
+    ui.app.show("online-settings")
     ui.pump(2)
     assert isinstance(ui.view, OnlineSettingsView)
     return ui.view

@@ -9,7 +9,7 @@ from __future__ import annotations
 from online_support import close, lit, open_online, pump_until, ringed, sign_in_window
 
 from blockyard.frontend import theme
-from blockyard.frontend.lobby_view import LobbyView, NewTableView
+from blockyard.frontend.online.lobby_view import LobbyView, NewTableView
 from blockyard.frontend.pages import SettingsView
 
 
@@ -54,7 +54,7 @@ def test_focus_and_pointer_choose_one_button_at_a_time(ui, server):
 def test_the_lobby_and_the_pause_menu_choose_one_thing_at_a_time(ui, server):
     me = sign_in_window(ui, server)
     table = me.create_table("eu-classic", seats=2)
-    ui.app.show_lobby()
+    ui.app.show("lobby")
     lobby = ui.view
     assert isinstance(lobby, LobbyView)
     pump_until(ui, lambda: lobby.pending is None and lobby.rows)

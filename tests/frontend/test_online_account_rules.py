@@ -15,8 +15,8 @@ from online_support import LANGUAGES, SIZES, open_online, pump_until, resize
 import blockyard
 from blockyard import accountrules, online
 from blockyard.frontend import i18n
-from blockyard.frontend.online_account import OnlineAccount
-from blockyard.frontend.online_errors import kind_text
+from blockyard.frontend.online.account import OnlineAccount
+from blockyard.frontend.online.errors import kind_text
 
 
 def test_the_sign_up_form_says_and_checks_the_rules(ui, server, english):

@@ -21,8 +21,8 @@ from online_support import (
 
 from blockyard import online
 from blockyard.frontend import i18n, theme
-from blockyard.frontend.online_errors import kind_text
-from blockyard.frontend.online_table import LiveDuelView, banner_height
+from blockyard.frontend.online.errors import kind_text
+from blockyard.frontend.online.table_view import LiveDuelView, banner_height
 
 
 def test_the_connection_banner_hides_no_control(ui, tmp_path, english):
@@ -35,7 +35,7 @@ def test_the_connection_banner_hides_no_control(ui, tmp_path, english):
         bob = account(own, "bob")
         table = me.create_table("eu-classic", seats=2)
         bob.join(table.id)
-        ui.app.open_table(table.id, "", 0)
+        ui.app.show("table", table_id=table.id)
         pump_until(ui, lambda: isinstance(ui.view, LiveDuelView) and ui.view.table.games)
         view = ui.view
         top_before = view.menu_button.rect.top
@@ -85,12 +85,12 @@ def test_a_refused_table_connection_is_said_in_words(ui, server, english):
     me = sign_in_window(ui, server)
     owner = account(server, "own")
     private = owner.create_table("eu-classic", seats=2, private=True)
-    ui.app.open_table(private.id, "", None)
+    ui.app.show("table", table_id=private.id)
     view = ui.view
     table = getattr(view, "session", None) or getattr(view, "table", None)
     pump_until(ui, lambda: table.connection == "closed")
     assert table.closed_kind == online.PRIVATE_TABLE
-    from blockyard.frontend.online_table import connection_banner
+    from blockyard.frontend.online.table_view import connection_banner
 
     assert connection_banner(table) == "Disconnected. " + kind_text(online.PRIVATE_TABLE)
     # the waiting screen is laid out below the banner, at every size
@@ -110,18 +110,19 @@ def test_a_refused_table_connection_is_said_in_words(ui, server, english):
 @pytest.mark.parametrize("code", LANGUAGES)
 def test_the_banner_hides_nothing_on_a_live_sudoku_bloxx_table(ui, english, code):
     """The falling game's live screen is laid out below the banner too."""
-    from blockyard.frontend.online_table import LiveFallingView, TableSession, live_view
+    from blockyard.frontend.online.table_view import LiveFallingView, live_view
+    from blockyard.tablesession import TableSession
 
     ui.app.show_launcher()
     ui.pump(1)
     # watched (no seat): its stones do not fall while the test takes its time
     table = TableSession(QuietLive(), "watcher", "")
-    table._take({"type": "table", "id": 13, "ruleset_id": "sudoku-bloxx", "seed": 5,
+    table.take({"type": "table", "id": 13, "ruleset_id": "sudoku-bloxx", "seed": 5,
                  "seats": ["me", "you"], "status": "playing", "round": 1})
     view = live_view(ui.app.session(), table, lambda: None)
     assert isinstance(view, LiveFallingView)
     ui.window.show_view(view)
-    table._take({"type": "connection", "state": "lost", "reason": "x", "kind": "unreachable"})
+    table.take({"type": "connection", "state": "lost", "reason": "x", "kind": "unreachable"})
     i18n.set_language(code)
     view.banner.text = ""
     view._sync_table()

@@ -8,8 +8,8 @@ from online_support import account, choose_rules, pump_until, sign_in_window, st
 
 import blockyard
 from blockyard.frontend.launcher import LauncherView
-from blockyard.frontend.lobby_view import LobbyView, NewTableView
-from blockyard.frontend.online_table import LiveDuelView, WaitingView
+from blockyard.frontend.online.lobby_view import LobbyView, NewTableView
+from blockyard.frontend.online.table_view import LiveDuelView, WaitingView
 from blockyard.online import Client
 
 
@@ -122,7 +122,7 @@ def test_a_dropped_connection_and_a_reopened_window_keep_every_move(ui, server):
         view.table.close()
         ui.app.show_launcher()
         ui.pump(2)
-        ui.app.show_lobby()
+        ui.app.show("lobby")
         lobby = ui.view
         pump_until(ui, lambda: lobby.pending is None and lobby.rows)
         index = [t.id for t in lobby.tables].index(table_id)
@@ -147,7 +147,7 @@ def test_a_full_table_is_watched(ui, server):
         view.table.close()
         # a third player's window: the table is full, so it is watched
         sign_in_window(ui, server, "carol")
-        ui.app.show_lobby()
+        ui.app.show("lobby")
         lobby = ui.view
         pump_until(ui, lambda: lobby.pending is None and lobby.rows)
         index = [t.id for t in lobby.tables].index(table_id)

@@ -26,11 +26,11 @@ from online_support import (
 
 from blockyard import accountrules, online
 from blockyard.frontend import i18n
-from blockyard.frontend.lobby_view import LobbyView, NewTableView
 from blockyard.frontend.menus import PromptView
-from blockyard.frontend.online_account import OnlineAccount
-from blockyard.frontend.online_errors import SENTENCES, kind_text
-from blockyard.frontend.online_view import OnlineSettingsView
+from blockyard.frontend.online.account import OnlineAccount
+from blockyard.frontend.online.errors import SENTENCES, kind_text
+from blockyard.frontend.online.lobby_view import LobbyView, NewTableView
+from blockyard.frontend.online.settings_view import OnlineSettingsView
 from blockyard.online import OnlineError
 
 
@@ -143,7 +143,7 @@ def test_lobby_refusals_are_sentences(ui, server, english):
     me = sign_in_window(ui, server)
     full = account(server, "own").create_table("eu-classic", seats=2)
     account(server, "sec").join(full.id)
-    ui.app.show_lobby()
+    ui.app.show("lobby")
     lobby = ui.view
     pump_until(ui, lambda: lobby.pending is None)
     # (a wrong code: test_a_wrong_table_code_is_said_and_kept_to_be_corrected)
@@ -162,7 +162,7 @@ def test_lobby_refusals_are_sentences(ui, server, english):
 def test_the_longest_error_fits_every_online_screen(ui, english, code):
     """Every error sentence has room on every online screen: at every size, in
     every language, the message line stays between what is above and below it."""
-    from blockyard.frontend.leaderboard_view import LeaderboardView
+    from blockyard.frontend.online.leaderboard_view import LeaderboardView
     from blockyard.online import Entry, Leaderboard, TableInfo
 
     account = OnlineAccount(f"127.0.0.1:{free_port()}", "someone", "t")
@@ -243,7 +243,7 @@ def wrong_code_prompt(ui, lobby: LobbyView, typed: str) -> PromptView:
 def test_a_wrong_table_code_is_said_and_kept_to_be_corrected(ui, server, english):
     me = sign_in_window(ui, server)
     private = account(server, "pri").create_table("eu-classic", seats=2, private=True)
-    ui.app.show_lobby()
+    ui.app.show("lobby")
     lobby = ui.view
     assert isinstance(lobby, LobbyView)
     pump_until(ui, lambda: lobby.pending is None)

@@ -9,19 +9,21 @@ from online_support import LANGUAGES, SIZES, QuietLive, check_buttons, check_tex
 import blockyard
 from blockyard import online
 from blockyard.frontend import i18n
-from blockyard.frontend.leaderboard_view import LeaderboardView, SubmitView
-from blockyard.frontend.lobby_view import LobbyView, NewTableView
-from blockyard.frontend.online_account import OnlineAccount
-from blockyard.frontend.online_errors import kind_text, mismatch_text
-from blockyard.frontend.online_table import (
+from blockyard.frontend.online.account import OnlineAccount
+from blockyard.frontend.online.errors import kind_text, mismatch_text
+from blockyard.frontend.online.leaderboard_view import LeaderboardView, SubmitView
+from blockyard.frontend.online.lobby_view import LobbyView, NewTableView
+from blockyard.frontend.online.table_view import (
     LiveDuelView,
     LiveFallingView,
-    TableSession,
     WaitingView,
+    differs_text,
+    divergence_text,
     live_view,
 )
 from blockyard.online import Entry, Leaderboard, Submission, TableInfo
 from blockyard.provenance import Mismatch
+from blockyard.tablesession import TableSession
 
 
 def check_panel(panel, width, height, code):
@@ -81,7 +83,7 @@ def test_online_screens_fit(ui, size, code):
         check_text(text, width, code)
     assert form.rows[-1].bottom >= form.create_button.rect.top
     table = TableSession(QuietLive(), "someone_with_a_long_name", "12-abcdef")
-    table._take({"type": "table", "id": 12, "ruleset_id": "eu-classic", "seed": 5,
+    table.take({"type": "table", "id": 12, "ruleset_id": "eu-classic", "seed": 5,
                  "seats": ["someone_with_a_long_name", None, None],
                  "invited": ["another_long_name_here"],
                  "status": "waiting", "round": 1})
@@ -98,13 +100,13 @@ def test_online_screens_fit(ui, size, code):
         >= waiting.body.y - 1  # above the seats
     assert waiting.body.content_width <= width and waiting.body.font_size >= 15
     assert len(waiting.body.text.splitlines()) == 4  # the code and three seats
-    table._take({"type": "table", "id": 12, "ruleset_id": "eu-classic", "seed": 5,
+    table.take({"type": "table", "id": 12, "ruleset_id": "eu-classic", "seed": 5,
                  "seats": ["someone_with_a_long_name", "another_long_name_here"],
                  "status": "waiting", "round": 1})
     duel = LiveDuelView(ui.app.session(), table, lambda: None)
     ui.window.show_view(duel)
-    table._take({"type": "connection", "state": "lost", "reason": "x"})
-    table._take({"type": "result", "scores": [10, 20], "winner": 1})
+    table.take({"type": "connection", "state": "lost", "reason": "x"})
+    table.take({"type": "result", "scores": [10, 20], "winner": 1})
     duel._sync_table()
     duel.place_sections(width, height)
     ui.pump(1)
@@ -142,7 +144,7 @@ def test_online_screens_fit(ui, size, code):
     assert watched.layout.board.bottom >= watched.reserve_bottom
     check_text(watched.message_line.text, width, code)
     falling_table = TableSession(QuietLive(), "someone_with_a_long_name", "")
-    falling_table._take({"type": "table", "id": 13, "ruleset_id": "sudoku-bloxx",
+    falling_table.take({"type": "table", "id": 13, "ruleset_id": "sudoku-bloxx",
                          "seed": 5, "seats": ["someone_with_a_long_name",
                                               "another_long_name_here", "third_one"],
                          "status": "playing", "round": 1})
@@ -169,7 +171,7 @@ def test_online_screens_fit(ui, size, code):
     ui.window.show_view(falling)
     for rect in falling.band_rects:
         assert rect.left >= 0 and rect.right <= width and rect.top <= falling.reserve_bottom
-    falling_table._take({"type": "result", "scores": [10, 20, 5], "winner": 1})
+    falling_table.take({"type": "result", "scores": [10, 20, 5], "winner": 1})
     falling._sync_table()
     falling.place_sections(width, height)
     check_buttons([falling.rematch_button, falling.leave_button], width, height, code)
@@ -220,16 +222,16 @@ def test_online_screens_fit(ui, size, code):
 def test_the_small_board_follows_the_game(ui):
     game = blockyard.new_game("eu-classic", seed=3)
     table = TableSession(QuietLive(), "me", "")
-    table._take({"type": "table", "id": 1, "ruleset_id": "eu-classic", "seed": 3,
+    table.take({"type": "table", "id": 1, "ruleset_id": "eu-classic", "seed": 3,
                  "seats": ["me", "you"], "status": "playing", "round": 1})
     move = ["place", *game.legal_moves()[0]]
     game.apply(move)
-    table._take({"type": "move", "seat": 1, "action": move, "score": game.score,
+    table.take({"type": "move", "seat": 1, "action": move, "score": game.score,
                  "over": False})
     assert table.games[1].grid.bits == game.grid.bits and table.scores == [0, game.score]
     assert table.games[0].log == blockyard.new_game("eu-classic", seed=3).log
     # a move the window cannot apply still shows the server's score
-    table._take({"type": "move", "seat": 1, "action": ["place", 0, 99, 99], "score": 77,
+    table.take({"type": "move", "seat": 1, "action": ["place", 0, 99, 99], "score": 77,
                  "over": True})
     assert table.scores[1] == 77 and table.over == [False, True]
 
@@ -245,19 +247,21 @@ def test_a_difference_with_the_servers_game_fits_the_banner(ui, size):
     for code in LANGUAGES:
         i18n.set_language(code)
         table = TableSession(QuietLive(), "someone_with_a_long_name", "12-abcdef")
-        table._take({"type": "table", "id": 12, "ruleset_id": "eu-classic", "seed": 5,
+        table.take({"type": "table", "id": 12, "ruleset_id": "eu-classic", "seed": 5,
                      "seats": ["someone_with_a_long_name", "another_long_name_here"],
                      "status": "playing", "round": 1})
         duel = LiveDuelView(ui.app.session(), table, lambda: None)
         ui.window.show_view(duel)
-        table._take({"type": "move", "seat": 1, "action": ["place", 0, 99, 99], "score": 7,
+        table.take({"type": "move", "seat": 1, "action": ["place", 0, 99, 99], "score": 7,
                      "over": False})  # the server accepted what this window cannot play
-        table.differs = mismatch_text(Mismatch("plugin", "blockyard-diagonals-extended",
-                                               "10.20.30", "10.20.31"), game=False)
-        assert table.divergence and "another_long_name_here" in table.divergence
+        table.differs = Mismatch("plugin", "blockyard-diagonals-extended", "10.20.30",
+                                 "10.20.31")
+        assert table.divergence is not None and table.divergence.seat == 1
+        assert "another_long_name_here" in divergence_text(table)
+        assert differs_text(table) == mismatch_text(table.differs, game=False)
         duel._sync_table()
         ui.pump(1)
-        assert duel.banner.text == f"{table.divergence} {table.differs}"
+        assert duel.banner.text == f"{divergence_text(table)} {differs_text(table)}"
         check_text(duel.banner, width, code)
         room = duel.banner_room(width)
         assert 0 < room < height / 3, (code, room)
@@ -268,14 +272,15 @@ def test_a_difference_with_the_servers_game_fits_the_banner(ui, size):
 
 def test_a_table_of_rules_not_installed_here_says_so(ui):
     table = TableSession(QuietLive(), "me", "3-abc")
-    table._take({"type": "table", "id": 3, "ruleset_id": "not-installed-here", "seed": 1,
+    table.take({"type": "table", "id": 3, "ruleset_id": "not-installed-here", "seed": 1,
                  "seats": ["me", "you"], "status": "waiting", "round": 1})
     assert table.games == []
-    assert table.problem.startswith("This table's rules cannot be played here: ")
+    assert table.unplayable  # why, in the loader's words
     waiting = WaitingView(table, lambda: None, lambda: None)
     ui.window.show_view(waiting)
     waiting._refresh()
-    assert table.problem in waiting.body.text
+    assert waiting.problem.startswith("This table's rules cannot be played here: ")
+    assert table.unplayable in waiting.problem and waiting.problem in waiting.body.text
 
 
 def test_a_falling_table_opens_its_live_screen(ui):

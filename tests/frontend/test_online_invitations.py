@@ -22,9 +22,9 @@ from online_support import (
 
 from blockyard.frontend import i18n, theme
 from blockyard.frontend.launcher import LauncherView
-from blockyard.frontend.lobby_view import LobbyView, NewTableView, ruleset_title
-from blockyard.frontend.online_account import OnlineAccount
-from blockyard.frontend.online_table import LiveDuelView, WaitingView
+from blockyard.frontend.online.account import OnlineAccount
+from blockyard.frontend.online.lobby_view import LobbyView, NewTableView, ruleset_title
+from blockyard.frontend.online.table_view import LiveDuelView, WaitingView
 from blockyard.online import Client, Invitation
 
 
@@ -48,7 +48,7 @@ def test_an_invitation_typed_by_name_shows_with_the_badge_and_is_accepted(ui, se
     bob.players_online()  # Bob is online
     alice = sign_in_window(ui, server, "alice")
     # Alice's window, keyboard only: N, the rules, ↓ to the invitations, Bob's name
-    ui.app.show_lobby()
+    ui.app.show("lobby")
     lobby = ui.view
     pump_until(ui, lambda: lobby.pending is None and bob.name in lobby.players)
     ui.key("n")
@@ -117,7 +117,7 @@ def test_a_player_online_is_picked_and_invitations_arrive_in_the_open_lobby(ui, 
     bob.players_online()  # Bob is online
     alice = sign_in_window(ui, server, "alice")
     # Alice's window, mouse only: the lobby names Bob online; New table; Bob picked
-    ui.app.show_lobby()
+    ui.app.show("lobby")
     lobby = ui.view
     pump_until(ui, lambda: bob.name in lobby.players and lobby.pending is None)
     assert bob.name in lobby.online_text.text
@@ -141,7 +141,7 @@ def test_a_player_online_is_picked_and_invitations_arrive_in_the_open_lobby(ui, 
     ui.view.session.close()
     # Bob's window, mouse only: declined
     as_player(ui, server, bob)
-    ui.app.show_lobby()
+    ui.app.show("lobby")
     lobby = ui.view
     pump_until(ui, lambda: len(lobby.invite_rows) == 1 and lobby.pending is None)
     decline = lobby.invite_rows[0][3]
@@ -226,10 +226,10 @@ def test_players_online_invitations_and_badge_fit(ui, size, code):
 
 def test_the_open_lobby_fetches_the_tables_again_on_its_own(ui, server):
     # found playing: a table opened elsewhere showed only after F5
-    from blockyard.frontend.lobby_view import REFRESH_SECONDS
+    from blockyard.frontend.online.lobby_view import REFRESH_SECONDS
 
     sign_in_window(ui, server, "lurker")
-    ui.app.show_lobby()
+    ui.app.show("lobby")
     lobby = ui.view
     pump_until(ui, lambda: lobby.pending is None)
     lobby.say("a message the player reads")

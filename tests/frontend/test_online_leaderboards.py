@@ -8,9 +8,9 @@ from online_support import pump_until, serve, sign_in_window, submit_a_daily_gam
 
 from blockyard import online
 from blockyard.frontend import i18n
-from blockyard.frontend.leaderboard_view import LeaderboardView, SubmitView, shown_entries
-from blockyard.frontend.online_account import OnlineAccount
-from blockyard.frontend.online_errors import kind_text
+from blockyard.frontend.online.account import OnlineAccount
+from blockyard.frontend.online.errors import kind_text
+from blockyard.frontend.online.leaderboard_view import LeaderboardView, SubmitView, shown_entries
 from blockyard.frontend.replay_view import ReplayView
 from blockyard.frontend.summary_view import SummaryView
 from blockyard.online import Entry, Leaderboard

@@ -14,11 +14,11 @@ from online_support import pump_until
 from server_support import serve_with_plugin
 
 from blockyard.frontend import i18n
-from blockyard.frontend.leaderboard_view import SubmitView
-from blockyard.frontend.lobby_view import LobbyView, NewTableView
-from blockyard.frontend.online_account import OnlineAccount
-from blockyard.frontend.online_errors import mismatch_text
-from blockyard.frontend.online_table import LiveDuelView, WaitingView
+from blockyard.frontend.online.account import OnlineAccount
+from blockyard.frontend.online.errors import mismatch_text
+from blockyard.frontend.online.leaderboard_view import SubmitView
+from blockyard.frontend.online.lobby_view import LobbyView, NewTableView
+from blockyard.frontend.online.table_view import LiveDuelView, WaitingView
 from blockyard.frontend.summary_view import SummaryView
 from blockyard.online import LiveTable
 from blockyard.provenance import Mismatch
@@ -60,7 +60,7 @@ def test_a_table_or_a_game_of_another_plugin_version_names_both_in_the_players_l
             ("de", "Du hast quad-mono 0.1.0; der Server hat 0.2.0. Installiere die Version "
                    "des Servers, um diese Regeln dort zu spielen.")):
         i18n.set_language(code)
-        ui.app.show_lobby()
+        ui.app.show("lobby")
         lobby = ui.view
         assert isinstance(lobby, LobbyView)
         pump_until(ui, lambda lobby=lobby: lobby.pending is None)
@@ -110,7 +110,7 @@ def test_a_mirrored_game_that_goes_another_way_than_the_servers_is_said(
     joined = server.client.post(f"/api/tables/{table_id}/join", content=b"{}",
                                 headers={"Authorization": f"Bearer {token}"})
     assert joined.json() == {"seat": 1}
-    ui.app.open_table(table_id, "", 1)
+    ui.app.show("table", table_id=table_id)
     with LiveTable(server.url, table_id, bob_token) as bob_live:
         pump_until(ui, lambda: isinstance(ui.view, (WaitingView, LiveDuelView)))
         pump_until(ui, lambda: isinstance(ui.view, LiveDuelView))

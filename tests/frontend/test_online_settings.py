@@ -21,9 +21,9 @@ from online_support import (
 
 from blockyard import online
 from blockyard.frontend import i18n
-from blockyard.frontend.online_account import OnlineAccount
-from blockyard.frontend.online_errors import kind_text
-from blockyard.frontend.online_view import OnlineSettingsView
+from blockyard.frontend.online.account import OnlineAccount
+from blockyard.frontend.online.errors import kind_text
+from blockyard.frontend.online.settings_view import OnlineSettingsView
 from blockyard.frontend.pages import SettingsView
 
 
@@ -197,7 +197,7 @@ def test_the_settings_online_row_fits(ui, english, code):
 
 
 def test_enter_on_the_address_moves_on_to_the_account_name(ui, server, english):
-    ui.app.show_online()
+    ui.app.show("online-settings")
     ui.pump(2)
     view = ui.view
     assert isinstance(view, OnlineSettingsView)

@@ -17,8 +17,8 @@ from online_support import (
 
 import blockyard
 from blockyard.frontend import theme
-from blockyard.frontend.lobby_view import LobbyView
-from blockyard.frontend.online_table import LiveDuelView, WaitingView, open_table
+from blockyard.frontend.online.lobby_view import LobbyView
+from blockyard.frontend.online.table_view import LiveDuelView, WaitingView, left_words
 from blockyard.frontend.pages import HelpView
 
 
@@ -116,7 +116,7 @@ def test_a_falling_tables_rematch_question_shows_the_rounds_clock(ui, server):
     bob.join(table.id)
     with bob.live(table.id) as bob_live:
         until(bob_live, "table")
-        open_table(ui.app.session(), ui.app.online, table.id, "", ui.app.show_launcher)
+        ui.app.show("table", table_id=table.id)
         pump_until(ui, lambda: not isinstance(ui.view, WaitingView))
         view = ui.view
         bob_live.act(["tick", 1_000_000])
@@ -213,12 +213,12 @@ def test_the_waiting_screen_names_invited_and_free_seats_readably(ui, server):
     size = (ui.window.width, ui.window.height)
     ui.resize(480, 640)
     try:
-        ui.app.show_lobby()  # the lobby's list says a free seat in words too
+        ui.app.show("lobby")  # the lobby's list says a free seat in words too
         lobby = ui.view
         pump_until(ui, lambda: lobby.pending is None and lobby.rows)
         row = [t.id for t in lobby.tables].index(table.id)
         assert lobby.rows[row][1][1].text == f"{me.name}, free seat, free seat · waiting"
-        open_table(ui.app.session(), ui.app.online, table.id, "", ui.app.show_launcher)
+        ui.app.show("table", table_id=table.id)
         waiting = ui.view
         assert isinstance(waiting, WaitingView)
         pump_until(ui, lambda: waiting.session.seats)
@@ -250,7 +250,8 @@ def test_a_player_who_leaves_after_the_result_keeps_their_name_in_it(ui, server)
         assert [row[1].text for row in view.panel.rows] == [f"★ {bob.name}", _me.name]
         assert view.band_texts[0].text.startswith(f"{bob.name}: ")
         # and the player is told
-        assert view.table.notice == f"{bob.name} left the table."
+        assert view.table.left == bob.name
+        assert left_words(view.table) == f"{bob.name} left the table."
         assert view.message == f"{bob.name} left the table."
 
 
@@ -308,7 +309,7 @@ def test_finishing_at_the_continue_prompt_of_a_table_ends_the_seat(ui, server):
         ui.key("f")
         pump_until(ui, lambda: view.table.result is not None)
         assert view.table.result["scores"] == [view.game.score, 0]
-        assert view.game.snapshot() == snapshot and not view.table.divergence
+        assert view.game.snapshot() == snapshot and view.table.divergence is None
         ended = until(bob_live, "move")
         while ended["seat"] != 0 or ended["action"] != ["end"]:
             ended = until(bob_live, "move")

@@ -21,15 +21,11 @@ from online_support import (
 import blockyard
 from blockyard.frontend import theme
 from blockyard.frontend.app import BlockyardApp
-from blockyard.frontend.lobby_view import LobbyView, NewTableView
-from blockyard.frontend.online_table import (
-    LiveDuelView,
-    LiveFallingView,
-    WaitingView,
-    remembered_table,
-)
+from blockyard.frontend.online.lobby_view import LobbyView, NewTableView
+from blockyard.frontend.online.table_view import LiveDuelView, LiveFallingView, WaitingView
 from blockyard.frontend.pages import StatsView
 from blockyard.records import TableResult
+from blockyard.tablesession import remembered_table
 
 
 def filled_cell(game: blockyard.Game, skip: set[tuple[int, int]] = frozenset()
@@ -201,7 +197,7 @@ def test_a_table_that_finished_while_the_window_was_closed_shows_its_result(ui, 
 
 def test_a_live_sudoku_bloxx_table(ui, server):
     me = sign_in_window(ui, server, "sb")
-    ui.app.show_lobby()
+    ui.app.show("lobby")
     lobby = ui.view
     pump_until(ui, lambda: lobby.pending is None)
     ui.key("n")
@@ -311,7 +307,7 @@ def test_a_reopened_sudoku_bloxx_duel_catches_up_with_the_tables_clock(ui, stric
     bob_live = bob.live(table_id)
     try:
         seed = until(bob_live, "table")["seed"]
-        ui.app.show_lobby()
+        ui.app.show("lobby")
         lobby = ui.view
         pump_until(ui, lambda: lobby.pending is None and lobby.rows)
         index = [t.id for t in lobby.tables].index(table_id)
@@ -361,37 +357,3 @@ def test_a_reopened_sudoku_bloxx_duel_catches_up_with_the_tables_clock(ui, stric
         assert replayed.moves == again.game.moves and replayed.score == again.game.score
     finally:
         bob_live.close()
-
-
-def test_the_remembered_table_belongs_to_one_server_and_account(isolated_home):
-    import os
-    import stat
-
-    from blockyard import paths
-    from blockyard.frontend.online_table import (
-        REOPEN_FILE,
-        TableSession,
-        forget_table,
-        remember_table,
-    )
-
-    class Live:
-        table_id = 7
-
-    table = TableSession(Live(), "ann", "7-ABCDEFGH", "127.0.0.1:8765")
-    assert remember_table(table)
-    path = paths.config_dir() / REOPEN_FILE
-    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600  # a private table's code
-    assert remembered_table("127.0.0.1:8765", "ann") == "7-ABCDEFGH"
-    assert remembered_table("127.0.0.1:8765", "ben") is None  # another account's
-    assert remembered_table("example.org", "ann") is None  # another server's
-    assert path.exists()
-    public = TableSession(Live(), "ann", "", "127.0.0.1:8765")
-    assert remember_table(public) and remembered_table("127.0.0.1:8765", "ann") == "7"
-    forget_table()
-    assert remembered_table("127.0.0.1:8765", "ann") is None
-    forget_table()  # nothing to forget: no error
-    for damaged in ("not toml [", 'server = "127.0.0.1:8765"\nname = "ann"\ntable = "x-1"\n'):
-        path.write_text(damaged, encoding="utf-8")
-        assert remembered_table("127.0.0.1:8765", "ann") is None
-        assert not path.exists()  # dropped

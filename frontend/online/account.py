@@ -21,9 +21,9 @@ import tomli_w
 
 from blockyard import accountrules, paths
 from blockyard.files import write_atomically
-from blockyard.online import server_url
+from blockyard.online import Client, OnlineError, PlayerFeed, server_url
 
-from .persistence import move_aside
+from ..persistence import move_aside
 
 FILE_MODE = 0o600
 MAX_TOKEN = 200
@@ -101,6 +101,39 @@ class OnlineAccount:
         self.name, self.token = "", ""
 
 
+class FeedKeeper:
+    """The signed-in player's own live connection (pending invitations, players
+    online) of ``account``: :meth:`feed` starts it when a player is signed in,
+    starts it again for another account or server and closes it when signed
+    out."""
+
+    def __init__(self, account: OnlineAccount) -> None:
+        self.account = account
+        self.current: PlayerFeed | None = None
+        self.key: tuple[str, str] | None = None  # the server and token it is for
+
+    def feed(self) -> PlayerFeed | None:
+        """The connection of the account as it is now; ``None`` when not signed in
+        (or the address is not one)."""
+        account = self.account
+        key = (account.server, account.token) if account.signed_in else None
+        if key != self.key:
+            self.close()
+            if key is not None:
+                try:
+                    self.current = Client(account.server, account.token).feed()
+                except (OnlineError, ValueError):  # an address that is not one
+                    self.current = None
+            self.key = key
+        return self.current
+
+    def close(self) -> None:
+        """Close the connection (without waiting for its thread)."""
+        if self.current is not None:
+            self.current.close(wait=False)
+        self.current, self.key = None, None
+
+
 def _text(data: Any, key: str, longest: int) -> str:
     if not isinstance(data, dict):
         raise ValueError("not a table of values")
@@ -118,4 +151,4 @@ def _narrow(path: Path) -> None:
             os.chmod(path, FILE_MODE)
 
 
-__all__ = ["FILE_MODE", "OnlineAccount"]
+__all__ = ["FILE_MODE", "FeedKeeper", "OnlineAccount"]

@@ -20,18 +20,19 @@ import arcade
 import blockyard
 from blockyard.online import SUBMITTED_ALREADY, Client, Entry, Leaderboard, OnlineError, Submission
 
-from . import theme
-from .i18n import _, format_date, format_number
-from .layout import Rect
+from .. import theme
+from ..i18n import _, format_date, format_number
+from ..layout import Rect
+from ..text import Text
+from ..widgets import Button, fit_text, focus_buttons, hover_buttons, pointer_focus
 from .lobby_view import ruleset_title
-from .online_view import BackgroundScreen
-from .text import Text
-from .widgets import Button, fit_text, focus_buttons, hover_buttons, pointer_focus
+from .settings_view import BackgroundScreen
 
 if TYPE_CHECKING:
     from blockyard.replays import Replay
 
-    from .online_account import OnlineAccount
+    from ..session import Host
+    from .account import OnlineAccount
 
 TOP = 20
 AROUND = 2  # lines shown above and below yours when you are not in the top
@@ -401,4 +402,26 @@ class SubmitView(BackgroundScreen):
                 return
 
 
-__all__ = ["LeaderboardView", "SubmitView", "shown_entries", "was_submitted"]
+def open_leaderboard(host: Host, ruleset_id: str = "", date: Any = None,
+                     back: Callable[[], None] | None = None) -> LeaderboardView:
+    """A ruleset's leaderboard on the server (``date``: a daily ruleset's day; a
+    ruleset not installed here: the first one that is); its games open in the
+    replay viewer, and ``back`` (the launcher by default) leaves it."""
+    rulesets = [info.id for info in blockyard.list_rulesets() if info.error is None]
+    return LeaderboardView(
+        host.online, ruleset_id if ruleset_id in rulesets else rulesets[0], rulesets,
+        lambda replay, again: host.watch_replay(replay, again), back or host.show_launcher,
+        date)
+
+
+def open_submit(host: Host, game: blockyard.Game, back: Callable[[], None]) -> SubmitView:
+    """Send a finished game to the server and show its score and rank; its
+    leaderboard opens from there (and comes back to ``back``)."""
+    def board(ruleset_id: str, date: Any) -> None:
+        host.show("leaderboard", ruleset_id=ruleset_id, date=date, back=back)
+
+    return SubmitView(host.online, game, board, back)
+
+
+__all__ = ["LeaderboardView", "SubmitView", "open_leaderboard", "open_submit",
+           "shown_entries", "was_submitted"]

@@ -4,9 +4,9 @@ signing in and out.
 Every call to the server runs in the background (:func:`blockyard.online.run_in_background`);
 the screen polls it each frame, shows "Connecting…" meanwhile and, when it
 fails, a sentence in the player's language saying what happened and what to do
-(:mod:`.online_errors`), so the window never waits on the network.
+(:mod:`.errors`), so the window never waits on the network.
 What is kept (address, account name, token — never the password) is the
-player's :class:`~.online_account.OnlineAccount`, saved at once.
+player's :class:`~.account.OnlineAccount`, saved at once.
 
 Keys: Tab/↓ and Shift+Tab/↑ move between the fields and buttons, typing fills
 the field in focus (Ctrl+V pastes, Ctrl+C copies the field; the password is
@@ -18,7 +18,7 @@ button presses it; Esc goes back.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import arcade
 
@@ -33,13 +33,11 @@ from blockyard.online import (
     run_in_background,
 )
 
-from . import theme
-from .i18n import _, format_number
-from .layout import Rect
-from .online_account import OnlineAccount
-from .online_errors import LOG, kind_text, online_error_text
-from .text import Text
-from .widgets import (
+from .. import theme
+from ..i18n import _, format_number
+from ..layout import Rect
+from ..text import Text
+from ..widgets import (
     Button,
     fit_text,
     focus_buttons,
@@ -47,6 +45,11 @@ from .widgets import (
     is_back_tab,
     pointer_focus,
 )
+from .account import OnlineAccount
+from .errors import LOG, kind_text, online_error_text
+
+if TYPE_CHECKING:
+    from ..session import Host
 
 MAX_FIELD = 200
 
@@ -490,4 +493,11 @@ class OnlineSettingsView(BackgroundScreen):
                 return
 
 
-__all__ = ["OnlineSettingsView", "TextField"]
+def open_online_settings(host: Host, back: Callable[[], None] | None = None
+                         ) -> OnlineSettingsView:
+    """Settings → Online of the app's account; ``back`` (the launcher by default)
+    leaves it."""
+    return OnlineSettingsView(host.online, back or host.show_launcher)
+
+
+__all__ = ["BackgroundScreen", "OnlineSettingsView", "TextField", "open_online_settings"]

@@ -13,7 +13,7 @@ from blockyard import accountrules, online
 from blockyard.online import OnlineError
 from blockyard.provenance import Mismatch
 
-from .i18n import N_, _, format_number
+from ..i18n import N_, _, format_number
 
 LOG = logging.getLogger("blockyard.online")
 

@@ -1,11 +1,10 @@
 """A live table in the window: waiting for the seats, the duel with the
 opponents' boards beside yours, and the result.
 
-:class:`TableSession` owns the table's :class:`blockyard.online.LiveTable` (a
-background thread) and is polled once a frame by the screen on show; it keeps
-a game per seat, rebuilt from the table's seed and every accepted move, so the
-opponents' boards and scores follow move by move, and after a reconnection the
-moves arrive once (the client drops the ones it had).
+The table itself is a :class:`blockyard.tablesession.TableSession` (window-free:
+the seats, a game per seat rebuilt from the table's seed and every accepted
+move, the result, the connection), polled once a frame by the screen on show;
+this module words what it holds in the player's language and draws it.
 
 The server is the judge: :class:`LiveDuelView` plays your board as the game
 screen does, but a placement or an action is only *sent*; the window applies
@@ -22,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-import time
 from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -32,296 +30,29 @@ import arcade
 import blockyard
 from blockyard.errors import IllegalMove
 from blockyard.falling import FallingGame
-from blockyard.online import (
-    RESTARTING,
-    LiveTable,
-    Pending,
-    mirror_divergence,
-    mirror_move,
-    run_in_background,
-)
-from blockyard.provenance import Mismatch, Provenance, of_ruleset
-from blockyard.records import TableResult
+from blockyard.online import RESTARTING, Client, mirror_move, parse_table_code
+from blockyard.tablesession import TableSession, forget_table, remember_table, remembered_table
 
-from . import rulewords, theme
-from .game_screen import ScreenSection
-from .i18n import _, format_number
-from .layout import Rect
-from .menus import KeyGuard
-from .online_errors import LOG, kind_text, mismatch_text, refusal_text
-from .sudoku_view import SudokuView
-from .text import Text
-from .tray_input import TrayInput
-from .tray_view import TITLE_SMALLEST, TrayGameView, fit_title
-from .widgets import Button, PauseMenu, click_buttons, fit_text, hover_buttons
+from .. import rulewords, theme
+from ..game_screen import ScreenSection
+from ..i18n import _, format_number
+from ..layout import Rect
+from ..menus import KeyGuard
+from ..screens import to_screen
+from ..sudoku_view import SudokuView
+from ..text import Text
+from ..tray_input import TrayInput
+from ..tray_view import TITLE_SMALLEST, TrayGameView, fit_title
+from ..widgets import Button, PauseMenu, click_buttons, fit_text, hover_buttons
+from .errors import kind_text, mismatch_text, refusal_text
 
 if TYPE_CHECKING:
     from blockyard.actions import ActionSpec
 
-    from .session import Session
+    from ..session import Host, Session
 
 BAND = 0.26  # the share of the window's height the opponents' boards take
-MAX_INVITED = 32  # the most invited names a table message is taken with
 READABLE = 15.0  # the smallest font size of text to read on the table's screens
-
-
-class TableSession:
-    """One table as the window follows it: ``seats`` (names, ``None`` free),
-    ``status``, a game per seat once dealt, ``scores``, the ``result`` and the
-    last refusal. ``me`` is the player's seat (``None``: watching)."""
-
-    def __init__(self, live: LiveTable, name: str, code: str = "", server: str = "",
-                 check: Callable[[Provenance, str], Mismatch | None] | None = None) -> None:
-        self.live = live
-        self.check = check
-        """Compares what this window plays a ruleset id with to what the server
-        does (:meth:`blockyard.online.Client.compare`): run in the background once
-        per ruleset the table deals, a difference said in :attr:`differs`."""
-        self.checked = ""  # the ruleset id compared (or being compared)
-        self.checking: Pending[Mismatch | None] | None = None
-        self.differs = ""
-        """How this installation's plugins or rules of the table's ruleset differ
-        from the server's (the plugin and both versions, or the rule key and both
-        values), in the player's language; "" when they agree (or not known)."""
-        self.name = name
-        self.code = code  # the table's code as players share it (ID-CODE), if known
-        self.server = server  # the server's address as the player set it
-        self.remembered = False  # kept for reopening (see remember_table)
-        self.recorded_round: Any = None  # the round whose result is in the records
-        self.ruleset_id = ""
-        self.seed: int | None = None
-        self.round: Any = None
-        self.seats: list[str | None] = []
-        self.status = "waiting"
-        self.games: list[blockyard.Game] = []
-        self.over: list[bool] = []
-        self.scores: list[int] = []
-        self.result: dict[str, Any] | None = None
-        self.refusal = ""
-        self.connection = "connecting"  # connecting, open, lost, closed
-        self.lost_kind = ""  # while lost: RESTARTING, or another kind of drop
-        self.closed_reason = ""
-        self.closed_kind = ""  # what ended the connection for good (online.ERROR_KINDS)
-        self.problem = ""  # why the table cannot be shown here (its rules), or ""
-        self.my_move: Callable[[list[Any]], None] | None = None  # the duel screen's
-        self.my_refusal: Callable[[], None] | None = None  # the duel screen's
-        self.clock: tuple[float, float] | None = None
-        """A falling table's round clock: (seconds since the round started, as the
-        server said on connecting; time.monotonic() then)."""
-        self.rematch_by: int | None = None
-        """The seat whose rematch dealt the current round (``None``: nobody's)."""
-        self.invited: list[str] = []
-        """The players invited to the table who have not answered (or taken a seat)."""
-        self.players: list[str | None] = []
-        """Who played each seat in the current round: a player who leaves after the
-        result keeps their name in it (``seats`` then says the seat is free)."""
-        self.notice = ""
-        """What changed at the table that the player should be told ("bob left the
-        table."), until a seat is taken again."""
-        self.divergence = ""
-        """Why a game mirrored here no longer follows the server's (its plugins or
-        rules differ), for the rest of the round; "" while every game agrees."""
-
-    @property
-    def table_id(self) -> int:
-        """The table's number on its server."""
-        return int(self.live.table_id)
-
-    def table_result(self) -> TableResult | None:
-        """The round's result as the records keep it (``None`` before the result, or
-        when the server is not known)."""
-        result = self.result
-        if result is None or not isinstance(self.round, int) or not self.server:
-            return None
-        scores = result.get("scores")
-        winner = result.get("winner")
-        if not isinstance(scores, list) or len(scores) != len(self.seats) \
-                or not all(isinstance(v, int) and not isinstance(v, bool) for v in scores):
-            return None
-        return TableResult(self.server, self.table_id, self.round, self.ruleset_id,
-                           tuple(self.player_name(i) for i in range(len(self.seats))),
-                           tuple(scores),
-                           winner if isinstance(winner, int) else None, self.me)
-
-    @property
-    def me(self) -> int | None:
-        return self.seats.index(self.name) if self.name in self.seats else None
-
-    def update(self) -> bool:
-        """Take what arrived; whether anything changed."""
-        messages = self.live.poll()
-        for message in messages:
-            self._take(message)
-        checking = self.checking
-        if checking is None or not checking.done:
-            return bool(messages)
-        self.checking = None
-        if checking.failure is not None:  # not compared: the table says the rest
-            LOG.info("online: table %s: rules not compared: %s", self.table_id,
-                     checking.error)
-        if checking.result is not None:
-            LOG.warning("online: table %s: %s", self.table_id,
-                        checking.result.sentence("this installation has", "the server has"))
-            self.differs = mismatch_text(checking.result, game=False)
-            return True
-        return bool(messages)
-
-    def _take(self, message: dict[str, Any]) -> None:
-        kind = message.get("type")
-        if kind == "table":
-            self.connection = "open"
-            seats = message.get("seats")
-            if isinstance(seats, list):
-                before = self.seats
-                self.seats = [s if isinstance(s, str) else None for s in seats]
-                self._seats_changed(before)
-            self.status = str(message.get("status", self.status))
-            self.ruleset_id = str(message.get("ruleset_id", self.ruleset_id))
-            by = message.get("rematch_by")
-            self.rematch_by = by if isinstance(by, int) and not isinstance(by, bool) \
-                and 0 <= by < len(self.seats) else None
-            invited = message.get("invited")
-            self.invited = [str(n)[:40] for n in invited if isinstance(n, str)][:MAX_INVITED] \
-                if isinstance(invited, list) else []
-            seed = message.get("seed")
-            if message.get("round") != self.round or (self.games == [] and seed is not None):
-                self.round = message.get("round")
-                self.clock = None
-                self.result = None
-                self.seed = seed if isinstance(seed, int) else None
-                self.players = list(self.seats)
-                self.divergence = ""
-                self._deal()
-        elif kind == "move":
-            seat = message.get("seat")
-            action = message.get("action")
-            if not isinstance(seat, int) or not 0 <= seat < len(self.games) \
-                    or not isinstance(action, list):
-                return
-            mirrored = True  # whether the seat's game here has every accepted move
-            if seat == self.me and self.my_move is not None:
-                self.my_move(action)
-                mirrored = not isinstance(self.games[seat], FallingGame)  # ahead: not sent
-            else:
-                # the server's game is the truth: its score is shown whatever happens here
-                try:
-                    mirror_move(self.games[seat], action)
-                except (ValueError, IllegalMove, blockyard.PluginError) as exc:
-                    self._diverged(seat, f"the server accepted {action!r}, refused here: {exc}")
-                    mirrored = False
-            if mirrored:
-                found = mirror_divergence(self.games[seat], message.get("score"),
-                                          message.get("over"))
-                if found is not None:
-                    self._diverged(seat, found)
-            score = message.get("score")
-            if isinstance(score, int):
-                self.scores[seat] = score
-            self.over[seat] = bool(message.get("over"))
-            self.refusal = ""
-        elif kind == "refused":
-            self.refusal = refusal_text(message.get("kind"), message.get("reason"))
-            if self.my_refusal is not None:
-                self.my_refusal()
-        elif kind == "result":
-            self.result = message
-            self.status = "finished"
-        elif kind == "clock":
-            elapsed = message.get("elapsed")
-            if isinstance(elapsed, int | float) and not isinstance(elapsed, bool) \
-                    and 0 <= elapsed <= 86_400:
-                self.clock = (float(elapsed), time.monotonic())
-        elif kind == "connection":
-            state = str(message.get("state"))
-            self.connection = "open" if state == "back" else state
-            if state == "lost":
-                self.lost_kind = str(message.get("kind", ""))
-            if state == "closed":
-                self.closed_reason = str(message.get("reason", ""))
-                self.closed_kind = str(message.get("kind", ""))
-                if self.closed_reason:
-                    LOG.warning("online: table %s: %s", self.table_id, self.closed_reason)
-
-    def _diverged(self, seat: int, how: str) -> None:
-        """The seat's game here went another way than the server's (``how``, logged):
-        said (and logged) once per round, never silently followed (the server's
-        scores count)."""
-        if not self.divergence:
-            LOG.warning("online: table %s, seat %s: the game here differs from the "
-                        "server's: %s", self.table_id, seat, how)
-            self.divergence = _(
-                "The game of {name} here no longer follows the server's: this window plays "
-                "these rules with other plugins or another rule file. The server's scores "
-                "count.").format(name=self.player_name(seat) or _("free seat"))
-
-    def _seats_changed(self, before: list[str | None]) -> None:
-        """Keep the round's players and say who left (the seats were ``before``)."""
-        if len(self.players) != len(self.seats):
-            self.players = list(self.seats)
-        for i, (was, now) in enumerate(zip(before, self.seats, strict=False)):
-            if now:
-                self.players[i] = now
-                if not was:
-                    self.notice = ""  # a seat taken: the table goes on
-            elif was and was != self.name:
-                self.notice = _("{name} left the table.").format(name=was)
-
-    def player_name(self, seat: int) -> str | None:
-        """The name of who plays (or played, in this round) ``seat``; ``None`` for a
-        seat nobody took."""
-        if not 0 <= seat < len(self.seats):
-            return None
-        now = self.seats[seat]
-        return now or (self.players[seat] if seat < len(self.players) else None)
-
-    def _deal(self) -> None:
-        if self.seed is None or not self.ruleset_id:
-            self.games = []
-            return
-        try:
-            self.games = [blockyard.new_game(self.ruleset_id, seed=self.seed)
-                          for _ in self.seats]
-        except Exception as exc:  # not installed here, or its plugin fails: say so
-            self.games = []
-            self.problem = _("This table's rules cannot be played here: {reason}").format(
-                reason=str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__)
-            return
-        self.problem = ""
-        check = self.check
-        if check is not None and self.checked != self.ruleset_id and self.games:
-            ruleset_id = self.checked = self.ruleset_id
-            here = of_ruleset(self.games[0].ruleset)  # read here, compared in the background
-            self.differs = ""
-            self.checking = run_in_background(lambda: check(here, ruleset_id))
-        self.over = [False] * len(self.seats)
-        self.scores = [0] * len(self.seats)
-
-    def close(self) -> None:
-        """Close the connection (the seat stays taken until the server's timeout)."""
-        self.live.close()
-
-    def rank(self, seat: int) -> int:
-        """``seat``'s place at the table by the scores now (1: the best; a tie shares
-        its place)."""
-        scores = self.scores
-        if not 0 <= seat < len(scores):
-            return 0
-        return 1 + sum(1 for score in scores if score > scores[seat])
-
-    def seat_labels(self) -> list[str]:
-        """Each seat as the waiting screen says it: the player's name, "invited:
-        NAME" for a free seat an invited player has not taken yet (in the order they
-        were invited), or "free seat"."""
-        waiting = iter(self.invited)
-        labels = []
-        for seat in self.seats:
-            if seat:
-                labels.append(seat)
-                continue
-            guest = next(waiting, None)
-            labels.append(_("invited: {name}").format(name=guest) if guest
-                          else _("free seat"))
-        return labels
 
 
 def connection_banner(session: TableSession) -> str:
@@ -330,7 +61,7 @@ def connection_banner(session: TableSession) -> str:
     logged); while it is open, that a game here no longer follows the server's."""
     if (session.divergence or session.differs) and session.connection in ("open",
                                                                            "connecting"):
-        return " ".join(t for t in (session.divergence, session.differs) if t)
+        return " ".join(t for t in (divergence_text(session), differs_text(session)) if t)
     if session.connection == "lost":
         if session.lost_kind == RESTARTING:
             return kind_text(RESTARTING)
@@ -340,6 +71,56 @@ def connection_banner(session: TableSession) -> str:
             return _("Disconnected. {what}").format(what=kind_text(session.closed_kind))
         return _("Disconnected.")
     return ""
+
+
+def divergence_text(session: TableSession) -> str:
+    """That a game mirrored here no longer follows the server's ("" while every
+    game agrees), naming whose."""
+    found = session.divergence
+    if found is None:
+        return ""
+    return _("The game of {name} here no longer follows the server's: this window plays "
+             "these rules with other plugins or another rule file. The server's scores "
+             "count.").format(name=session.player_name(found.seat) or _("free seat"))
+
+
+def differs_text(session: TableSession) -> str:
+    """How this installation's plugins or rules of the table's ruleset differ from
+    the server's ("" when they agree, or it is not known)."""
+    return mismatch_text(session.differs, game=False) if session.differs is not None else ""
+
+
+def refusal_words(session: TableSession) -> str:
+    """The table's last refusal in the player's language ("" when none)."""
+    refused = session.refusal
+    return refusal_text(refused.kind, refused.reason) if refused is not None else ""
+
+
+def left_words(session: TableSession) -> str:
+    """Who left the table ("" when nobody did since a seat was last taken)."""
+    return _("{name} left the table.").format(name=session.left) if session.left else ""
+
+
+def unplayable_words(session: TableSession) -> str:
+    """Why the table's rules cannot be played here ("" when they can)."""
+    if not session.unplayable:
+        return ""
+    return _("This table's rules cannot be played here: {reason}").format(
+        reason=session.unplayable)
+
+
+def seat_labels(session: TableSession) -> list[str]:
+    """Each seat as the waiting screen says it: the player's name, "invited:
+    NAME" for a free seat an invited player has not taken yet, or "free seat"."""
+    labels = []
+    for holder in session.seat_holders():
+        if holder.kind == "player":
+            labels.append(holder.name)
+        elif holder.kind == "invited":
+            labels.append(_("invited: {name}").format(name=holder.name))
+        else:
+            labels.append(_("free seat"))
+    return labels
 
 
 BANNER_PADDING = 16  # pixels above and below the banner's text
@@ -391,7 +172,15 @@ class WaitingView(arcade.View):
         self.leave_button = Button(_("Leave"), self.leave, font_size=16)
         self.buttons = [self.copy_button, self.leave_button]
         self.copied = False
+        self.cannot_show = ""
+        """Why the table's game cannot be shown in the window (its kind), or ""."""
         self._layout()
+
+    @property
+    def problem(self) -> str:
+        """Why the table cannot be played here, in the player's language ("" when
+        it can)."""
+        return unplayable_words(self.session) or self.cannot_show
 
     def copy_code(self) -> None:
         """Put the table's code on the clipboard."""
@@ -402,9 +191,7 @@ class WaitingView(arcade.View):
 
     def leave(self) -> None:
         """Free the seat (a waiting table) and go back."""
-        forget_table()
-        self.session.live.leave()
-        self.session.close()
+        self.session.leave()
         self.back()
 
     def _layout(self) -> None:
@@ -442,17 +229,12 @@ class WaitingView(arcade.View):
             code = _("Table code: {code}").format(code=s.code)
             # on the code's own line: the seats below stay where they are
             lines.append(code + "  ✓ " + _("Copied.") if self.copied else code)
-        for i, label in enumerate(s.seat_labels()):
+        for i, label in enumerate(seat_labels(s)):
             lines.append(_("Seat {n}: {name}").format(n=format_number(i + 1), name=label))
-        free = sum(1 for seat in s.seats if not seat)
-        if len(s.invited) > free:  # more invited than free seats: the first come are seated
-            lines.append(_("Also invited: {names}").format(names=", ".join(s.invited[free:])))
-        if s.notice:
-            lines.append(s.notice)
-        if s.refusal:
-            lines.append(s.refusal)
-        if s.problem:
-            lines.append(s.problem)
+        beyond = s.invited_beyond_seats()
+        if beyond:  # more invited than free seats: the first come are seated
+            lines.append(_("Also invited: {names}").format(names=", ".join(beyond)))
+        lines += [t for t in (left_words(s), refusal_words(s), self.problem) if t]
         self.body.text = "\n".join(lines)
         banner = connection_banner(s)
         if banner != self.banner.text:  # the screen moves below the banner, or back up
@@ -479,12 +261,12 @@ class WaitingView(arcade.View):
         if self.session.update():
             # a finished table too (reopened after its round ended): its result
             if self.session.status in ("playing", "finished") and self.session.games \
-                    and not self.session.problem:
+                    and not self.session.unplayable and not self.cannot_show:
                 try:
                     self.open_duel()
                     return
                 except ValueError as exc:  # a kind of game the duel screen cannot show
-                    self.session.problem = str(exc)
+                    self.cannot_show = str(exc)
             self._refresh()
 
     def on_resize(self, width: int, height: int) -> None:
@@ -805,7 +587,7 @@ class LiveTableScreen:
         self.asked_guard = KeyGuard()
         self.asked_second = -1
         self.hinted = False
-        self.told = table.notice  # the table's notice already said (see _sync_table)
+        self.told = table.left  # who left, already said (see _sync_table)
         self.dialog.pause = LiveTableMenu(self)
         self.add(LiveSection(self), 50)
         if self.shown != table.me:
@@ -841,9 +623,7 @@ class LiveTableScreen:
 
     def leave(self) -> None:
         """Leave the table (a game still running ends) and go back."""
-        forget_table()
-        self.table.live.leave()
-        self.table.close()
+        self.table.leave()
         self.leave_table()
 
     def leaving_ends_game(self) -> bool:
@@ -1005,12 +785,12 @@ class LiveTableScreen:
             self.banner.text = banner
             self.place_sections(self.window.width, self.window.height)
             self.refresh()
-        if table.refusal:
-            self.say(table.refusal)
-            table.refusal = ""
-        if table.notice and table.notice != self.told:
-            self.say(table.notice)
-        self.told = table.notice
+        if table.refusal is not None:
+            self.say(refusal_words(table))
+            table.refusal = None
+        if table.left and table.left != self.told:
+            self.say(left_words(table))
+        self.told = table.left
         if table.me is not None and table.status == "playing" and table.result is None \
                 and not table.remembered and self.asked_by is None:
             table.remembered = remember_table(table)
@@ -1071,11 +851,7 @@ class LiveTableScreen:
     def _round_clock(self) -> float | None:
         """Seconds since the current round of a realtime table (a falling game)
         started, as the server's clock message said (``None`` for other games)."""
-        clock = self.table.clock
-        if clock is None:
-            return None
-        elapsed, at = clock
-        return elapsed + (time.monotonic() - at)
+        return self.table.round_elapsed()
 
     def _record_result(self) -> None:
         """Keep the round's result in the player's records (once per round)."""
@@ -1322,7 +1098,7 @@ class LiveFallingView(LiveTableScreen, SudokuView):
         self._live_setup(table, leave)
         if self.plays:
             self.catch_up()
-        self.clock_at = time.monotonic()
+        self.clock_at = self.table.now()
 
     @property
     def plays(self) -> bool:
@@ -1337,10 +1113,10 @@ class LiveFallingView(LiveTableScreen, SudokuView):
         """Bring the game clock up to the table's (a window reopened on the table:
         the game went on while it was away), as the server said."""
         self.seen_clock = self.table.clock
-        if self.table.clock is None or self.game.over:
+        elapsed = self.table.round_elapsed()
+        if elapsed is None or self.game.over:
             return
-        elapsed, at = self.table.clock
-        behind = elapsed + (time.monotonic() - at) - self.game.elapsed_us / 1_000_000
+        behind = elapsed - self.game.elapsed_us / 1_000_000
         if behind > CATCH_UP_SECONDS:
             self._landed(self.game.tick(behind))
             self.refresh()
@@ -1348,7 +1124,7 @@ class LiveFallingView(LiveTableScreen, SudokuView):
     def game_update(self, delta_time: float) -> None:
         """The game runs on the wall clock (what the server compares it with), not
         on the frames' times, so a slow frame never leaves it behind."""
-        now = time.monotonic()
+        now = self.table.now()
         seconds, self.clock_at = now - self.clock_at, now
         SudokuView.game_update(self, seconds)
 
@@ -1512,89 +1288,36 @@ def draw_small_board(game: blockyard.Game, rect: Rect) -> None:
                                               top - 0.5, theme.piece_colour(colours[index] or 1))
 
 
-def open_table(session: Session, account: Any, table_id: int, code: str,
-               back: Callable[[], None]) -> None:
-    """Connect to a table (``code``: the ``ID-CODE`` a player shared, or "") and show
-    it: the waiting screen, then the duel (or the duel at once when it is under way)."""
-    from blockyard.online import Client, parse_table_code
-
+def open_table(host: Host, table_id: int, code: str = "") -> WaitingView:
+    """Connect to a table (``code``: the ``ID-CODE`` a player shared, or "") as the
+    account's player: its waiting screen, which opens the duel (at once when it
+    is under way); leaving goes back to the lobby."""
+    account = host.online
     private_code = parse_table_code(code)[1] if code else None
     client = Client(account.server, account.token or None)
     table = TableSession(client.live(table_id, private_code), account.name, code,
                          account.server, client.compare)
-    window = arcade.get_window()
-
-    def leave() -> None:
-        back()
+    leave = to_screen(host, "lobby")
+    session = host.session()
+    window = host.window
 
     def open_duel() -> None:
         window.show_view(live_view(session, table, leave))
 
-    window.show_view(WaitingView(table, open_duel, leave))
+    return WaitingView(table, open_duel, leave)
 
 
-REOPEN_FILE = "online-table.toml"
-"""The table a window was playing at (config folder): reopened at the next start."""
-
-
-def _reopen_path() -> Any:
-    from blockyard import paths
-
-    return paths.config_dir() / REOPEN_FILE
-
-
-def remember_table(table: TableSession) -> bool:
-    """Keep the table the player is playing at (its server, the player's name and
-    the table's code), so a window closed mid-duel reopens on it; whether it was
-    written (a folder that cannot be written: the duel goes on, not kept)."""
-    import os
-
-    import tomli_w
-
-    from blockyard.files import write_atomically
-
-    try:
-        path = _reopen_path()
-        write_atomically(path, tomli_w.dumps({"server": table.server, "name": table.name,
-                                              "table": table.code or str(table.table_id)}))
-        os.chmod(path, 0o600)  # a private table's code is in it
-    except OSError:
-        return False
-    return True
-
-
-def forget_table() -> None:
-    """Nothing to reopen any more (the table was left, or its round finished)."""
-    with contextlib.suppress(OSError):
-        _reopen_path().unlink(missing_ok=True)
-
-
-def remembered_table(server: str, name: str) -> str | None:
-    """The code (``ID`` or ``ID-CODE``) of the table to reopen for this server and
-    account, or ``None`` (none kept, another account's, or a damaged file: then
-    it is dropped)."""
-    import tomllib
-
-    from blockyard.online import parse_table_code
-
-    try:
-        data = tomllib.loads(_reopen_path().read_text(encoding="utf-8"))
-    except FileNotFoundError:
+def open_remembered_table(host: Host) -> WaitingView | None:
+    """The table a window closed mid-round was playing at, for the account signed
+    in (reopened with every move so far); ``None`` when there is none."""
+    account = host.online
+    code = remembered_table(account.server, account.name) if account.signed_in else None
+    if code is None:
         return None
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        forget_table()
-        return None
-    code = data.get("table")
-    if data.get("server") != server or data.get("name") != name or not isinstance(code, str):
-        return None
-    try:
-        parse_table_code(code)
-    except ValueError:
-        forget_table()
-        return None
-    return code
+    return open_table(host, parse_table_code(code)[0], code if "-" in code else "")
 
 
 __all__ = ["LiveDuelView", "LiveFallingView", "LiveTableScreen", "ServerJudgedInput",
-           "TableSession", "WaitingView", "connection_banner", "draw_small_board",
-           "forget_table", "live_view", "open_table", "remember_table", "remembered_table"]
+           "WaitingView", "connection_banner", "differs_text", "divergence_text",
+           "draw_small_board", "left_words", "live_view", "open_remembered_table",
+           "open_table", "refusal_words", "seat_labels", "unplayable_words"]

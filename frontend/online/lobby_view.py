@@ -35,14 +35,13 @@ from blockyard.online import (
     parse_table_code,
 )
 
-from . import theme
-from .i18n import _, format_number
-from .layout import Rect
-from .online_errors import online_error_text
-from .online_view import BackgroundScreen
-from .rulewords import ruleset_name
-from .text import Text
-from .widgets import (
+from .. import theme
+from ..i18n import _, format_number
+from ..layout import Rect
+from ..rulewords import ruleset_name
+from ..screens import to_screen
+from ..text import Text
+from ..widgets import (
     Button,
     fit_text,
     focus_buttons,
@@ -50,9 +49,12 @@ from .widgets import (
     is_back_tab,
     pointer_focus,
 )
+from .errors import online_error_text
+from .settings_view import BackgroundScreen
 
 if TYPE_CHECKING:
-    from .online_account import OnlineAccount
+    from ..session import Host
+    from .account import OnlineAccount
 
 MAX_ROWS = 8
 REFRESH_SECONDS = 10.0
@@ -75,7 +77,7 @@ def table_rulesets() -> list[tuple[str, str]]:
             ruleset = blockyard.load_ruleset(info.path)
         except Exception:  # nothing a plugin does may stop the lobby
             continue
-        mode = ruleset.mode_record  # the modes a live screen shows (online_table.live_view)
+        mode = ruleset.mode_record  # the modes a live screen shows (table_view.live_view)
         if mode.has_tray or issubclass(mode.engine, FallingGame):
             out.append((ruleset.id, ruleset_name(ruleset)))
     return out
@@ -242,7 +244,7 @@ class LobbyView(BackgroundScreen):
         with the code typed, to be corrected."""
         if self._need_account():
             return
-        from .menus import PromptView
+        from ..menus import PromptView
 
         def done(values: list[str]) -> str | None:
             try:
@@ -770,4 +772,20 @@ class NewTableView(BackgroundScreen):
                 return
 
 
-__all__ = ["LobbyView", "NewTableView", "table_rulesets"]
+def open_lobby(host: Host) -> LobbyView:
+    """The lobby of the server set in Settings → Online (the launcher's entry): a
+    table chosen opens as ``"table"``, Sign in as ``"online-settings"`` (and back
+    here), Leaderboards as ``"leaderboard"`` of the ruleset last played."""
+    def open_table(table_id: int, code: str, _seat: int | None) -> None:
+        host.show("table", table_id=table_id, code=code)  # the table says the seat
+
+    lobby = to_screen(host, "lobby")
+    return LobbyView(host.online, open_table,
+                     to_screen(host, "online-settings", back=lobby), host.show_launcher,
+                     leaderboards=to_screen(host, "leaderboard",
+                                            ruleset_id=host.settings.last_ruleset or "",
+                                            back=lobby),
+                     feed=host.player_feed())
+
+
+__all__ = ["LobbyView", "NewTableView", "open_lobby", "table_rulesets"]
