@@ -189,7 +189,7 @@ class BlockyardApp:
         self.apply_settings(rebuild=False)
         self.online = OnlineAccount.load(self.notices)  # the server and account, if any
         # the signed-in player's own live connection: invitations, players online
-        self.feeds = FeedKeeper(self.online)
+        self.feeds = FeedKeeper()
         self.duel: Duel | None = None  # while one is played
         self.playing: SavedGame | None = None
         # what the plugins of the game on screen held when it was last found to be
@@ -430,7 +430,7 @@ class BlockyardApp:
         """The signed-in player's own live connection (pending invitations, players
         online), started when a player is signed in, started again for another
         account or server, closed when signed out; ``None`` when not signed in."""
-        return self.feeds.feed()
+        return self.feeds.feed(self.online)
 
     def close_player_feed(self) -> None:
         """Close the player's own live connection (without waiting for its thread)."""

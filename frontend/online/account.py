@@ -103,19 +103,16 @@ class OnlineAccount:
 
 class FeedKeeper:
     """The signed-in player's own live connection (pending invitations, players
-    online) of ``account``: :meth:`feed` starts it when a player is signed in,
-    starts it again for another account or server and closes it when signed
-    out."""
+    online): :meth:`feed` starts it when a player is signed in, starts it again
+    for another account or server and closes it when signed out."""
 
-    def __init__(self, account: OnlineAccount) -> None:
-        self.account = account
+    def __init__(self) -> None:
         self.current: PlayerFeed | None = None
         self.key: tuple[str, str] | None = None  # the server and token it is for
 
-    def feed(self) -> PlayerFeed | None:
-        """The connection of the account as it is now; ``None`` when not signed in
+    def feed(self, account: OnlineAccount) -> PlayerFeed | None:
+        """The connection of ``account`` as it is now; ``None`` when not signed in
         (or the address is not one)."""
-        account = self.account
         key = (account.server, account.token) if account.signed_in else None
         if key != self.key:
             self.close()

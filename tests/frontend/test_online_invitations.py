@@ -208,7 +208,7 @@ def test_players_online_invitations_and_badge_fit(ui, size, code):
     i18n.set_language("en")
     # the launcher's badge: inside the online row, beside its title
     ui.app.online = account
-    ui.app.feed, ui.app._feed_key = feed, (account.server, account.token)
+    ui.app.feeds.current, ui.app.feeds.key = feed, (account.server, account.token)
     i18n.set_language(code)
     launcher = LauncherView(ui.app)
     ui.window.show_view(launcher)
@@ -221,7 +221,7 @@ def test_players_online_invitations_and_badge_fit(ui, size, code):
     title = row.texts[0]
     assert title.x + title.content_width <= badge.left, code
     i18n.set_language("en")
-    ui.app.feed, ui.app._feed_key = None, None
+    ui.app.feeds.current, ui.app.feeds.key = None, None
 
 
 def test_the_open_lobby_fetches_the_tables_again_on_its_own(ui, server):
