@@ -20,6 +20,7 @@ leaves the table.
 from __future__ import annotations
 
 import contextlib
+import math
 import sqlite3
 from collections import deque
 from collections.abc import Callable
@@ -40,7 +41,7 @@ from ..layout import Rect
 from ..menus import KeyGuard
 from ..screens import to_screen
 from ..sudoku_view import SudokuView
-from ..text import Text
+from ..text import PIXELS_PER_POINT, Text
 from ..tray_input import TrayInput
 from ..tray_view import TITLE_SMALLEST, TrayGameView, fit_title
 from ..widgets import Button, PauseMenu, click_buttons, fit_text, hover_buttons
@@ -52,6 +53,9 @@ if TYPE_CHECKING:
     from ..session import Host, Session
 
 BAND = 0.26  # the share of the window's height the opponents' boards take
+BAND_MARGIN = 12.0
+"""Pixels (at scale 1) between an opponent's small board and the window's bottom
+edge, and around it in its slot."""
 READABLE = 15.0  # the smallest font size of text to read on the table's screens
 
 
@@ -563,6 +567,7 @@ class LiveTableScreen:
     shown: int
     band_rects: list[Rect]
     band_texts: list[Text]
+    band_label_height = 20.0  # the height of a small board's name line (see _place_band)
     game: Any  # the game screen's
     session: Session
     window: Any
@@ -741,6 +746,9 @@ class LiveTableScreen:
                          self.scale, self._result_buttons())
 
     def _place_band(self, width: int) -> None:
+        """The opponents' boards side by side in the band at the bottom, each with
+        its player's name and score above it (read at a glance: never smaller than
+        :data:`READABLE` while it fits) and a margin below it."""
         seats = self.opponents()
         band = self.reserve_bottom
         self.band_rects = []
@@ -748,19 +756,25 @@ class LiveTableScreen:
         if not seats:
             return
         slot = width / len(seats)
-        label_h = 20 * self.scale
+        size = max(READABLE, 15 * self.scale)
+        margin = max(BAND_MARGIN, BAND_MARGIN * self.scale)
+        label_h = size * PIXELS_PER_POINT * 1.4  # the line's height, with its descenders
         for n, seat in enumerate(seats):
             game = self.table.games[seat]
-            cell = max(1.0, min((slot - 12) / game.cols, (band - label_h - 12) / game.rows))
+            # whole pixels a cell: the grid's lines fall on pixels, sharp
+            cell = float(max(1, math.floor(min((slot - 2 * margin) / game.cols,
+                                               (band - label_h - 2 * margin) / game.rows))))
             w, h = cell * game.cols, cell * game.rows
-            rect = Rect(n * slot + slot / 2 - w / 2, 6, w, h)
+            rect = Rect(round(n * slot + slot / 2 - w / 2), margin, w, h)
             self.band_rects.append(rect)
-            label = Text("", rect.center_x, rect.top + 4, theme.TEXT, 12 * self.scale,
+            label = Text("", rect.center_x, round(rect.top + margin / 3), theme.TEXT, size,
                          font_name=theme.FONT, anchor_x="center", anchor_y="bottom")
             self.band_texts.append(label)
+        self.band_label_height = label_h
         self._band_labels()
 
     def _band_labels(self) -> None:
+        size = max(READABLE, 15 * self.scale)
         for label, seat in zip(self.band_texts, self.opponents(), strict=False):
             name = self.table.player_name(seat)
             text = _("{name}: {points}").format(name=name or _("free seat"),
@@ -768,8 +782,9 @@ class LiveTableScreen:
             if self.table.over[seat]:
                 text += " ✓"
             label.text = text
+            # a crowded band (eight seats in a narrow window) lets a name shrink
             fit_text(label, self.window.width / max(1, len(self.band_texts)) - 8,
-                     22 * self.scale, 12 * self.scale, smallest=7.0)
+                     self.band_label_height, size, smallest=9.0)
 
     def banner_room(self, width: float) -> float:
         """The height the connection banner takes at the top of the window (0 when
@@ -1272,20 +1287,34 @@ def band_height(height: float) -> float:
 
 
 def draw_small_board(game: blockyard.Game, rect: Rect) -> None:
-    """An opponent's board, cell by cell, in ``rect``."""
+    """An opponent's board in ``rect`` as the full-size board looks: its empty
+    cells in the empty cells' colour on the board's, so its grid shows; the
+    filled ones in their pieces' colours."""
     arcade.draw_lrbt_rectangle_filled(rect.left, rect.right, rect.bottom, rect.top,
                                       theme.BOARD_BG)
     board = game.grid
     cols, rows = game.cols, game.rows
     cell = rect.width / cols
+    gap = max(1.0, round(cell * 0.08))  # the board's colour between the cells: the grid
+    arcade.draw_lrbt_rectangle_filled(rect.left + gap, rect.right - gap, rect.bottom + gap,
+                                      rect.top - gap, theme.EMPTY_CELL)
+    lines: list[tuple[float, float]] = []
+    for c in range(1, cols):
+        x = rect.left + c * cell
+        lines += [(x, rect.bottom), (x, rect.top)]
+    for r in range(1, rows):
+        y = rect.bottom + r * cell
+        lines += [(rect.left, y), (rect.right, y)]
+    if lines:  # one call for every line of the grid
+        arcade.draw_lines(lines, theme.BOARD_BG, 2 * gap)
     bits, colours = board.bits, board.colours
     for index in range(rows * cols):
         if bits >> index & 1:
             r, c = divmod(index, cols)
             left = rect.left + c * cell
             top = rect.top - r * cell
-            arcade.draw_lrbt_rectangle_filled(left + 0.5, left + cell - 0.5, top - cell + 0.5,
-                                              top - 0.5, theme.piece_colour(colours[index] or 1))
+            arcade.draw_lrbt_rectangle_filled(left + gap, left + cell - gap, top - cell + gap,
+                                              top - gap, theme.piece_colour(colours[index] or 1))
 
 
 def open_table(host: Host, table_id: int, code: str = "") -> WaitingView:

@@ -145,9 +145,9 @@ def test_the_live_tables_menu_leave_asks_first_and_the_band_is_dimmed(ui, server
     _me, view, _bob, bob_live, _table_id, _seed = start_duel(ui, server)
     with bob_live:
         board = view.band_rects[0]
-        x, y = board.left + 2, board.bottom + 2
+        x, y = board.left + 4, board.bottom + 4  # in an empty cell of the opponent's board
         before = ui.pixel(x, y)
-        assert near(before, theme.BOARD_BG)
+        assert near(before, theme.EMPTY_CELL)
         ui.key("Escape")
         pump_until(ui, lambda: view.paused)
         menu = view.dialog.pause
