@@ -83,6 +83,11 @@ def table_rulesets() -> list[tuple[str, str]]:
     return out
 
 
+def others_online(feed: PlayerFeed, me: str) -> list[str]:
+    """The players online by ``feed``, without the player ``me``."""
+    return [name for name in feed.players or [] if name.lower() != me.lower()]
+
+
 def ruleset_title(ruleset_id: str) -> str:
     """A ruleset's name in the language, or its id when it is not installed here."""
     try:
@@ -148,8 +153,7 @@ class LobbyView(BackgroundScreen):
             return False
         self.feed_version = feed.version
         self.invitations = list(feed.invitations or [])
-        me = self.account.name.lower()
-        self.players = [name for name in feed.players or [] if name.lower() != me]
+        self.players = others_online(feed, self.account.name)
         return True
 
     def on_update(self, delta_time: float) -> None:
@@ -236,7 +240,7 @@ class LobbyView(BackgroundScreen):
             return
         self.window.show_view(NewTableView(self.account, self.open_table,
                                            lambda: self.window.show_view(self),
-                                           players=self.players))
+                                           players=self.players, feed=self.feed))
 
     def join_by_code(self, typed: str = "", error: str = "") -> None:
         """The code field (``typed``: a code to correct, with ``error`` said under
@@ -516,14 +520,16 @@ class LobbyView(BackgroundScreen):
 class NewTableView(BackgroundScreen):
     """The New table form: ruleset, seats (2–8), public or private, players to
     invite (names separated by commas), and ``players`` online to pick from (each
-    a button that adds or removes its name). Keys: ↑/↓ rows, ←/→ change (on the
-    players online: choose one), typing fills the invitations, Space (or Enter)
-    on the players online adds or removes the one chosen, Enter elsewhere opens
-    the table, Esc back."""
+    a button that adds or removes its name), kept up to date from ``feed`` (the
+    player's own live connection) while the form is open. Keys: ↑/↓ rows, ←/→
+    change (on the players online: choose one), typing fills the invitations,
+    Space (or Enter) on the players online adds or removes the one chosen, Enter
+    elsewhere opens the table, Esc back."""
 
     def __init__(self, account: OnlineAccount,
                  open_table: Callable[[int, str, int | None], None],
-                 back: Callable[[], None], *, players: Sequence[str] = ()) -> None:
+                 back: Callable[[], None], *, players: Sequence[str] = (),
+                 feed: PlayerFeed | None = None) -> None:
         super().__init__()
         self.account = account
         self.open_table = open_table
@@ -533,10 +539,12 @@ class NewTableView(BackgroundScreen):
         self.seats = 2
         self.private = False
         self.invite = ""
-        self.players = list(players)[:MAX_PICKS]
+        self.feed = feed
+        self.feed_version = feed.version if feed is not None else -1
+        self.players: list[str] = []
         self.pick = 0
-        self.pick_buttons = [Button(name, partial(self.toggle, name), font_size=14)
-                             for name in self.players]
+        self.pick_buttons: list[Button] = []
+        self._set_players(players)
         self.pick_label = Text(_("Players online: choose to invite"), 0, 0, theme.MUTED, 13,
                                font_name=theme.FONT, anchor_y="bottom")
         self.selected = 0
@@ -548,14 +556,39 @@ class NewTableView(BackgroundScreen):
         self.message_text = Text("", 0, 0, theme.MUTED, 14, font_name=theme.FONT,
                                  anchor_x="center", anchor_y="center", multiline=True,
                                  width=400, align="center")
-        self.hint = Text(_("↑↓ choose  ←→ change  type names to invite  Space add a player "
-                           "online  Enter open  Esc back") if self.players else
-                         _("↑↓ choose  ←→ change  type names to invite  Enter open  Esc back"),
-                         0, 0, theme.MUTED, 12, font_name=theme.FONT, anchor_x="center",
+        self.hint = Text("", 0, 0, theme.MUTED, 12, font_name=theme.FONT, anchor_x="center",
                          anchor_y="bottom", multiline=True, width=400, align="center")
         self.rows: list[Rect] = []
         self.texts: list[Text] = []
         self._layout()
+
+    def _set_players(self, players: Sequence[str]) -> None:
+        """Offer ``players`` (the first :data:`MAX_PICKS`) to pick from; the one
+        chosen stays chosen while it is still offered."""
+        chosen = self.players[self.pick] if self.pick < len(self.players) else None
+        self.players = list(players)[:MAX_PICKS]
+        self.pick_buttons = [Button(name, partial(self.toggle, name), font_size=14)
+                             for name in self.players]
+        self.pick = self.players.index(chosen) if chosen in self.players else 0
+
+    def _take_feed(self) -> bool:
+        """Take the players online from the feed; whether they changed."""
+        feed = self.feed
+        if feed is None or feed.version == self.feed_version:
+            return False
+        self.feed_version = feed.version
+        players = others_online(feed, self.account.name)[:MAX_PICKS]
+        if players == self.players:
+            return False
+        # the row or button with the focus keeps it (the players' row may come or go)
+        focused_button = self.focused_button
+        on_players = self.selected == len(self.rows) and bool(self.pick_buttons)
+        self._set_players(players)
+        if focused_button is not None:
+            self.selected = self.focus_rows + self.form_buttons.index(focused_button)
+        elif on_players and not self.pick_buttons:
+            self.selected = self.focus_rows  # the row went: Open the table
+        return True
 
     def row_words(self) -> list[tuple[str, str]]:
         """(label, value) of the form's rows."""
@@ -628,6 +661,9 @@ class NewTableView(BackgroundScreen):
         left = width / 2 - wide / 2
         self.title.position = (width / 2, height - 50 * scale)
         fit_text(self.title, wide, 44 * scale, 26 * scale)
+        self.hint.text = _("↑↓ choose  ←→ change  type names to invite  Space add a player "
+                           "online  Enter open  Esc back") if self.players else \
+            _("↑↓ choose  ←→ change  type names to invite  Enter open  Esc back")
         self.hint.width = int(width - 16)
         self.hint.font_size = max(9.0, 12 * scale)
         self.hint.position = (width / 2, 4 * scale)
@@ -674,6 +710,8 @@ class NewTableView(BackgroundScreen):
     def on_update(self, delta_time: float) -> None:
         self.ready = True
         super().on_update(delta_time)
+        if self._take_feed():  # a player came online or left: the picks follow at once
+            self._layout()
 
     def on_resize(self, width: int, height: int) -> None:
         self._layout()
