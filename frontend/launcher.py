@@ -82,8 +82,10 @@ def build_entries(app: Launcher, loaded: list[blockyard.Ruleset] | None = None) 
                              [("", saved.game.ruleset.id)], resume=saved))
     online = getattr(app, "online", None)
     if online is not None and online.online:  # a server is set: its lobby
-        entries.append(Entry(_("Play online"), "online", online.server, [("", "")],
-                             key="online"))
+        who = _("Signed in as {name} on {server}.").format(
+            name=online.name, server=online.server) if online.signed_in else \
+            _("Server {server}: not signed in.").format(server=online.server)
+        entries.append(Entry(_("Play online"), "online", who, [("", "")], key="online"))
     grouped: dict[str, Entry] = {}
     unavailable: list[Entry] = []
     for info in blockyard.list_rulesets():

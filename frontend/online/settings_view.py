@@ -277,8 +277,9 @@ class OnlineSettingsView(BackgroundScreen):
         self.show_message()
         busy = self.pending is not None
         self.save_button.enabled = not busy
-        self.create_button.enabled = not busy and (self.account.online
-                                                   or bool(self.server.value.strip()))
+        # signed in: the account is there (Sign out first to use another)
+        self.create_button.enabled = not busy and not self.account.signed_in and (
+            self.account.online or bool(self.server.value.strip()))
         self.sign_in_button.enabled = self.create_button.enabled
         self.sign_out_button.enabled = not busy and self.account.signed_in
         invalidate = getattr(self.window, "invalidate", None)
@@ -327,6 +328,10 @@ class OnlineSettingsView(BackgroundScreen):
     def _account_call(self, create: bool) -> None:
         if self.pending is not None or not self._apply_address():
             return
+        if self.account.signed_in:  # (Enter on the password: the buttons are off)
+            self.say(_("You are signed in. Sign out first to use another account."))
+            self.focus = len(self.fields) + self.buttons.index(self.sign_out_button)
+            return
         if not self.account.online:
             self.say(_("Type the server's address first."), bad=True)
             self.focus = 0
@@ -359,6 +364,9 @@ class OnlineSettingsView(BackgroundScreen):
             self.password.value = ""
             if self._save():
                 self.changed()
+                # done here: Back is next, and the button pressed no longer looks chosen
+                self.focus = len(self.fields) + self.buttons.index(self.back_button)
+                hover_buttons(self.buttons, -1, -1)
                 self.say(_("Account created and signed in.") if create
                          else _("Signed in."))
 
