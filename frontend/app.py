@@ -20,7 +20,6 @@ from PIL import Image
 
 import blockyard
 from blockyard.records import RecordStore
-from blockyard.replays import KEEP as REPLAYS_KEPT
 from blockyard.replays import Replay, ReplayError, load_replay, save_replay
 
 from . import i18n, theme
@@ -36,7 +35,6 @@ from .persistence import (
     Settings,
     forget_game,
     load_saved_games,
-    move_aside,
     notices_from_warnings,
     player_notice,
     remove_stray_files,
@@ -412,9 +410,7 @@ class BlockyardApp:
 
     def show_settings(self, back: Callable[[], None] | None = None) -> None:
         """The settings screen; ``back`` (the launcher by default) leaves it."""
-        from .pages import SettingsView
-
-        self.window.show_view(SettingsView(self.session(), back or self.show_launcher))
+        self.show("settings", back=back)
 
     def show(self, name: str, /, **arguments: Any) -> bool:
         """Open the screen registered as ``name`` (:mod:`.screens`: the online
@@ -444,22 +440,13 @@ class BlockyardApp:
 
     def show_help(self, ruleset: str | blockyard.Ruleset,
                   back: Callable[[], None] | None = None) -> None:
-        """The how-to-play page of a ruleset (an installed id, or the loaded ruleset of
-        a game: a rule file given by path has no id to find it by), from its rule
-        file's ``[help]``."""
-        from .pages import HelpView
-
-        loaded = blockyard.load_ruleset(ruleset)
-        self.window.show_view(HelpView(loaded, back or self.show_launcher))
+        """The how-to-play page of a ruleset (an id or a loaded ruleset)."""
+        self.show("help", ruleset=ruleset, back=back)
 
     def show_stats(self, ruleset: str | blockyard.Ruleset,
-                       back: Callable[[], None] | None = None) -> None:
-        """The statistics screen of a ruleset (an id or a loaded ruleset), from the
-        records store."""
-        from .pages import StatsView
-
-        loaded = blockyard.load_ruleset(ruleset)
-        self.window.show_view(StatsView(self.session(), loaded, back or self.show_launcher))
+                   back: Callable[[], None] | None = None) -> None:
+        """The statistics screen of a ruleset (an id or a loaded ruleset)."""
+        self.show("stats", ruleset=ruleset, back=back)
 
     def confirm_new_game(self, ruleset_id: str | blockyard.Ruleset, back: Callable[[], None],
                          seed: int | None = None,
@@ -636,53 +623,7 @@ class BlockyardApp:
 
     def show_replays(self, ruleset_id: str) -> None:
         """The replays kept for a ruleset, newest first."""
-        from blockyard.replays import list_replays
-
-        from .menus import MenuView
-
-        files = list_replays(ruleset_id)
-        choices: list[tuple[str, Callable[[], None]]] = []
-        problems: list[str] = []
-        for path in files:
-            if len(choices) == 8:
-                break
-            try:
-                loaded = load_replay(path)
-                data = loaded.data
-                who = f"{data['player']}: " if data.get("player") else ""
-                when = f"{replay_time(str(data['finished']))}  {who}"
-            except (ReplayError, KeyError, TypeError, ValueError) as exc:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    problems.append(move_aside(path, "replay", _short(exc)))
-                continue
-            try:  # the log is the referee: the rebuilt game's score, never the file's
-                label = when + _("{points} points").format(
-                    points=format_number(loaded.check().score))
-            except ReplayError:  # kept (the rules may come back); choosing it says why
-                label = when + _("cannot be shown")
-            choices.append((label, self._watch_from_list(path, ruleset_id)))
-        choices.append((_("Back"), self.show_launcher))
-        ruleset = blockyard.load_ruleset(ruleset_id)
-        kept = len(files) - len(problems)
-        lines = ([ngettext("{n} replay (the newest {keep} are kept)",
-                           "{n} replays (the newest {keep} are kept)", kept).format(
-                      n=format_number(kept), keep=format_number(REPLAYS_KEPT))] if kept > 0
-                 else [_("No finished games yet.")])
-        self.window.show_view(MenuView(_("Replays: {name}").format(
-                                           name=ruleset_name(ruleset)), lines + problems,
-                                       choices, self.show_launcher))
-
-    def _watch_from_list(self, path: Path, ruleset_id: str) -> Callable[[], None]:
-        def watch() -> None:
-            error = self.watch_replay(path, back=lambda: self.show_replays(ruleset_id))
-            if error:
-                from .menus import MenuView
-
-                self.window.show_view(MenuView(_("Cannot show this replay"), [error],
-                                               [(_("Back"), lambda: self.show_replays(ruleset_id))],
-                                               lambda: self.show_replays(ruleset_id)))
-        return watch
+        self.show("replays", ruleset_id=ruleset_id)
 
     def start_duel(self, ruleset_id: str) -> None:
         from . import duel
@@ -903,23 +844,6 @@ class BlockyardApp:
 
 IDLE_EVENTS = frozenset({"on_update", "on_fixed_update", "on_draw", "on_refresh"})
 """Events that do not by themselves change what the window shows."""
-
-def replay_time(finished: str) -> str:
-    """When a replay's game finished (ISO time), as a date and time of the language."""
-    import datetime as dt
-
-    from .i18n import format_date, localise_digits
-
-    try:
-        when = dt.datetime.fromisoformat(finished)
-    except ValueError:
-        return finished[:16].replace("T", " ")
-    return f"{format_date(when.date(), 'short')} {localise_digits(when.strftime('%H:%M'))}"
-
-
-def _short(exc: BaseException) -> str:
-    text = str(exc).split(": ", 1)[-1] if isinstance(exc, ReplayError) else str(exc)
-    return text[:100] or type(exc).__name__
 
 
 class BlockyardWindow(arcade.Window):

@@ -7,7 +7,8 @@ Two registries, kept alike:
   (``"blockyard.frontend.tray_view:TrayGameView"``), which core cannot import;
   :func:`game_view` imports it. The app, the replay viewer and the language
   switch all find a game's screen here.
-- **the other screens** (the lobby, a live table, Settings → Online…): each is a
+- **the other screens** (the settings, a ruleset's statistics, the replays
+  kept, the lobby, a live table, Settings → Online…): each is a
   :class:`Screen` record, a name and the dotted path of its *opener*, a
   function ``opener(host, **arguments)`` that builds the screen from what the
   app lends it (:class:`~.session.Host`) and returns it (``None``: nothing to
@@ -62,7 +63,7 @@ SCREEN_NAME = re.compile(r"^[a-z][a-z0-9-]{0,39}$")
 """A screen's name: a lower-case letter, then up to 39 lower-case letters, digits
 or ``-`` (``"lobby"``, ``"online-settings"``)."""
 
-SCREEN_PACKAGES = ("blockyard.frontend.online",)
+SCREEN_PACKAGES = ("blockyard.frontend.local_screens", "blockyard.frontend.online")
 """The modules whose ``register_screens(register)`` contribute screens, by dotted
 name (imported when a screen is first asked for)."""
 

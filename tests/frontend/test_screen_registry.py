@@ -12,6 +12,7 @@ import pytest
 
 import blockyard.frontend as frontend
 from blockyard.frontend import screens
+from blockyard.frontend.local_screens import SCREENS as LOCAL_SCREENS
 from blockyard.frontend.online import SCREENS as ONLINE_SCREENS
 from blockyard.frontend.online.settings_view import OnlineSettingsView
 from blockyard.frontend.screens import (
@@ -31,14 +32,16 @@ def scratch_registry(monkeypatch):
     monkeypatch.setattr(screens, "_screens", dict(screens._screens))
 
 
-def test_the_online_screens_are_registered_by_their_package():
+def test_the_screens_are_registered_by_their_packages():
     found = registered_screens()
     for screen in ONLINE_SCREENS:
         assert found[screen.name] == screen
         assert screen.opener.startswith("blockyard.frontend.online.")
         assert callable(screen_opener(screen.name))
+    for screen in LOCAL_SCREENS:
+        assert found[screen.name] == screen and callable(screen_opener(screen.name))
     assert {"online-settings", "lobby", "table", "reopened-table", "leaderboard",
-            "submit"} <= set(found)
+            "submit", "settings", "help", "stats", "replays"} <= set(found)
 
 
 @pytest.mark.parametrize("name, opener, problem", [
@@ -104,15 +107,17 @@ def test_the_app_opens_screens_by_name(ui, scratch_registry):
         ui.app.show("test-screen", nonsense=1)  # an argument the opener has not
 
 
-def test_the_app_imports_no_online_screen():
+def test_the_app_imports_none_of_the_registered_screens():
     tree = ast.parse((FRONTEND / "app.py").read_text(encoding="utf-8"))
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
             module = node.module or ""
-            assert not re.search(r"(^|\.)online\.(lobby_view|table_view|settings_view|"
-                                 r"leaderboard_view)$", module), (module, node.lineno)
+            assert not re.search(r"(^|\.)(online\.(lobby_view|table_view|settings_view|"
+                                 r"leaderboard_view)|pages|local_screens)$", module), \
+                (module, node.lineno)
             assert not {"LobbyView", "OnlineSettingsView", "LeaderboardView", "SubmitView",
-                        "WaitingView"} & {alias.name for alias in node.names}
+                        "WaitingView", "SettingsView", "HelpView", "StatsView"} \
+                & {alias.name for alias in node.names}
 
 
 @pytest.mark.parametrize("module", ["__init__", "account", "errors", "leaderboard_view",

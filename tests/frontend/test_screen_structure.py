@@ -27,7 +27,8 @@ from blockyard.frontend.tray_view import TrayGameView, label_colours
 
 SIZES = [(480, 640), (720, 960), (1280, 720)]
 VIEW_MODULES = ["game_screen", "tray_view", "tray_sections", "tray_input", "sudoku_view",
-                "replay_view", "summary_view", "screens", "session", "menus", "pages", "launcher"]
+                "replay_view", "summary_view", "screens", "session", "menus", "pages", "launcher",
+                "local_screens"]
 EMPTY = ".........."
 
 
