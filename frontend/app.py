@@ -19,12 +19,15 @@ import arcade
 from PIL import Image
 
 import blockyard
+import blockyard.game  # drift and carry_over are called through it (a test replaces one)
+from blockyard.challenge import LENGTHS, CodeError, decode
 from blockyard.records import RecordStore
 from blockyard.replays import Replay, ReplayError, load_replay, save_replay
 
-from . import i18n, theme
+from . import duel, i18n, theme
 from .game_screen import GameScreen
 from .i18n import _, format_number, ngettext
+from .menus import MenuView, PromptView
 from .online.account import FeedKeeper, OnlineAccount
 from .persistence import (
     DiskFullError,
@@ -42,10 +45,11 @@ from .persistence import (
     save_game,
     save_key,
 )
-from .plugin_fault import use_window_watchdog
+from .plugin_fault import one_line, use_window_watchdog
 from .rulewords import ruleset_name
 from .screens import game_view, open_screen
 from .session import Session
+from .sound import SoundPlayer
 
 if TYPE_CHECKING:
     from blockyard.online import PlayerFeed
@@ -67,8 +71,6 @@ def code_problem_text(exc: ValueError) -> str:
     """What the window says about a challenge code that cannot be read, in the
     player's language; points at the likely wrong character when the code's check
     characters allow it (see :class:`blockyard.challenge.CodeError`)."""
-    from blockyard.challenge import LENGTHS, CodeError
-
     if not isinstance(exc, CodeError):
         return str(exc)
     lengths = sorted(LENGTHS)
@@ -177,8 +179,6 @@ class BlockyardApp:
         # whoever changes the language (the launcher, a settings screen), the screen follows
         self._stop_listening = i18n.on_change(self._language_changed)
         window.stop_following_language = self._stop_listening
-        from .sound import SoundPlayer
-
         self.sounds = SoundPlayer(self.settings)
         try:
             self.sounds.load()
@@ -261,21 +261,17 @@ class BlockyardApp:
         """The launcher; leaving a game (kept saved), a duel or a challenge leads here.
         A saved game that a rule plugin kept from being restored is said first, on
         the plugin fault screen (once), which leads here again."""
-        from .launcher import LauncherView
-
         self.duel = None
         self.playing = None
         if self.save_faults:
             self.show_save_fault(self.save_faults.pop(0))
             return
-        self.window.show_view(LauncherView(self))
+        self.show("launcher")
 
     def show_save_fault(self, fault: SaveFault) -> None:
         """The plugin fault screen of a saved game its plugin keeps from being
         restored (:class:`.persistence.SaveFault`): its file is left as it is, and
         its game as its log gives it is offered in the launcher when it plays."""
-        from .plugin_fault import PluginFaultView, one_line
-
         error = fault.error
         saved = next((s for s in self.saves.values() if s.path == fault.path), None)
         ruleset = error.ruleset or ""
@@ -287,7 +283,7 @@ class BlockyardApp:
               "fails.")
         print(f"blockyard: {one_line(str(error), 1000)}; the saved game {fault.path.name} "
               "is kept as it was", file=sys.stderr)
-        self.window.show_view(PluginFaultView(error, ruleset, line, self.show_launcher))
+        self.show("plugin-fault", error=error, ruleset=ruleset, saved=line)
 
     def key_for(self, ruleset_id: str, seed: int | None, challenge: int | None) -> str:
         """The save key a new game of these would have."""
@@ -309,8 +305,6 @@ class BlockyardApp:
 
     def confirm_restart(self, game: blockyard.Game, view: arcade.View) -> None:
         """Ask before restarting: the game on screen would end and be recorded."""
-        from .menus import MenuView
-
         def keep() -> None:
             self.window.show_view(view)
 
@@ -328,8 +322,6 @@ class BlockyardApp:
     def confirm_quit(self, view: arcade.View) -> None:
         """Ask before Esc closes the window from the launcher (Enter quits, Esc
         stays); games in progress are kept whatever the answer."""
-        from .menus import MenuView
-
         def stay() -> None:
             self.window.show_view(view)
 
@@ -463,8 +455,6 @@ class BlockyardApp:
         if saved is None:
             self.start_game(ruleset, seed, challenge=challenge, tray=tray)
             return
-        from .menus import MenuView
-
         game = saved.game
 
         def start_new() -> None:
@@ -482,8 +472,6 @@ class BlockyardApp:
     def resume(self, saved: SavedGame | blockyard.Game, *, hand_over: bool = True) -> None:
         """Go on with a game in progress, exactly where it was saved. A duel turn not
         yet begun shows its hand-over screen first (unless ``hand_over`` is false)."""
-        from . import duel
-
         if not isinstance(saved, SavedGame):
             saved = next((s for s in self.saves.values() if s.game is saved),
                          SavedGame(save_key(saved.ruleset.id), saved))
@@ -556,8 +544,6 @@ class BlockyardApp:
 
     def start_challenge(self, code: str) -> str | None:
         """Start the game of a challenge code; returns an error message, or None."""
-        from blockyard.challenge import decode
-
         try:
             challenge = decode(code)
         except ValueError as exc:
@@ -568,8 +554,6 @@ class BlockyardApp:
         return None
 
     def prompt_challenge(self) -> None:
-        from .menus import PromptView
-
         self.window.show_view(PromptView(
             _("Enter a challenge code"), [(_("Code"), "")],
             lambda values: self.start_challenge(values[0]), self.show_launcher,
@@ -600,8 +584,6 @@ class BlockyardApp:
             self.saves.pop(self.playing.key, None)
             self.playing.key = ""  # recorded: never saved again
         if self.duel is not None:
-            from . import duel
-
             duel.record_result(self, game, self.last_replay)
         elif summary is not None:
             self.show_summary(game, summary)
@@ -610,15 +592,12 @@ class BlockyardApp:
                      back: Callable[[], None] | None = None, title: str = "") -> str | None:
         """Open the replay viewer; returns an error message instead when the replay
         cannot be shown faithfully."""
-        from .replay_view import ReplayView
-
         try:
             loaded = replay if isinstance(replay, Replay) else load_replay(replay)
             loaded.check()
         except ReplayError as exc:
             return str(exc)
-        self.window.show_view(ReplayView(self.session(), loaded, back or self.show_launcher,
-                                         title))
+        self.show("replay", replay=loaded, back=back, title=title)
         return None
 
     def show_replays(self, ruleset_id: str) -> None:
@@ -626,8 +605,6 @@ class BlockyardApp:
         self.show("replays", ruleset_id=ruleset_id)
 
     def start_duel(self, ruleset_id: str) -> None:
-        from . import duel
-
         duel.setup(self, ruleset_id)
 
     def watch_rule_file(self, path: str) -> Callable[[float], None]:
@@ -635,10 +612,6 @@ class BlockyardApp:
         on screen when the new rules allow it (a new game otherwise). An edit the
         rules refuse is said in the window's message line (and on stderr) and the
         current rules stay. Returns the check, scheduled every half second."""
-        from pathlib import Path
-
-        from blockyard.game import carry_over
-
         file = Path(path)
 
         def stamp() -> tuple[int, int] | None:
@@ -671,7 +644,7 @@ class BlockyardApp:
                 if game is None or game.over:
                     self.start_game(str(file))
                     return
-                game = carry_over(game, ruleset)
+                game = blockyard.game.carry_over(game, ruleset)
                 print(f"blockyard: reloaded {file.name}", file=sys.stderr)
                 self.show_game(game)
             except blockyard.PluginError as exc:
@@ -692,8 +665,6 @@ class BlockyardApp:
         is (the last good move), say so in one line on standard error, and show the
         screen naming the plugin, the hook and the ruleset, which leads back to the
         launcher."""
-        from .plugin_fault import PluginFaultView, one_line
-
         view_game = getattr(self.window.current_view, "game", None)
         game = self.current_game or (view_game if isinstance(view_game, blockyard.Game)
                                      else None)
@@ -708,12 +679,11 @@ class BlockyardApp:
         after = "; the game is saved at the last good move" \
             if saved is not None and not self.save_problem else ""
         print(f"blockyard: {one_line(str(error), 1000)}{after}", file=sys.stderr)
-        self.window.show_view(PluginFaultView(error, ruleset, saved, self.show_launcher))
+        self.show("plugin-fault", error=error, ruleset=ruleset, saved=saved)
 
     def show_summary(self, game: blockyard.Game, summary: blockyard.results.Summary) -> None:
-        from .summary_view import SummaryView
-
-        self.window.show_view(SummaryView(self.session(), game, summary))
+        """The summary of a finished game, just recorded."""
+        self.show("summary", game=game, summary=summary)
 
     # -- persistence -----------------------------------------------------------------------
 
@@ -751,8 +721,6 @@ class BlockyardApp:
         returned, and the game on screen becomes the one its log gives (the log is
         the truth; that is what is saved, and what a restore gives). Nothing is
         replayed while the plugins hold what they held (Blockyard's own: never)."""
-        from blockyard.game import drift
-
         game = playing.game
         hooks = game.ruleset.hooks
         held = hooks.held_state()
@@ -761,7 +729,7 @@ class BlockyardApp:
             else hooks.held_state(at_load=True)
         if held == before:
             return None
-        found = drift(game)
+        found = blockyard.game.drift(game)
         if found is None:
             self._held_alike = (game, held)
             return None
@@ -926,8 +894,6 @@ def run(ruleset: str | None = None, seed: int | None = None, challenge: str | No
     checking the files given here included."""
     use_window_watchdog()  # a hook that loops ends on the plugin fault screen, never hangs
     if challenge is not None:
-        from blockyard.challenge import decode
-
         try:
             decode(challenge)
         except ValueError as exc:

@@ -1,6 +1,7 @@
 """The screens of the player's own installation that the app opens by name
-(:mod:`.screens`): the settings, a ruleset's how-to-play page and statistics,
-and the list of the replays kept for a ruleset.
+(:mod:`.screens`): the launcher, the settings, a ruleset's how-to-play page and
+statistics, the list of the replays kept for a ruleset, the replay viewer, a
+finished game's summary and the screen of a rule plugin's fault.
 
 Each opener builds its screen from what the app lends it (:class:`.session.Host`);
 :func:`register_screens` registers them, as :mod:`.online` registers the online
@@ -17,22 +18,35 @@ from typing import TYPE_CHECKING
 
 import blockyard
 from blockyard.replays import KEEP as REPLAYS_KEPT
-from blockyard.replays import ReplayError, list_replays, load_replay
+from blockyard.replays import Replay, ReplayError, list_replays, load_replay
+from blockyard.results import Summary
 
 from .i18n import _, format_date, format_number, localise_digits, ngettext
+from .launcher import LauncherView
 from .menus import MenuView
 from .pages import HelpView, SettingsView, StatsView
 from .persistence import move_aside
+from .plugin_fault import PluginFaultView
+from .replay_view import ReplayView
 from .rulewords import ruleset_name
 from .screens import Screen
+from .summary_view import SummaryView
 
 if TYPE_CHECKING:
-    from .session import Back, Host
+    from .session import Back, Host, Launcher
 
 SHOWN_REPLAYS = 8
 """The replays the list offers (the newest)."""
 
 SCREENS = (
+    Screen("launcher", "blockyard.frontend.local_screens:open_launcher",
+           "every ruleset by family, the games in progress, the online row"),
+    Screen("summary", "blockyard.frontend.local_screens:open_summary",
+           "a finished game's points, record, lines and what comes next"),
+    Screen("replay", "blockyard.frontend.local_screens:open_replay",
+           "the replay viewer: a finished game played again"),
+    Screen("plugin-fault", "blockyard.frontend.local_screens:open_plugin_fault",
+           "a rule plugin failed: which plugin, hook and ruleset, and what was kept"),
     Screen("settings", "blockyard.frontend.local_screens:open_settings",
            "the settings: language, theme, sound, the window, online play"),
     Screen("help", "blockyard.frontend.local_screens:open_help",
@@ -49,6 +63,31 @@ def register_screens(register: Callable[[Screen], None]) -> None:
     """Register the screens of :data:`SCREENS`."""
     for screen in SCREENS:
         register(screen)
+
+
+def open_launcher(host: Launcher) -> LauncherView:
+    """The launcher (it is given the app: it starts everything, see
+    :class:`.session.Launcher`)."""
+    return LauncherView(host)
+
+
+def open_summary(host: Host, game: blockyard.Game, summary: Summary) -> SummaryView:
+    """The summary of ``game``, just recorded (``summary``: what the records said)."""
+    return SummaryView(host.session(), game, summary)
+
+
+def open_replay(host: Host, replay: Replay, back: Back | None = None,
+                title: str = "") -> ReplayView:
+    """The replay viewer on ``replay`` (checked by the caller); ``back`` (the launcher
+    by default) leaves it, ``title`` names it (a leaderboard's line)."""
+    return ReplayView(host.session(), replay, back or host.show_launcher, title)
+
+
+def open_plugin_fault(host: Host, error: blockyard.PluginError, ruleset: str,
+                      saved: str | None, back: Back | None = None) -> PluginFaultView:
+    """The screen of a rule plugin's fault: the plugin, the hook, ``ruleset`` as it
+    is named, and ``saved`` (what happened to the game, or ``None``)."""
+    return PluginFaultView(error, ruleset, saved, back or host.show_launcher)
 
 
 def open_settings(host: Host, back: Back | None = None) -> SettingsView:
@@ -134,5 +173,6 @@ def _watch_from_list(host: Host, path: Path, ruleset_id: str) -> Callable[[], No
     return watch
 
 
-__all__ = ["SCREENS", "SHOWN_REPLAYS", "open_help", "open_replays", "open_settings",
-           "open_stats", "register_screens", "replay_time"]
+__all__ = ["SCREENS", "SHOWN_REPLAYS", "open_help", "open_launcher", "open_plugin_fault",
+           "open_replay", "open_replays", "open_settings", "open_stats", "open_summary",
+           "register_screens", "replay_time"]

@@ -41,7 +41,8 @@ def test_the_screens_are_registered_by_their_packages():
     for screen in LOCAL_SCREENS:
         assert found[screen.name] == screen and callable(screen_opener(screen.name))
     assert {"online-settings", "lobby", "table", "reopened-table", "leaderboard",
-            "submit", "settings", "help", "stats", "replays"} <= set(found)
+            "submit", "launcher", "summary", "replay", "plugin-fault", "settings", "help",
+            "stats", "replays"} <= set(found)
 
 
 @pytest.mark.parametrize("name, opener, problem", [
@@ -113,11 +114,23 @@ def test_the_app_imports_none_of_the_registered_screens():
         if isinstance(node, ast.ImportFrom):
             module = node.module or ""
             assert not re.search(r"(^|\.)(online\.(lobby_view|table_view|settings_view|"
-                                 r"leaderboard_view)|pages|local_screens)$", module), \
-                (module, node.lineno)
+                                 r"leaderboard_view)|pages|local_screens|launcher|"
+                                 r"summary_view|replay_view)$", module), (module, node.lineno)
             assert not {"LobbyView", "OnlineSettingsView", "LeaderboardView", "SubmitView",
-                        "WaitingView", "SettingsView", "HelpView", "StatsView"} \
+                        "WaitingView", "SettingsView", "HelpView", "StatsView",
+                        "LauncherView", "SummaryView", "ReplayView", "PluginFaultView"} \
                 & {alias.name for alias in node.names}
+
+
+def test_the_app_imports_at_the_top_of_its_module_only():
+    """No import hides inside a function of app.py (a late import hides a cycle and
+    a dependency from whoever reads the module's head); the ones under
+    TYPE_CHECKING are for the types alone."""
+    tree = ast.parse((FRONTEND / "app.py").read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            inner = [n for n in ast.walk(node) if isinstance(n, ast.Import | ast.ImportFrom)]
+            assert not inner, (node.name, [n.lineno for n in inner])
 
 
 @pytest.mark.parametrize("module", ["__init__", "account", "errors", "leaderboard_view",
