@@ -45,6 +45,10 @@ def open_form(ui, feed) -> NewTableView:
     ui.key("n")
     form = ui.view
     assert isinstance(form, NewTableView)
+    # the pointer on the title, away from every button: where an earlier test left
+    # it must not take the focus
+    ui.move(form.title.x, form.title.y)
+    assert form.selected == 0
     return form
 
 
