@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import blockyard
 from blockyard import rng
@@ -26,7 +26,30 @@ from .persistence import SavedGame, SaveError, save_game, save_key
 from .rulewords import ruleset_name
 
 if TYPE_CHECKING:
-    from .app import BlockyardApp
+    import arcade
+
+    from .persistence import Settings
+
+
+class DuelHost(Protocol):
+    """What a duel uses of the app: the window, the settings (the names last
+    typed), the games in progress, the duel being played, and the ways to start,
+    resume, forget and watch games or go back to the launcher."""
+
+    window: arcade.Window
+    settings: Settings
+    saves: dict[str, SavedGame]
+    duel: Duel | None
+
+    def show_launcher(self) -> None: ...
+    def forget(self, saved: SavedGame) -> None: ...
+    def resume(self, saved: SavedGame | blockyard.Game, *, hand_over: bool = True) -> None: ...
+    def start_game(self, ruleset: str | blockyard.Ruleset, seed: int | None = None, *,
+                   replace_saved: bool = True, challenge: int | None = None,
+                   tray: list[str | None] | None = None) -> blockyard.Game: ...
+    def tell_save_error(self, exc: SaveError) -> None: ...
+    def watch_replay(self, replay: Any, back: Callable[[], None] | None = None,
+                     title: str = "") -> str | None: ...
 
 
 @dataclass
@@ -88,7 +111,7 @@ def duel_turn_text(duel: Duel) -> str:
     return text
 
 
-def setup(app: BlockyardApp, ruleset_id: str) -> None:
+def setup(app: DuelHost, ruleset_id: str) -> None:
     """Ask for the two names, then start the duel."""
     ruleset = blockyard.load_ruleset(ruleset_id)
     names = app.settings.options.get("duel names", "").split("|")
@@ -113,7 +136,7 @@ def setup(app: BlockyardApp, ruleset_id: str) -> None:
                                            "Tab: next name, Enter: go on")))
 
 
-def start(app: BlockyardApp, ruleset_id: str, names: list[str]) -> None:
+def start(app: DuelHost, ruleset_id: str, names: list[str]) -> None:
     app.duel = Duel(ruleset_id, rng.random_seed(), names)
     show_turn(app)
 
@@ -125,7 +148,7 @@ def duel_note(ruleset: blockyard.Ruleset, width: int = 62) -> list[str]:
     return textwrap.wrap(ruleset.help.text_in("duel", language()), width)
 
 
-def next_turn(app: BlockyardApp) -> SavedGame:
+def next_turn(app: DuelHost) -> SavedGame:
     """The next player's game of a duel with a result already, saved at once with the
     duel (so closing the window on the hand-over screen loses nothing: the launcher
     offers to resume the duel there). The one saved before is taken when there is one."""
@@ -145,7 +168,7 @@ def next_turn(app: BlockyardApp) -> SavedGame:
     return saved
 
 
-def show_turn(app: BlockyardApp) -> None:
+def show_turn(app: DuelHost) -> None:
     """Whose turn it is: the first player's, or the hand-over to the second with the
     first one's score (that turn's game is saved already: :func:`next_turn`)."""
     duel = app.duel
@@ -174,7 +197,7 @@ def show_turn(app: BlockyardApp) -> None:
          (_("Leave the duel"), leave(app, pending))], leave(app, pending)))
 
 
-def leave(app: BlockyardApp, pending: SavedGame | None = None) -> Callable[[], None]:
+def leave(app: DuelHost, pending: SavedGame | None = None) -> Callable[[], None]:
     """Leave the duel; the next player's game, saved but never played, goes with it."""
     def go() -> None:
         if pending is not None:
@@ -184,7 +207,7 @@ def leave(app: BlockyardApp, pending: SavedGame | None = None) -> Callable[[], N
     return go
 
 
-def record_result(app: BlockyardApp, game: blockyard.Game, replay: Path | None) -> None:
+def record_result(app: DuelHost, game: blockyard.Game, replay: Path | None) -> None:
     duel = app.duel
     assert duel is not None
     duel.results.append(DuelResult(duel.player, game.score, game.lines_cleared, game.moves,
@@ -195,7 +218,7 @@ def record_result(app: BlockyardApp, game: blockyard.Game, replay: Path | None) 
         show_turn(app)
 
 
-def show_result(app: BlockyardApp) -> None:
+def show_result(app: DuelHost) -> None:
     duel = app.duel
     assert duel is not None
     ruleset = blockyard.load_ruleset(duel.ruleset_id)
