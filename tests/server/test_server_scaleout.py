@@ -57,7 +57,8 @@ def test_a_duel_across_two_processes_survives_a_killed_process(
             winner = scores.index(best) if scores.count(best) == 1 else None
             for socket in (a2, b, spectator):
                 assert until(socket, "result") == {"type": "result", "scores": scores,
-                                                   "winner": winner, "ratings": None}
+                                                   "winner": winner, "ratings": None,
+                                                   "left": []}
     stored = two.client.get(f"/api/tables/{table['id']}").json()
     assert stored["status"] == "finished"
     assert stored["results"] == [{"round": 1, "seats": [alice, bob], "scores": scores,
