@@ -1,0 +1,159 @@
+"""Who is there at a live table (SQLite and PostgreSQL), through the real routes
+and sockets of a server in this process on a fake clock: each seat present,
+away (the window said so, or no input for the away time), reconnecting (its
+connections closed, less than the abandon time ago) or left (the leave message,
+or abandoned), pushed as a ``seats`` message on every change, in the ``table``
+message, and in the ``result`` (a seat that left is not one that finished).
+Nothing waits for time to pass: the test moves the clock, then runs one sweep
+of the server (what its timer does)."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from server_support import LocalServer, local_server
+from test_server_tables import auth, live, seated, until
+
+import blockyard
+from blockyard.server.clock import FakeClock
+
+ABANDON, AWAY = 120, 30
+
+
+@pytest.fixture
+def local(database: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[LocalServer]:
+    """A server in this process on a fake clock: abandon time 120 s, away time
+    30 s, idle time 1000 s."""
+    monkeypatch.setenv("BLOCKYARD_SERVER_ABANDON_SECONDS", str(ABANDON))
+    monkeypatch.setenv("BLOCKYARD_SERVER_AWAY_SECONDS", str(AWAY))
+    monkeypatch.setenv("BLOCKYARD_SERVER_IDLE_SECONDS", "1000")
+    monkeypatch.setenv("BLOCKYARD_SERVER_LIMITS", "create=1000,sign_in_address=1000")
+    with local_server(database, FakeClock(_dt.datetime.now(_dt.UTC))) as server:
+        yield server
+
+
+def seats_are(socket: Any, presence: list[str | None]) -> dict[str, Any]:
+    """The next ``seats`` message saying ``presence`` (those on the way skipped)."""
+    return until(socket, "seats", lambda m: m["presence"] == presence)
+
+
+def send(socket: Any, **message: Any) -> None:
+    socket.send(json.dumps(message))
+
+
+def first_move(server: LocalServer, table_id: int) -> list[Any]:
+    seed = server.client.get(f"/api/tables/{table_id}").json()["seed"]
+    game = blockyard.new_game("eu-classic", seed=seed)
+    return ["place", *game.legal_moves()[0]]
+
+
+def sweep(server: LocalServer, seconds: float) -> None:
+    server.clock.advance(seconds)
+    server.run(server.hub.sweep.once())
+
+
+def test_present_reconnecting_present_again_then_abandoned_is_left(local: LocalServer
+                                                                    ) -> None:
+    table_id, owner, other, _ = seated(local, "eu-classic", "pr")
+    with live(local, table_id, owner) as one:
+        # the other seat holds its place but has not connected yet
+        assert until(one, "table")["presence"] == ["present", "reconnecting"]
+        with live(local, table_id, other) as two:
+            table = until(two, "table")
+            assert table["presence"] == ["present", "present"]
+            assert table["waiting_for"] == [0, 1]  # playing: nobody has finished
+            seats_are(one, ["present", "present"])
+        local.wait_gone(table_id, left=1)
+        seats_are(one, ["present", "reconnecting"])
+        # the same seen from the table's page
+        shown = local.client.get(f"/api/tables/{table_id}").json()
+        assert shown["presence"] == ["present", "reconnecting"]
+        with live(local, table_id, other) as back:  # back within the abandon time
+            assert until(back, "table")["presence"] == ["present", "present"]
+            seats_are(one, ["present", "present"])
+        local.wait_gone(table_id, left=1)
+        seats_are(one, ["present", "reconnecting"])
+        sweep(local, ABANDON - 1)  # seat 0 had no input for the away time either
+        seats_are(one, ["away", "reconnecting"])
+        sweep(local, 2)  # abandoned: its game is ended, the seat has left
+        assert seats_are(one, ["away", "left"])["waiting_for"] in ([0, 1], [0])
+        until(one, "seats", lambda m: m["waiting_for"] == [0])
+        send(one, type="act", action=["end"])
+        result = until(one, "result")
+        assert result["left"] == [1]  # seat 0 finished, seat 1 left
+
+
+def test_the_window_says_away_and_active_and_no_input_is_away(local: LocalServer) -> None:
+    table_id, owner, other, _ = seated(local, "eu-classic", "pw")
+    with live(local, table_id, owner) as one, live(local, table_id, other) as two:
+        until(two, "table")
+        seats_are(one, ["present", "present"])
+        send(two, type="presence", state="away")
+        seats_are(one, ["present", "away"])
+        seats_are(two, ["present", "away"])
+        send(two, type="presence", state="active")
+        seats_are(one, ["present", "present"])
+        # no input for the away time: away (seat 0 acts, seat 1 does nothing)
+        action = first_move(local, table_id)
+        local.clock.advance(AWAY - 5)
+        send(one, type="act", action=action)
+        until(one, "move")
+        sweep(local, 10)
+        seats_are(one, ["present", "away"])
+        send(two, type="act", action=action)  # acting brings it back
+        seats_are(one, ["present", "present"])
+        # a malformed presence is refused, and a spectator has no seat to be away from
+        send(two, type="presence", state="asleep")
+        assert until(two, "refused")["kind"] == "malformed"
+        with live(local, table_id) as spectator:
+            until(spectator, "table")
+            send(spectator, type="presence", state="away")
+            assert until(spectator, "refused")["kind"] == "spectator"
+
+
+def test_a_seat_that_leaves_is_left_not_finished_and_the_table_says_whom_it_waits_for(
+        local: LocalServer) -> None:
+    _, a = local.account("pl")
+    _, b = local.account("pl")
+    _, c = local.account("pl")
+    table_id = local.client.post("/api/tables", json={"ruleset_id": "eu-classic",
+                                                      "seats": 3},
+                                 headers=auth(a)).json()["id"]
+    for token in (b, c):
+        assert local.client.post(f"/api/tables/{table_id}/join",
+                                 headers=auth(token)).status_code == 200
+    with live(local, table_id, a) as one, live(local, table_id, b) as two, \
+            live(local, table_id, c) as three:
+        until(three, "table")
+        seats_are(one, ["present", "present", "present"])
+        send(one, type="act", action=["end"])  # seat 0 finished: it waits for 1 and 2
+        assert until(two, "seats", lambda m: m["waiting_for"] == [1, 2])["presence"] == \
+            ["present", "present", "present"]
+        send(two, type="leave")  # seat 1 left: its game ended for it
+        seats_are(one, ["present", "left", "present"])
+        until(three, "seats", lambda m: m["presence"][1] == "left" and m["waiting_for"] == [2])
+        send(three, type="act", action=["end"])
+        for socket in (one, three):
+            result = until(socket, "result")
+            assert result["left"] == [1]
+    # once finished, the result met on connecting says it too
+    with live(local, table_id, a) as again:
+        assert until(again, "result")["left"] == [1]
+
+
+def test_a_seat_that_finished_then_closed_is_left_and_not_waited_for(local: LocalServer
+                                                                     ) -> None:
+    table_id, owner, other, _ = seated(local, "eu-classic", "pf")
+    with live(local, table_id, owner) as one:
+        with live(local, table_id, other) as two:
+            until(two, "table")
+            seats_are(one, ["present", "present"])
+            send(two, type="act", action=["end"])
+            until(one, "seats", lambda m: m["waiting_for"] == [0])
+        local.wait_gone(table_id, left=1)
+        # its game is over: no reconnecting to wait for
+        seats_are(one, ["present", "left"])
