@@ -157,3 +157,52 @@ def test_a_seat_that_finished_then_closed_is_left_and_not_waited_for(local: Loca
         local.wait_gone(table_id, left=1)
         # its game is over: no reconnecting to wait for
         seats_are(one, ["present", "left"])
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_migration_0011_keeps_the_seats_presence_and_downgrades_to_0010(
+        kind: str, tmp_path: Any, request: pytest.FixtureRequest) -> None:
+    from pathlib import Path
+
+    import sqlalchemy as sa
+    from alembic import command
+    from alembic.config import Config
+    from server_support import old_database
+
+    from blockyard.server import db
+
+    empty = None if kind == "sqlite" else request.getfixturevalue("postgres").new_database()
+    url, engine = old_database(tmp_path, "0010", empty)
+    moment = _dt.datetime(2026, 12, 1, 12, tzinfo=_dt.UTC)
+    try:
+        with engine.begin() as conn:
+            conn.execute(sa.text(
+                "INSERT INTO accounts (id, name, name_key, password_hash, created) "
+                "VALUES (1, 'ann', 'ann', 'x', :at)"), {"at": moment})
+            conn.execute(sa.text(
+                "INSERT INTO tables (id, code, ruleset_id, seats, private, status, round, "
+                "seed, creator_id, created) VALUES (4, 'ABCDEFGH', 'eu-classic', 2, false, "
+                "'waiting', 1, 5, 1, :at)"), {"at": moment})
+            conn.execute(sa.text("INSERT INTO seat_presence VALUES (4, 0, :at)"),
+                         {"at": moment})
+    finally:
+        engine.dispose()
+    assert db.migrate(url) == db.Migrated("0010", db.head_revision())
+    engine = db.make_engine(url)
+    config = Config()
+    config.set_main_option("script_location", str(Path(db.__file__).parent / "migrations"))
+    try:
+        with engine.connect() as conn:  # a seat of before: no connection counted, not left
+            row = conn.execute(sa.select(db.seat_presence)).one()
+            assert (row.links, row.away, row.active, row.left_round) == (0, False, None, None)
+        with engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.downgrade(config, "0010")
+        with engine.connect() as conn:
+            found = sa.inspect(conn)
+            assert not found.has_table("follows") and not found.has_table("mutes")
+            assert {c["name"] for c in found.get_columns("seat_presence")} == \
+                {"table_id", "seat", "seen"}
+    finally:
+        engine.dispose()
+    assert db.migrate(url) == db.Migrated("0010", db.head_revision())
