@@ -631,7 +631,8 @@ class Hub:
         if outcome in ("freed", "declined"):
             await self.events.publish({"kind": "table", "table": table_id})
         elif outcome == "end" and seat is not None:
-            await self.left(table, seat)
+            if seat in (await self.seat_view(table)).waiting_for:
+                await self.left(table, seat)  # not finished: the seat left the round
             await self.end_seat(table_id, seat)
 
     async def left(self, table: Table, seat: int) -> None:
@@ -725,12 +726,12 @@ class Hub:
         (however long the database takes to hear it; the seat its account holds
         now, if any)."""
         seat = await self.seat_now(watcher, table_id)
-        if watcher.linked is not None:
-            await self.marks.mark([(table_id, watcher.linked)], at, links=-1)
-            watcher.linked = None
+        linked, watcher.linked = watcher.linked, None
+        if linked is not None:
+            await self.marks.mark([(table_id, linked)], at, links=-1)
         if seat is not None:
             await self.touch([(table_id, seat)], at)
-        if seat is not None or watcher.account is not None:
+        if seat is not None or linked is not None:  # a spectator's changes nothing
             await self.seats_changed(table_id)
 
 

@@ -145,8 +145,8 @@ def test_a_seat_that_leaves_is_left_not_finished_and_the_table_says_whom_it_wait
         assert until(again, "result")["left"] == [1]
 
 
-def test_a_seat_that_finished_then_closed_is_left_and_not_waited_for(local: LocalServer
-                                                                     ) -> None:
+def test_a_seat_that_finished_then_closed_or_left_is_not_left_in_the_result(
+        local: LocalServer) -> None:
     table_id, owner, other, _ = seated(local, "eu-classic", "pf")
     with live(local, table_id, owner) as one:
         with live(local, table_id, other) as two:
@@ -157,6 +157,13 @@ def test_a_seat_that_finished_then_closed_is_left_and_not_waited_for(local: Loca
         local.wait_gone(table_id, left=1)
         # its game is over: no reconnecting to wait for
         seats_are(one, ["present", "left"])
+        with live(local, table_id, other) as two:
+            until(two, "table")
+            seats_are(one, ["present", "present"])
+            send(two, type="leave")  # it finished first: leaving now is not leaving the round
+            seats_are(one, ["present", "left"])
+        send(one, type="act", action=["end"])
+        assert until(one, "result")["left"] == []
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
