@@ -30,7 +30,7 @@ from __future__ import annotations
 import asyncio
 import datetime as _dt
 import json
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -154,6 +154,10 @@ class ViewTiming:
     stale_seconds: float
 
 
+VIEW_BATCH = 200
+"""The most tables one pair of :func:`seat_views` queries asks about."""
+
+
 def seat_view(engine: Engine, table: TableSeats, now: _dt.datetime, timing: ViewTiming,
               here: Collection[int] = (), continuable: Collection[str] = ()) -> SeatView:
     """Who is there at ``table`` at ``now`` (two queries): a held seat is
@@ -170,25 +174,60 @@ def seat_view(engine: Engine, table: TableSeats, now: _dt.datetime, timing: View
 
     ``continuable``: the rulesets whose rules offer an action after the end (a
     seat over in one is finished only once ended)."""
-    rows: dict[int, Any] = {}
+    return seat_views(engine, [table], now, timing, {table.id: here}, continuable)[table.id]
+
+
+def seat_views(engine: Engine, tables: Sequence[TableSeats], now: _dt.datetime,
+               timing: ViewTiming, here: Mapping[int, Collection[int]] | None = None,
+               continuable: Collection[str] = ()) -> dict[int, SeatView]:
+    """Who is there at each of ``tables`` (by id), as :func:`seat_view` says it,
+    in two queries per :data:`VIEW_BATCH` tables (``here``: by table id, its seats
+    connected in the asking process)."""
+    found: dict[int, SeatView] = {}
+    for first in range(0, len(tables), VIEW_BATCH):
+        batch = list(tables[first:first + VIEW_BATCH])
+        rows, done = _read_views(engine, batch)
+        for table in batch:
+            found[table.id] = _view(table, now, timing, (here or {}).get(table.id, ()),
+                                    table.ruleset_id in continuable, rows.get(table.id, {}),
+                                    done.get(table.id, {}))
+    return found
+
+
+Done = dict[int, tuple[_dt.datetime | None, bool, bool]]
+"""Per seat of a playing table's round: when its player last acted (not a tick),
+whether a move left its game over, whether it was ended."""
+
+
+def _read_views(engine: Engine, tables: list[TableSeats]
+                ) -> tuple[dict[int, dict[int, Any]], dict[int, Done]]:
     here_t, actions = db.seat_presence, db.table_actions
     tick = actions.c.action.like('["tick"%')
+    rows: dict[int, dict[int, Any]] = {}
+    done: dict[int, Done] = {}
+    playing = [t for t in tables if t.status == "playing"]
     with engine.connect() as conn:
-        for kept in conn.execute(sa.select(here_t).where(here_t.c.table_id == table.id)):
-            rows[int(kept.seat)] = kept
-        done: dict[int, tuple[_dt.datetime | None, bool, bool]] = {}
-        if table.status == "playing":
-            query = (sa.select(actions.c.seat,
+        for kept in conn.execute(sa.select(here_t).where(
+                here_t.c.table_id.in_(sorted({t.id for t in tables})))):
+            rows.setdefault(int(kept.table_id), {})[int(kept.seat)] = kept
+        if playing:
+            rounds = sa.or_(*(sa.and_(actions.c.table_id == t.id, actions.c.round == t.round)
+                              for t in playing))
+            query = (sa.select(actions.c.table_id, actions.c.seat,
                                sa.func.max(sa.case((~tick, actions.c.created))).label("acted"),
                                sa.func.max(sa.case((actions.c.over.is_(True), 1),
                                                    else_=0)).label("over"),
                                sa.func.max(sa.case((actions.c.action == json.dumps(["end"]), 1),
                                                    else_=0)).label("ended"))
-                     .where(actions.c.table_id == table.id, actions.c.round == table.round)
-                     .group_by(actions.c.seat))
+                     .where(rounds).group_by(actions.c.table_id, actions.c.seat))
             for r in conn.execute(query):
-                done[int(r.seat)] = (_utc(r.acted), bool(r.over), bool(r.ended))
-    continues = table.ruleset_id in continuable
+                done.setdefault(int(r.table_id), {})[int(r.seat)] = (
+                    _utc(r.acted), bool(r.over), bool(r.ended))
+    return rows, done
+
+
+def _view(table: TableSeats, now: _dt.datetime, timing: ViewTiming, here: Collection[int],
+          continues: bool, rows: Mapping[int, Any], done: Done) -> SeatView:
     stale = now - _dt.timedelta(seconds=timing.stale_seconds)
     quiet = now - _dt.timedelta(seconds=timing.away_seconds)
     gone = now - _dt.timedelta(seconds=timing.abandon_seconds)
@@ -215,7 +254,7 @@ def seat_view(engine: Engine, table: TableSeats, now: _dt.datetime, timing: View
             lately = max((m for m in (_utc(row.active) if row is not None else None, acted)
                           if m is not None), default=None)
             idle = table.status == "playing" and not finished \
-                and (lately is None or lately < quiet)
+                and lately is not None and lately < quiet  # nothing known: just came
             states.append("away" if (row is not None and row.away) or idle else "present")
         elif (table.status != "playing" or not over) and table.status != "finished" \
                 and seen is not None and seen >= gone:

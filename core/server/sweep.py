@@ -88,12 +88,10 @@ class Sweep:
             except Exception as exc:  # one table's trouble stops no other
                 log.warning("table %s: the clock's moves failed (%s)", table_id,
                             type(exc).__name__)
-        for table_id in hub.room.watched():  # who is there changes with time too
-            try:
-                await hub.push_seats(table_id)
-            except Exception as exc:  # one table's trouble stops no other
-                log.warning("table %s: who is there could not be told (%s)", table_id,
-                            type(exc).__name__)
+        try:  # who is there changes with time too
+            await hub.push_all_seats()
+        except Exception as exc:  # the database away for a moment: the next sweep
+            log.warning("who is there could not be told (%s)", type(exc).__name__)
         return found
 
     def pause(self) -> float:

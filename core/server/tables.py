@@ -319,6 +319,25 @@ class Hub:
                                        self.clock.now(), self.view_timing, here,
                                        self.sweep.continuable)
 
+    async def push_all_seats(self) -> None:
+        """Send every table connected here who is there, where it changed since
+        last sent (the sweep: time changes it too; two queries per
+        :data:`~blockyard.server.presence.VIEW_BATCH` tables)."""
+        tables = []
+        for table_id in self.room.watched():
+            with contextlib.suppress(TableError):
+                tables.append(await self.cached_table(table_id))
+        here = {table.id: {seat for watcher in self.room.at(table.id)
+                           if (seat := table.seat_of(watcher.account)) is not None}
+                for table in tables}
+        views = await run_in_threadpool(presence.seat_views, self.server.engine, tables,
+                                        self.clock.now(), self.view_timing, here,
+                                        self.sweep.continuable)
+        for table_id, view in views.items():
+            if self.room.watching(table_id) and self.views.get(table_id) != view:
+                self.views[table_id] = view
+                self.room.send(table_id, protocol.seats(view.presence, view.waiting_for))
+
     async def push_seats(self, table_id: int) -> None:
         """Send the table's connections here who is there, when it changed since
         last sent."""

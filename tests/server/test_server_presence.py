@@ -213,3 +213,58 @@ def test_migration_0011_keeps_the_seats_presence_and_downgrades_to_0010(
     finally:
         engine.dispose()
     assert db.migrate(url) == db.Migrated("0010", db.head_revision())
+
+
+def test_the_store_believes_a_process_s_connections_only_while_it_touches_them(
+        engine: Any, cheap_passwords: None) -> None:
+    """Who is there decided on the store with explicit moments: a connection
+    counted by a process that then died (it never closed it) is believed for
+    ``stale_seconds``, then the seat is reconnecting, then left; the window's
+    word and the last activity decide away; many tables in two queries."""
+    from blockyard.server import accounts, presence, tablestore
+
+    ann = accounts.create_account(engine, "ann", "correct horse")
+    bob = accounts.create_account(engine, "bob", "correct horse")
+    tables = []
+    for _ in range(3):
+        table = tablestore.create_table(engine, ann, "eu-classic", 2, False, [], None)
+        tables.append(tablestore.join_table(engine, table.id, bob, None))
+    start = _dt.datetime(2026, 12, 2, 12, tzinfo=_dt.UTC)
+    timing = presence.ViewTiming(away_seconds=30, abandon_seconds=120, stale_seconds=16)
+    first = tables[0].id
+    presence.touch_each(engine, {(first, 0): start, (first, 1): start},
+                        {(first, 0): 1, (first, 1): 1})
+
+    def view(at: float) -> tuple[str | None, ...]:
+        moment = start + _dt.timedelta(seconds=at)
+        found = presence.seat_views(engine, tables, moment, timing)
+        assert found[first] == presence.seat_view(engine, tables[0], moment, timing)
+        return found[first].presence
+
+    assert view(0) == ("present", "present")
+    presence.touch_each(engine, {(first, 1): start + _dt.timedelta(seconds=10)},
+                        {(first, 1): -1})  # seat 1 closed its connection at 10 s
+    assert view(10) == ("present", "reconnecting")
+    assert view(16) == ("present", "reconnecting")  # seat 0's process is still believed
+    assert view(17) == ("reconnecting", "reconnecting")  # ... not any more: it died
+    assert view(119) == ("reconnecting", "reconnecting")
+    assert view(121) == ("left", "reconnecting")  # the abandon time since its last touch
+    assert view(131) == ("left", "left")
+    presence.touch_each(engine, {(first, 1): start + _dt.timedelta(seconds=140)},
+                        {(first, 1): 1})  # back
+    presence.say_window(engine, first, 1, True, start + _dt.timedelta(seconds=141))
+    assert view(141)[1] == "away"
+    presence.say_window(engine, first, 1, False, start + _dt.timedelta(seconds=142))
+    assert view(142)[1] == "present"
+    presence.touch(engine, [(first, 1)], start + _dt.timedelta(seconds=170))  # a sweep
+    assert view(172)[1] == "present"
+    assert view(173)[1] == "away"  # no input for the away time at a playing table
+    presence.mark_left(engine, first, 1, tables[0].round)
+    assert view(174)[1] == "left"
+    assert presence.left_seats(engine, first, tables[0].round) == [1]
+    presence.touch_each(engine, {(tables[1].id, 0): start}, {(tables[1].id, 0): 1})
+    others = presence.seat_views(engine, tables, start, timing, {tables[2].id: {1}})
+    # a seat never seen is not there; one connected in the asking process is
+    assert [others[t.id].presence for t in tables[1:]] == [("present", "left"),
+                                                          ("left", "present")]
+    assert [others[t.id].waiting_for for t in tables] == [(0, 1)] * 3
