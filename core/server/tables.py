@@ -159,6 +159,9 @@ class Hub:
         """Where the seats' presence is written (group commit)."""
         self.views: dict[int, presence.SeatView] = {}
         """Who is there at each table watched here, as last sent to it."""
+        self.views_lock = asyncio.Lock()
+        """Who is there is read and sent one look at a time: an older look never
+        follows a newer one."""
         self.view_timing = presence.ViewTiming(
             away_seconds=server.settings.away_seconds,
             abandon_seconds=self.timing.abandon_seconds,
@@ -302,11 +305,12 @@ class Hub:
         now) and, at a falling game's playing table, its clock."""
         if table is None:
             table = await self.table(table_id)
-        view = await self.seat_view(table)
-        self.views[table_id] = view
-        clock = self.clock_message(table)
-        self.room.send(table_id, table.message(view),
-                       *([clock] if clock is not None else []))
+        async with self.views_lock:  # who is there as every other look sends it
+            view = await self.seat_view(table)
+            self.views[table_id] = view
+            clock = self.clock_message(table)
+            self.room.send(table_id, table.message(view),
+                           *([clock] if clock is not None else []))
 
     # -- who is there -----------------------------------------------------------------
 
@@ -327,16 +331,17 @@ class Hub:
         for table_id in self.room.watched():
             with contextlib.suppress(TableError):
                 tables.append(await self.cached_table(table_id))
-        here = {table.id: {seat for watcher in self.room.at(table.id)
-                           if (seat := table.seat_of(watcher.account)) is not None}
-                for table in tables}
-        views = await run_in_threadpool(presence.seat_views, self.server.engine, tables,
-                                        self.clock.now(), self.view_timing, here,
-                                        self.sweep.continuable)
-        for table_id, view in views.items():
-            if self.room.watching(table_id) and self.views.get(table_id) != view:
-                self.views[table_id] = view
-                self.room.send(table_id, protocol.seats(view.presence, view.waiting_for))
+        async with self.views_lock:
+            here = {table.id: {seat for watcher in self.room.at(table.id)
+                               if (seat := table.seat_of(watcher.account)) is not None}
+                    for table in tables}
+            views = await run_in_threadpool(presence.seat_views, self.server.engine, tables,
+                                            self.clock.now(), self.view_timing, here,
+                                            self.sweep.continuable)
+            for table_id, view in views.items():
+                if self.room.watching(table_id) and self.views.get(table_id) != view:
+                    self.views[table_id] = view
+                    self._send_seats(table_id, view)
 
     async def push_seats(self, table_id: int) -> None:
         """Send the table's connections here who is there, when it changed since
@@ -344,11 +349,20 @@ class Hub:
         if not self.room.watching(table_id):
             return
         table = await self.cached_table(table_id)
-        view = await self.seat_view(table)
-        if self.views.get(table_id) == view:
-            return
-        self.views[table_id] = view
-        self.room.send(table_id, protocol.seats(view.presence, view.waiting_for))
+        async with self.views_lock:
+            view = await self.seat_view(table)
+            if self.views.get(table_id) == view:
+                return
+            self.views[table_id] = view
+            self._send_seats(table_id, view)
+
+    def _send_seats(self, table_id: int, view: presence.SeatView) -> None:
+        """The ``seats`` message to the table's connections here that were sent
+        the table (one opening gets who is there in its ``table`` message)."""
+        message = protocol.seats(view.presence, view.waiting_for)
+        for watcher in self.room.at(table_id):
+            if watcher.greeted:
+                watcher.post(message)
 
     async def seats_changed(self, table_id: int) -> None:
         """Tell every process that who is there at the table may have changed."""

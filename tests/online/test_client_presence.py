@@ -5,11 +5,25 @@ followed players online and the tables they open on the player's own feed."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from server_support import Server
 from test_client import WAIT, signed_in, until
 
-from blockyard.online import NOT_FOUND, Friend, OnlineError, Opened
+from blockyard.online import NOT_FOUND, Friend, LiveTable, OnlineError, Opened
+
+
+def there(live: LiveTable, **match: Any) -> dict[str, Any]:
+    """The next ``seats`` or ``table`` message with these fields (a connection
+    opening after the others finds them there in its ``table`` message)."""
+    for _ in range(1000):
+        message = live.wait(WAIT)
+        assert message is not None, f"no seats message with {match}"
+        if message["type"] in ("seats", "table") \
+                and all(message.get(k) == v for k, v in match.items()):
+            return message
+    raise AssertionError(f"no seats message with {match}")
 
 
 def test_who_is_there_and_quick_phrases_through_the_client(server: Server) -> None:
@@ -19,12 +33,12 @@ def test_who_is_there_and_quick_phrases_through_the_client(server: Server) -> No
     assert bob.join(table.id) == 1
     with alice.live(table.id) as a, bob.live(table.id) as b:
         until(b, "table", status="playing")
-        until(a, "seats", presence=["present", "present"])
+        there(a, presence=["present", "present"])
         assert a.presence == ["present", "present"] and a.waiting_for == [0, 1]
         assert b.window("away")
-        until(a, "seats", presence=["present", "away"])
+        there(a, presence=["present", "away"])
         assert b.window("active")
-        until(a, "seats", presence=["present", "present"])
+        there(a, presence=["present", "present"])
         with pytest.raises(ValueError):
             b.window("asleep")
         with pytest.raises(ValueError):
@@ -42,7 +56,7 @@ def test_who_is_there_and_quick_phrases_through_the_client(server: Server) -> No
         # the phrase said while muted never arrived: the next one is after the unmute
         assert until(a, "said")["phrase"] == "well-played"
         assert a.act(["end"])
-        until(b, "seats", waiting_for=[1])
+        there(b, waiting_for=[1])
         assert b.leave()
         assert until(a, "result")["left"] == [1]
         assert a.presence == ["present", "left"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 
 from server_support import Server
+from test_server_presence import there
 from test_server_social import me_live
 from test_server_tables import auth, live, new_table, until
 
@@ -86,17 +87,17 @@ def test_who_is_there_phrases_and_friends_cross_processes(two_servers: tuple[Ser
                            headers=auth(ann_token)).json() == {"seat": 1}
     with live(two, table["id"], bob_token) as b:
         with live(one, table["id"], ann_token) as a:
-            until(b, "seats", lambda m: m["presence"] == ["present", "present"])
+            there(b, lambda m: m["presence"] == ["present", "present"])
             a.send(json.dumps({"type": "presence", "state": "away"}))
-            until(b, "seats", lambda m: m["presence"] == ["present", "away"])
+            there(b, lambda m: m["presence"] == ["present", "away"])
             a.send(json.dumps({"type": "say", "phrase": "good-luck"}))
             assert until(b, "said") == {"type": "said", "seat": 1, "name": ann,
                                         "phrase": "good-luck"}
             b.send(json.dumps({"type": "say", "phrase": "thanks"}))
             assert until(a, "said")["name"] == bob
         # ann's connection closed on the first process: the second one says so
-        until(b, "seats", lambda m: m["presence"] == ["present", "reconnecting"])
+        there(b, lambda m: m["presence"] == ["present", "reconnecting"])
         with live(one, table["id"], ann_token) as a:
-            until(b, "seats", lambda m: m["presence"] == ["present", "present"])
+            there(b, lambda m: m["presence"] == ["present", "present"])
             a.send(json.dumps({"type": "leave"}))
-            until(b, "seats", lambda m: m["presence"] == ["present", "left"])
+            there(b, lambda m: m["presence"] == ["present", "left"])

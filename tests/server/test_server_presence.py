@@ -37,8 +37,19 @@ def local(database: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[LocalServe
 
 
 def seats_are(socket: Any, presence: list[str | None]) -> dict[str, Any]:
-    """The next ``seats`` message saying ``presence`` (those on the way skipped)."""
-    return until(socket, "seats", lambda m: m["presence"] == presence)
+    """The next ``seats`` or ``table`` message saying ``presence`` (those on the
+    way skipped: a connection opening when the others have connected already
+    finds them there in its ``table`` message, and no change follows)."""
+    return there(socket, lambda m: m["presence"] == presence)
+
+
+def there(socket: Any, holds: Any) -> dict[str, Any]:
+    """The next ``seats`` or ``table`` message for which ``holds`` is true."""
+    for _ in range(1000):
+        message = json.loads(socket.recv(timeout=30))
+        if message["type"] in ("seats", "table") and holds(message):
+            return dict(message)
+    raise AssertionError("no such seats message")
 
 
 def send(socket: Any, **message: Any) -> None:
@@ -81,7 +92,7 @@ def test_present_reconnecting_present_again_then_abandoned_is_left(local: LocalS
         seats_are(one, ["away", "reconnecting"])
         sweep(local, 2)  # abandoned: its game is ended, the seat has left
         assert seats_are(one, ["away", "left"])["waiting_for"] in ([0, 1], [0])
-        until(one, "seats", lambda m: m["waiting_for"] == [0])
+        there(one, lambda m: m["waiting_for"] == [0])
         send(one, type="act", action=["end"])
         result = until(one, "result")
         assert result["left"] == [1]  # seat 0 finished, seat 1 left
@@ -131,11 +142,11 @@ def test_a_seat_that_leaves_is_left_not_finished_and_the_table_says_whom_it_wait
         until(three, "table")
         seats_are(one, ["present", "present", "present"])
         send(one, type="act", action=["end"])  # seat 0 finished: it waits for 1 and 2
-        assert until(two, "seats", lambda m: m["waiting_for"] == [1, 2])["presence"] == \
+        assert there(two, lambda m: m["waiting_for"] == [1, 2])["presence"] == \
             ["present", "present", "present"]
         send(two, type="leave")  # seat 1 left: its game ended for it
         seats_are(one, ["present", "left", "present"])
-        until(three, "seats", lambda m: m["presence"][1] == "left" and m["waiting_for"] == [2])
+        there(three, lambda m: m["presence"][1] == "left" and m["waiting_for"] == [2])
         send(three, type="act", action=["end"])
         for socket in (one, three):
             result = until(socket, "result")
@@ -153,7 +164,7 @@ def test_a_seat_that_finished_then_closed_or_left_is_not_left_in_the_result(
             until(two, "table")
             seats_are(one, ["present", "present"])
             send(two, type="act", action=["end"])
-            until(one, "seats", lambda m: m["waiting_for"] == [0])
+            there(one, lambda m: m["waiting_for"] == [0])
         local.wait_gone(table_id, left=1)
         # its game is over: no reconnecting to wait for
         seats_are(one, ["present", "left"])

@@ -286,6 +286,7 @@ async def live(socket: WebSocket) -> None:
         # read again only if it changed since (a table announcement drops it)
         table = await hub.cached_table(table_id)
         watcher.post(table.message(await hub.seat_view(table)))
+        watcher.greeted = True  # who is there from now on comes after the table
         clock = hub.clock_message(table)
         if clock is not None:
             watcher.post(clock)
