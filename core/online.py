@@ -382,6 +382,23 @@ class Paired:
 
 
 @dataclass(frozen=True)
+class Friend:
+    """A player this player follows, and whether they are online now."""
+
+    name: str
+    online: bool
+
+
+@dataclass(frozen=True)
+class Opened:
+    """A followed player (``name``) opened a public ``table`` of ``ruleset_id``."""
+
+    table: int
+    ruleset_id: str
+    name: str
+
+
+@dataclass(frozen=True)
 class TableInfo:
     """A table as listed: its seats hold the players' names (``None``: free),
     whether it is rated and each seat's rating (``None``: a free seat)."""
@@ -958,6 +975,46 @@ class Client:
                             _optional(data, "table", int, what),
                             _optional(data, "seat", int, what))
 
+    # -- friends and mutes ----------------------------------------------------------------
+
+    def follows(self) -> list[Friend]:
+        """The players this player follows, alphabetically, each with whether they
+        are online now."""
+        what = "listing the players followed"
+        data = self._call("GET", "/api/me/follows", what, auth=True)
+        return [Friend(_field(row, "name", str, what), _field(row, "online", bool, what))
+                for row in _field(data, "follows", list, what)[:1000]]
+
+    def follow(self, name: str) -> None:
+        """Follow a player (:data:`NOT_FOUND`: no such account; following them
+        already changes nothing): told on :attr:`PlayerFeed.friends` when they are
+        online and :attr:`PlayerFeed.opened` when they open a public table."""
+        self._call("PUT", f"/api/me/follows/{urllib.parse.quote(name, safe='')}",
+                   "following the player", auth=True, expect=(204,))
+
+    def unfollow(self, name: str) -> None:
+        """Stop following a player."""
+        self._call("DELETE", f"/api/me/follows/{urllib.parse.quote(name, safe='')}",
+                   "no longer following the player", auth=True, expect=(204,))
+
+    def mutes(self) -> list[str]:
+        """The players this player muted, alphabetically."""
+        what = "listing the players muted"
+        data = self._call("GET", "/api/me/mutes", what, auth=True)
+        return [str(name) for name in _field(data, "mutes", list, what)[:1000]
+                if isinstance(name, str)]
+
+    def mute(self, name: str) -> None:
+        """Mute a player: their quick phrases are no longer delivered to this
+        player (:data:`NOT_FOUND`: no such account)."""
+        self._call("PUT", f"/api/me/mutes/{urllib.parse.quote(name, safe='')}",
+                   "muting the player", auth=True, expect=(204,))
+
+    def unmute(self, name: str) -> None:
+        """Hear a muted player's quick phrases again."""
+        self._call("DELETE", f"/api/me/mutes/{urllib.parse.quote(name, safe='')}",
+                   "unmuting the player", auth=True, expect=(204,))
+
     def feed(self) -> PlayerFeed:
         """Connect to this player's own live connection (see :class:`PlayerFeed`)."""
         if not self.token:
@@ -1135,7 +1192,13 @@ class LiveTable(_Reconnecting):
     :meth:`poll`; on top of them this connection adds ``{"type": "connection",
     "state": "lost" | "back" | "closed", "reason", "kind"}``. After a reconnection
     the server sends the table and every move of the round again; the moves
-    already passed on are dropped, so each move reaches :meth:`poll` once."""
+    already passed on are dropped, so each move reaches :meth:`poll` once.
+
+    :attr:`presence` and :attr:`waiting_for` are who is there as the server last
+    said it (``table`` and ``seats`` messages; ``None`` before the first);
+    :meth:`say` sends a quick phrase, :meth:`window` tells the server the
+    window went to the background or came back (said again after a
+    reconnection, which the server counts as active)."""
 
     def __init__(self, base_url: str, table_id: int, token: str | None, *,
                  code: str | None = None, open_timeout: float = DEFAULT_TIMEOUT,
@@ -1147,6 +1210,12 @@ class LiveTable(_Reconnecting):
         self._round: Any = None
         self._moves_seen = 0
         self._skip: int | None = None  # moves to drop: those passed on before reconnecting
+        self.presence: list[str | None] | None = None
+        """Each seat's presence (one of :data:`blockyard.protocol.PRESENCE_STATES`,
+        ``None``: a free seat), as last said."""
+        self.waiting_for: list[int] | None = None
+        """The seats whose game is not finished at a playing table, as last said."""
+        self._window = "active"
         self._start_thread(_ws_url(base_url, f"/api/tables/{table_id}/live",
                                    {"token": token, "code": code}),
                            f"live-table-{table_id}", open_timeout, delays)
@@ -1192,6 +1261,20 @@ class LiveTable(_Reconnecting):
     def rematch(self) -> bool:
         """Ask for a new round at the same table (once the round is finished)."""
         return self._send(protocol.rematch())
+
+    def say(self, phrase: str) -> bool:
+        """Say a quick phrase (one of :data:`blockyard.protocol.PHRASES`;
+        ``ValueError`` for anything else) to the table's other players and
+        spectators. False when not connected now."""
+        return self._send(protocol.say(phrase))
+
+    def window(self, state: str) -> bool:
+        """Tell the table this player's window is in the background (``"away"``)
+        or active again (``"active"``; ``ValueError`` for anything else). Kept,
+        and said again after a reconnection; False when not connected now."""
+        message = protocol.presence(state)
+        self._window = state
+        return self._send(message)
 
     def _send(self, message: Mapping[str, Any]) -> bool:
         text = json.dumps(message)
@@ -1240,6 +1323,8 @@ class LiveTable(_Reconnecting):
     def _on_open(self, again: bool) -> None:
         if again:
             self.incoming.put({"type": "connection", "state": "back", "reason": ""})
+        if self._window == "away":  # a new connection counts as active: say it again
+            self._send(protocol.presence("away"))
 
     def _on_lost(self, reason: str, kind: str) -> None:
         self.incoming.put({"type": "connection", "state": "lost", "reason": reason,
@@ -1259,6 +1344,9 @@ class LiveTable(_Reconnecting):
                 self._round, self._moves_seen = message.get("round"), 0
             if self._skip is None:
                 self._skip = self._moves_seen
+            self._seats(message)
+        elif kind == "seats":
+            self._seats(message)
         elif kind == "move":
             if self._skip:
                 self._skip -= 1
@@ -1269,6 +1357,17 @@ class LiveTable(_Reconnecting):
     def _ends_for_good(self) -> bool:
         return self._leaving.is_set()
 
+    def _seats(self, message: Mapping[str, Any]) -> None:
+        states, waiting = message.get("presence"), message.get("waiting_for")
+        if isinstance(states, list) and all(s is None or isinstance(s, str) for s in states):
+            self.presence = list(states)
+        if isinstance(waiting, list) and all(type(s) is int for s in waiting):
+            self.waiting_for = list(waiting)
+
+
+MAX_OPENED = 50
+"""The most tables opened by followed players a :class:`PlayerFeed` keeps."""
+
 
 class PlayerFeed(_Reconnecting):
     """The signed-in player's own live connection (``/api/me/live``), run in a
@@ -1278,7 +1377,10 @@ class PlayerFeed(_Reconnecting):
     :attr:`invitations` and :attr:`players` are the latest lists (``None``: none
     arrived yet); :attr:`paired` the latest table Play now seated the player at
     (``None``: none); :attr:`version` grows with every change of these or of
-    :attr:`state` (``"connecting"``, ``"connected"``, ``"lost"``, ``"closed"``),
+    :attr:`state` (``"connecting"``, ``"connected"``, ``"lost"``, ``"closed"``)
+    or of :attr:`friends` (the followed players online, ``None`` before the
+    first list) and :attr:`opened` (the public tables followed players opened
+    since connecting, oldest first, the last :data:`MAX_OPENED`),
     so a window compares one number a frame. A dropped connection is connected
     again (the same delays as :class:`LiveTable`); a refused one (a token no
     longer valid) is closed for good with :attr:`reason`."""
@@ -1288,6 +1390,8 @@ class PlayerFeed(_Reconnecting):
         self.invitations: list[Invitation] | None = None
         self.players: list[str] | None = None
         self.paired: Paired | None = None
+        self.friends: list[str] | None = None
+        self.opened: list[Opened] = []
         self.state = "connecting"
         self.reason = ""
         self.lost_kind = ""
@@ -1353,6 +1457,16 @@ class PlayerFeed(_Reconnecting):
                 self._update(players=_names(message, "the players online"))
             elif kind == "paired":
                 self._update(paired=_paired(message, "the pairing"))
+            elif kind == "friends":
+                what = "the players followed"
+                self._update(friends=[str(n) for n in _field(message, "online", list, what)
+                                      if isinstance(n, str)])
+            elif kind == "opened":
+                what = "a followed player's table"
+                found = Opened(_field(message, "table", int, what),
+                               _field(message, "ruleset_id", str, what),
+                               _field(message, "name", str, what))
+                self._update(opened=[*self.opened, found][-MAX_OPENED:])
         except OnlineError:  # a malformed message is left out
             pass
 
@@ -1422,7 +1536,8 @@ __all__ = ["BAD_ADDRESS", "BAD_NAME", "BAD_PASSWORD", "ERROR_KINDS", "GAME_REFUS
            "NOT_BLOCKYARD", "NOT_FOUND", "NOT_SERVED", "PLUGIN_DIFFERS", "PRIVATE_TABLE",
            "RATE_LIMITED", "REFUSED", "RULES_DIFFER", "SERVER_ERROR", "SIGNED_OUT",
            "SUBMITTED_ALREADY", "TABLE_FULL", "TIMEOUT", "TOO_OLD", "UNREACHABLE", "WRONG_CODE",
-           "WRONG_LOGIN", "Client", "Entry", "Invitation", "Leaderboard", "LiveTable", "NewTable",
-           "OnlineError", "Pending", "PlayerFeed", "ServedRuleset", "Submission", "TableInfo",
+           "WRONG_LOGIN", "Client", "Entry", "Friend", "Invitation", "Leaderboard", "LiveTable",
+           "NewTable", "OnlineError", "Opened", "Pending", "PlayerFeed", "ServedRuleset",
+           "Submission", "TableInfo",
            "error_kind", "mirror_divergence", "mirror_move", "mismatch_error", "parse_table_code",
            "run_in_background", "server_url", "table_code"]

@@ -7,11 +7,18 @@ Every message is one JSON object with a ``"type"``. Two channels:
   on connect and on every change, :class:`ClockMessage` after it at a playing
   table of a falling game, :class:`MoveMessage` for every accepted action of
   any seat in order, :class:`RefusedMessage` to a client whose message is
-  refused, :class:`ResultMessage` once every seat is finished. Client → server:
-  :class:`ActMessage`, :class:`LeaveMessage`, :class:`RematchMessage`.
+  refused, :class:`ResultMessage` once every seat is finished,
+  :class:`SeatsMessage` whenever who is there changes (each seat present, away,
+  reconnecting or left, and whom the table waits for), :class:`SaidMessage` for
+  a quick phrase of another seat. Client → server: :class:`ActMessage`,
+  :class:`LeaveMessage`, :class:`RematchMessage`, :class:`PresenceMessage`
+  (the window is in the background, or active again), :class:`SayMessage` (a
+  quick phrase, one of :data:`PHRASES`).
 - **a player's own** (``/api/me/live``). Server → client:
   :class:`InvitationsMessage`, :class:`OnlineMessage`, :class:`PairedMessage`
-  (Play now found an opponent), :class:`RefusedMessage`.
+  (Play now found an opponent), :class:`FriendsMessage` (the followed players
+  online), :class:`OpenedMessage` (a followed player opened a public table),
+  :class:`RefusedMessage`.
   Client → server: :class:`RefreshMessage`.
 
 :data:`VERSION` is the protocol's version: the server says it in every ``table``
@@ -30,10 +37,27 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
-VERSION = 2
+VERSION = 3
 """The live protocol's version (``"protocol"`` of the ``table`` message). 2 added
 the seats' ratings (``table``: ``rated``, ``ratings``; ``result``: ``ratings``)
-and the ``paired`` message of Play now."""
+and the ``paired`` message of Play now; 3 who is there (``table``: ``presence``,
+``waiting_for``; ``result``: ``left``; the ``seats`` message and the client's
+``presence``), quick phrases (``say``, ``said``) and friends (``friends``,
+``opened``)."""
+
+PRESENCE_STATES = ("present", "away", "reconnecting", "left")
+"""What a held seat's ``presence`` may be: ``present`` (connected and active
+lately), ``away`` (connected, its window in the background or no input for a
+while), ``reconnecting`` (its connections all closed, the abandon time not yet
+past, its game not over), ``left`` (its player left, or was abandoned, or
+closed every connection once their game was over)."""
+SeatPresence = Literal["present", "away", "reconnecting", "left"]
+PHRASES = ("good-luck", "well-played", "rematch", "thanks")
+"""The quick phrases a seated player may say at a table (ids: each window says
+them in its player's language; no free text)."""
+Phrase = Literal["good-luck", "well-played", "rematch", "thanks"]
+WINDOW_STATES = ("away", "active")
+"""What a client's ``presence`` message may say of its window."""
 
 REFUSAL_KINDS = ("spectator", "not-now", "game-over", "illegal", "clock", "conflict",
                  "signed-out", "not-found", "private", "too-many", "malformed")
@@ -41,12 +65,12 @@ REFUSAL_KINDS = ("spectator", "not-now", "game-over", "illegal", "clock", "confl
 RefusalKind = Literal["spectator", "not-now", "game-over", "illegal", "clock", "conflict",
                       "signed-out", "not-found", "private", "too-many", "malformed"]
 
-TABLE_REQUESTS = ("act", "leave", "rematch")
+TABLE_REQUESTS = ("act", "leave", "rematch", "presence", "say")
 """The types a client sends on a table's channel."""
 PLAYER_REQUESTS = ("refresh",)
 """The types a client sends on its player's own channel."""
 SERVER_MESSAGES = ("table", "clock", "move", "result", "refused", "invitations", "online",
-                   "paired")
+                   "paired", "seats", "said", "friends", "opened")
 """The types a server sends."""
 
 
@@ -75,7 +99,10 @@ class RatingChange(TypedDict):
 class TableMessage(TypedDict):
     """A table as it stands: its seats (names, ``None`` for a free one), status
     (``waiting``, ``playing``, ``finished``), round and the round's deal; whether
-    it is ``rated`` and each seat's rating (``None`` for a free seat)."""
+    it is ``rated`` and each seat's rating (``None`` for a free seat); who is
+    there (``presence``: one of :data:`PRESENCE_STATES` per held seat, ``None``
+    for a free one) and, at a playing table, the seats whose game is not
+    finished (``waiting_for``: whom a seat that finished waits for)."""
 
     type: Literal["table"]
     protocol: int
@@ -89,6 +116,42 @@ class TableMessage(TypedDict):
     invited: list[str]
     rated: bool
     ratings: list[SeatRating | None]
+    presence: list[SeatPresence | None]
+    waiting_for: list[int]
+
+
+class SeatsMessage(TypedDict):
+    """Who is there changed: the table message's ``presence`` and
+    ``waiting_for`` as they are now."""
+
+    type: Literal["seats"]
+    presence: list[SeatPresence | None]
+    waiting_for: list[int]
+
+
+class SaidMessage(TypedDict):
+    """A quick phrase (one of :data:`PHRASES`) of the player ``name`` at ``seat``."""
+
+    type: Literal["said"]
+    seat: int
+    name: str
+    phrase: Phrase
+
+
+class FriendsMessage(TypedDict):
+    """The players the player follows who are online now, alphabetically."""
+
+    type: Literal["friends"]
+    online: list[str]
+
+
+class OpenedMessage(TypedDict):
+    """A followed player (``name``) opened a public ``table`` of ``ruleset_id``."""
+
+    type: Literal["opened"]
+    table: int
+    ruleset_id: str
+    name: str
 
 
 class ClockMessage(TypedDict):
@@ -110,13 +173,16 @@ class MoveMessage(TypedDict):
 
 
 class ResultMessage(TypedDict):
-    """A finished round: every seat's score, the winner (``None`` on a tie) and, at
-    a rated table, every seat's rating change (``None`` at an unrated one)."""
+    """A finished round: every seat's score, the winner (``None`` on a tie), at a
+    rated table every seat's rating change (``None`` at an unrated one), and the
+    seats whose player left the round (the ``leave`` message, or abandoned)
+    instead of finishing it (``left``)."""
 
     type: Literal["result"]
     scores: list[int]
     winner: int | None
     ratings: list[RatingChange] | None
+    left: list[int]
 
 
 class RefusedMessage(TypedDict):
@@ -171,6 +237,21 @@ class RematchMessage(TypedDict):
     type: Literal["rematch"]
 
 
+class PresenceMessage(TypedDict):
+    """The player's window is in the background (``away``) or active again
+    (``active``)."""
+
+    type: Literal["presence"]
+    state: Literal["away", "active"]
+
+
+class SayMessage(TypedDict):
+    """A quick phrase of the player's seat (one of :data:`PHRASES`)."""
+
+    type: Literal["say"]
+    phrase: Phrase
+
+
 class RefreshMessage(TypedDict):
     """The player asks for its invitations and the players online again."""
 
@@ -178,8 +259,9 @@ class RefreshMessage(TypedDict):
 
 
 ServerMessage = (TableMessage | ClockMessage | MoveMessage | ResultMessage | RefusedMessage
-                 | InvitationsMessage | OnlineMessage | PairedMessage)
-TableRequest = ActMessage | LeaveMessage | RematchMessage
+                 | InvitationsMessage | OnlineMessage | PairedMessage | SeatsMessage
+                 | SaidMessage | FriendsMessage | OpenedMessage)
+TableRequest = ActMessage | LeaveMessage | RematchMessage | PresenceMessage | SayMessage
 PlayerRequest = RefreshMessage
 
 
@@ -212,12 +294,49 @@ def seat_rating(*, rating: float, mu: float, sigma: float, games: int,
 
 def table(*, id: int, ruleset_id: str, seed: int, seats: Sequence[str | None], status: str,
           round: int, rematch_by: int | None, invited: Sequence[str], rated: bool = False,
-          ratings: Sequence[SeatRating | None] = ()) -> TableMessage:
-    """The ``table`` message (``ratings``: one per seat, ``None`` for a free one)."""
+          ratings: Sequence[SeatRating | None] = (),
+          presence: Sequence[str | None] | None = None,
+          waiting_for: Sequence[int] = ()) -> TableMessage:
+    """The ``table`` message (``ratings``, ``presence``: one per seat, ``None``
+    for a free one; ``presence`` not given: ``None`` for every seat)."""
+    shown: list[SeatPresence | None] = [None] * len(seats) if presence is None \
+        else _states(presence)
     return {"type": "table", "protocol": VERSION, "id": id, "ruleset_id": ruleset_id,
             "seed": seed, "seats": list(seats), "status": status, "round": round,
             "rematch_by": rematch_by, "invited": list(invited), "rated": rated,
-            "ratings": list(ratings)}
+            "ratings": list(ratings), "presence": shown,
+            "waiting_for": list(waiting_for)}
+
+
+def seats(presence: Sequence[str | None], waiting_for: Sequence[int]) -> SeatsMessage:
+    """The ``seats`` message."""
+    return {"type": "seats", "presence": _states(presence),
+            "waiting_for": list(waiting_for)}
+
+
+def _states(presence: Sequence[str | None]) -> list[SeatPresence | None]:
+    for state in presence:
+        if state is not None and state not in PRESENCE_STATES:
+            raise ValueError(f"presence: unknown state {state!r}")
+    return list(presence)  # type: ignore[arg-type]
+
+
+def said(seat: int, name: str, phrase: str) -> SaidMessage:
+    """The ``said`` message (``phrase`` one of :data:`PHRASES`)."""
+    if phrase not in PHRASES:
+        raise ValueError(f"said: unknown phrase {phrase!r}")
+    return {"type": "said", "seat": seat, "name": name,
+            "phrase": phrase}  # type: ignore[typeddict-item]
+
+
+def friends(online: Sequence[str]) -> FriendsMessage:
+    """The ``friends`` message."""
+    return {"type": "friends", "online": list(online)}
+
+
+def opened(table: int, ruleset_id: str, name: str) -> OpenedMessage:
+    """The ``opened`` message."""
+    return {"type": "opened", "table": table, "ruleset_id": ruleset_id, "name": name}
 
 
 def clock(elapsed: float) -> ClockMessage:
@@ -232,10 +351,13 @@ def move(seat: int, action: Sequence[Any], score: int, over: bool) -> MoveMessag
 
 
 def result(scores: Sequence[int], winner: int | None,
-           ratings: Sequence[RatingChange] | None = None) -> ResultMessage:
-    """The ``result`` message (``ratings``: each seat's change at a rated table)."""
+           ratings: Sequence[RatingChange] | None = None,
+           left: Sequence[int] = ()) -> ResultMessage:
+    """The ``result`` message (``ratings``: each seat's change at a rated table;
+    ``left``: the seats whose player left the round)."""
     return {"type": "result", "scores": list(scores), "winner": winner,
-            "ratings": None if ratings is None else list(ratings)}
+            "ratings": None if ratings is None else list(ratings),
+            "left": sorted(left)}
 
 
 def refused(reason: str, kind: str) -> RefusedMessage:
@@ -278,6 +400,20 @@ def rematch() -> RematchMessage:
     return {"type": "rematch"}
 
 
+def presence(state: str) -> PresenceMessage:
+    """The client's ``presence`` message (``state``: ``away`` or ``active``)."""
+    if state not in WINDOW_STATES:
+        raise ValueError(f"presence: expected away or active, found {state!r}")
+    return {"type": "presence", "state": state}  # type: ignore[typeddict-item]
+
+
+def say(phrase: str) -> SayMessage:
+    """The ``say`` message (``phrase`` one of :data:`PHRASES`)."""
+    if phrase not in PHRASES:
+        raise ValueError(f"say: unknown phrase {phrase!r}")
+    return {"type": "say", "phrase": phrase}  # type: ignore[typeddict-item]
+
+
 def refresh() -> RefreshMessage:
     """The ``refresh`` message."""
     return {"type": "refresh"}
@@ -306,6 +442,10 @@ def read_request(text: str | None, types: Sequence[str]) -> dict[str, Any] | Ref
     if kind == "act" and "action" not in message:
         return Refusal("action: missing (expected [name, *arguments] as written in game.log)",
                        "malformed")
+    if kind == "presence" and message.get("state") not in WINDOW_STATES:
+        return Refusal(f"state: expected {_either(WINDOW_STATES)}", "malformed")
+    if kind == "say" and message.get("phrase") not in PHRASES:
+        return Refusal(f"phrase: expected {_either(PHRASES)}", "malformed")
     return message  # type: ignore[no-any-return]
 
 

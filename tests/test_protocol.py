@@ -19,7 +19,8 @@ def test_the_server_messages_have_the_contracts_fields() -> None:
     assert table == {"type": "table", "protocol": protocol.VERSION, "id": 3,
                      "ruleset_id": "eu-classic", "seed": 7, "seats": ["ann", None],
                      "status": "waiting", "round": 1, "rematch_by": None,
-                     "invited": ["bob"], "rated": False, "ratings": []}
+                     "invited": ["bob"], "rated": False, "ratings": [],
+                     "presence": [None, None], "waiting_for": []}
     rating = protocol.seat_rating(rating=1.5, mu=26.0, sigma=8.1, games=2, provisional=True)
     rated = protocol.table(id=3, ruleset_id="eu-classic", seed=7, seats=("ann", None),
                            status="waiting", round=1, rematch_by=None, invited=[],
@@ -29,7 +30,8 @@ def test_the_server_messages_have_the_contracts_fields() -> None:
     assert protocol.move(1, ("place", 0, 3, 4), 30, False) == {
         "type": "move", "seat": 1, "action": ["place", 0, 3, 4], "score": 30, "over": False}
     assert protocol.result([5, 9], 1) == {"type": "result", "scores": [5, 9], "winner": 1,
-                                          "ratings": None}
+                                          "ratings": None, "left": []}
+    assert protocol.result([5, 9], 1, None, [1])["left"] == [1]
     change: protocol.RatingChange = {"before": 0.0, "after": 1.2, "change": 1.2,
                                      "provisional": True}
     assert protocol.result([5, 9], 1, [change, change])["ratings"] == [change, change]
@@ -65,9 +67,9 @@ def test_a_refusal_has_one_of_the_known_kinds() -> None:
     (None, protocol.BINARY_FRAME),
     ("not json", "expected one JSON object per message"),
     ("[" * 100_000, "expected one JSON object per message"),
-    ("[1, 2]", "type: expected act, leave or rematch"),
-    ('{"type": "refresh"}', "type: expected act, leave or rematch"),
-    ('{"type": 5}', "type: expected act, leave or rematch"),
+    ("[1, 2]", "type: expected act, leave, rematch, presence or say"),
+    ('{"type": "refresh"}', "type: expected act, leave, rematch, presence or say"),
+    ('{"type": 5}', "type: expected act, leave, rematch, presence or say"),
     ('{"type": "act"}', "action: missing (expected [name, *arguments] as written in game.log)"),
 ])
 def test_what_a_table_is_sent_is_read_or_refused_with_a_sentence(text: str | None,
@@ -93,3 +95,46 @@ def test_a_client_reads_only_the_servers_message_kinds() -> None:
     for other in ({"type": "connection"}, {"type": "gossip"}, {}, [], "table", None,
                   {"type": ["table"]}):
         assert read_message(other) is None
+
+
+def test_who_is_there_phrases_and_friends_have_the_contracts_fields() -> None:
+    table = protocol.table(id=3, ruleset_id="eu-classic", seed=7, seats=("ann", "bob"),
+                           status="playing", round=1, rematch_by=None, invited=[],
+                           presence=["present", "reconnecting"], waiting_for=[1])
+    assert (table["presence"], table["waiting_for"]) == (["present", "reconnecting"], [1])
+    assert protocol.seats(["away", None], [0]) == {"type": "seats", "presence": ["away", None],
+                                                  "waiting_for": [0]}
+    with pytest.raises(ValueError, match="unknown state"):
+        protocol.seats(["asleep"], [])
+    assert protocol.said(1, "bob", "good-luck") == {"type": "said", "seat": 1, "name": "bob",
+                                                    "phrase": "good-luck"}
+    with pytest.raises(ValueError, match="unknown phrase"):
+        protocol.said(1, "bob", "you stink")
+    assert protocol.friends(["ann"]) == {"type": "friends", "online": ["ann"]}
+    assert protocol.opened(4, "eu-classic", "ann") == {"type": "opened", "table": 4,
+                                                       "ruleset_id": "eu-classic",
+                                                       "name": "ann"}
+    assert protocol.presence("away") == {"type": "presence", "state": "away"}
+    assert protocol.say("thanks") == {"type": "say", "phrase": "thanks"}
+    with pytest.raises(ValueError):
+        protocol.say("hello there")
+    with pytest.raises(ValueError):
+        protocol.presence("asleep")
+    assert set(protocol.PHRASES) == {"good-luck", "well-played", "rematch", "thanks"}
+    assert set(typing.get_args(protocol.Phrase)) == set(protocol.PHRASES)
+    assert set(typing.get_args(protocol.SeatPresence)) == set(protocol.PRESENCE_STATES)
+
+
+@pytest.mark.parametrize("text, reason", [
+    ('{"type": "presence"}', "state: expected away or active"),
+    ('{"type": "presence", "state": "asleep"}', "state: expected away or active"),
+    ('{"type": "say", "phrase": "free text"}',
+     "phrase: expected good-luck, well-played, rematch or thanks"),
+    ('{"type": "say", "phrase": ["thanks"]}',
+     "phrase: expected good-luck, well-played, rematch or thanks"),
+])
+def test_a_presence_or_phrase_that_is_not_one_of_the_known_is_refused(text: str,
+                                                                        reason: str) -> None:
+    assert read_request(text, protocol.TABLE_REQUESTS) == Refusal(reason, "malformed")
+    assert read_request('{"type": "say", "phrase": "thanks"}', protocol.TABLE_REQUESTS) == \
+        {"type": "say", "phrase": "thanks"}

@@ -181,6 +181,14 @@ seat_presence = sa.Table(
     sa.Column("seat", sa.Integer, primary_key=True),
     # the last moment the seat's player was connected to the table (any process)
     sa.Column("seen", sa.DateTime(timezone=True), nullable=False),
+    # who is there (migration 0011): the seat's open live connections (every
+    # process), whether its window last said it is in the background, when its
+    # player last acted, said they are active or connected, and the round they
+    # left (the leave message, or abandoned)
+    sa.Column("links", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("away", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("active", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("left_round", sa.Integer, nullable=True),
 )
 
 # the sweep for abandoned seats reads only the waiting and playing tables
@@ -228,6 +236,26 @@ pairing = sa.Table(
     sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), nullable=True),
     sa.Column("paired", sa.DateTime(timezone=True), nullable=True),
     sa.Index("ix_pairing_waiting", "ruleset_id", "table_id"),
+)
+
+
+# -- quick phrases and friends (migration 0011) --
+
+mutes = sa.Table(
+    "mutes", METADATA,
+    # account_id does not hear muted_id's quick phrases
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("muted_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+)
+
+follows = sa.Table(
+    "follows", METADATA,
+    # account_id follows followed_id (told when they are online, or open a table)
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("followed_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_follows_followed", "followed_id"),
 )
 
 

@@ -12,6 +12,17 @@ freed (:func:`free_waiting`), and a waiting table left with nobody is closed
 (status ``finished``, no result). So a seat that never connects, or whose player
 vanishes, or whose process is killed, holds no table for longer than the timeout
 (plus one sweep), whichever process is left.
+
+**Who is there.** The same rows say, for everyone at the table, whether each
+seat is ``present``, ``away``, ``reconnecting`` or ``left``
+(:func:`seat_view`, decided from the database and the injected clock alone, so
+every process says the same): each process counts the seat's connections it
+opens and closes (``links``, with the marks), what its window last said
+(``away``, the ``presence`` message) and when its player last said they are
+active or connected (``active``; their last action is read from the stored
+actions), and the round the player left in (``left_round``: the ``leave``
+message, or abandoned). A process that dies stops touching its seats: their
+links are believed for :func:`stale_seconds` only.
 """
 
 from __future__ import annotations
@@ -19,7 +30,9 @@ from __future__ import annotations
 import asyncio
 import datetime as _dt
 import json
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
@@ -37,10 +50,17 @@ def touch(engine: Engine, seats: Iterable[tuple[int, int]], moment: _dt.datetime
     touch_each(engine, {seat: moment for seat in seats})
 
 
-def touch_each(engine: Engine, marks: Mapping[tuple[int, int], _dt.datetime]) -> None:
+def touch_each(engine: Engine, marks: Mapping[tuple[int, int], _dt.datetime],
+               links: Mapping[tuple[int, int], int] | None = None) -> None:
     """Record that each ``(table id, seat)`` of ``marks`` was present at its moment
-    (one statement for all of them; a seat seen later already keeps that time)."""
-    rows = [{"table_id": t, "seat": s, "seen": marks[(t, s)]} for t, s in sorted(marks)]
+    (one statement for all of them; a seat seen later already keeps that time),
+    and add ``links`` (connections opened, less those closed) to their counts: a
+    seat with a connection opened is active from its moment, its window in front."""
+    links = links or {}
+    rows = [{"table_id": t, "seat": s, "seen": marks[(t, s)],
+             "links": max(links.get((t, s), 0), 0),
+             "active": marks[(t, s)] if links.get((t, s), 0) > 0 else None}
+            for t, s in sorted(marks)]
     if not rows:
         return
     table = db.seat_presence
@@ -51,14 +71,219 @@ def touch_each(engine: Engine, marks: Mapping[tuple[int, int], _dt.datetime]) ->
             pg = pg_insert(table)
             conn.execute(pg.on_conflict_do_update(
                 index_elements=["table_id", "seat"],
-                set_={"seen": sa.func.greatest(table.c.seen, pg.excluded.seen)}), rows)
+                set_=_merged(table, pg.excluded, sa.func.greatest)), rows)
         else:
             from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
             lite = sqlite_insert(table)
             conn.execute(lite.on_conflict_do_update(
                 index_elements=["table_id", "seat"],
-                set_={"seen": sa.func.max(table.c.seen, lite.excluded.seen)}), rows)
+                set_=_merged(table, lite.excluded, sa.func.max)), rows)
+        closed = [{"t": t, "s": s, "d": -d} for (t, s), d in sorted(links.items()) if d < 0]
+        if closed:
+            less = table.c.links - sa.bindparam("d")
+            conn.execute(sa.update(table)
+                         .where(table.c.table_id == sa.bindparam("t"),
+                                table.c.seat == sa.bindparam("s"))
+                         .values(links=sa.case((less < 0, 0), else_=less)), closed)
+
+
+def _merged(table: sa.Table, excluded: Any, latest: Any) -> dict[str, Any]:
+    """What an upsert of :func:`touch_each` sets in a row there already."""
+    opened = excluded.links > 0
+    return {"seen": latest(table.c.seen, excluded.seen),
+            "links": table.c.links + excluded.links,
+            "away": sa.case((opened, sa.false()), else_=table.c.away),
+            "active": sa.case((opened, excluded.seen), else_=table.c.active)}
+
+
+def say_window(engine: Engine, table_id: int, seat: int, away: bool,
+               moment: _dt.datetime) -> None:
+    """The seat's window said it is in the background (``away``) or active again
+    (active from ``moment``)."""
+    here = db.seat_presence
+    values: dict[str, object] = {"away": away}
+    if not away:
+        values["active"] = moment
+    with engine.begin() as conn:
+        conn.execute(sa.update(here).where(here.c.table_id == table_id, here.c.seat == seat)
+                     .values(**values))
+
+
+def mark_left(engine: Engine, table_id: int, seat: int, round_: int) -> None:
+    """The seat's player left ``round_`` (the ``leave`` message, or abandoned)."""
+    here = db.seat_presence
+    with engine.begin() as conn:
+        conn.execute(sa.update(here).where(here.c.table_id == table_id, here.c.seat == seat)
+                     .values(left_round=round_))
+
+
+def left_seats(engine: Engine, table_id: int, round_: int) -> list[int]:
+    """The seats whose player left ``round_``."""
+    here = db.seat_presence
+    with engine.connect() as conn:
+        return sorted(int(s) for s in conn.execute(
+            sa.select(here.c.seat).where(here.c.table_id == table_id,
+                                         here.c.left_round == round_)).scalars())
+
+
+def stale_seconds(beat: float) -> float:
+    """How long a seat's count of connections is believed without a touch: three
+    sweeps (every process with a connection touches its seats every sweep)."""
+    return 3 * beat + 1
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """Who is there at a table: each seat's presence (one of
+    :data:`~blockyard.protocol.PRESENCE_STATES`, ``None`` for a free seat), the
+    seats whose game is not finished at a playing table (``waiting_for``), and the
+    seats whose player left the round (``left``)."""
+
+    presence: tuple[str | None, ...]
+    waiting_for: tuple[int, ...]
+    left: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class ViewTiming:
+    """The times :func:`seat_view` decides by, in seconds."""
+
+    away_seconds: float
+    abandon_seconds: float
+    stale_seconds: float
+
+
+VIEW_BATCH = 200
+"""The most tables one pair of :func:`seat_views` queries asks about."""
+
+
+def seat_view(engine: Engine, table: TableSeats, now: _dt.datetime, timing: ViewTiming,
+              here: Collection[int] = (), continuable: Collection[str] = ()) -> SeatView:
+    """Who is there at ``table`` at ``now`` (two queries): a held seat is
+
+    - ``left`` when its player left this round (the ``leave`` message, or abandoned);
+    - connected (a connection ``here``, in the asking process, or one counted by
+      a process that touched the seat within ``stale_seconds``): ``away`` when its
+      window says so, or at a playing table when the seat's game is not finished
+      and its player has neither acted nor said they are active (nor connected)
+      for ``away_seconds``; else ``present``;
+    - not connected: ``reconnecting`` while its game is not over (or the table
+      not playing) and it was last connected less than ``abandon_seconds`` ago;
+      else ``left``.
+
+    ``continuable``: the rulesets whose rules offer an action after the end (a
+    seat over in one is finished only once ended)."""
+    return seat_views(engine, [table], now, timing, {table.id: here}, continuable)[table.id]
+
+
+def seat_views(engine: Engine, tables: Sequence[TableSeats], now: _dt.datetime,
+               timing: ViewTiming, here: Mapping[int, Collection[int]] | None = None,
+               continuable: Collection[str] = ()) -> dict[int, SeatView]:
+    """Who is there at each of ``tables`` (by id), as :func:`seat_view` says it,
+    in two queries per :data:`VIEW_BATCH` tables (``here``: by table id, its seats
+    connected in the asking process)."""
+    found: dict[int, SeatView] = {}
+    for first in range(0, len(tables), VIEW_BATCH):
+        batch = list(tables[first:first + VIEW_BATCH])
+        rows, done = _read_views(engine, batch)
+        for table in batch:
+            found[table.id] = _view(table, now, timing, (here or {}).get(table.id, ()),
+                                    table.ruleset_id in continuable, rows.get(table.id, {}),
+                                    done.get(table.id, {}))
+    return found
+
+
+Done = dict[int, tuple[_dt.datetime | None, bool, bool]]
+"""Per seat of a playing table's round: when its player last acted (not a tick),
+whether a move left its game over, whether it was ended."""
+
+
+def _read_views(engine: Engine, tables: list[TableSeats]
+                ) -> tuple[dict[int, dict[int, Any]], dict[int, Done]]:
+    here_t, actions = db.seat_presence, db.table_actions
+    tick = actions.c.action.like('["tick"%')
+    rows: dict[int, dict[int, Any]] = {}
+    done: dict[int, Done] = {}
+    playing = [t for t in tables if t.status == "playing"]
+    with engine.connect() as conn:
+        for kept in conn.execute(sa.select(here_t).where(
+                here_t.c.table_id.in_(sorted({t.id for t in tables})))):
+            rows.setdefault(int(kept.table_id), {})[int(kept.seat)] = kept
+        if playing:
+            rounds = sa.or_(*(sa.and_(actions.c.table_id == t.id, actions.c.round == t.round)
+                              for t in playing))
+            query = (sa.select(actions.c.table_id, actions.c.seat,
+                               sa.func.max(sa.case((~tick, actions.c.created))).label("acted"),
+                               sa.func.max(sa.case((actions.c.over.is_(True), 1),
+                                                   else_=0)).label("over"),
+                               sa.func.max(sa.case((actions.c.action == json.dumps(["end"]), 1),
+                                                   else_=0)).label("ended"))
+                     .where(rounds).group_by(actions.c.table_id, actions.c.seat))
+            for r in conn.execute(query):
+                done.setdefault(int(r.table_id), {})[int(r.seat)] = (
+                    _utc(r.acted), bool(r.over), bool(r.ended))
+    return rows, done
+
+
+def _view(table: TableSeats, now: _dt.datetime, timing: ViewTiming, here: Collection[int],
+          continues: bool, rows: Mapping[int, Any], done: Done) -> SeatView:
+    stale = now - _dt.timedelta(seconds=timing.stale_seconds)
+    quiet = now - _dt.timedelta(seconds=timing.away_seconds)
+    gone = now - _dt.timedelta(seconds=timing.abandon_seconds)
+    states: list[str | None] = []
+    waiting: list[int] = []
+    left: list[int] = []
+    for seat, holder in enumerate(table.player_ids):
+        acted, over, ended = done.get(seat, (None, False, False))
+        finished = ended or (over and not continues)
+        if table.status == "playing" and not finished:
+            waiting.append(seat)
+        if holder is None:
+            states.append(None)
+            continue
+        row = rows.get(seat)
+        if row is not None and row.left_round == table.round:
+            states.append("left")
+            left.append(seat)
+            continue
+        seen = _utc(row.seen) if row is not None else None
+        connected = seat in here or (row is not None and int(row.links) > 0
+                                     and seen is not None and seen >= stale)
+        if connected:
+            lately = max((m for m in (_utc(row.active) if row is not None else None, acted)
+                          if m is not None), default=None)
+            idle = table.status == "playing" and not finished \
+                and lately is not None and lately < quiet  # nothing known: just came
+            states.append("away" if (row is not None and row.away) or idle else "present")
+        elif (table.status != "playing" or not over) and table.status != "finished" \
+                and seen is not None and seen >= gone:
+            states.append("reconnecting")
+        else:
+            states.append("left")
+    return SeatView(tuple(states), tuple(waiting), tuple(left))
+
+
+class TableSeats(Protocol):
+    """What :func:`seat_view` reads of a table (the store's
+    :class:`~blockyard.server.tablestore.Table` is one)."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def ruleset_id(self) -> str: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def round(self) -> int: ...
+    @property
+    def player_ids(self) -> tuple[int | None, ...]: ...
+
+
+def _utc(moment: _dt.datetime | None) -> _dt.datetime | None:
+    if moment is not None and moment.tzinfo is None:  # SQLite keeps no time zone: UTC
+        return moment.replace(tzinfo=_dt.UTC)
+    return moment
 
 
 def overdue(engine: Engine, cutoff: _dt.datetime, limit: int = OVERDUE_BATCH,
@@ -145,16 +370,21 @@ class Marks:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._marks: dict[tuple[int, int], _dt.datetime] = {}
+        self._links: dict[tuple[int, int], int] = {}
         self._waiting: list[asyncio.Future[None]] = []
         self._writer: asyncio.Task[None] | None = None
 
-    async def mark(self, seats: Iterable[tuple[int, int]], moment: _dt.datetime) -> None:
-        """Record that ``seats`` were present at ``moment``; whatever the database
-        raised when it could not be written."""
+    async def mark(self, seats: Iterable[tuple[int, int]], moment: _dt.datetime,
+                   links: int = 0) -> None:
+        """Record that ``seats`` were present at ``moment`` and add ``links`` to
+        their counts of connections (1: one opened, -1: one closed); whatever the
+        database raised when it could not be written."""
         marks = self._marks
         for seat in seats:
             if seat not in marks or marks[seat] < moment:
                 marks[seat] = moment
+            if links:
+                self._links[seat] = self._links.get(seat, 0) + links
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         done.add_done_callback(_retrieved)
         self._waiting.append(done)
@@ -167,9 +397,10 @@ class Marks:
 
         while self._waiting:
             marks, self._marks = self._marks, {}
+            links, self._links = self._links, {}
             waiting, self._waiting = self._waiting, []
             try:
-                await run_in_threadpool(touch_each, self.engine, marks)
+                await run_in_threadpool(touch_each, self.engine, marks, links)
                 metrics.group_commit.labels("presence").observe(len(marks))
             except BaseException as exc:
                 for done in waiting:

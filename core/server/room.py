@@ -71,6 +71,11 @@ class Watcher(Connection):
     told: tuple[livecache.RoundMoves | None, int] = (None, 0)
     """The kept moves last sent from, and how many of them (they only grow: the
     next send starts there instead of looking at every move of the round)."""
+    greeted: bool = False
+    """Whether it was sent the table (who is there comes after that, never before)."""
+    linked: int | None = None
+    """The seat this connection is counted as one of the connections of (in the
+    database: :mod:`~blockyard.server.presence`), until it closes."""
 
 
 @dataclass(eq=False)

@@ -16,6 +16,7 @@ variable                               what it sets
 ``BLOCKYARD_SERVER_PRESENCE_SECONDS``  how long a player counts as online
 ``BLOCKYARD_SERVER_IDLE_SECONDS``      a seat with no action this long is ended
 ``BLOCKYARD_SERVER_ABANDON_SECONDS``   a seat with no connection this long is ended
+``BLOCKYARD_SERVER_AWAY_SECONDS``      a seat with no input this long is away
 ``BLOCKYARD_SERVER_CLOCK_TOLERANCE``   how far a falling game's clock may lag
 ``BLOCKYARD_SERVER_HEADER_SECONDS``    time a request has for its headers
 ``BLOCKYARD_SERVER_BODY_SECONDS``      time a request has for its body
@@ -49,16 +50,22 @@ VERIFIERS_ENV = "BLOCKYARD_SERVER_VERIFIERS"
 the cores)."""
 LIMITS_ENV = "BLOCKYARD_SERVER_LIMITS"
 LIMITS = {"sign_in_address": 30, "sign_in_name": 10, "create": 10, "submit": 30,
-          "code_account": 10, "code_address": 30, "messages": 600}
+          "code_account": 10, "code_address": 30, "messages": 600, "phrases": 6}
 """Attempts per minute: sign-ins per client address and per account name, new
 accounts per address, game submissions per account, table-code guesses per account
 and per address, live messages per account (an address when not signed in) on each
-channel, across reconnects (over it the connection is closed)."""
+channel, across reconnects (over it the connection is closed), quick phrases per
+account (over it a phrase is refused, kind ``too-many``)."""
 PRESENCE_ENV = "BLOCKYARD_SERVER_PRESENCE_SECONDS"
 PRESENCE_SECONDS = 60.0
 """A player is online this long after their last authenticated call or live
 connection."""
 MIN_PRESENCE_SECONDS = 3.0
+AWAY_ENV = "BLOCKYARD_SERVER_AWAY_SECONDS"
+AWAY_SECONDS = 60.0
+"""A connected seat of a playing table whose game is not finished is shown
+``away`` once its player has neither acted nor said they are active this long."""
+MIN_AWAY_SECONDS = 1.0
 HEADER_ENV = "BLOCKYARD_SERVER_HEADER_SECONDS"
 HEADER_SECONDS = 10.0
 """The time a request has to send its headers whole (from the connection's start,
@@ -85,6 +92,8 @@ class Settings:
     limits: Mapping[str, int] = field(default_factory=lambda: dict(LIMITS))
     """Counts per minute, by the names of :data:`LIMITS`."""
     presence_seconds: float = PRESENCE_SECONDS
+    away_seconds: float = AWAY_SECONDS
+    """No input this long: a connected seat is shown away (:data:`AWAY_ENV`)."""
     timing: Timing = field(default_factory=Timing)
     """The tables' rules of time (idle and abandoned seats, a falling game's clock)."""
     header_seconds: float = HEADER_SECONDS
@@ -113,6 +122,7 @@ class Settings:
             verifiers=_count(env, VERIFIERS_ENV),
             limits=limits(env),
             presence_seconds=presence,
+            away_seconds=seconds(env, AWAY_ENV, AWAY_SECONDS, MIN_AWAY_SECONDS),
             timing=Timing(idle_seconds=seconds(env, IDLE_ENV, IDLE_SECONDS),
                           abandon_seconds=seconds(env, ABANDON_ENV, ABANDON_SECONDS),
                           clock_tolerance=seconds(env, CLOCK_ENV, CLOCK_TOLERANCE)),

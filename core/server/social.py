@@ -31,6 +31,13 @@ arrives, is answered, or its table fills or starts), and ``{"type": "online",
 every third of the presence time). Changes travel between processes as
 ``{"kind": "invites", "accounts": [ids]}`` announcements on the table events'
 channel (:mod:`.events`).
+
+**Friends.** It also sends ``{"type": "friends", "online": [names]}``, the
+players the player follows (:mod:`.friends`) who are online, on connect and
+whenever that changes (looked at with the players online, and at once when
+the player follows or unfollows someone: ``{"kind": "follows"}``), and
+``{"type": "opened", "table", "ruleset_id", "name"}`` when a followed player
+opens a public table (``{"kind": "opened"}``, to every process).
 """
 
 from __future__ import annotations
@@ -48,7 +55,7 @@ from starlette.concurrency import run_in_threadpool
 from .. import protocol
 from ..discovery import load_ruleset
 from ..game import today_in
-from . import db, pairing, tablestore
+from . import db, friends, pairing, tablestore
 from .accounts import Account, now
 from .clock import Clock, SystemClock
 from .room import Feed
@@ -315,6 +322,8 @@ class Social:
         """This process's pairing passes, one at a time (the database's lock holds
         the other processes')."""
         self.last_online: list[str] | None = None
+        self.last_friends: dict[int, list[str]] = {}
+        """The followed players online last sent to each player with a feed here."""
         handler = hub.events.handler
 
         async def both(event: dict[str, Any]) -> None:  # the tables' handler, then ours
@@ -387,6 +396,7 @@ class Social:
             with contextlib.suppress(Exception):  # the database is away: next time
                 await run_in_threadpool(self.presence.seen_now, self.connected())
                 await self.push_online()
+                await self.push_friends(list(self.room.feeds))
 
     async def push_online(self, only: Feed | None = None) -> None:
         if not self.room.feeds:
@@ -401,6 +411,49 @@ class Social:
         self.last_online = players
         for feed in self.room.all_feeds():
             feed.post(protocol.online(players))
+
+    async def push_friends(self, account_ids: list[int], only: Feed | None = None) -> None:
+        """Send the players' feeds here (or ``only``) the players they follow who
+        are online, when that changed since last sent (``only``: always)."""
+        for gone in [i for i in self.last_friends if i not in self.room.feeds]:
+            del self.last_friends[gone]
+        wanted = [i for i in account_ids if self.room.feeds_of(i)]
+        if not wanted:
+            return
+        since = self.presence.clock.now() - _dt.timedelta(seconds=self.presence.seconds)
+        found = await run_in_threadpool(friends.friends_online, self.engine, wanted, since)
+        for account_id, names in found.items():
+            if only is not None:
+                only.post(protocol.friends(names))
+                continue
+            if self.last_friends.get(account_id) == names:
+                continue
+            self.last_friends[account_id] = names
+            for feed in self.room.feeds_of(account_id):
+                feed.post(protocol.friends(names))
+
+    async def announce_opened(self, table: tablestore.Table, account: Account) -> None:
+        """Tell every process that ``account`` opened the public ``table`` (its
+        followers are told)."""
+        await self.hub.events.publish({"kind": "opened", "table": table.id,
+                                       "ruleset_id": table.ruleset_id,
+                                       "account": account.id, "name": account.name})
+
+    async def announce_follows(self, account_id: int) -> None:
+        """Tell every process that whom ``account_id`` follows changed."""
+        await self.hub.events.publish({"kind": "follows", "accounts": [account_id]})
+
+    async def _tell_opened(self, event: dict[str, Any]) -> None:
+        table, ruleset_id, by, name = (event.get("table"), event.get("ruleset_id"),
+                                       event.get("account"), event.get("name"))
+        if not isinstance(table, int) or not isinstance(ruleset_id, str) \
+                or not isinstance(by, int) or not isinstance(name, str):
+            return
+        here = [i for i in self.room.feeds if i != by]
+        for account_id in sorted(await run_in_threadpool(friends.followers_of, self.engine,
+                                                         by, here)):
+            for feed in self.room.feeds_of(account_id):
+                feed.post(protocol.opened(table, ruleset_id, name))
 
     async def push_invitations(self, account_id: int) -> None:
         feeds = self.room.feeds_of(account_id)
@@ -423,6 +476,17 @@ class Social:
         kind = event.get("kind")
         if kind == "paired":
             self._tell_paired(event)
+            return
+        if kind == "opened":
+            await self._tell_opened(event)
+            return
+        if kind == "follows":
+            ids = event.get("accounts")
+            if isinstance(ids, list):
+                mine = [i for i in ids if isinstance(i, int) and not isinstance(i, bool)]
+                for account_id in mine:
+                    self.last_friends.pop(account_id, None)
+                await self.push_friends(mine)
             return
         if kind == "invites":
             ids = event.get("accounts")

@@ -54,6 +54,8 @@ class Server:
         self.submit_limit = shared("submit")
         self.code_account = shared("code_account")
         self.code_address = shared("code_address")
+        self.phrase_limit = shared("phrases")
+        """Quick phrases per account (every process's count)."""
         self.messages_per_minute = counts["messages"]
         # per account (or address) of each live channel, across its reconnects
         self.live_messages = limits.RateLimit(counts["messages"], 60.0, self.clock)

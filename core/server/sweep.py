@@ -45,8 +45,12 @@ class Sweep:
             return []
         held = await run_in_threadpool(presence.held_seats, hub.server.engine,
                                        {table_id for table_id, _ in here})
-        return sorted({(table_id, seat) for table_id, seat, holder in held
-                       if (table_id, holder) in here})
+        found = sorted({(table_id, seat) for table_id, seat, holder in held
+                        if (table_id, holder) in here})
+        for table_id, seat in found:  # a spectator who took a seat: counted as its
+            if not any(w.linked == seat for w in hub.room.at(table_id)):
+                await hub.link(table_id, seat)
+        return found
 
     async def once(self) -> list[tuple[int, str, int]]:
         """Mark this process's connected seats present, end or free the seats away
@@ -71,7 +75,9 @@ class Sweep:
         for table_id, status, seat in found:
             with contextlib.suppress(Exception):  # one table's trouble stops no other
                 if status == "playing":
-                    await hub.end_or_decline(await hub.table(table_id), seat)
+                    table = await hub.table(table_id)
+                    await hub.left(table, seat)  # abandoned: the seat left the round
+                    await hub.end_or_decline(table, seat)
                 elif cutoff is not None and await run_in_threadpool(
                         presence.free_waiting, hub.server.engine, table_id, seat, cutoff):
                     await hub.events.publish({"kind": "table", "table": table_id})
@@ -82,6 +88,10 @@ class Sweep:
             except Exception as exc:  # one table's trouble stops no other
                 log.warning("table %s: the clock's moves failed (%s)", table_id,
                             type(exc).__name__)
+        try:  # who is there changes with time too
+            await hub.push_all_seats()
+        except Exception as exc:  # the database away for a moment: the next sweep
+            log.warning("who is there could not be told (%s)", type(exc).__name__)
         return found
 
     def pause(self) -> float:

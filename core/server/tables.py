@@ -19,6 +19,18 @@ best score, ``null`` on a tie) is stored and sent (and kept per seated account:
 At a playing table of a realtime game (a falling game) each ``table`` message is
 followed by a ``clock`` message, the seconds since the round started.
 
+Who is there (each seat present, away, reconnecting or left, and whom a playing
+table waits for: :func:`~blockyard.server.presence.seat_view`) is in every
+``table`` message and sent again (a ``seats`` message) whenever it changes: a
+connection of a seat opens or closes, its window says it is away or active
+(the ``presence`` message), a seat finishes or acts after being away, a seat
+is left or abandoned (announced, ``{"kind": "seats"}``, to every process), or
+time passes (each sweep looks again). A seated player's quick phrase (``say``,
+one of :data:`~blockyard.protocol.PHRASES`; at most ``phrases`` a minute per
+account, else refused ``too-many``; a spectator's refused ``spectator``) is
+announced (``{"kind": "said"}``) and sent as ``said`` to every connection of
+the table but its speaker's, and those whose player muted the speaker.
+
 Signing out (``DELETE /api/sessions``) closes every connection opened with that
 token (code 4401, :meth:`Hub.sign_out`, :meth:`Room.close_signed_out`; announced
 to every process), and nothing it sends afterwards is accepted. An action the
@@ -60,7 +72,7 @@ from .. import protocol
 from ..discovery import known_ids, load_ruleset
 from ..errors import PluginError, RulesetError
 from ..game import today_in
-from . import livecache, metrics, presence, tablestore
+from . import friends, livecache, metrics, presence, tablestore
 from .accounts import Account
 from .actionstore import ActionStore, Taken, Unstored
 from .clock import Clock
@@ -145,7 +157,15 @@ class Hub:
         self.actions = ActionStore(server.engine, clock=server.clock)
         self.marks = presence.Marks(server.engine)
         """Where the seats' presence is written (group commit)."""
-        """Where accepted moves are stored (group commit)."""
+        self.views: dict[int, presence.SeatView] = {}
+        """Who is there at each table watched here, as last sent to it."""
+        self.views_lock = asyncio.Lock()
+        """Who is there is read and sent one look at a time: an older look never
+        follows a newer one."""
+        self.view_timing = presence.ViewTiming(
+            away_seconds=server.settings.away_seconds,
+            abandon_seconds=self.timing.abandon_seconds,
+            stale_seconds=presence.stale_seconds(self.sweep.beat))
 
     async def start(self) -> None:
         # the plugin registry and the rulesets are loaded here, once, before any
@@ -200,6 +220,7 @@ class Hub:
             self.tables.pop(table_id, None)
             self.known.pop(table_id, None)
             self.referees.pop(table_id, None)
+            self.views.pop(table_id, None)
 
     # -- announcements ----------------------------------------------------------------
 
@@ -229,26 +250,50 @@ class Hub:
                 self.tables[table_id] = dataclasses.replace(kept, status="finished")
         if not self.room.watching(table_id):
             return
+        if kind == "seats":
+            await self.push_seats(table_id)
+            return
+        if kind == "said":
+            await self.deliver_said(table_id, event)
+            return
         if kind == "moves":
-            known = self.known.get(table_id)
-            seat, n = event.get("seat"), event.get("n")
-            if known is not None and known.round == event.get("round") \
-                    and isinstance(seat, int) and isinstance(n, int) and known.has(seat, n):
-                await self.send_known(table_id)  # stored here: no need to read it
-            elif known is not None and known.round == event.get("round") \
-                    and (move := livecache.announced_move(event)) is not None \
-                    and known.add(move):  # carried, and the seat's next: no need to read it
-                await self._learn(table_id, move)
-                await self.send_known(table_id)
-            else:
-                await self.deliver_moves(table_id)
+            await self._moves_event(table_id, event)
+            if self._changes_seats(table_id, event):
+                await self.push_seats(table_id)
         elif kind == "table":
             await self.deliver_table(table_id, self.tables.get(table_id))
         elif kind == "result":
-            changes = event.get("ratings")
+            changes, left = event.get("ratings"), event.get("left")
             self.room.send(table_id, protocol.result(
                 event.get("scores") or [], event.get("winner"),
-                changes if isinstance(changes, list) else None))
+                changes if isinstance(changes, list) else None,
+                [s for s in left if isinstance(s, int)] if isinstance(left, list) else []))
+
+    def _changes_seats(self, table_id: int, event: Mapping[str, Any]) -> bool:
+        """Whether a ``moves`` announcement may change who is there: a move that
+        ends its seat's game, or of a seat shown away (its player is back), or
+        one the announcement does not carry."""
+        view = self.views.get(table_id)
+        seat, over = event.get("seat"), event.get("over")
+        if view is None or not isinstance(seat, int) or not 0 <= seat < len(view.presence):
+            return True
+        return over is not False or view.presence[seat] == "away" \
+            or list(event.get("action") or []) == ["end"]
+
+    async def _moves_event(self, table_id: int, event: dict[str, Any]) -> None:
+        """A ``moves`` announcement: the moves sent to the connections here."""
+        known = self.known.get(table_id)
+        seat, n = event.get("seat"), event.get("n")
+        if known is not None and known.round == event.get("round") \
+                and isinstance(seat, int) and isinstance(n, int) and known.has(seat, n):
+            await self.send_known(table_id)  # stored here: no need to read it
+        elif known is not None and known.round == event.get("round") \
+                and (move := livecache.announced_move(event)) is not None \
+                and known.add(move):  # carried, and the seat's next: no need to read it
+            await self._learn(table_id, move)
+            await self.send_known(table_id)
+        else:
+            await self.deliver_moves(table_id)
 
     def clock_message(self, table: Table) -> protocol.ClockMessage | None:
         """The ``clock`` message after the table message of a playing table of a
@@ -260,8 +305,116 @@ class Hub:
         now) and, at a falling game's playing table, its clock."""
         if table is None:
             table = await self.table(table_id)
-        clock = self.clock_message(table)
-        self.room.send(table_id, table.message(), *([clock] if clock is not None else []))
+        async with self.views_lock:  # who is there as every other look sends it
+            view = await self.seat_view(table)
+            self.views[table_id] = view
+            clock = self.clock_message(table)
+            self.room.send(table_id, table.message(view),
+                           *([clock] if clock is not None else []))
+
+    # -- who is there -----------------------------------------------------------------
+
+    async def seat_view(self, table: Table) -> presence.SeatView:
+        """Who is there at ``table`` now (its seats connected here count as
+        connected whatever the database says)."""
+        here = {seat for watcher in self.room.at(table.id)
+                if (seat := table.seat_of(watcher.account)) is not None}
+        return await run_in_threadpool(presence.seat_view, self.server.engine, table,
+                                       self.clock.now(), self.view_timing, here,
+                                       self.sweep.continuable)
+
+    async def push_all_seats(self) -> None:
+        """Send every table connected here who is there, where it changed since
+        last sent (the sweep: time changes it too; two queries per
+        :data:`~blockyard.server.presence.VIEW_BATCH` tables)."""
+        tables = []
+        for table_id in self.room.watched():
+            with contextlib.suppress(TableError):
+                tables.append(await self.cached_table(table_id))
+        async with self.views_lock:
+            here = {table.id: {seat for watcher in self.room.at(table.id)
+                               if (seat := table.seat_of(watcher.account)) is not None}
+                    for table in tables}
+            views = await run_in_threadpool(presence.seat_views, self.server.engine, tables,
+                                            self.clock.now(), self.view_timing, here,
+                                            self.sweep.continuable)
+            for table_id, view in views.items():
+                if self.room.watching(table_id) and self.views.get(table_id) != view:
+                    self.views[table_id] = view
+                    self._send_seats(table_id, view)
+
+    async def push_seats(self, table_id: int) -> None:
+        """Send the table's connections here who is there, when it changed since
+        last sent."""
+        if not self.room.watching(table_id):
+            return
+        table = await self.cached_table(table_id)
+        async with self.views_lock:
+            view = await self.seat_view(table)
+            if self.views.get(table_id) == view:
+                return
+            self.views[table_id] = view
+            self._send_seats(table_id, view)
+
+    def _send_seats(self, table_id: int, view: presence.SeatView) -> None:
+        """The ``seats`` message to the table's connections here that were sent
+        the table (one opening gets who is there in its ``table`` message)."""
+        message = protocol.seats(view.presence, view.waiting_for)
+        for watcher in self.room.at(table_id):
+            if watcher.greeted:
+                watcher.post(message)
+
+    async def seats_changed(self, table_id: int) -> None:
+        """Tell every process that who is there at the table may have changed."""
+        await self.events.publish({"kind": "seats", "table": table_id})
+
+    async def window(self, watcher: Watcher, table_id: int, state: str) -> None:
+        """The ``presence`` message: the connection's window is in the background
+        (``away``) or active again; a spectator's is refused."""
+        seat = await self.seat_now(watcher, table_id)
+        if seat is None:
+            watcher.post(refused("spectators have no seat to be away from", "spectator"))
+            return
+        await run_in_threadpool(presence.say_window, self.server.engine, table_id, seat,
+                                state == "away", self.clock.now())
+        await self.seats_changed(table_id)
+
+    async def say(self, watcher: Watcher, table_id: int, phrase: str) -> None:
+        """The ``say`` message: a seated player's quick phrase, counted per account
+        (``phrases`` a minute), announced to every process."""
+        seat = await self.seat_now(watcher, table_id)
+        if seat is None or watcher.account is None:
+            watcher.post(refused("spectators cannot speak at a table: take a seat first",
+                                 "spectator"))
+            return
+        account = watcher.account
+        if not await run_in_threadpool(self.server.phrase_limit.hit, f"account:{account.id}"):
+            watcher.post(refused(f"at most {self.server.settings.limits['phrases']} quick "
+                                 "phrases a minute; wait a moment", "too-many"))
+            return
+        await self.events.publish({"kind": "said", "table": table_id, "seat": seat,
+                                   "account": account.id, "name": account.name,
+                                   "phrase": phrase})
+
+    async def deliver_said(self, table_id: int, event: Mapping[str, Any]) -> None:
+        """Send an announced quick phrase to the table's connections here, but its
+        speaker's and those of the players who muted the speaker."""
+        seat, speaker, name, phrase = (event.get("seat"), event.get("account"),
+                                       event.get("name"), event.get("phrase"))
+        if not isinstance(seat, int) or not isinstance(speaker, int) \
+                or not isinstance(name, str) or phrase not in protocol.PHRASES:
+            return
+        listeners = [w for w in self.room.at(table_id)
+                     if w.account is None or w.account.id != speaker]
+        if not listeners:
+            return
+        ids = {w.account.id for w in listeners if w.account is not None}
+        muting = await run_in_threadpool(friends.muters_of, self.server.engine,
+                                         speaker, ids)
+        message = protocol.said(seat, name, str(phrase))
+        for watcher in listeners:
+            if watcher.account is None or watcher.account.id not in muting:
+                watcher.post(message)
 
     async def deliver_moves(self, table_id: int, only: Watcher | None = None) -> None:
         """Read the moves of the round not known here yet (one query), then send
@@ -395,6 +548,7 @@ class Hub:
         told = [livecache.announcement(table, move) for move in moves or []]
         result, done = None, None
         ends: list[dict[str, Any]] = []
+        left: list[int] = []
 
         def announced(changes: tablestore.Changes) -> list[dict[str, Any]]:
             # the round's end, with the rating changes stored in its transaction
@@ -402,13 +556,15 @@ class Hub:
             ends[:] = [{"kind": "table", "table": table.id, "round": table.round,
                         "status": "finished"},
                        {"kind": "result", "table": table.id, "scores": result.scores,
-                        "winner": result.winner, "ratings": changes}]
+                        "winner": result.winner, "ratings": changes, "left": left}]
             return told + ends if shared else []
 
         try:
             referee = await self.caught_up(table)
             result = referee.result()
             if result is not None:
+                left = await run_in_threadpool(presence.left_seats, self.server.engine,
+                                               table.id, table.round)
                 done = await run_in_threadpool(
                     tablestore.finish_round, self.server.engine, table, result.scores,
                     result.winner, announced, self.clock.now())
@@ -508,7 +664,16 @@ class Hub:
         if outcome in ("freed", "declined"):
             await self.events.publish({"kind": "table", "table": table_id})
         elif outcome == "end" and seat is not None:
+            if seat in (await self.seat_view(table)).waiting_for:
+                await self.left(table, seat)  # not finished: the seat left the round
             await self.end_seat(table_id, seat)
+
+    async def left(self, table: Table, seat: int) -> None:
+        """The seat's player left the table's current round (the ``leave`` message,
+        or abandoned): so every process shows it, and the round's result says it."""
+        await run_in_threadpool(presence.mark_left, self.server.engine, table.id, seat,
+                                table.round)
+        await self.seats_changed(table.id)
 
     async def end_or_decline(self, table: Table, seat: int) -> None:
         """A player leaves a playing table (or is away past the timeout): a round
@@ -575,15 +740,32 @@ class Hub:
         account holds one, is present from now on."""
         seat = table.seat_of(watcher.account)
         if seat is not None:
-            await self.touch([(table.id, seat)])
+            watcher.linked = seat
+            await self.marks.mark([(table.id, seat)], self.clock.now(), links=1)
+            await self.seats_changed(table.id)
+
+    async def link(self, table_id: int, seat: int) -> None:
+        """The sweep found connections here of a seat their account took while
+        connected (a spectator who joined): counted now as that seat's."""
+        for watcher in self.room.at(table_id):
+            if watcher.linked is None and watcher.account is not None \
+                    and (await self.seat_now(watcher, table_id)) == seat:
+                watcher.linked = seat
+                await self.marks.mark([(table_id, seat)], self.clock.now(), links=1)
+                await self.seats_changed(table_id)
 
     async def departed(self, watcher: Watcher, table_id: int, at: _dt.datetime) -> None:
         """The connection closed at ``at``: the seat's away time counts from then
         (however long the database takes to hear it; the seat its account holds
         now, if any)."""
         seat = await self.seat_now(watcher, table_id)
+        linked, watcher.linked = watcher.linked, None
+        if linked is not None:
+            await self.marks.mark([(table_id, linked)], at, links=-1)
         if seat is not None:
             await self.touch([(table_id, seat)], at)
+        if seat is not None or linked is not None:  # a spectator's changes nothing
+            await self.seats_changed(table_id)
 
 
 @dataclass(eq=False)

@@ -10,7 +10,7 @@ import json
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
@@ -21,6 +21,9 @@ from . import db
 from .accounts import Account, now
 from .events import CHANNEL
 from .referee import Move
+
+if TYPE_CHECKING:
+    from .presence import SeatView
 
 __all__ = ["Move", "Table", "TableError"]
 
@@ -90,12 +93,15 @@ class Table:
         return account is not None and (account.id in self.invited
                                         or self.seat_of(account) is not None)
 
-    def message(self) -> protocol.TableMessage:
-        """The ``table`` message of the live protocol."""
+    def message(self, view: SeatView | None = None) -> protocol.TableMessage:
+        """The ``table`` message of the live protocol, with who is there when
+        ``view`` is given (:func:`~blockyard.server.presence.seat_view`)."""
         return protocol.table(id=self.id, ruleset_id=self.ruleset_id, seed=self.seed,
                               seats=self.players, status=self.status, round=self.round,
                               rematch_by=self.rematch_by, invited=self.invited_names,
-                              rated=self.rated, ratings=self.shown_ratings())
+                              rated=self.rated, ratings=self.shown_ratings(),
+                              presence=None if view is None else view.presence,
+                              waiting_for=() if view is None else view.waiting_for)
 
     def shown_ratings(self) -> list[protocol.SeatRating | None]:
         """Each seat's rating as the messages carry it (``None``: a free seat)."""

@@ -105,7 +105,7 @@ def test_a_binary_frame_is_refused_as_malformed_and_the_connection_carries_on(
         socket.send(json.dumps({"type": "dance"}))
         refusal = until(socket, "refused")
         assert (refusal["kind"], refusal["reason"]) == (
-            "malformed", "type: expected act, leave or rematch")
+            "malformed", "type: expected act, leave, rematch, presence or say")
     url = server.url.replace("http://", "ws://") + f"/api/me/live?token={token}"
     with connect(url, open_timeout=WAIT) as feed:
         feed.send(b"\xff")

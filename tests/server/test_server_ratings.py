@@ -185,7 +185,7 @@ def test_migration_0010_keeps_the_tables_of_before_friendly(tmp_path: Path) -> N
             conn.execute(sa.text("INSERT INTO table_seats VALUES (4, 0, 1)"))
     finally:
         engine.dispose()
-    assert db.migrate(url) == db.Migrated("0009", "0010")
+    assert db.migrate(url) == db.Migrated("0009", db.head_revision())
     engine = db.make_engine(url)
     try:
         table = tablestore.load_table(engine, 4)
@@ -217,7 +217,7 @@ def test_migration_0010_downgrades_to_0009_and_up_again(
             assert "rated" not in {c["name"] for c in found.get_columns("tables")}
     finally:
         engine.dispose()
-    assert db.migrate(url) == db.Migrated("0009", "0010")
+    assert db.migrate(url) == db.Migrated("0009", db.head_revision())
 
 
 def test_the_schema_the_migrations_make_is_the_one_described(database: str) -> None:

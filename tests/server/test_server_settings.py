@@ -17,6 +17,7 @@ VARIABLES = {
     settings.PRESENCE_ENV: ("7.5", "presence_seconds", 7.5),
     settings.HEADER_ENV: ("2", "header_seconds", 2.0),
     settings.BODY_ENV: ("30", "body_seconds", 30.0),
+    settings.AWAY_ENV: ("20", "away_seconds", 20.0),
 }
 TIMING = {
     settings.IDLE_ENV: ("40", "idle_seconds", 40.0),
@@ -33,6 +34,7 @@ BAD = {
     settings.CLOCK_ENV: ["-0.5"],
     settings.HEADER_ENV: ["0.5", "0"],
     settings.BODY_ENV: ["100000"],
+    settings.AWAY_ENV: ["0.5", "later"],
 }
 
 
@@ -42,8 +44,8 @@ def test_an_empty_environment_gives_the_documented_defaults() -> None:
     assert found.verifiers is None
     assert dict(found.limits) == {"sign_in_address": 30, "sign_in_name": 10, "create": 10,
                                   "submit": 30, "code_account": 10, "code_address": 30,
-                                  "messages": 600}
-    assert found.presence_seconds == 60.0
+                                  "messages": 600, "phrases": 6}
+    assert found.presence_seconds == 60.0 and found.away_seconds == 60.0
     assert found.timing == Timing(idle_seconds=300.0, abandon_seconds=120.0,
                                   clock_tolerance=5.0)
     assert (found.header_seconds, found.body_seconds) == (10.0, 60.0)

@@ -1,6 +1,9 @@
 """The players' routes: ``GET /api/players/online``, ``GET /api/me/invitations``,
-``POST /api/me/invitations/{id}/accept`` and ``…/decline``, and the WebSocket
-``/api/me/live`` (the invitations and the players online, pushed).
+``POST /api/me/invitations/{id}/accept`` and ``…/decline``, ``GET
+/api/me/follows``, ``PUT`` and ``DELETE /api/me/follows/{name}``, ``GET
+/api/me/mutes``, ``PUT`` and ``DELETE /api/me/mutes/{name}``, and the
+WebSocket ``/api/me/live`` (the invitations, the players online, the followed
+players online and the tables they open, pushed).
 
 What they do is :class:`~blockyard.server.social.Social`'s; these routes read the
 request, ask it and answer.
@@ -9,6 +12,7 @@ request, ask it and answer.
 from __future__ import annotations
 
 import contextlib
+import datetime as _dt
 from typing import Annotated, Any
 
 import sqlalchemy as sa
@@ -17,13 +21,14 @@ from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
 from ... import protocol
-from .. import accounts
+from .. import accounts, friends
+from ..accounts import Account
 from ..room import MAX_FEEDS, Feed
 from ..social import MAX_ONLINE, accept, decline, log, pending_invitations
 from ..sockets import DATABASE_AWAY, GONE, receive_text, too_many_messages
-from ..state import HubDep, ServerDep, SignedIn, SocialDep, hub_of, server_of, social_of
+from ..state import HubDep, Server, ServerDep, SignedIn, SocialDep, hub_of, server_of, social_of
 from ..tablestore import TableError
-from ..web import ApiError, errors
+from ..web import AccountName, ApiError, errors
 from .tables import TableId
 
 router = APIRouter()
@@ -74,6 +79,82 @@ async def decline_invitation(table_id: TableId, account: SignedIn, server: Serve
     await hub.events.publish({"kind": "table", "table": table_id})
     return Response(status_code=204)
 
+def _checked_name(name: str) -> str:
+    try:
+        accounts.check_name(name)
+    except accounts.AccountError:
+        raise ApiError(422, f"name: {name[:40]!r} is not an account name") from None
+    return name
+
+
+async def _add(which: str, name: str, account: Account, server: Server) -> None:
+    try:
+        await run_in_threadpool(friends.add, server.engine, which, account,
+                                _checked_name(name), server.clock.now())
+    except friends.FriendError as exc:
+        raise ApiError(exc.status, str(exc)) from None
+
+
+async def _remove(which: str, name: str, account: Account, server: Server) -> None:
+    try:
+        await run_in_threadpool(friends.remove, server.engine, which, account,
+                                _checked_name(name))
+    except friends.FriendError as exc:
+        raise ApiError(exc.status, str(exc)) from None
+
+
+@router.get("/api/me/follows", responses=errors(401))
+async def my_follows(account: SignedIn, server: ServerDep) -> dict[str, Any]:
+    """The players the caller follows, alphabetically, each with whether they
+    are online now (an authenticated call or a live connection within the last
+    ``seconds``)."""
+    since = server.clock.now() - _dt.timedelta(seconds=server.online.seconds)
+    found = await run_in_threadpool(friends.listed, server.engine, "follows", account.id,
+                                    since)
+    return {"follows": [{"name": name, "online": online} for name, online in found],
+            "seconds": server.online.seconds}
+
+@router.put("/api/me/follows/{name}", status_code=204, responses=errors(401, 404, 409, 422))
+async def follow(name: AccountName, account: SignedIn, server: ServerDep,
+                 players: SocialDep) -> Response:
+    """Follow a player: told on ``/api/me/live`` when they are online
+    (``friends``) and when they open a public table (``opened``). ``404`` no
+    such account, ``422`` oneself, ``409`` following too many already; following
+    someone followed already changes nothing."""
+    await _add("follows", name, account, server)
+    await players.announce_follows(account.id)
+    return Response(status_code=204)
+
+@router.delete("/api/me/follows/{name}", status_code=204, responses=errors(401, 404, 422))
+async def unfollow(name: AccountName, account: SignedIn, server: ServerDep,
+                   players: SocialDep) -> Response:
+    """Stop following a player (``404`` no such account; someone not followed:
+    nothing changes)."""
+    await _remove("follows", name, account, server)
+    await players.announce_follows(account.id)
+    return Response(status_code=204)
+
+@router.get("/api/me/mutes", responses=errors(401))
+async def my_mutes(account: SignedIn, server: ServerDep) -> dict[str, Any]:
+    """The players the caller muted, alphabetically: their quick phrases are not
+    delivered to the caller."""
+    found = await run_in_threadpool(friends.listed, server.engine, "mutes", account.id)
+    return {"mutes": [name for name, _ in found]}
+
+@router.put("/api/me/mutes/{name}", status_code=204, responses=errors(401, 404, 409, 422))
+async def mute(name: AccountName, account: SignedIn, server: ServerDep) -> Response:
+    """Mute a player: their quick phrases are no longer delivered to the caller,
+    at any table. ``404`` no such account, ``422`` oneself, ``409`` too many
+    muted already; muting someone muted already changes nothing."""
+    await _add("mutes", name, account, server)
+    return Response(status_code=204)
+
+@router.delete("/api/me/mutes/{name}", status_code=204, responses=errors(401, 404, 422))
+async def unmute(name: AccountName, account: SignedIn, server: ServerDep) -> Response:
+    """Hear a muted player's quick phrases again (``404`` no such account)."""
+    await _remove("mutes", name, account, server)
+    return Response(status_code=204)
+
 async def me_live(socket: WebSocket) -> None:
     """A player's own live channel: their invitations and the players online,
     pushed as they change; ``refresh`` asks for both again. (A plain Starlette
@@ -109,6 +190,7 @@ async def me_live(socket: WebSocket) -> None:
         await players.push_invitations(account.id)
         await players.push_online(only=feed)
         await players.push_paired(account.id, only=feed)
+        await players.push_friends([account.id], only=feed)
         while True:
             text = await receive_text(socket)
             # counted per account across its reconnects
@@ -121,6 +203,7 @@ async def me_live(socket: WebSocket) -> None:
             else:  # refresh
                 await players.push_invitations(account.id)
                 await players.push_online(only=feed)
+                await players.push_friends([account.id], only=feed)
     except GONE:
         pass
     except sa.exc.SQLAlchemyError as exc:  # the database went away: no one's fault

@@ -21,7 +21,7 @@ from ...discovery import load_ruleset
 from ...errors import PluginError, RulesetError
 from ...game import today_in
 from ...ruleset import ID_PATTERN
-from .. import accounts, social, tablestore
+from .. import accounts, presence, social, tablestore
 from ..room import Watcher
 from ..sockets import DATABASE_AWAY, GONE, receive_text, too_many_messages
 from ..state import HubDep, ServerDep, SignedIn, SocialDep, hub_of, server_of
@@ -140,6 +140,8 @@ async def create_table(request: Request, account: SignedIn, server: ServerDep, h
         raise ApiError(exc.status, str(exc)) from None
     await hub.touch([(table.id, 0)])  # away from now on until connected
     await players.announce(invited)  # pushed to the invited players
+    if not table.private:  # pushed to the creator's followers
+        await players.announce_opened(table, account)
     return {"id": table.id, "code": table.code}
 
 
@@ -154,12 +156,14 @@ def list_tables(server: ServerDep) -> dict[str, Any]:
 
 
 @router.get("/api/tables/{table_id}", responses=errors(404, 422, 429))
-def get_table(table_id: TableId, request: Request, server: ServerDep,
+def get_table(table_id: TableId, request: Request, server: ServerDep, hub: HubDep,
               code: str | None = None) -> dict[str, Any]:
-    """A table with the results of its finished rounds. A private table is
-    shown in full only to whom may watch it (seated or invited, signed in with
-    ``Authorization: Bearer TOKEN``, or with its ``code`` in the query); to
-    anyone else only its ``id``, ``seats`` and ``status``."""
+    """A table with the results of its finished rounds and who is there
+    (``presence``, ``waiting_for``, as the live channel's ``table`` message
+    says them). A private table is shown in full only to whom may watch it
+    (seated or invited, signed in with ``Authorization: Bearer TOKEN``, or with
+    its ``code`` in the query); to anyone else only its ``id``, ``seats`` and
+    ``status``."""
     try:
         table = tablestore.load_table(server.engine, table_id)
     except TableError as exc:
@@ -174,7 +178,9 @@ def get_table(table_id: TableId, request: Request, server: ServerDep,
         if not table.may_watch(account, code):
             return {"id": table.id, "seats": list(table.players),
                     "status": table.status}
-    shown = {key: value for key, value in table.message().items()
+    view = presence.seat_view(server.engine, table, server.clock.now(), hub.view_timing,
+                              continuable=hub.sweep.continuable)
+    shown = {key: value for key, value in table.message(view).items()
              if key not in ("type", "protocol")}  # the live message's own fields
     return {**shown, "results": tablestore.results(server.engine, table_id)}
 
@@ -216,8 +222,9 @@ async def join_table(table_id: TableId, request: Request, account: SignedIn,
 
 
 async def live(socket: WebSocket) -> None:
-    """A table's live channel: the table and its moves as they are made; a
-    player's ``act``, ``leave`` and ``rematch``. (A plain Starlette route: what
+    """A table's live channel: the table and its moves as they are made, who is
+    there and the quick phrases; a player's ``act``, ``leave``, ``rematch``,
+    ``presence`` and ``say``. (A plain Starlette route: what
     it needs is the process's own state, and FastAPI's dependency machinery would
     cost every open connection about 7 kB for nothing.)"""
     table_text = str(socket.path_params["table_id"])
@@ -278,16 +285,19 @@ async def live(socket: WebSocket) -> None:
         await hub.arrived(watcher, table)
         # read again only if it changed since (a table announcement drops it)
         table = await hub.cached_table(table_id)
-        watcher.post(table.message())
+        watcher.post(table.message(await hub.seat_view(table)))
+        watcher.greeted = True  # who is there from now on comes after the table
         clock = hub.clock_message(table)
         if clock is not None:
             watcher.post(clock)
         await hub.deliver_moves(table_id, only=watcher)
         if table.status == "finished":
             done = await run_in_threadpool(tablestore.results, server.engine, table_id)
+            left = await run_in_threadpool(presence.left_seats, server.engine, table_id,
+                                           table.round)
             if done:
                 watcher.post(protocol.result(done[-1]["scores"], done[-1]["winner"],
-                                             done[-1]["ratings"]))
+                                             done[-1]["ratings"], left))
         # counted per account (an address when not signed in), across reconnects
         budget = f"table:{account.id}" if account else \
             f"table-address:{client_address(socket)}"
@@ -307,6 +317,10 @@ async def live(socket: WebSocket) -> None:
             elif request["type"] == "leave":
                 await hub.leave(watcher, table_id)
                 break
+            elif request["type"] == "presence":
+                await hub.window(watcher, table_id, request["state"])
+            elif request["type"] == "say":
+                await hub.say(watcher, table_id, request["phrase"])
             else:  # rematch
                 await hub.rematch(watcher, table_id)
     except GONE:
