@@ -348,16 +348,20 @@ class LobbyView(BackgroundScreen):
         self.sign_in_button.visible = not self.account.signed_in
         self.play_button.label = "◀ " + _("Play now: {rules}").format(
             rules=self.play_ruleset[1]) + " ▶"
-        shown = [b for b in self.buttons if b.visible]
+        shown = [b for b in self.buttons if b.visible and b is not self.play_button]
         bh = 44 * scale
         cols = 2
-        lines = (len(shown) + cols - 1) // cols
+        lines = (len(shown) + cols - 1) // cols + (1 if self.play_button.visible else 0)
         half = (wide - 10 * scale) / 2
         y = 4 * scale + self.hint.content_height + 8 * scale + lines * (bh + 8 * scale)
+        first = 0
+        if self.play_button.visible:  # the whole width: its rules' name has room
+            self.play_button.place(Rect(left, y - bh - 8 * scale, wide, bh), 16 * scale)
+            first = 1
         for i, button in enumerate(shown):
             row, col = divmod(i, cols)
-            button.place(Rect(left + col * (half + 10 * scale), y - (row + 1) * (bh + 8 * scale),
-                              half, bh), 16 * scale)
+            button.place(Rect(left + col * (half + 10 * scale),
+                              y - (first + row + 1) * (bh + 8 * scale), half, bh), 16 * scale)
         self.message_text.width = int(wide)
         self.message_text.font_size = 14 * scale
         self.message_text.position = (width / 2, y + 20 * scale)
@@ -380,11 +384,17 @@ class LobbyView(BackgroundScreen):
                         theme.TEXT, 15 * scale, font_name=theme.FONT, bold=True,
                         anchor_y="center")
             fit_text(name, rect.width * 0.38, rect.height, 15 * scale, smallest=8.0)
-            kind = f" · {table_kind(table.rated)}"
-            detail = Text(f"{seats} · {words.get(table.status, table.status)}{kind}",
-                          rect.right - 10 * scale, rect.center_y, theme.MUTED, 13 * scale,
-                          font_name=theme.FONT, anchor_x="right", anchor_y="center")
+            status = f"{words.get(table.status, table.status)} · {table_kind(table.rated)}"
+            detail = Text(f"{seats} · {status}", rect.right - 10 * scale, rect.center_y,
+                          theme.MUTED, 13 * scale, font_name=theme.FONT, anchor_x="right",
+                          anchor_y="center")
             fit_text(detail, rect.width * 0.58, rect.height, 13 * scale, smallest=8.0)
+            if detail.content_width > rect.width * 0.58:  # the seats over the status
+                detail = Text(f"{seats}\n{status}", rect.right - 10 * scale, rect.center_y,
+                              theme.MUTED, 13 * scale, font_name=theme.FONT,
+                              anchor_x="right", anchor_y="center", multiline=True,
+                              width=int(rect.width * 0.58), align="right")
+                fit_text(detail, rect.width * 0.58, rect.height, 13 * scale, smallest=7.0)
             self.rows.append((rect, [name, detail]))
         self.selected = min(self.selected, max(0, self._count() - 1))
         self.refresh()

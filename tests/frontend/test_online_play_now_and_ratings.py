@@ -177,4 +177,4 @@ def test_a_table_opened_rated_is_listed_as_rated(ui, server):
     assert listed.rated
     row = next(texts for (_rect, texts), t in zip(lobby.rows, lobby.tables, strict=False)
            if t.id == table_id)
-    assert row[1].text.endswith("· rated")
+    assert row[1].text.endswith("rated")
