@@ -1,7 +1,8 @@
 """Play now and the ratings on a real window (real input on Xvfb, pixels read
 back) against a real ``blockyard serve`` on loopback: the lobby's Play now (P)
 waits in the pool and Esc leaves it; two players who press Play now land at one
-rated table, whose seats show their ratings; the result panel shows both rating
+rated table (this window and one in a process of its own, driven by xdotool),
+whose seats show their ratings; the result panel shows both rating
 changes as the server computed them, and another player sees them on the rated
 leaderboard. The New table form opens a rated table when asked, and the lobby
 lists it as rated."""
@@ -9,14 +10,18 @@ lists it as rated."""
 from __future__ import annotations
 
 from online_support import account, close, pump_until, ringed, sign_in_window, until
+from window_process import start_process
 
+import blockyard
 from blockyard.frontend import theme
+from blockyard.frontend.launcher import LauncherView
 from blockyard.frontend.online.account import OnlineAccount
 from blockyard.frontend.online.lobby_view import LobbyView, NewTableView
 from blockyard.frontend.online.playnow_view import PlayNowView
 from blockyard.frontend.online.ratings_view import RatedBoardView
 from blockyard.frontend.online.ratingwords import change_text, named_rating
 from blockyard.frontend.online.table_view import LiveDuelView, WaitingView
+from blockyard.frontend.persistence import Settings
 from blockyard.online import Client
 
 
@@ -178,3 +183,51 @@ def test_a_table_opened_rated_is_listed_as_rated(ui, server):
     row = next(texts for (_rect, texts), t in zip(lobby.rows, lobby.tables, strict=False)
            if t.id == table_id)
     assert row[1].text.endswith("rated")
+
+
+def test_two_windows_press_play_now_and_land_at_one_rated_table(ui, server, tmp_path,
+                                                                monkeypatch):
+    """A second window in a process of its own (real keys by xdotool) and this one
+    both press P in their lobbies: the server seats them at one rated table, and
+    the other window's move there shows on this window's band."""
+
+
+    bob = account(server, "bob")
+    me = sign_in_window(ui, server, "ann")
+    # the other window's home: Bob signed in, every how-to-play page seen
+    monkeypatch.setenv("BLOCKYARD_HOME", str(tmp_path))
+    OnlineAccount(server.url.removeprefix("http://"), bob.name, bob.token).save()
+    settings = Settings()
+    settings.help_seen = [info.id for info in blockyard.list_rulesets()]
+    settings.save()
+    monkeypatch.undo()
+    ui.app.show_launcher()
+    launcher = ui.view
+    assert isinstance(launcher, LauncherView)
+    online = next(i for i, e in enumerate(launcher.entries) if e.family == "online")
+    process = start_process(tmp_path)
+    try:
+        wid = process.shown(ui.wid)
+        # the other window: the launcher's online row opens its lobby, P enters the pool
+        process.keys(wid, "Home", *["Down"] * online, "Return")
+        process.keys(wid, "p")
+        pump_until(ui, lambda: bob.pairing() is not None)
+        # this window: P in its lobby
+        lobby = open_lobby(ui)
+        choose_play_rules(ui, lobby)
+        ui.key("p")
+        pump_until(ui, lambda: isinstance(ui.view, LiveDuelView))
+        view = ui.view
+        table_id = view.table.table_id
+        state = bob.pairing()
+        assert state is not None and state.table == table_id
+        assert view.table.rated and sorted(s or "" for s in view.table.seats) == sorted(
+            [me.name, bob.name])
+        # the other window is at that table: its first piece placed by its keys
+        theirs = 1 - view.table.me
+        process.keys(wid, "1", "Return")
+        pump_until(ui, lambda: len(view.table.games[theirs].log) == 2)
+        assert view.band_texts[0].text.startswith(f"{bob.name} (0.0?): ")
+    finally:
+        process.kill()
+        process.wait()
