@@ -282,6 +282,7 @@ def test_play_now_and_ratings_fit(ui, size, code):
     for text in form.texts:
         check_text(text, width, code)
     assert form.rows[-1].bottom >= form.create_button.rect.top
+    shot(ui, f"form-{tag}")
     # Play now's waiting screen (no server: it says so in its message line)
     waiting = PlayNowView(account, "eu-classic", "Classic", lambda *a: None, lambda: None)
     ui.window.show_view(waiting)
