@@ -207,10 +207,6 @@ class PlayNowView(BackgroundScreen):
         self.leave_button.draw()
         self.hint.draw()
 
-    def animating(self) -> bool:
-        """Draw every frame while waiting (the seconds count)."""
-        return True
-
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         key = arcade.key
         if symbol == key.ESCAPE:
