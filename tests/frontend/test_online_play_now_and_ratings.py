@@ -62,6 +62,10 @@ def test_play_now_waits_in_the_pool_and_esc_leaves_it(ui, server):
     assert in_pool(server, me)
     assert waiting.body.text.startswith("Looking for an opponent of a close rating…")
     assert waiting.rules_text.text == lobby.play_ruleset[1]
+    # the seconds waited, on the frames' own time (three frames of one second each)
+    waited = waiting.waited
+    ui.pump(3, dt=1.0)
+    assert waiting.body.text.splitlines()[1] == f"Waiting {int(waited + 3)} s"
     ui.key("Tab")
     ui.pump(1)
     assert ringed(ui, waiting.leave_button)  # Stop looking, drawn focused
