@@ -44,7 +44,18 @@ from .errors import IllegalMove, PluginError
 from .falling import FallingGame
 from .files import write_atomically
 from .game import Game, new_game
-from .online import Pending, mirror_divergence, mirror_move, parse_table_code, run_in_background
+from .online import (
+    OnlineError,
+    Pending,
+    PlayerRating,
+    RatingChange,
+    mirror_divergence,
+    mirror_move,
+    parse_table_code,
+    rating_changes,
+    run_in_background,
+    seat_ratings,
+)
 from .provenance import Mismatch, Provenance, of_ruleset
 from .records import TableResult
 
@@ -175,6 +186,15 @@ class TableSession:
         self.divergence: Divergence | None = None
         """The first game mirrored here that no longer follows the server's (its
         plugins or rules differ), for the rest of the round."""
+        self.rated = False
+        """Whether the table's rounds change the seats' ratings (a friendly table's
+        do not)."""
+        self.ratings: list[PlayerRating | None] = []
+        """Each seat's rating in the table's ruleset, as the server last said
+        (``None``: a free seat; empty from a server before ratings)."""
+        self.changes: list[RatingChange] | None = None
+        """Each seat's rating change in the round's result (``None``: no result
+        yet, or a friendly table)."""
 
     @property
     def table_id(self) -> int:
@@ -239,6 +259,10 @@ class TableSession:
         elif kind == "result":
             self.result = message
             self.status = "finished"
+            try:
+                self.changes = rating_changes(message)
+            except OnlineError:  # malformed: the result without its changes
+                self.changes = None
         elif kind == "clock":
             elapsed = message.get("elapsed")
             if isinstance(elapsed, int | float) and not isinstance(elapsed, bool) \
@@ -256,6 +280,11 @@ class TableSession:
             self._seats_changed(before)
         self.status = str(message.get("status", self.status))
         self.ruleset_id = str(message.get("ruleset_id", self.ruleset_id))
+        self.rated = message.get("rated") is True
+        try:
+            self.ratings = seat_ratings(message)
+        except OnlineError:  # malformed: shown without ratings
+            self.ratings = []
         by = message.get("rematch_by")
         self.rematch_by = by if isinstance(by, int) and not isinstance(by, bool) \
             and 0 <= by < len(self.seats) else None
@@ -267,6 +296,7 @@ class TableSession:
             self.round = message.get("round")
             self.clock = None
             self.result = None
+            self.changes = None
             self.seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else None
             self.players = list(self.seats)
             self.divergence = None
@@ -340,6 +370,11 @@ class TableSession:
             return None
         now = self.seats[seat]
         return now or (self.players[seat] if seat < len(self.players) else None)
+
+    def seat_rating(self, seat: int) -> PlayerRating | None:
+        """The rating of who holds ``seat``, as the server said (``None``: a free
+        seat, or a server before ratings)."""
+        return self.ratings[seat] if 0 <= seat < len(self.ratings) else None
 
     def _deal(self) -> None:
         if self.seed is None or not self.ruleset_id:

@@ -167,6 +167,19 @@ def format_number(number: int | float) -> str:
     return localise_digits(format_decimal(number, locale=_babel_locale()))
 
 
+def format_tenths(number: float, sign: bool = False) -> str:
+    """``number`` to one decimal place with the language's separators and digits
+    (``12.3`` / ``12,3``); ``sign``: with ``+`` or ``−`` before it (``+0.0`` for none)."""
+    from babel.numbers import format_decimal
+
+    text = format_decimal(abs(number), format="#,##0.0", locale=_babel_locale())
+    if sign:
+        text = ("−" if round(number, 1) < 0 else "+") + text
+    elif round(number, 1) < 0:
+        text = "−" + text
+    return localise_digits(text)
+
+
 def format_date(day: _dt.date, width: str = "medium") -> str:
     """The date ``day`` written in the language (Babel's ``short``/``medium``/``long``/
     ``full`` formats), in the language's digits."""

@@ -13,6 +13,7 @@ import pytest
 
 import blockyard
 from blockyard import paths
+from blockyard.online import PlayerRating, RatingChange
 from blockyard.provenance import Mismatch
 from blockyard.tablesession import (
     REOPEN_FILE,
@@ -193,6 +194,38 @@ def test_the_result_finishes_the_table_and_is_kept_for_the_records():
     assert found.winner == 1 and found.seat == 0
     table.take({"type": "result", "scores": [10], "winner": 0})  # not one score a seat
     assert table.table_result() is None
+
+
+NEWCOMER = {"rating": 0.0, "mu": 25.0, "sigma": 25 / 3, "games": 0, "provisional": True}
+
+
+def test_a_rated_table_keeps_each_seats_rating_and_the_results_changes():
+    table, _channel = session()
+    table.take(table_message(["ann", None], rated=True, ratings=[NEWCOMER, None]))
+    assert table.rated is True
+    assert table.seat_rating(0) == PlayerRating(0.0, 25.0, 25 / 3, 0, True)
+    assert table.seat_rating(1) is None and table.seat_rating(5) is None
+    table.take({"type": "result", "scores": [10, 20], "winner": 1,
+                "ratings": [{"before": 0.0, "after": -0.5, "change": -0.5, "provisional": True},
+                            {"before": 0.0, "after": 1.5, "change": 1.5, "provisional": True}]})
+    assert table.changes == [RatingChange(0.0, -0.5, -0.5, True),
+                             RatingChange(0.0, 1.5, 1.5, True)]
+    # the next round (a rematch) has no changes until its own result
+    table.take(table_message(["ann", "bob"], round_=2, rated=True,
+                             ratings=[NEWCOMER, NEWCOMER]))
+    assert table.changes is None and table.seat_rating(1) is not None
+
+
+def test_a_friendly_table_or_a_server_before_ratings_has_no_ratings():
+    table, _channel = session()
+    table.take(table_message(["ann", "bob"]))  # a server before ratings: no fields
+    assert table.rated is False and table.ratings == [] and table.seat_rating(0) is None
+    table.take({"type": "result", "scores": [10, 20], "winner": 1, "ratings": None})
+    assert table.changes is None  # friendly
+    table.take(table_message(["ann", "bob"], round_=2, ratings="nonsense"))  # malformed
+    assert table.ratings == []
+    table.take({"type": "result", "scores": [1, 2], "winner": 1, "ratings": [{"x": 1}]})
+    assert table.changes is None and table.status == "finished"
 
 
 def test_the_round_clock_runs_on_the_injected_clock():

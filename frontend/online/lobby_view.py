@@ -10,9 +10,14 @@ opens the table. The invitations and the players online are the ones the
 player's own live connection (:class:`~blockyard.online.PlayerFeed`) holds: the
 server pushes them as they change, the screen compares one number a frame.
 
+Play now (P) enters the server's pool for the rules its button names (←/→
+choose them) and waits there for an opponent of a close rating; the lobby lists
+each table as rated or friendly, with each seat's rating.
+
 Keys: ↑/↓ (or Tab) move through the invitations' buttons, the tables and the
-buttons, Enter chooses, N new table, J join by code (Ctrl+V pastes in the code
-field), F5 refreshes, Esc back.
+buttons, Enter chooses, P play now, ←/→ Play now's rules, N new table, J join by
+code (Ctrl+V pastes in the code field), B leaderboards, R rated leaderboard, F5
+refreshes, Esc back.
 """
 
 from __future__ import annotations
@@ -50,6 +55,7 @@ from ..widgets import (
     pointer_focus,
 )
 from .errors import online_error_text
+from .ratingwords import named_rating, table_kind
 from .settings_view import BackgroundScreen
 
 if TYPE_CHECKING:
@@ -64,6 +70,8 @@ MAX_INVITATIONS = 3
 """Invitations shown at once (the newest; answering one shows the next)."""
 MAX_PICKS = 6
 """Players online offered in the New table form."""
+INVITE_ROW = 4
+"""The New table form's row of the names to invite (after rules, seats, table, ratings)."""
 
 
 def table_rulesets() -> list[tuple[str, str]]:
@@ -104,8 +112,18 @@ class LobbyView(BackgroundScreen):
     def __init__(self, account: OnlineAccount, open_table: Callable[[int, str, int | None], None],
                  sign_in: Callable[[], None], back: Callable[[], None], *,
                  leaderboards: Callable[[], None] | None = None,
-                 feed: PlayerFeed | None = None) -> None:
+                 feed: PlayerFeed | None = None,
+                 play_now: Callable[[str], None] | None = None,
+                 rated_board: Callable[[str], None] | None = None,
+                 ruleset_id: str = "") -> None:
         super().__init__()
+        self.play_now_call = play_now
+        self.rated_board_call = rated_board
+        self.rulesets = table_rulesets() if play_now or rated_board else []
+        ids = [rid for rid, _name in self.rulesets]
+        self.ruleset = ids.index(ruleset_id) if ruleset_id in ids else \
+            ids.index("eu-classic") if "eu-classic" in ids else 0
+        """Play now's rules (and the rated leaderboard's), an index of :attr:`rulesets`."""
         self.account = account
         self.open_table = open_table
         self.back = back
@@ -117,16 +135,21 @@ class LobbyView(BackgroundScreen):
         """The other players online (the feed's, without this player)."""
         self.invite_rows: list[tuple[Rect, Text, Button, Button]] = []
         self.selected = 0
-        self.new_button = Button(_("New table"), self.new_table, font_size=16, color="GO")
+        self.play_button = Button("", self.play_now, font_size=16, color="GO")
+        self.play_button.visible = play_now is not None and bool(self.rulesets)
+        self.new_button = Button(_("New table"), self.new_table, font_size=16)
         self.join_button = Button(_("Join by code"), self.join_by_code, font_size=16)
         self.refresh_button = Button(_("Refresh"), self.load, font_size=16)
         self.sign_in_button = Button(_("Sign in…"), sign_in, font_size=16)
         self.boards_button = Button(_("Leaderboards"), leaderboards or (lambda: None),
                                     font_size=16)
         self.boards_button.visible = leaderboards is not None
+        self.rated_button = Button(_("Rated leaderboard"), self.rated_board, font_size=16)
+        self.rated_button.visible = rated_board is not None and bool(self.rulesets)
         self.back_button = Button(_("Back"), back, font_size=16)
-        self.buttons = [self.new_button, self.join_button, self.refresh_button,
-                        self.boards_button, self.sign_in_button, self.back_button]
+        self.buttons = [self.play_button, self.new_button, self.join_button,
+                        self.refresh_button, self.boards_button, self.rated_button,
+                        self.sign_in_button, self.back_button]
         self.title = Text(_("Play online"), 0, 0, theme.TEXT, 28, font_name=theme.FONT,
                           bold=True, anchor_x="center", anchor_y="center")
         self.status = Text("", 0, 0, theme.MUTED, 14, font_name=theme.FONT, anchor_x="center",
@@ -135,7 +158,8 @@ class LobbyView(BackgroundScreen):
                                  anchor_x="center", anchor_y="center", multiline=True,
                                  width=400, align="center")
         self.hint = Text(
-            _("↑↓ choose  Enter open  N new  J join  B leaderboards  F5 refresh  Esc back"),
+            _("↑↓ choose  Enter open  P play now  ←→ its rules  N new  J join  "
+              "B leaderboards  R rated  F5 refresh  Esc back"),
             0, 0, theme.MUTED, 12, font_name=theme.FONT, anchor_x="center",
                          anchor_y="bottom", multiline=True, width=400, align="center")
         self.online_text = Text("", 0, 0, theme.MUTED, 13, font_name=theme.FONT,
@@ -235,6 +259,28 @@ class LobbyView(BackgroundScreen):
         self.start(lambda: client.join(table.id, ruleset_id=table.ruleset_id),
                    lambda seat: self.open_table(table.id, "", int(seat)))
 
+    @property
+    def play_ruleset(self) -> tuple[str, str]:
+        """Play now's rules: (id, name)."""
+        return self.rulesets[self.ruleset] if self.rulesets else ("", "—")
+
+    def play_now(self) -> None:
+        """Enter the pool of Play now for :attr:`play_ruleset` (its waiting screen)."""
+        if self.play_now_call is None or not self.rulesets or self._need_account():
+            return
+        self.play_now_call(self.play_ruleset[0])
+
+    def rated_board(self) -> None:
+        """The rated leaderboard of :attr:`play_ruleset`."""
+        if self.rated_board_call is not None and self.rulesets:
+            self.rated_board_call(self.play_ruleset[0])
+
+    def step_ruleset(self, step: int) -> None:
+        """Choose Play now's rules (←/→)."""
+        if self.rulesets:
+            self.ruleset = (self.ruleset + step) % len(self.rulesets)
+            self._layout()
+
     def new_table(self) -> None:
         if self._need_account():
             return
@@ -300,16 +346,22 @@ class LobbyView(BackgroundScreen):
         self.hint.font_size = max(9.0, 12 * scale)
         self.hint.position = (width / 2, 4 * scale)
         self.sign_in_button.visible = not self.account.signed_in
-        shown = [b for b in self.buttons if b.visible]
+        self.play_button.label = "◀ " + _("Play now: {rules}").format(
+            rules=self.play_ruleset[1]) + " ▶"
+        shown = [b for b in self.buttons if b.visible and b is not self.play_button]
         bh = 44 * scale
         cols = 2
-        lines = (len(shown) + cols - 1) // cols
+        lines = (len(shown) + cols - 1) // cols + (1 if self.play_button.visible else 0)
         half = (wide - 10 * scale) / 2
         y = 4 * scale + self.hint.content_height + 8 * scale + lines * (bh + 8 * scale)
+        first = 0
+        if self.play_button.visible:  # the whole width: its rules' name has room
+            self.play_button.place(Rect(left, y - bh - 8 * scale, wide, bh), 16 * scale)
+            first = 1
         for i, button in enumerate(shown):
             row, col = divmod(i, cols)
-            button.place(Rect(left + col * (half + 10 * scale), y - (row + 1) * (bh + 8 * scale),
-                              half, bh), 16 * scale)
+            button.place(Rect(left + col * (half + 10 * scale),
+                              y - (first + row + 1) * (bh + 8 * scale), half, bh), 16 * scale)
         self.message_text.width = int(wide)
         self.message_text.font_size = 14 * scale
         self.message_text.position = (width / 2, y + 20 * scale)
@@ -323,17 +375,26 @@ class LobbyView(BackgroundScreen):
             rect = Rect(left, top - (i + 1) * rh, wide, rh - 4 * scale)
             if rect.bottom < bottom:
                 break
-            seats = ", ".join(s or _("free seat") for s in table.seats)
+            seats = ", ".join(
+                named_rating(s, table.ratings[n] if n < len(table.ratings) else None)
+                if s else _("free seat") for n, s in enumerate(table.seats))
             words = {"waiting": _("waiting"), "playing": _("playing"),
                      "finished": _("finished")}
             name = Text(ruleset_title(table.ruleset_id), rect.left + 10 * scale, rect.center_y,
                         theme.TEXT, 15 * scale, font_name=theme.FONT, bold=True,
                         anchor_y="center")
             fit_text(name, rect.width * 0.38, rect.height, 15 * scale, smallest=8.0)
-            detail = Text(f"{seats} · {words.get(table.status, table.status)}",
-                          rect.right - 10 * scale, rect.center_y, theme.MUTED, 13 * scale,
-                          font_name=theme.FONT, anchor_x="right", anchor_y="center")
+            status = f"{words.get(table.status, table.status)} · {table_kind(table.rated)}"
+            detail = Text(f"{seats} · {status}", rect.right - 10 * scale, rect.center_y,
+                          theme.MUTED, 13 * scale, font_name=theme.FONT, anchor_x="right",
+                          anchor_y="center")
             fit_text(detail, rect.width * 0.58, rect.height, 13 * scale, smallest=8.0)
+            if detail.content_width > rect.width * 0.58:  # the seats over the status
+                detail = Text(f"{seats}\n{status}", rect.right - 10 * scale, rect.center_y,
+                              theme.MUTED, 13 * scale, font_name=theme.FONT,
+                              anchor_x="right", anchor_y="center", multiline=True,
+                              width=int(rect.width * 0.58), align="right")
+                fit_text(detail, rect.width * 0.58, rect.height, 13 * scale, smallest=7.0)
             self.rows.append((rect, [name, detail]))
         self.selected = min(self.selected, max(0, self._count() - 1))
         self.refresh()
@@ -474,6 +535,14 @@ class LobbyView(BackgroundScreen):
                 self.activate(self.selected)
         elif symbol == key.N:
             self.new_table()
+        elif symbol == key.P:
+            self.play_now()
+            return
+        elif symbol in (key.LEFT, key.RIGHT):
+            self.step_ruleset(-1 if symbol == key.LEFT else 1)
+        elif symbol == key.R and self.rated_button.visible:
+            self.rated_board()
+            return
         elif symbol == key.J:
             self.join_by_code()
         elif symbol == key.B and self.boards_button.visible:
@@ -512,13 +581,19 @@ class LobbyView(BackgroundScreen):
                 self.choose_table(self.tables[i])
                 return
         for item in self.buttons:
-            if item.hit(x, y):
-                item.action()
+            if item.hit(x, y) and item.visible:
+                if item is self.play_button and x < item.rect.left + item.rect.height:
+                    self.step_ruleset(-1)  # its ◀ ▶ ends choose the rules
+                elif item is self.play_button and x > item.rect.right - item.rect.height:
+                    self.step_ruleset(1)
+                else:
+                    item.action()
                 return
 
 
 class NewTableView(BackgroundScreen):
-    """The New table form: ruleset, seats (2–8), public or private, players to
+    """The New table form: ruleset, seats (2–8), public or private, rated or
+    friendly (a friendly table's rounds change nobody's rating), players to
     invite (names separated by commas), and ``players`` online to pick from (each
     a button that adds or removes its name), kept up to date from ``feed`` (the
     player's own live connection) while the form is open. Keys: ↑/↓ rows, ←/→
@@ -538,6 +613,7 @@ class NewTableView(BackgroundScreen):
         self.ruleset = 0
         self.seats = 2
         self.private = False
+        self.rated = False
         self.invite = ""
         self.feed = feed
         self.feed_version = feed.version if feed is not None else -1
@@ -596,8 +672,9 @@ class NewTableView(BackgroundScreen):
         return [(_("Rules"), f"◀  {name}  ▶"),
                 (_("Seats"), f"◀  {format_number(self.seats)}  ▶"),
                 (_("Table"), "◀  " + (_("Private") if self.private else _("Public")) + "  ▶"),
-                (_("Invite (names, commas between)"), self.invite + ("|" if self.selected == 3
-                                                                    else ""))]
+                (_("Ratings"), "◀  " + (_("Rated") if self.rated else _("Friendly")) + "  ▶"),
+                (_("Invite (names, commas between)"), self.invite + ("|" if self.selected
+                                                                    == INVITE_ROW else ""))]
 
     def change(self, row: int, step: int) -> None:
         if row == 0 and self.rulesets:
@@ -606,6 +683,8 @@ class NewTableView(BackgroundScreen):
             self.seats = (self.seats - 2 + step) % 7 + 2
         elif row == 2:
             self.private = not self.private
+        elif row == 3:
+            self.rated = not self.rated
         self._layout()
 
     def invited(self) -> list[str]:
@@ -646,12 +725,12 @@ class NewTableView(BackgroundScreen):
             return
         client = Client(self.account.server, self.account.token or None, timeout=10)
         ruleset_id = self.rulesets[self.ruleset][0]
-        seats, private, invite = self.seats, self.private, self.invited()
+        seats, private, invite, rated = self.seats, self.private, self.invited(), self.rated
 
         def done(table: Any) -> None:
             self.open_table(table.id, f"{table.id}-{table.code}", 0)
 
-        self.start(lambda: client.create_table(ruleset_id, seats, private, invite), done)
+        self.start(lambda: client.create_table(ruleset_id, seats, private, invite, rated), done)
 
     def _layout(self) -> None:
         width, height = self.window.width, self.window.height
@@ -667,7 +746,7 @@ class NewTableView(BackgroundScreen):
         self.hint.width = int(width - 16)
         self.hint.font_size = max(9.0, 12 * scale)
         self.hint.position = (width / 2, 4 * scale)
-        rh = min(60 * scale, (height - 200 * scale) / 6)
+        rh = min(60 * scale, (height - 200 * scale) / 7)
         top = height - 90 * scale
         self.rows, self.texts = [], []
         for i, (label, value) in enumerate(self.row_words()):
@@ -681,7 +760,7 @@ class NewTableView(BackgroundScreen):
                               anchor_y="center")
             fit_text(value_text, rect.width * 0.54, rect.height, 15 * scale, smallest=8.0)
             self.texts += [label_text, value_text]
-        y = top - 4 * rh - 10 * scale
+        y = top - len(self.rows) * rh - 10 * scale
         if self.pick_buttons:
             invited = {n.lower() for n in self.invited()}
             self.pick_label.position = (left, y - 22 * scale)
@@ -738,7 +817,7 @@ class NewTableView(BackgroundScreen):
         self.hint.draw()
 
     def on_text(self, text: str) -> None:
-        if not self.ready or self.selected != 3:
+        if not self.ready or self.selected != INVITE_ROW:
             return
         printable = "".join(ch for ch in text if ch.isprintable())
         if printable:
@@ -764,12 +843,12 @@ class NewTableView(BackgroundScreen):
             elif symbol in (key.SPACE, key.ENTER, key.RETURN):
                 self.toggle(self.players[self.pick])
                 return
-        elif symbol in (key.LEFT, key.RIGHT) and self.selected < 3:
+        elif symbol in (key.LEFT, key.RIGHT) and self.selected < INVITE_ROW:
             self.change(self.selected, -1 if symbol == key.LEFT else 1)
-        elif symbol == key.BACKSPACE and self.selected == 3:
+        elif symbol == key.BACKSPACE and self.selected == INVITE_ROW:
             self.invite = self.invite[:-1]
         elif symbol == key.V and modifiers & (key.MOD_CTRL | key.MOD_COMMAND) \
-                and self.selected == 3:
+                and self.selected == INVITE_ROW:
             self.on_text(self.window.get_clipboard_text())
         elif symbol in (key.ENTER, key.RETURN):
             self.create()
@@ -778,7 +857,7 @@ class NewTableView(BackgroundScreen):
 
     def on_mouse_motion(self, x: float, y: float, dx: float, dy: float) -> None:
         buttons = [*self.form_buttons, *self.pick_buttons]
-        if self.selected == 3:  # typing the names: the pointer does not take the focus
+        if self.selected == INVITE_ROW:  # typing the names: the pointer does not take the focus
             hover_buttons(buttons, x, y)
             return
         found = pointer_focus(buttons, x, y)
@@ -794,7 +873,7 @@ class NewTableView(BackgroundScreen):
         for i, rect in enumerate(self.rows):
             if rect.contains(x, y):
                 self.selected = i
-                if i < 3:
+                if i < INVITE_ROW:
                     self.change(i, -1 if x < rect.center_x else 1)
                 else:
                     self._layout()
@@ -817,13 +896,20 @@ def open_lobby(host: Host) -> LobbyView:
     def open_table(table_id: int, code: str, _seat: int | None) -> None:
         host.show("table", table_id=table_id, code=code)  # the table says the seat
 
+    def play_now(ruleset_id: str) -> None:
+        host.show("play-now", ruleset_id=ruleset_id, back=lobby)
+
+    def rated_board(ruleset_id: str) -> None:
+        host.show("rated-leaderboard", ruleset_id=ruleset_id, back=lobby)
+
     lobby = to_screen(host, "lobby")
     return LobbyView(host.online, open_table,
                      to_screen(host, "online-settings", back=lobby), host.show_launcher,
                      leaderboards=to_screen(host, "leaderboard",
                                             ruleset_id=host.settings.last_ruleset or "",
                                             back=lobby),
-                     feed=host.player_feed())
+                     feed=host.player_feed(), play_now=play_now, rated_board=rated_board,
+                     ruleset_id=host.settings.last_ruleset or "")
 
 
 __all__ = ["LobbyView", "NewTableView", "open_lobby", "table_rulesets"]

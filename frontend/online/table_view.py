@@ -46,6 +46,7 @@ from ..tray_input import TrayInput
 from ..tray_view import TITLE_SMALLEST, TrayGameView, fit_title
 from ..widgets import Button, PauseMenu, click_buttons, fit_text, hover_buttons
 from .errors import kind_text, mismatch_text, refusal_text
+from .ratingwords import change_text, named_rating, rating_text
 
 if TYPE_CHECKING:
     from blockyard.actions import ActionSpec
@@ -115,11 +116,12 @@ def unplayable_words(session: TableSession) -> str:
 
 def seat_labels(session: TableSession) -> list[str]:
     """Each seat as the waiting screen says it: the player's name, "invited:
-    NAME" for a free seat an invited player has not taken yet, or "free seat"."""
+    NAME" for a free seat an invited player has not taken yet, or "free seat"; a
+    player's rating beside their name."""
     labels = []
-    for holder in session.seat_holders():
+    for seat, holder in enumerate(session.seat_holders()):
         if holder.kind == "player":
-            labels.append(holder.name)
+            labels.append(named_rating(holder.name, session.seat_rating(seat)))
         elif holder.kind == "invited":
             labels.append(_("invited: {name}").format(name=holder.name))
         else:
@@ -229,6 +231,9 @@ class WaitingView(arcade.View):
     def _refresh(self) -> None:
         s = self.session
         lines = []
+        if s.ratings:  # a server with ratings says which kind of table this is
+            lines.append(_("Rated table: its rounds change your rating.") if s.rated
+                         else _("Friendly table: not rated."))
         if s.code:
             code = _("Table code: {code}").format(code=s.code)
             # on the code's own line: the seats below stay where they are
@@ -454,13 +459,18 @@ class ResultPanel:
         self.note = Text("", 0, 0, theme.MUTED, 14, font_name=theme.FONT, anchor_x="center",
                          anchor_y="top", multiline=True, width=400, align="center")
         self.rows: list[tuple[Text, Text, Text]] = []
+        self.changes: list[Text] = []
+        """Each row's rating change (empty at a friendly table)."""
         self.rect = Rect(0, 0, 0, 0)
         self.buttons: list[Button] = []
 
-    def set_rows(self, rows: list[tuple[str, str, str, bool]]) -> None:
-        """The rows: (place, name, score, winner)."""
+    def set_rows(self, rows: list[tuple[str, str, str, bool]],
+                 changes: list[str] | None = None) -> None:
+        """The rows: (place, name, score, winner); ``changes``: each row's rating
+        change at a rated table (a fourth column), ``None`` at a friendly one."""
         self.rows = []
-        for place, name, score, winner in rows:
+        self.changes = []
+        for i, (place, name, score, winner) in enumerate(rows):
             colour = theme.ACCENT if winner else theme.TEXT
             self.rows.append((
                 Text(place, 0, 0, colour, 17, font_name=theme.FONT, anchor_x="right",
@@ -469,6 +479,10 @@ class ResultPanel:
                      anchor_x="left", anchor_y="center", bold=winner),
                 Text(score, 0, 0, colour, 17, font_name=theme.FONT, anchor_x="right",
                      anchor_y="center", bold=winner)))
+            if changes is not None:
+                self.changes.append(Text(changes[i] if i < len(changes) else "", 0, 0,
+                                         theme.MUTED, 15, font_name=theme.FONT,
+                                         anchor_x="right", anchor_y="center"))
 
     def place(self, width: float, height: float, bottom: float, scale: float,
               buttons: list[Button]) -> None:
@@ -483,11 +497,15 @@ class ResultPanel:
                 text.font_size = size
         place_w = max((r[0].content_width for r in self.rows), default=0.0)
         score_w = max((r[2].content_width for r in self.rows), default=0.0)
-        name_room = most - 2 * pad - place_w - score_w - 2 * gap
+        for change in self.changes:
+            change.font_size = size * 0.88
+        change_w = max((c.content_width for c in self.changes), default=0.0)
+        change_room = change_w + gap if self.changes else 0.0
+        name_room = most - 2 * pad - place_w - score_w - 2 * gap - change_room
         for _place, name, _score in self.rows:
             fit_text(name, name_room, size * 2, size, smallest=9.0)
         name_w = max((r[1].content_width for r in self.rows), default=0.0)
-        table_w = place_w + gap + name_w + gap + score_w
+        table_w = place_w + gap + name_w + gap + score_w + change_room
         button_size = max(14.0, 16 * scale)
         button_w = max([b.natural_width(button_size) for b in buttons] + [120 * scale])
         buttons_w = len(buttons) * button_w + (len(buttons) - 1) * 10 * scale
@@ -512,13 +530,16 @@ class ResultPanel:
         self.title.position = (r.center_x, y)
         y -= self.title.content_height + 10 * scale
         left = r.center_x - table_w / 2
-        for place, name, score in self.rows:
+        for i, (place, name, score) in enumerate(self.rows):
             place.position = (left + place_w, y - line / 2)
             name.position = (left + place_w + gap, y - line / 2)
-            score.position = (left + table_w, y - line / 2)
+            score.position = (left + table_w - change_room, y - line / 2)
+            if i < len(self.changes):
+                self.changes[i].position = (left + table_w, y - line / 2)
             y -= line
         self.note.position = (r.center_x, y - 4 * scale)
-        for text in (self.title, self.note, *[t for row in self.rows for t in row]):
+        for text in (self.title, self.note, *[t for row in self.rows for t in row],
+                     *self.changes):
             # at whole pixels: a glyph drawn at a half pixel loses its top row
             text.position = (round(text.x), round(text.y))
         each = min(button_w, (wide - 2 * pad - (len(buttons) - 1) * 10 * scale)
@@ -535,6 +556,8 @@ class ResultPanel:
         for texts in self.rows:
             for text in texts:
                 text.draw()
+        for change in self.changes:
+            change.draw()
         if self.note.text:
             self.note.draw()
         for button in self.buttons:
@@ -721,9 +744,13 @@ class LiveTableScreen:
         if not 0 <= self.shown < len(table.scores) or len(table.scores) < 2 \
                 or self.asked_by is not None:  # the scores are the next round's then
             return ""
-        return _("Place {rank} of {count}").format(
+        place = _("Place {rank} of {count}").format(
             rank=format_number(table.rank(self.shown)),
             count=format_number(len(table.scores)))
+        rating = table.seat_rating(self.shown)
+        if rating is None:
+            return place
+        return _("{place} · rating {rating}").format(place=place, rating=rating_text(rating))
 
     # -- the band of the other boards -----------------------------------------------------------
 
@@ -777,7 +804,9 @@ class LiveTableScreen:
         size = max(READABLE, 15 * self.scale)
         for label, seat in zip(self.band_texts, self.opponents(), strict=False):
             name = self.table.player_name(seat)
-            text = _("{name}: {points}").format(name=name or _("free seat"),
+            shown = named_rating(name, self.table.seat_rating(seat)) if name \
+                else _("free seat")
+            text = _("{name}: {points}").format(name=shown,
                                                  points=format_number(self.table.scores[seat]))
             if self.table.over[seat]:
                 text += " ✓"
@@ -847,7 +876,10 @@ class LiveTableScreen:
             place = 1 + sum(1 for s in scores if s > scores[seat])
             rows.append((_("{place}.").format(place=format_number(place)), name(seat),
                          format_number(scores[seat]), seat == winner))
-        self.panel.set_rows(rows)
+        changes = self.table.changes if self.asked_by is None else None
+        self.panel.set_rows(rows, None if changes is None else
+                            [change_text(changes[seat]) if seat < len(changes) else ""
+                             for seat in order])
         if self.asked_by is not None:
             self.panel.title.text = _("{name} asks for a rematch").format(name=self.asked_by)
             note = _("Enter: play · Esc: leave the table")

@@ -74,7 +74,7 @@ def test_new_table_then_a_duel_to_its_result(ui, server):
         pump_until(ui, lambda: len(view.table.games[1].log) == 3)
         assert view.table.games[1].grid.bits == theirs.grid.bits
         assert view.table.scores[1] == theirs.score
-        assert view.band_texts[0].text == f"{bob.name}: {theirs.score}"
+        assert view.band_texts[0].text == f"{bob.name} (0.0?): {theirs.score}"  # a newcomer
         # a refused action changes nothing and says why
         log = list(view.game.log)
         view.send(["place", 0, 99, 99])
@@ -161,7 +161,7 @@ def test_a_full_table_is_watched(ui, server):
         theirs.apply(action)
         bob_live.act(action)
         pump_until(ui, lambda: len(watching.table.games[1].log) == 2)
-        assert watching.band_texts[0].text == f"{bob.name}: {theirs.score}"
+        assert watching.band_texts[0].text == f"{bob.name} (0.0?): {theirs.score}"
         log = list(watching.game.log)
         ui.key("1", "Return")  # a spectator's keys send nothing
         ui.pump(5)

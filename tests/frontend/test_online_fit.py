@@ -13,6 +13,8 @@ from blockyard.frontend.online.account import OnlineAccount
 from blockyard.frontend.online.errors import kind_text, mismatch_text
 from blockyard.frontend.online.leaderboard_view import LeaderboardView, SubmitView
 from blockyard.frontend.online.lobby_view import LobbyView, NewTableView
+from blockyard.frontend.online.playnow_view import PlayNowView
+from blockyard.frontend.online.ratings_view import RatedBoardView
 from blockyard.frontend.online.table_view import (
     LiveDuelView,
     LiveFallingView,
@@ -21,7 +23,15 @@ from blockyard.frontend.online.table_view import (
     divergence_text,
     live_view,
 )
-from blockyard.online import Entry, Leaderboard, Submission, TableInfo
+from blockyard.online import (
+    Entry,
+    Leaderboard,
+    PlayerRating,
+    RatedEntry,
+    RatingBoard,
+    Submission,
+    TableInfo,
+)
 from blockyard.provenance import Mismatch
 from blockyard.tablesession import TableSession
 
@@ -31,7 +41,8 @@ def check_panel(panel, width, height, code):
     buttons inside the panel, nothing cut, and no more than its content's height."""
     r = panel.rect
     assert r.left >= 0 and r.right <= width and r.bottom >= 0 and r.top <= height, code
-    for text in [panel.title, panel.note, *[t for row in panel.rows for t in row]]:
+    for text in [panel.title, panel.note, *[t for row in panel.rows for t in row],
+                 *panel.changes]:
         left = text.x - (text.content_width / 2 if text.anchor_x == "center" else
                          text.content_width if text.anchor_x == "right" else 0)
         assert r.left - 1 <= left and left + text.content_width <= r.right + 1, (code,
@@ -216,6 +227,113 @@ def test_online_screens_fit(ui, size, code):
     submit.say(kind_text(online.SUBMITTED_ALREADY), bad=True)
     assert submit.body.content_width <= width
     assert submit.body.y - submit.body.content_height >= submit.buttons[0].rect.top
+    i18n.set_language("en")
+
+
+NEWCOMER = {"rating": 0.0, "mu": 25.0, "sigma": 25 / 3, "games": 0, "provisional": True}
+LONG = "someone_with_a_long_name"
+OTHER = "another_long_name_here"
+
+
+def shot(ui, name: str) -> None:
+    """Keep the window's picture in $BLOCKYARD_SHOTS (a folder), when it is set."""
+    import os
+
+    folder = os.environ.get("BLOCKYARD_SHOTS")
+    if folder:
+        ui.pump(1)
+        ui.screenshot().save(os.path.join(folder, f"{name}.png"))
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_play_now_and_ratings_fit(ui, size, code):
+    ui.app.show_launcher()
+    ui.pump(2)
+    ui.resize(*size)
+    width, height = size
+    tag = f"{code}-{width}x{height}"
+    account = OnlineAccount(f"127.0.0.1:{free_port()}", LONG, "t")
+    rating = PlayerRating(-1234.5, 25.0, 8.3, 3, True)
+    i18n.set_language(code)
+    # the lobby: Play now's button with the rules, the tables rated or friendly
+    lobby = LobbyView(account, lambda *a: None, lambda: None, lambda: None,
+                      leaderboards=lambda: None, play_now=lambda _rid: None,
+                      rated_board=lambda _rid: None)
+    ui.window.show_view(lobby)
+    lobby.tables = [TableInfo(1, "eu-classic", (LONG, OTHER), "playing", True,
+                              (rating, rating)),
+                    TableInfo(2, "eu-zen", ("a", None), "waiting", False, (rating, None))]
+    lobby._layout()
+    assert lobby.play_button.visible and lobby.rated_button.visible
+    check_buttons(lobby.buttons, width, height, code)
+    for _rect, texts in lobby.rows:
+        for text in texts:
+            check_text(text, width, code)
+    check_text(lobby.hint, width, code)
+    assert lobby.rows[-1][0].bottom >= max(b.rect.top for b in lobby.buttons if b.visible)
+    shot(ui, f"lobby-{tag}")
+    # the New table form with its Ratings row
+    form = NewTableView(account, lambda *a: None, lambda: None)
+    form.rated = True
+    ui.window.show_view(form)
+    form._layout()
+    check_buttons([form.create_button, form.cancel_button], width, height, code)
+    for text in form.texts:
+        check_text(text, width, code)
+    assert form.rows[-1].bottom >= form.create_button.rect.top
+    shot(ui, f"form-{tag}")
+    # Play now's waiting screen (no server: it says so in its message line)
+    waiting = PlayNowView(account, "eu-classic", "Classic", lambda *a: None, lambda: None)
+    ui.window.show_view(waiting)
+    waiting.waiting, waiting.waited = True, 75.0
+    waiting.say("The server could not be reached: check the address.")
+    waiting._layout()
+    check_buttons([waiting.leave_button], width, height, code)
+    for text in (waiting.title, waiting.rules_text, waiting.body, waiting.hint):
+        check_text(text, width, code)
+    assert waiting.body.y - waiting.body.content_height > waiting.message_text.y
+    assert waiting.hint.y + waiting.hint.content_height <= waiting.leave_button.rect.bottom
+    shot(ui, f"playnow-{tag}")
+    # the rated leaderboard
+    board = RatedBoardView(account, "eu-classic", ["eu-classic", "eu-zen"], lambda: None)
+    ui.window.show_view(board)
+    board.pending = None
+    board.board = RatingBoard("eu-classic", 40, 0, tuple(
+        RatedEntry(i + 1, LONG if i == 3 else f"player{i}",
+                   PlayerRating(30.5 - i, 35.0, 1.5, 120 - i, i > 15)) for i in range(20)), 10)
+    board._layout()
+    check_buttons([board.back_button], width, height, code)
+    for text in (board.title, board.subtitle, board.note, board.hint):
+        check_text(text, width, code)
+    for rect, texts in board.rows:
+        assert rect.left >= 0 and rect.right <= width and rect.bottom > board.back_button.rect.top
+        for text in texts:
+            check_text(text, width, code)
+        _rank, name, shown, games = texts
+        assert name.x + name.content_width <= shown.x - shown.content_width + 1, (code, name.text)
+        assert shown.x <= games.x - games.content_width, (code, shown.text)
+    shot(ui, f"rated-{tag}")
+    # a rated table: the seats' ratings in the band, the result with both changes
+    table = TableSession(QuietLive(), LONG, "")
+    table.take({"type": "table", "id": 12, "ruleset_id": "eu-classic", "seed": 5,
+                "seats": [LONG, OTHER], "status": "playing", "round": 1, "rated": True,
+                "ratings": [NEWCOMER, NEWCOMER]})
+    duel = LiveDuelView(ui.app.session(), table, lambda: None)
+    ui.window.show_view(duel)
+    table.take({"type": "result", "scores": [10, 20], "winner": 1,
+                "ratings": [{"before": 0.0, "after": -1234.5, "change": -1234.5,
+                             "provisional": True},
+                            {"before": 0.0, "after": 1234.5, "change": 1234.5,
+                             "provisional": True}]})
+    duel._sync_table()
+    duel.place_sections(width, height)
+    ui.pump(1)
+    assert len(duel.panel.changes) == 2
+    for label in duel.band_texts:
+        check_text(label, width, code)
+    check_panel(duel.panel, width, height, code)
+    shot(ui, f"result-{tag}")
     i18n.set_language("en")
 
 

@@ -55,7 +55,7 @@ def test_an_invitation_typed_by_name_shows_with_the_badge_and_is_accepted(ui, se
     form = ui.view
     assert isinstance(form, NewTableView)
     choose_rules(ui, form)
-    ui.key("Down", "Down", "Down")
+    ui.key("Down", "Down", "Down", "Down")
     ui.type(bob.name)
     assert form.invited() == [bob.name]
     # ↓ to the players online: Bob's is ticked; Space takes him out, Space again in

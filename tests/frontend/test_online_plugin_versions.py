@@ -132,7 +132,7 @@ def test_a_mirrored_game_that_goes_another_way_than_the_servers_is_said(
             "rules with other plugins or another rule file. The server's scores count. "
             + differs)
         assert view.table.scores[0] == move["score"]  # the server's score is what is shown
-        assert view.band_texts[0].text == f"{bob}: {move['score']}"
+        assert view.band_texts[0].text == f"{bob} (0.0?): {move['score']}"
 
 
 @pytest.mark.parametrize("mismatch", [

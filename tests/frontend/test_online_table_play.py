@@ -186,9 +186,9 @@ def test_the_live_tables_menu_leave_asks_first_and_the_band_is_dimmed(ui, server
 def test_the_board_watched_is_named_and_the_header_shows_the_place(ui, server):
     _me, view, bob, bob_live, _table_id, seed = start_duel(ui, server)
     with bob_live:
-        assert view.best_text.text == "Place 1 of 2"  # not the local record
+        assert view.best_text.text == "Place 1 of 2 · rating 0.0?"  # not the local record
         theirs = play_until_scored(ui, view, bob_live, seed)
-        assert view.best_text.text == "Place 2 of 2"
+        assert view.best_text.text == "Place 2 of 2 · rating 0.0?"
         view.send(["end"])
         pump_until(ui, lambda: view.may_watch())
         ui.key("Right")
@@ -198,7 +198,7 @@ def test_the_board_watched_is_named_and_the_header_shows_the_place(ui, server):
         assert watching.title_text.text == f"Watching {bob.name}"
         assert watching.title_text.color == theme.ACCENT
         assert watching.score_text.text == str(theirs.score)
-        assert watching.best_text.text == "Place 1 of 2"
+        assert watching.best_text.text == "Place 1 of 2 · rating 0.0?"
         assert watching.message == (f"Watching {bob.name}: ←/→ or Tab for another board, "
                                     "Esc for yours.")
         ui.key("Tab")  # the next board: the player's own again
@@ -217,19 +217,22 @@ def test_the_waiting_screen_names_invited_and_free_seats_readably(ui, server):
         lobby = ui.view
         pump_until(ui, lambda: lobby.pending is None and lobby.rows)
         row = [t.id for t in lobby.tables].index(table.id)
-        assert lobby.rows[row][1][1].text == f"{me.name}, free seat, free seat · waiting"
+        # (at 480x640 the seats on one line, the table's state under them)
+        assert lobby.rows[row][1][1].text.replace("\n", " · ") == \
+            f"{me.name} (0.0?), free seat, free seat · waiting · friendly"
         ui.app.show("table", table_id=table.id)
         waiting = ui.view
         assert isinstance(waiting, WaitingView)
         pump_until(ui, lambda: waiting.session.seats)
         assert waiting.body.text.splitlines() == [
-            f"Seat 1: {me.name}", f"Seat 2: invited: {bob.name}", "Seat 3: free seat"]
+            "Friendly table: not rated.", f"Seat 1: {me.name} (0.0?)",
+            f"Seat 2: invited: {bob.name}", "Seat 3: free seat"]
         assert waiting.body.font_size >= 15
         assert all(b.text.font_size >= 14 for b in waiting.buttons if b.visible)
         # bob declines: his seat is a free one again
         bob.decline_invitation(table.id)
         pump_until(ui, lambda: "invited" not in waiting.body.text)
-        assert waiting.body.text.splitlines()[1] == "Seat 2: free seat"
+        assert waiting.body.text.splitlines()[2] == "Seat 2: free seat"
         ui.key("Escape")
     finally:
         ui.resize(*size)
