@@ -178,11 +178,19 @@ class Seat:
 
 def play(game: Any, action: list[Any]) -> None:
     """Play ``action`` (``place`` or ``end``) on the engine's ``game``; raises the
-    engine's ``IllegalMove`` when the rules refuse it."""
+    engine's ``IllegalMove`` when the rules refuse it. ``end`` of a game over
+    already (stuck, with eu's continue still offered) only finishes the seat."""
     if action[0] == "place":
         game.place(*action[1:])
-    else:
+    elif not game.over:
         game.end_round()
+
+
+def finished(game: Any, action: list[Any]) -> bool:
+    """Whether the seat is done after ``action``, as the referee says: it ended
+    its game, or the game is over with no action offered after the end (eu's
+    continue keeps a stuck seat playing)."""
+    return action[0] == "end" or (game.over and not game.can_continue)
 
 
 def new_seat_game(seed: int) -> Any:
@@ -522,7 +530,7 @@ class Floor:
                 return
             seat.applied = seat.n + 1
             move = Move(table.id, watcher.seat, seat.n + 1, action, seat.game.score,
-                        seat.game.over)
+                        finished(seat.game, action))
         else:
             move = Move(table.id, watcher.seat, seat.n + 1, action,
                         seat.score + (action[0] == "place"), action[0] == "end")
