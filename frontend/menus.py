@@ -14,7 +14,7 @@ from . import theme
 from .i18n import _
 from .layout import Rect
 from .text import Text
-from .widgets import Button, focus_buttons, hover_buttons, pointer_focus
+from .widgets import Button, focus_buttons, hover_buttons, pointer_focus, screen_scale
 
 CONFIRM_GUARD = 0.6  # seconds of no Enter/Space before a guarded screen takes them
 CONFIRM_KEYS = frozenset({arcade.key.ENTER, arcade.key.RETURN, arcade.key.SPACE})
@@ -77,7 +77,7 @@ class MenuView(arcade.View):
 
     def _layout(self) -> None:
         width, height = self.window.width, self.window.height
-        scale = max(0.7, min(1.3, min(width, height) / 720))
+        scale = screen_scale(width, height)
         y = height - 50 * scale
         # a long title (a ruleset's name in a question) wraps to the window: never cut
         self.title.font_size = 28 * scale
@@ -176,7 +176,7 @@ class PromptView(arcade.View):
 
     def _layout(self) -> None:
         width, height = self.window.width, self.window.height
-        scale = max(0.7, min(1.3, min(width, height) / 720))
+        scale = screen_scale(width, height)
         self.title.position = (width / 2, height - 80 * scale)
         self.hint.position = (width / 2, height - 120 * scale)
         fw, fh = min(width * 0.85, 520 * scale), 48 * scale

@@ -34,14 +34,18 @@ from .layout import Rect
 from .persistence import PALETTES, THEMES, WINDOW_MODES
 from .rulewords import ruleset_name
 from .text import Text
-from .widgets import Button, click_buttons, fit_text, focus_buttons, hover_buttons, pointer_focus
+from .widgets import (
+    Button,
+    click_buttons,
+    fit_text,
+    focus_buttons,
+    hover_buttons,
+    pointer_focus,
+    screen_scale,
+)
 
 if TYPE_CHECKING:
     from .session import Session
-
-
-def _scale(width: float, height: float) -> float:
-    return max(0.7, min(1.3, min(width, height) / 720))
 
 
 # -- settings ------------------------------------------------------------------------------
@@ -106,7 +110,7 @@ class SettingsView(arcade.View):
 
     def _layout(self) -> None:
         width, height = self.window.width, self.window.height
-        scale = _scale(width, height)
+        scale = screen_scale(width, height)
         self.scale = scale
         self.title = Text(_("Settings"), width / 2, height - 60 * scale, theme.TEXT,
                                  28 * scale, font_name=theme.FONT, bold=True,
@@ -268,7 +272,7 @@ class HelpView(arcade.View):
 
     def _layout(self) -> None:
         width, height = self.window.width, self.window.height
-        scale = _scale(width, height)
+        scale = screen_scale(width, height)
         self.scale = scale
         self.title = Text(_("How to play: {name}").format(name=ruleset_name(self.ruleset)),
                                  width / 2, height - 50 * scale, theme.TEXT, 24 * scale,
@@ -405,7 +409,7 @@ class StatsView(arcade.View):
 
     def _layout(self) -> None:
         width, height = self.window.width, self.window.height
-        scale = _scale(width, height)
+        scale = screen_scale(width, height)
         self.scale = scale
         self.texts: list[Text] = []
         s, r = self.stats, self.ruleset

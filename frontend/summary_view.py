@@ -23,7 +23,7 @@ from .rulewords import (
     over_words,
 )
 from .text import Text
-from .widgets import Button, click_buttons, fit_text, hover_buttons, piece_sprites
+from .widgets import Button, click_buttons, fit_text, hover_buttons, piece_sprites, screen_scale
 
 if TYPE_CHECKING:
     from .session import Session
@@ -104,7 +104,7 @@ class SummaryView(arcade.View):
 
     def _layout(self) -> None:
         width, height = self.window.width, self.window.height
-        scale = max(0.7, min(1.3, min(width, height) / 720))
+        scale = screen_scale(width, height)
         self.texts = []
         y = height - 70 * scale
         for text, color, size, bold in self._lines():

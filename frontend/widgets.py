@@ -14,6 +14,12 @@ from .layout import Rect
 from .text import Text
 
 
+def screen_scale(width: float, height: float) -> float:
+    """The size factor of a screen's text and spacing for a window of ``width`` ×
+    ``height``: 1 at 720 pixels on the shorter side, kept within 0.7–1.3."""
+    return max(0.7, min(1.3, min(width, height) / 720))
+
+
 class Button:
     """A clickable rectangle with a label. ``action`` runs on click. ``color``: its
     fill (a colour, or the name of a theme colour such as ``"GO"``; the theme's

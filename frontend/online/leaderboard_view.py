@@ -24,7 +24,7 @@ from .. import theme
 from ..i18n import _, format_date, format_number
 from ..layout import Rect
 from ..text import Text
-from ..widgets import Button, fit_text, focus_buttons, hover_buttons, pointer_focus
+from ..widgets import Button, fit_text, focus_buttons, hover_buttons, pointer_focus, screen_scale
 from .lobby_view import ruleset_title
 from .settings_view import BackgroundScreen
 
@@ -165,7 +165,7 @@ class LeaderboardView(BackgroundScreen):
 
     def _layout(self) -> None:
         width, height = self.window.width, self.window.height
-        scale = max(0.7, min(1.3, min(width, height) / 720))
+        scale = screen_scale(width, height)
         self.scale = scale
         wide = min(width * 0.92, 560 * scale)
         left = width / 2 - wide / 2
@@ -347,7 +347,7 @@ class SubmitView(BackgroundScreen):
 
     def _layout(self) -> None:
         width, height = self.window.width, self.window.height
-        scale = max(0.7, min(1.3, min(width, height) / 720))
+        scale = screen_scale(width, height)
         wide = min(width * 0.9, 520 * scale)
         self.title.position = (width / 2, height - 70 * scale)
         fit_text(self.title, wide, 50 * scale, 24 * scale, smallest=9.0)

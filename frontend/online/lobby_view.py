@@ -53,6 +53,7 @@ from ..widgets import (
     hover_buttons,
     is_back_tab,
     pointer_focus,
+    screen_scale,
 )
 from .errors import online_error_text
 from .ratingwords import named_rating, table_kind
@@ -329,7 +330,7 @@ class LobbyView(BackgroundScreen):
 
     def _layout(self) -> None:
         width, height = self.window.width, self.window.height
-        scale = max(0.7, min(1.3, min(width, height) / 720))
+        scale = screen_scale(width, height)
         self.scale = scale
         wide = min(width * 0.92, 600 * scale)
         left = width / 2 - wide / 2
@@ -734,7 +735,7 @@ class NewTableView(BackgroundScreen):
 
     def _layout(self) -> None:
         width, height = self.window.width, self.window.height
-        scale = max(0.7, min(1.3, min(width, height) / 720))
+        scale = screen_scale(width, height)
         self.scale = scale
         wide = min(width * 0.92, 560 * scale)
         left = width / 2 - wide / 2

@@ -27,7 +27,7 @@ from .. import theme
 from ..i18n import _, format_number
 from ..layout import Rect
 from ..text import Text
-from ..widgets import Button, fit_text, focus_buttons, pointer_focus
+from ..widgets import Button, fit_text, focus_buttons, pointer_focus, screen_scale
 from .lobby_view import ruleset_title
 from .settings_view import BackgroundScreen
 
@@ -170,7 +170,7 @@ class PlayNowView(BackgroundScreen):
 
     def _layout(self) -> None:
         width, height = self.window.width, self.window.height
-        scale = max(0.7, min(1.3, min(width, height) / 720))
+        scale = screen_scale(width, height)
         self.scale = scale
         wide = min(width * 0.92, 560 * scale)
         self.title.position = (width / 2, height - 60 * scale)

@@ -18,7 +18,7 @@ from .. import theme
 from ..i18n import _, format_number
 from ..layout import Rect
 from ..text import Text
-from ..widgets import Button, fit_text, focus_buttons, pointer_focus
+from ..widgets import Button, fit_text, focus_buttons, pointer_focus, screen_scale
 from .lobby_view import ruleset_title, table_rulesets
 from .ratingwords import provisional_note, rating_text
 from .settings_view import BackgroundScreen
@@ -89,7 +89,7 @@ class RatedBoardView(BackgroundScreen):
 
     def _layout(self) -> None:
         width, height = self.window.width, self.window.height
-        scale = max(0.7, min(1.3, min(width, height) / 720))
+        scale = screen_scale(width, height)
         self.scale = scale
         wide = min(width * 0.92, 560 * scale)
         left = width / 2 - wide / 2

@@ -44,6 +44,7 @@ from ..widgets import (
     hover_buttons,
     is_back_tab,
     pointer_focus,
+    screen_scale,
 )
 from .account import OnlineAccount
 from .errors import LOG, kind_text, online_error_text
@@ -234,7 +235,7 @@ class OnlineSettingsView(BackgroundScreen):
 
     def _layout(self) -> None:
         width, height = self.window.width, self.window.height
-        scale = max(0.7, min(1.3, min(width, height) / 720))
+        scale = screen_scale(width, height)
         self.scale = scale
         wide = min(width * 0.9, 560 * scale)
         left = width / 2 - wide / 2

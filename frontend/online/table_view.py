@@ -44,7 +44,7 @@ from ..sudoku_view import SudokuView
 from ..text import PIXELS_PER_POINT, Text
 from ..tray_input import TrayInput
 from ..tray_view import TITLE_SMALLEST, TrayGameView, fit_title
-from ..widgets import Button, PauseMenu, click_buttons, fit_text, hover_buttons
+from ..widgets import Button, PauseMenu, click_buttons, fit_text, hover_buttons, screen_scale
 from .errors import kind_text, mismatch_text, refusal_text
 from .ratingwords import change_text, named_rating, rating_text
 
@@ -202,7 +202,7 @@ class WaitingView(arcade.View):
 
     def _layout(self) -> None:
         width, height = self.window.width, self.window.height
-        scale = max(0.7, min(1.3, min(width, height) / 720))
+        scale = screen_scale(width, height)
         height -= round(banner_height(self.banner, width))  # laid out below the banner
         wide = min(width * 0.9, 520 * scale)
         self.title.position = (width / 2, height - 60 * scale)
