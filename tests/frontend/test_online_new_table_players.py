@@ -93,7 +93,10 @@ def test_players_coming_online_and_leaving_show_while_the_form_is_open(ui):
 def test_the_focus_stays_on_its_button_when_the_players_row_comes_and_goes(ui):
     feed = ChangingFeed(["alice", "bob"])
     form = open_form(ui, feed)
-    ui.key("shift+Tab")  # from the first row back round to Cancel
+    # ↑ from the first row goes back round to Cancel (Shift+Tab does the same, but its
+    # modifier failed to arrive in 2 of 5 whole runs; test_one_selection_at_a_time
+    # tests Shift+Tab itself)
+    ui.key("Up")
     assert form.focused_button is form.cancel_button
     feed.push(["alice"])  # the players' row goes
     ui.pump(2)
