@@ -356,6 +356,20 @@ class Hub:
             self.views[table_id] = view
             self._send_seats(table_id, view)
 
+    async def greet(self, watcher: Watcher, table: Table) -> None:
+        """Send a connection that just opened the ``table`` message, with who is
+        there now, and count it greeted: from then on it is sent each change. Under
+        the lock every other look at who is there takes, so a change announced
+        while this one is read is neither lost for it nor for the others: what it
+        is told is what the table's connections were told last."""
+        async with self.views_lock:
+            view = await self.seat_view(table)
+            if self.views.get(table.id) != view:
+                self.views[table.id] = view
+                self._send_seats(table.id, view)
+            watcher.post(table.message(view))
+            watcher.greeted = True
+
     def _send_seats(self, table_id: int, view: presence.SeatView) -> None:
         """The ``seats`` message to the table's connections here that were sent
         the table (one opening gets who is there in its ``table`` message)."""

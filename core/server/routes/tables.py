@@ -285,8 +285,7 @@ async def live(socket: WebSocket) -> None:
         await hub.arrived(watcher, table)
         # read again only if it changed since (a table announcement drops it)
         table = await hub.cached_table(table_id)
-        watcher.post(table.message(await hub.seat_view(table)))
-        watcher.greeted = True  # who is there from now on comes after the table
+        await hub.greet(watcher, table)  # who is there from now on comes after it
         clock = hub.clock_message(table)
         if clock is not None:
             watcher.post(clock)
