@@ -189,6 +189,9 @@ seat_presence = sa.Table(
     sa.Column("away", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("active", sa.DateTime(timezone=True), nullable=True),
     sa.Column("left_round", sa.Integer, nullable=True),
+    # (migration 0012) how many times the row changed: a process keeping the rows
+    # in memory keeps the newest it has heard of (the presence announcements)
+    sa.Column("version", sa.BigInteger, nullable=False, server_default="1"),
 )
 
 # the sweep for abandoned seats reads only the waiting and playing tables
@@ -313,6 +316,15 @@ def make_engine(url: str) -> Engine:
     # holding a thread (and a request) for as long as the system's TCP timeout
     return sa.create_engine(target, pool_size=10, max_overflow=20,
                             connect_args={"connect_timeout": CONNECT_SECONDS})
+
+
+def reading(engine: Engine) -> Connection:
+    """A connection for one read of one statement, with no transaction around it
+    (autocommit: on PostgreSQL no ``BEGIN`` and ``ROLLBACK``, two round trips, for
+    a statement that sees one moment of the database anyway). Use it as
+    ``with db.reading(engine) as conn:``; a read of several statements that must
+    agree takes ``engine.connect()``."""
+    return engine.connect().execution_options(isolation_level="AUTOCOMMIT")
 
 
 _ALEMBIC_VERSION = sa.table("alembic_version", sa.column("version_num", sa.String))

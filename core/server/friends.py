@@ -91,7 +91,7 @@ def listed(engine: Engine, which: str, account_id: int,
     for all when not given)."""
     table, column = LISTS[which]
     accounts = db.accounts
-    with engine.connect() as conn:
+    with db.reading(engine) as conn:
         rows = conn.execute(sa.select(accounts.c.name, accounts.c.last_seen)
                             .join(table, table.c[column] == accounts.c.id)
                             .where(table.c.account_id == account_id)
@@ -109,7 +109,7 @@ def friends_online(engine: Engine, account_ids: Collection[int],
     if not wanted:
         return found
     follows, accounts = db.follows, db.accounts
-    with engine.connect() as conn:
+    with db.reading(engine) as conn:
         for row in conn.execute(sa.select(follows.c.account_id, accounts.c.name)
                                 .join(accounts, accounts.c.id == follows.c.followed_id)
                                 .where(follows.c.account_id.in_(wanted),
@@ -125,7 +125,7 @@ def followers_of(engine: Engine, account_id: int, among: Collection[int]) -> set
     if not wanted:
         return set()
     follows = db.follows
-    with engine.connect() as conn:
+    with db.reading(engine) as conn:
         return {int(i) for i in conn.execute(
             sa.select(follows.c.account_id).where(follows.c.followed_id == account_id,
                                                   follows.c.account_id.in_(wanted))
@@ -138,7 +138,7 @@ def muters_of(engine: Engine, account_id: int, among: Collection[int]) -> set[in
     if not wanted:
         return set()
     mutes = db.mutes
-    with engine.connect() as conn:
+    with db.reading(engine) as conn:
         return {int(i) for i in conn.execute(
             sa.select(mutes.c.account_id).where(mutes.c.muted_id == account_id,
                                                 mutes.c.account_id.in_(wanted))

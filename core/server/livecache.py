@@ -60,7 +60,7 @@ def moves_after(engine: Engine, table_id: int, known: RoundMoves, seats: int
     actions = db.table_actions
     later = [sa.and_(actions.c.seat == seat, actions.c.n > known.counts.get(seat, 0))
              for seat in range(seats)]
-    with engine.connect() as conn:
+    with db.reading(engine) as conn:
         rows = conn.execute(sa.select(actions)
                             .where(actions.c.table_id == table_id,
                                    actions.c.round == known.round, sa.or_(*later))

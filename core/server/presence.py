@@ -15,14 +15,17 @@ vanishes, or whose process is killed, holds no table for longer than the timeout
 
 **Who is there.** The same rows say, for everyone at the table, whether each
 seat is ``present``, ``away``, ``reconnecting`` or ``left``
-(:func:`seat_view`, decided from the database and the injected clock alone, so
-every process says the same): each process counts the seat's connections it
+(:func:`view_of`, decided from the rows and the injected clock alone, so every
+process says the same; :func:`seat_view` reads them): each process counts the seat's connections it
 opens and closes (``links``, with the marks), what its window last said
 (``away``, the ``presence`` message) and when its player last said they are
 active or connected (``active``; their last action is read from the stored
 actions), and the round the player left in (``left_round``: the ``leave``
 message, or abandoned). A process that dies stops touching its seats: their
-links are believed for :func:`stale_seconds` only.
+links are believed for :func:`stale_seconds` only. Each write returns the rows it
+left, one ``version`` on, and (``announce``) announces at its commit those that
+change who is there (:func:`announcements`): a process keeps the rows of its
+tables from them (:mod:`~blockyard.server.seatviews`).
 """
 
 from __future__ import annotations
@@ -38,10 +41,100 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from . import db, metrics
+from .events import CHANNEL
 from .tablestore import lock_table
 
 OVERDUE_BATCH = 200
 """The most abandoned seats one sweep handles (the next sweep takes the rest)."""
+
+
+TOUCH_BATCH = 500
+"""The most seats one statement of :func:`touch_each` writes."""
+
+_NOTIFY = sa.text("SELECT pg_notify(:channel, :payload)")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One seat's presence as stored (a ``seat_presence`` row): when its player was
+    last connected (``seen``), its open connections (``links``, every process),
+    whether its window said it is in the background, when its player last said
+    they are active or connected, the round they left, and how many times the
+    row changed (``version``: of two states of a row, the newer has the higher)."""
+
+    table_id: int
+    seat: int
+    seen: _dt.datetime
+    links: int
+    away: bool
+    active: _dt.datetime | None
+    left_round: int | None
+    version: int
+
+
+def _row(r: Any) -> Row:
+    seen = _utc(r.seen)
+    assert seen is not None
+    return Row(int(r.table_id), int(r.seat), seen, int(r.links), bool(r.away),
+               _utc(r.active), None if r.left_round is None else int(r.left_round),
+               int(r.version))
+
+
+KIND = "presence"
+"""The kind of the announcements of presence rows (:func:`announcements`)."""
+
+
+def announcements(rows: Iterable[Row] = (), gone: Iterable[tuple[int, int]] = ()
+                  ) -> list[dict[str, Any]]:
+    """The ``presence`` announcements of rows changed (each as it is now) and of
+    rows deleted (``gone``: ``(table id, seat)``), one per table (a table's seats
+    fit a ``NOTIFY`` payload many times over)."""
+    tables: dict[int, dict[str, Any]] = {}
+    for row in rows:
+        event = tables.setdefault(row.table_id, {"kind": KIND, "table": row.table_id})
+        event.setdefault("rows", []).append(
+            [row.seat, row.seen.isoformat(), row.links, row.away,
+             None if row.active is None else row.active.isoformat(), row.left_round,
+             row.version])
+    for table_id, seat in gone:
+        event = tables.setdefault(table_id, {"kind": KIND, "table": table_id})
+        event.setdefault("gone", []).append(seat)
+    return [tables[table_id] for table_id in sorted(tables)]
+
+
+def announced(event: Mapping[str, Any]) -> tuple[list[Row], list[int]] | None:
+    """The rows and the seats deleted a ``presence`` announcement carries, or
+    ``None`` when anything in it is not what :func:`announcements` makes."""
+    table_id = event.get("table")
+    if type(table_id) is not int:
+        return None
+    rows: list[Row] = []
+    try:
+        for seat, seen, links, away, active, left_round, version in event.get("rows") or []:
+            if type(seat) is not int or type(links) is not int or type(away) is not bool \
+                    or type(version) is not int \
+                    or (left_round is not None and type(left_round) is not int):
+                return None
+            moment = _utc(_dt.datetime.fromisoformat(seen))
+            assert moment is not None
+            rows.append(Row(table_id, seat, moment, links, away,
+                            None if active is None else _utc(_dt.datetime.fromisoformat(active)),
+                            left_round, version))
+        gone = list(event.get("gone") or [])
+    except (TypeError, ValueError):
+        return None
+    if any(type(seat) is not int for seat in gone):
+        return None
+    return rows, gone
+
+
+def _announce(conn: Any, events: list[dict[str, Any]]) -> None:
+    """Announce ``events`` at the commit of ``conn``'s transaction (PostgreSQL's
+    ``NOTIFY``; SQLite's one process is told by its caller)."""
+    if events and conn.dialect.name == "postgresql":
+        conn.execute(_NOTIFY, [{"channel": CHANNEL,
+                                "payload": json.dumps(event, separators=(",", ":"))}
+                               for event in events])
 
 
 def touch(engine: Engine, seats: Iterable[tuple[int, int]], moment: _dt.datetime) -> None:
@@ -51,77 +144,95 @@ def touch(engine: Engine, seats: Iterable[tuple[int, int]], moment: _dt.datetime
 
 
 def touch_each(engine: Engine, marks: Mapping[tuple[int, int], _dt.datetime],
-               links: Mapping[tuple[int, int], int] | None = None) -> None:
+               links: Mapping[tuple[int, int], int] | None = None, *,
+               announce: bool = False) -> list[Row]:
     """Record that each ``(table id, seat)`` of ``marks`` was present at its moment
-    (one statement for all of them; a seat seen later already keeps that time),
-    and add ``links`` (connections opened, less those closed) to their counts: a
-    seat with a connection opened is active from its moment, its window in front."""
+    (one statement per :data:`TOUCH_BATCH` seats; a seat seen later already keeps
+    that time), and add ``links`` (connections opened, less those closed) to their
+    counts: a seat with a connection opened is active from its moment, its window
+    in front. The rows as they are now; ``announce``: those whose connections
+    changed are announced at the commit (:func:`announcements`)."""
     links = links or {}
-    rows = [{"table_id": t, "seat": s, "seen": marks[(t, s)],
-             "links": max(links.get((t, s), 0), 0),
-             "active": marks[(t, s)] if links.get((t, s), 0) > 0 else None}
+    rows = [{"table_id": t, "seat": s, "seen": marks[(t, s)], "links": links.get((t, s), 0),
+             "active": marks[(t, s)] if links.get((t, s), 0) > 0 else None, "version": 1}
             for t, s in sorted(marks)]
     if not rows:
-        return
+        return []
     table = db.seat_presence
+    written: dict[tuple[int, int], Row] = {}
     with engine.begin() as conn:
         if conn.dialect.name == "postgresql":
             from sqlalchemy.dialects.postgresql import insert as pg_insert
 
-            pg = pg_insert(table)
-            conn.execute(pg.on_conflict_do_update(
-                index_elements=["table_id", "seat"],
-                set_=_merged(table, pg.excluded, sa.func.greatest)), rows)
+            upsert: Any = pg_insert
+            latest: Any = sa.func.greatest
         else:
             from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
-            lite = sqlite_insert(table)
-            conn.execute(lite.on_conflict_do_update(
+            upsert, latest = sqlite_insert, sa.func.max
+        for first in range(0, len(rows), TOUCH_BATCH):
+            statement = upsert(table).values(rows[first:first + TOUCH_BATCH])
+            statement = statement.on_conflict_do_update(
                 index_elements=["table_id", "seat"],
-                set_=_merged(table, lite.excluded, sa.func.max)), rows)
-        closed = [{"t": t, "s": s, "d": -d} for (t, s), d in sorted(links.items()) if d < 0]
-        if closed:
-            less = table.c.links - sa.bindparam("d")
-            conn.execute(sa.update(table)
-                         .where(table.c.table_id == sa.bindparam("t"),
-                                table.c.seat == sa.bindparam("s"))
-                         .values(links=sa.case((less < 0, 0), else_=less)), closed)
+                set_=_merged(table, statement.excluded, latest)).returning(*table.c)
+            for r in conn.execute(statement):
+                written[(int(r.table_id), int(r.seat))] = _row(r)
+        # a connection closed of a seat with no row (freed meanwhile): none open
+        for key in [key for key, row in written.items() if row.links < 0]:
+            fixed = conn.execute(
+                sa.update(table).where(table.c.table_id == key[0], table.c.seat == key[1])
+                .values(links=0, version=table.c.version + 1).returning(*table.c)).one()
+            written[key] = _row(fixed)
+        if announce:
+            _announce(conn, announcements(row for key, row in sorted(written.items())
+                                          if links.get(key, 0)))
+    return [written[key] for key in sorted(written)]
 
 
 def _merged(table: sa.Table, excluded: Any, latest: Any) -> dict[str, Any]:
     """What an upsert of :func:`touch_each` sets in a row there already."""
     opened = excluded.links > 0
     return {"seen": latest(table.c.seen, excluded.seen),
-            "links": table.c.links + excluded.links,
+            "links": latest(table.c.links + excluded.links, 0),
             "away": sa.case((opened, sa.false()), else_=table.c.away),
-            "active": sa.case((opened, excluded.seen), else_=table.c.active)}
+            "active": sa.case((opened, excluded.seen), else_=table.c.active),
+            "version": table.c.version + 1}
+
+
+def _changed(engine: Engine, table_id: int, seat: int, values: dict[str, Any],
+             announce: bool) -> list[Row]:
+    here = db.seat_presence
+    with engine.begin() as conn:
+        rows = [_row(r) for r in conn.execute(
+            sa.update(here).where(here.c.table_id == table_id, here.c.seat == seat)
+            .values(**values, version=here.c.version + 1).returning(*here.c))]
+        if announce:
+            _announce(conn, announcements(rows))
+    return rows
 
 
 def say_window(engine: Engine, table_id: int, seat: int, away: bool,
-               moment: _dt.datetime) -> None:
+               moment: _dt.datetime, *, announce: bool = False) -> list[Row]:
     """The seat's window said it is in the background (``away``) or active again
-    (active from ``moment``)."""
-    here = db.seat_presence
-    values: dict[str, object] = {"away": away}
+    (active from ``moment``); the row as it is now (announced at the commit when
+    ``announce``)."""
+    values: dict[str, Any] = {"away": away}
     if not away:
         values["active"] = moment
-    with engine.begin() as conn:
-        conn.execute(sa.update(here).where(here.c.table_id == table_id, here.c.seat == seat)
-                     .values(**values))
+    return _changed(engine, table_id, seat, values, announce)
 
 
-def mark_left(engine: Engine, table_id: int, seat: int, round_: int) -> None:
-    """The seat's player left ``round_`` (the ``leave`` message, or abandoned)."""
-    here = db.seat_presence
-    with engine.begin() as conn:
-        conn.execute(sa.update(here).where(here.c.table_id == table_id, here.c.seat == seat)
-                     .values(left_round=round_))
+def mark_left(engine: Engine, table_id: int, seat: int, round_: int, *,
+              announce: bool = False) -> list[Row]:
+    """The seat's player left ``round_`` (the ``leave`` message, or abandoned); the
+    row as it is now (announced at the commit when ``announce``)."""
+    return _changed(engine, table_id, seat, {"left_round": round_}, announce)
 
 
 def left_seats(engine: Engine, table_id: int, round_: int) -> list[int]:
     """The seats whose player left ``round_``."""
     here = db.seat_presence
-    with engine.connect() as conn:
+    with db.reading(engine) as conn:
         return sorted(int(s) for s in conn.execute(
             sa.select(here.c.seat).where(here.c.table_id == table_id,
                                          here.c.left_round == round_)).scalars())
@@ -186,11 +297,12 @@ def seat_views(engine: Engine, tables: Sequence[TableSeats], now: _dt.datetime,
     found: dict[int, SeatView] = {}
     for first in range(0, len(tables), VIEW_BATCH):
         batch = list(tables[first:first + VIEW_BATCH])
-        rows, done = _read_views(engine, batch)
+        rows = read_rows(engine, [table.id for table in batch])
+        done = read_done(engine, batch)
         for table in batch:
-            found[table.id] = _view(table, now, timing, (here or {}).get(table.id, ()),
-                                    table.ruleset_id in continuable, rows.get(table.id, {}),
-                                    done.get(table.id, {}))
+            found[table.id] = view_of(table, now, timing, (here or {}).get(table.id, ()),
+                                      table.ruleset_id in continuable,
+                                      rows.get(table.id, {}), done.get(table.id, {}))
     return found
 
 
@@ -199,35 +311,65 @@ Done = dict[int, tuple[_dt.datetime | None, bool, bool]]
 whether a move left its game over, whether it was ended."""
 
 
-def _read_views(engine: Engine, tables: list[TableSeats]
-                ) -> tuple[dict[int, dict[int, Any]], dict[int, Done]]:
-    here_t, actions = db.seat_presence, db.table_actions
+def read_rows(engine: Engine, table_ids: Iterable[int]) -> dict[int, dict[int, Row]]:
+    """The presence rows of the tables (by table id, then seat; one query)."""
+    here_t = db.seat_presence
+    rows: dict[int, dict[int, Row]] = {}
+    wanted = sorted(set(table_ids))
+    if not wanted:
+        return rows
+    with db.reading(engine) as conn:
+        for kept in conn.execute(sa.select(here_t).where(here_t.c.table_id.in_(wanted))):
+            rows.setdefault(int(kept.table_id), {})[int(kept.seat)] = _row(kept)
+    return rows
+
+
+def read_done(engine: Engine, tables: Sequence[TableSeats]) -> dict[int, Done]:
+    """What :data:`Done` says of the current round of each playing table of
+    ``tables`` (by table id; one query, none when none is playing)."""
+    actions = db.table_actions
     tick = actions.c.action.like('["tick"%')
-    rows: dict[int, dict[int, Any]] = {}
     done: dict[int, Done] = {}
     playing = [t for t in tables if t.status == "playing"]
-    with engine.connect() as conn:
-        for kept in conn.execute(sa.select(here_t).where(
-                here_t.c.table_id.in_(sorted({t.id for t in tables})))):
-            rows.setdefault(int(kept.table_id), {})[int(kept.seat)] = kept
-        if playing:
-            rounds = sa.or_(*(sa.and_(actions.c.table_id == t.id, actions.c.round == t.round)
-                              for t in playing))
-            query = (sa.select(actions.c.table_id, actions.c.seat,
-                               sa.func.max(sa.case((~tick, actions.c.created))).label("acted"),
-                               sa.func.max(sa.case((actions.c.over.is_(True), 1),
-                                                   else_=0)).label("over"),
-                               sa.func.max(sa.case((actions.c.action == json.dumps(["end"]), 1),
-                                                   else_=0)).label("ended"))
-                     .where(rounds).group_by(actions.c.table_id, actions.c.seat))
-            for r in conn.execute(query):
-                done.setdefault(int(r.table_id), {})[int(r.seat)] = (
-                    _utc(r.acted), bool(r.over), bool(r.ended))
-    return rows, done
+    if not playing:
+        return done
+    rounds = sa.or_(*(sa.and_(actions.c.table_id == t.id, actions.c.round == t.round)
+                      for t in playing))
+    query = (sa.select(actions.c.table_id, actions.c.seat,
+                       sa.func.max(sa.case((~tick, actions.c.created))).label("acted"),
+                       sa.func.max(sa.case((actions.c.over.is_(True), 1),
+                                           else_=0)).label("over"),
+                       sa.func.max(sa.case((actions.c.action == json.dumps(["end"]), 1),
+                                           else_=0)).label("ended"))
+             .where(rounds).group_by(actions.c.table_id, actions.c.seat))
+    with db.reading(engine) as conn:
+        for r in conn.execute(query):
+            done.setdefault(int(r.table_id), {})[int(r.seat)] = (
+                _utc(r.acted), bool(r.over), bool(r.ended))
+    return done
 
 
-def _view(table: TableSeats, now: _dt.datetime, timing: ViewTiming, here: Collection[int],
-          continues: bool, rows: Mapping[int, Any], done: Done) -> SeatView:
+def done_from(moves: Iterable[Any]) -> Done:
+    """What :data:`Done` says of a round whose moves (each with ``seat``,
+    ``action``, ``over`` and ``at``) are ``moves``: the same as :func:`read_done`
+    reads of them once stored."""
+    done: Done = {}
+    for move in moves:
+        acted, over, ended = done.get(move.seat, (None, False, False))
+        action = list(move.action)
+        if action[:1] != ["tick"] and move.at is not None \
+                and (acted is None or move.at > acted):
+            acted = move.at
+        done[move.seat] = (acted, over or bool(move.over), ended or action == ["end"])
+    return done
+
+
+def view_of(table: TableSeats, now: _dt.datetime, timing: ViewTiming, here: Collection[int],
+            continues: bool, rows: Mapping[int, Row], done: Done) -> SeatView:
+    """Who is there at ``table`` at ``now`` (as :func:`seat_view` says) from its
+    presence ``rows``, what ``done`` says of its round, and ``here`` (its seats
+    connected in the asking process); ``continues``: its rules offer an action
+    after the end."""
     stale = now - _dt.timedelta(seconds=timing.stale_seconds)
     quiet = now - _dt.timedelta(seconds=timing.away_seconds)
     gone = now - _dt.timedelta(seconds=timing.abandon_seconds)
@@ -247,11 +389,11 @@ def _view(table: TableSeats, now: _dt.datetime, timing: ViewTiming, here: Collec
             states.append("left")
             left.append(seat)
             continue
-        seen = _utc(row.seen) if row is not None else None
-        connected = seat in here or (row is not None and int(row.links) > 0
+        seen = row.seen if row is not None else None
+        connected = seat in here or (row is not None and row.links > 0
                                      and seen is not None and seen >= stale)
         if connected:
-            lately = max((m for m in (_utc(row.active) if row is not None else None, acted)
+            lately = max((m for m in (row.active if row is not None else None, acted)
                           if m is not None), default=None)
             idle = table.status == "playing" and not finished \
                 and lately is not None and lately < quiet  # nothing known: just came
@@ -312,14 +454,15 @@ def overdue(engine: Engine, cutoff: _dt.datetime, limit: int = OVERDUE_BATCH,
                            sa.and_(tables.c.status == "waiting",
                                    tables.c.created < cutoff)))
              .order_by(tables.c.id, seats.c.seat).limit(limit))
-    with engine.connect() as conn:
+    with db.reading(engine) as conn:
         return [(int(r.id), str(r.status), int(r.seat)) for r in conn.execute(query)]
 
 
-def free_waiting(engine: Engine, table_id: int, seat: int, cutoff: _dt.datetime
-                 ) -> bool:
+def free_waiting(engine: Engine, table_id: int, seat: int, cutoff: _dt.datetime, *,
+                 announce: bool = False) -> bool:
     """Free ``seat`` of a waiting table when its player is still away since before
-    ``cutoff``; a table left with nobody is closed. Whether the seat was freed."""
+    ``cutoff``; a table left with nobody is closed. Whether the seat was freed (its
+    presence row deleted: announced at the commit when ``announce``)."""
     tables, seats, here = db.tables, db.table_seats, db.seat_presence
     with engine.begin() as conn:  # holding the table: a join at the same moment waits
         lock_table(conn, table_id)
@@ -332,6 +475,8 @@ def free_waiting(engine: Engine, table_id: int, seat: int, cutoff: _dt.datetime
             return False
         conn.execute(sa.delete(here).where(here.c.table_id == table_id,
                                            here.c.seat == seat))
+        if announce:
+            _announce(conn, announcements(gone=[(table_id, seat)]))
         nobody = ~sa.exists().where(seats.c.table_id == table_id)
         conn.execute(sa.update(tables).where(tables.c.id == table_id,
                                              tables.c.status == "waiting", nobody)
@@ -346,38 +491,45 @@ def held_seats(engine: Engine, table_ids: Iterable[int]) -> list[tuple[int, int,
     if not wanted:
         return []
     seats = db.table_seats
-    with engine.connect() as conn:
+    with db.reading(engine) as conn:
         rows = conn.execute(sa.select(seats.c.table_id, seats.c.seat, seats.c.account_id)
                             .where(seats.c.table_id.in_(wanted))
                             .order_by(seats.c.table_id, seats.c.seat)).all()
     return [(int(r.table_id), int(r.seat), int(r.account_id)) for r in rows]
 
 
-def forget(engine: Engine, table_id: int, seat: int) -> None:
-    """Drop a freed seat's presence (its next holder starts afresh)."""
+def forget(engine: Engine, table_id: int, seat: int, *, announce: bool = False) -> None:
+    """Drop a freed seat's presence (its next holder starts afresh; announced at
+    the commit when ``announce``)."""
     with engine.begin() as conn:
         conn.execute(sa.delete(db.seat_presence).where(
             db.seat_presence.c.table_id == table_id, db.seat_presence.c.seat == seat))
+        if announce:
+            _announce(conn, announcements(gone=[(table_id, seat)]))
 
 
 class Marks:
     """The seats' presence written with group commit, in one server process: the
     marks made while a write is under way go together in the next one (one
-    statement), and each :meth:`mark` returns once its write has committed. So a
-    burst of connections opening or closing (every game of a tournament ending at
-    once) costs a few writes, not one each."""
+    statement), and each :meth:`mark` returns once its write has committed, with
+    the rows that write left. So a burst of connections opening or closing (every
+    game of a tournament ending at once) costs a few writes, not one each.
+    ``announce``: the rows whose connections changed are announced at the commit
+    (:func:`touch_each`)."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, *, announce: bool = False) -> None:
         self.engine = engine
+        self.announce = announce
         self._marks: dict[tuple[int, int], _dt.datetime] = {}
         self._links: dict[tuple[int, int], int] = {}
-        self._waiting: list[asyncio.Future[None]] = []
+        self._waiting: list[asyncio.Future[list[Row]]] = []
         self._writer: asyncio.Task[None] | None = None
 
     async def mark(self, seats: Iterable[tuple[int, int]], moment: _dt.datetime,
-                   links: int = 0) -> None:
+                   links: int = 0) -> list[Row]:
         """Record that ``seats`` were present at ``moment`` and add ``links`` to
-        their counts of connections (1: one opened, -1: one closed); whatever the
+        their counts of connections (1: one opened, -1: one closed); the rows the
+        write left (of these seats and the others written with them); whatever the
         database raised when it could not be written."""
         marks = self._marks
         for seat in seats:
@@ -385,12 +537,12 @@ class Marks:
                 marks[seat] = moment
             if links:
                 self._links[seat] = self._links.get(seat, 0) + links
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        done: asyncio.Future[list[Row]] = asyncio.get_running_loop().create_future()
         done.add_done_callback(_retrieved)
         self._waiting.append(done)
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write())
-        await asyncio.shield(done)
+        return await asyncio.shield(done)
 
     async def _write(self) -> None:
         from starlette.concurrency import run_in_threadpool
@@ -400,7 +552,8 @@ class Marks:
             links, self._links = self._links, {}
             waiting, self._waiting = self._waiting, []
             try:
-                await run_in_threadpool(touch_each, self.engine, marks, links)
+                rows = await run_in_threadpool(touch_each, self.engine, marks, links,
+                                               announce=self.announce)
                 metrics.group_commit.labels("presence").observe(len(marks))
             except BaseException as exc:
                 for done in waiting:
@@ -411,9 +564,9 @@ class Marks:
                 continue
             for done in waiting:
                 if not done.done():
-                    done.set_result(None)
+                    done.set_result(rows)
 
 
-def _retrieved(done: asyncio.Future[None]) -> None:
+def _retrieved(done: asyncio.Future[list[Row]]) -> None:
     if not done.cancelled():
         done.exception()

@@ -89,7 +89,7 @@ class Sweep:
                 log.warning("table %s: the clock's moves failed (%s)", table_id,
                             type(exc).__name__)
         try:  # who is there changes with time too
-            await hub.push_all_seats()
+            await hub.seats.push_all()
         except Exception as exc:  # the database away for a moment: the next sweep
             log.warning("who is there could not be told (%s)", type(exc).__name__)
         return found

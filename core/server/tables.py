@@ -24,8 +24,9 @@ table waits for: :func:`~blockyard.server.presence.seat_view`) is in every
 ``table`` message and sent again (a ``seats`` message) whenever it changes: a
 connection of a seat opens or closes, its window says it is away or active
 (the ``presence`` message), a seat finishes or acts after being away, a seat
-is left or abandoned (announced, ``{"kind": "seats"}``, to every process), or
-time passes (each sweep looks again). A seated player's quick phrase (``say``,
+is left or abandoned (each change announced to every process with the rows it
+left: :mod:`~blockyard.server.seatviews`), or time passes (each sweep looks
+again). A seated player's quick phrase (``say``,
 one of :data:`~blockyard.protocol.PHRASES`; at most ``phrases`` a minute per
 account, else refused ``too-many``; a spectator's refused ``spectator``) is
 announced (``{"kind": "said"}``) and sent as ``said`` to every connection of
@@ -52,7 +53,8 @@ rebuilt from the stored moves), the store keeps
 :mod:`~blockyard.server.tablestore`), the :class:`~blockyard.server.room.Room`
 holds this process's connections and fans messages out to them. Its timer is a
 :class:`~blockyard.server.sweep.Sweep`, the kept moves are in
-:mod:`~blockyard.server.livecache`, presence in :mod:`~blockyard.server.presence`.
+:mod:`~blockyard.server.livecache`, presence in :mod:`~blockyard.server.presence`
+and who is there as this process keeps it in :mod:`~blockyard.server.seatviews`.
 """
 
 from __future__ import annotations
@@ -89,6 +91,7 @@ from .referee import (
     round_elapsed,
 )
 from .room import Room, Watcher
+from .seatviews import SeatViews
 from .sweep import Sweep
 from .tablestore import Move, Table, TableError
 from .web import account_listing
@@ -147,6 +150,9 @@ class Hub:
         ``table`` announcement: seats, status and round change only with one)."""
         self.known: dict[int, livecache.RoundMoves] = {}
         """The moves of their current rounds read or stored here."""
+        self.followed: set[int] = set()
+        """The tables whose round's moves were all read here while watched, and
+        followed since by their announcements: :attr:`known` holds them all."""
         self.timing: Timing = server.settings.timing
         self.outages = Outages()
         """When this process found the database away (the abandon sweep does not
@@ -155,17 +161,14 @@ class Hub:
         self.sweeper: asyncio.Task[None] | None = None
         self.events = Events(server.engine, self.on_event)
         self.actions = ActionStore(server.engine, clock=server.clock)
-        self.marks = presence.Marks(server.engine)
-        """Where the seats' presence is written (group commit)."""
-        self.views: dict[int, presence.SeatView] = {}
-        """Who is there at each table watched here, as last sent to it."""
-        self.views_lock = asyncio.Lock()
-        """Who is there is read and sent one look at a time: an older look never
-        follows a newer one."""
-        self.view_timing = presence.ViewTiming(
+        self.marks = presence.Marks(server.engine, announce=self.events.shared)
+        """Where the seats' presence is written (group commit; announced at the
+        commit where who is there changes)."""
+        self.seats = SeatViews(self, presence.ViewTiming(
             away_seconds=server.settings.away_seconds,
             abandon_seconds=self.timing.abandon_seconds,
-            stale_seconds=presence.stale_seconds(self.sweep.beat))
+            stale_seconds=presence.stale_seconds(self.sweep.beat)))
+        """Who is there at the tables watched here (kept in memory)."""
 
     async def start(self) -> None:
         # the plugin registry and the rulesets are loaded here, once, before any
@@ -219,8 +222,9 @@ class Hub:
         if not self.room.watching(table_id):
             self.tables.pop(table_id, None)
             self.known.pop(table_id, None)
+            self.followed.discard(table_id)
             self.referees.pop(table_id, None)
-            self.views.pop(table_id, None)
+            self.seats.drop(table_id)
 
     # -- announcements ----------------------------------------------------------------
 
@@ -230,7 +234,9 @@ class Hub:
         if kind == "resync":
             self.tables.clear()
             self.known.clear()
+            self.followed.clear()
             self.referees.clear()
+            self.seats.clear()
             for watched in self.room.watched():
                 await self.deliver_table(watched)
                 await self.deliver_moves(watched)
@@ -242,16 +248,18 @@ class Hub:
             return
         if not isinstance(table_id, int):
             return
+        if kind == presence.KIND:
+            await self.seats.heard(event)
+            return
         if kind == "table":
             kept = self.tables.pop(table_id, None)
             if kept is not None and finished_now(kept, event) and not kept.rated:
                 # a round finished: only the status changed (no read; at a rated
                 # table the seats' ratings changed too: read again)
                 self.tables[table_id] = dataclasses.replace(kept, status="finished")
+            elif kept is None or not finished_now(kept, event):
+                self.seats.reread(table_id)  # its seats may have changed hands
         if not self.room.watching(table_id):
-            return
-        if kind == "seats":
-            await self.push_seats(table_id)
             return
         if kind == "said":
             await self.deliver_said(table_id, event)
@@ -259,7 +267,7 @@ class Hub:
         if kind == "moves":
             await self._moves_event(table_id, event)
             if self._changes_seats(table_id, event):
-                await self.push_seats(table_id)
+                await self.seats.push(table_id)
         elif kind == "table":
             await self.deliver_table(table_id, self.tables.get(table_id))
         elif kind == "result":
@@ -273,7 +281,7 @@ class Hub:
         """Whether a ``moves`` announcement may change who is there: a move that
         ends its seat's game, or of a seat shown away (its player is back), or
         one the announcement does not carry."""
-        view = self.views.get(table_id)
+        view = self.seats.sent.get(table_id)
         seat, over = event.get("seat"), event.get("over")
         if view is None or not isinstance(seat, int) or not 0 <= seat < len(view.presence):
             return True
@@ -305,82 +313,13 @@ class Hub:
         now) and, at a falling game's playing table, its clock."""
         if table is None:
             table = await self.table(table_id)
-        async with self.views_lock:  # who is there as every other look sends it
-            view = await self.seat_view(table)
-            self.views[table_id] = view
-            clock = self.clock_message(table)
-            self.room.send(table_id, table.message(view),
-                           *([clock] if clock is not None else []))
-
-    # -- who is there -----------------------------------------------------------------
+        message = await self.seats.table_message(table)
+        clock = self.clock_message(table)  # sent before any later look at who is there
+        self.room.send(table_id, message, *([clock] if clock is not None else []))
 
     async def seat_view(self, table: Table) -> presence.SeatView:
-        """Who is there at ``table`` now (its seats connected here count as
-        connected whatever the database says)."""
-        here = {seat for watcher in self.room.at(table.id)
-                if (seat := table.seat_of(watcher.account)) is not None}
-        return await run_in_threadpool(presence.seat_view, self.server.engine, table,
-                                       self.clock.now(), self.view_timing, here,
-                                       self.sweep.continuable)
-
-    async def push_all_seats(self) -> None:
-        """Send every table connected here who is there, where it changed since
-        last sent (the sweep: time changes it too; two queries per
-        :data:`~blockyard.server.presence.VIEW_BATCH` tables)."""
-        tables = []
-        for table_id in self.room.watched():
-            with contextlib.suppress(TableError):
-                tables.append(await self.cached_table(table_id))
-        async with self.views_lock:
-            here = {table.id: {seat for watcher in self.room.at(table.id)
-                               if (seat := table.seat_of(watcher.account)) is not None}
-                    for table in tables}
-            views = await run_in_threadpool(presence.seat_views, self.server.engine, tables,
-                                            self.clock.now(), self.view_timing, here,
-                                            self.sweep.continuable)
-            for table_id, view in views.items():
-                if self.room.watching(table_id) and self.views.get(table_id) != view:
-                    self.views[table_id] = view
-                    self._send_seats(table_id, view)
-
-    async def push_seats(self, table_id: int) -> None:
-        """Send the table's connections here who is there, when it changed since
-        last sent."""
-        if not self.room.watching(table_id):
-            return
-        table = await self.cached_table(table_id)
-        async with self.views_lock:
-            view = await self.seat_view(table)
-            if self.views.get(table_id) == view:
-                return
-            self.views[table_id] = view
-            self._send_seats(table_id, view)
-
-    async def greet(self, watcher: Watcher, table: Table) -> None:
-        """Send a connection that just opened the ``table`` message, with who is
-        there now, and count it greeted: from then on it is sent each change. Under
-        the lock every other look at who is there takes, so a change announced
-        while this one is read is neither lost for it nor for the others: what it
-        is told is what the table's connections were told last."""
-        async with self.views_lock:
-            view = await self.seat_view(table)
-            if self.views.get(table.id) != view:
-                self.views[table.id] = view
-                self._send_seats(table.id, view)
-            watcher.post(table.message(view))
-            watcher.greeted = True
-
-    def _send_seats(self, table_id: int, view: presence.SeatView) -> None:
-        """The ``seats`` message to the table's connections here that were sent
-        the table (one opening gets who is there in its ``table`` message)."""
-        message = protocol.seats(view.presence, view.waiting_for)
-        for watcher in self.room.at(table_id):
-            if watcher.greeted:
-                watcher.post(message)
-
-    async def seats_changed(self, table_id: int) -> None:
-        """Tell every process that who is there at the table may have changed."""
-        await self.events.publish({"kind": "seats", "table": table_id})
+        """Who is there at ``table`` now (:class:`~blockyard.server.seatviews.SeatViews`)."""
+        return await self.seats.view(table)
 
     async def window(self, watcher: Watcher, table_id: int, state: str) -> None:
         """The ``presence`` message: the connection's window is in the background
@@ -389,9 +328,10 @@ class Hub:
         if seat is None:
             watcher.post(refused("spectators have no seat to be away from", "spectator"))
             return
-        await run_in_threadpool(presence.say_window, self.server.engine, table_id, seat,
-                                state == "away", self.clock.now())
-        await self.seats_changed(table_id)
+        self.seats.keep(await run_in_threadpool(
+            presence.say_window, self.server.engine, table_id, seat, state == "away",
+            self.clock.now(), announce=self.events.shared))
+        await self.seats.push(table_id)
 
     async def say(self, watcher: Watcher, table_id: int, phrase: str) -> None:
         """The ``say`` message: a seated player's quick phrase, counted per account
@@ -443,6 +383,22 @@ class Hub:
             known.add(move)
             await self._learn(table_id, move)
         await self.send_known(table_id, only)
+
+    async def know_round(self, table: Table) -> None:
+        """The moves of the table's round known here: read (one query) unless this
+        process knows them already (it watches the table: every move stored since
+        was announced to it)."""
+        known = self.known.get(table.id)
+        if known is not None and known.round == table.round and table.id in self.followed:
+            return
+        if known is None or known.round != table.round:
+            known = self.known[table.id] = livecache.RoundMoves(table.round)
+        for move in await run_in_threadpool(livecache.moves_after, self.server.engine,
+                                            table.id, known, table.seats):
+            known.add(move)
+            await self._learn(table.id, move)
+        if self.room.watching(table.id) and self.known.get(table.id) is known:
+            self.followed.add(table.id)
 
     async def _learn(self, table_id: int, move: Move) -> None:
         """Tell the table's referee (when held here) a move of its round another
@@ -574,11 +530,15 @@ class Hub:
             return told + ends if shared else []
 
         try:
-            referee = await self.caught_up(table)
+            # every seat finished as known here: each seat's moves are known up to
+            # its last (a finished seat makes no more), so nothing stored is lacking
+            held = self.referees.get(table.id)
+            known = held is not None and held.table.round == table.round \
+                and held.result() is not None
+            referee = held if known and held is not None else await self.caught_up(table)
             result = referee.result()
             if result is not None:
-                left = await run_in_threadpool(presence.left_seats, self.server.engine,
-                                               table.id, table.round)
+                left = await self.left_seats(table)
                 done = await run_in_threadpool(
                     tablestore.finish_round, self.server.engine, table, result.scores,
                     result.winner, announced, self.clock.now())
@@ -685,9 +645,10 @@ class Hub:
     async def left(self, table: Table, seat: int) -> None:
         """The seat's player left the table's current round (the ``leave`` message,
         or abandoned): so every process shows it, and the round's result says it."""
-        await run_in_threadpool(presence.mark_left, self.server.engine, table.id, seat,
-                                table.round)
-        await self.seats_changed(table.id)
+        self.seats.keep(await run_in_threadpool(
+            presence.mark_left, self.server.engine, table.id, seat, table.round,
+            announce=self.events.shared))
+        await self.seats.push(table.id)
 
     async def end_or_decline(self, table: Table, seat: int) -> None:
         """A player leaves a playing table (or is away past the timeout): a round
@@ -737,7 +698,16 @@ class Hub:
                     ) -> None:
         """Mark ``(table id, seat)`` pairs present now (or ``at``; in the database,
         with the other marks made meanwhile: :class:`~blockyard.server.presence.Marks`)."""
-        await self.marks.mark(seats, at or self.clock.now())
+        self.seats.keep(await self.marks.mark(seats, at or self.clock.now()))
+
+    async def left_seats(self, table: Table) -> list[int]:
+        """The seats whose player left the table's round (as kept here, else as
+        stored)."""
+        kept = self.seats.left(table)
+        if kept is not None:
+            return kept
+        return await run_in_threadpool(presence.left_seats, self.server.engine, table.id,
+                                       table.round)
 
     async def seat_now(self, watcher: Watcher, table_id: int) -> int | None:
         """The seat the connection's account holds at the table (as kept here: a
@@ -751,12 +721,13 @@ class Hub:
 
     async def arrived(self, watcher: Watcher, table: Table) -> None:
         """A connection to ``table`` (as read just now) opened: its seat, if its
-        account holds one, is present from now on."""
+        account holds one, is present from now on (announced to every process at
+        the commit; this one's connections are told when it is greeted)."""
         seat = table.seat_of(watcher.account)
         if seat is not None:
             watcher.linked = seat
-            await self.marks.mark([(table.id, seat)], self.clock.now(), links=1)
-            await self.seats_changed(table.id)
+            self.seats.keep(await self.marks.mark([(table.id, seat)], self.clock.now(),
+                                                  links=1))
 
     async def link(self, table_id: int, seat: int) -> None:
         """The sweep found connections here of a seat their account took while
@@ -765,8 +736,9 @@ class Hub:
             if watcher.linked is None and watcher.account is not None \
                     and (await self.seat_now(watcher, table_id)) == seat:
                 watcher.linked = seat
-                await self.marks.mark([(table_id, seat)], self.clock.now(), links=1)
-                await self.seats_changed(table_id)
+                self.seats.keep(await self.marks.mark([(table_id, seat)], self.clock.now(),
+                                                      links=1))
+                await self.seats.push(table_id)
 
     async def departed(self, watcher: Watcher, table_id: int, at: _dt.datetime) -> None:
         """The connection closed at ``at``: the seat's away time counts from then
@@ -775,11 +747,11 @@ class Hub:
         seat = await self.seat_now(watcher, table_id)
         linked, watcher.linked = watcher.linked, None
         if linked is not None:
-            await self.marks.mark([(table_id, linked)], at, links=-1)
+            self.seats.keep(await self.marks.mark([(table_id, linked)], at, links=-1))
         if seat is not None:
             await self.touch([(table_id, seat)], at)
         if seat is not None or linked is not None:  # a spectator's changes nothing
-            await self.seats_changed(table_id)
+            await self.seats.push(table_id)
 
 
 @dataclass(eq=False)

@@ -212,7 +212,8 @@ def test_migration_0011_keeps_the_seats_presence_and_downgrades_to_0010(
     try:
         with engine.connect() as conn:  # a seat of before: no connection counted, not left
             row = conn.execute(sa.select(db.seat_presence)).one()
-            assert (row.links, row.away, row.active, row.left_round) == (0, False, None, None)
+            assert (row.links, row.away, row.active, row.left_round, row.version) == \
+                (0, False, None, None, 1)  # 0012: its first state
         with engine.begin() as connection:
             config.attributes["connection"] = connection
             command.downgrade(config, "0010")
@@ -279,3 +280,93 @@ def test_the_store_believes_a_process_s_connections_only_while_it_touches_them(
     assert [others[t.id].presence for t in tables[1:]] == [("present", "left"),
                                                           ("left", "present")]
     assert [others[t.id].waiting_for for t in tables] == [(0, 1)] * 3
+
+
+def test_who_is_there_is_told_from_what_the_process_keeps_without_a_query(
+        local: LocalServer) -> None:
+    """Once a table's connections are open, a change of who is there (a window
+    going to the background and back, a connection closing) is written once and
+    told to every connection from the rows and moves the process keeps: no query
+    of the presence rows or of the moves."""
+    import sqlalchemy as sa
+
+    table_id, owner, other, _ = seated(local, "eu-classic", "pq")
+    statements: list[str] = []
+
+    def seen(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        statements.append(" ".join(statement.split()))
+
+    engine = local.hub.server.engine
+    with live(local, table_id, owner) as one:
+        with live(local, table_id, other) as two:
+            until(two, "table")
+            seats_are(one, ["present", "present"])
+            action = first_move(local, table_id)  # (the HTTP read of the table: before)
+            sa.event.listen(engine, "before_cursor_execute", seen)
+            send(two, type="presence", state="away")
+            seats_are(one, ["present", "away"])
+            send(two, type="presence", state="active")
+            seats_are(one, ["present", "present"])
+            send(one, type="act", action=action)
+            until(two, "move")
+            with live(local, table_id, other) as again:  # a second window of seat 1
+                until(again, "move")
+        try:  # seat 1's last connection closed
+            seats_are(one, ["present", "reconnecting"])
+        finally:
+            sa.event.remove(engine, "before_cursor_execute", seen)
+    reads = [s for s in statements if s.upper().startswith("SELECT")
+             and ("seat_presence" in s or "table_actions" in s)]
+    assert reads == []
+    assert any("UPDATE seat_presence" in s for s in statements)  # written, though
+
+
+def test_presence_rows_are_announced_as_written_and_the_newest_is_kept(
+        engine: Any, cheap_passwords: None) -> None:
+    """Each write of a seat's presence returns the row as it is now, one version
+    on; its announcement carries the same rows; a process keeps the newest
+    version of each row whatever order it hears them in, and what a round's
+    moves say of each seat is the same whether read or known."""
+    from types import SimpleNamespace
+
+    from blockyard.server import accounts, presence, tablestore
+    from blockyard.server.seatviews import SeatViews
+
+    ann = accounts.create_account(engine, "ann", "correct horse")
+    bob = accounts.create_account(engine, "bob", "correct horse")
+    table = tablestore.create_table(engine, ann, "eu-classic", 2, False, [], None)
+    table = tablestore.join_table(engine, table.id, bob, None)
+    start = _dt.datetime(2026, 12, 2, 12, tzinfo=_dt.UTC)
+    first = presence.touch_each(engine, {(table.id, 0): start}, {(table.id, 0): 1})
+    assert [(r.seat, r.links, r.version) for r in first] == [(0, 1, 1)]
+    later = start + _dt.timedelta(seconds=5)
+    second = presence.touch_each(engine, {(table.id, 0): later}, {(table.id, 0): 1})
+    assert [(r.seat, r.links, r.seen, r.version) for r in second] == [(0, 2, later, 2)]
+    third = presence.say_window(engine, table.id, 0, True, later)
+    assert [(r.away, r.version) for r in third] == [(True, 3)]
+    closed = presence.touch_each(engine, {(table.id, 1): later}, {(table.id, 1): -1})
+    assert [(r.seat, r.links) for r in closed] == [(1, 0)]  # never below none
+    events = presence.announcements([*third, *closed])
+    assert events == [{"kind": "presence", "table": table.id, "rows": [
+        [0, later.isoformat(), 2, True, later.isoformat(), None, 3],
+        [1, later.isoformat(), 0, False, None, None, closed[0].version]]}]
+    assert presence.announced(events[0]) == ([*third, *closed], [])
+    assert presence.announced({"kind": "presence", "table": table.id,
+                               "rows": [[0, "not a time", 1, False, None, None, 1]]}) is None
+    assert presence.announced({"kind": "presence", "table": "4", "rows": []}) is None
+    kept = SeatViews(SimpleNamespace(), presence.ViewTiming(30, 120, 16))  # type: ignore[arg-type]
+    kept.rows[table.id] = {}
+    kept.keep(third)
+    kept.keep(first)  # an older state heard late: not kept
+    assert kept.rows[table.id][0] == third[0]
+    kept.forget(table.id, [0])
+    assert kept.rows[table.id] == {}
+    # what the moves say of each seat: read from the store, or from the moves kept
+    assert table.status == "playing"
+    game = blockyard.new_game("eu-classic", seed=table.seed)
+    for n, action in enumerate([["place", *game.legal_moves()[0]], ["end"]], start=1):
+        game.apply(action)
+        tablestore.add_action(engine, table, 0, n, action, game.score, game.over)
+    read = presence.read_done(engine, [table])[table.id]
+    assert read[0][1:] == (game.over, True) and 1 not in read
+    assert presence.done_from(tablestore.actions(engine, table.id, table.round)) == read

@@ -138,10 +138,10 @@ def test_the_database_away_never_counts_against_a_reconnecting_player(
     away = {"now": False}
     real_touch, real_account = presence.touch_each, accounts.account_for
 
-    def touch(*args: Any) -> None:
+    def touch(*args: Any, **options: Any) -> list[presence.Row]:
         if away["now"]:
             raise sa.exc.OperationalError("touch", {}, Exception("the database is away"))
-        real_touch(*args)
+        return real_touch(*args, **options)
 
     def account_for(*args: Any) -> Any:
         if away["now"]:

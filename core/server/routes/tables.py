@@ -178,7 +178,7 @@ def get_table(table_id: TableId, request: Request, server: ServerDep, hub: HubDe
         if not table.may_watch(account, code):
             return {"id": table.id, "seats": list(table.players),
                     "status": table.status}
-    view = presence.seat_view(server.engine, table, server.clock.now(), hub.view_timing,
+    view = presence.seat_view(server.engine, table, server.clock.now(), hub.seats.timing,
                               continuable=hub.sweep.continuable)
     shown = {key: value for key, value in table.message(view).items()
              if key not in ("type", "protocol")}  # the live message's own fields
@@ -256,8 +256,10 @@ async def live(socket: WebSocket) -> None:
         await socket.send_json(refused("sign in first: the token is not valid", "signed-out"))
         await socket.close(4401)
         return
-    try:
-        table = await hub.table(table_id)
+    try:  # a public table watched here already is kept up to date by its
+        # announcements: no read (a private one's invitations expire: read)
+        kept = hub.tables.get(table_id) if hub.room.watching(table_id) else None
+        table = kept if kept is not None and not kept.private else await hub.table(table_id)
         guessed = relies_on_code(table, account, code) and not await run_in_threadpool(
             guess_allowed, server, account, client_address(socket))
     except TableError as exc:
@@ -285,15 +287,15 @@ async def live(socket: WebSocket) -> None:
         await hub.arrived(watcher, table)
         # read again only if it changed since (a table announcement drops it)
         table = await hub.cached_table(table_id)
-        await hub.greet(watcher, table)  # who is there from now on comes after it
+        await hub.know_round(table)
+        await hub.seats.greet(watcher, table)  # who is there from now on comes after it
         clock = hub.clock_message(table)
         if clock is not None:
             watcher.post(clock)
-        await hub.deliver_moves(table_id, only=watcher)
+        await hub.send_known(table_id, only=watcher)
         if table.status == "finished":
             done = await run_in_threadpool(tablestore.results, server.engine, table_id)
-            left = await run_in_threadpool(presence.left_seats, server.engine, table_id,
-                                           table.round)
+            left = await hub.left_seats(table)
             if done:
                 watcher.post(protocol.result(done[-1]["scores"], done[-1]["winner"],
                                              done[-1]["ratings"], left))
