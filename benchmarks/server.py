@@ -56,7 +56,9 @@ Prints:
   Blockyard/group-commit floor, Blockyard/floor + rules and the targets (≥ 0.8×
   the actions/s, ≤ 1.25× the server CPU per action, p99 ≤ 50 ms, ≤ 40 kB per idle WebSocket), the
   load average before and after, and PostgreSQL's settings. The sizes the targets are set at:
-  ``--only floor --saturate 200,1000 --pace 1000 --idle 1000``.
+  ``--only floor --saturate 200,1000 --pace 1000 --idle 1000``; ``--systems``
+picks some of the four (``Blockyard,floor + rules``: the two the ratios of the
+rules' cost compare).
 
 Players, sessions and tables of the duel runs are written straight into the
 database before the clients start (set-up, not measured). ``--profile`` also
@@ -69,7 +71,8 @@ bounded by count, each network wait by 60 seconds, and no action starts after
 Run:  python benchmarks/server.py [--games 200] [--clients 8] [--duels 20]
           [--turns 15] [--moves 40] [--kill-duels 50] [--many 500] [--think 2]
           [--seconds 60] [--saturate 20,40] [--pace 40] [--idle 40] [--rounds 1]
-          [--pool 10] [--profile] [--only verify|submit|duels|kill|many|floor]
+          [--pool 10] [--systems NAMES] [--profile]
+          [--only verify|submit|duels|kill|many|floor]
 """
 
 from __future__ import annotations
@@ -870,12 +873,13 @@ def floor_run(postgres: str, folder: Path, args: argparse.Namespace) -> None:
     base = postgres.rsplit("/", 1)[0]
     databases = {}
     with psycopg.connect(postgres, autocommit=True) as conn:
-        for n, system in enumerate(SYSTEMS):
+        for n, system in enumerate(args.systems):
             conn.execute(f"CREATE DATABASE bench_floor_{n}")  # a name made here
             databases[system] = f"{base}/bench_floor_{n}"
     from blockyard.server import db as server_db
 
-    server_db.migrate(databases["Blockyard"])
+    if "Blockyard" in databases:
+        server_db.migrate(databases["Blockyard"])
     postgres_pid, settings = postmaster(postgres)
     load = os.getloadavg()
     notes: dict[str, str] = {}
@@ -885,7 +889,7 @@ def floor_run(postgres: str, folder: Path, args: argparse.Namespace) -> None:
         rounds.append({system: system_figures(system, databases[system], postgres_pid,
                                               folder, args, sizes, notes,
                                               profiles if number == 0 else [])
-                       for system in SYSTEMS})
+                       for system in args.systems})
     after = os.getloadavg()
     print(f"floor    {settings}; two processes per system; {os.cpu_count()} cores; "
           f"load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} before, "
@@ -910,24 +914,27 @@ def floor_run(postgres: str, folder: Path, args: argparse.Namespace) -> None:
               f"≤ {TARGET_SOCKET_KB:g} kB"),
              ("games lost", "lost", "0")]
     width = 44
-    print(f"         {'':{width}}" + "".join(f"{name:>22}" for name in SYSTEMS)
+    print(f"         {'':{width}}" + "".join(f"{name:>22}" for name in args.systems)
           + f"{'Blockyard/group':>17}{'/ with rules':>14}  target")
     for label, key, target in rows:
         cells = []
-        for system in SYSTEMS:
+        for system in args.systems:
             values = [r[system][key] for r in rounds]
             cells.append(" / ".join(f"{v:.0f}" if abs(v) >= 10 or key == "lost"
                                     else f"{v:.2f}" for v in values))
-        ours = statistics.median(r["Blockyard"][key] for r in rounds)
         ratios = []
         for against in ("group-commit floor", "floor + rules"):
+            if "Blockyard" not in args.systems or against not in args.systems:
+                ratios.append("-")
+                continue
+            ours = statistics.median(r["Blockyard"][key] for r in rounds)
             floor = statistics.median(r[against][key] for r in rounds)
             ratios.append(f"{ours / floor:.2f}" if floor else "-")
         print(f"         {label:{width}}" + "".join(f"{c:>22}" for c in cells)
               + f"{ratios[0]:>17}{ratios[1]:>14}  {target}")
     print("         the extensions each server agreed when the client offered "
           "permessage-deflate (websockets' default): "
-          + "; ".join(f"{system}: {notes.get(system, '?')}" for system in SYSTEMS))
+          + "; ".join(f"{system}: {notes.get(system, '?')}" for system in args.systems))
     if profiles:
         print("         Blockyard's two processes, sampled in the first round:")
         print_profile(profiles)
@@ -956,11 +963,21 @@ def main() -> None:
                         help="floor: rounds of the three systems back to back")
     parser.add_argument("--pool", type=int, default=10,
                         help="floor: the floors' connections per process")
+    parser.add_argument("--systems", default=",".join(SYSTEMS),
+                        help="floor: the systems run, separated by commas (default all: "
+                             + ", ".join(SYSTEMS) + "); the ratios need Blockyard and the "
+                             "floor they are against")
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--only", choices=["verify", "submit", "beside", "duels", "kill",
                                            "many", "floor"],
                         action="append")
     args = parser.parse_args()
+    chosen = [name.strip() for name in args.systems.split(",") if name.strip()]
+    unknown = [name for name in chosen if name not in SYSTEMS]
+    if unknown or not chosen:
+        parser.error(f"--systems: expected some of {', '.join(SYSTEMS)}, not "
+                     f"{', '.join(unknown) or 'nothing'}")
+    args.systems = [name for name in SYSTEMS if name in chosen]
     runs = set(args.only or ["verify", "submit", "beside", "duels", "kill", "many", "floor"])
     replays = [played(seed, args.moves) for seed in range(args.games)]
     moves = statistics.mean(len(r["log"]) - 1 for r in replays)
