@@ -428,6 +428,8 @@ class LauncherView(arcade.View):
         x = r.right - inner - sum(bw) - gap
         self.live_open.place(Rect(x, y, bw[0], bh), size)
         self.live_dismiss.place(Rect(x + bw[0] + gap, y, bw[1], bh), size)
+        for label in (self.live_open.text, self.live_dismiss.text):  # at whole pixels
+            label.position = (round(label.x), round(label.y))
         self.list_top = r.bottom - 8 * scale
 
     def _layout_footer(self, width: float, scale: float) -> None:

@@ -224,35 +224,43 @@ class FriendsView(BackgroundScreen):
         bw = min(wide, 260 * scale)
         self.back_button.place(Rect(width / 2 - bw / 2, by, bw, bh), 16 * scale)
         self.message_text.width = int(wide)
-        self.message_text.position = (width / 2, by + bh + 22 * scale)
+        self.message_text.position = (width / 2, by + bh + 28 * scale)
         self.message_box = (wide, 40 * scale, 14 * scale)
         self.fit_message(self.message_text)
         # the players followed, online first, as many as fit
-        top, bottom = self.field.bottom - 14 * scale, by + bh + 48 * scale
+        top, bottom = self.field.bottom - 14 * scale, by + bh + 56 * scale
         rh = max(34 * scale, min(46 * scale, (top - bottom) / 8))
         ordered = sorted(self.follows, key=lambda f: (not self.is_online(f), f.name.lower()))
         self.rows, self.unfollow_buttons = [], []
         self.rows_online = []
         size = max(9.0, 15 * scale)
         for i, friend in enumerate(ordered):
-            rect = Rect(left, top - (i + 1) * rh, wide, rh - 4 * scale)
+            # at whole pixels: a label at a half pixel loses a row of its glyphs
+            rect = Rect(round(left), round(top - (i + 1) * rh), round(wide),
+                        round(rh - 4 * scale))
             if rect.bottom < bottom:
                 break
             online = self.is_online(friend)
             button = Button(_("Unfollow"), partial(self.unfollow, friend.name),
                             font_size=13 * scale)
             ubw = max(90 * scale, button.natural_width(13 * scale) + 6 * scale)
-            inner = 4 * scale
-            button.place(Rect(rect.right - inner - ubw, rect.bottom + inner, ubw,
+            inner = round(4 * scale)
+            button.place(Rect(round(rect.right - inner - ubw), rect.bottom + inner, round(ubw),
                               rect.height - 2 * inner), 13 * scale)
+            label = button.text  # at whole pixels: at half ones a glyph row is lost
+            label.position = (round(label.x), round(label.y))
             state = Text(_("online") if online else _("offline"),
                          button.rect.left - 12 * scale, rect.center_y,
-                         theme.GO if online else theme.MUTED, max(9.0, 13 * scale),
+                         theme.TEXT if online else theme.MUTED, max(9.0, 13 * scale),
                          font_name=theme.FONT, bold=online, anchor_x="right",
                          anchor_y="center")
             name = Text(friend.name, rect.left + 16 * scale, rect.center_y, theme.TEXT, size,
                         font_name=theme.FONT, bold=True, anchor_y="center")
-            elide(name, state.x - state.content_width - name.x - 10 * scale)
+            room = state.x - state.content_width - name.x - 10 * scale
+            fit_text(name, room, rect.height, size, smallest=max(9.0, 12 * scale))
+            elide(name, room)
+            for text in (name, state):  # at whole pixels: at half ones a glyph row is lost
+                text.position = (round(text.x), round(text.y))
             self.rows.append((rect, [name, state]))
             self.rows_online.append(online)
             self.unfollow_buttons.append(button)

@@ -13,7 +13,7 @@ server pushes them as they change, the screen compares one number a frame.
 Friends: the line under the players online names the followed players online
 (the feed's ``friends``, pushed as they come and go); a table a followed player
 opened (the feed's ``opened``) is fetched at once, listed first and marked with
-a star and their name; Friends (F) lists the players followed, follows one by
+a star, in green; Friends (F) lists the players followed, follows one by
 name and unfollows. The launcher's notices open a table through the lobby too
 (``accept`` an invitation, ``join`` a followed player's table).
 
@@ -102,21 +102,22 @@ def table_rulesets() -> list[tuple[str, str]]:
     return out
 
 
-def elide(text: Text, width: float) -> Text:
-    """Shorten ``text`` at its end with an ellipsis until it is at most ``width``
-    pixels wide (a long name: cut, not shrunk to an unreadable size)."""
+def elide(text: Text, width: float, after: str = "") -> Text:
+    """Shorten ``text`` with an ellipsis until it is at most ``width`` pixels wide
+    (a long name: cut, not shrunk to an unreadable size); ``after`` is kept whole
+    behind it (a row's status after its seats)."""
+    words = text.text.removesuffix(after) if after else text.text
     if text.content_width <= width:
         return text
-    words = text.text
     low, high = 0, len(words)
     while low < high:  # the longest beginning that fits with the ellipsis
         middle = (low + high + 1) // 2
-        text.text = words[:middle].rstrip() + "…"
+        text.text = words[:middle].rstrip() + "…" + after
         if text.content_width <= width:
             low = middle
         else:
             high = middle - 1
-    text.text = words[:low].rstrip() + "…"
+    text.text = words[:low].rstrip() + "…" + after
     return text
 
 
@@ -458,13 +459,16 @@ class LobbyView(BackgroundScreen):
             rect = Rect(left, top - (i + 1) * rh, wide, rh - 4 * scale)
             if rect.bottom < bottom:
                 break
-            self.rows.append((rect, self._table_texts(table, rect, scale)))
+            texts = self._table_texts(table, rect, scale)
+            for text in texts:  # at whole pixels: at half ones a glyph row is lost
+                text.position = (round(text.x), round(text.y))
+            self.rows.append((rect, texts))
         self.selected = min(self.selected, max(0, self._count() - 1))
         self.refresh()
 
     def _table_texts(self, table: TableInfo, rect: Rect, scale: float) -> list[Text]:
-        """A table's row: its rules on the left (a star and the player's name when
-        a followed player opened it), its seats and status on the right, never
+        """A table's row: its rules on the left (starred when a followed player
+        opened it), its seats and status on the right, never
         below :data:`ROW_FONT` points: the seats over the status when one line is
         too narrow, and what still does not fit shortened with an ellipsis (long
         names of many seats fell to 7 points)."""
@@ -475,11 +479,11 @@ class LobbyView(BackgroundScreen):
                  "finished": _("finished")}
         title = ruleset_title(table.ruleset_id)
         friend = self.opened.get(table.id)
-        if friend is not None:
-            title = "★ " + _("{name}'s new table: {rules}").format(name=friend, rules=title)
+        if friend is not None:  # starred (the row's edge green); the friend is in the seats
+            title = "★ " + title
         least = max(ROW_FONT, 11 * scale)
         name = Text(title, rect.left + 10 * scale, rect.center_y,
-                    theme.GO if friend is not None else theme.TEXT, 15 * scale,
+                    theme.TEXT, 15 * scale,
                     font_name=theme.FONT, bold=True, anchor_y="center")
         fit_text(name, rect.width * 0.38, rect.height, 15 * scale, smallest=least)
         elide(name, rect.width * 0.38)
@@ -492,12 +496,16 @@ class LobbyView(BackgroundScreen):
         fit_text(detail, room, rect.height, size, smallest=least)
         if detail.content_width <= room:
             return [name, detail]
-        # the seats over the status, each line at a readable size, shortened if need be
+        # the seats over the status, each line at a readable size, shortened if need be;
+        # a row too low for two lines keeps one, its seats shortened before the status
         line = max(least, min(size, rect.height / 2 / PIXELS_PER_POINT / 1.25))
         upper = Text(seats, rect.right - 10 * scale, rect.center_y + 1, theme.MUTED, line,
                      font_name=theme.FONT, anchor_x="right", anchor_y="bottom")
         lower = Text(status, rect.right - 10 * scale, rect.center_y - 1, theme.MUTED, line,
                      font_name=theme.FONT, anchor_x="right", anchor_y="top")
+        if upper.content_height + lower.content_height > rect.height + 1:
+            detail.font_size = least  # too low for two lines (Devanagari is taller)
+            return [name, elide(detail, room, f" · {status}")]
         elide(upper, room)
         elide(lower, room)
         return [name, upper, lower]
