@@ -508,7 +508,10 @@ class LobbyView(BackgroundScreen):
             return [name, elide(detail, room, f" · {status}")]
         elide(upper, room)
         elide(lower, room)
-        return [name, upper, lower]
+        both = Text(f"{upper.text}\n{lower.text}", rect.right - 10 * scale, rect.center_y,
+                    theme.MUTED, line, font_name=theme.FONT, anchor_x="right",
+                    anchor_y="center", multiline=True, width=int(room) + 2, align="right")
+        return [name, both]
 
     def _friends_words(self, wide: float, size: float) -> None:
         """The line of the followed players online (as many names as fit, then
