@@ -113,6 +113,8 @@ class Host(Protocol):
     settings: Settings
     records: RecordStore
     online: OnlineAccount
+    feeds: FeedKeeper
+    """The player's own live connection, and the launcher's notices dismissed."""
 
     def session(self) -> Session: ...
     def player_feed(self) -> PlayerFeed | None: ...

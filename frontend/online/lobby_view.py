@@ -64,6 +64,7 @@ from ..widgets import (
     screen_scale,
 )
 from .errors import online_error_text
+from .notices import INVITATION, OPENED
 from .ratingwords import named_rating, table_kind
 from .settings_view import BackgroundScreen
 
@@ -1043,6 +1044,8 @@ def open_lobby(host: Host, accept: int | None = None, join: int | None = None,
     table, or ``join`` a followed player's table (``accept_rules``: its ruleset),
     which then opens."""
     def open_table(table_id: int, code: str, _seat: int | None) -> None:
+        # a table the player goes to is no longer news in the launcher
+        host.feeds.dismissed.update({(INVITATION, table_id), (OPENED, table_id)})
         host.show("table", table_id=table_id, code=code)  # the table says the seat
 
     def play_now(ruleset_id: str) -> None:

@@ -105,6 +105,11 @@ def test_a_player_followed_by_name_is_online_and_their_new_table_is_joined(ui, s
     duel = ui.view
     assert duel.table.seats == [bob.name, alice.name] and duel.table.me == 1
     duel.table.close()
+    # the launcher has no notice of the table the player already went to
+    ui.app.show_launcher()
+    ui.pump(2)
+    assert opened.id in [o.table for o in ui.view.feed.opened]
+    assert ui.view.live_notice is None
     # Friends again, by mouse: Unfollow empties the list
     lobby = open_lobby(ui)
     ui.click(lobby.friends_button.rect.center_x, lobby.friends_button.rect.center_y)
