@@ -1,15 +1,17 @@
 """Friends (the lobby's F): the players the signed-in player follows
 (``GET /api/me/follows``), each said online or offline — live from the player's
 own connection (its ``friends``, pushed as followed players come and go) — with
-an Unfollow button, and a field to follow a player by name
-(``PUT /api/me/follows/{name}``). A followed player is told about on the
-player's own connection: when they are online (the lobby's line of friends) and
-when they open a public table (the lobby lists it first, the launcher shows a
-notice).
+an Unfollow button, a field to follow a player by name
+(``PUT /api/me/follows/{name}``) and, under it, the players online not followed
+yet (the feed's, the first three), each a button that follows them. A followed
+player is told about on the player's own connection: when they are online (the
+lobby's line of friends) and when they open a public table (the lobby lists it
+first, the launcher shows a notice).
 
 Keys: type a name in the field, Enter follows; ↑/↓ (or Tab) move through the
-field, Follow, each Unfollow and Back; Enter or Space presses the one chosen;
-Ctrl+V pastes a name; F5 fetches the list again; Esc back.
+field, Follow, the players online offered, each Unfollow and Back; Enter or
+Space presses the one chosen; Ctrl+V pastes a name; F5 fetches the list again;
+Esc back.
 """
 
 from __future__ import annotations
@@ -43,6 +45,8 @@ if TYPE_CHECKING:
     from ..session import Host
     from .account import OnlineAccount
 
+MAX_OFFERED = 3
+"""The players online offered to follow at once (one line of buttons)."""
 LONGEST_NAME = 40
 """The most characters typed in the name field (account names are shorter)."""
 
@@ -72,6 +76,8 @@ class FriendsView(BackgroundScreen):
         self.back = back
         self.feed = feed
         self.feed_version = -1
+        self.players: list[str] = []
+        """The players online (the feed's)."""
         self.online_now: set[str] | None = None
         """The followed players online by the feed (``None``: the feed said none yet)."""
         self.follows: list[Friend] = []
@@ -90,6 +96,9 @@ class FriendsView(BackgroundScreen):
         self.follow_button = Button(_("Follow"), self.follow, font_size=16, color="GO")
         self.back_button = Button(_("Back"), back, font_size=16)
         self.unfollow_buttons: list[Button] = []
+        self.offer_buttons: list[Button] = []
+        self.offer_label = Text(_("Players online: choose to follow"), 0, 0, theme.MUTED, 13,
+                                font_name=theme.FONT, anchor_y="bottom")
         self.rows: list[tuple[Rect, list[Text]]] = []
         self.rows_online: list[bool] = []
         self.more_text = Text("", 0, 0, theme.MUTED, 12, font_name=theme.FONT,
@@ -116,10 +125,20 @@ class FriendsView(BackgroundScreen):
             return False
         self.feed_version = feed.version
         online = None if feed.friends is None else {n.lower() for n in feed.friends}
-        if online == self.online_now:
+        players = list(feed.players or [])
+        if online == self.online_now and players == self.players:
             return False
-        self.online_now = online
+        self.online_now, self.players = online, players
         return True
+
+    @property
+    def offered(self) -> list[str]:
+        """The players online not followed yet (not this player), offered to follow
+        with a click: the first :data:`MAX_OFFERED`."""
+        followed = {f.name.lower() for f in self.follows}
+        me = self.account.name.lower()
+        return [n for n in self.players
+                if n.lower() != me and n.lower() not in followed][:MAX_OFFERED]
 
     def is_online(self, friend: Friend) -> bool:
         """Whether ``friend`` is online: the feed's word when it said one, else the
@@ -143,9 +162,10 @@ class FriendsView(BackgroundScreen):
 
         self.start(client.follows, done)
 
-    def follow(self) -> None:
-        """Follow the player named in the field."""
-        name = self.typed.strip()
+    def follow(self, chosen: str | None = None) -> None:
+        """Follow the player named in the field (``chosen``: the one of the players
+        online offered whose button was pressed)."""
+        name = self.typed.strip() if chosen is None else chosen
         if self.pending is not None:
             return
         if not name:
@@ -154,7 +174,8 @@ class FriendsView(BackgroundScreen):
         client, me = self.client, self.account.name
 
         def done(_result: object) -> None:
-            self.typed = ""
+            if chosen is None:
+                self.typed = ""
             self.load(_("You follow {name}.").format(name=name))
 
         def failed(exc: OnlineError) -> bool:
@@ -176,8 +197,10 @@ class FriendsView(BackgroundScreen):
 
     @property
     def focus_buttons(self) -> list[Button]:
-        """Follow, each Unfollow shown, Back: the focus's stops after the field."""
-        return [self.follow_button, *self.unfollow_buttons[:len(self.rows)], self.back_button]
+        """Follow, the players online offered, each Unfollow shown, Back: the
+        focus's stops after the field."""
+        return [self.follow_button, *self.offer_buttons, *self.unfollow_buttons[:len(self.rows)],
+                self.back_button]
 
     @property
     def focused_button(self) -> Button | None:
@@ -228,7 +251,29 @@ class FriendsView(BackgroundScreen):
         self.message_box = (wide, 40 * scale, 14 * scale)
         self.fit_message(self.message_text)
         # the players followed, online first, as many as fit
-        top, bottom = self.field.bottom - 14 * scale, by + bh + 56 * scale
+        # (the rows end above the message's two lines and the line of how many more)
+        top, bottom = self.field.bottom - 14 * scale, by + bh + 86 * scale
+        # the players online not followed yet: a click (or Enter on one) follows
+        self.offer_buttons = []
+        offered = self.offered
+        if offered:
+            self.offer_label.position = (left, top - 20 * scale)
+            fit_text(self.offer_label, wide, 20 * scale, 13 * scale, smallest=9.0)
+            gap, ph = 6 * scale, 36 * scale
+            pw = (wide - (MAX_OFFERED - 1) * gap) / MAX_OFFERED
+            y = round(top - 26 * scale - ph)
+            for i, player in enumerate(offered):
+                chip = Button("+ " + player, partial(self.follow, player),
+                              font_size=14 * scale)
+                chip.place(Rect(round(left + i * (pw + gap)), y, round(pw), round(ph)),
+                           14 * scale)
+                label = chip.text  # a long name: cut at a readable size, not shrunk away
+                label.font_size = max(label.font_size, 9.0)
+                elide(label, chip.rect.width - chip.PADDING)
+                # at whole pixels: at half ones a glyph row is lost
+                label.position = (round(label.x), round(label.y))
+                self.offer_buttons.append(chip)
+            top = y - 12 * scale
         rh = max(34 * scale, min(46 * scale, (top - bottom) / 8))
         ordered = sorted(self.follows, key=lambda f: (not self.is_online(f), f.name.lower()))
         self.rows, self.unfollow_buttons = [], []
@@ -267,8 +312,9 @@ class FriendsView(BackgroundScreen):
         rest = len(ordered) - len(self.rows)
         self.more_text.text = _("+{n} more").format(n=format_number(rest)) if rest else ""
         self.more_text.font_size = max(9.0, 12 * scale)
-        self.more_text.position = (width / 2, (self.rows[-1][0].bottom if self.rows else top)
-                                   - 12 * scale)
+        self.more_text.position = (width / 2, round((self.rows[-1][0].bottom if self.rows
+                                                     else top) - 3 * scale
+                                                    - self.more_text.content_height / 2))
         self.selected = min(self.selected, self.focus_count - 1)
         self.refresh()
 
@@ -293,6 +339,8 @@ class FriendsView(BackgroundScreen):
             arcade.draw_lrbt_rectangle_filled(f.left, f.left + 5 * self.scale, f.bottom, f.top,
                                               theme.ACCENT)
         self.field_text.draw()
+        if self.offer_buttons:
+            self.offer_label.draw()
         for (rect, texts), friend_online in zip(self.rows, self.rows_online, strict=True):
             arcade.draw_lrbt_rectangle_filled(rect.left, rect.right, rect.bottom, rect.top,
                                               theme.PANEL)

@@ -123,6 +123,28 @@ def test_a_player_followed_by_name_is_online_and_their_new_table_is_joined(ui, s
     assert friends.message == f"You no longer follow {bob.name}."
 
 
+def test_a_player_online_is_followed_with_one_click_in_friends(ui, server):
+    carol = account(server, "carol")
+    carol.players_online()  # Carol is online
+    alice = sign_in_window(ui, server, "alice")
+    lobby = open_lobby(ui)
+    pump_until(ui, lambda: carol.name in lobby.players)
+    ui.key("f")
+    friends = ui.view
+    assert isinstance(friends, FriendsView)
+    pump_until(ui, lambda: friends.loaded and friends.pending is None
+               and carol.name in friends.offered)
+    chip = friends.offer_buttons[friends.offered.index(carol.name)]
+    assert chip.label == "+ " + carol.name
+    assert not close(ui.pixel(chip.rect.left + 6, chip.rect.bottom + 4), theme.BACKGROUND)
+    ui.click(chip.rect.center_x, chip.rect.center_y)
+    pump_until(ui, lambda: friends.pending is None and friends.follows)
+    assert [f.name for f in alice.follows()] == [carol.name]
+    assert carol.name not in friends.offered  # followed: no longer offered
+    assert [t.text for t in friends.rows[0][1]] == [carol.name, "online"]
+    assert friends.typed == ""
+
+
 def _bad_pixel(ui, view) -> tuple[float, float]:
     """A pixel of the message line's glyphs, where it is drawn in the bad colour."""
     text = view.message_text

@@ -156,7 +156,8 @@ def test_friends_fits(ui, size, code, english):
     tag = f"{code}-{width}x{height}"
     account = OnlineAccount(f"127.0.0.1:{free_port()}", LONG, "t")
     names = [f"followed_player_{i:02d}_long" for i in range(12)]
-    feed = StillFeed(friends=names[:3])
+    online = [LONG, names[0], "an_online_player_with_a_long_name", "b", "c", "d"]
+    feed = StillFeed(friends=names[:3], players=online)
     i18n.set_language(code)
     view = FriendsView(account, lambda: None, feed=feed)
     ui.window.show_view(view)
@@ -165,8 +166,16 @@ def test_friends_fits(ui, size, code, english):
     view.typed = "a_name_typed_in_the_field_long"
     view.say(i18n._("You no longer follow {name}.").format(name=names[0]))
     view._layout()
-    check_buttons([view.follow_button, view.back_button, *view.unfollow_buttons], width,
-                  height, code)
+    check_buttons([view.follow_button, view.back_button, *view.unfollow_buttons,
+                   *view.offer_buttons], width, height, code)
+    # the players online not followed (not oneself, not one followed): three offered
+    assert [b.label.removesuffix("…") for b in view.offer_buttons][1:] == ["+ b", "+ c"]
+    assert view.offer_buttons[0].label.startswith("+ an_online")
+    for chip in view.offer_buttons:
+        assert chip.text.font_size >= 9.0 - 0.01, (code, chip.label)
+        assert chip.rect.bottom > view.rows[0][0].top, code
+        assert chip.rect.top < view.offer_label.y, code
+    check_text(view.offer_label, width, code)
     check_text(view.title, width, code)
     check_text(view.hint, width, code)
     check_text(view.field_label, width, code)
@@ -183,5 +192,10 @@ def test_friends_fits(ui, size, code, english):
         assert name.x + name.content_width <= state.x - state.content_width, code
         assert state.x <= button.rect.left, code
     lowest = view.rows[-1][0].bottom
-    assert view.message_text.y + view.message_text.content_height / 2 < lowest
+    message_top = view.message_text.y + view.message_text.content_height / 2
+    assert message_top < lowest
+    if view.more_text.text:  # between the last row and the message, touching neither
+        more = view.more_text
+        assert message_top < more.y - more.content_height / 2, code
+        assert more.y + more.content_height / 2 <= lowest + 1, code
     shot(ui, f"friends-{tag}")
