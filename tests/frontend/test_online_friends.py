@@ -143,6 +143,17 @@ def test_a_player_online_is_followed_with_one_click_in_friends(ui, server):
     assert carol.name not in friends.offered  # followed: no longer offered
     assert [t.text for t in friends.rows[0][1]] == [carol.name, "online"]
     assert friends.typed == ""
+    # keyboard: Dave comes online; ↓ past the field and Follow to his button, Enter
+    dave = account(server, "dave")
+    dave.players_online()
+    pump_until(ui, lambda: dave.name in friends.offered)
+    ui.click(friends.field.center_x, friends.field.center_y)  # the focus on the field
+    assert friends.selected == 0
+    ui.key("Down", "Down", *["Down"] * friends.offered.index(dave.name))
+    assert friends.focused_button is friends.offer_buttons[friends.offered.index(dave.name)]
+    ui.key("Return")
+    pump_until(ui, lambda: friends.pending is None and len(friends.follows) == 2)
+    assert sorted(f.name for f in alice.follows()) == sorted([carol.name, dave.name])
 
 
 def _bad_pixel(ui, view) -> tuple[float, float]:
