@@ -213,7 +213,7 @@ class LobbyView(BackgroundScreen):
         self._take_feed()
         self._layout()
         if accept is not None and self.account.signed_in:  # a launcher's notice
-            self.accept(Invitation(accept, rules or "", "", (), False, None))
+            self.accept_table(accept, rules)
         elif join is not None and self.account.signed_in:
             self.join_table(join, rules)
         else:
@@ -281,6 +281,13 @@ class LobbyView(BackgroundScreen):
         client = self.client
         self.start(lambda: client.accept_invitation(invitation.table, invitation.ruleset_id),
                    lambda seat: self.open_table(invitation.table, "", int(seat)))
+
+    def accept_table(self, table_id: int, rules: str | None = None) -> None:
+        """Accept the invitation to ``table_id`` (of ``rules``; ``None``: asked of
+        the server) from the launcher's notice: its seat, and the table opens."""
+        client = self.client
+        self.start(lambda: client.accept_invitation(table_id, rules),
+                   lambda seat: self.open_table(table_id, "", int(seat)))
 
     def decline(self, invitation: Invitation) -> None:
         """Decline ``invitation`` (it leaves the list)."""
