@@ -8,8 +8,9 @@ screen (Xvfb) when there is no DISPLAY. Linux only (/proc).
 
 Online screens (unless ``--offline``): a ``blockyard serve`` on loopback (an
 SQLite file in a temporary folder) is started, the window signed in on it, and
-measured in the lobby and in a live duel of eu-classic waiting for the
-opponent's move (the opponent, a second account, holds the other seat and does
+measured in the launcher (listening on the player's own connection, with a
+notice of an invitation shown), in the lobby and in a live duel of eu-classic
+waiting for the opponent's move (the opponent, a second account, holds the other seat and does
 nothing; the window reopens on the table at its start, as after a window closed
 mid-duel). Every wait is bounded; the server is stopped at the end.
 
@@ -42,6 +43,9 @@ SEEN = ("import blockyard; from blockyard.frontend.persistence import Settings; 
 
 
 ONLINE_SCREENS = {
+    # signed in: the launcher holds the player's own connection and shows a notice
+    # (an invitation waiting for the player)
+    "launcher, notice": "from blockyard.frontend.app import run; run()",
     "lobby": "from blockyard.frontend import app; "
              "app.BlockyardApp.show_start = lambda self: self.show('lobby'); app.run()",
     # the table is remembered: the window reopens on it (the duel, the opponent idle)
@@ -99,9 +103,10 @@ def local_server() -> Iterator[str]:
             server.wait()
 
 
-def online_player(address: str, table: bool) -> dict[str, str]:
+def online_player(address: str, table: bool, invited: bool = False) -> dict[str, str]:
     """A new account signed in on the server (the window's), and with ``table`` a
-    table of eu-classic it plays at against a second account: the child's
+    table of eu-classic it plays at against a second account, with ``invited`` an
+    invitation of a second account's to a table waiting for it: the child's
     environment."""
     import uuid
 
@@ -118,6 +123,11 @@ def online_player(address: str, table: bool) -> dict[str, str]:
         opponent.sign_in(other, "correct horse")
         opponent.join(created.id)
         env["IDLE_TABLE"] = str(created.id)
+    if invited:
+        inviter = Client(address)
+        other = inviter.create_account(f"idle{uuid.uuid4().hex[:8]}", "correct horse")
+        inviter.sign_in(other, "correct horse")
+        inviter.create_table("eu-classic", private=True, invite=[name])
     return env
 
 
@@ -172,7 +182,8 @@ def main() -> None:
         return
     with local_server() as address:
         for name, call in ONLINE_SCREENS.items():
-            player = online_player(address, table=name != "lobby")
+            player = online_player(address, table=name.startswith("duel"),
+                                   invited=name.startswith("launcher"))
             report(name, measure(call, args.settle, args.seconds, args.language, player))
 
 

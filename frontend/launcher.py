@@ -10,6 +10,13 @@ cannot be played. Keys: ↑/↓ choose (going round at either end, which the foo
 says), Page Up/Down a screenful, Home/End the first/last row; a wheel notch
 scrolls one row. ←/→ change the setting, Enter play, H how to play,
 T statistics, D duel, R replays, C enter a challenge code, S settings, Esc quit.
+
+When a player is signed in, the launcher listens on their own live connection
+(the background thread of :class:`~blockyard.online.PlayerFeed`; the screen
+compares one number a frame) and shows a notice under its title for an
+invitation or a table a followed player opened (:mod:`.online.notices`): O (or
+its Open button) takes the seat in the lobby, which opens the table; X (or
+Dismiss) puts the notice away.
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ import blockyard
 from . import rulewords, theme
 from .i18n import LANGUAGES, N_, _, format_number, language, localise_digits, ngettext
 from .layout import Rect
+from .online.notices import INVITATION, Notice, feed_notices, notice_words
 from .persistence import SavedGame
 from .rulewords import ruleset_description, ruleset_name
 from .text import PIXELS_PER_POINT, Text
@@ -212,25 +220,64 @@ class LauncherView(arcade.View):
                                anchor_x="right", anchor_y="center")
         self.headers: list[arcade.Text] = []
         self.row_height = 80.0
-        # the signed-in player's own live connection: the badge of invitations
+        # the signed-in player's own live connection: the badge of invitations and
+        # the notices (an invitation, a followed player's new table)
         self.feed = app.player_feed() if any(e.family == "online" for e in self.entries) \
             else None
         self.feed_version = -1
         self.invitations = 0
+        self.notices_waiting: list[Notice] = []
+        """The notices not dismissed, the first one shown."""
+        self.live_rect = Rect(0, 0, 0, 0)
+        self.live_text = Text("", 0, 0, theme.TEXT, 13, font_name=theme.FONT,
+                                anchor_y="center")
+        self.live_open = Button(_("Open (O)"), self.open_notice, font_size=13, color="GO")
+        self.live_dismiss = Button(_("Dismiss (X)"), self.dismiss_notice, font_size=13)
         self._take_feed()
         self._layout()
 
     def _take_feed(self) -> bool:
-        """Take the number of pending invitations from the feed; whether it changed."""
+        """Take the number of pending invitations and the notices from the feed;
+        whether they changed."""
         feed = self.feed
         if feed is None or feed.version == self.feed_version:
             return False
         self.feed_version = feed.version
         count = len(feed.invitations or []) if feed.state != "closed" else 0
-        if count == self.invitations:
+        waiting = feed_notices(feed, self.app.feeds.dismissed)
+        if count == self.invitations and waiting == self.notices_waiting:
             return False
-        self.invitations = count
+        self.invitations, self.notices_waiting = count, waiting
         return True
+
+    @property
+    def live_notice(self) -> Notice | None:
+        """The notice shown (``None``: none)."""
+        return self.notices_waiting[0] if self.notices_waiting else None
+
+    def open_notice(self) -> None:
+        """Open the notice shown: the lobby accepts the invitation or takes a seat
+        at the followed player's table, then opens it."""
+        notice = self.live_notice
+        if notice is None:
+            return
+        self.app.feeds.dismissed.add(notice.key)
+        if notice.kind == INVITATION:
+            self.app.show("lobby", accept=notice.table, accept_rules=notice.ruleset_id)
+        else:
+            self.app.show("lobby", join=notice.table, accept_rules=notice.ruleset_id)
+
+    def dismiss_notice(self) -> None:
+        """Put the notice shown away (the next one, if any, shows)."""
+        notice = self.live_notice
+        if notice is None:
+            return
+        self.app.feeds.dismissed.add(notice.key)
+        self.notices_waiting = [n for n in self.notices_waiting if n.key != notice.key]
+        self._layout()
+        invalidate = getattr(self.window, "invalidate", None)
+        if callable(invalidate):
+            invalidate()
 
     def on_update(self, delta_time: float) -> None:
         """An invitation came or went: the badge follows (one number compared a
@@ -291,6 +338,7 @@ class LauncherView(arcade.View):
         self.text_offset = 0.0
         self._layout_header(width, height, scale, pad)
         self._layout_footer(width, scale)
+        self._layout_notice(width, scale)
         if self.notices:
             self.notice_text.font_size = max(MIN_FONT, 12 * scale)
             self.notice_text.width = int(width * 0.9)
@@ -340,6 +388,49 @@ class LauncherView(arcade.View):
         self.challenge_button.place(Rect(width - pad - sizes[2], buttons_y, sizes[2], bh),
                                     13 * scale)
         self.list_top = header_bottom - 8 * scale
+
+    def _layout_notice(self, width: float, scale: float) -> None:
+        """The notice shown, in a bar under the header with its Open and Dismiss
+        buttons (the buttons on a line of their own in a narrow window); the list
+        starts below it."""
+        notice = self.live_notice
+        if notice is None:
+            self.live_rect = Rect(0, 0, 0, 0)
+            self.live_open.visible = self.live_dismiss.visible = False
+            return
+        self.live_open.visible = self.live_dismiss.visible = True
+        margin = max(12.0, width * 0.04)
+        wide = width - 2 * margin
+        size = max(MIN_FONT, 13 * scale)
+        inner, gap = 10 * scale, 8 * scale
+        bh = max(30 * scale, size * PIXELS_PER_POINT * 1.8)
+        bw = [max(90 * scale, b.natural_width(size) + 4 * scale)
+              for b in (self.live_open, self.live_dismiss)]
+        words = notice_words(notice)
+        more = len(self.notices_waiting) - 1
+        if more:
+            words += "  " + _("(+{n} more)").format(n=format_number(more))
+        beside = wide - 2 * inner - sum(bw) - 2 * gap
+        one_line = Text(words, 0, 0, theme.TEXT, size, font_name=theme.FONT, bold=True)
+        own_line = one_line.content_width > beside
+        room = (wide - 2 * inner - 4 * scale) if own_line else beside
+        # over the buttons, on two lines when one is too narrow (a long rules' name)
+        self.live_text = Text(words, 0, 0, theme.TEXT, size, font_name=theme.FONT, bold=True,
+                              anchor_y="center", multiline=True, width=max(40, int(room)))
+        fit_text(self.live_text, room, 2.6 * size * PIXELS_PER_POINT, size, smallest=MIN_FONT)
+        line_h = max(bh, self.live_text.content_height + 8 * scale)
+        height = line_h + (bh + gap if own_line else 0) + 2 * 4 * scale
+        top = self.list_top
+        self.live_rect = r = Rect(margin, top - height, wide, height)
+        text_y = r.top - 4 * scale - line_h / 2
+        self.live_text.position = (round(r.left + inner + 4 * scale), round(text_y))
+        y = (r.bottom + 4 * scale) if own_line else text_y - bh / 2
+        x = r.right - inner - sum(bw) - gap
+        self.live_open.place(Rect(x, y, bw[0], bh), size)
+        self.live_dismiss.place(Rect(x + bw[0] + gap, y, bw[1], bh), size)
+        for label in (self.live_open.text, self.live_dismiss.text):  # at whole pixels
+            label.position = (round(label.x), round(label.y))
+        self.list_top = r.bottom - 8 * scale
 
     def _layout_footer(self, width: float, scale: float) -> None:
         """The key hint at the bottom, wrapped to the window's width, and the "more
@@ -544,6 +635,14 @@ class LauncherView(arcade.View):
         elif self.entries and min(e.rect.bottom for e in self.entries) < self.list_bottom - 1:
             self.more.draw()
         self.title.draw()
+        if self.live_notice is not None:
+            r = self.live_rect
+            arcade.draw_lrbt_rectangle_filled(r.left, r.right, r.bottom, r.top, theme.PANEL)
+            arcade.draw_lrbt_rectangle_filled(r.left, r.left + 5 * self.scale, r.bottom, r.top,
+                                              theme.GO)
+            self.live_text.draw()
+            self.live_open.draw()
+            self.live_dismiss.draw()
         if self.notices:
             self.notice_text.draw()
         self.challenge_button.draw()
@@ -621,6 +720,10 @@ class LauncherView(arcade.View):
         elif self.entries[self.selected].error is not None and symbol in (
                 key.D, key.R, key.T, key.H):
             self.show_unavailable(self.entries[self.selected])
+        elif symbol == key.O and self.live_notice is not None:
+            self.open_notice()
+        elif symbol == key.X and self.live_notice is not None:
+            self.dismiss_notice()
         elif symbol == key.C:
             self.app.prompt_challenge()
         elif symbol == key.L:
@@ -653,6 +756,13 @@ class LauncherView(arcade.View):
         if self.language_button.hit(x, y):
             self.next_language()
             return
+        if self.live_notice is not None:
+            if self.live_open.hit(x, y):
+                self.open_notice()
+                return
+            if self.live_dismiss.hit(x, y):
+                self.dismiss_notice()
+                return
         if y >= self.list_top:
             return
         for i, entry in enumerate(self.entries):

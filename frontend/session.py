@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from blockyard.online import PlayerFeed
     from blockyard.records import RecordStore
 
-    from .online.account import OnlineAccount
+    from .online.account import FeedKeeper, OnlineAccount
     from .persistence import SavedGame, Settings
     from .sound import SoundPlayer
 
@@ -82,6 +82,8 @@ class Launcher(Protocol):
     records: RecordStore
     saves: dict[str, SavedGame]
     notices: list[str]
+    feeds: FeedKeeper
+    """The player's own live connection, and the launcher's notices dismissed."""
 
     def show_launcher(self) -> None: ...
     def show_settings(self, back: Back | None = None) -> None: ...
@@ -111,6 +113,8 @@ class Host(Protocol):
     settings: Settings
     records: RecordStore
     online: OnlineAccount
+    feeds: FeedKeeper
+    """The player's own live connection, and the launcher's notices dismissed."""
 
     def session(self) -> Session: ...
     def player_feed(self) -> PlayerFeed | None: ...

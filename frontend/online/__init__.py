@@ -1,6 +1,7 @@
 """The online screens: Settings → Online (the server and the account), the lobby
-(tables, invitations, players online) and its New table form, a live table
-(waiting for the seats, the duel, the result) and the server's leaderboards.
+(tables, invitations, players online, friends) and its New table form, Friends
+(following players), a live table (waiting for the seats, the duel, the result)
+and the server's leaderboards; the launcher's notices (:mod:`.notices`).
 
 The window-free parts of online play live in core: the HTTP and live-channel
 client (:mod:`blockyard.online`), the channels' messages
@@ -24,6 +25,8 @@ SCREENS = (
            "Settings → Online: the server's address, creating an account, signing in"),
     Screen("lobby", "blockyard.frontend.online.lobby_view:open_lobby",
            "the server's tables, invitations and players online"),
+    Screen("friends", "blockyard.frontend.online.friends_view:open_friends",
+           "the players followed: following one by name, unfollowing, who is online"),
     Screen("play-now", "blockyard.frontend.online.playnow_view:open_play_now",
            "Play now: waiting in the server's pool for an opponent, then their table"),
     Screen("rated-leaderboard", "blockyard.frontend.online.ratings_view:open_rated_leaderboard",

@@ -104,11 +104,14 @@ class OnlineAccount:
 class FeedKeeper:
     """The signed-in player's own live connection (pending invitations, players
     online): :meth:`feed` starts it when a player is signed in, starts it again
-    for another account or server and closes it when signed out."""
+    for another account or server and closes it when signed out. The notices the
+    player dismissed in the launcher (:attr:`dismissed`, each a notice's
+    ``(kind, table)``) are kept with the connection they came on."""
 
     def __init__(self) -> None:
         self.current: PlayerFeed | None = None
         self.key: tuple[str, str] | None = None  # the server and token it is for
+        self.dismissed: set[tuple[str, int]] = set()
 
     def feed(self, account: OnlineAccount) -> PlayerFeed | None:
         """The connection of ``account`` as it is now; ``None`` when not signed in
@@ -116,6 +119,7 @@ class FeedKeeper:
         key = (account.server, account.token) if account.signed_in else None
         if key != self.key:
             self.close()
+            self.dismissed = set()
             if key is not None:
                 try:
                     self.current = Client(account.server, account.token).feed()

@@ -10,14 +10,21 @@ opens the table. The invitations and the players online are the ones the
 player's own live connection (:class:`~blockyard.online.PlayerFeed`) holds: the
 server pushes them as they change, the screen compares one number a frame.
 
+Friends: the line under the players online names the followed players online
+(the feed's ``friends``, pushed as they come and go); a table a followed player
+opened (the feed's ``opened``) is fetched at once, listed first and marked with
+a star, in green; Friends (F) lists the players followed, follows one by
+name and unfollows. The launcher's notices open a table through the lobby too
+(``accept`` an invitation, ``join`` a followed player's table).
+
 Play now (P) enters the server's pool for the rules its button names (←/→
 choose them) and waits there for an opponent of a close rating; the lobby lists
 each table as rated or friendly, with each seat's rating.
 
 Keys: ↑/↓ (or Tab) move through the invitations' buttons, the tables and the
 buttons, Enter chooses, P play now, ←/→ Play now's rules, N new table, J join by
-code (Ctrl+V pastes in the code field), B leaderboards, R rated leaderboard, F5
-refreshes, Esc back.
+code (Ctrl+V pastes in the code field), F friends, B leaderboards, R rated
+leaderboard, F5 refreshes, Esc back.
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ import arcade
 import blockyard
 from blockyard.falling import FallingGame
 from blockyard.online import (
+    TABLE_FULL,
     WRONG_CODE,
     Client,
     Invitation,
@@ -45,7 +53,7 @@ from ..i18n import _, format_number
 from ..layout import Rect
 from ..rulewords import ruleset_name
 from ..screens import to_screen
-from ..text import Text
+from ..text import PIXELS_PER_POINT, Text
 from ..widgets import (
     Button,
     fit_text,
@@ -56,6 +64,7 @@ from ..widgets import (
     screen_scale,
 )
 from .errors import online_error_text
+from .notices import INVITATION, OPENED
 from .ratingwords import named_rating, table_kind
 from .settings_view import BackgroundScreen
 
@@ -64,6 +73,8 @@ if TYPE_CHECKING:
     from .account import OnlineAccount
 
 MAX_ROWS = 8
+ROW_FONT = 9.0
+"""The smallest font size (points: 12 pixels) of a table's row in the list."""
 REFRESH_SECONDS = 10.0
 """How often the lobby fetches the open tables again on its own (tables open,
 fill and finish while the player looks: one small request, then one frame)."""
@@ -92,6 +103,25 @@ def table_rulesets() -> list[tuple[str, str]]:
     return out
 
 
+def elide(text: Text, width: float, after: str = "") -> Text:
+    """Shorten ``text`` with an ellipsis until it is at most ``width`` pixels wide
+    (a long name: cut, not shrunk to an unreadable size); ``after`` is kept whole
+    behind it (a row's status after its seats)."""
+    words = text.text.removesuffix(after) if after else text.text
+    if text.content_width <= width:
+        return text
+    low, high = 0, len(words)
+    while low < high:  # the longest beginning that fits with the ellipsis
+        middle = (low + high + 1) // 2
+        text.text = words[:middle].rstrip() + "…" + after
+        if text.content_width <= width:
+            low = middle
+        else:
+            high = middle - 1
+    text.text = words[:low].rstrip() + "…" + after
+    return text
+
+
 def others_online(feed: PlayerFeed, me: str) -> list[str]:
     """The players online by ``feed``, without the player ``me``."""
     return [name for name in feed.players or [] if name.lower() != me.lower()]
@@ -116,7 +146,10 @@ class LobbyView(BackgroundScreen):
                  feed: PlayerFeed | None = None,
                  play_now: Callable[[str], None] | None = None,
                  rated_board: Callable[[str], None] | None = None,
-                 ruleset_id: str = "") -> None:
+                 ruleset_id: str = "",
+                 friends: Callable[[], None] | None = None,
+                 accept: int | None = None, join: int | None = None,
+                 rules: str | None = None) -> None:
         super().__init__()
         self.play_now_call = play_now
         self.rated_board_call = rated_board
@@ -134,6 +167,10 @@ class LobbyView(BackgroundScreen):
         self.invitations: list[Invitation] = []
         self.players: list[str] = []
         """The other players online (the feed's, without this player)."""
+        self.friends: list[str] = []
+        """The followed players online (the feed's ``friends``)."""
+        self.opened: dict[int, str] = {}
+        """The public tables followed players opened: table → the player's name."""
         self.invite_rows: list[tuple[Rect, Text, Button, Button]] = []
         self.selected = 0
         self.play_button = Button("", self.play_now, font_size=16, color="GO")
@@ -147,10 +184,13 @@ class LobbyView(BackgroundScreen):
         self.boards_button.visible = leaderboards is not None
         self.rated_button = Button(_("Rated leaderboard"), self.rated_board, font_size=16)
         self.rated_button.visible = rated_board is not None and bool(self.rulesets)
+        self.friends_call = friends
+        self.friends_button = Button(_("Friends"), self.show_friends, font_size=16)
+        self.friends_button.visible = friends is not None
         self.back_button = Button(_("Back"), back, font_size=16)
         self.buttons = [self.play_button, self.new_button, self.join_button,
-                        self.refresh_button, self.boards_button, self.rated_button,
-                        self.sign_in_button, self.back_button]
+                        self.friends_button, self.refresh_button, self.boards_button,
+                        self.rated_button, self.sign_in_button, self.back_button]
         self.title = Text(_("Play online"), 0, 0, theme.TEXT, 28, font_name=theme.FONT,
                           bold=True, anchor_x="center", anchor_y="center")
         self.status = Text("", 0, 0, theme.MUTED, 14, font_name=theme.FONT, anchor_x="center",
@@ -159,35 +199,74 @@ class LobbyView(BackgroundScreen):
                                  anchor_x="center", anchor_y="center", multiline=True,
                                  width=400, align="center")
         self.hint = Text(
-            _("↑↓ choose  Enter open  P play now  ←→ its rules  N new  J join  "
+            _("↑↓ choose  Enter open  P play now  ←→ its rules  N new  J join  F friends  "
               "B leaderboards  R rated  F5 refresh  Esc back"),
             0, 0, theme.MUTED, 12, font_name=theme.FONT, anchor_x="center",
                          anchor_y="bottom", multiline=True, width=400, align="center")
         self.online_text = Text("", 0, 0, theme.MUTED, 13, font_name=theme.FONT,
                                 anchor_x="center", anchor_y="center")
+        self.friends_text = Text("", 0, 0, theme.MUTED, 13, font_name=theme.FONT,
+                                 anchor_x="center", anchor_y="center")
         self.rows: list[tuple[Rect, list[Text]]] = []
         self.since_load = 0.0  # seconds since the tables were last fetched
+        self.fetch_opened = False  # a followed player's table came: the tables again
         self._take_feed()
         self._layout()
-        self.load()
+        if accept is not None and self.account.signed_in:  # a launcher's notice
+            self.accept_table(accept, rules)
+        elif join is not None and self.account.signed_in:
+            self.join_table(join, rules)
+        else:
+            self.load()
 
     def _take_feed(self) -> bool:
-        """Take the feed's invitations and players online; whether they changed."""
+        """Take the feed's invitations, players online, friends online and the
+        tables followed players opened; whether they changed."""
         feed = self.feed
         if feed is None or feed.version == self.feed_version:
             return False
         self.feed_version = feed.version
         self.invitations = list(feed.invitations or [])
         self.players = others_online(feed, self.account.name)
+        self.friends = list(getattr(feed, "friends", None) or [])
+        opened = {o.table: o.name for o in getattr(feed, "opened", None) or []}
+        if set(opened) - set(self.opened) - {t.id for t in self.tables}:
+            self.fetch_opened = True
+        self.opened = opened
+        self._order_tables()
         return True
+
+    def _order_tables(self) -> None:
+        """The tables followed players opened first, the others as the server
+        listed them."""
+        self.tables.sort(key=lambda t: t.id not in self.opened)
 
     def on_update(self, delta_time: float) -> None:
         super().on_update(delta_time)
         if self._take_feed():  # something was pushed: shown at once
             self._layout()
         self.since_load += delta_time
-        if self.since_load >= REFRESH_SECONDS and self.pending is None:
+        if self.pending is None and (self.since_load >= REFRESH_SECONDS or self.fetch_opened):
             self.load(quiet=True)
+
+    def show_friends(self) -> None:
+        """The players followed (Friends, F)."""
+        if self.friends_call is not None and not self._need_account():
+            self.friends_call()
+
+    def join_table(self, table_id: int, rules: str | None = None) -> None:
+        """Take a free seat at ``table_id`` and open it (a followed player's table,
+        from the launcher's notice); a table full by now is watched."""
+        client = self.client
+
+        def failed(exc: OnlineError) -> bool:
+            if exc.kind != TABLE_FULL:
+                return False
+            self.open_table(table_id, "", None)
+            return True
+
+        self.start(lambda: client.join(table_id, ruleset_id=rules),
+                   lambda seat: self.open_table(table_id, "", int(seat)), failed)
 
     @property
     def invite_buttons(self) -> list[Button]:
@@ -202,6 +281,13 @@ class LobbyView(BackgroundScreen):
         client = self.client
         self.start(lambda: client.accept_invitation(invitation.table, invitation.ruleset_id),
                    lambda seat: self.open_table(invitation.table, "", int(seat)))
+
+    def accept_table(self, table_id: int, rules: str | None = None) -> None:
+        """Accept the invitation to ``table_id`` (of ``rules``; ``None``: asked of
+        the server) from the launcher's notice: its seat, and the table opens."""
+        client = self.client
+        self.start(lambda: client.accept_invitation(table_id, rules),
+                   lambda seat: self.open_table(table_id, "", int(seat)))
 
     def decline(self, invitation: Invitation) -> None:
         """Decline ``invitation`` (it leaves the list)."""
@@ -226,9 +312,11 @@ class LobbyView(BackgroundScreen):
         if self.pending is not None:
             return
         self.since_load = 0.0
+        self.fetch_opened = False
 
         def done(tables: list[TableInfo]) -> None:
-            self.tables = tables[:MAX_ROWS]
+            # the tables followed players opened are listed first: never cut off
+            self.tables = sorted(tables, key=lambda t: t.id not in self.opened)[:MAX_ROWS]
             self.selected = min(self.selected, max(0, self.focus_count - 1))
             if not tables and not quiet:
                 self.say(_("No open tables: start one with New table."))
@@ -343,6 +431,8 @@ class LobbyView(BackgroundScreen):
         fit_text(self.status, wide, 24 * scale, 14 * scale, smallest=8.0)
         self.online_text.position = (width / 2, height - 104 * scale)
         self._online_words(wide, 13 * scale)
+        self.friends_text.position = (width / 2, height - 124 * scale)
+        self._friends_words(wide, 13 * scale)
         self.hint.width = int(width - 16)
         self.hint.font_size = max(9.0, 12 * scale)
         self.hint.position = (width / 2, 4 * scale)
@@ -368,7 +458,8 @@ class LobbyView(BackgroundScreen):
         self.message_text.position = (width / 2, y + 20 * scale)
         self.message_box = (wide, 40 * scale, 14 * scale)
         self.fit_message(self.message_text)
-        top, bottom = height - (120 if self.online_text.text else 100) * scale, y + 44 * scale
+        above = 100 + (20 if self.online_text.text else 0) + (20 if self.friends_text.text else 0)
+        top, bottom = height - above * scale, y + 44 * scale
         rh = max(30 * scale, min(56 * scale, (top - bottom) / max(1, MAX_ROWS)))
         top = self._layout_invitations(left, top, wide, rh, scale)
         self.rows = []
@@ -376,29 +467,84 @@ class LobbyView(BackgroundScreen):
             rect = Rect(left, top - (i + 1) * rh, wide, rh - 4 * scale)
             if rect.bottom < bottom:
                 break
-            seats = ", ".join(
-                named_rating(s, table.ratings[n] if n < len(table.ratings) else None)
-                if s else _("free seat") for n, s in enumerate(table.seats))
-            words = {"waiting": _("waiting"), "playing": _("playing"),
-                     "finished": _("finished")}
-            name = Text(ruleset_title(table.ruleset_id), rect.left + 10 * scale, rect.center_y,
-                        theme.TEXT, 15 * scale, font_name=theme.FONT, bold=True,
-                        anchor_y="center")
-            fit_text(name, rect.width * 0.38, rect.height, 15 * scale, smallest=8.0)
-            status = f"{words.get(table.status, table.status)} · {table_kind(table.rated)}"
-            detail = Text(f"{seats} · {status}", rect.right - 10 * scale, rect.center_y,
-                          theme.MUTED, 13 * scale, font_name=theme.FONT, anchor_x="right",
-                          anchor_y="center")
-            fit_text(detail, rect.width * 0.58, rect.height, 13 * scale, smallest=8.0)
-            if detail.content_width > rect.width * 0.58:  # the seats over the status
-                detail = Text(f"{seats}\n{status}", rect.right - 10 * scale, rect.center_y,
-                              theme.MUTED, 13 * scale, font_name=theme.FONT,
-                              anchor_x="right", anchor_y="center", multiline=True,
-                              width=int(rect.width * 0.58), align="right")
-                fit_text(detail, rect.width * 0.58, rect.height, 13 * scale, smallest=7.0)
-            self.rows.append((rect, [name, detail]))
+            texts = self._table_texts(table, rect, scale)
+            for text in texts:  # at whole pixels: at half ones a glyph row is lost
+                text.position = (round(text.x), round(text.y))
+            self.rows.append((rect, texts))
         self.selected = min(self.selected, max(0, self._count() - 1))
         self.refresh()
+
+    def _table_texts(self, table: TableInfo, rect: Rect, scale: float) -> list[Text]:
+        """A table's row: its rules on the left (starred when a followed player
+        opened it), its seats and status on the right, never
+        below :data:`ROW_FONT` points: the seats over the status when one line is
+        too narrow, and what still does not fit shortened with an ellipsis (long
+        names of many seats fell to 7 points)."""
+        seats = ", ".join(
+            named_rating(s, table.ratings[n] if n < len(table.ratings) else None)
+            if s else _("free seat") for n, s in enumerate(table.seats))
+        words = {"waiting": _("waiting"), "playing": _("playing"),
+                 "finished": _("finished")}
+        title = ruleset_title(table.ruleset_id)
+        friend = self.opened.get(table.id)
+        if friend is not None:  # starred (the row's edge green); the friend is in the seats
+            title = "★ " + title
+        least = max(ROW_FONT, 11 * scale)
+        name = Text(title, rect.left + 10 * scale, rect.center_y,
+                    theme.TEXT, 15 * scale,
+                    font_name=theme.FONT, bold=True, anchor_y="center")
+        fit_text(name, rect.width * 0.38, rect.height, 15 * scale, smallest=least)
+        elide(name, rect.width * 0.38)
+        status = f"{words.get(table.status, table.status)} · {table_kind(table.rated)}"
+        room = rect.width * 0.58
+        size = 13 * scale
+        detail = Text(f"{seats} · {status}", rect.right - 10 * scale, rect.center_y,
+                      theme.MUTED, size, font_name=theme.FONT, anchor_x="right",
+                      anchor_y="center")
+        fit_text(detail, room, rect.height, size, smallest=least)
+        if detail.content_width <= room:
+            return [name, detail]
+        # the seats over the status, each line at a readable size, shortened if need be;
+        # a row too low for two lines keeps one, its seats shortened before the status
+        line = max(least, min(size, rect.height / 2 / PIXELS_PER_POINT / 1.25))
+        upper = Text(seats, rect.right - 10 * scale, rect.center_y + 1, theme.MUTED, line,
+                     font_name=theme.FONT, anchor_x="right", anchor_y="bottom")
+        lower = Text(status, rect.right - 10 * scale, rect.center_y - 1, theme.MUTED, line,
+                     font_name=theme.FONT, anchor_x="right", anchor_y="top")
+        if upper.content_height + lower.content_height > rect.height + 1:
+            detail.font_size = least  # too low for two lines (Devanagari is taller)
+            return [name, elide(detail, room, f" · {status}")]
+        elide(upper, room)
+        elide(lower, room)
+        both = Text(f"{upper.text}\n{lower.text}", rect.right - 10 * scale, rect.center_y,
+                    theme.MUTED, line, font_name=theme.FONT, anchor_x="right",
+                    anchor_y="center", multiline=True, width=int(room) + 2, align="right")
+        return [name, both]
+
+    def _friends_words(self, wide: float, size: float) -> None:
+        """The line of the followed players online (as many names as fit, then
+        how many more)."""
+        text = self.friends_text
+        if self.feed is None or not self.account.signed_in \
+                or getattr(self.feed, "friends", None) is None:
+            text.text = ""
+            return
+        if not self.friends:
+            text.text = _("No friends online.")
+            fit_text(text, wide, 22 * size, size, smallest=8.0)
+            return
+        shown = len(self.friends)
+        while True:
+            names = ", ".join(self.friends[:shown])
+            rest = len(self.friends) - shown
+            if rest:
+                names += " " + _("+{n} more").format(n=format_number(rest))
+            text.text = _("Friends online: {names}").format(names=names)
+            fit_text(text, wide, 22 * size, size, smallest=max(8.0, size * 0.8))
+            if text.content_width <= wide or shown <= 1:
+                break
+            shown -= 1
+        elide(text, wide)
 
     def _online_words(self, wide: float, size: float) -> None:
         """The line of the players online: as many names as fit, then how many more."""
@@ -467,6 +613,8 @@ class LobbyView(BackgroundScreen):
         self.status.draw()
         if self.online_text.text:
             self.online_text.draw()
+        if self.friends_text.text:
+            self.friends_text.draw()
         invite_buttons = self.invite_buttons
         for rect, text, _accept, _decline in self.invite_rows:
             arcade.draw_lrbt_rectangle_filled(rect.left, rect.right, rect.bottom, rect.top,
@@ -483,9 +631,10 @@ class LobbyView(BackgroundScreen):
             chosen = first + i == self.selected
             arcade.draw_lrbt_rectangle_filled(rect.left, rect.right, rect.bottom, rect.top,
                                               theme.PANEL_HOVER if chosen else theme.PANEL)
-            if chosen:
+            if chosen or self.tables[i].id in self.opened:  # a followed player's: green
                 arcade.draw_lrbt_rectangle_filled(rect.left, rect.left + 5 * self.scale,
-                                                  rect.bottom, rect.top, theme.ACCENT)
+                                                  rect.bottom, rect.top,
+                                                  theme.ACCENT if chosen else theme.GO)
             for text in texts:
                 text.draw()
         self.message_text.draw()
@@ -546,6 +695,9 @@ class LobbyView(BackgroundScreen):
             return
         elif symbol == key.J:
             self.join_by_code()
+        elif symbol == key.F and self.friends_button.visible:
+            self.show_friends()
+            return
         elif symbol == key.B and self.boards_button.visible:
             self.boards_button.action()
             return
@@ -890,11 +1042,17 @@ class NewTableView(BackgroundScreen):
                 return
 
 
-def open_lobby(host: Host) -> LobbyView:
+def open_lobby(host: Host, accept: int | None = None, join: int | None = None,
+               accept_rules: str | None = None) -> LobbyView:
     """The lobby of the server set in Settings → Online (the launcher's entry): a
     table chosen opens as ``"table"``, Sign in as ``"online-settings"`` (and back
-    here), Leaderboards as ``"leaderboard"`` of the ruleset last played."""
+    here), Leaderboards as ``"leaderboard"`` of the ruleset last played, Friends
+    as ``"friends"``. From a launcher's notice: ``accept`` the invitation to that
+    table, or ``join`` a followed player's table (``accept_rules``: its ruleset),
+    which then opens."""
     def open_table(table_id: int, code: str, _seat: int | None) -> None:
+        # a table the player goes to is no longer news in the launcher
+        host.feeds.dismissed.update({(INVITATION, table_id), (OPENED, table_id)})
         host.show("table", table_id=table_id, code=code)  # the table says the seat
 
     def play_now(ruleset_id: str) -> None:
@@ -910,7 +1068,9 @@ def open_lobby(host: Host) -> LobbyView:
                                             ruleset_id=host.settings.last_ruleset or "",
                                             back=lobby),
                      feed=host.player_feed(), play_now=play_now, rated_board=rated_board,
-                     ruleset_id=host.settings.last_ruleset or "")
+                     ruleset_id=host.settings.last_ruleset or "",
+                     friends=to_screen(host, "friends", back=lobby), accept=accept, join=join,
+                     rules=accept_rules)
 
 
 __all__ = ["LobbyView", "NewTableView", "open_lobby", "table_rulesets"]
