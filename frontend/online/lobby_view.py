@@ -504,8 +504,10 @@ class LobbyView(BackgroundScreen):
         fit_text(detail, room, rect.height, size, smallest=least)
         if detail.content_width <= room:
             return [name, detail]
-        # the seats over the status, each line at a readable size, shortened if need be;
-        # a row too low for two lines keeps one, its seats shortened before the status
+        # the seats over the status, each line at a readable size, in the room the
+        # rules' name leaves, shortened if need be; a row too low for two lines keeps
+        # one, its seats shortened before the status
+        room = max(room, rect.width - name.content_width - 30 * scale)
         line = max(least, min(size, rect.height / 2 / PIXELS_PER_POINT / 1.25))
         upper = Text(seats, rect.right - 10 * scale, rect.center_y + 1, theme.MUTED, line,
                      font_name=theme.FONT, anchor_x="right", anchor_y="bottom")
