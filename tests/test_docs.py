@@ -294,3 +294,14 @@ def test_the_install_checker_finds_a_bare_install_from_pypi():
         ("$(echo dist/blockyard-*.whl)", "gym")]
     assert not any(s in said[0][2] for s in FROM_AN_INDEX_SAID)
     assert any(s in said[1][2] for s in FROM_AN_INDEX_SAID)
+
+
+def test_the_operators_examples_name_this_builds_schema_revision():
+    # docs/online.md shows the readiness answer as "the revision of this build" and
+    # the upgrade's line: a migration added later must move them on
+    from blockyard.server.db import head_revision
+
+    text = (ROOT / "docs" / "online.md").read_text(encoding="utf-8")
+    newest = head_revision()
+    assert f'"schema_revision": "{newest}"}}` (the revision of this build)' in text
+    assert f"already at {newest}, the newest revision" in text

@@ -8,8 +8,9 @@ sends nothing, or sends its headers one byte a second (slowloris), holds its
 connection for ever. :class:`TimedH11Protocol` gives every request
 :data:`HEADER_SECONDS` from the connection's start (or the end of the previous
 answer) to send its headers whole, then :data:`BODY_SECONDS` to send its body;
-past either the connection is closed. A WebSocket upgrade leaves this protocol
-at its headers, so the deadline stops there.
+past either the connection is closed. A WebSocket upgrade hands the connection
+to the WebSocket protocol once its headers are in: the deadline stops there for
+good (the socket is the WebSocket's from then on, and lives as long as it does).
 
 Both can be set for a deployment (``BLOCKYARD_SERVER_HEADER_SECONDS``,
 ``BLOCKYARD_SERVER_BODY_SECONDS``: :func:`deadlines`), read as each connection
@@ -50,6 +51,8 @@ class TimedH11Protocol(H11Protocol):
 
     deadline: asyncio.TimerHandle | None = None
     waiting_for = "headers"
+    upgraded = False
+    """Whether the connection went on as a WebSocket (no deadline any more)."""
     seconds = (HEADER_SECONDS, BODY_SECONDS)
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
@@ -60,6 +63,14 @@ class TimedH11Protocol(H11Protocol):
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
         self._follow()
+
+    def handle_websocket_upgrade(self, event: h11.Request) -> None:
+        # the transport is the WebSocket's from now on: a deadline left armed here
+        # would close a live connection (h11 still says the upgrade request's body
+        # is to come) and keep this protocol, its request and scope, in memory
+        self.upgraded = True
+        self._expect(None)
+        super().handle_websocket_upgrade(event)
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
@@ -72,7 +83,8 @@ class TimedH11Protocol(H11Protocol):
     def _follow(self) -> None:
         """Move the deadline on with what the client has sent whole so far."""
         state = self.conn.their_state
-        if self.transport.is_closing() or state not in (h11.IDLE, h11.SEND_BODY):
+        if self.upgraded or self.transport.is_closing() \
+                or state not in (h11.IDLE, h11.SEND_BODY):
             self._expect(None)  # the request is in (or switched protocol): no deadline
         elif state is h11.IDLE and self.waiting_for != "headers":
             self._expect("headers")

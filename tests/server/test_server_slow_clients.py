@@ -9,12 +9,14 @@ the defaults themselves are checked where they are read."""
 
 from __future__ import annotations
 
+import json
 import socket
 import time
 from collections.abc import Iterator
 
 import pytest
 from server_support import Server, start_server
+from test_server_tables import live, new_table, until
 
 from blockyard.server import slowclients
 
@@ -122,3 +124,18 @@ def test_a_prompt_client_is_answered_on_one_connection(served_as_deployed: Serve
                 answer += chunk
             assert answer.startswith(b"HTTP/1.1 200")
 
+
+
+def test_a_live_connection_outlives_the_request_deadlines(served: Server) -> None:
+    # the WebSocket upgrade ends the HTTP request's deadlines: a table's socket open
+    # longer than both (here 2 s and 3 s; by default 10 s and 60 s, when every live
+    # connection was cut and reconnected) is still answered, on the same connection
+    _, token = served.account("outlives")
+    table = new_table(served, token)
+    with live(served, table["id"], token) as socket:
+        assert until(socket, "table")["id"] == table["id"]
+        # the behaviour under test is time passing on the server's own event loop
+        # (its network deadlines run on loop.call_later, not on a clock we could move)
+        time.sleep(HEADER_SECONDS + BODY_SECONDS + 1)
+        socket.send(json.dumps({"type": "probe"}))
+        assert until(socket, "refused")["kind"] == "malformed"
