@@ -151,6 +151,7 @@ class Outbox:
             except Exception:  # the connection is gone: its reader ends it
                 self._waiting.clear()
                 break
+        self._waiting = None  # an idle connection holds no queue (a deque is 0.6 kB)
         if self._close is not None:
             code, reason = self._close
             self._started = False  # nothing more is written
