@@ -4,7 +4,8 @@ the server through blockyard.online: a player who leaves mid-round is shown
 "left" on their board and in the result, a tray duel finished here names whom
 it waits for, a phrase said is heard in the window's own language (and sent by
 F1–F4), too many are refused politely, M mutes, and the window's focus is told
-to the table."""
+to the table; the presence marks fit at the reference sizes in every language,
+and a falling game's live screen does the same (a channel the test feeds)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,12 @@ from online_support import (
 )
 
 from blockyard.frontend import theme
-from blockyard.frontend.online.table_view import LiveDuelView, presence_words
+from blockyard.frontend.online.table_view import (
+    LiveDuelView,
+    LiveFallingView,
+    live_view,
+    presence_words,
+)
 from blockyard.tablesession import TableSession
 
 
@@ -166,3 +172,56 @@ def test_the_presence_marks_fit_their_boards_in_every_language(ui, english, size
                 assert mark.y + mark.content_height / 2 <= view.reserve_bottom
             if len(seats) == 2 and code == "de":
                 ui.screenshot().save(f"/tmp/seats/marks-{code}-{width}.png")
+
+
+class FedLive(QuietLive):
+    """A live table the test feeds (what it queues is polled) and that keeps the
+    phrases and focus changes the window sends."""
+
+    def __init__(self):
+        self.queued = []
+        self.said = []
+        self.windows = []
+
+    def poll(self):
+        out, self.queued = self.queued, []
+        return out
+
+    def act(self, action):
+        return True
+
+    def say(self, phrase):
+        self.said.append(phrase)
+        return True
+
+    def window(self, state):
+        self.windows.append(state)
+        return True
+
+
+def test_a_falling_table_marks_who_is_there_and_hears_and_says_phrases(ui, english):
+    ui.app.set_language("es")
+    ui.app.show_launcher()
+    ui.pump(1)
+    channel = FedLive()
+    table = TableSession(channel, "me", "")
+    table.take({"type": "table", "id": 12, "ruleset_id": "sudoku-bloxx", "seed": 5,
+                "seats": ["me", "you"], "status": "playing", "round": 1,
+                "presence": ["present", "present"], "waiting_for": [0, 1]})
+    view = live_view(ui.app.session(), table, lambda: None)
+    assert isinstance(view, LiveFallingView)
+    ui.window.show_view(view)
+    ui.pump(2)
+    assert view.band_marks[0].text == ""
+    channel.queued += [{"type": "seats", "presence": ["present", "away"],
+                        "waiting_for": [0, 1]},
+                       {"type": "said", "seat": 1, "name": "you", "phrase": "thanks"}]
+    pump_until(ui, lambda: view.band_marks[0].text == "ausente")
+    ui.pump(2)
+    assert mark_shown(ui, view) and view.band_marks[0].font_size >= 9
+    assert view.message == "you: ¡Gracias!"
+    ui.key("F4")  # the falling game's own keys are not these
+    pump_until(ui, lambda: channel.said == ["thanks"])
+    assert view.message == "Tú: ¡Gracias!"
+    ui.key("m")
+    pump_until(ui, lambda: table.muted == {"you"})
