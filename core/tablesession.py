@@ -11,6 +11,15 @@ say as facts: names, numbers, kinds. It never words anything for a player —
 the window says "bob left the table." from :attr:`TableSession.left`, and a
 refusal from its ``kind`` — so it holds no language and no screen.
 
+Who is there comes from the server too: each seat's presence
+(:attr:`TableSession.presence`), whom the table waits for
+(:attr:`TableSession.waiting_for`), the seats of the result that left rather
+than finished (:attr:`TableSession.left_seats`), and the quick phrases heard
+(:class:`Heard`, taken by the window with :meth:`TableSession.take_heard`, as
+ids it words itself). :meth:`TableSession.say` and :meth:`TableSession.window`
+go out through the channel; :meth:`TableSession.mute` through the account's
+client.
+
 The server is the judge: a move the server accepted is applied to the seat's
 game here (:func:`blockyard.online.mirror_move`); a mirror that goes another
 way (other plugins or rules here) is noted once per round in
@@ -34,12 +43,13 @@ import logging
 import os
 import time
 import tomllib
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
-from . import paths
+from . import paths, protocol
 from .errors import IllegalMove, PluginError
 from .falling import FallingGame
 from .files import write_atomically
@@ -91,6 +101,10 @@ class TableChannel(Protocol):
 
     def rematch(self) -> bool: ...
 
+    def say(self, phrase: str) -> bool: ...
+
+    def window(self, state: str) -> bool: ...
+
     def close(self) -> None: ...
 
 
@@ -111,6 +125,21 @@ class Divergence:
 
     seat: int
     how: str
+
+
+@dataclass(frozen=True, slots=True)
+class Heard:
+    """A quick phrase another player said at the table: their ``seat`` and
+    ``name``, and the ``phrase`` id (one of :data:`blockyard.protocol.PHRASES`;
+    the window says it in its own language)."""
+
+    seat: int
+    name: str
+    phrase: str
+
+
+MAX_HEARD = 20
+"""The most phrases heard kept for the window to take (the oldest dropped)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,8 +165,10 @@ class TableSession:
 
     def __init__(self, live: TableChannel, name: str, code: str = "", server: str = "",
                  check: Callable[[Provenance, str], Mismatch | None] | None = None, *,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 mute: Callable[[str], None] | None = None) -> None:
         self.live = live
+        self.muter = mute  # the account's mute call (Client.mute), if signed in
         self.name = name
         self.code = code  # the table's code as players share it (ID-CODE), if known
         self.server = server  # the server's address as the player set it
@@ -195,6 +226,22 @@ class TableSession:
         self.changes: list[RatingChange] | None = None
         """Each seat's rating change in the round's result (``None``: no result
         yet, or a friendly table)."""
+        self.presence: list[str | None] = []
+        """Who is there, per seat, as the server last said (one of
+        :data:`blockyard.protocol.PRESENCE_STATES`; ``None``: a free seat, or not
+        said: a server before it)."""
+        self.waiting_for: list[int] = []
+        """The seats whose game is not finished at a playing table, as the server
+        last said (whom a seat that finished waits for)."""
+        self.left_seats: list[int] = []
+        """The seats of the round's result whose player left rather than finished
+        (empty before the result)."""
+        self.heard: deque[Heard] = deque(maxlen=MAX_HEARD)
+        """The quick phrases heard and not yet taken by the window
+        (:meth:`take_heard`)."""
+        self.muted: set[str] = set()
+        """The players muted from this table (their phrases no longer kept here;
+        the server stops sending them once :meth:`mute` reached it)."""
 
     @property
     def table_id(self) -> int:
@@ -254,11 +301,15 @@ class TableSession:
             self.refusal = Refused(str(message.get("kind", "")), str(message.get("reason", "")))
             LOG.warning("online: refused by the table: %s (kind %s)", self.refusal.reason,
                         self.refusal.kind)
-            if self.my_refusal is not None:
+            # too many quick phrases: no action of the game was refused
+            if self.my_refusal is not None and self.refusal.kind != "too-many":
                 self.my_refusal()
         elif kind == "result":
             self.result = message
             self.status = "finished"
+            left = message.get("left")
+            self.left_seats = sorted({s for s in left if _seat_number(s, len(self.seats))}) \
+                if isinstance(left, list) else []
             try:
                 self.changes = rating_changes(message)
             except OnlineError:  # malformed: the result without its changes
@@ -270,6 +321,81 @@ class TableSession:
                 self.clock = (float(elapsed), self.now())
         elif kind == "connection":
             self._take_connection(message)
+        elif kind == "seats":
+            self._take_seats(message)
+        elif kind == "said":
+            self._take_said(message)
+
+    def _take_seats(self, message: dict[str, Any]) -> None:
+        """Who is there (a ``table`` or ``seats`` message): each seat's presence and
+        whom the table waits for; a seat's player who comes to have left is
+        :attr:`left`."""
+        count = len(self.seats)
+        states = message.get("presence")
+        if isinstance(states, list):
+            before = self.presence
+            self.presence = [s if s in protocol.PRESENCE_STATES else None
+                             for s in states[:count]]
+            self.presence += [None] * (count - len(self.presence))
+            for seat, state in enumerate(self.presence):
+                was = before[seat] if seat < len(before) else None
+                name = self.player_name(seat)
+                if state == "left" and was != "left" and name and name != self.name:
+                    self.left = name
+        waiting = message.get("waiting_for")
+        if isinstance(waiting, list):
+            self.waiting_for = sorted({s for s in waiting if _seat_number(s, count)})
+
+    def _take_said(self, message: dict[str, Any]) -> None:
+        seat, name, phrase = message.get("seat"), message.get("name"), message.get("phrase")
+        if not _seat_number(seat, len(self.seats)) or not isinstance(name, str) \
+                or phrase not in protocol.PHRASES:
+            return  # a phrase this client has no words for is not kept
+        if name in self.muted:
+            return  # sent before the server knew of the mute
+        assert isinstance(seat, int) and isinstance(phrase, str)
+        self.heard.append(Heard(seat, name[:MAX_NAME], phrase))
+
+    def take_heard(self) -> list[Heard]:
+        """The phrases heard since the last call, oldest first (then forgotten)."""
+        out = list(self.heard)
+        self.heard.clear()
+        return out
+
+    def seat_presence(self, seat: int) -> str | None:
+        """Who is there at ``seat`` as the server said (``None``: a free seat, or
+        not said)."""
+        return self.presence[seat] if 0 <= seat < len(self.presence) else None
+
+    def waiting_names(self) -> list[str]:
+        """The names of the players the table waits for (their game not finished),
+        but this player's."""
+        names = (self.player_name(seat) for seat in self.waiting_for if seat != self.me)
+        return [name for name in names if name]
+
+    def say(self, phrase: str) -> bool:
+        """Say a quick phrase (one of :data:`blockyard.protocol.PHRASES`) to the
+        table; False when not connected now (nothing is sent) or watching (a
+        spectator may not speak)."""
+        if self.me is None:
+            return False
+        return bool(self.live.say(phrase))
+
+    def window(self, state: str) -> bool:
+        """Tell the table the window went to the background (``"away"``) or came
+        back (``"active"``); False when not connected now."""
+        return bool(self.live.window(state))
+
+    def mute(self, name: str) -> Pending[None] | None:
+        """Mute ``name`` from this table: their phrases are no longer kept here at
+        once, and the account's mute is asked of the server in the background (its
+        call, to poll; ``None`` without an account to mute with)."""
+        self.muted.add(name)
+        self.heard = deque((h for h in self.heard if h.name != name), maxlen=MAX_HEARD)
+        muter = self.muter
+        if muter is None:
+            return None
+        return run_in_background(lambda: muter(name))
 
     def _take_table(self, message: dict[str, Any]) -> None:
         self.connection = "open"
@@ -288,6 +414,7 @@ class TableSession:
         by = message.get("rematch_by")
         self.rematch_by = by if isinstance(by, int) and not isinstance(by, bool) \
             and 0 <= by < len(self.seats) else None
+        self._take_seats(message)
         invited = message.get("invited")
         self.invited = [n[:MAX_NAME] for n in invited if isinstance(n, str)][:MAX_INVITED] \
             if isinstance(invited, list) else []
@@ -297,6 +424,7 @@ class TableSession:
             self.clock = None
             self.result = None
             self.changes = None
+            self.left_seats = []
             self.seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else None
             self.players = list(self.seats)
             self.divergence = None
@@ -444,6 +572,11 @@ class TableSession:
         self.live.close()
 
 
+def _seat_number(value: object, count: int) -> bool:
+    """Whether ``value`` is a seat's number at a table of ``count`` seats."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < count
+
+
 REOPEN_FILE = "online-table.toml"
 """The table a window was playing at (in the configuration folder): reopened at
 the next start."""
@@ -498,6 +631,7 @@ def remembered_table(server: str, name: str) -> str | None:
     return code
 
 
-__all__ = ["LOG", "MAX_INVITED", "REOPEN_FILE", "Connection", "Divergence", "Refused",
+__all__ = ["LOG", "MAX_HEARD", "MAX_INVITED", "REOPEN_FILE", "Connection", "Divergence", "Heard",
+           "Refused",
            "SeatHolder", "TableChannel", "TableSession", "forget_table", "remember_table",
            "remembered_table", "reopen_path"]

@@ -133,6 +133,9 @@ class MessageSection(ScreenSection):
         self.cleared = False  # gone since the last frame: one more frame must be drawn
         self.choices: tuple[str, ...] = ()
         """The message and its shorter forms, longest first (see :meth:`say`)."""
+        self.lasts = MESSAGE_TIME  # seconds the message shown stays
+        self.resting = ""
+        """The line shown while no message is (:meth:`rest`; "": none)."""
 
     def place(self, area: Rect, size: float) -> None:
         self.set_area(area)
@@ -148,21 +151,51 @@ class MessageSection(ScreenSection):
             if self.text.content_width <= self.width - 8:
                 break
 
-    def say(self, text: str, *shorter: str) -> None:
-        """Show ``text``; when it is too long for the line even at the smallest
-        size (a long name in a narrow window), the first of ``shorter`` that fits
-        (or the last)."""
+    def say(self, text: str, *shorter: str, seconds: float = MESSAGE_TIME) -> None:
+        """Show ``text`` for ``seconds``; when it is too long for the line even at
+        the smallest size (a long name in a narrow window), the first of
+        ``shorter`` that fits (or the last). An empty ``text``: the resting line."""
+        if not text:
+            self.clear()
+            return
         self.choices = (text, *shorter)
         self.text.text = text
+        self.text.color = theme.ACCENT
         self.age = 0.0
+        self.lasts = seconds
+        self._fit()
+
+    def rest(self, text: str) -> None:
+        """The line shown while no message is ("" for none): a standing state (a
+        live table's "Waiting for bob…"), in the muted colour; it neither expires
+        nor makes the window draw frames."""
+        if text == self.resting:
+            return
+        self.resting = text
+        if self.resting_shown or not self.text.text:
+            self._show_resting()
+
+    @property
+    def resting_shown(self) -> bool:
+        """Whether the line shows the resting text (no message)."""
+        return not self.choices and bool(self.text.text)
+
+    def _show_resting(self) -> None:
+        self.choices = ()
+        self.text.text = self.resting
+        self.text.color = theme.MUTED
+        self.cleared = True  # drawn once more, with it
         self._fit()
 
     def clear(self) -> None:
-        """Take the message away now (the next frame is drawn without it)."""
-        if self.text.text:
+        """Take the message away now (the next frame is drawn without it, with the
+        resting line if there is one)."""
+        if self.choices:
             self.text.text = ""
             self.choices = ()
             self.cleared = True
+            if self.resting:
+                self._show_resting()
 
     @property
     def shown(self) -> str:
@@ -170,13 +203,13 @@ class MessageSection(ScreenSection):
 
     def advance(self, delta_time: float) -> None:
         self.age += delta_time
-        if self.text.text and self.age > MESSAGE_TIME:
+        if self.choices and self.age > self.lasts:
             self.clear()
 
     def animating(self) -> bool:
         """While a message shows (it expires), and once more after it went: the window
         draws only when something animates, so the frame without it must be asked for."""
-        return bool(self.text.text) or self.cleared
+        return bool(self.choices) or self.cleared
 
     def on_draw(self) -> None:
         self.cleared = False
@@ -428,10 +461,10 @@ class GameScreen(arcade.View):
         if not self.spectator:
             self.session.sounds.play(name, combo)
 
-    def say(self, text: str, *shorter: str) -> None:
-        """Show a short message in the message line (or the first of ``shorter``
-        that fits it, when ``text`` does not)."""
-        self.message_line.say(text, *shorter)
+    def say(self, text: str, *shorter: str, seconds: float = MESSAGE_TIME) -> None:
+        """Show a short message in the message line for ``seconds`` (or the first
+        of ``shorter`` that fits it, when ``text`` does not)."""
+        self.message_line.say(text, *shorter, seconds=seconds)
 
     @property
     def message(self) -> str:

@@ -31,12 +31,19 @@ import arcade
 import blockyard
 from blockyard.errors import IllegalMove
 from blockyard.falling import FallingGame
-from blockyard.online import RESTARTING, Client, mirror_move, parse_table_code
-from blockyard.tablesession import TableSession, forget_table, remember_table, remembered_table
+from blockyard.online import RESTARTING, Client, Pending, mirror_move, parse_table_code
+from blockyard.protocol import PHRASES
+from blockyard.tablesession import (
+    Heard,
+    TableSession,
+    forget_table,
+    remember_table,
+    remembered_table,
+)
 
 from .. import rulewords, theme
-from ..game_screen import ScreenSection
-from ..i18n import _, format_number
+from ..game_screen import MessageSection, ScreenSection
+from ..i18n import N_, _, format_number
 from ..layout import Rect
 from ..menus import KeyGuard
 from ..screens import to_screen
@@ -45,7 +52,7 @@ from ..text import PIXELS_PER_POINT, Text
 from ..tray_input import TrayInput
 from ..tray_view import TITLE_SMALLEST, TrayGameView, fit_title
 from ..widgets import Button, PauseMenu, click_buttons, fit_text, hover_buttons, screen_scale
-from .errors import kind_text, mismatch_text, refusal_text
+from .errors import kind_text, mismatch_text, online_error_text, refusal_text
 from .ratingwords import change_text, named_rating, rating_text
 
 if TYPE_CHECKING:
@@ -58,6 +65,32 @@ BAND_MARGIN = 12.0
 """Pixels (at scale 1) between an opponent's small board and the window's bottom
 edge, and around it in its slot."""
 READABLE = 15.0  # the smallest font size of text to read on the table's screens
+PHRASE_SECONDS = 5.0  # how long a quick phrase heard (or said) stays in the message line
+MARK_SMALLEST = 9.0  # the smallest font size of a seat's presence mark in the band
+
+PHRASE_WORDS: dict[str, str] = {
+    "good-luck": N_("Good luck!"),
+    "well-played": N_("Well played!"),
+    "rematch": N_("Rematch?"),
+    "thanks": N_("Thanks!"),
+}
+"""Each quick phrase's words (untranslated; :data:`blockyard.protocol.PHRASES`):
+the server sends the id, each window says it in its own player's language."""
+PHRASE_KEYS = ("F1", "F2", "F3", "F4")
+"""The keys that say the quick phrases at a live table, in the order of
+:data:`blockyard.protocol.PHRASES`."""
+
+PRESENCE_WORDS: dict[str, str] = {
+    # TRANSLATORS: beside a player's board at a live table: their window is in the
+    # background, or they have not played for a while
+    "away": N_("away"),
+    # TRANSLATORS: beside a player's board: their connection dropped, coming back
+    "reconnecting": N_("reconnecting…"),
+    # TRANSLATORS: beside a player's board, and in the result instead of their
+    # place: the player left the table during the round
+    "left": N_("left"),
+}
+"""The band's mark of each presence the server says (``present``: no mark)."""
 
 
 def connection_banner(session: TableSession) -> str:
@@ -104,6 +137,46 @@ def refusal_words(session: TableSession) -> str:
 def left_words(session: TableSession) -> str:
     """Who left the table ("" when nobody did since a seat was last taken)."""
     return _("{name} left the table.").format(name=session.left) if session.left else ""
+
+
+def phrase_words(phrase: str) -> str:
+    """A quick phrase's words in the player's language ("" for an id this window
+    has no words for)."""
+    words = PHRASE_WORDS.get(phrase)
+    return _(words) if words is not None else ""
+
+
+def heard_words(heard: Heard) -> str:
+    """A phrase another player said, as the message line shows it: "bob: Well
+    played!"."""
+    return _("{name}: {phrase}").format(name=heard.name, phrase=phrase_words(heard.phrase))
+
+
+def presence_words(state: str | None) -> str:
+    """The band's mark of a seat's presence ("" for a present or free seat)."""
+    words = PRESENCE_WORDS.get(state) if state is not None else None
+    return _(words) if words is not None else ""
+
+
+def waiting_words(session: TableSession) -> str:
+    """Once the player's own game is finished while others play: whom the table
+    waits for ("Waiting for bob…"; "" otherwise)."""
+    me = session.me
+    if me is None or session.status != "playing" or session.result is not None \
+            or not me < len(session.over) or not session.over[me]:
+        return ""
+    names = session.waiting_names()
+    if not names:
+        return ""
+    return _("Waiting for {names}…").format(names=", ".join(names))
+
+
+def phrase_keys_words() -> str:
+    """The keys of the quick phrases, each with its words (the live table's menu
+    lists them)."""
+    keys = "  ".join(f"{key} {phrase_words(phrase)}"
+                     for key, phrase in zip(PHRASE_KEYS, PHRASES, strict=False))
+    return _("Quick phrases: {keys}").format(keys=keys)
 
 
 def unplayable_words(session: TableSession) -> str:
@@ -304,6 +377,14 @@ class WaitingView(arcade.View):
     def on_mouse_press(self, x: float, y: float, button: int, modifiers: int) -> None:
         click_buttons(self.buttons, x, y)
 
+    def on_activate(self) -> None:
+        """The window has the focus again: the table is told its player is back."""
+        self.session.window("active")
+
+    def on_deactivate(self) -> None:
+        """The window went to the background: the table shows its player away."""
+        self.session.window("away")
+
 
 class ServerJudgedInput(TrayInput):
     """The tray's input of a live duel: what the player does is sent to the
@@ -377,6 +458,10 @@ class LiveTableMenu(PauseMenu):
                             font_size=20),
                      Button(_("Settings"), self._then_close(screen.show_settings),
                             font_size=20)]
+        self.mute_button = Button("", self._then_close(screen.mute), font_size=20)
+        """Mutes the player :meth:`LiveTableScreen.mute_target` names (shown while
+        there is one)."""
+        self.every = list(self.main)
         self.confirm = [Button(_("Stay at the table"), self.stay, font_size=20),
                         Button(_("Leave table"), self._then_close(screen.leave),
                                font_size=20)]
@@ -386,9 +471,17 @@ class LiveTableMenu(PauseMenu):
 
     def show(self) -> None:
         self.confirming = False
+        target = self.screen.mute_target()
+        self.mute_button.label = _("Mute {name}").format(name=target) if target else ""
+        # after Resume and Leave table: Mute NAME, while there is someone to mute
+        self.main = [*self.every[:2], self.mute_button, *self.every[2:]] if target \
+            else list(self.every)
         self.buttons = self.main
         self.title.text = _("Live table")
-        self.note.text = _("Nothing is paused: the others play on.")
+        note = _("Nothing is paused: the others play on.")
+        if self.screen.table.me is not None:  # a spectator does not speak
+            note += "\n" + phrase_keys_words() + "\n" + _("M: mute who spoke last")
+        self.note.text = note
         self._place()
         super().show()
 
@@ -590,6 +683,8 @@ class LiveTableScreen:
     shown: int
     band_rects: list[Rect]
     band_texts: list[Text]
+    band_marks: list[Text]
+    """Each opponent's presence mark, drawn on their small board ("" : none)."""
     band_label_height = 20.0  # the height of a small board's name line (see _place_band)
     game: Any  # the game screen's
     session: Session
@@ -616,6 +711,8 @@ class LiveTableScreen:
         self.asked_second = -1
         self.hinted = False
         self.told = table.left  # who left, already said (see _sync_table)
+        self.last_speaker: str | None = None  # who said the last phrase heard
+        self.muting: tuple[str, Pending[None]] | None = None  # a mute asked of the server
         self.dialog.pause = LiveTableMenu(self)
         self.add(LiveSection(self), 50)
         if self.shown != table.me:
@@ -627,7 +724,9 @@ class LiveTableScreen:
     if TYPE_CHECKING:  # the game screen's (the class this one is mixed into)
         recorded: bool
 
-        def say(self, text: str, *shorter: str) -> None: ...
+        def say(self, text: str, *shorter: str, seconds: float = ...) -> None: ...
+
+        message_line: MessageSection
 
         def place_sections(self, width: int, height: int) -> None: ...
 
@@ -648,6 +747,40 @@ class LiveTableScreen:
     def rematch(self) -> None:
         """Ask for a new round (once the round is over)."""
         self.table.live.rematch()
+
+    def say_phrase(self, phrase: str) -> None:
+        """Say a quick phrase to the table (a seated player's), shown here as said."""
+        if self.table.me is None:
+            return
+        if self.table.say(phrase):
+            self.say(_("You: {phrase}").format(phrase=phrase_words(phrase)),
+                     seconds=PHRASE_SECONDS)
+        else:
+            self.say(_("Not connected: the phrase was not sent."))
+
+    def mute_target(self) -> str | None:
+        """Whom M (and the menu's Mute) mutes: who said the last phrase heard, else
+        the one other player at a table of two (``None``: nobody, or muted already)."""
+        table = self.table
+        if table.me is None:
+            return None
+        if self.last_speaker and self.last_speaker not in table.muted:
+            return self.last_speaker
+        others = [n for i, n in enumerate(table.seats) if n and i != table.me]
+        if len(others) == 1 and others[0] not in table.muted:
+            return others[0]
+        return None
+
+    def mute(self) -> None:
+        """Mute :meth:`mute_target` (their phrases no longer shown; the account's mute
+        kept on the server)."""
+        name = self.mute_target()
+        if name is None:
+            return
+        pending = self.table.mute(name)
+        self.muting = (name, pending) if pending is not None else None
+        self.say(_("{name} is muted: their quick phrases are no longer shown.").format(
+            name=name), seconds=PHRASE_SECONDS)
 
     def leave(self) -> None:
         """Leave the table (a game still running ends) and go back."""
@@ -780,6 +913,7 @@ class LiveTableScreen:
         band = self.reserve_bottom
         self.band_rects = []
         self.band_texts = []
+        self.band_marks = []
         if not seats:
             return
         slot = width / len(seats)
@@ -797,23 +931,31 @@ class LiveTableScreen:
             label = Text("", rect.center_x, round(rect.top + margin / 3), theme.TEXT, size,
                          font_name=theme.FONT, anchor_x="center", anchor_y="bottom")
             self.band_texts.append(label)
+            # who is there, on the board itself (at whole pixels: sharp)
+            self.band_marks.append(Text("", round(rect.center_x), round(rect.center_y),
+                                        theme.TEXT, size, font_name=theme.FONT, bold=True,
+                                        anchor_x="center", anchor_y="center"))
         self.band_label_height = label_h
         self._band_labels()
 
     def _band_labels(self) -> None:
         size = max(READABLE, 15 * self.scale)
-        for label, seat in zip(self.band_texts, self.opponents(), strict=False):
+        slot = self.window.width / max(1, len(self.band_texts)) - 8
+        for label, mark, seat in zip(self.band_texts, self.band_marks, self.opponents(),
+                                     strict=False):
             name = self.table.player_name(seat)
             shown = named_rating(name, self.table.seat_rating(seat)) if name \
                 else _("free seat")
             text = _("{name}: {points}").format(name=shown,
                                                  points=format_number(self.table.scores[seat]))
-            if self.table.over[seat]:
+            state = self.table.seat_presence(seat)
+            if self.table.over[seat] and state != "left":  # a seat that left did not finish
                 text += " ✓"
             label.text = text
             # a crowded band (eight seats in a narrow window) lets a name shrink
-            fit_text(label, self.window.width / max(1, len(self.band_texts)) - 8,
-                     self.band_label_height, size, smallest=9.0)
+            fit_text(label, slot, self.band_label_height, size, smallest=9.0)
+            mark.text = presence_words(state)
+            fit_text(mark, slot - 8, self.band_label_height, size, smallest=MARK_SMALLEST)
 
     def banner_room(self, width: float) -> float:
         """The height the connection banner takes at the top of the window (0 when
@@ -830,8 +972,17 @@ class LiveTableScreen:
             self.place_sections(self.window.width, self.window.height)
             self.refresh()
         if table.refusal is not None:
-            self.say(refusal_words(table))
+            if table.refusal.kind == "too-many":  # the quick phrases' limit
+                self.say(_("That is a lot of quick phrases: please wait a moment before "
+                           "the next one."), seconds=PHRASE_SECONDS)
+            else:
+                self.say(refusal_words(table))
             table.refusal = None
+        heard = [h for h in table.take_heard() if phrase_words(h.phrase)]
+        if heard:  # the latest (several at once: the others were said a moment ago)
+            self.last_speaker = heard[-1].name
+            self.say(heard_words(heard[-1]), seconds=PHRASE_SECONDS)
+        self.message_line.rest(waiting_words(table))
         if table.left and table.left != self.told:
             self.say(left_words(table))
         self.told = table.left
@@ -871,11 +1022,15 @@ class LiveTableScreen:
             return self._name(seat)
 
         order = sorted(range(len(scores)), key=lambda i: (-scores[i], i))
+        said_left = result.get("left")
+        left: list[Any] = said_left if isinstance(said_left, list) else []
         rows = []
         for seat in order:
             place = 1 + sum(1 for s in scores if s > scores[seat])
-            rows.append((_("{place}.").format(place=format_number(place)), name(seat),
-                         format_number(scores[seat]), seat == winner))
+            # a seat that left says so where a seat that finished has its place
+            mark = presence_words("left") if seat in left else \
+                _("{place}.").format(place=format_number(place))
+            rows.append((mark, name(seat), format_number(scores[seat]), seat == winner))
         changes = self.table.changes if self.asked_by is None else None
         self.panel.set_rows(rows, None if changes is None else
                             [change_text(changes[seat]) if seat < len(changes) else ""
@@ -934,6 +1089,12 @@ class LiveTableScreen:
                 invalidate = getattr(self.window, "invalidate", None)
                 if callable(invalidate):
                     invalidate()
+        muting = self.muting
+        if muting is not None and muting[1].done:
+            self.muting = None
+            if muting[1].failure is not None:  # muted here; the server did not keep it
+                self.say(_("{name} could not be muted on the server: {reason}").format(
+                    name=muting[0], reason=online_error_text(muting[1].failure)))
         if table.update():
             if table.games and not any(g is self.game for g in table.games) \
                     and self.asked_by is None:
@@ -954,9 +1115,13 @@ class LiveTableScreen:
         return False
 
     def draw_table(self) -> None:
-        """The band of the other boards and the result panel (the live section's)."""
-        for rect, seat in zip(self.band_rects, self.opponents(), strict=False):
+        """The band of the other boards (a seat not present dimmed, its mark on it)
+        and the result panel (the live section's)."""
+        for rect, mark, seat in zip(self.band_rects, self.band_marks, self.opponents(),
+                                    strict=False):
             draw_small_board(self.table.games[seat], rect)
+            if mark.text:
+                draw_mark(mark, rect)
         for label in self.band_texts:
             label.draw()
         if self.shown_result is not None:
@@ -971,6 +1136,14 @@ class LiveTableScreen:
         key = arcade.key
         if self.dialog.pause.open:
             return False
+        phrase = {getattr(key, name): p for name, p in zip(PHRASE_KEYS, PHRASES,
+                                                          strict=False)}.get(symbol)
+        if phrase is not None and self.table.me is not None:
+            self.say_phrase(phrase)
+            return True
+        if symbol == key.M and self.table.me is not None:
+            self.mute()
+            return True
         if self.asked_by is not None:
             if symbol in (key.ESCAPE, key.L):
                 self.leave()
@@ -996,6 +1169,14 @@ class LiveTableScreen:
             self.watch_step(1 if symbol == key.RIGHT else -1)
             return True
         return False
+
+    def on_activate(self) -> None:
+        """The window has the focus again: the table is told its player is back."""
+        self.table.window("active")
+
+    def on_deactivate(self) -> None:
+        """The window went to the background: the table shows its player away."""
+        self.table.window("away")
 
     def _live_motion(self, x: float, y: float) -> bool:
         if self.dialog.pause.open:
@@ -1041,6 +1222,7 @@ class LiveDuelView(LiveTableScreen, TrayGameView):
                                "window."))
         self.band_texts = []
         self.band_rects = []
+        self.band_marks = []
         TrayGameView.__init__(self, session, game, spectator=self.shown != me,
                               reserve_bottom=band_height(arcade.get_window().height))
         self.input = ServerJudgedInput(self, game, self, self.layout, can_hint=False)
@@ -1121,6 +1303,7 @@ class LiveFallingView(LiveTableScreen, SudokuView):
                                "window."))
         self.band_texts = []
         self.band_rects = []
+        self.band_marks = []
         SudokuView.__init__(self, session, game, spectator=self.shown != me,
                             reserve_bottom=band_height(arcade.get_window().height))
         self.confirmed: list[list[Any]] = [list(entry) for entry in game.log[1:]]
@@ -1318,6 +1501,18 @@ def band_height(height: float) -> float:
     return float(round(height * BAND))
 
 
+def draw_mark(mark: Text, rect: Rect) -> None:
+    """A seat's presence mark on its small board ``rect``: the board dimmed, the
+    mark on a panel across its middle (as wide as the mark needs)."""
+    arcade.draw_lrbt_rectangle_filled(rect.left, rect.right, rect.bottom, rect.top,
+                                      theme.SCRIM)
+    pad = 6.0
+    w, h = mark.content_width + 2 * pad, mark.content_height + pad
+    arcade.draw_lrbt_rectangle_filled(mark.x - w / 2, mark.x + w / 2, mark.y - h / 2,
+                                      mark.y + h / 2, theme.PANEL)
+    mark.draw()
+
+
 def draw_small_board(game: blockyard.Game, rect: Rect) -> None:
     """An opponent's board in ``rect`` as the full-size board looks: its empty
     cells in the empty cells' colour on the board's, so its grid shows; the
@@ -1357,7 +1552,8 @@ def open_table(host: Host, table_id: int, code: str = "") -> WaitingView:
     private_code = parse_table_code(code)[1] if code else None
     client = Client(account.server, account.token or None)
     table = TableSession(client.live(table_id, private_code), account.name, code,
-                         account.server, client.compare)
+                         account.server, client.compare,
+                         mute=client.mute if account.token else None)
     leave = to_screen(host, "lobby")
     session = host.session()
     window = host.window

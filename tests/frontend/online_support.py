@@ -223,6 +223,12 @@ class QuietLive:
     def leave(self):
         return False
 
+    def say(self, phrase):
+        return False
+
+    def window(self, state):
+        return False
+
     def close(self):
         pass
 

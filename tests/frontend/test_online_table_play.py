@@ -142,7 +142,7 @@ def test_a_falling_tables_rematch_question_shows_the_rounds_clock(ui, server):
 
 
 def test_the_live_tables_menu_leave_asks_first_and_the_band_is_dimmed(ui, server):
-    _me, view, _bob, bob_live, _table_id, _seed = start_duel(ui, server)
+    _me, view, bob, bob_live, _table_id, _seed = start_duel(ui, server)
     with bob_live:
         board = view.band_rects[0]
         x, y = board.left + 4, board.bottom + 4  # in an empty cell of the opponent's board
@@ -152,12 +152,17 @@ def test_the_live_tables_menu_leave_asks_first_and_the_band_is_dimmed(ui, server
         pump_until(ui, lambda: view.paused)
         menu = view.dialog.pause
         assert menu.title.text == "Live table"
-        assert menu.note.text == "Nothing is paused: the others play on."
-        assert labels(menu.buttons) == ["Resume", "Leave table", "How to play", "Settings"]
+        # the quick phrases' keys listed for a seated player
+        assert menu.note.text == (
+            "Nothing is paused: the others play on.\n"
+            "Quick phrases: F1 Good luck!  F2 Well played!  F3 Rematch?  F4 Thanks!\n"
+            "M: mute who spoke last")
+        assert labels(menu.buttons) == ["Resume", "Leave table", f"Mute {bob.name}",
+                                        "How to play", "Settings"]
         dimmed = ui.pixel(x, y)  # the opponents' board is under the menu's overlay
         assert sum(dimmed) < sum(before) - 20
         # How to play comes back to this very screen, the table still there
-        help_button = menu.buttons[2]
+        help_button = menu.buttons[3]
         ui.click(help_button.rect.center_x, help_button.rect.center_y)
         pump_until(ui, lambda: isinstance(ui.view, HelpView))
         ui.key("Escape")
