@@ -30,7 +30,7 @@ from fastapi import WebSocket
 
 from . import livecache, metrics
 from .accounts import Account
-from .sockets import Outbox
+from .sockets import Encoded, Outbox, encode
 
 MAX_REVOKED = 10_000
 """How many tokens signed out lately a process keeps (:attr:`Room.revoked`)."""
@@ -54,7 +54,7 @@ class Connection:
     def __post_init__(self) -> None:
         self.outbox = Outbox(self.socket)
 
-    def post(self, message: Mapping[str, Any]) -> None:
+    def post(self, message: Mapping[str, Any] | Encoded) -> None:
         """Send ``message`` (queued: written by the connection's own task)."""
         self.outbox.post(message)
 
@@ -171,24 +171,34 @@ class Room:
     # -- fan-out ----------------------------------------------------------------------
 
     def send(self, table_id: int, *messages: Mapping[str, Any]) -> None:
-        """Send ``messages`` to every connection of the table, in order."""
-        for watcher in self.at(table_id):
-            for message in messages:
-                watcher.post(message)
+        """Send ``messages`` to every connection of the table, in order (each
+        encoded once for all of them)."""
+        watchers = self.at(table_id)
+        if not watchers:
+            return
+        texts = [encode(message) for message in messages]
+        for watcher in watchers:
+            for text in texts:
+                watcher.post(text)
 
     def send_moves(self, table_id: int, known: livecache.RoundMoves,
                    only: Watcher | None = None) -> None:
         """Send each connection of the table (or ``only``) the moves of ``known``
         it has not had, in order."""
         moves = known.moves
+        texts: dict[tuple[int, int], Encoded] = {}  # each move encoded once
         for watcher in [only] if only else self.at(table_id):
             if watcher.round != known.round:
                 watcher.round, watcher.seen = known.round, set()
             kept, done = watcher.told
             for move in moves[done:] if kept is known else moves:
-                if (move.seat, move.n) not in watcher.seen:
-                    watcher.seen.add((move.seat, move.n))
-                    watcher.post(move.message())
+                key = (move.seat, move.n)
+                if key not in watcher.seen:
+                    watcher.seen.add(key)
+                    text = texts.get(key)
+                    if text is None:
+                        text = texts[key] = encode(move.message())
+                    watcher.post(text)
             watcher.told = (known, len(moves))
 
     # -- signing out ------------------------------------------------------------------

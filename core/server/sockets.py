@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from collections import deque
 from collections.abc import Mapping
 from typing import Any
@@ -23,7 +24,7 @@ from starlette import websockets as _starlette_websockets
 from ..protocol import BINARY_FRAME, RefusedMessage, refused
 
 __all__ = ["BINARY_FRAME", "DATABASE_AWAY", "GONE", "MAX_BEHIND", "SIGNED_OUT", "TOO_SLOW",
-           "Outbox", "receive_text", "too_many_messages"]
+           "Encoded", "Outbox", "encode", "receive_text", "too_many_messages"]
 
 GONE: tuple[type[Exception], ...] = tuple(
     kind for kind in (WebSocketDisconnect,
@@ -57,6 +58,19 @@ async def receive_text(socket: WebSocket) -> str | None:
     return text if isinstance(text, str) else None
 
 
+class Encoded(str):
+    """A message already written as its JSON text (:func:`encode`): one fanned out
+    to many connections is encoded once, not once per connection."""
+
+    __slots__ = ()
+
+
+def encode(message: Mapping[str, Any]) -> Encoded:
+    """``message`` as the text frame a connection sends (the JSON that Starlette's
+    ``send_json`` writes: no spaces, UTF-8 as it is)."""
+    return Encoded(json.dumps(message, separators=(",", ":"), ensure_ascii=False))
+
+
 def too_many_messages(per_minute: int) -> RefusedMessage:
     """The refusal (kind ``too-many``) sent before a connection over its message
     limit is closed."""
@@ -73,7 +87,7 @@ class Outbox:
 
     def __init__(self, socket: WebSocket) -> None:
         self.socket = socket
-        self._waiting: deque[Mapping[str, Any]] | None = None
+        self._waiting: deque[Mapping[str, Any] | Encoded] | None = None
         self._close: tuple[int, str] | None = None
         self._started = False
         self._writer: asyncio.Task[None] | None = None
@@ -88,8 +102,9 @@ class Outbox:
         self._started = True
         self._write_soon()
 
-    def post(self, message: Mapping[str, Any]) -> None:
-        """Queue ``message``; a reader :data:`MAX_BEHIND` behind is closed instead."""
+    def post(self, message: Mapping[str, Any] | Encoded) -> None:
+        """Queue ``message`` (or its text, :func:`encode`); a reader
+        :data:`MAX_BEHIND` behind is closed instead."""
         if self._close is not None:
             return
         waiting = self._waiting
@@ -147,7 +162,10 @@ class Outbox:
         while self._waiting:
             message = self._waiting.popleft()
             try:
-                await self.socket.send_json(message)
+                if isinstance(message, Encoded):
+                    await self.socket.send_text(message)
+                else:
+                    await self.socket.send_json(message)
             except Exception:  # the connection is gone: its reader ends it
                 self._waiting.clear()
                 break

@@ -6,9 +6,15 @@ behind is closed. In process, on sockets that record what they are given."""
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
-from blockyard.server.sockets import MAX_BEHIND, SIGNED_OUT, TOO_SLOW, Outbox
+from starlette.websockets import WebSocket
+
+from blockyard.server.livecache import RoundMoves
+from blockyard.server.referee import Move
+from blockyard.server.room import Room, Watcher
+from blockyard.server.sockets import MAX_BEHIND, SIGNED_OUT, TOO_SLOW, Outbox, encode
 
 
 class Recorder:
@@ -16,6 +22,7 @@ class Recorder:
 
     def __init__(self, stuck: bool = False, gone: bool = False) -> None:
         self.sent: list[Any] = []
+        self.texts: list[str] = []
         self.closed: tuple[int, str] | None = None
         self.go = asyncio.Event()
         if not stuck:
@@ -27,6 +34,10 @@ class Recorder:
         if self.gone:
             raise ConnectionResetError("the peer is gone")
         self.sent.append(message)
+
+    async def send_text(self, text: str) -> None:
+        await self.send_json(json.loads(text))
+        self.texts.append(text)
 
     async def close(self, code: int = 1000, reason: str = "") -> None:
         self.closed = (code, reason)
@@ -110,5 +121,67 @@ def test_a_gone_peer_stops_the_writing_and_the_flush_returns() -> None:
         box.post({"n": 5})  # still only queued: the connection's reader ends it
         await box.stop()
         await box.flushed()  # stopped: nothing to wait for
+
+    asyncio.run(run())
+
+
+def test_a_message_fanned_out_is_encoded_once_as_send_json_writes_it() -> None:
+    # the table's connections get the same text, written once for all of them, and
+    # it is the text Starlette's send_json writes (no spaces, UTF-8 as it is)
+    sent: list[str] = []
+
+    class Socket:
+        async def send_text(self, text: str) -> None:
+            sent.append(text)
+
+    async def run() -> None:
+        room = Room()
+        watchers = [Watcher(Socket(), None) for _ in range(3)]  # type: ignore[arg-type]
+        for watcher in watchers:
+            room.enter(7, watcher)
+        message = {"type": "said", "seat": 1, "name": "zoë", "phrase": "thanks"}
+        room.send(7, message)
+        await settle()
+        assert len(sent) == 3 and len({id(text) for text in sent}) == 1
+        replies: list[str] = []
+
+        class Starlette(WebSocket):
+            def __init__(self) -> None:
+                pass
+
+            async def send(self, frame: Any) -> None:
+                replies.append(frame["text"])
+
+        await Starlette().send_json(message)
+        assert sent[0] == replies[0] == encode(message)
+        for watcher in watchers:
+            room.leave(7, watcher)
+            await watcher.outbox.stop()
+
+    asyncio.run(run())
+
+
+def test_each_move_is_encoded_once_for_every_connection_it_reaches() -> None:
+    sent: list[str] = []
+
+    class Socket:
+        async def send_text(self, text: str) -> None:
+            sent.append(text)
+
+    async def run() -> None:
+        room = Room()
+        watchers = [Watcher(Socket(), None) for _ in range(2)]  # type: ignore[arg-type]
+        for watcher in watchers:
+            room.enter(3, watcher)
+        known = RoundMoves(1)
+        known.add(Move(0, 1, ["place", 0, 0, 0], 10, False))
+        room.send_moves(3, known)
+        room.send_moves(3, known)  # nothing new: nothing sent again
+        await settle()
+        assert [json.loads(text)["score"] for text in sent] == [10, 10]
+        assert sent[0] is sent[1]
+        for watcher in watchers:
+            room.leave(3, watcher)
+            await watcher.outbox.stop()
 
     asyncio.run(run())
