@@ -166,9 +166,14 @@ class TableSession:
     def __init__(self, live: TableChannel, name: str, code: str = "", server: str = "",
                  check: Callable[[Provenance, str], Mismatch | None] | None = None, *,
                  clock: Callable[[], float] = time.monotonic,
-                 mute: Callable[[str], None] | None = None) -> None:
+                 mute: Callable[[str], None] | None = None,
+                 unmute: Callable[[str], None] | None = None,
+                 mutes: Callable[[], list[str]] | None = None) -> None:
         self.live = live
-        self.muter = mute  # the account's mute call (Client.mute), if signed in
+        # the account's calls (Client.mute, unmute, mutes), if signed in
+        self.muter, self.unmuter = mute, unmute
+        self.muting: Pending[list[str]] | None = run_in_background(mutes) if mutes else None
+        """The account's mutes, asked of the server once (merged into :attr:`muted`)."""
         self.name = name
         self.code = code  # the table's code as players share it (ID-CODE), if known
         self.server = server  # the server's address as the player set it
@@ -240,8 +245,9 @@ class TableSession:
         """The quick phrases heard and not yet taken by the window
         (:meth:`take_heard`)."""
         self.muted: set[str] = set()
-        """The players muted from this table (their phrases no longer kept here;
-        the server stops sending them once :meth:`mute` reached it)."""
+        """The players muted (their phrases no longer kept here; the server stops
+        sending them once :meth:`mute` reached it): muted from this table, and the
+        account's mutes as the server said them at the start."""
 
     @property
     def table_id(self) -> int:
@@ -275,6 +281,11 @@ class TableSession:
         messages = self.live.poll()
         for message in messages:
             self.take(message)
+        muting = self.muting
+        if muting is not None and muting.done:
+            self.muting = None
+            for name in muting.result or ():  # muted from another table, or before
+                self._drop_heard(name)
         checking = self.checking
         if checking is None or not checking.done:
             return bool(messages)
@@ -390,12 +401,25 @@ class TableSession:
         """Mute ``name`` from this table: their phrases are no longer kept here at
         once, and the account's mute is asked of the server in the background (its
         call, to poll; ``None`` without an account to mute with)."""
-        self.muted.add(name)
-        self.heard = deque((h for h in self.heard if h.name != name), maxlen=MAX_HEARD)
+        self._drop_heard(name)
         muter = self.muter
         if muter is None:
             return None
         return run_in_background(lambda: muter(name))
+
+    def unmute(self, name: str) -> Pending[None] | None:
+        """Hear ``name``'s phrases again: kept here from now on, and the account's
+        mute dropped on the server in the background (its call; ``None`` without an
+        account)."""
+        self.muted.discard(name)
+        unmuter = self.unmuter
+        if unmuter is None:
+            return None
+        return run_in_background(lambda: unmuter(name))
+
+    def _drop_heard(self, name: str) -> None:
+        self.muted.add(name)
+        self.heard = deque((h for h in self.heard if h.name != name), maxlen=MAX_HEARD)
 
     def _take_table(self, message: dict[str, Any]) -> None:
         self.connection = "open"

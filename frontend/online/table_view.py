@@ -472,15 +472,17 @@ class LiveTableMenu(PauseMenu):
     def show(self) -> None:
         self.confirming = False
         target = self.screen.mute_target()
-        self.mute_button.label = _("Mute {name}").format(name=target) if target else ""
-        # after Resume and Leave table: Mute NAME, while there is someone to mute
+        self.mute_button.label = "" if not target else \
+            _("Unmute {name}").format(name=target) if target in self.screen.table.muted \
+            else _("Mute {name}").format(name=target)
+        # after Resume and Leave table: Mute (or Unmute) NAME, while there is someone
         self.main = [*self.every[:2], self.mute_button, *self.every[2:]] if target \
             else list(self.every)
         self.buttons = self.main
         self.title.text = _("Live table")
         note = _("Nothing is paused: the others play on.")
         if self.screen.table.me is not None:  # a spectator does not speak
-            note += "\n" + phrase_keys_words() + "\n" + _("M: mute who spoke last")
+            note += "\n" + phrase_keys_words() + "\n" + _("M: mute or unmute who spoke last")
         self.note.text = note
         self._place()
         super().show()
@@ -759,28 +761,32 @@ class LiveTableScreen:
             self.say(_("Not connected: the phrase was not sent."))
 
     def mute_target(self) -> str | None:
-        """Whom M (and the menu's Mute) mutes: who said the last phrase heard, else
-        the one other player at a table of two (``None``: nobody, or muted already)."""
+        """Whom M (and the menu's Mute or Unmute) mutes or hears again: who said the
+        last phrase heard, else the one other player at a table of two (``None``:
+        nobody, or this window only watches)."""
         table = self.table
         if table.me is None:
             return None
-        if self.last_speaker and self.last_speaker not in table.muted:
+        if self.last_speaker:
             return self.last_speaker
         others = [n for i, n in enumerate(table.seats) if n and i != table.me]
-        if len(others) == 1 and others[0] not in table.muted:
-            return others[0]
-        return None
+        return others[0] if len(others) == 1 else None
 
     def mute(self) -> None:
         """Mute :meth:`mute_target` (their phrases no longer shown; the account's mute
-        kept on the server)."""
+        kept on the server), or hear them again when they are muted."""
         name = self.mute_target()
         if name is None:
             return
-        pending = self.table.mute(name)
+        if name in self.table.muted:
+            pending = self.table.unmute(name)
+            self.say(_("{name} is heard again: their quick phrases are shown.").format(
+                name=name), seconds=PHRASE_SECONDS)
+        else:
+            pending = self.table.mute(name)
+            self.say(_("{name} is muted: their quick phrases are no longer shown.").format(
+                name=name), seconds=PHRASE_SECONDS)
         self.muting = (name, pending) if pending is not None else None
-        self.say(_("{name} is muted: their quick phrases are no longer shown.").format(
-            name=name), seconds=PHRASE_SECONDS)
 
     def leave(self) -> None:
         """Leave the table (a game still running ends) and go back."""
@@ -1092,9 +1098,10 @@ class LiveTableScreen:
         muting = self.muting
         if muting is not None and muting[1].done:
             self.muting = None
-            if muting[1].failure is not None:  # muted here; the server did not keep it
-                self.say(_("{name} could not be muted on the server: {reason}").format(
-                    name=muting[0], reason=online_error_text(muting[1].failure)))
+            if muting[1].failure is not None:  # done here; the server did not keep it
+                self.say(_("{name} could not be muted or unmuted on the server: "
+                           "{reason}").format(name=muting[0],
+                                              reason=online_error_text(muting[1].failure)))
         if table.update():
             if table.games and not any(g is self.game for g in table.games) \
                     and self.asked_by is None:
@@ -1553,7 +1560,9 @@ def open_table(host: Host, table_id: int, code: str = "") -> WaitingView:
     client = Client(account.server, account.token or None)
     table = TableSession(client.live(table_id, private_code), account.name, code,
                          account.server, client.compare,
-                         mute=client.mute if account.token else None)
+                         mute=client.mute if account.token else None,
+                         unmute=client.unmute if account.token else None,
+                         mutes=client.mutes if account.token else None)
     leave = to_screen(host, "lobby")
     session = host.session()
     window = host.window

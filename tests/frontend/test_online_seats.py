@@ -113,6 +113,12 @@ def test_a_phrase_is_heard_in_the_windows_language_said_by_f_keys_limited_and_mu
         pump_until(ui, lambda: view.table.over[1])
         ui.pump(5)
         assert "Danke" not in view.message and view.table.take_heard() == []
+        # M again hears him again: the mute dropped on the server, his next phrase shown
+        ui.key("m")
+        pump_until(ui, lambda: view.muting is None)
+        assert me.mutes() == [] and view.table.muted == set()
+        assert bob_live.say("rematch")
+        pump_until(ui, lambda: view.message == f"{bob.name}: Revanche?")
 
 
 def test_the_window_going_to_the_background_shows_the_player_away(ui, server):

@@ -178,3 +178,23 @@ def test_muting_drops_the_players_phrases_here_and_asks_the_server():
     assert table.take_heard() == [Heard(2, "cy", "thanks")]
     alone, _ = session()  # no account to mute with: muted here only
     assert alone.mute("bob") is None and alone.muted == {"bob"}
+
+
+def test_the_accounts_mutes_are_known_at_the_start_and_a_player_is_heard_again():
+    asked: list[str] = []
+    table, _channel = session(mute=asked.append, unmute=lambda name: asked.append("-" + name),
+                              mutes=lambda: ["cy"])
+    assert table.muting is not None and table.muting.wait(10)
+    table.update()  # the account's mutes, as the server said them: cy muted already
+    assert table.muted == {"cy"}
+    table.take(table_message(["ann", "bob", "cy"]))
+    table.take({"type": "said", "seat": 2, "name": "cy", "phrase": "thanks"})
+    assert table.take_heard() == []
+    pending = table.unmute("cy")
+    assert pending is not None and pending.wait(10) and pending.failure is None
+    assert asked == ["-cy"] and table.muted == set()
+    table.take({"type": "said", "seat": 2, "name": "cy", "phrase": "thanks"})
+    assert table.take_heard() == [Heard(2, "cy", "thanks")]
+    alone, _ = session()  # no account: heard again here only
+    alone.mute("cy")
+    assert alone.unmute("cy") is None and alone.muted == set()
