@@ -156,7 +156,7 @@ def test_the_live_tables_menu_leave_asks_first_and_the_band_is_dimmed(ui, server
         assert menu.note.text == (
             "Nothing is paused: the others play on.\n"
             "Quick phrases: F1 Good luck!  F2 Well played!  F3 Rematch?  F4 Thanks!\n"
-            "M: mute who spoke last")
+            "M: mute or unmute who spoke last")
         assert labels(menu.buttons) == ["Resume", "Leave table", f"Mute {bob.name}",
                                         "How to play", "Settings"]
         dimmed = ui.pixel(x, y)  # the opponents' board is under the menu's overlay
