@@ -378,6 +378,13 @@ class TableSession:
         not said)."""
         return self.presence[seat] if 0 <= seat < len(self.presence) else None
 
+    def finished(self, seat: int) -> bool:
+        """Whether ``seat``'s game is finished as the server says: over, and not
+        among the seats the table waits for (a game over may still be offered an
+        action after the end, eu's continue, until its player ends it)."""
+        over = 0 <= seat < len(self.over) and bool(self.over[seat])
+        return over and (not self.presence or seat not in self.waiting_for)
+
     def waiting_names(self) -> list[str]:
         """The names of the players the table waits for (their game not finished),
         but this player's."""

@@ -41,7 +41,7 @@ from blockyard.tablesession import (
     remembered_table,
 )
 
-from .. import rulewords, theme
+from .. import i18n, rulewords, theme
 from ..game_screen import MessageSection, ScreenSection
 from ..i18n import N_, _, format_number
 from ..layout import Rect
@@ -821,8 +821,29 @@ class LiveTableScreen:
         self.session.show_help(self.game.ruleset, lambda: self.window.show_view(self))
 
     def show_settings(self) -> None:
-        """The settings, then back to this screen (the table goes on)."""
-        self.session.show_settings(lambda: self.window.show_view(self))
+        """The settings, then back to this screen (the table goes on). A change of
+        language or of digits there builds the table's screen anew in them, as a
+        local game's screen is (every word of the table's screen, its menu and
+        its result panel is made when the screen is)."""
+        words = (i18n.language(), i18n.native_digits())
+
+        def back() -> None:
+            if (i18n.language(), i18n.native_digits()) == words:
+                self.window.show_view(self)
+            else:
+                self.window.show_view(self.anew())
+        self.session.show_settings(back)
+
+    def anew(self) -> arcade.View:
+        """This table's screen made again (its words in the language now), showing
+        the same board, with what the player did here so far sent first."""
+        flush = getattr(self, "flush", None)
+        if callable(flush) and self.table.me is not None and self.shown == self.table.me:
+            flush()  # a falling game's ticks and moves since the last send
+        view = live_view(self.session, self.table, self.leave_table, self.shown)
+        if isinstance(view, LiveTableScreen):
+            view.last_speaker, view.muting = self.last_speaker, self.muting
+        return view
 
     def show_summary(self) -> None:
         # finishing at the prompt of an action offered after the end (eu's continue)
@@ -955,7 +976,9 @@ class LiveTableScreen:
             text = _("{name}: {points}").format(name=shown,
                                                  points=format_number(self.table.scores[seat]))
             state = self.table.seat_presence(seat)
-            if self.table.over[seat] and state != "left":  # a seat that left did not finish
+            # finished as the server says (a game over offered eu's continue is not
+            # yet); a seat that left did not finish
+            if self.table.finished(seat) and state != "left":
                 text += " ✓"
             label.text = text
             # a crowded band (eight seats in a narrow window) lets a name shrink

@@ -198,3 +198,19 @@ def test_the_accounts_mutes_are_known_at_the_start_and_a_player_is_heard_again()
     alone, _ = session()  # no account: heard again here only
     alone.mute("cy")
     assert alone.unmute("cy") is None and alone.muted == set()
+
+
+def test_a_game_over_is_finished_only_once_the_table_waits_for_it_no_more():
+    # eu's continue: a seat's game over but offered an action after the end is still
+    # waited for; the window marks it finished only when the server says so
+    table, _channel = session()
+    table.take(table_message(["ann", "bob"], presence=["present", "present"],
+                             waiting_for=[0, 1]))
+    table.over = [False, True]
+    assert not table.finished(1) and not table.finished(0)
+    table.take({"type": "seats", "presence": ["present", "present"], "waiting_for": [0]})
+    assert table.finished(1) and not table.finished(0)
+    old, _ = session()  # a server that says nothing of who is there: over is finished
+    old.take(table_message(["ann", "bob"]))
+    old.over = [False, True]
+    assert old.finished(1)
