@@ -171,10 +171,16 @@ def waiting_words(session: TableSession) -> str:
     return _("Waiting for {names}…").format(names=", ".join(names))
 
 
+NO_BREAK = "\u00a0"
+"""A space no line is broken at."""
+
+
 def phrase_keys_words() -> str:
     """The keys of the quick phrases, each with its words (the live table's menu
     lists them)."""
-    keys = "  ".join(f"{key} {phrase_words(phrase)}"
+    # each key with its phrase kept on one line (no-break spaces): a narrow menu
+    # wraps between them, never inside one
+    keys = "  ".join(f"{key} {phrase_words(phrase)}".replace(" ", NO_BREAK)
                      for key, phrase in zip(PHRASE_KEYS, PHRASES, strict=False))
     return _("Quick phrases: {keys}").format(keys=keys)
 
@@ -522,13 +528,28 @@ class LiveTableMenu(PauseMenu):
         PauseMenu.place(self, width, height, scale)
         top = height / 2 + min(60 * scale, height * 0.6 / len(self.buttons)) \
             * len(self.buttons) / 2
-        self.note.width = int(max(100, min(width - 24, 460 * scale)))
+        # the note stands on the card: as wide as the window leaves beside its margins
+        self.note.width = int(max(100, min(width - 2 * self.pad - 16, 460 * scale)))
         self.note.font_size = max(13.0, 15 * scale)  # read before leaving: never tiny
         note_top = top + 6 * scale + self.note.content_height  # above the first button
         self.note.position = (width / 2, note_top)
         fit_text(self.title, width - 24, 40 * scale, 26 * scale)
         self.title.position = (width / 2, note_top + 10 * scale
                                + self.title.content_height / 2)
+
+    @property
+    def card(self) -> Rect:
+        """The card behind the title, the note and the buttons (the note hangs from
+        its top, so it is added here rather than among the centred texts)."""
+        card = super().card
+        note = self.note
+        if not note.text or card.width <= 0:
+            return card
+        w, h = note.content_width, note.content_height
+        left = min(card.left, note.x - w / 2 - self.pad)
+        right = max(card.right, note.x + w / 2 + self.pad)
+        top = max(card.top, note.y + self.pad)
+        return Rect(left, card.bottom, right - left, top - card.bottom)
 
     def draw(self) -> None:
         if self.open:

@@ -139,6 +139,13 @@ def test_online_screens_fit(ui, size, code):
         assert menu.note.content_width <= width
         assert menu.note.y - menu.note.content_height >= buttons[0].rect.top - 1
         assert menu.title.y - menu.title.content_height / 2 >= menu.note.y - 1
+        # the note stands on the card, and the card in the window
+        card, note = menu.card, menu.note
+        assert card.left <= note.x - note.content_width / 2
+        assert note.x + note.content_width / 2 <= card.right
+        assert card.top >= note.y and card.left >= 0 and card.right <= width
+        if buttons is menu.main:
+            shot(ui, f"table-menu-{code}-{width}x{height}")
     menu.close()
     # a rematch another player asked for: the question in the same panel
     duel.asked_by = "another_long_name_here"
