@@ -119,6 +119,11 @@ class HudSection(ScreenSection):
         return hit
 
 
+MESSAGE_READABLE = 11.0
+"""The smallest size (points) a message is shrunk to while a shorter form of it
+is left to try."""
+
+
 class MessageSection(ScreenSection):
     """One short message at a time ("It does not fit there"), in a line of its own
     that covers neither the board nor the tray; it fades after a few seconds."""
@@ -144,17 +149,24 @@ class MessageSection(ScreenSection):
         self._fit()
 
     def _fit(self) -> None:
-        for choice in self.choices or (self.text.text,):
+        # a message with shorter forms shrinks only to a readable size before the
+        # next form is tried; the last form shrinks as far as it must
+        choices = self.choices or (self.text.text,)
+        readable = min(self.size, max(MESSAGE_READABLE, self.size * 0.75))
+        for n, choice in enumerate(choices):
             if self.text.text != choice:
                 self.text.text = choice
-            fit_text(self.text, self.width - 8, self.height, self.size)
+            last = n == len(choices) - 1
+            fit_text(self.text, self.width - 8, self.height, self.size,
+                     smallest=7.0 if last else readable)
             if self.text.content_width <= self.width - 8:
                 break
 
     def say(self, text: str, *shorter: str, seconds: float = MESSAGE_TIME) -> None:
-        """Show ``text`` for ``seconds``; when it is too long for the line even at
-        the smallest size (a long name in a narrow window), the first of
-        ``shorter`` that fits (or the last). An empty ``text``: the resting line."""
+        """Show ``text`` for ``seconds``; when it is too long for the line at a
+        readable size (:data:`MESSAGE_READABLE`; a long name in a narrow window),
+        the first of ``shorter`` that fits (or the last, shrunk as it must be). An
+        empty ``text``: the resting line."""
         if not text:
             self.clear()
             return

@@ -545,7 +545,7 @@ class LiveTableMenu(PauseMenu):
         note = self.note
         if not note.text or card.width <= 0:
             return card
-        w, h = note.content_width, note.content_height
+        w = note.content_width
         left = min(card.left, note.x - w / 2 - self.pad)
         right = max(card.right, note.x + w / 2 + self.pad)
         top = max(card.top, note.y + self.pad)
@@ -802,11 +802,12 @@ class LiveTableScreen:
         if name in self.table.muted:
             pending = self.table.unmute(name)
             self.say(_("{name} is heard again: their quick phrases are shown.").format(
-                name=name), seconds=PHRASE_SECONDS)
+                name=name), _("{name} is heard again.").format(name=name),
+                seconds=PHRASE_SECONDS)
         else:
             pending = self.table.mute(name)
             self.say(_("{name} is muted: their quick phrases are no longer shown.").format(
-                name=name), seconds=PHRASE_SECONDS)
+                name=name), _("{name} is muted.").format(name=name), seconds=PHRASE_SECONDS)
         self.muting = (name, pending) if pending is not None else None
 
     def leave(self) -> None:
@@ -1024,7 +1025,8 @@ class LiveTableScreen:
         if table.refusal is not None:
             if table.refusal.kind == "too-many":  # the quick phrases' limit
                 self.say(_("That is a lot of quick phrases: please wait a moment before "
-                           "the next one."), seconds=PHRASE_SECONDS)
+                           "the next one."), _("Too many phrases: wait a moment."),
+                         seconds=PHRASE_SECONDS)
             else:
                 self.say(refusal_words(table))
             table.refusal = None

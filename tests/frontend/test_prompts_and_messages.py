@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from blockyard.frontend.game_screen import MESSAGE_TIME
+from blockyard.frontend.game_screen import MESSAGE_READABLE, MESSAGE_TIME
 from blockyard.frontend.menus import MenuView
 from blockyard.frontend.summary_view import SummaryView
 from blockyard.frontend.tray_view import TrayGameView
@@ -187,3 +187,18 @@ def test_a_long_question_title_is_wrapped_never_cut(ui, width):
     assert inked[0] >= 8 and inked[-1] <= width - 9  # a margin at both edges
     # the lines below start under the title, not on it
     assert menu.lines[0].y < menu.title.y - menu.title.content_height
+
+
+def test_a_message_with_a_shorter_form_shows_it_rather_than_shrink_below_readable(ui):
+    # at 480x640 a long sentence would shrink to a few pixels before its shorter
+    # form was tried; now the shorter form is shown at a readable size
+    view, _game = ui.show_game("eu-classic")
+    ui.resize(480, 640)
+    long = "Bartholomew_the_Longname is muted: their quick phrases are no longer shown."
+    short = "Bartholomew_the_Longname is muted."
+    view.say(long, short)
+    line = view.message_line
+    assert line.text.text == short
+    assert line.text.font_size >= MESSAGE_READABLE or line.text.font_size == line.size
+    view.say(long)  # no shorter form: the sentence shrinks as far as it must
+    assert line.text.text == long and line.text.content_width <= line.width
