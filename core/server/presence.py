@@ -222,6 +222,14 @@ def say_window(engine: Engine, table_id: int, seat: int, away: bool,
     return _changed(engine, table_id, seat, values, announce)
 
 
+def mark_active(engine: Engine, table_id: int, seat: int, moment: _dt.datetime, *,
+                announce: bool = False) -> list[Row]:
+    """The seat's player did something at the table but act (asked for a rematch):
+    active from ``moment``; the row as it is now (announced at the commit when
+    ``announce``)."""
+    return _changed(engine, table_id, seat, {"active": moment}, announce)
+
+
 def mark_left(engine: Engine, table_id: int, seat: int, round_: int, *,
               announce: bool = False) -> list[Row]:
     """The seat's player left ``round_`` (the ``leave`` message, or abandoned); the

@@ -684,6 +684,10 @@ class Hub:
                                     self.clock.now())
             self.referees.pop(table_id, None)
             self.tables.pop(table_id, None)
+            if seat is not None:  # asking is the player's input: present in the new round
+                self.seats.keep(await run_in_threadpool(
+                    presence.mark_active, self.server.engine, table_id, seat,
+                    self.clock.now(), announce=self.events.shared))
         await self.events.publish({"kind": "table", "table": table_id})
 
     @staticmethod

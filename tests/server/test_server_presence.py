@@ -370,3 +370,20 @@ def test_presence_rows_are_announced_as_written_and_the_newest_is_kept(
     read = presence.read_done(engine, [table])[table.id]
     assert read[0][1:] == (game.over, True) and 1 not in read
     assert presence.done_from(tablestore.actions(engine, table.id, table.round)) == read
+
+
+def test_the_player_who_asks_for_a_rematch_is_present_in_the_new_round(
+        local: LocalServer) -> None:
+    # the asker sat at the result longer than the away time: asking is their input,
+    # so the new round does not start with them shown away
+    table_id, owner, other, _ = seated(local, "eu-classic", "rm")
+    with live(local, table_id, owner) as one, live(local, table_id, other) as two:
+        until(two, "table")
+        seats_are(one, ["present", "present"])
+        for socket in (one, two):
+            send(socket, type="act", action=["end"])
+        until(one, "result")
+        local.clock.advance(AWAY + 10)
+        send(one, type="rematch")
+        table = there(one, lambda m: m["type"] == "table" and m["round"] == 2)
+        assert table["presence"][0] == "present"
