@@ -465,8 +465,8 @@ class LiveTableMenu(PauseMenu):
                      Button(_("Settings"), self._then_close(screen.show_settings),
                             font_size=20)]
         self.mute_button = Button("", self._then_close(screen.mute), font_size=20)
-        """Mutes the player :meth:`LiveTableScreen.mute_target` names (shown while
-        there is one)."""
+        """Mutes the player :meth:`LiveTableScreen.mute_target` names, or hears them
+        again when muted (shown while there is one)."""
         self.every = list(self.main)
         self.confirm = [Button(_("Stay at the table"), self.stay, font_size=20),
                         Button(_("Leave table"), self._then_close(screen.leave),
