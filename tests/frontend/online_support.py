@@ -254,3 +254,19 @@ __all__ = ["DEADLINE", "LANGUAGES", "SIZES", "WAIT", "QuietLive", "Server", "acc
            "one_move_each", "open_online",
            "play_until_scored", "pump_until", "resize", "ringed", "serve", "sign_in_window",
            "start_duel", "submit_a_daily_game", "until"]
+
+
+def falling_table(ui, channel):
+    """A live Sudoku Bloxx table of "me" and "you", playing, fed by ``channel`` (a
+    :class:`QuietLive` of the test's), shown in the window: ``(table, view)``."""
+    from blockyard.frontend.online.table_view import LiveFallingView, live_view
+    from blockyard.tablesession import TableSession
+
+    table = TableSession(channel, "me", "")
+    table.take({"type": "table", "id": 12, "ruleset_id": "sudoku-bloxx", "seed": 5,
+                "seats": ["me", "you"], "status": "playing", "round": 1,
+                "presence": ["present", "present"], "waiting_for": [0, 1]})
+    view = live_view(ui.app.session(), table, lambda: None)
+    assert isinstance(view, LiveFallingView)
+    ui.window.show_view(view)
+    return table, view

@@ -15,6 +15,7 @@ from online_support import (
     SIZES,
     QuietLive,
     close,
+    falling_table,
     one_move_each,
     pump_until,
     resize,
@@ -25,8 +26,6 @@ from online_support import (
 from blockyard.frontend import theme
 from blockyard.frontend.online.table_view import (
     LiveDuelView,
-    LiveFallingView,
-    live_view,
     presence_words,
 )
 from blockyard.tablesession import TableSession
@@ -210,13 +209,7 @@ def test_a_falling_table_marks_who_is_there_and_hears_and_says_phrases(ui, engli
     ui.app.show_launcher()
     ui.pump(1)
     channel = FedLive()
-    table = TableSession(channel, "me", "")
-    table.take({"type": "table", "id": 12, "ruleset_id": "sudoku-bloxx", "seed": 5,
-                "seats": ["me", "you"], "status": "playing", "round": 1,
-                "presence": ["present", "present"], "waiting_for": [0, 1]})
-    view = live_view(ui.app.session(), table, lambda: None)
-    assert isinstance(view, LiveFallingView)
-    ui.window.show_view(view)
+    table, view = falling_table(ui, channel)
     ui.pump(2)
     assert view.band_marks[0].text == ""
     channel.queued += [{"type": "seats", "presence": ["present", "away"],

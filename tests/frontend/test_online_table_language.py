@@ -5,7 +5,7 @@ the new language, as a local game's screen is; the table and its game go on."""
 
 from __future__ import annotations
 
-from online_support import QuietLive, pump_until, start_duel
+from online_support import QuietLive, falling_table, pump_until, start_duel
 
 from blockyard.frontend.online.table_view import LiveDuelView
 from blockyard.frontend.pages import SettingsView
@@ -54,17 +54,10 @@ class Recording(QuietLive):
 def test_a_falling_tables_screen_made_anew_sends_what_was_played_first(ui, english):
     # a Sudoku Bloxx table (a channel the test feeds): the screen made again after a
     # change of language sends the ticks played since the last send before it goes
-    from blockyard.frontend.online.table_view import LiveFallingView, live_view
-    from blockyard.tablesession import TableSession
+    from blockyard.frontend.online.table_view import LiveFallingView
 
     channel = Recording()
-    table = TableSession(channel, "me", "")
-    table.take({"type": "table", "id": 12, "ruleset_id": "sudoku-bloxx", "seed": 5,
-                "seats": ["me", "you"], "status": "playing", "round": 1,
-                "presence": ["present", "present"], "waiting_for": [0, 1]})
-    view = live_view(ui.app.session(), table, lambda: None)
-    assert isinstance(view, LiveFallingView)
-    ui.window.show_view(view)
+    table, view = falling_table(ui, channel)
     ui.pump(30)  # the round's clock runs: ticks played here
     unsent = view.unsent()
     assert unsent and unsent[0][0] == "tick"

@@ -125,20 +125,32 @@ def test_a_gone_peer_stops_the_writing_and_the_flush_returns() -> None:
     asyncio.run(run())
 
 
+class TextSocket:
+    """A socket that keeps the text frames it is given, in ``sent`` (shared)."""
+
+    def __init__(self, sent: list[str]) -> None:
+        self.sent = sent
+
+    async def send_text(self, text: str) -> None:
+        self.sent.append(text)
+
+
+def watching(room: Room, table_id: int, count: int, sent: list[str]) -> list[Watcher]:
+    """``count`` connections of a table in ``room``, writing to ``sent``."""
+    watchers = [Watcher(TextSocket(sent), None) for _ in range(count)]  # type: ignore[arg-type]
+    for watcher in watchers:
+        room.enter(table_id, watcher)
+    return watchers
+
+
 def test_a_message_fanned_out_is_encoded_once_as_send_json_writes_it() -> None:
     # the table's connections get the same text, written once for all of them, and
     # it is the text Starlette's send_json writes (no spaces, UTF-8 as it is)
     sent: list[str] = []
 
-    class Socket:
-        async def send_text(self, text: str) -> None:
-            sent.append(text)
-
     async def run() -> None:
         room = Room()
-        watchers = [Watcher(Socket(), None) for _ in range(3)]  # type: ignore[arg-type]
-        for watcher in watchers:
-            room.enter(7, watcher)
+        watchers = watching(room, 7, 3, sent)
         message = {"type": "said", "seat": 1, "name": "zoë", "phrase": "thanks"}
         room.send(7, message)
         await settle()
@@ -164,15 +176,9 @@ def test_a_message_fanned_out_is_encoded_once_as_send_json_writes_it() -> None:
 def test_each_move_is_encoded_once_for_every_connection_it_reaches() -> None:
     sent: list[str] = []
 
-    class Socket:
-        async def send_text(self, text: str) -> None:
-            sent.append(text)
-
     async def run() -> None:
         room = Room()
-        watchers = [Watcher(Socket(), None) for _ in range(2)]  # type: ignore[arg-type]
-        for watcher in watchers:
-            room.enter(3, watcher)
+        watchers = watching(room, 3, 2, sent)
         known = RoundMoves(1)
         known.add(Move(0, 1, ["place", 0, 0, 0], 10, False))
         room.send_moves(3, known)
