@@ -177,12 +177,11 @@ def touch_each(engine: Engine, marks: Mapping[tuple[int, int], _dt.datetime],
             from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
             for first in range(0, len(rows), TOUCH_BATCH):
-                statement = sqlite_insert(table).values(rows[first:first + TOUCH_BATCH])
-                statement = statement.on_conflict_do_update(
+                given = sqlite_insert(table).values(rows[first:first + TOUCH_BATCH])
+                upsert = given.on_conflict_do_update(
                     index_elements=["table_id", "seat"],
-                    set_=_merged(table, statement.excluded, sa.func.max)
-                ).returning(*table.c)
-                for r in conn.execute(statement):
+                    set_=_merged(table, given.excluded, sa.func.max)).returning(*table.c)
+                for r in conn.execute(upsert):
                     written[(int(r.table_id), int(r.seat))] = _row(r)
         # a connection closed of a seat with no row (freed meanwhile): none open
         for key in [key for key, row in written.items() if row.links < 0]:
