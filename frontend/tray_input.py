@@ -51,8 +51,8 @@ class TrayScreen(Protocol):
         """The game is over and the prompt offering to go on shows."""
         ...
 
-    def say(self, text: str) -> None:
-        """Show a short message."""
+    def say(self, text: str, *shorter: str) -> None:
+        """Show a short message (or the first of ``shorter`` that fits the line)."""
 
     def clear_message(self) -> None:
         """Take the message shown away (it is out of date)."""
@@ -385,7 +385,7 @@ class TrayInput:
                   "Esc cancels.") if key else
                 _("{action}: choose a cell (click it, or the arrows and Enter); Esc cancels.")
                 ).format(action=label, key=key)
-        self.screen.say(f"{told} {engine_text(spec.help)}".strip())
+        self.screen.say(f"{told} {engine_text(spec.help)}".strip(), told)
         self._refresh()
 
     def aim_at(self, row: int, col: int) -> None:
@@ -452,7 +452,7 @@ class TrayInput:
             label = engine_text(spec.label)
             again = (_("Click {action} again (or press {key}) to confirm.") if key
                      else _("Click {action} again to confirm.")).format(action=label, key=key)
-            self.screen.say(f"{again} {engine_text(spec.help)}".strip())
+            self.screen.say(f"{again} {engine_text(spec.help)}".strip(), again)
             self._refresh()
             return
         self.armed = None

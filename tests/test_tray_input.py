@@ -25,7 +25,7 @@ class Recorder:
         self.placed_results: list[blockyard.MoveResult] = []
         self.prompting = False
 
-    def say(self, text: str) -> None:
+    def say(self, text: str, *shorter: str) -> None:
         self.messages.append(text)
 
     def clear_message(self) -> None:

@@ -465,6 +465,8 @@ class LiveTableMenu(PauseMenu):
                      Button(_("Settings"), self._then_close(screen.show_settings),
                             font_size=20)]
         self.mute_button = Button("", self._then_close(screen.mute), font_size=20)
+        self.mute_words: tuple[str, str] = ("", "")
+        """The mute button's words (translated, with ``{name}``) and whom it names."""
         """Mutes the player :meth:`LiveTableScreen.mute_target` names, or hears them
         again when muted (shown while there is one)."""
         self.every = list(self.main)
@@ -478,9 +480,9 @@ class LiveTableMenu(PauseMenu):
     def show(self) -> None:
         self.confirming = False
         target = self.screen.mute_target()
-        self.mute_button.label = "" if not target else \
-            _("Unmute {name}").format(name=target) if target in self.screen.table.muted \
-            else _("Mute {name}").format(name=target)
+        form = _("Unmute {name}") if target in self.screen.table.muted else _("Mute {name}")
+        self.mute_words = (form, target or "")
+        self.mute_button.label = form.format(name=target) if target else ""
         # after Resume and Leave table: Mute (or Unmute) NAME, while there is someone
         self.main = [*self.every[:2], self.mute_button, *self.every[2:]] if target \
             else list(self.every)
@@ -521,21 +523,52 @@ class LiveTableMenu(PauseMenu):
         self._place()
 
     def _place(self) -> None:
+        """The title, the note and the buttons one above the other, the whole card
+        centred in the window and inside it: a long note (six lines of Spanish)
+        brings the buttons closer together rather than push the title out."""
         width, height = self.size
         if width <= 0:
             return
         scale = self.scale
-        PauseMenu.place(self, width, height, scale)
-        top = height / 2 + min(60 * scale, height * 0.6 / len(self.buttons)) \
-            * len(self.buttons) / 2
+        PauseMenu.place(self, width, height, scale)  # the title's size, the margin
         # the note stands on the card: as wide as the window leaves beside its margins
         self.note.width = int(max(100, min(width - 2 * self.pad - 16, 460 * scale)))
         self.note.font_size = max(13.0, 15 * scale)  # read before leaving: never tiny
-        note_top = top + 6 * scale + self.note.content_height  # above the first button
-        self.note.position = (width / 2, note_top)
         fit_text(self.title, width - 24, 40 * scale, 26 * scale)
-        self.title.position = (width / 2, note_top + 10 * scale
-                               + self.title.content_height / 2)
+        title_h, note_h, gap = self.title.content_height, self.note.content_height, 6 * scale
+        count = len(self.buttons)
+        room = height - 2 * self.pad - 8 - title_h - 10 * scale - note_h - gap
+        step = max(28.0, min(60 * scale, height * 0.6 / count, room / count))
+        block = title_h + 10 * scale + note_h + gap + count * step
+        top = min(height - self.pad - 4, height / 2 + block / 2)  # the title's top
+        self.title.position = (width / 2, top - title_h / 2)
+        note_top = top - title_h - 10 * scale
+        self.note.position = (width / 2, note_top)
+        buttons_top = note_top - note_h - gap
+        for i, button in enumerate(self.buttons):
+            button.place(Rect(width / 2 - 150 * scale, buttons_top - (i + 1) * step,
+                              300 * scale, step * 0.78), 20 * scale)
+        self._fit_mute(min(20 * scale, max(11.0, 15 * scale)))
+
+    def _fit_mute(self, readable: float) -> None:
+        """The mute button's words at ``readable`` points at least: a long name is
+        cut with "…" (the longest beginning that fits) rather than shrink them."""
+        form, name = self.mute_words
+        button = self.mute_button
+        if not name or button.rect.width <= 0:
+            return
+        button.label = form.format(name=name)
+        if button.text.font_size >= readable:
+            return
+        low, high = 1, len(name) - 1
+        while low < high:
+            middle = (low + high + 1) // 2
+            button.label = form.format(name=name[:middle] + "…")
+            if button.text.font_size >= readable:
+                low = middle
+            else:
+                high = middle - 1
+        button.label = form.format(name=name[:low] + "…")
 
     @property
     def card(self) -> Rect:

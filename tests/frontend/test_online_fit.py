@@ -144,7 +144,10 @@ def test_online_screens_fit(ui, size, code):
         assert card.left <= note.x - note.content_width / 2
         assert note.x + note.content_width / 2 <= card.right
         assert card.top >= note.y and card.left >= 0 and card.right <= width
+        assert card.top <= height and card.bottom >= 0  # the whole card in the window
         if buttons is menu.main:
+            # a long name is cut on the mute button, which stays readable
+            assert menu.mute_button.label and menu.mute_button.text.font_size >= 11, code
             shot(ui, f"table-menu-{code}-{width}x{height}")
     menu.close()
     # a rematch another player asked for: the question in the same panel

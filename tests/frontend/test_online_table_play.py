@@ -144,6 +144,9 @@ def test_a_falling_tables_rematch_question_shows_the_rounds_clock(ui, server):
 def test_the_live_tables_menu_leave_asks_first_and_the_band_is_dimmed(ui, server):
     _me, view, bob, bob_live, _table_id, _seed = start_duel(ui, server)
     with bob_live:
+        # bob's seat is shown reconnecting (dimmed) until his connection is known here
+        pump_until(ui, lambda: view.table.seat_presence(1) == "present")
+        ui.pump(2)
         board = view.band_rects[0]
         x, y = board.left + 4, board.bottom + 4  # in an empty cell of the opponent's board
         before = ui.pixel(x, y)
@@ -153,7 +156,8 @@ def test_the_live_tables_menu_leave_asks_first_and_the_band_is_dimmed(ui, server
         menu = view.dialog.pause
         assert menu.title.text == "Live table"
         # the quick phrases' keys listed for a seated player
-        assert menu.note.text == (
+        # (each key kept with its phrase on one line: no-break spaces between them)
+        assert menu.note.text.replace("\u00a0", " ") == (
             "Nothing is paused: the others play on.\n"
             "Quick phrases: F1 Good luck!  F2 Well played!  F3 Rematch?  F4 Thanks!\n"
             "M: mute or unmute who spoke last")
