@@ -750,9 +750,9 @@ class Hub:
         now, if any)."""
         seat = await self.seat_now(watcher, table_id)
         linked, watcher.linked = watcher.linked, None
-        if linked is not None:
+        if linked is not None:  # seen at ``at`` too: one write
             self.seats.keep(await self.marks.mark([(table_id, linked)], at, links=-1))
-        if seat is not None:
+        if seat is not None and seat != linked:
             await self.touch([(table_id, seat)], at)
         if seat is not None or linked is not None:  # a spectator's changes nothing
             await self.seats.push(table_id)
