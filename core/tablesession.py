@@ -285,7 +285,7 @@ class TableSession:
         if muting is not None and muting.done:
             self.muting = None
             for name in muting.result or ():  # muted from another table, or before
-                self._drop_heard(name)
+                self._mute_here(name)
         checking = self.checking
         if checking is None or not checking.done:
             return bool(messages)
@@ -408,7 +408,7 @@ class TableSession:
         """Mute ``name`` from this table: their phrases are no longer kept here at
         once, and the account's mute is asked of the server in the background (its
         call, to poll; ``None`` without an account to mute with)."""
-        self._drop_heard(name)
+        self._mute_here(name)
         muter = self.muter
         if muter is None:
             return None
@@ -424,7 +424,7 @@ class TableSession:
             return None
         return run_in_background(lambda: unmuter(name))
 
-    def _drop_heard(self, name: str) -> None:
+    def _mute_here(self, name: str) -> None:
         self.muted.add(name)
         self.heard = deque((h for h in self.heard if h.name != name), maxlen=MAX_HEARD)
 

@@ -126,6 +126,27 @@ def fit_text(text: arcade.Text, width: float, height: float, size: float,
         text.font_size = max(smallest, text.font_size * 0.9)
 
 
+def elide(text: Text, width: float, after: str = "", before: str = "") -> Text:
+    """Shorten ``text`` with an ellipsis until it is at most ``width`` pixels wide
+    (a long name: cut, not shrunk to an unreadable size); ``before`` and ``after``
+    are kept whole around the part cut (a row's status after its seats, a button's
+    words around a name)."""
+    words = text.text.removesuffix(after) if after else text.text
+    words = words.removeprefix(before) if before else words
+    if text.content_width <= width:
+        return text
+    low, high = 0, len(words)
+    while low < high:  # the longest beginning that fits with the ellipsis
+        middle = (low + high + 1) // 2
+        text.text = before + words[:middle].rstrip() + "…" + after
+        if text.content_width <= width:
+            low = middle
+        else:
+            high = middle - 1
+    text.text = before + words[:low].rstrip() + "…" + after
+    return text
+
+
 FOCUS_RING = 3
 """The width in pixels of the ring around the button with the keyboard's focus."""
 
@@ -267,10 +288,15 @@ class PauseMenu:
         top = height / 2 + step * len(self.buttons) / 2
         self.title.position = (width / 2, top + 40 * scale)
         self.title.font_size = 26 * scale
+        self.place_buttons(width, top, step, scale)
+        self.pad = 16 * scale
+
+    def place_buttons(self, width: float, top: float, step: float, scale: float) -> None:
+        """The buttons one under the other from ``top``, ``step`` pixels apart,
+        centred in a window ``width`` wide."""
         for i, button in enumerate(self.buttons):
             button.place(Rect(width / 2 - 150 * scale, top - (i + 1) * step,
                               300 * scale, step * 0.78), 20 * scale)
-        self.pad = 16 * scale
 
     def card_texts(self) -> list[arcade.Text]:
         """The texts that stand on the card with the buttons (a menu with more texts

@@ -195,24 +195,6 @@ def touch_each(engine: Engine, marks: Mapping[tuple[int, int], _dt.datetime],
     return [written[key] for key in sorted(written)]
 
 
-_TOUCH_ARRAYS = sa.text(f"""
-INSERT INTO {db.seat_presence.name} AS here (table_id, seat, seen, links, active, version)
-SELECT table_id, seat, seen, links, active, 1
-FROM unnest(CAST(:tables AS integer[]), CAST(:seats AS integer[]),
-            CAST(:seen AS timestamptz[]), CAST(:links AS integer[]),
-            CAST(:active AS timestamptz[])) AS given(table_id, seat, seen, links, active)
-ON CONFLICT (table_id, seat) DO UPDATE SET
-    seen = greatest(here.seen, excluded.seen),
-    links = greatest(here.links + excluded.links, 0),
-    away = CASE WHEN excluded.links > 0 THEN false ELSE here.away END,
-    active = CASE WHEN excluded.links > 0 THEN excluded.seen ELSE here.active END,
-    version = here.version + 1
-RETURNING here.*
-""")
-""":func:`touch_each` on PostgreSQL: the seats' marks as arrays, upserted as
-:func:`_merged` says (the same columns, the same rules), every row returned."""
-
-
 def _merged(table: sa.Table, excluded: Any, latest: Any) -> dict[str, Any]:
     """What an upsert of :func:`touch_each` sets in a row there already."""
     opened = excluded.links > 0
@@ -221,6 +203,34 @@ def _merged(table: sa.Table, excluded: Any, latest: Any) -> dict[str, Any]:
             "away": sa.case((opened, sa.false()), else_=table.c.away),
             "active": sa.case((opened, excluded.seen), else_=table.c.active),
             "version": table.c.version + 1}
+
+
+def _touch_arrays() -> Any:
+    """:func:`touch_each` on PostgreSQL: the seats' marks as arrays (``tables``,
+    ``seats``, ``seen``, ``links``, ``active``), upserted by :func:`_merged`'s rules,
+    every row returned. One statement for any number of seats, so compiled once."""
+    from sqlalchemy.dialects.postgresql import ARRAY
+    from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+    table = db.seat_presence
+    moment = sa.DateTime(timezone=True)
+    given = sa.func.unnest(
+        sa.bindparam("tables", type_=ARRAY(sa.Integer)),
+        sa.bindparam("seats", type_=ARRAY(sa.Integer)),
+        sa.bindparam("seen", type_=ARRAY(moment)),
+        sa.bindparam("links", type_=ARRAY(sa.Integer)),
+        sa.bindparam("active", type_=ARRAY(moment)),
+    ).table_valued("table_id", "seat", "seen", "links", "active").render_derived()
+    insert = pg_insert(table).from_select(
+        ["table_id", "seat", "seen", "links", "active", "version"],
+        sa.select(given.c.table_id, given.c.seat, given.c.seen, given.c.links,
+                  given.c.active, sa.literal(1)))
+    return insert.on_conflict_do_update(
+        index_elements=["table_id", "seat"],
+        set_=_merged(table, insert.excluded, sa.func.greatest)).returning(*table.c)
+
+
+_TOUCH_ARRAYS = _touch_arrays()
 
 
 def _changed(engine: Engine, table_id: int, seat: int, values: dict[str, Any],

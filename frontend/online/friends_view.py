@@ -30,6 +30,7 @@ from ..layout import Rect
 from ..text import Text
 from ..widgets import (
     Button,
+    elide,
     fit_text,
     focus_buttons,
     hover_buttons,
@@ -38,7 +39,6 @@ from ..widgets import (
     screen_scale,
 )
 from .errors import online_error_text
-from .lobby_view import elide
 from .settings_view import BackgroundScreen
 
 if TYPE_CHECKING:

@@ -56,6 +56,7 @@ from ..screens import to_screen
 from ..text import PIXELS_PER_POINT, Text
 from ..widgets import (
     Button,
+    elide,
     fit_text,
     focus_buttons,
     hover_buttons,
@@ -101,25 +102,6 @@ def table_rulesets() -> list[tuple[str, str]]:
         if mode.has_tray or issubclass(mode.engine, FallingGame):
             out.append((ruleset.id, ruleset_name(ruleset)))
     return out
-
-
-def elide(text: Text, width: float, after: str = "") -> Text:
-    """Shorten ``text`` with an ellipsis until it is at most ``width`` pixels wide
-    (a long name: cut, not shrunk to an unreadable size); ``after`` is kept whole
-    behind it (a row's status after its seats)."""
-    words = text.text.removesuffix(after) if after else text.text
-    if text.content_width <= width:
-        return text
-    low, high = 0, len(words)
-    while low < high:  # the longest beginning that fits with the ellipsis
-        middle = (low + high + 1) // 2
-        text.text = words[:middle].rstrip() + "…" + after
-        if text.content_width <= width:
-            low = middle
-        else:
-            high = middle - 1
-    text.text = words[:low].rstrip() + "…" + after
-    return text
 
 
 def others_online(feed: PlayerFeed, me: str) -> list[str]:

@@ -51,7 +51,15 @@ from ..sudoku_view import SudokuView
 from ..text import PIXELS_PER_POINT, Text
 from ..tray_input import TrayInput
 from ..tray_view import TITLE_SMALLEST, TrayGameView, fit_title
-from ..widgets import Button, PauseMenu, click_buttons, fit_text, hover_buttons, screen_scale
+from ..widgets import (
+    Button,
+    PauseMenu,
+    click_buttons,
+    elide,
+    fit_text,
+    hover_buttons,
+    screen_scale,
+)
 from .errors import kind_text, mismatch_text, online_error_text, refusal_text
 from .ratingwords import change_text, named_rating, rating_text
 
@@ -544,10 +552,7 @@ class LiveTableMenu(PauseMenu):
         self.title.position = (width / 2, top - title_h / 2)
         note_top = top - title_h - 10 * scale
         self.note.position = (width / 2, note_top)
-        buttons_top = note_top - note_h - gap
-        for i, button in enumerate(self.buttons):
-            button.place(Rect(width / 2 - 150 * scale, buttons_top - (i + 1) * step,
-                              300 * scale, step * 0.78), 20 * scale)
+        self.place_buttons(width, note_top - note_h - gap, step, scale)
         self._fit_mute(min(20 * scale, max(11.0, 15 * scale)))
 
     def _fit_mute(self, readable: float) -> None:
@@ -560,15 +565,10 @@ class LiveTableMenu(PauseMenu):
         button.label = form.format(name=name)
         if button.text.font_size >= readable:
             return
-        low, high = 1, len(name) - 1
-        while low < high:
-            middle = (low + high + 1) // 2
-            button.label = form.format(name=name[:middle] + "…")
-            if button.text.font_size >= readable:
-                low = middle
-            else:
-                high = middle - 1
-        button.label = form.format(name=name[:low] + "…")
+        before, _, after = form.partition("{name}")
+        button.text.font_size = readable
+        elide(button.text, button.rect.width - button.PADDING, after, before)
+        button.place(button.rect)  # as large as the words cut now fit
 
     @property
     def card(self) -> Rect:
@@ -889,12 +889,15 @@ class LiveTableScreen:
                 self.window.show_view(self.anew())
         self.session.show_settings(back)
 
+    def flush(self) -> None:
+        """Send what the player played here and has not sent yet (a tray duel sends
+        each move as it is made: nothing; a falling game its ticks)."""
+
     def anew(self) -> arcade.View:
         """This table's screen made again (its words in the language now), showing
         the same board, with what the player did here so far sent first."""
-        flush = getattr(self, "flush", None)
-        if callable(flush) and self.table.me is not None and self.shown == self.table.me:
-            flush()  # a falling game's ticks and moves since the last send
+        if self.table.me is not None and self.shown == self.table.me:
+            self.flush()
         view = live_view(self.session, self.table, self.leave_table, self.shown)
         if isinstance(view, LiveTableScreen):
             view.last_speaker, view.muting = self.last_speaker, self.muting
