@@ -290,8 +290,15 @@ def is_sqlite(url: str) -> bool:
     return engine_url(url).drivername == "sqlite"
 
 
-def make_engine(url: str) -> Engine:
-    """A connection pool on the database at ``url``."""
+POOL_SIZE = 40
+"""The connections a server process's pool holds at most on PostgreSQL (by
+default: as many as the worker threads that run its blocking database work,
+anyio's 40; ``BLOCKYARD_SERVER_DB_CONNECTIONS``)."""
+
+
+def make_engine(url: str, connections: int = POOL_SIZE) -> Engine:
+    """A connection pool on the database at ``url``: on PostgreSQL at most
+    ``connections`` of them, each kept open once made."""
     target = engine_url(url)
     if target.drivername == "sqlite":
         assert target.database is not None
@@ -313,8 +320,13 @@ def make_engine(url: str) -> Engine:
     # (answered as the database away) and SQLAlchemy then replaces every
     # connection of the pool opened before it
     # a database host that does not answer fails a connection in 10 s instead of
-    # holding a thread (and a request) for as long as the system's TCP timeout
-    return sa.create_engine(target, pool_size=10, max_overflow=20,
+    # holding a thread (and a request) for as long as the system's TCP timeout.
+    # No overflow: a connection opened beyond the pool's size for a burst would be
+    # closed when given back, and the next burst would open it again (a server
+    # process of PostgreSQL forked and set up each time: the round ends of 100
+    # tables at once opened 85 of them, most of PostgreSQL's CPU of the run); past
+    # the size, a thread waits for a connection instead
+    return sa.create_engine(target, pool_size=connections, max_overflow=0,
                             connect_args={"connect_timeout": CONNECT_SECONDS})
 
 

@@ -12,6 +12,7 @@ variable                               what it sets
 =====================================  ============================================
 ``BLOCKYARD_SERVER_DATABASE``          the database URL (``blockyard serve`` sets it)
 ``BLOCKYARD_SERVER_VERIFIERS``         verifying processes per server process
+``BLOCKYARD_SERVER_DB_CONNECTIONS``    PostgreSQL connections per server process
 ``BLOCKYARD_SERVER_LIMITS``            rate limits, ``name=count,…`` per minute
 ``BLOCKYARD_SERVER_PRESENCE_SECONDS``  how long a player counts as online
 ``BLOCKYARD_SERVER_IDLE_SECONDS``      a seat with no action this long is ended
@@ -33,6 +34,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from .db import POOL_SIZE, default_url
 from .referee import (
     ABANDON_ENV,
     ABANDON_SECONDS,
@@ -48,6 +50,9 @@ DATABASE_ENV = "BLOCKYARD_SERVER_DATABASE"
 VERIFIERS_ENV = "BLOCKYARD_SERVER_VERIFIERS"
 """How many verifying processes each server process runs (default: its share of
 the cores)."""
+CONNECTIONS_ENV = "BLOCKYARD_SERVER_DB_CONNECTIONS"
+"""How many PostgreSQL connections each server process's pool holds at most
+(default :data:`~blockyard.server.db.POOL_SIZE`)."""
 LIMITS_ENV = "BLOCKYARD_SERVER_LIMITS"
 LIMITS = {"sign_in_address": 30, "sign_in_name": 10, "create": 10, "submit": 30,
           "code_account": 10, "code_address": 30, "messages": 600, "phrases": 6}
@@ -89,6 +94,8 @@ class Settings:
     database: str
     verifiers: int | None = None
     """Verifying processes (``None``: one per core)."""
+    connections: int = POOL_SIZE
+    """The database pool's connections at most (PostgreSQL; :data:`CONNECTIONS_ENV`)."""
     limits: Mapping[str, int] = field(default_factory=lambda: dict(LIMITS))
     """Counts per minute, by the names of :data:`LIMITS`."""
     presence_seconds: float = PRESENCE_SECONDS
@@ -112,14 +119,13 @@ class Settings:
         if database is None:
             database = env.get(DATABASE_ENV, "").strip() or None
         if database is None:
-            from .db import default_url
-
             database = default_url()
         presence = seconds(env, PRESENCE_ENV, PRESENCE_SECONDS, MIN_PRESENCE_SECONDS)
         header, body = request_deadlines(env)
         return cls(
             database=database,
             verifiers=_count(env, VERIFIERS_ENV),
+            connections=_count(env, CONNECTIONS_ENV) or POOL_SIZE,
             limits=limits(env),
             presence_seconds=presence,
             away_seconds=seconds(env, AWAY_ENV, AWAY_SECONDS, MIN_AWAY_SECONDS),

@@ -37,7 +37,7 @@ class Server:
         self.settings = settings
         self.database = settings.database
         self.clock: Clock = clock or SystemClock()
-        self.engine: Engine = db.make_engine(settings.database)
+        self.engine: Engine = db.make_engine(settings.database, settings.connections)
         self.verifier = Verifier(settings.verifiers)
         counts = settings.limits
 

@@ -4,7 +4,9 @@ application deciding by the object it is given."""
 
 from __future__ import annotations
 
+import concurrent.futures
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,6 +16,7 @@ from blockyard.server.settings import Settings
 
 VARIABLES = {
     settings.VERIFIERS_ENV: ("3", "verifiers", 3),
+    settings.CONNECTIONS_ENV: ("12", "connections", 12),
     settings.PRESENCE_ENV: ("7.5", "presence_seconds", 7.5),
     settings.HEADER_ENV: ("2", "header_seconds", 2.0),
     settings.BODY_ENV: ("30", "body_seconds", 30.0),
@@ -26,6 +29,7 @@ TIMING = {
 }
 BAD = {
     settings.VERIFIERS_ENV: ["0", "two", "-1", "1000", "²", "١٢", "9" * 5000],
+    settings.CONNECTIONS_ENV: ["0", "many", "300"],
     settings.LIMITS_ENV: ["submit", "submit=0", "nonsense=5", "submit=1e3", "submit=²",
                           "submit=١٢", "submit=" + "9" * 5000],
     settings.PRESENCE_ENV: ["2", "-1", "soon", "90000"],
@@ -42,6 +46,7 @@ def test_an_empty_environment_gives_the_documented_defaults() -> None:
     found = Settings.from_env({}, database="sqlite:///x.sqlite3")
     assert found == Settings(database="sqlite:///x.sqlite3")
     assert found.verifiers is None
+    assert found.connections == 40
     assert dict(found.limits) == {"sign_in_address": 30, "sign_in_name": 10, "create": 10,
                                   "submit": 30, "code_account": 10, "code_address": 30,
                                   "messages": 600, "phrases": 6}
@@ -118,3 +123,24 @@ def test_a_database_url_takes_the_other_settings_from_the_environment(
         assert app.state.server.settings.verifiers == 2
     finally:
         app.state.server.close()
+
+
+def test_the_postgresql_pool_opens_no_connection_beyond_its_size(postgres: Any) -> None:
+    """A burst past the pool's size waits for a connection given back instead of
+    opening one more (which would be closed again when given back, a PostgreSQL
+    process forked and set up for every burst)."""
+    engine = db.make_engine(postgres.new_database(), connections=2)
+    try:
+        held = [engine.connect(), engine.connect()]
+        made = {id(conn.connection.dbapi_connection) for conn in held}
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            third = pool.submit(engine.connect)
+            assert not concurrent.futures.wait([third], timeout=0.2).done  # waits
+            held.pop().close()  # one given back: the third gets it
+            conn = third.result(timeout=30)
+            assert id(conn.connection.dbapi_connection) in made
+            conn.close()
+        held.pop().close()
+        assert engine.pool.checkedin() == 2  # both kept open for the next burst
+    finally:
+        engine.dispose()
