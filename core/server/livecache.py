@@ -26,6 +26,7 @@ from sqlalchemy.engine import Engine
 
 from . import db
 from .events import MAX_PAYLOAD
+from .presence import Done, note_done
 from .tablestore import Move, Table, _utc
 
 
@@ -38,6 +39,9 @@ class RoundMoves:
     moves: list[Move] = field(default_factory=list)
     counts: dict[int, int] = field(default_factory=dict)
     """Per seat: how many of its moves are known (its moves 1 … count)."""
+    done: Done = field(default_factory=dict)
+    """What :data:`~blockyard.server.presence.Done` says of :attr:`moves` (kept as
+    they are added: who is there is looked at after many moves)."""
 
     def has(self, seat: int, n: int) -> bool:
         """Whether the ``n``-th move of ``seat`` is known."""
@@ -50,6 +54,7 @@ class RoundMoves:
             return False
         self.moves.append(move)
         self.counts[move.seat] = move.n
+        note_done(self.done, move)
         return True
 
 

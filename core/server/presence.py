@@ -397,13 +397,22 @@ def done_from(moves: Iterable[Any]) -> Done:
     reads of them once stored."""
     done: Done = {}
     for move in moves:
-        acted, over, ended = done.get(move.seat, (None, False, False))
-        action = list(move.action)
-        if action[:1] != ["tick"] and move.at is not None \
-                and (acted is None or move.at > acted):
-            acted = move.at
-        done[move.seat] = (acted, over or bool(move.over), ended or action == ["end"])
+        note_done(done, move)
     return done
+
+
+def note_done(done: Done, move: Any) -> None:
+    """Add one more move of the round (as :func:`done_from` takes them) to what
+    ``done`` says of it: so that a round's moves kept one by one
+    (:class:`~blockyard.server.livecache.RoundMoves`) keep it as they grow,
+    instead of going over every move of the round at each look."""
+    acted, over, ended = done.get(move.seat, (None, False, False))
+    action = move.action
+    if (not action or action[0] != "tick") and move.at is not None \
+            and (acted is None or move.at > acted):
+        acted = move.at
+    done[move.seat] = (acted, over or bool(move.over),
+                       ended or (len(action) == 1 and action[0] == "end"))
 
 
 def view_of(table: TableSeats, now: _dt.datetime, timing: ViewTiming, here: Collection[int],

@@ -130,7 +130,7 @@ class SeatViews:
         for table in tables:
             known = self.hub.known.get(table.id)
             if known is not None and known.round == table.round:
-                done[table.id] = presence.done_from(known.moves)
+                done[table.id] = known.done
             elif table.status == "playing":
                 lacking.append(table)
         if lacking:

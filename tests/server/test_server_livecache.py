@@ -5,12 +5,13 @@ order the rows were stored in."""
 from __future__ import annotations
 
 import asyncio
+import datetime as _dt
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 
-from blockyard.server import accounts, db, livecache, tablestore
+from blockyard.server import accounts, db, livecache, presence, tablestore
 from blockyard.server.actionstore import ActionStore, Taken
 from blockyard.server.tablestore import Move
 
@@ -34,6 +35,26 @@ def test_a_seats_moves_are_added_in_order_only() -> None:
     assert known.counts == {0: 1, 1: 1}
     assert known.has(0, 1) and not known.has(0, 2) and known.has(1, 1)
     assert [(m.seat, m.n) for m in known.moves] == [(0, 1), (1, 1)]
+
+
+def test_what_the_kept_moves_say_of_each_seat_grows_with_them() -> None:
+    """Who is there reads when each seat last acted (ticks aside), whether its game
+    went over and whether it ended, from the moves kept: kept as they are added,
+    it is what going over all of them says."""
+    at = [_dt.datetime(2026, 12, 3, 9, 0, second, tzinfo=_dt.UTC) for second in range(6)]
+    moves = [Move(0, 1, ["place", 0, 0, 0], 5, False, at[1]),
+             Move(1, 1, ["tick"], 0, False, at[2]),
+             Move(0, 2, ["place", 1, 0, 0], 9, True, at[3]),
+             Move(1, 2, ["place", 2, 0, 0], 2, False, at[4]),
+             Move(0, 3, ["end"], 9, True, at[5]),
+             Move(1, 3, ["tick"], 2, False, None)]
+    known = livecache.RoundMoves(1)
+    for count, move in enumerate(moves, 1):
+        assert known.add(move)
+        assert known.done == presence.done_from(moves[:count])
+    assert known.done == {0: (at[5], True, True), 1: (at[4], False, False)}
+    assert not known.add(Move(1, 5, ["end"], 2, True))  # not the next: nothing noted
+    assert known.done[1] == (at[4], False, False)
 
 
 @pytest.fixture
