@@ -78,13 +78,20 @@ def announcement(table: Table, move: Move) -> dict[str, Any]:
     """The ``moves`` announcement of ``move`` stored at ``table``'s current round,
     carrying the move itself when it fits in a ``NOTIFY`` payload (a process that
     knows the seat's moves before it then needs no query: :func:`announced_move`)."""
+    return encoded_announcement(table, move)[0]
+
+
+def encoded_announcement(table: Table, move: Move) -> tuple[dict[str, Any], str]:
+    """:func:`announcement` and its payload (the JSON sent with ``NOTIFY``): written
+    once, to tell whether the move fits in it and to send it."""
     event: dict[str, Any] = {"kind": "moves", "table": table.id, "round": table.round,
                              "seat": move.seat, "n": move.n}
     carried = {**event, "action": move.action, "score": move.score, "over": move.over,
                "at": None if move.at is None else move.at.isoformat()}
-    if len(json.dumps(carried, separators=(",", ":"))) <= MAX_PAYLOAD:
-        return carried
-    return event
+    text = json.dumps(carried, separators=(",", ":"))
+    if len(text) <= MAX_PAYLOAD:
+        return carried, text
+    return event, json.dumps(event, separators=(",", ":"))
 
 
 def announced_move(event: dict[str, Any]) -> Move | None:

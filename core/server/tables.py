@@ -462,10 +462,10 @@ class Hub:
         """Store an accepted move and (``deliver``) announce it; ``False`` when
         another process stored this seat's step first (the referee is dropped).
         Not delivered, the move is announced by the caller (and known here from it)."""
-        event = livecache.announcement(table, move)
+        event, payload = livecache.encoded_announcement(table, move)
         shared = self.events.shared
         try:  # one transaction: the move and (PostgreSQL) its announcement, grouped
-            await self.actions.store(table, move, event if shared and deliver else None)
+            await self.actions.store(table, move, payload if shared and deliver else None)
         except Taken:
             self.referees.pop(table.id, None)
             await self.events.publish({"kind": "moves", "table": table.id})

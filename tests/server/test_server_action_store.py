@@ -152,12 +152,12 @@ def test_each_stored_move_is_announced_at_its_commit(request: pytest.FixtureRequ
             listener.autocommit = True
             listener.execute(f"LISTEN {CHANNEL}")
             store = ActionStore(engine)
+            move = Move(0, 1, ["end"], 0, True)
 
             async def together() -> None:
                 await asyncio.gather(*(store.store(
-                    table, Move(0, 1, ["end"], 0, True),
-                    {"kind": "moves", "table": table.id, "round": table.round, "seat": 0,
-                     "n": 1}) for table in made))
+                    table, move, livecache.encoded_announcement(table, move)[1])
+                    for table in made))
 
             run(store, together())
             heard: list[dict[str, Any]] = [
@@ -166,6 +166,8 @@ def test_each_stored_move_is_announced_at_its_commit(request: pytest.FixtureRequ
         finally:
             raw.close()
         assert sorted(event["table"] for event in heard) == sorted(t.id for t in made)
+        # each carries its move (the other processes need no read)
+        assert all(livecache.announced_move(event) == move for event in heard)
     finally:
         engine.dispose()
 
