@@ -193,6 +193,10 @@ def ui(window, isolated_home, sound_files):
     sounds.mkdir(parents=True, exist_ok=True)
     for made in sound_files:
         shutil.copyfile(made, sounds / made.name)
+    # the earlier test's screen is done with: a blank one takes its place before the
+    # window goes back to its size and runs frames (the old screen, laid out again at that
+    # size and updated, served no test: half a second each time for a launcher)
+    window.show_view(arcade.View())
     resized = (window.width, window.height) != (WIDTH, HEIGHT)
     if resized:
         window.set_size(WIDTH, HEIGHT)
@@ -232,9 +236,15 @@ def server(tmp_path_factory):
 
 
 @pytest.fixture
-def english():
-    """A test that switches the window's language leaves it English."""
+def english(request):
+    """A test that switches the window's language leaves it English (a test's app on
+    the window stops following the language first, as ``ui`` has it do at its end:
+    the screen the test left is not built again in English for no one)."""
     from blockyard.frontend import i18n
 
+    window = request.getfixturevalue("window") if "window" in request.fixturenames else None
     yield
+    stop = getattr(window, "stop_following_language", None)
+    if callable(stop):
+        stop()
     i18n.set_language("en")

@@ -39,8 +39,6 @@ def check_beside_the_code(ui, view: SummaryView) -> None:
 
 @pytest.mark.parametrize(("width", "height"), SIZES)
 def test_copy_sits_beside_the_code_and_says_it_copied(ui, width, height):
-    ui.app.show_launcher()
-    ui.pump(2)
     ui.resize(width, height)
     view = summary(ui)
     check_beside_the_code(ui, view)

@@ -22,8 +22,6 @@ def fits(text, rect, slack=1.0):
 
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_texts_fit_their_boxes(ui, size):
-    ui.app.show_launcher()
-    ui.pump(2)
     ui.resize(*size)
     width, height = size
     for ruleset in ("tiered", "arcadeforge-rotate", "eu-zen"):

@@ -66,8 +66,6 @@ def check_panel(panel, width, height, code):
 @pytest.mark.parametrize("code", LANGUAGES)
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_online_screens_fit(ui, size, code):
-    ui.app.show_launcher()
-    ui.pump(2)
     ui.resize(*size)
     width, height = size
     account = OnlineAccount(f"127.0.0.1:{free_port()}", "someone_with_a_long_name", "t")
@@ -258,8 +256,6 @@ def shot(ui, name: str) -> None:
 @pytest.mark.parametrize("code", LANGUAGES)
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_play_now_and_ratings_fit(ui, size, code):
-    ui.app.show_launcher()
-    ui.pump(2)
     ui.resize(*size)
     width, height = size
     tag = f"{code}-{width}x{height}"
@@ -368,8 +364,6 @@ def test_the_small_board_follows_the_game(ui):
 def test_a_difference_with_the_servers_game_fits_the_banner(ui, size):
     """The longest banner a table says: its game here gone another way than the
     server's, and this installation's plugin version against the server's."""
-    ui.app.show_launcher()
-    ui.pump(2)
     ui.resize(*size)
     width, height = size
     for code in LANGUAGES:

@@ -58,8 +58,6 @@ def inside(text, rect, code) -> None:
 @pytest.mark.parametrize("code", LANGUAGES)
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_friends_in_the_lobby_and_long_table_rows_fit(ui, size, code, english):
-    ui.app.show_launcher()
-    ui.pump(2)
     ui.resize(*size)
     width, height = size
     tag = f"{code}-{width}x{height}"
@@ -107,8 +105,6 @@ def test_friends_in_the_lobby_and_long_table_rows_fit(ui, size, code, english):
 @pytest.mark.parametrize("code", LANGUAGES)
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_the_launchers_notice_fits(ui, size, code, english):
-    ui.app.show_launcher()
-    ui.pump(2)
     ui.resize(*size)
     width, height = size
     tag = f"{code}-{width}x{height}"
@@ -149,8 +145,6 @@ def test_the_launchers_notice_fits(ui, size, code, english):
 @pytest.mark.parametrize("code", LANGUAGES)
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_friends_fits(ui, size, code, english):
-    ui.app.show_launcher()
-    ui.pump(2)
     ui.resize(*size)
     width, height = size
     tag = f"{code}-{width}x{height}"

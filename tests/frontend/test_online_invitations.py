@@ -174,8 +174,6 @@ class StillFeed:
 @pytest.mark.parametrize("code", LANGUAGES)
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_players_online_invitations_and_badge_fit(ui, size, code):
-    ui.app.show_launcher()
-    ui.pump(2)
     ui.resize(*size)
     width, height = size
     name = "someone_with_a_long_name"
