@@ -48,10 +48,11 @@ YOUNG_OBJECTS = 50_000
 """The garbage collector's first threshold while a server runs (Python's default is
 700). Each live connection and game is a few hundred objects that outlive a first
 pass, so at the default the collector ran about 10 times a second at 1,000 clients
-at the 2 s pace and, every few seconds, walked the whole heap (passes of 10 to
-170 ms, 1 s of a process's CPU a minute, while every connection waited); at 50,000
-it ran about every 10 s, for 6 to 50 ms. Garbage in a cycle waits that much
-longer for its pass (a few MB at most)."""
+at the 2 s pace and, every 10 to 15 s, walked the whole heap (passes of 10 to
+170 ms, about 1 s of a process's CPU a minute, while every connection waited); at
+50,000 it ran about every 10 s, for 6 to 50 ms. Garbage in a cycle waits that
+much longer for its pass (a few MB at most)."""
+
 
 def create_app(settings: Settings | str, *, verifiers: int | None = None,
                clock: Clock | None = None) -> FastAPI:
