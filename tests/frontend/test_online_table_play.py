@@ -303,9 +303,12 @@ def test_at_a_table_eus_continue_is_offered_and_finish_ends_the_seat(ui, server)
         play_until_stuck(ui, view)
         pump_until(ui, lambda: view.dialog.prompting and view.dialog.ready)
         ui.key("c")
-        pump_until(ui, lambda: not view.game.over)
-        assert view.game.log[-1] == ["continue"] and view.table.result is None
-        play_until_stuck(ui, view)
+        pump_until(ui, lambda: view.game.log[-1] == ["continue"])
+        # the continue empties at most four of the fullest rows (RULES.md §3): on
+        # some deals no tray piece fits even then, and the game stays over
+        if not view.game.over:
+            assert view.table.result is None
+            play_until_stuck(ui, view)
         assert not view.dialog.prompting  # the one continue is used: the seat is done
         pump_until(ui, lambda: view.table.result is not None)
         assert view.table.result["scores"] == [view.game.score, 0]

@@ -103,10 +103,14 @@ def test_a_muted_player_is_not_heard_until_unmuted(local: LocalServer) -> None:
     assert local.client.put(f"/api/me/mutes/{bob}", headers=auth(b)).status_code == 422
     assert local.client.put("/api/me/mutes/nobody-here", headers=auth(b)).status_code == 404
     assert local.client.put(f"/api/me/mutes/{ann}").status_code == 401
-    with live(local, table_id, a) as one, live(local, table_id, b) as two:
-        until(one, "table")
-        until(two, "table")
+    with live(local, table_id, a) as one, live(local, table_id, b) as two, \
+            live(local, table_id) as spectator:
+        for socket in (one, two, spectator):
+            until(socket, "table")
         say(one, "good-luck")
+        # the spectator hears it: whom to tell was decided (ann's phrase reaches the
+        # server in its own time, and is told as the mutes are when it is announced)
+        assert until(spectator, "said")["phrase"] == "good-luck"
         say(two, "thanks")  # bob still speaks to ann
         assert until(one, "said")["phrase"] == "thanks"
         assert local.client.delete(f"/api/me/mutes/{ann}", headers=auth(b)).status_code == 204
