@@ -304,7 +304,7 @@ def test_at_a_table_eus_continue_is_offered_and_finish_ends_the_seat(ui, server)
         pump_until(ui, lambda: view.dialog.prompting and view.dialog.ready)
         ui.key("c")
         pump_until(ui, lambda: view.game.log[-1] == ["continue"])
-        # the continue empties at most four of the fullest rows (RULES.md §3): on
+        # eu's continue empties at most four of the fullest rows: on
         # some deals no tray piece fits even then, and the game stays over
         if not view.game.over:
             assert view.table.result is None
