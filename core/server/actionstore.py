@@ -11,7 +11,7 @@ instead of one.
 
 On PostgreSQL the store holds a connection of its own, with psycopg's async
 driver, in the event loop, and a group is one statement (:data:`_PG_STORE`: the
-moves as arrays, inserted, each stored one announced; one round trip, no
+moves as one JSON text, inserted, each stored one announced; one round trip, no
 hand-off to a worker thread, no connection checked out of the pool; a
 connection found broken is opened again for the next group). On SQLite (one
 process) a group is one transaction written in a worker thread through the
@@ -53,8 +53,10 @@ _COLUMNS = ("table_id", "round", "seat", "n", "action", "score", "over", "create
 _TYPES = ("int", "int", "int", "int", "text", "bigint", "boolean", "timestamptz")
 _PG_STORE = f"""
 WITH given AS (
-    SELECT * FROM unnest({", ".join(f"%s::{kind}[]" for kind in _TYPES)}, %s::text[])
-        AS g({", ".join(_COLUMNS)}, payload)),
+    SELECT {", ".join(f"(m->>{index})::{kind} AS {name}"
+                      for index, (name, kind) in enumerate(zip(_COLUMNS, _TYPES, strict=True)))},
+           m->>{len(_COLUMNS)} AS payload
+    FROM jsonb_array_elements(%s::jsonb) AS m),
 stored AS (
     INSERT INTO {db.table_actions.name} ({", ".join(_COLUMNS)})
     SELECT {", ".join(_COLUMNS)} FROM given
@@ -67,8 +69,20 @@ FROM stored s JOIN given g USING (table_id, round, seat, n)
 """A group of moves stored in one statement (one round trip; one transaction, the
 connection autocommitting), each stored one announced at its commit; a move whose
 step of its seat is stored already is left out (not returned). The parameters:
-one array per column of :data:`_COLUMNS`, the announcements' payloads (``NULL``
-for none), the channel."""
+the group as one JSON array (:func:`_group_json`: per move its values in
+:data:`_COLUMNS`' order, then its announcement's payload, ``null`` for none), and
+the channel. One JSON text, which PostgreSQL takes apart, costs the process a
+twentieth of what psycopg spends writing nine arrays (their text format escapes
+every element with a regular expression; 2.5 ms for a group of 60 moves against
+0.09 ms)."""
+
+
+def _group_json(rows: list[tuple[Any, ...]], payloads: list[str | None]) -> str:
+    """The parameter of :data:`_PG_STORE`: each row (in :data:`_COLUMNS`' order, its
+    time as ISO 8601 with its offset) followed by its payload."""
+    return json.dumps([[*row[:-1], row[-1].isoformat(), payload]
+                       for row, payload in zip(rows, payloads, strict=True)],
+                      separators=(",", ":"))
 
 
 class Taken(Exception):
@@ -205,13 +219,9 @@ class ActionStore:
         keys = [tuple(row[:4]) for row in rows]
         first = {key: index for index, key in reversed(list(enumerate(keys)))}
         sent = [index for index, key in enumerate(keys) if first[key] == index]
-        payloads = [group[index].announce for index in sent]
-        columns = [list(column) for column in zip(*(rows[index] for index in sent),
-                                                    strict=True)]
-        # binary: psycopg writes arrays in the text format with a regular expression per
-        # element (most of the time a group took in Python); binary, 8 times less
-        cursor = await connection.execute(_PG_STORE, [*columns, payloads, CHANNEL],
-                                          binary=True)
+        given = _group_json([rows[index] for index in sent],
+                            [group[index].announce for index in sent])
+        cursor = await connection.execute(_PG_STORE, [given, CHANNEL])
         stored = {tuple(row[:4]) for row in await cursor.fetchall()}
         self.groups += 1
         failures: list[Taken | None] = []
