@@ -175,7 +175,15 @@ class Referee:
     another process accepted (:meth:`learn`), asked each action with the time it
     came (:meth:`act`). A move it answers is already applied to its seat's game:
     if it cannot be stored, the referee is thrown away and built again from what
-    is stored."""
+    is stored.
+
+    A move it learns is played on its seat's game only when a question needs that
+    game (:meth:`game`: the seat acts here, is ended here, or its game is over
+    and what it still offers is asked); until then what the move says of its
+    seat (its score, whether the game is over, when it was accepted) answers for
+    it. Every move it learns was judged by a referee of the same rules before it
+    was stored, so a process that only watches a seat (most seats: a player's
+    moves are judged where the player is connected) never plays them again."""
 
     def __init__(self, table: TableLike, moves: Iterable[Move] = (), *,
                  timing: Timing | None = None) -> None:
@@ -184,11 +192,14 @@ class Referee:
         self.ruleset = load_ruleset(table.ruleset_id)
         # the rules' own deal of the table's seed (a daily ruleset's on the table's
         # date: a table deals a seed of its own, every seat the same)
-        self.games = [Game.start(self.ruleset, seed=table.seed, date=_date(table.date))
-                      for _ in range(table.seats)]
+        self._games = [Game.start(self.ruleset, seed=table.seed, date=_date(table.date))
+                       for _ in range(table.seats)]
+        """Per seat: its game with the moves played on it so far (:meth:`game`)."""
+        self._unplayed: list[list[Move]] = [[] for _ in range(table.seats)]
+        """Per seat: the moves learned and not yet played on its game, in order."""
         self.meters = [gamecheck.WorkMeter(self.ruleset) for _ in range(table.seats)]
         self.counts = [0] * table.seats
-        """Per seat: how many of its moves are applied (its moves 1 … count)."""
+        """Per seat: how many of its moves are known (its moves 1 … count)."""
         self.ended: set[int] = set()
         """The seats ended by ``["end"]`` (the player's, or the server's for them)."""
         self.acted: list[_dt.datetime | None] = [None] * table.seats
@@ -223,21 +234,44 @@ class Referee:
                 return seat
         return None
 
+    def game(self, seat: int) -> Game:
+        """The seat's game with every move known of it played (those learned and
+        not played yet are played now)."""
+        game, unplayed = self._games[seat], self._unplayed[seat]
+        while unplayed:
+            move = unplayed.pop(0)
+            self._play(game, move.action)
+        return game
+
+    @property
+    def games(self) -> list[Game]:
+        """Every seat's game with every move known of it played."""
+        return [self.game(seat) for seat in range(self.table.seats)]
+
+    def _over(self, seat: int) -> bool:
+        """Whether the seat's game is over (as its last move known says)."""
+        unplayed = self._unplayed[seat]
+        return unplayed[-1].over if unplayed else self._games[seat].over
+
+    def _score(self, seat: int) -> int:
+        """The seat's score (as its last move known says)."""
+        unplayed = self._unplayed[seat]
+        return unplayed[-1].score if unplayed else int(self._games[seat].score)
+
     def finished(self, seat: int) -> bool:
         """Whether the seat is done: its game over with no action offered after the
         end left, or ended (``["end"]``)."""
-        game = self.games[seat]
         if seat in self.ended:
             return True
-        if not game.over:
+        if not self._over(seat):
             return False
-        return not any(action.after_end for action in game.actions())
+        return not any(action.after_end for action in self.game(seat).actions())
 
     def result(self) -> Result | None:
         """The round's result once every seat is finished, else ``None``."""
         if not all(self.finished(seat) for seat in range(self.table.seats)):
             return None
-        scores = [int(game.score) for game in self.games]
+        scores = [self._score(seat) for seat in range(self.table.seats)]
         best = max(scores)
         return Result(scores, scores.index(best) if scores.count(best) == 1 else None)
 
@@ -256,33 +290,38 @@ class Referee:
         elapsed = self.elapsed(now)
         if elapsed is None:
             return 0.0
-        return max(0.0, elapsed - self.games[seat].elapsed_us / 1_000_000)
+        return max(0.0, elapsed - self.game(seat).elapsed_us / 1_000_000)
 
     # -- the moves of the round ---------------------------------------------------------
 
     def learn(self, move: Move) -> bool:
-        """Apply a move stored already (by this process or another): ``False``
-        (nothing applied) when it is not the seat's next one."""
+        """Take a move stored already (by this process or another; played on its
+        seat's game when that game is next asked for: :meth:`game`): ``False``
+        (nothing taken) when it is not the seat's next one."""
         if not 0 <= move.seat < self.table.seats or move.n != self.counts[move.seat] + 1:
             return False
-        self._apply(move.seat, move.action, move.at)
+        self._unplayed[move.seat].append(move)
+        self._count(move.seat, move.action, move.at)
         return True
 
-    def _apply(self, seat: int, action: Sequence[Any], at: _dt.datetime | None) -> None:
-        game = self.games[seat]
-        if list(action) == END and game.over:
-            self.ended.add(seat)  # the seat finished; the game stays as it was
-        else:
+    @staticmethod
+    def _play(game: Game, action: Sequence[Any]) -> None:
+        if list(action) != END or not game.over:  # an end of a game over changes nothing
             game.apply(action)
-            if action[0] == "end":
-                self.ended.add(seat)
+
+    def _count(self, seat: int, action: Sequence[Any], at: _dt.datetime | None) -> None:
+        """What a move played on the seat says besides its game: counted, the seat
+        ended by ``["end"]``, when its player last acted."""
+        if action[0] == "end":
+            self.ended.add(seat)
         self.counts[seat] += 1
         if action[0] != "tick" and at is not None:
             self.acted[seat] = at
 
     def _accept(self, seat: int, action: list[Any], now: _dt.datetime) -> Move:
-        self._apply(seat, action, now)
-        game = self.games[seat]
+        game = self.game(seat)
+        self._play(game, action)
+        self._count(seat, action, now)
         return Move(seat, self.counts[seat], action, int(game.score), bool(game.over), now)
 
     def act(self, seat: int | None, action: Any, now: _dt.datetime) -> Move | Refusal:
@@ -293,7 +332,7 @@ class Referee:
             return Refusal("spectators cannot act: take a seat to play", "spectator")
         if table.status != "playing":
             return Refusal(f"the table is {table.status}, not playing", "not-now")
-        game = self.games[seat]
+        game = self.game(seat)
         if self.finished(seat):
             return Refusal(f"your game is over ({game.over_reason})", "game-over")
         problem = check_action(action, len(game.log), game)
@@ -355,7 +394,7 @@ class Referee:
         for seat in range(self.table.seats):
             if self.finished(seat):
                 continue
-            if ends is not None and not self.games[seat].over:
+            if ends is not None and not self._over(seat):
                 moments.append(ends)
             since = self._idle_from(seat, back)
             if since is not None:
@@ -376,7 +415,7 @@ class Referee:
         for seat in range(self.table.seats):
             if self.finished(seat):
                 continue
-            game = self.games[seat]
+            game = self.game(seat)
             if ends is not None and limit is not None and now >= ends and not game.over:
                 left = round(limit * 1_000_000) - game.elapsed_us
                 if left > 0:

@@ -187,6 +187,33 @@ def test_a_referee_built_from_the_stored_moves_is_the_one_that_accepted_them(
         Referee(table(clock), moves[1:], timing=TIMING)
 
 
+def test_a_seat_only_watched_here_is_not_played_again_and_ends_as_where_it_was_played(
+        clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    # seat 1 plays on one process's referee; the other's learns its moves
+    there, here = Referee(table(clock), timing=TIMING), Referee(table(clock), timing=TIMING)
+    played: list[Any] = []
+    kind = type(there.games[1])  # eu-classic's game class (its own apply)
+    real_apply = kind.apply
+    monkeypatch.setattr(kind, "apply",
+                        lambda game, action: (played.append(action), real_apply(game, action)))
+    moves = []
+    for _ in range(8):
+        moves.append(accepted(there.act(1, first_move(there.games[1]), clock.now())))
+    moves.append(accepted(there.act(1, ["end"], clock.now())))
+    played.clear()
+    for move in moves:
+        assert here.learn(move)
+    assert played == []  # only watched here: its moves are not played again
+    assert here.counts == [0, 9] and here.finished(1) and not here.finished(0)
+    assert here.acted[1] == clock.now()
+    ours = accepted(here.act(0, ["end"], clock.now()))  # seat 0 acts here
+    assert (ours.n, ours.over) == (1, True) and played == [["end"]]
+    result, expected = here.result(), there.games[1].score
+    assert result is not None and result.scores == [0, expected] and result.winner == 1
+    # asked for, the watched seat's game is the one played where it was accepted
+    assert here.games[1].snapshot() == there.games[1].snapshot()
+    assert played[1:] == [move.action for move in moves]  # played now, its end too
+
 # -- time ----------------------------------------------------------------------------------
 
 
