@@ -10,6 +10,18 @@ LISTEN/NOTIFY is used rather than Redis pub/sub because the database is already
 there and is the truth: one service less to run, and an announcement is
 only a nudge, so none can carry state that the database does not have. With an
 SQLite database (one process) the announcements stay in the process.
+
+An announcement made on its own (:meth:`Events.publish`) is sent on a
+connection of the process's own with psycopg's async driver, in the event loop:
+those made while one group is being sent go together in the next (one
+statement, :data:`_NOTIFY`: one round trip, one transaction, in the order they
+were made), and each caller resumes once its group is committed. PostgreSQL
+delivers two identical announcements of one transaction once: each is a nudge
+that says the same the second time (a quick phrase, the one announcement that
+is not, is announced by its connection's loop, which reads nothing more until
+it is sent). One made with a change of the database
+(a move, a round's result, presence) is sent in that change's own transaction
+instead, so it goes out at its commit and never for a change not stored.
 """
 
 from __future__ import annotations
@@ -19,10 +31,15 @@ import contextlib
 import json
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
+
+from . import db
+
+if TYPE_CHECKING:
+    import psycopg
 
 CHANNEL = "blockyard_tables"
 """The NOTIFY channel of table events."""
@@ -42,6 +59,9 @@ class Events:
         self.shared = engine.dialect.name == "postgresql"
         self.task: asyncio.Task[None] | None = None
         self.ready = asyncio.Event()
+        self._connection: psycopg.AsyncConnection[Any] | None = None
+        self._waiting: list[tuple[str, asyncio.Future[None]]] = []
+        self._writer: asyncio.Task[None] | None = None
 
     def publish_sync(self, event: dict[str, Any]) -> None:
         """Announce ``event`` to the other processes (blocking; PostgreSQL only)."""
@@ -52,13 +72,51 @@ class Events:
             conn.execute(sa.select(sa.func.pg_notify(CHANNEL, payload)))
 
     async def publish(self, event: dict[str, Any]) -> None:
-        """Announce ``event`` to every process's connections."""
+        """Announce ``event`` to every process's connections; on PostgreSQL,
+        return once it is committed (with those made meanwhile: see above)."""
         if not self.shared:
             await self.handler(event)
             return
-        from starlette.concurrency import run_in_threadpool
+        payload = json.dumps(event, separators=(",", ":"))
+        if len(payload) > MAX_PAYLOAD:  # pragma: no cover - events are small
+            raise ValueError("table event too large")
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        done.add_done_callback(_retrieved)  # told even when its caller is gone
+        self._waiting.append((payload, done))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._send_groups())
+        await asyncio.shield(done)  # a caller gone does not take it from its group
 
-        await run_in_threadpool(self.publish_sync, event)
+    async def _send_groups(self) -> None:
+        while self._waiting:
+            group, self._waiting = self._waiting, []
+            try:
+                connection = await self._open()
+                await connection.execute(_NOTIFY, (CHANNEL, json.dumps(
+                    [payload for payload, _ in group], separators=(",", ":"))))
+            except BaseException as exc:  # the database away: none of the group sent
+                for _, done in group:
+                    if not done.done():
+                        done.set_exception(exc)
+                if isinstance(exc, asyncio.CancelledError):
+                    raise
+                continue
+            for _, done in group:
+                if not done.done():
+                    done.set_result(None)
+
+    async def _open(self) -> psycopg.AsyncConnection[Any]:
+        import psycopg
+
+        connection = self._connection
+        if connection is None or connection.closed or connection.broken:
+            self._connection = None
+            url = self.engine.url.set(drivername="postgresql")
+            connection = await psycopg.AsyncConnection.connect(
+                url.render_as_string(hide_password=False), autocommit=True,
+                connect_timeout=db.CONNECT_SECONDS)
+            self._connection = connection
+        return connection
 
     async def start(self) -> None:
         """Start listening (PostgreSQL: a connection of its own, reconnected when
@@ -108,7 +166,27 @@ class Events:
             log.exception("table event %s", event.get("kind"))
 
     async def stop(self) -> None:
+        while self._writer is not None and not self._writer.done():
+            with contextlib.suppress(Exception):  # every announcement made is sent
+                await asyncio.shield(self._writer)
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            with contextlib.suppress(Exception):
+                await connection.close()
         if self.task is not None:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self.task
+
+
+_NOTIFY = """
+SELECT pg_notify(%s, given.payload)
+FROM json_array_elements_text(%s::json) WITH ORDINALITY AS given(payload, place)
+ORDER BY given.place
+"""
+"""Announce a group (a JSON array of the payloads, in order) in one statement."""
+
+
+def _retrieved(done: asyncio.Future[None]) -> None:
+    if not done.cancelled():
+        done.exception()
