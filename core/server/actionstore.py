@@ -28,6 +28,7 @@ database away) fails every move of the group, none of them stored
 from __future__ import annotations
 
 import asyncio
+import datetime as _dt
 import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -36,7 +37,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 from starlette.concurrency import run_in_threadpool
 
-from . import db, metrics
+from . import db, livecache, metrics
 from .clock import Clock, SystemClock
 from .events import CHANNEL
 from .tablestore import Move, Table
@@ -83,6 +84,15 @@ def _group_json(rows: list[tuple[Any, ...]], payloads: list[str | None]) -> str:
     return json.dumps([[*row[:-1], row[-1].isoformat(), payload]
                        for row, payload in zip(rows, payloads, strict=True)],
                       separators=(",", ":"))
+
+
+_PG_AFTER = f"""
+SELECT seat, n, action, score, over, created FROM {db.table_actions.name}
+WHERE table_id = %s AND round = %s AND n > coalesce((%s::int[])[seat + 1], 0)
+ORDER BY id
+"""
+"""The moves of a round after the ones known (the count known per seat, an array
+indexed from seat 0), in the order they were stored."""
 
 
 class Taken(Exception):
@@ -144,6 +154,22 @@ class ActionStore:
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_groups())
         await asyncio.shield(done)  # a client gone does not take the move from its group
+
+    async def moves_after(self, table_id: int, known: livecache.RoundMoves, seats: int
+                          ) -> list[Move]:
+        """The moves of ``known``'s round of the table that it lacks, in the order
+        they were stored (:func:`~blockyard.server.livecache.moves_after`): on
+        PostgreSQL read on the store's own connection, in the event loop (after
+        the group being committed, if any), with no hand-off to a worker thread."""
+        if not self.postgresql:
+            return await run_in_threadpool(livecache.moves_after, self.engine, table_id,
+                                           known, seats)
+        connection = await self._open()
+        counts = [known.counts.get(seat, 0) for seat in range(seats)]
+        cursor = await connection.execute(_PG_AFTER, (table_id, known.round, counts))
+        return [Move(int(seat), int(n), json.loads(action), int(score), bool(over),
+                     at.astimezone(_dt.UTC))
+                for seat, n, action, score, over, at in await cursor.fetchall()]
 
     async def close(self) -> None:
         """Wait until every move handed to :meth:`store` is stored (or failed),

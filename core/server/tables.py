@@ -378,8 +378,7 @@ class Hub:
         known = self.known.get(table_id)
         if known is None or known.round != table.round:
             known = self.known[table_id] = livecache.RoundMoves(table.round)
-        for move in await run_in_threadpool(livecache.moves_after, self.server.engine,
-                                            table_id, known, table.seats):
+        for move in await self.actions.moves_after(table_id, known, table.seats):
             known.add(move)
             await self._learn(table_id, move)
         await self.send_known(table_id, only)
@@ -393,8 +392,7 @@ class Hub:
             return
         if known is None or known.round != table.round:
             known = self.known[table.id] = livecache.RoundMoves(table.round)
-        for move in await run_in_threadpool(livecache.moves_after, self.server.engine,
-                                            table.id, known, table.seats):
+        for move in await self.actions.moves_after(table.id, known, table.seats):
             known.add(move)
             await self._learn(table.id, move)
         if self.room.watching(table.id) and self.known.get(table.id) is known:
@@ -450,8 +448,7 @@ class Hub:
         those it lacks are read)."""
         referee = await self.referee(table)
         had = livecache.RoundMoves(table.round, counts=dict(enumerate(referee.counts)))
-        for move in await run_in_threadpool(livecache.moves_after, self.server.engine,
-                                            table.id, had, table.seats):
+        for move in await self.actions.moves_after(table.id, had, table.seats):
             if move.n > referee.counts[move.seat] \
                     and not await judged(referee, referee.learn, move):
                 self.referees.pop(table.id, None)

@@ -7,6 +7,7 @@ SQLite and on PostgreSQL (where each stored move is also announced)."""
 from __future__ import annotations
 
 import asyncio
+import datetime as _dt
 import json
 from pathlib import Path
 from typing import Any
@@ -78,6 +79,36 @@ def test_moves_accepted_together_are_committed_together(url: str) -> None:
         assert store.groups < store.stored  # grouped: fewer commits than moves
         for table in made:
             assert stored(engine, table) == moves
+    finally:
+        engine.dispose()
+
+
+def test_the_moves_a_round_lacks_are_read_after_those_known_in_the_order_stored(
+        url: str) -> None:
+    engine = db.make_engine(url)
+    try:
+        (table,) = tables(engine, 1)
+        store = ActionStore(engine)
+        moves = [Move(0, 1, ["place", 0, 0, 0], 3, False), Move(1, 1, ["place", 1, 0, 0], 4, False),
+                 Move(1, 2, ["place", 2, 0, 3], 9, False), Move(0, 2, ["end"], 3, True)]
+
+        async def play() -> list[list[Move]]:
+            for move in moves:
+                await store.store(table, move, None)
+            known = livecache.RoundMoves(table.round)
+            every = await store.moves_after(table.id, known, table.seats)
+            known.add(moves[0])
+            known.add(moves[1])  # seat 0's first and seat 1's first known
+            lacking = await store.moves_after(table.id, known, table.seats)
+            other = await store.moves_after(table.id, livecache.RoundMoves(table.round + 1),
+                                            table.seats)
+            return [every, lacking, other]
+
+        every, lacking, other = run(store, play())
+        assert every == moves and lacking == moves[2:] and other == []
+        assert all(move.at is not None and move.at.utcoffset() == _dt.timedelta(0)
+                   for move in every)
+        assert every == stored(engine, table)  # as the server's pool reads them
     finally:
         engine.dispose()
 
