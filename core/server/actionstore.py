@@ -153,7 +153,8 @@ class ActionStore:
         self._waiting.append(_Pending(table.id, table.round, move, announce, done))
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_groups())
-        await asyncio.shield(done)  # a client gone does not take the move from its group
+        # a caller gone (cancelled) cancels its wait, not its move: the group keeps it
+        await done
 
     async def moves_after(self, table_id: int, known: livecache.RoundMoves, seats: int
                           ) -> list[Move]:

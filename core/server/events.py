@@ -85,7 +85,7 @@ class Events:
         self._waiting.append((payload, done))
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._send_groups())
-        await asyncio.shield(done)  # a caller gone does not take it from its group
+        await done  # a caller gone (cancelled) cancels its wait: the group still sends it
 
     async def _send_groups(self) -> None:
         while self._waiting:

@@ -84,14 +84,20 @@ def announcement(table: Table, move: Move) -> dict[str, Any]:
 def encoded_announcement(table: Table, move: Move) -> tuple[dict[str, Any], str]:
     """:func:`announcement` and its payload (the JSON sent with ``NOTIFY``): written
     once, to tell whether the move fits in it and to send it."""
-    event: dict[str, Any] = {"kind": "moves", "table": table.id, "round": table.round,
-                             "seat": move.seat, "n": move.n}
-    carried = {**event, "action": move.action, "score": move.score, "over": move.over,
-               "at": None if move.at is None else move.at.isoformat()}
-    text = json.dumps(carried, separators=(",", ":"))
+    carried: dict[str, Any] = {
+        "kind": "moves", "table": table.id, "round": table.round, "seat": move.seat,
+        "n": move.n, "action": move.action, "score": move.score, "over": move.over,
+        "at": None if move.at is None else move.at.isoformat()}
+    text = _COMPACT.encode(carried)
     if len(text) <= MAX_PAYLOAD:
         return carried, text
-    return event, json.dumps(event, separators=(",", ":"))
+    event = {key: carried[key] for key in ("kind", "table", "round", "seat", "n")}
+    return event, _COMPACT.encode(event)
+
+
+_COMPACT = json.JSONEncoder(separators=(",", ":"))
+"""The announcements' JSON (made once: ``json.dumps`` with ``separators`` makes an
+encoder at every call)."""
 
 
 def announced_move(event: dict[str, Any]) -> Move | None:

@@ -68,7 +68,12 @@ class Encoded(str):
 def encode(message: Mapping[str, Any]) -> Encoded:
     """``message`` as the text frame a connection sends (the JSON that Starlette's
     ``send_json`` writes: no spaces, UTF-8 as it is)."""
-    return Encoded(json.dumps(message, separators=(",", ":"), ensure_ascii=False))
+    return Encoded(_FRAME.encode(message))
+
+
+_FRAME = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+"""The frames' JSON (made once: ``json.dumps`` with arguments makes an encoder at
+every call)."""
 
 
 def too_many_messages(per_minute: int) -> RefusedMessage:

@@ -64,8 +64,7 @@ import contextlib
 import dataclasses
 import datetime as _dt
 import logging
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from starlette.concurrency import run_in_threadpool
@@ -191,20 +190,13 @@ class Hub:
         self.room.revoke(token)
         await self.events.publish({"kind": "signed-out", "token": token})
 
-    @contextlib.asynccontextmanager
-    async def lock(self, table_id: int) -> AsyncIterator[None]:
-        """Decide for the table alone (its actions, its clock, leaving, rematch)."""
+    def lock(self, table_id: int) -> _TableLock:
+        """Decide for the table alone (its actions, its clock, leaving, rematch):
+        ``async with hub.lock(table_id):``."""
         held = self.locks.get(table_id)
         if held is None:
-            held = self.locks[table_id] = _TableLock()
-        held.users += 1
-        try:
-            async with held.lock:
-                yield
-        finally:
-            held.users -= 1
-            if not held.users and self.locks.get(table_id) is held:
-                del self.locks[table_id]
+            held = self.locks[table_id] = _TableLock(self.locks, table_id)
+        return held
 
     async def table(self, table_id: int) -> Table:
         """The table as stored now (and kept as :meth:`cached_table`)."""
@@ -755,11 +747,36 @@ class Hub:
             await self.seats.push(table_id)
 
 
-@dataclass(eq=False)
 class _TableLock:
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    users: int = 0
-    """How many hold it or wait for it."""
+    """One table's lock (:meth:`Hub.lock`), kept in ``locks`` only while someone
+    holds it or waits for it. (A class of its own rather than a generator-based
+    context manager: it is taken at every action.)"""
+
+    __slots__ = ("lock", "locks", "table_id", "users")
+
+    def __init__(self, locks: dict[int, _TableLock], table_id: int) -> None:
+        self.lock = asyncio.Lock()
+        self.locks = locks
+        self.table_id = table_id
+        self.users = 0
+        """How many hold it or wait for it."""
+
+    async def __aenter__(self) -> None:
+        self.users += 1
+        try:
+            await self.lock.acquire()
+        except BaseException:
+            self._leave()
+            raise
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.lock.release()
+        self._leave()
+
+    def _leave(self) -> None:
+        self.users -= 1
+        if not self.users and self.locks.get(self.table_id) is self:
+            del self.locks[self.table_id]
 
 
 async def judged(referee: Referee, ask: Callable[..., T], *args: Any) -> T:
