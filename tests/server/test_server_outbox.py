@@ -69,6 +69,30 @@ def test_a_slow_reader_never_delays_the_others() -> None:
     asyncio.run(run())
 
 
+def test_a_socket_that_takes_the_message_at_once_is_written_to_with_no_task() -> None:
+    async def run() -> None:
+        socket, stuck = Recorder(), Recorder(stuck=True)
+        ready, waiting = Outbox(socket), Outbox(stuck)  # type: ignore[arg-type]
+        for box in (ready, waiting):
+            box.start()
+            box.post({"n": 1})
+        # written before post returned, no task left behind (a send is nearly always so)
+        assert socket.sent == [{"n": 1}] and ready._writer is None
+        assert stuck.sent == [] and waiting._writer is not None  # carried on by a task
+        waiting.post({"n": 2})
+        stuck.go.set()
+        await settle()
+        assert stuck.sent == [{"n": 1}, {"n": 2}] and waiting._writer.done()
+        stuck.go.clear()
+        waiting.post({"n": 3})  # waits again: stopped meanwhile, its task is cancelled
+        writer = waiting._writer
+        await waiting.stop()
+        assert writer is not None and writer.cancelled() and stuck.sent == [{"n": 1}, {"n": 2}]
+        await ready.stop()
+
+    asyncio.run(run())
+
+
 def test_a_close_comes_after_what_was_sent_before_it_and_nothing_after() -> None:
     async def run() -> None:
         socket = Recorder()
