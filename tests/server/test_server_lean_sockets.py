@@ -1,9 +1,11 @@
 """What an open live connection keeps, and what it no longer keeps: the
-application's short way for its live routes (blockyard.server.app.App). In
-process: no database."""
+application's short way for its live routes (blockyard.server.app.App), uvicorn's
+WebSocket protocol without the handshake once open
+(blockyard.server.liveprotocol). In process: no database."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -13,6 +15,7 @@ from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from blockyard.server.app import App
+from blockyard.server.liveprotocol import LeanWebSocketProtocol
 from blockyard.server.logs import REQUEST_ID, Requests
 
 
@@ -71,3 +74,87 @@ def test_a_websocket_to_another_path_is_closed_as_fastapi_closes_it() -> None:
             client.websocket_connect("/elsewhere") as ws:
         ws.receive_text()
     assert closed.value.code == 1000
+
+
+class Transport:
+    """A transport that keeps what is written (the connection's bytes come from
+    the test)."""
+
+    def __init__(self) -> None:
+        self.written = b""
+        self.closed = False
+
+    def get_extra_info(self, name: str, default: object = None) -> object:
+        return {"sockname": ("127.0.0.1", 8765), "peername": ("127.0.0.1", 50000)
+                }.get(name, default)
+
+    def set_protocol(self, protocol: object) -> None:
+        pass
+
+    def write(self, data: bytes) -> None:
+        self.written += data
+
+    def is_closing(self) -> bool:
+        return self.closed
+
+    def close(self) -> None:
+        self.closed = True
+
+    def pause_reading(self) -> None:
+        pass
+
+    def resume_reading(self) -> None:
+        pass
+
+
+UPGRADE = (b"GET /live/1 HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+           b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+           b"Sec-WebSocket-Version: 13\r\n"
+           b"Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n\r\n")
+PING_TEXT = bytes([0x81, 0x84, 1, 2, 3, 4, 0x71, 0x6B, 0x6D, 0x63])
+"""A masked text frame ``ping`` from the client."""
+
+
+def test_an_open_websocket_keeps_no_handshake() -> None:
+    # uvicorn's protocol kept the handshake's request and answer (their headers,
+    # about 4 kB) for the connection's life; websockets' parser keeps the request
+    from uvicorn.config import Config
+    from uvicorn.server import ServerState
+
+    got: list[Any] = []
+    scopes: list[Any] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        scopes.append(scope)
+        assert (await receive())["type"] == "websocket.connect"
+        await send({"type": "websocket.accept"})
+        got.append(await receive())
+        await send({"type": "websocket.send", "text": "pong"})
+
+    async def run() -> None:
+        config = Config(app=app, ws=LeanWebSocketProtocol, ws_per_message_deflate=False,
+                        lifespan="off")  # as blockyard serve runs it
+        config.load()
+        protocol = LeanWebSocketProtocol(config=config, server_state=ServerState(),
+                                         app_state={}, _loop=asyncio.get_running_loop())
+        transport = Transport()
+        protocol.connection_made(transport)  # type: ignore[arg-type]
+        protocol.data_received(UPGRADE)
+        request = protocol.request
+        assert request.headers["Sec-WebSocket-Key"]  # kept until the answer is written
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert transport.written.startswith(b"HTTP/1.1 101")
+        assert b"permessage-deflate" not in transport.written  # declined, as before
+        assert not hasattr(protocol, "request") and not hasattr(protocol, "response")
+        assert len(request.headers) == 0  # the parser's own reference: emptied
+        # the application's scope keeps its copy of the headers
+        assert (b"Sec-WebSocket-Key", b"dGhlIHNhbXBsZSBub25jZQ==") in scopes[0]["headers"]
+        protocol.data_received(PING_TEXT)
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert got == [{"type": "websocket.receive", "text": "ping"}]
+        assert transport.written.endswith(b"\x81\x04pong")
+        protocol.connection_lost(None)
+
+    asyncio.run(run())
