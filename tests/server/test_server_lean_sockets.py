@@ -1,7 +1,8 @@
 """What an open live connection keeps, and what it no longer keeps: the
 application's short way for its live routes (blockyard.server.app.App), uvicorn's
 WebSocket protocol without the handshake once open
-(blockyard.server.liveprotocol). In process: no database."""
+(blockyard.server.liveprotocol), an idle outbox without a finished task
+(blockyard.server.sockets.Outbox). In process: no database."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from blockyard.server.app import App
 from blockyard.server.liveprotocol import LeanWebSocketProtocol
 from blockyard.server.logs import REQUEST_ID, Requests
+from blockyard.server.sockets import Outbox
 
 
 def lean_app(seen: list[dict[str, Any]]) -> App:
@@ -156,5 +158,31 @@ def test_an_open_websocket_keeps_no_handshake() -> None:
         assert got == [{"type": "websocket.receive", "text": "ping"}]
         assert transport.written.endswith(b"\x81\x04pong")
         protocol.connection_lost(None)
+
+    asyncio.run(run())
+
+
+class Socket:
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    async def send_json(self, message: Any) -> None:
+        self.texts.append(str(message))
+
+
+def test_an_idle_outbox_keeps_no_task() -> None:
+    # a finished writer task (and its coroutine) is 0.6 kB an idle connection kept
+    async def run() -> None:
+        box = Outbox(Socket())  # type: ignore[arg-type]
+        box.start()
+        box.post({"type": "table"})
+        assert box._writer is not None
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert box._writer is None and box._waiting is None
+        box.post({"type": "clock"})  # the next message starts another
+        await box.flushed()
+        assert box._writer is None
+        await box.stop()
 
     asyncio.run(run())
