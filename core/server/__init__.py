@@ -83,6 +83,7 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, database: str | No
     except ValueError as exc:
         print(f"blockyard serve: {exc}", file=sys.stderr)
         return 2
+    from .liveprotocol import LeanWebSocketProtocol
     from .slowclients import KEEP_ALIVE_SECONDS, TimedH11Protocol
 
     try:  # every setting checked before anything starts
@@ -110,7 +111,9 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, database: str | No
         uvicorn.run("blockyard.server.app:create_app_from_env", factory=True, host=host,
                     port=port, workers=workers if workers > 1 else None,
                     log_config=config, log_level=log_level, access_log=access_log,
-                    ws="websockets-sansio", ws_max_size=MAX_MESSAGE,
+                    # websockets-sansio, without each connection's handshake kept
+                    # once it is open (blockyard.server.liveprotocol)
+                    ws=LeanWebSocketProtocol, ws_max_size=MAX_MESSAGE,
                     # a live message is a few dozen bytes of JSON: compressing it
                     # saves little on the wire, and permessage-deflate's zlib state
                     # costs about 41 kB per connection (and CPU per message); declined

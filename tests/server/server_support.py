@@ -325,6 +325,8 @@ def _local_server(database: str, clock: Any, create_app: Any) -> Iterator[LocalS
 
     import uvicorn
 
+    from blockyard.server.liveprotocol import LeanWebSocketProtocol
+
     app = create_app(database, verifiers=1, clock=clock)
     started: dict[str, Any] = {}
 
@@ -335,7 +337,7 @@ def _local_server(database: str, clock: Any, create_app: Any) -> Iterator[LocalS
 
     for _attempt in range(5):
         port = free_port()
-        config = uvicorn.Config(app, host="127.0.0.1", port=port, ws="websockets-sansio",
+        config = uvicorn.Config(app, host="127.0.0.1", port=port, ws=LeanWebSocketProtocol,
                                 log_level="warning", timeout_graceful_shutdown=5)
         runner = Uvicorn(config)
         thread = threading.Thread(target=runner.run, daemon=True)
