@@ -163,24 +163,32 @@ def test_an_open_websocket_keeps_no_handshake() -> None:
 
 
 class Socket:
-    def __init__(self) -> None:
+    """Takes what it is sent; the first send waits until let go (``slow``)."""
+
+    def __init__(self, slow: bool = False) -> None:
         self.texts: list[str] = []
+        self.go = asyncio.Event()
+        if not slow:
+            self.go.set()
 
     async def send_json(self, message: Any) -> None:
+        await self.go.wait()
         self.texts.append(str(message))
 
 
 def test_an_idle_outbox_keeps_no_task() -> None:
     # a finished writer task (and its coroutine) is 0.6 kB an idle connection kept
     async def run() -> None:
-        box = Outbox(Socket())  # type: ignore[arg-type]
+        box = Outbox(Socket(slow=True))  # type: ignore[arg-type]
         box.start()
         box.post({"type": "table"})
-        assert box._writer is not None
+        assert box._writer is not None  # the send waits: a task carries it on
+        box.socket.go.set()  # type: ignore[attr-defined]
         for _ in range(20):
             await asyncio.sleep(0)
         assert box._writer is None and box._waiting is None
-        box.post({"type": "clock"})  # the next message starts another
+        box.post({"type": "clock"})  # the next message: written at once, no task
+        assert box._writer is None and box._waiting is None
         await box.flushed()
         assert box._writer is None
         await box.stop()
