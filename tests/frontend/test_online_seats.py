@@ -144,7 +144,7 @@ def test_the_window_going_to_the_background_shows_the_player_away(ui, server):
 
 
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
-def test_the_presence_marks_fit_their_boards_in_every_language(ui, english, size):
+def test_the_presence_marks_fit_their_boards_in_every_language(ui, english, size, tmp_path):
     ui.app.show_launcher()
     ui.pump(1)
     resize(ui, *size)
@@ -175,8 +175,8 @@ def test_the_presence_marks_fit_their_boards_in_every_language(ui, english, size
                 assert abs(mark.x - rect.center_x) <= 1 and abs(mark.y - rect.center_y) <= 1
                 assert mark.content_width <= slot - 8 + 1, (code, size, mark.text)
                 assert mark.y + mark.content_height / 2 <= view.reserve_bottom
-            if len(seats) == 2 and code == "de":
-                ui.screenshot().save(f"/tmp/seats/marks-{code}-{width}.png")
+            if len(seats) == 2 and code == "de":  # a picture to look at (pytest's tmp folder)
+                ui.screenshot().save(tmp_path / f"marks-{code}-{width}.png")
 
 
 class FedLive(QuietLive):
