@@ -53,7 +53,8 @@ Prints:
   action of the server processes, of PostgreSQL and of this client; then
   ``--pace`` clients acting every ``--think`` seconds on average: p50 and p99
   of the round trip. ``--rounds`` repeats the three. Printed side by side with
-  Blockyard/group-commit floor, Blockyard/floor + rules and the targets (≥ 0.8×
+  Blockyard/group-commit floor, Blockyard/floor + rules, floor + rules/group-commit
+  floor (what judging every action on the engine costs a floor alone) and the targets (≥ 0.8×
   the actions/s, ≤ 1.25× the server CPU per action, p99 ≤ 50 ms, ≤ 40 kB per idle WebSocket), the
   load average before and after, and PostgreSQL's settings. The sizes the targets are set at:
   ``--only floor --saturate 200,1000 --pace 1000 --idle 1000``; ``--systems``
@@ -915,7 +916,7 @@ def floor_run(postgres: str, folder: Path, args: argparse.Namespace) -> None:
              ("games lost", "lost", "0")]
     width = 44
     print(f"         {'':{width}}" + "".join(f"{name:>22}" for name in args.systems)
-          + f"{'Blockyard/group':>17}{'/ with rules':>14}  target")
+          + f"{'Blockyard/group':>17}{'/ with rules':>14}{'rules/group':>13}  target")
     for label, key, target in rows:
         cells = []
         for system in args.systems:
@@ -923,15 +924,17 @@ def floor_run(postgres: str, folder: Path, args: argparse.Namespace) -> None:
             cells.append(" / ".join(f"{v:.0f}" if abs(v) >= 10 or key == "lost"
                                     else f"{v:.2f}" for v in values))
         ratios = []
-        for against in ("group-commit floor", "floor + rules"):
-            if "Blockyard" not in args.systems or against not in args.systems:
+        for system, against in (("Blockyard", "group-commit floor"),
+                                ("Blockyard", "floor + rules"),
+                                ("floor + rules", "group-commit floor")):
+            if system not in args.systems or against not in args.systems:
                 ratios.append("-")
                 continue
-            ours = statistics.median(r["Blockyard"][key] for r in rounds)
+            ours = statistics.median(r[system][key] for r in rounds)
             floor = statistics.median(r[against][key] for r in rounds)
             ratios.append(f"{ours / floor:.2f}" if floor else "-")
         print(f"         {label:{width}}" + "".join(f"{c:>22}" for c in cells)
-              + f"{ratios[0]:>17}{ratios[1]:>14}  {target}")
+              + f"{ratios[0]:>17}{ratios[1]:>14}{ratios[2]:>13}  {target}")
     print("         the extensions each server agreed when the client offered "
           "permessage-deflate (websockets' default): "
           + "; ".join(f"{system}: {notes.get(system, '?')}" for system in args.systems))
