@@ -186,10 +186,15 @@ class Room:
     def send_moves(self, table_id: int, known: livecache.RoundMoves,
                    only: Watcher | None = None) -> None:
         """Send each connection of the table (or ``only``) the moves of ``known``
-        it has not had, in order."""
+        it has not had, in order. A connection not yet greeted (sent the table:
+        :meth:`~blockyard.server.seatviews.SeatViews.greet`) is passed over: its
+        own send after the table (``only``) gives it every move so far, so no
+        move reaches it before the table does."""
         moves = known.moves
         texts: dict[tuple[int, int], Encoded] = {}  # each move encoded once
         for watcher in [only] if only else self.at(table_id):
+            if only is None and not watcher.greeted:
+                continue
             if watcher.round != known.round:
                 watcher.round, watcher.seen = known.round, None
             kept, done = watcher.told

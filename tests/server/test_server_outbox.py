@@ -164,6 +164,7 @@ def watching(room: Room, table_id: int, count: int, sent: list[str]) -> list[Wat
     watchers = [Watcher(TextSocket(sent), None) for _ in range(count)]  # type: ignore[arg-type]
     for watcher in watchers:
         room.enter(table_id, watcher)
+        watcher.greeted = True  # sent the table (SeatViews.greet)
     return watchers
 
 
@@ -213,5 +214,32 @@ def test_each_move_is_encoded_once_for_every_connection_it_reaches() -> None:
         for watcher in watchers:
             room.leave(3, watcher)
             await watcher.outbox.stop()
+
+    asyncio.run(run())
+
+
+def test_a_connection_not_yet_sent_the_table_gets_no_move_before_it() -> None:
+    # a move fanned out while a connection opens (between entering the room and
+    # being sent the table) waits for the table: then every move so far, in order
+    sent: list[str] = []
+
+    async def run() -> None:
+        room = Room()
+        (opening,) = watching(room, 5, 1, sent)
+        opening.greeted = False
+        known = RoundMoves(1)
+        known.add(Move(0, 1, ["place", 0, 0, 0], 10, False))
+        room.send_moves(5, known)  # another connection's move, meanwhile
+        assert sent == []
+        opening.post(encode({"type": "table"}))  # greeted (SeatViews.greet), then its own send
+        opening.greeted = True
+        known.add(Move(1, 1, ["place", 1, 0, 0], 4, False))
+        room.send_moves(5, known, only=opening)
+        room.send_moves(5, known)  # nothing new for it: nothing sent again
+        await settle()
+        assert [json.loads(text)["type"] for text in sent] == ["table", "move", "move"]
+        assert [json.loads(text)["score"] for text in sent[1:]] == [10, 4]
+        room.leave(5, opening)
+        await opening.outbox.stop()
 
     asyncio.run(run())
