@@ -31,7 +31,7 @@ import asyncio
 import datetime as _dt
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
@@ -41,9 +41,6 @@ from . import db, livecache, metrics
 from .clock import Clock, SystemClock
 from .events import CHANNEL
 from .tablestore import Move, Table
-
-if TYPE_CHECKING:
-    import psycopg
 
 GROUP_LIMIT = 500
 """The most moves one transaction stores (the rest wait for the next)."""
@@ -133,7 +130,8 @@ class ActionStore:
         self.group_limit = group_limit
         self.clock = clock or SystemClock()
         self.postgresql = engine.dialect.name == "postgresql"
-        self._connection: psycopg.AsyncConnection[Any] | None = None
+        self._own = db.OwnConnection(engine)
+        """The store's own connection (PostgreSQL)."""
         self._waiting: list[_Pending] = []
         self._writer: asyncio.Task[None] | None = None
         self.groups = 0
@@ -165,9 +163,8 @@ class ActionStore:
         if not self.postgresql:
             return await run_in_threadpool(livecache.moves_after, self.engine, table_id,
                                            known, seats)
-        connection = await self._open()
         counts = [known.counts.get(seat, 0) for seat in range(seats)]
-        cursor = await connection.execute(_PG_AFTER, (table_id, known.round, counts))
+        cursor = await self._own.execute_again(_PG_AFTER, (table_id, known.round, counts))
         return [Move(int(seat), int(n), json.loads(action), int(score), bool(over),
                      at.astimezone(_dt.UTC))
                 for seat, n, action, score, over, at in await cursor.fetchall()]
@@ -177,9 +174,7 @@ class ActionStore:
         then close the store's own connection."""
         while self._writer is not None and not self._writer.done():
             await asyncio.shield(self._writer)
-        connection, self._connection = self._connection, None
-        if connection is not None:
-            await connection.close()
+        await self._own.close()
 
     async def _write_groups(self) -> None:
         while self._waiting:
@@ -224,24 +219,11 @@ class ActionStore:
 
     # -- PostgreSQL: the store's own connection, in the event loop ---------------------
 
-    async def _open(self) -> psycopg.AsyncConnection[Any]:
-        import psycopg
-
-        connection = self._connection
-        if connection is None or connection.closed or connection.broken:
-            self._connection = None
-            url = self.engine.url.set(drivername="postgresql")
-            connection = await psycopg.AsyncConnection.connect(
-                url.render_as_string(hide_password=False), autocommit=True,
-                connect_timeout=db.CONNECT_SECONDS)
-            self._connection = connection
-        return connection
-
     async def _write_postgresql(self, group: list[_Pending]) -> list[Taken | None]:
         """Store ``group`` (:data:`_PG_STORE`). Per move: ``None`` when stored, or a
         :class:`Taken` (its step stored already, or twice in this group: the first
         is stored)."""
-        connection = await self._open()
+        connection = await self._own.get()  # not sent again: it may have committed
         rows, _ = self._rows(group, notices=False)
         keys = [tuple(row[:4]) for row in rows]
         first = {key: index for index, key in reversed(list(enumerate(keys)))}

@@ -13,16 +13,19 @@ and ``-shm`` files, which SQLite gives the main file's mode), in a folder of mod
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 if TYPE_CHECKING:
+    import psycopg
     from alembic.config import Config
 
 from .. import paths
@@ -328,6 +331,76 @@ def make_engine(url: str, connections: int = POOL_SIZE) -> Engine:
     # the size, a thread waits for a connection instead
     return sa.create_engine(target, pool_size=connections, max_overflow=0,
                             connect_args={"connect_timeout": CONNECT_SECONDS})
+
+
+def database_unavailable(exc: BaseException) -> bool:
+    """Whether ``exc`` says the database could not be reached or went away
+    (SQLAlchemy's ``OperationalError`` or a dropped connection, psycopg's
+    ``OperationalError``), rather than a fault of the server's."""
+    import sqlalchemy.exc
+
+    if isinstance(exc, sqlalchemy.exc.OperationalError):
+        return True
+    if isinstance(exc, sqlalchemy.exc.DBAPIError) and exc.connection_invalidated:
+        return True
+    try:
+        import psycopg
+    except ImportError:  # pragma: no cover  (the server extra brings it)
+        return False
+    return isinstance(exc, psycopg.OperationalError)
+
+
+class OwnConnection:
+    """A PostgreSQL connection of a server process's own, with psycopg's async
+    driver in the event loop, autocommitting (each statement its own
+    transaction): opened when first needed and again whenever it is found closed
+    or broken. The live tables' store and the announcements each hold one
+    (:class:`~blockyard.server.actionstore.ActionStore`,
+    :class:`~blockyard.server.events.Events`): a statement on it is no hand-off
+    to a worker thread and no checkout from the pool."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._connection: psycopg.AsyncConnection[Any] | None = None
+
+    async def get(self) -> psycopg.AsyncConnection[Any]:
+        """The connection (opened now if there is none, or it is closed or broken)."""
+        import psycopg
+
+        connection = self._connection
+        if connection is None or connection.closed or connection.broken:
+            self._connection = None
+            url = self.engine.url.set(drivername="postgresql")
+            connection = await psycopg.AsyncConnection.connect(
+                url.render_as_string(hide_password=False), autocommit=True,
+                connect_timeout=CONNECT_SECONDS)
+            self._connection = connection
+        return connection
+
+    async def execute_again(self, query: str, params: Sequence[Any]
+                            ) -> psycopg.AsyncCursor[Any]:
+        """Execute a statement that may be sent twice (a read, an announcement):
+        when the connection kept from before has died since (the database
+        restarted, which nothing tells it until it is used), once more on a new
+        one, instead of failing the first call after every restart."""
+        import psycopg
+
+        kept = self._connection is not None and not self._connection.closed \
+            and not self._connection.broken
+        connection = await self.get()
+        try:
+            return await connection.execute(query, params)
+        except psycopg.OperationalError:
+            if not kept:
+                raise
+            await self.close()
+            return await (await self.get()).execute(query, params)
+
+    async def close(self) -> None:
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            with contextlib.suppress(Exception):  # closing one already gone
+                await connection.close()
 
 
 def reading(engine: Engine) -> Connection:

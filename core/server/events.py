@@ -31,15 +31,12 @@ import contextlib
 import json
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from . import db
-
-if TYPE_CHECKING:
-    import psycopg
 
 CHANNEL = "blockyard_tables"
 """The NOTIFY channel of table events."""
@@ -59,7 +56,8 @@ class Events:
         self.shared = engine.dialect.name == "postgresql"
         self.task: asyncio.Task[None] | None = None
         self.ready = asyncio.Event()
-        self._connection: psycopg.AsyncConnection[Any] | None = None
+        self._own = db.OwnConnection(engine)
+        """The connection the announcements made on their own go out on."""
         self._waiting: list[tuple[str, asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
 
@@ -91,8 +89,9 @@ class Events:
         while self._waiting:
             group, self._waiting = self._waiting, []
             try:
-                connection = await self._open()
-                await connection.execute(_NOTIFY, (CHANNEL, json.dumps(
+                # sent twice at worst (the connection kept found dead): an
+                # announcement then says the same again
+                await self._own.execute_again(_NOTIFY, (CHANNEL, json.dumps(
                     [payload for payload, _ in group], separators=(",", ":"))))
             except BaseException as exc:  # the database away: none of the group sent
                 for _, done in group:
@@ -104,19 +103,6 @@ class Events:
             for _, done in group:
                 if not done.done():
                     done.set_result(None)
-
-    async def _open(self) -> psycopg.AsyncConnection[Any]:
-        import psycopg
-
-        connection = self._connection
-        if connection is None or connection.closed or connection.broken:
-            self._connection = None
-            url = self.engine.url.set(drivername="postgresql")
-            connection = await psycopg.AsyncConnection.connect(
-                url.render_as_string(hide_password=False), autocommit=True,
-                connect_timeout=db.CONNECT_SECONDS)
-            self._connection = connection
-        return connection
 
     async def start(self) -> None:
         """Start listening (PostgreSQL: a connection of its own, reconnected when
@@ -162,17 +148,18 @@ class Events:
     async def _deliver(self, event: dict[str, Any]) -> None:
         try:
             await self.handler(event)
-        except Exception:  # one table's trouble must not stop the listener
-            log.exception("table event %s", event.get("kind"))
+        except Exception as exc:  # one table's trouble must not stop the listener
+            if db.database_unavailable(exc):  # no fault of the server's: one line
+                log.warning("table event %s: the database is unavailable (%s)",
+                            event.get("kind"), type(exc).__name__)
+            else:
+                log.exception("table event %s", event.get("kind"))
 
     async def stop(self) -> None:
         while self._writer is not None and not self._writer.done():
             with contextlib.suppress(Exception):  # every announcement made is sent
                 await asyncio.shield(self._writer)
-        connection, self._connection = self._connection, None
-        if connection is not None:
-            with contextlib.suppress(Exception):
-                await connection.close()
+        await self._own.close()
         if self.task is not None:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

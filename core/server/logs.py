@@ -27,6 +27,7 @@ from typing import Any
 from starlette.responses import JSONResponse
 
 from . import metrics
+from .db import database_unavailable
 from .web import REQUEST_ID, ASGIApp, Message, Receive, Scope, Send, error_body
 
 __all__ = ["FORMATS", "LEVELS", "REQUEST_ID", "OneLine", "RedactTokens", "RequestIds",
@@ -132,23 +133,6 @@ def log_config(level: str = "info", fmt: str = "text") -> dict[str, Any]:
     }
 
 
-def database_unavailable(exc: BaseException) -> bool:
-    """Whether ``exc`` says the database could not be reached or went away
-    (SQLAlchemy's ``OperationalError`` or a dropped connection, psycopg's
-    ``OperationalError``), rather than a fault of the server's."""
-    import sqlalchemy.exc
-
-    if isinstance(exc, sqlalchemy.exc.OperationalError):
-        return True
-    if isinstance(exc, sqlalchemy.exc.DBAPIError) and exc.connection_invalidated:
-        return True
-    try:
-        import psycopg
-    except ImportError:  # pragma: no cover  (the server extra brings it)
-        return False
-    return isinstance(exc, psycopg.OperationalError)
-
-
 def _route(scope: Scope) -> str:
     route = scope.get("route")
     path = getattr(route, "path", None)
@@ -178,7 +162,7 @@ class Requests:
             if scope["type"] == "http":
                 await self._http(scope, receive, send, rid)
             else:
-                await self._websocket(scope, receive, send)
+                await self._websocket(scope, receive, send, rid)
         finally:
             REQUEST_ID.reset(reset)
 
@@ -214,13 +198,18 @@ class Requests:
             metrics.http_request(_route(scope), str(scope.get("method", "?")), status,
                                  time.perf_counter() - begun)
 
-    async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def _websocket(self, scope: Scope, receive: Receive, send: Send, rid: str
+                         ) -> None:
         closed = False
 
         async def sent(message: Message) -> None:
             nonlocal closed
-            if message["type"] == "websocket.close":
+            kind = message["type"]
+            if kind == "websocket.close":
                 closed = True
+            elif kind == "websocket.accept":  # the handshake's answer carries the id too
+                message["headers"] = [*message.get("headers", ()),
+                                      (b"x-request-id", rid.encode())]
             await send(message)
 
         try:

@@ -221,3 +221,31 @@ def test_two_moves_of_one_step_in_one_group_store_and_announce_the_first_only(
         assert stored(engine, table) == [first]
     finally:
         engine.dispose()
+
+
+def test_a_read_after_the_database_ended_the_stores_connection_is_made_again(
+        request: pytest.FixtureRequest) -> None:
+    # a restart ends the store's connection unseen: the read that finds it dead is
+    # sent once more on a new one (a move's group is not: it may have committed)
+    url = request.getfixturevalue("postgres").new_database()
+    db.migrate(url)
+    engine = db.make_engine(url)
+    try:
+        (table,) = tables(engine, 1)
+        store = ActionStore(engine)
+        move = Move(0, 1, ["place", 0, 0, 0], 3, False)
+
+        async def play() -> list[Move]:
+            await store.store(table, move, None)
+            with engine.connect() as conn:
+                ended = conn.execute(sa.text(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid() "
+                    "AND query LIKE '%jsonb_array_elements%'")).scalars().all()
+            assert ended == [True]
+            return await store.moves_after(table.id, livecache.RoundMoves(table.round),
+                                           table.seats)
+
+        assert run(store, play()) == [move]
+    finally:
+        engine.dispose()
