@@ -245,3 +245,22 @@ def test_a_failing_live_connection_is_closed_1011_and_logged_once(
     failures = [r for r in _ours(caplog) if r.levelno >= logging.WARNING]
     assert len(failures) == 1 and failures[0].exc_info is not None
     assert "internal error on the live connection /api/test-live" in failures[0].getMessage()
+
+
+def test_a_live_connections_handshake_answer_carries_its_request_id(tmp_path: Path) -> None:
+    from contextlib import contextmanager
+
+    from server_support import _local_server
+    from websockets.sync.client import connect
+
+    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    db.migrate(url)
+    with contextmanager(_local_server)(url, None, create_app) as server:
+        address = server.url.replace("http://", "ws://") + "/api/tables/1/live"
+        with connect(address, open_timeout=30,
+                     additional_headers={"X-Request-ID": "nginx-4f2a9c01"}) as socket:
+            assert socket.response is not None
+            assert socket.response.headers["X-Request-ID"] == "nginx-4f2a9c01"
+        with connect(address, open_timeout=30) as socket:  # none given: one made
+            assert socket.response is not None
+            assert re.fullmatch(r"[0-9a-f]{16}", socket.response.headers["X-Request-ID"])
