@@ -358,3 +358,36 @@ def _local_server(database: str, clock: Any, create_app: Any) -> Iterator[LocalS
         server.client.close()
         runner.should_exit = True
         thread.join(timeout=30)
+
+
+class Transport:
+    """A transport that keeps what is written and which protocol it was handed to
+    (the connection's bytes come from the test): a uvicorn protocol driven in
+    process."""
+
+    def __init__(self) -> None:
+        self.protocol: object = None
+        self.written = b""
+        self.closed = False
+
+    def get_extra_info(self, name: str, default: object = None) -> object:
+        return {"sockname": ("127.0.0.1", 8765), "peername": ("127.0.0.1", 50000)
+                }.get(name, default)
+
+    def set_protocol(self, protocol: object) -> None:
+        self.protocol = protocol
+
+    def write(self, data: bytes) -> None:
+        self.written += data
+
+    def is_closing(self) -> bool:
+        return self.closed
+
+    def close(self) -> None:
+        self.closed = True
+
+    def pause_reading(self) -> None:
+        pass
+
+    def resume_reading(self) -> None:
+        pass

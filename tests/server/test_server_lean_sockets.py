@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from server_support import Transport
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -76,37 +77,6 @@ def test_a_websocket_to_another_path_is_closed_as_fastapi_closes_it() -> None:
             client.websocket_connect("/elsewhere") as ws:
         ws.receive_text()
     assert closed.value.code == 1000
-
-
-class Transport:
-    """A transport that keeps what is written (the connection's bytes come from
-    the test)."""
-
-    def __init__(self) -> None:
-        self.written = b""
-        self.closed = False
-
-    def get_extra_info(self, name: str, default: object = None) -> object:
-        return {"sockname": ("127.0.0.1", 8765), "peername": ("127.0.0.1", 50000)
-                }.get(name, default)
-
-    def set_protocol(self, protocol: object) -> None:
-        pass
-
-    def write(self, data: bytes) -> None:
-        self.written += data
-
-    def is_closing(self) -> bool:
-        return self.closed
-
-    def close(self) -> None:
-        self.closed = True
-
-    def pause_reading(self) -> None:
-        pass
-
-    def resume_reading(self) -> None:
-        pass
 
 
 UPGRADE = (b"GET /live/1 HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"

@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from server_support import Server, start_server
+from server_support import Server, Transport, start_server
 
 from blockyard.server import slowclients
 
@@ -123,38 +123,6 @@ def test_a_prompt_client_is_answered_on_one_connection(served_as_deployed: Serve
                 answer += chunk
             assert answer.startswith(b"HTTP/1.1 200")
 
-
-
-class Transport:
-    """A transport that keeps what is written and which protocol it was handed to
-    (the connection's bytes come from the test)."""
-
-    def __init__(self) -> None:
-        self.protocol: object = None
-        self.written = b""
-        self.closed = False
-
-    def get_extra_info(self, name: str, default: object = None) -> object:
-        return {"sockname": ("127.0.0.1", 8765), "peername": ("127.0.0.1", 50000)
-                }.get(name, default)
-
-    def set_protocol(self, protocol: object) -> None:
-        self.protocol = protocol
-
-    def write(self, data: bytes) -> None:
-        self.written += data
-
-    def is_closing(self) -> bool:
-        return self.closed
-
-    def close(self) -> None:
-        self.closed = True
-
-    def pause_reading(self) -> None:
-        pass
-
-    def resume_reading(self) -> None:
-        pass
 
 
 UPGRADE = (b"GET /api/tables/1/live HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
