@@ -149,9 +149,6 @@ class Hub:
         ``table`` announcement: seats, status and round change only with one)."""
         self.known: dict[int, livecache.RoundMoves] = {}
         """The moves of their current rounds read or stored here."""
-        self.followed: set[int] = set()
-        """The tables whose round's moves were all read here while watched, and
-        followed since by their announcements: :attr:`known` holds them all."""
         self.timing: Timing = server.settings.timing
         self.outages = Outages()
         """When this process found the database away (the abandon sweep does not
@@ -214,7 +211,6 @@ class Hub:
         if not self.room.watching(table_id):
             self.tables.pop(table_id, None)
             self.known.pop(table_id, None)
-            self.followed.discard(table_id)
             self.referees.pop(table_id, None)
             self.seats.drop(table_id)
 
@@ -226,7 +222,6 @@ class Hub:
         if kind == "resync":
             self.tables.clear()
             self.known.clear()
-            self.followed.clear()
             self.referees.clear()
             self.seats.clear()
             for watched in self.room.watched():
@@ -376,19 +371,19 @@ class Hub:
         await self.send_known(table_id, only)
 
     async def know_round(self, table: Table) -> None:
-        """The moves of the table's round known here: read (one query) unless this
-        process knows them already (it watches the table: every move stored since
-        was announced to it)."""
+        """Every move of the table's round stored so far known here, as a
+        connection opens: those not known yet are read (one query, of the moves
+        after those known). Read even when this process watches the table: a move
+        another process stored just now may not have been announced here yet (its
+        player, acknowledged there, reconnecting here at once), and the
+        connection is owed it, as this table's referee is before the player's
+        next action."""
         known = self.known.get(table.id)
-        if known is not None and known.round == table.round and table.id in self.followed:
-            return
         if known is None or known.round != table.round:
             known = self.known[table.id] = livecache.RoundMoves(table.round)
         for move in await self.actions.moves_after(table.id, known, table.seats):
             known.add(move)
             await self._learn(table.id, move)
-        if self.room.watching(table.id) and self.known.get(table.id) is known:
-            self.followed.add(table.id)
 
     async def _learn(self, table_id: int, move: Move) -> None:
         """Tell the table's referee (when held here) a move of its round another

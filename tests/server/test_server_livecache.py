@@ -1,18 +1,24 @@
 """The moves a server process keeps of a round: added per seat in order only,
 and completed from the database by reading just the missing ones, whatever
-order the rows were stored in."""
+order the rows were stored in; a connection opening gets every move stored so far,
+announced to its process yet or not."""
 
 from __future__ import annotations
 
 import asyncio
 import datetime as _dt
+import json
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+from server_support import local_server
+from test_server_tables import live, receive, seated, until
 
+import blockyard
 from blockyard.server import accounts, db, livecache, presence, tablestore
 from blockyard.server.actionstore import ActionStore, Taken
+from blockyard.server.clock import FakeClock
 from blockyard.server.tablestore import Move
 
 
@@ -105,3 +111,35 @@ def test_an_announcement_carries_its_move_when_it_fits() -> None:
     assert "action" not in bare and livecache.announced_move(bare) is None
     for wrong in ({"score": "40"}, {"action": []}, {"over": 1}, {"at": "noon"}, {"n": None}):
         assert livecache.announced_move({**event, **wrong}) is None
+
+
+def test_a_connection_opening_where_the_table_is_watched_gets_a_move_not_yet_announced_there(
+        database: str) -> None:
+    # a player's move is stored by one process, and the player, acknowledged,
+    # opens a connection on another process at once, before the move's
+    # announcement reaches it; that process watches the table (the opponent is
+    # connected there), yet the new connection gets the move, and the referee
+    # there judges the player's next move on it
+    with local_server(database, FakeClock(_dt.datetime.now(_dt.UTC))) as server:
+        table_id, first, second, joined = seated(server)
+        assert joined == {"seat": 1}
+        engine = server.hub.server.engine
+        table = tablestore.load_table(engine, table_id)
+        game = blockyard.new_game("eu-classic", seed=table.seed)
+        with live(server, table_id, second) as watching:
+            until(watching, "table")
+            action = ["place", *game.legal_moves()[0]]
+            game.apply(action)
+            # stored by "the other process": no announcement reaches this one
+            store_action(engine, table, Move(0, 1, action, game.score, game.over,
+                                             _dt.datetime.now(_dt.UTC)))
+            with live(server, table_id, first) as player:
+                assert receive(player)["type"] == "table"
+                shown = until(player, "move")
+                assert (shown["seat"], shown["action"], shown["score"]) == \
+                    (0, action, game.score)
+                following = ["place", *game.legal_moves()[0]]
+                game.apply(following)
+                player.send(json.dumps({"type": "act", "action": following}))
+                answer = until(player, "move", lambda m: m["action"] == following)
+                assert (answer["seat"], answer["score"]) == (0, game.score)

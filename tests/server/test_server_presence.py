@@ -287,7 +287,8 @@ def test_who_is_there_is_told_from_what_the_process_keeps_without_a_query(
     """Once a table's connections are open, a change of who is there (a window
     going to the background and back, a connection closing) is written once and
     told to every connection from the rows and moves the process keeps: no query
-    of the presence rows or of the moves."""
+    of the presence rows, and of the moves only a connection's opening asks for
+    those after the ones known."""
     import sqlalchemy as sa
 
     table_id, owner, other, _ = seated(local, "eu-classic", "pq")
@@ -315,9 +316,13 @@ def test_who_is_there_is_told_from_what_the_process_keeps_without_a_query(
             seats_are(one, ["present", "reconnecting"])
         finally:
             sa.event.remove(engine, "before_cursor_execute", seen)
-    reads = [s for s in statements if s.upper().startswith("SELECT")
-             and ("seat_presence" in s or "table_actions" in s)]
-    assert reads == []
+    reads = [s for s in statements if s.upper().startswith("SELECT")]
+    assert [s for s in reads if "seat_presence" in s] == []
+    # the moves: only the second window's opening reads those after the ones known
+    # (a move stored elsewhere may not be announced here yet): on SQLite through
+    # the pool, on PostgreSQL on the store's own connection (not seen here)
+    moves = [s for s in reads if "table_actions" in s]
+    assert len(moves) <= 1 and all("table_actions.n >" in s for s in moves)
     assert any("UPDATE seat_presence" in s for s in statements)  # written, though
 
 
