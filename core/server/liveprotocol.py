@@ -12,7 +12,6 @@ was: the ASGI scope keeps its own copy of the headers.
 
 from __future__ import annotations
 
-from uvicorn._types import ASGISendEvent
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 __all__ = ["LeanWebSocketProtocol"]
@@ -20,13 +19,15 @@ __all__ = ["LeanWebSocketProtocol"]
 
 class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
     """uvicorn's ``websockets-sansio`` protocol without its handshake kept once
-    the connection is open (or refused)."""
+    the connection is open. (A handshake refused is let go with its connection,
+    which ends at once.)"""
 
-    async def send(self, message: ASGISendEvent) -> None:
-        opening = not self.handshake_complete
-        await super().send(message)
-        if opening and self.handshake_complete:
-            self.forget_handshake()
+    def start_keepalive(self) -> None:
+        # uvicorn's one call of this is where it has written the handshake's answer
+        # (an accept): from here nothing reads the handshake. (Hooked here rather
+        # than in send, which every message of the connection passes through.)
+        super().start_keepalive()
+        self.forget_handshake()
 
     def forget_handshake(self) -> None:
         """Let go of the handshake's request and answer (its headers emptied:
