@@ -243,6 +243,25 @@ def test_each_action_starts_the_idle_time_again(clock: FakeClock) -> None:
     assert [(m.seat, m.action) for m in referee.due(clock.now())] == [(0, ["end"])]
 
 
+def test_the_next_moment_due_follows_every_move_and_the_table_as_given(clock: FakeClock
+                                                                        ) -> None:
+    # asked at every action, it is worked out again only when a move or the table
+    # changed what it depends on
+    playing = table(clock)
+    referee = Referee(playing, timing=TIMING)
+    started = clock.now()
+    assert referee.next_due() == started + _dt.timedelta(seconds=300)
+    clock.advance(100)
+    accepted(referee.act(0, first_move(referee.games[0]), clock.now()))
+    assert referee.next_due() == started + _dt.timedelta(seconds=300)  # seat 1's idle
+    back = clock.now()  # the database came back now: no one is idle before 300 s on
+    assert referee.next_due(back) == back + _dt.timedelta(seconds=300)
+    referee.learn(Move(1, 1, ["end"], 0, True, clock.now()))  # seat 1 ended elsewhere
+    assert referee.next_due() == clock.now() + _dt.timedelta(seconds=300)  # seat 0's
+    referee.table = dataclasses.replace(playing, status="finished")
+    assert referee.next_due() is None
+
+
 def test_no_one_is_idle_for_the_time_the_database_was_away(clock: FakeClock) -> None:
     referee = Referee(table(clock), timing=TIMING)
     clock.advance(250)
