@@ -39,7 +39,7 @@ from starlette.concurrency import run_in_threadpool
 
 from . import db, livecache, metrics
 from .clock import Clock, SystemClock
-from .events import CHANNEL
+from .events import CHANNEL, retrieved
 from .tablestore import Move, Table
 
 GROUP_LIMIT = 500
@@ -114,11 +114,6 @@ class _Pending:
     done: asyncio.Future[None]
 
 
-def _retrieved(done: asyncio.Future[None]) -> None:
-    if not done.cancelled():
-        done.exception()
-
-
 class ActionStore:
     """Stores accepted moves in groups (one transaction each) on ``engine``'s
     database; one per server process, used from its event loop (``clock``: the
@@ -147,7 +142,7 @@ class ActionStore:
         committed. :class:`Taken` when that step of the seat is stored already;
         :class:`Unstored` when the database could not store it."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        done.add_done_callback(_retrieved)  # told even when its caller is gone
+        done.add_done_callback(retrieved)  # told even when its caller is gone
         self._waiting.append(_Pending(table.id, table.round, move, announce, done))
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_groups())

@@ -63,11 +63,11 @@ class Events:
 
     def publish_sync(self, event: dict[str, Any]) -> None:
         """Announce ``event`` to the other processes (blocking; PostgreSQL only)."""
-        payload = json.dumps(event, separators=(",", ":"))
-        if len(payload) > MAX_PAYLOAD:  # pragma: no cover - events are small
+        text = payload(event)
+        if len(text) > MAX_PAYLOAD:  # pragma: no cover - events are small
             raise ValueError("table event too large")
         with self.engine.begin() as conn:
-            conn.execute(sa.select(sa.func.pg_notify(CHANNEL, payload)))
+            conn.execute(sa.select(sa.func.pg_notify(CHANNEL, text)))
 
     async def publish(self, event: dict[str, Any]) -> None:
         """Announce ``event`` to every process's connections; on PostgreSQL,
@@ -75,12 +75,12 @@ class Events:
         if not self.shared:
             await self.handler(event)
             return
-        payload = json.dumps(event, separators=(",", ":"))
-        if len(payload) > MAX_PAYLOAD:  # pragma: no cover - events are small
+        text = payload(event)
+        if len(text) > MAX_PAYLOAD:  # pragma: no cover - events are small
             raise ValueError("table event too large")
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        done.add_done_callback(_retrieved)  # told even when its caller is gone
-        self._waiting.append((payload, done))
+        done.add_done_callback(retrieved)  # told even when its caller is gone
+        self._waiting.append((text, done))
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._send_groups())
         await done  # a caller gone (cancelled) cancels its wait: the group still sends it
@@ -91,8 +91,8 @@ class Events:
             try:
                 # sent twice at worst (the connection kept found dead): an
                 # announcement then says the same again
-                await self._own.execute_again(_NOTIFY, (CHANNEL, json.dumps(
-                    [payload for payload, _ in group], separators=(",", ":"))))
+                await self._own.execute_again(_NOTIFY, (CHANNEL, _COMPACT.encode(
+                    [text for text, _ in group])))
             except BaseException as exc:  # the database away: none of the group sent
                 for _, done in group:
                     if not done.done():
@@ -174,6 +174,17 @@ ORDER BY given.place
 """Announce a group (a JSON array of the payloads, in order) in one statement."""
 
 
-def _retrieved(done: asyncio.Future[None]) -> None:
+def retrieved(done: asyncio.Future[Any]) -> None:
+    """A done callback for a group commit's future: its exception counts as
+    retrieved even when its caller is gone (no "never retrieved" warning)."""
     if not done.cancelled():
         done.exception()
+
+
+def payload(event: dict[str, Any]) -> str:
+    """``event`` as an announcement's payload (compact JSON)."""
+    return _COMPACT.encode(event)
+
+
+_COMPACT = json.JSONEncoder(separators=(",", ":"))
+"""Made once: ``json.dumps`` with ``separators`` makes an encoder at every call."""

@@ -25,7 +25,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from . import db
-from .events import MAX_PAYLOAD
+from .events import MAX_PAYLOAD, payload
 from .presence import Done, note_done
 from .tablestore import Move, Table, _utc
 
@@ -88,16 +88,11 @@ def encoded_announcement(table: Table, move: Move) -> tuple[dict[str, Any], str]
         "kind": "moves", "table": table.id, "round": table.round, "seat": move.seat,
         "n": move.n, "action": move.action, "score": move.score, "over": move.over,
         "at": None if move.at is None else move.at.isoformat()}
-    text = _COMPACT.encode(carried)
+    text = payload(carried)
     if len(text) <= MAX_PAYLOAD:
         return carried, text
     event = {key: carried[key] for key in ("kind", "table", "round", "seat", "n")}
-    return event, _COMPACT.encode(event)
-
-
-_COMPACT = json.JSONEncoder(separators=(",", ":"))
-"""The announcements' JSON (made once: ``json.dumps`` with ``separators`` makes an
-encoder at every call)."""
+    return event, payload(event)
 
 
 def announced_move(event: dict[str, Any]) -> Move | None:

@@ -41,7 +41,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from . import db, metrics
-from .events import CHANNEL
+from .events import CHANNEL, retrieved
 from .tablestore import lock_table
 
 OVERDUE_BATCH = 200
@@ -589,7 +589,7 @@ class Marks:
             if links:
                 self._links[seat] = self._links.get(seat, 0) + links
         done: asyncio.Future[list[Row]] = asyncio.get_running_loop().create_future()
-        done.add_done_callback(_retrieved)
+        done.add_done_callback(retrieved)
         self._waiting.append(done)
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write())
@@ -616,8 +616,3 @@ class Marks:
             for done in waiting:
                 if not done.done():
                     done.set_result(rows)
-
-
-def _retrieved(done: asyncio.Future[list[Row]]) -> None:
-    if not done.cancelled():
-        done.exception()

@@ -204,13 +204,11 @@ class Referee:
         """The seats ended by ``["end"]`` (the player's, or the server's for them)."""
         self.acted: list[_dt.datetime | None] = [None] * table.seats
         """Per seat: when its player last acted (a tick is the clock, not an act)."""
-        self._known = 0
-        """How many moves it has taken (what :meth:`next_due` depends on changes
-        only with one, or with the table)."""
         self._due: tuple[_dt.datetime | None, TableLike, int, _dt.datetime | None] | None \
             = None
-        """:meth:`next_due`'s last answer, with what it was asked on (it is asked
-        at every action)."""
+        """:meth:`next_due`'s last answer, with what it was asked on: ``back``, the
+        table and how many moves it had taken (what it depends on changes only with
+        a move or the table; it is asked at every action)."""
         for move in moves:
             if not self.learn(move):
                 raise ValueError(f"table {table.id}: seat {move.seat}'s move {move.n} "
@@ -322,7 +320,6 @@ class Referee:
         if action[0] == "end":
             self.ended.add(seat)
         self.counts[seat] += 1
-        self._known += 1
         if action[0] != "tick" and at is not None:
             self.acted[seat] = at
 
@@ -394,12 +391,12 @@ class Referee:
         a falling round's end, or a seat going idle; ``None`` for none. ``back``:
         when the server's database last came back after being away (no one is
         idle for the time nobody could act)."""
-        kept = self._due
+        kept, taken = self._due, sum(self.counts)
         if kept is not None and kept[0] == back and kept[1] is self.table \
-                and kept[2] == self._known:
+                and kept[2] == taken:
             return kept[3]
         due = self._next_due(back)
-        self._due = (back, self.table, self._known, due)
+        self._due = (back, self.table, taken, due)
         return due
 
     def _next_due(self, back: _dt.datetime | None) -> _dt.datetime | None:

@@ -361,18 +361,13 @@ class Hub:
         """Read the moves of the round not known here yet (one query), then send
         each connection of the table the moves it has not had (and tell the
         table's referee those another process accepted)."""
-        table = await self.cached_table(table_id)
-        known = self.known.get(table_id)
-        if known is None or known.round != table.round:
-            known = self.known[table_id] = livecache.RoundMoves(table.round)
-        for move in await self.actions.moves_after(table_id, known, table.seats):
-            known.add(move)
-            await self._learn(table_id, move)
+        await self.know_round(await self.cached_table(table_id))
         await self.send_known(table_id, only)
 
     async def know_round(self, table: Table) -> None:
-        """Every move of the table's round stored so far known here, as a
-        connection opens: those not known yet are read (one query, of the moves
+        """Every move of the table's round stored so far known here (as a
+        connection opens, or to send what an announcement did not carry): those
+        not known yet are read (one query, of the moves
         after those known). Read even when this process watches the table: a move
         another process stored just now may not have been announced here yet (its
         player, acknowledged there, reconnecting here at once), and the
