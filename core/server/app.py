@@ -39,7 +39,7 @@ from .social import Social
 from .state import Server
 from .tables import Hub
 from .verify import HOOK_SECONDS
-from .web import BodyLimit, Receive, Scope, Send, error_body, validation_message
+from .web import BodyLimit, HeadAsGet, Receive, Scope, Send, error_body, validation_message
 
 __all__ = ["DATABASE_ENV", "VERIFIERS_ENV", "create_app", "create_app_from_env"]
 
@@ -176,6 +176,7 @@ def create_app(settings: Settings | str, *, verifiers: int | None = None,
 
     app.openapi = openapi  # type: ignore[method-assign]  # FastAPI's way to extend it
     app.add_middleware(BodyLimit)
+    app.add_middleware(HeadAsGet)
     # outermost: ids, counts, and an exception no route handled logged once
     app.add_middleware(Requests)
     return app

@@ -25,6 +25,9 @@ metric                                      what it counts
 ``blockyard_verifications_refused_total``   submitted games the replay check refused
 ``blockyard_group_commit_size``             rows per group commit, by ``store``
                                             (``actions``, ``presence``)
+``blockyard_build_info``                    1, with the server's Blockyard
+                                            ``version`` as its label (which build
+                                            answers, as ``/api/health`` says it)
 ==========================================  ===========================================
 
 With ``blockyard serve --workers N`` above 1 every process writes its figures to
@@ -50,6 +53,8 @@ from prometheus_client import (
 )
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
+
+from ..version import __version__
 
 __all__ = ["CONTENT_TYPE_LATEST", "MULTIPROC_ENV", "TABLE_STATUSES", "actions",
            "group_commit", "http_request", "live_connections", "process_gone",
@@ -83,6 +88,11 @@ verification_refused = Counter("blockyard_verifications_refused",
                                "Submitted games the replay check refused")
 group_commit = Histogram("blockyard_group_commit_size", "Rows stored per group commit",
                          ["store"], buckets=(1, 2, 4, 8, 16, 32, 64, 128, 256, 512))
+# prometheus-client's Info has no multiprocess mode: a gauge of 1 with the label,
+# the same in every process ("max" adds nothing up)
+build_info = Gauge("blockyard_build_info", "The server's Blockyard build (1, its version a label)",
+                   ["version"], multiprocess_mode="max")
+build_info.labels(__version__).set(1)
 
 
 def http_request(route: str, method: str, status: int, seconds: float) -> None:

@@ -141,6 +141,39 @@ class _TooBig(Exception):
     pass
 
 
+class HeadAsGet:
+    """ASGI middleware: ``HEAD`` is answered wherever ``GET`` is (RFC 9110 9.3.2),
+    with the ``GET`` answer's status and headers and no body, so monitors that
+    probe with ``HEAD`` (``/api/health``, ``/api/ready``, ``/metrics``) get what a
+    ``GET`` would. FastAPI's routes take only the methods they name; the route
+    still counts and logs the request as the ``HEAD`` it was (the outer
+    middleware sees the original scope)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            await self.app(scope, receive, send)
+            return
+
+        async def headers_only(message: Message) -> None:
+            if message["type"] == "http.response.body":
+                if message.get("more_body", False):
+                    return  # the rest of the body follows: nothing to send yet
+                message = {"type": "http.response.body", "body": b""}
+            await send(message)
+
+        # a copy: the server's own scope stays ``HEAD`` (uvicorn sends no body for
+        # it); the matched route goes back for the outer middleware's count
+        as_get = dict(scope, method="GET")
+        try:
+            await self.app(as_get, receive, headers_only)
+        finally:
+            if "route" in as_get:
+                scope["route"] = as_get["route"]
+
+
 def parse_json(raw: bytes) -> Any:
     """A body's JSON (``422`` for anything else)."""
     try:

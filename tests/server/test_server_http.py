@@ -40,6 +40,19 @@ def test_health(server: Server) -> None:
                              "protocol": protocol.VERSION}
 
 
+def test_head_is_answered_wherever_get_is(server: Server) -> None:
+    for path in ("/api/health", "/api/ready", "/metrics", "/api/tables", "/api/rulesets",
+                 "/api/openapi.json"):
+        got = server.client.get(path)
+        head = server.client.head(path)
+        assert (path, head.status_code, got.status_code) == (path, 200, 200)
+        assert head.content == b""
+        assert head.headers["content-type"] == got.headers["content-type"]
+        assert "x-request-id" in head.headers
+    answer = server.client.head("/api/sessions")  # POST and DELETE only: as GET would
+    assert answer.status_code == 405 and answer.content == b""
+
+
 def test_accounts_names_and_passwords(server: Server) -> None:
     c = server.client
     name = "Ann_" + server.database[-1]  # one name per database: each test module's own

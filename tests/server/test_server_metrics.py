@@ -1,7 +1,8 @@
 """`GET /metrics` of `blockyard serve`, in Prometheus' text format: answers by
 route and status, their times, live connections, tables by status, actions
 accepted and refused by kind, verifications and their refusals, group-commit
-sizes; the sum of every process's figures with --workers; off with --no-metrics."""
+sizes, the build; the sum of every process's figures with --workers; off with
+--no-metrics."""
 
 from __future__ import annotations
 
@@ -110,6 +111,22 @@ def test_verifications_are_counted_with_their_refusals(server: Server) -> None:
     assert value(after, "blockyard_verifications_queued") == 0
 
 
+def test_the_build_is_a_series_of_its_own(server: Server) -> None:
+    version = server.client.get("/api/health").json()["version"]
+    builds = {labels: sample for (name, labels), sample in scraped(server).items()
+              if name == "blockyard_build_info"}
+    assert builds == {(("version", version),): 1.0}
+
+
+def test_head_is_counted_as_head_under_its_route(server: Server) -> None:
+    before = value(scraped(server), "blockyard_http_requests_total", route="/api/health",
+                   method="HEAD", status="200")
+    assert server.client.head("/api/health").status_code == 200
+    after = value(scraped(server), "blockyard_http_requests_total", route="/api/health",
+                  method="HEAD", status="200")
+    assert after - before == 1
+
+
 def test_switched_off(tmp_path: Path) -> None:
     server = start_server(f"sqlite:///{tmp_path / 'db.sqlite3'}", tmp_path, "--no-metrics")
     try:
@@ -133,5 +150,10 @@ def test_several_processes_add_up(postgres: Postgres, tmp_path: Path) -> None:
             counted = value(scraped(server), "blockyard_http_requests_total",
                             route="/api/health", method="GET", status="200")
             assert counted - before == 40
+        # one build, however many processes say it
+        samples = scraped(server)
+        builds = [labels for name, labels in samples if name == "blockyard_build_info"]
+        assert builds == [(("version", blockyard.__version__),)]
+        assert value(samples, "blockyard_build_info", version=blockyard.__version__) == 1
     finally:
         server.stop()
