@@ -8,15 +8,21 @@ import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .completion import SHELLS, autocomplete, complete_rulesets, shell_code
 from .errors import DataError, PluginError, RulesetError
+
+if TYPE_CHECKING:
+    from .discovery import RulesetInfo
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
     from .discovery import list_rulesets
 
     infos = list_rulesets()
+    if args.json:
+        return _print_json(_rulesets_json(infos), status=0 if infos else 1)
     if not infos:
         print("no rulesets found")
         return 1
@@ -37,6 +43,36 @@ def _cmd_list(args: argparse.Namespace) -> int:
               f"{package.reason}")
     print(f"your own rule files go in: {paths.user_rulesets_dir()}")
     return 0
+
+
+def _print_json(document: object, *, status: int = 0) -> int:
+    """Print ``document`` as one JSON document (``--json``) and answer ``status``."""
+    import json
+
+    print(json.dumps(document, indent=2, ensure_ascii=False))
+    return status
+
+
+def _disabled_packages() -> list[dict[str, str | None]]:
+    """The plugin packages that are disabled, and why (``--json``)."""
+    from .registry import package_version, registry
+
+    return [{"package": broken.package, "version": package_version(broken.package),
+             "entry_point": broken.entry_point, "reason": broken.reason}
+            for broken in registry().broken]
+
+
+def _rulesets_json(infos: list[RulesetInfo]) -> dict[str, object]:
+    """``blockyard list --json``: every ruleset found, where it comes from and why it
+    cannot be loaded (``error``, ``null`` when it can), the disabled plugin packages
+    and the folder of the user's own rule files."""
+    from . import paths
+
+    return {"rulesets": [{"id": info.id, "name": info.name, "family": info.family,
+                          "description": info.description, "source": info.source,
+                          "path": info.path, "error": info.error} for info in infos],
+            "disabled_packages": _disabled_packages(),
+            "user_rulesets_dir": str(paths.user_rulesets_dir())}
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
@@ -64,6 +100,17 @@ def _cmd_plugins(args: argparse.Namespace) -> int:
     from .answers import ANSWER_BOUNDS
     from .docgen import plugin_catalogue
 
+    if args.json:
+        return _print_json({"plugins": [{
+            "name": plugin.name, "package": plugin.source, "version": plugin.version,
+            "summary": plugin.summary,
+            "parameters": [{"name": p.name, "type": p.type_text(), "default": p.default_text(),
+                            "required": p.required, "meaning": p.meaning}
+                           for p in plugin.parameters],
+            "hooks": [{"name": hook, "wrapper": hook in plugin.wrappers,
+                       "answers": ANSWER_BOUNDS.get(hook.removeprefix("blockyard_"))}
+                      for hook in plugin.hooks]} for plugin in plugin_catalogue()],
+            "disabled_packages": _disabled_packages()})
     for plugin in plugin_catalogue():
         package = plugin.source if plugin.version is None else \
             f"{plugin.source} {plugin.version}"
@@ -399,6 +446,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="print Blockyard's version and exit")
     sub = parser.add_subparsers(dest="command")
     p = sub.add_parser("list", help="every ruleset found, with where it comes from")
+    p.add_argument("--json", action="store_true", help="print it as one JSON document")
     p.set_defaults(func=_cmd_list)
     p = sub.add_parser("show", help="print a ruleset's resolved rule file as TOML")
     complete_rulesets(p.add_argument("ruleset", help="ruleset id or path to a .toml file"))
@@ -413,6 +461,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_check)
     p = sub.add_parser("plugins", help="every installed rule plugin: its package and version, "
                                         "parameters and hooks (wrappers marked)")
+    p.add_argument("--json", action="store_true", help="print it as one JSON document")
     p.set_defaults(func=_cmd_plugins)
     p = sub.add_parser("new-plugin", help="write a ready-to-install plugin package")
     p.add_argument("name", help="plugin name, e.g. bomb-pieces")

@@ -24,6 +24,36 @@ def test_list_shows_every_ruleset_grouped_by_family_with_its_source(capsys):
     assert "[bundled:" in out
 
 
+def test_list_json_is_one_document_of_every_ruleset(capsys):
+    import json
+
+    assert main(["list", "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    listed = {entry["id"]: entry for entry in document["rulesets"]}
+    found = {info.id for info in blockyard.list_rulesets()}
+    assert set(listed) == found and {"eu-classic", "sudoku-bloxx"} <= found
+    classic = listed["eu-classic"]
+    assert (classic["family"], classic["source"], classic["error"]) == ("eu", "bundled", None)
+    assert classic["name"] == blockyard.load_ruleset("eu-classic").name
+    assert document["disabled_packages"] == []
+    assert document["user_rulesets_dir"]
+
+
+def test_plugins_json_names_packages_parameters_and_hooks(capsys, register_plugin):
+    import json
+
+    register_plugin("wrapping", _Wrapping)
+    assert main(["plugins", "--json"]) == 0
+    plugins = {p["name"]: p for p in json.loads(capsys.readouterr().out)["plugins"]}
+    assert (plugins["line-clearing"]["package"], plugins["line-clearing"]["version"]) == (
+        "blockyard", blockyard.__version__)
+    wrapping = plugins["wrapping"]
+    assert wrapping["parameters"] == []
+    hooks = {hook["name"]: hook for hook in wrapping["hooks"]}
+    assert hooks["blockyard_clear"]["wrapper"] and not hooks["blockyard_invariants"]["wrapper"]
+    assert hooks["blockyard_invariants"]["answers"].startswith("a list of at most 32 strings")
+
+
 def test_show_prints_the_resolved_rule_file(capsys):
     assert main(["show", "eu-hardcore"]) == 0
     out = capsys.readouterr().out
