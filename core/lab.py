@@ -723,26 +723,39 @@ def write_json(data: dict[str, Any], path: str | Path) -> None:
 
 
 class ProgressBar:
-    """A one-line progress bar with the time left, for a terminal stream."""
+    """A one-line progress bar with the time left, for a terminal stream; on any
+    other stream (a file, a pipe, a CI log) one plain line at each tenth of the
+    games, with no carriage returns to garble it."""
 
     def __init__(self, stream: Any, label: str = "") -> None:
         self.stream = stream
         self.label = label
         self.start = time.monotonic()
         self.last = 0.0
+        isatty = getattr(stream, "isatty", None)
+        self.terminal = bool(isatty()) if callable(isatty) else False
+        self.tenths = -1
 
     def __call__(self, done: int, total: int) -> None:
         now = time.monotonic()
+        elapsed = now - self.start
+        eta = elapsed / done * (total - done) if done else 0.0
+        times = f"{_clock(elapsed)} elapsed, ETA {_clock(eta)}"
+        if not self.terminal:
+            tenths = 10 * done // total if total else 10
+            if tenths == self.tenths:
+                return
+            self.tenths = tenths
+            self.stream.write(f"{self.label}{done}/{total} games  {times}\n")
+            self.stream.flush()
+            return
         if done < total and now - self.last < 0.2:
             return
         self.last = now
-        elapsed = now - self.start
-        eta = elapsed / done * (total - done) if done else 0.0
         width = 30
         filled = width * done // total if total else width
         bar = "#" * filled + "-" * (width - filled)
-        self.stream.write(f"\r{self.label}[{bar}] {done}/{total} games  "
-                          f"{_clock(elapsed)} elapsed, ETA {_clock(eta)} ")
+        self.stream.write(f"\r{self.label}[{bar}] {done}/{total} games  {times} ")
         if done >= total:
             self.stream.write("\n")
         self.stream.flush()

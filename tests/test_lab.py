@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from concurrent.futures import ThreadPoolExecutor
 
@@ -145,6 +146,7 @@ def test_the_command_line(tmp_path, capsys):
     captured = capsys.readouterr()
     assert "woodoku, bot random: 3 games" in captured.out
     assert "ETA" in captured.err and "3/3 games" in captured.err
+    assert "\r" not in captured.err  # not a terminal: plain lines
     data = json.loads(out_json.read_text())
     assert set(data) >= {"ruleset", "bot", "seed", "games", "summary"}
     assert [g["seed"] for g in data["games"]] == [0, 1, 2]
@@ -297,3 +299,24 @@ def test_compare_shows_piece_use_of_both_rulesets_side_by_side():
         assert rows[start + offset].split() == [family, *shown]
     data = comparison.to_json()
     assert data["a"]["summary"]["pieces"] == ua
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_progress_bar_redraws_one_line_on_a_terminal_only():
+    from blockyard.lab import ProgressBar
+
+    terminal, log = _Terminal(), io.StringIO()
+    for stream in (terminal, log):
+        bar = ProgressBar(stream)
+        for done in range(101):
+            bar(done, 100)
+    assert terminal.getvalue().startswith("\r[") and terminal.getvalue().endswith("\n")
+    assert terminal.getvalue().count("\n") == 1
+    lines = log.getvalue().splitlines()
+    assert "\r" not in log.getvalue()
+    # a line at each tenth: 0, 10, …, 100
+    assert [line.split()[0] for line in lines] == [f"{n}/100" for n in range(0, 101, 10)]
