@@ -91,6 +91,10 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, database: str | No
     except ValueError as exc:
         print(f"blockyard serve: {exc}", file=sys.stderr)
         return 2
+    taken = _address_taken(host, port)
+    if taken is not None:  # before the database is made or migrated
+        print(f"blockyard serve: cannot listen on {host}:{port}: {taken}", file=sys.stderr)
+        return 3
     log.info("Blockyard %s: database %s", __version__, db.shown_url(url))
     try:
         migrated = db.migrate(url)
@@ -126,6 +130,27 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, database: str | No
                     # X-Forwarded-For only when its peer is one of these
                     proxy_headers=bool(proxies), forwarded_allow_ips=proxies)
     return 0
+
+
+def _address_taken(host: str, port: int) -> str | None:
+    """Why the server could not listen on ``host``:``port`` (its address in use, or
+    not one of this machine's), found by binding to it as uvicorn will and letting
+    go at once; ``None`` when it can. Port 0 (any free port) is always free."""
+    import errno
+    import socket
+
+    if port == 0:
+        return None
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                return "address already in use (another server? choose another --port)"
+            return exc.strerror or str(exc)
+    return None
 
 
 @contextlib.contextmanager

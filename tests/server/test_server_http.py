@@ -295,3 +295,20 @@ def test_serve_refuses_bad_options(tmp_path, args: list[str], database: str | No
                              *args], capture_output=True, text=True, timeout=60,
                             env={**os.environ, **env})
     assert answer.returncode == 2 and named in answer.stderr, answer.stderr
+
+
+def test_serve_on_a_taken_port_touches_no_database(tmp_path) -> None:
+    import socket
+
+    database = tmp_path / "never.sqlite3"
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        answer = subprocess.run([sys.executable, "-m", "blockyard", "serve", "--port",
+                                 str(port), "--database", f"sqlite:///{database}"],
+                                capture_output=True, text=True, timeout=60,
+                                env={**os.environ, "BLOCKYARD_HOME": str(tmp_path)})
+    assert answer.returncode == 3, answer.stderr
+    assert f"cannot listen on 127.0.0.1:{port}: address already in use" in answer.stderr
+    assert not database.exists()  # neither created nor migrated
