@@ -275,8 +275,10 @@ def install_hint(extra: str, *packages: str) -> str:
     quoted for the shell where it needs it (``'psycopg[binary]>=3.1'``), ``pip
     install`` otherwise (the installed Blockyard's extra: pip takes Blockyard as
     installed and adds the extra's packages)."""
-    if packages and "pipx" in Path(sys.prefix).parts and "venvs" in Path(sys.prefix).parts:
-        return f"pipx inject blockyard {' '.join(shlex.quote(p) for p in packages)}"
+    if "pipx" in Path(sys.prefix).parts and "venvs" in Path(sys.prefix).parts:
+        # without the installation's list of the extra's packages, the extra itself
+        wanted = packages or (f"blockyard[{extra}]",)
+        return f"pipx inject blockyard {' '.join(shlex.quote(p) for p in wanted)}"
     return f"pip install 'blockyard[{extra}]'"
 
 
@@ -416,8 +418,8 @@ def _cmd_serve_db(args: argparse.Namespace) -> int:
 
         from .server import maintenance
     except ImportError as exc:
-        print(f"blockyard serve-db needs the server extra (pip install 'blockyard[server]'): "
-              f"{exc}", file=sys.stderr)
+        hint = install_hint("server", *extra_requirements("server"))
+        print(f"blockyard serve-db needs the server extra ({hint}): {exc}", file=sys.stderr)
         return 2
     if args.action == "backup":
         return maintenance.backup_command(args.database, args.file, force=args.force)

@@ -297,3 +297,14 @@ def test_serve_without_the_server_extra_says_how_to_add_it_to_this_install(
     err = capsys.readouterr().err
     assert err.startswith(f"blockyard serve needs the server extra ({hint}): "), err
     assert "fastapi" in err.removeprefix(f"blockyard serve needs the server extra ({hint})")
+    monkeypatch.setitem(sys.modules, "alembic", None)
+    assert main(["serve-db", "status"]) == 2
+    assert capsys.readouterr().err.startswith(
+        f"blockyard serve-db needs the server extra ({hint}): ")
+
+
+def test_a_pipx_install_without_its_extras_list_is_told_to_inject_the_extra(monkeypatch):
+    from blockyard.cli import install_hint
+
+    monkeypatch.setattr(sys, "prefix", "/home/ann/.local/share/pipx/venvs/blockyard")
+    assert install_hint("server") == "pipx inject blockyard 'blockyard[server]'"
