@@ -400,15 +400,28 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         import sqlalchemy  # noqa: F401
         import uvicorn  # noqa: F401
 
-        from .server import serve
+        from .server import SERVE_DEFAULTS, config, serve
     except ImportError as exc:
         hint = install_hint("server", *extra_requirements("server"))
         print(f"blockyard serve needs the server extra ({hint}): {exc}", file=sys.stderr)
         return 2
+    import os
+
+    path = args.config or os.environ.get(config.CONFIG_ENV) or None
+    if path is not None:
+        try:
+            config.apply(config.read(Path(path)), args)
+        except config.ConfigError as exc:
+            print(f"blockyard serve: {exc}", file=sys.stderr)
+            return 2
+    for name, default in SERVE_DEFAULTS.items():
+        if getattr(args, name) is None:
+            setattr(args, name, default)
     return serve(args.host, args.port, args.database, args.workers, log_level=args.log_level,
                  log_format=args.log_format, access_log=args.access_log,
                  metrics=args.metrics,
-                 trusted_proxies=args.forwarded_allow_ips)
+                 trusted_proxies=args.forwarded_allow_ips,
+                 worker_healthcheck_seconds=args.worker_healthcheck_seconds)
 
 
 def _cmd_serve_db(args: argparse.Namespace) -> int:
@@ -521,22 +534,33 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_simulate)
     p = sub.add_parser("serve", help="run the online server: accounts, verified "
                                       "leaderboards, live tables")
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on "
-                                                       "(default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8765, help="port (default 8765)")
+    # no defaults here: a flag left out takes the configuration file's value, else
+    # blockyard.server.SERVE_DEFAULTS (the help says them)
+    p.add_argument("--config", metavar="FILE", default=None,
+                   help="a TOML file with a key for every flag and server variable "
+                        "(default: the file BLOCKYARD_SERVER_CONFIG names, if any); "
+                        "flags and variables override it")
+    p.add_argument("--host", default=None, help="address to listen on "
+                                                "(default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=None, help="port (default 8765)")
     p.add_argument("--database", metavar="URL", default=None,
                    help="sqlite:///FILE or postgresql://USER@HOST/NAME (default: an SQLite "
-                        "file in Blockyard's data folder)")
-    p.add_argument("--workers", type=int, default=1,
+                        "file in Blockyard's data folder); a password belongs in "
+                        "PGPASSWORD or ~/.pgpass, not here (a command line is visible "
+                        "to every user of the machine)")
+    p.add_argument("--workers", type=int, default=None,
                    help="server processes (PostgreSQL only; default 1)")
+    p.add_argument("--worker-healthcheck-seconds", type=int, default=None, metavar="SECONDS",
+                   help="with --workers above 1: how long a server process may take to "
+                        "answer its supervisor before it is replaced (default 30)")
     p.add_argument("--log-level", choices=("debug", "info", "warning", "error"),
-                   default="info", help="the least level logged (default info)")
-    p.add_argument("--log-format", choices=("text", "json"), default="text",
+                   default=None, help="the least level logged (default info)")
+    p.add_argument("--log-format", choices=("text", "json"), default=None,
                    help="a line of text per record (default), or a JSON object per "
                         "line for a log collector")
-    p.add_argument("--access-log", action=argparse.BooleanOptionalAction, default=True,
+    p.add_argument("--access-log", action=argparse.BooleanOptionalAction, default=None,
                    help="a line per request (default: on)")
-    p.add_argument("--metrics", action=argparse.BooleanOptionalAction, default=True,
+    p.add_argument("--metrics", action=argparse.BooleanOptionalAction, default=None,
                    help="GET /metrics in Prometheus' text format (default: on)")
     p.add_argument("--forwarded-allow-ips", metavar="LIST", default=None,
                    help="addresses and networks of the reverse proxies whose "

@@ -21,6 +21,7 @@ from blockyard.cli import build_parser
 
 ROOT = Path(__file__).resolve().parent.parent
 UNIT = ROOT / "packaging" / "blockyard.service"
+CONFIG = ROOT / "packaging" / "server.toml"
 DOCS = ROOT / "docs" / "online.md"
 EXPOSURE_AT_MOST = 20
 """``systemd-analyze security``'s exposure level (×10) the unit may not exceed: 2.0,
@@ -77,16 +78,27 @@ def test_every_user_folder_and_program_of_the_unit_is_made_by_a_documented_step(
                for step in steps)
     assert f"sudo install -m 0644 packaging/{UNIT.name} /etc/systemd/system/{UNIT.name}" \
         in steps
+    (config,) = [arg for arg in shlex.split(setting(unit, "ExecStart")[0])
+                 if arg.startswith("/etc/")]
+    assert f"sudo install -d -m 0755 {Path(config).parent}" in steps
+    assert f"sudo install -m 0644 packaging/{CONFIG.name} {config}" in steps
 
 
-def test_the_commands_of_the_unit_and_the_drop_in_are_ones_blockyard_accepts() -> None:
-    for text in (UNIT.read_text(encoding="utf-8"), drop_in()):
-        command = [value for value in setting(text, "ExecStart") if value][-1]
-        argv = shlex.split(command)
-        assert argv[0] == "/opt/blockyard/venv/bin/blockyard"
-        args = build_parser().parse_args(argv[1:])
-        assert args.command == "serve"
-        assert args.host == "127.0.0.1"
+def test_the_docs_show_the_configuration_file_as_the_repository_holds_it() -> None:
+    assert CONFIG.read_text(encoding="utf-8") in code_blocks(DOCS.read_text(encoding="utf-8"))
+
+
+def test_the_units_command_and_its_configuration_are_ones_blockyard_accepts() -> None:
+    from blockyard.server import config
+
+    argv = shlex.split(setting(UNIT.read_text(encoding="utf-8"), "ExecStart")[0])
+    assert argv[0] == "/opt/blockyard/venv/bin/blockyard"
+    args = build_parser().parse_args(argv[1:])
+    assert args.command == "serve" and args.config == "/etc/blockyard/server.toml"
+    config.apply(config.read(CONFIG), args, environ={})
+    assert (args.host, args.port) == ("127.0.0.1", 8765)
+    # the drop-in only orders the start after PostgreSQL's
+    assert drop_in() == "[Unit]\nAfter=postgresql.service\n"
 
 
 def _analyze() -> str:

@@ -32,18 +32,33 @@ DEFAULT_PORT = 8765
 MAX_MESSAGE = 16 << 10
 """The largest WebSocket message a client may send (bytes)."""
 
+WORKER_HEALTHCHECK_SECONDS = 30
+"""With several server processes, how long one may take to answer its supervisor's
+ping (uvicorn's ``timeout_worker_healthcheck``; its own default, 5 s, is shorter
+than a process's start on a busy 2-core machine: the supervisor then killed and
+replaced children that were only starting)."""
+SERVE_DEFAULTS: dict[str, object] = {
+    "host": DEFAULT_HOST, "port": DEFAULT_PORT, "workers": 1,
+    "worker_healthcheck_seconds": WORKER_HEALTHCHECK_SECONDS, "log_level": "info",
+    "log_format": "text", "access_log": True, "metrics": True}
+"""What ``blockyard serve`` takes for a flag that neither the command line nor the
+configuration file (:mod:`.config`) gives."""
+
 log = logging.getLogger("blockyard.server")
+
 
 def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, database: str | None = None,
           workers: int = 1, *, log_level: str = "info", log_format: str = "text",
           access_log: bool = True, metrics: bool = True,
-          trusted_proxies: str | None = None) -> int:
+          trusted_proxies: str | None = None,
+          worker_healthcheck_seconds: int = WORKER_HEALTHCHECK_SECONDS) -> int:
     """Migrate the database and serve until stopped; the exit status. The log:
     ``log_level`` and ``log_format`` (:mod:`blockyard.server.logs`), uvicorn's
     line per request unless not ``access_log``; ``GET /metrics`` unless not
     ``metrics``. ``trusted_proxies``: the addresses whose ``X-Forwarded-For`` is
     believed (``--forwarded-allow-ips``; :func:`.settings.forwarded_allow_ips`, whose
-    default is uvicorn's)."""
+    default is uvicorn's). ``worker_healthcheck_seconds``: with ``workers`` above
+    1, how long a process may take to answer its supervisor before it is replaced."""
     import uvicorn
 
     from . import db, logs
@@ -77,6 +92,10 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, database: str | No
         return 2
     if not 0 <= port <= 65535:
         print("blockyard serve: --port: expected 0 to 65535", file=sys.stderr)
+        return 2
+    if not 1 <= worker_healthcheck_seconds <= 3600:
+        print("blockyard serve: --worker-healthcheck-seconds: expected 1 to 3600",
+              file=sys.stderr)
         return 2
     try:
         proxies = forwarded_allow_ips(trusted_proxies)
@@ -126,6 +145,7 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, database: str | No
                     # whose headers or body trickle in (blockyard.server.slowclients)
                     http=TimedH11Protocol, timeout_keep_alive=KEEP_ALIVE_SECONDS,
                     timeout_graceful_shutdown=5,
+                    timeout_worker_healthcheck=worker_healthcheck_seconds,
                     # the client's address (the rate limits' key) from the proxy's
                     # X-Forwarded-For only when its peer is one of these
                     proxy_headers=bool(proxies), forwarded_allow_ips=proxies)
