@@ -18,6 +18,7 @@ reached): nothing is raised further, so uvicorn does not log it a second time.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import logging
 import re
 import secrets
@@ -30,7 +31,8 @@ from . import metrics
 from .db import database_unavailable
 from .web import REQUEST_ID, ASGIApp, Message, Receive, Scope, Send, error_body
 
-__all__ = ["FORMATS", "LEVELS", "REQUEST_ID", "OneLine", "RedactTokens", "RequestIds",
+__all__ = ["ANSWERED_AFTER", "FORMATS", "LEVELS", "REQUEST_ID", "AccessFields", "OneLine",
+           "RedactTokens", "RequestIds",
            "Requests",
            "database_unavailable", "log_config", "request_id"]
 
@@ -64,6 +66,33 @@ class RedactTokens(logging.Filter):
             record.args = tuple(_TOKEN.sub(r"\1…", a) if isinstance(a, str) else a
                                 for a in record.args)
         record.msg = _TOKEN.sub(r"\1…", str(record.msg))
+        return True
+
+
+ANSWERED_AFTER: contextvars.ContextVar[float | None] = contextvars.ContextVar(
+    "answered_after", default=None)
+"""Seconds from a request's arrival to its answer's start (set by :class:`Requests`
+as the answer starts, where uvicorn writes its access line)."""
+
+
+class AccessFields(logging.Filter):
+    """uvicorn's access line (``client - "METHOD PATH HTTP/1.1" STATUS``) with the
+    request's duration after it (``… 200 3.1 ms``: from its arrival to its
+    answer's start) and the same parts as fields of their own (``client``,
+    ``method``, ``path``, ``http_version``, ``status``, ``duration_ms``), which the
+    JSON format writes as keys of the line's object."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.name != "uvicorn.access" or not isinstance(record.args, tuple) \
+                or len(record.args) != 5:
+            return True
+        client, method, path, version, status = record.args
+        seconds = ANSWERED_AFTER.get()
+        duration = None if seconds is None else round(seconds * 1000, 1)
+        record.__dict__.update(client=client, method=method, path=path,
+                               http_version=version, status=status, duration_ms=duration)
+        if duration is not None and isinstance(record.msg, str):
+            record.msg, record.args = f"{record.msg} %s ms", (*record.args, duration)
         return True
 
 
@@ -113,10 +142,11 @@ def log_config(level: str = "info", fmt: str = "text") -> dict[str, Any]:
         "disable_existing_loggers": False,
         "filters": {"ids": {"()": f"{__name__}.RequestIds"},
                     "redact": {"()": f"{__name__}.RedactTokens"},
+                    "access": {"()": f"{__name__}.AccessFields"},
                     "one-line": {"()": f"{__name__}.OneLine"}},
         "formatters": {"server": formatter},
         "handlers": {"server": {"class": "logging.StreamHandler", "formatter": "server",
-                                "filters": ["ids", "redact",
+                                "filters": ["ids", "redact", "access",
                                             *(["one-line"] if fmt == "text" else [])],
                                 "stream": "ext://sys.stderr"}},
         "loggers": {
@@ -175,6 +205,8 @@ class Requests:
             nonlocal status, started
             if message["type"] == "http.response.start":
                 status, started = int(message["status"]), True
+                # for the access line uvicorn writes as it sends this start
+                ANSWERED_AFTER.set(time.perf_counter() - begun)
                 message["headers"] = [*message.get("headers", ()),
                                       (b"x-request-id", rid.encode())]
             await send(message)

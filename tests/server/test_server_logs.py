@@ -61,8 +61,9 @@ def test_every_line_has_its_time_level_logger_and_request_id(tmp_path: Path) -> 
     assert f"database schema migrated from none (an empty database) to {db.head_revision()}" in said
     assert "1 server process, each with 1 verifying process; /metrics on; listening on " \
            "http://127.0.0.1:" in said
-    assert re.search(rf"INFO uvicorn\.access \[{rid}\] 127\.0\.0\.1:\d+ - \"GET /api/health",
-                     said), said
+    # the access line, with the request's duration after its status
+    assert re.search(rf"INFO uvicorn\.access \[{rid}\] 127\.0\.0\.1:\d+ - \"GET /api/health "
+                     r"HTTP/1\.1\" 200 \d+\.\d ms$", said, re.MULTILINE), said
 
 
 def test_a_second_start_says_there_was_nothing_to_migrate(tmp_path: Path) -> None:
@@ -91,6 +92,26 @@ def test_json_lines_without_the_access_log(tmp_path: Path) -> None:
     assert any(line["message"].startswith(f"Blockyard {blockyard.__version__}: database")
                for line in lines)
     assert any("Uvicorn running on http://127.0.0.1:" in line["message"] for line in lines)
+
+
+def test_json_access_lines_carry_their_parts_as_fields(tmp_path: Path) -> None:
+    server = start_server(f"sqlite:///{tmp_path / 'db.sqlite3'}", tmp_path,
+                          "--log-format", "json")
+    try:
+        rid = server.client.get("/api/leaderboards/eu-classic?limit=3").headers["x-request-id"]
+        missing = server.client.get("/api/tables/999999").headers["x-request-id"]
+    finally:
+        server.stop()
+    lines = {line["request_id"]: line for line in map(json.loads, server.log.read_text()
+                                                      .splitlines())
+             if line["logger"] == "uvicorn.access"}
+    found, refused = lines[rid], lines[missing]
+    assert (found["method"], found["path"], found["http_version"], found["status"]) == (
+        "GET", "/api/leaderboards/eu-classic?limit=3", "1.1", 200)
+    assert re.fullmatch(r"127\.0\.0\.1:\d+", found["client"])
+    assert isinstance(found["duration_ms"], float) and found["duration_ms"] >= 0
+    assert found["message"].endswith(f'200 {found["duration_ms"]} ms')
+    assert (refused["status"], refused["path"]) == (404, "/api/tables/999999")
 
 
 def test_a_higher_level_leaves_out_the_info_lines(tmp_path: Path) -> None:
