@@ -87,13 +87,21 @@ def _cmd_check(args: argparse.Namespace) -> int:
     from .testing import check_ruleset
 
     ruleset = load_ruleset(args.ruleset)  # a RulesetError is reported by main()
-    print(f"{ruleset.path}: rule file valid ({ruleset.id}, {ruleset.family}, "
-          f"{ruleset.rows}×{ruleset.cols}, plugins: "
-          f"{', '.join(name for name, _ in ruleset.plugin_objects)})")
+    plugins = [name for name, _ in ruleset.plugin_objects]
+    if not args.json:
+        print(f"{ruleset.path}: rule file valid ({ruleset.id}, {ruleset.family}, "
+              f"{ruleset.rows}×{ruleset.cols}, plugins: {', '.join(plugins)})")
     report = check_ruleset(ruleset, games=args.games, max_actions=args.actions, seed=args.seed,
                            hook_seconds=args.hook_seconds)
+    status = 0 if report.ok else 1
+    if args.json:
+        return _print_json({
+            "ruleset": ruleset.id, "path": str(ruleset.path), "family": ruleset.family,
+            "plugins": plugins, "ok": report.ok, "games": report.games,
+            "actions": report.actions, "checks": dict(sorted(report.checks.items())),
+            "warnings": report.warnings, "failures": report.failures}, status=status)
     print(report.text())
-    return 0 if report.ok else 1
+    return status
 
 
 def _cmd_plugins(args: argparse.Namespace) -> int:
@@ -438,7 +446,7 @@ def _cmd_serve_db(args: argparse.Namespace) -> int:
         return maintenance.backup_command(args.database, args.file, force=args.force)
     if args.action == "upgrade":
         return maintenance.upgrade_command(args.database, args.backup, force=args.force)
-    return maintenance.status_command(args.database)
+    return maintenance.status_command(args.database, as_json=args.json)
 
 
 def _cmd_completion(args: argparse.Namespace) -> int:
@@ -473,6 +481,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="seed of the random player")
     p.add_argument("--hook-seconds", type=float, default=2.0,
                    help="report (and stop) a hook call longer than this (default 2)")
+    p.add_argument("--json", action="store_true",
+                   help="print the report as one JSON document (exit status as without)")
     p.set_defaults(func=_cmd_check)
     p = sub.add_parser("plugins", help="every installed rule plugin: its package and version, "
                                         "parameters and hooks (wrappers marked)")
@@ -592,6 +602,8 @@ def build_parser() -> argparse.ArgumentParser:
     q = actions.add_parser("status", help="the database's revision and the newest; exit "
                                           "status 0 up to date, 1 migrations to apply")
     q.add_argument("--database", metavar="URL", default=None, help=database_help)
+    q.add_argument("--json", action="store_true",
+                   help="print it as one JSON document (exit status as without)")
     p.set_defaults(func=_cmd_serve_db)
     p = sub.add_parser("completion", help="print the shell code that completes blockyard's "
                                            "commands, options and ruleset ids")

@@ -238,6 +238,20 @@ def test_blockyard_check_fails_a_game_that_never_ends_and_notes_unoffered_action
     out = capsys.readouterr().out
     assert "  WARN action 'ghost' of plugin 'never-offered' was never offered in 2 games" in out
     assert out.rstrip().endswith("all checks passed")
+    # the same reports as one JSON document each, with the same exit statuses
+    import json
+
+    assert main(["check", str(endless), "--games", "2", "--json"]) == 1
+    failed = json.loads(capsys.readouterr().out)
+    assert (failed["ruleset"], failed["ok"]) == ("stuck-soon", False)
+    assert any("the game never ends: 'forever' (plugin 'futile-continue') was taken" in f
+               for f in failed["failures"])
+    assert main(["check", str(ghost), "--games", "2", "--json"]) == 0
+    passed = json.loads(capsys.readouterr().out)
+    assert passed["ok"] and passed["failures"] == [] and passed["checks"]
+    (warning,) = passed["warnings"]
+    assert warning.startswith("action 'ghost' of plugin 'never-offered' was never offered "
+                              "in 2 games")
 
 
 class PenaltyScoring:

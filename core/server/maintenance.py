@@ -13,6 +13,7 @@ returns 2 for bad input or an unreachable database.
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import sqlite3
@@ -280,10 +281,12 @@ def _revision(url: str) -> str | None:
         engine.dispose()
 
 
-def status_command(database: str | None) -> int:
-    """``blockyard serve-db status``: the database's revision beside the newest;
-    the exit status: 0 up to date, 1 migrations to apply, 2 no such SQLite file,
-    an unreachable database or a revision this Blockyard does not know."""
+def status_command(database: str | None, *, as_json: bool = False) -> int:
+    """``blockyard serve-db status``: the database's revision beside the newest
+    (``as_json``: one JSON document ``{"database", "revision", "newest", "pending",
+    "note"}``); the exit status: 0 up to date, 1 migrations to apply, 2 no such
+    SQLite file, an unreachable database or a revision this Blockyard does not
+    know."""
     url = database or db.default_url()
     try:
         path = sqlite_path(url)
@@ -300,8 +303,12 @@ def status_command(database: str | None) -> int:
     except Exception as exc:
         return _database_error("status", exc)
     head = db.head_revision()
-    print(f"database: {shown_url(url)}")
     note = _loose_note(path)
+    if as_json:
+        print(json.dumps({"database": shown_url(url), "revision": before, "newest": head,
+                          "pending": [revision for revision, _ in steps], "note": note}))
+        return 0 if not steps else 1
+    print(f"database: {shown_url(url)}")
     if not steps:
         print(f"revision: {before}, the newest")
     else:

@@ -7,6 +7,7 @@ file's mode is left as it is, with a note when others may read it."""
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import stat
@@ -75,6 +76,10 @@ def test_upgrade_of_an_old_database_says_from_which_revision_to_which(
     assert out == (f"database: {url}\nrevision: 0005; newest: {HEAD}: {len(later)} "
                    "migrations to apply (blockyard serve-db upgrade, or the next start of "
                    "blockyard serve)\n")
+    status, out, err = run(capsys, "status", "--database", url, "--json")
+    assert (status, err) == (1, "")
+    assert json.loads(out) == {"database": url, "revision": "0005", "newest": HEAD,
+                               "pending": later, "note": None}
     status, out, err = run(capsys, "upgrade", "--database", url)
     assert (status, err) == (0, "")
     lines = out.splitlines()
@@ -84,6 +89,8 @@ def test_upgrade_of_an_old_database_says_from_which_revision_to_which(
         "no backup taken first: --backup FILE takes one before migrating",
         f"{url}: migrated from 0005 to {HEAD}"]
     assert run(capsys, "status", "--database", url)[0] == 0
+    status, out, _ = run(capsys, "status", "--database", url, "--json")
+    assert status == 0 and json.loads(out)["pending"] == []
 
 
 def test_upgrade_with_backup_copies_the_database_as_it_was_before(
