@@ -11,6 +11,17 @@ Noto Sans and two symbol fonts for the Latin letters, digits, arrows and shapes
 mixed into Nepali texts), so no font is needed from the system. Texts without
 Devanagari keep pyglet's path, which is cheaper to change every frame.
 
+pyglet draws them with the window's font (``theme.FONT``: Arial, Liberation Sans
+or DejaVu Sans, whichever the system has), and on Linux it takes no missing
+glyph from another font on its own: Liberation Sans and Arial have no ◀ ▶ ✗ ✦ ★
+✓, which came out as empty boxes. :func:`use_shipped_fallbacks` (called when
+the first :class:`Text` is made) registers the shipped Noto fonts with pyglet
+and gives every font pyglet loads from then on those fonts as fallbacks, glyph
+by glyph: a character the system's font lacks is drawn from Noto Sans, Noto Sans
+Symbols 2 or Noto Sans Math, whatever fonts the system has
+(``theme.SYMBOLS`` lists the signs the window shows;
+tests/frontend/test_symbols_drawn.py draws each).
+
 Rendered texts are cached (:func:`render`, keyed by text, pixel size, weight,
 wrap width and alignment; at most :data:`CACHE_SIZE` of them): a text is
 rendered again only when its text or size changes; its colour is applied when
@@ -33,8 +44,10 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import arcade
+import pyglet
 from PIL import Image, ImageDraw, ImageFont, features
 
 FONT_DIR = Path(__file__).resolve().parent / "assets" / "fonts"
@@ -180,6 +193,64 @@ def runs(text: str) -> list[tuple[int, str]]:
         else:
             out.append((font, ch))
     return out
+
+
+FALLBACK_FONTS: tuple[tuple[str, str, bool], ...] = (
+    ("NotoSans", "Noto Sans", True),
+    ("NotoSansSymbols2-Shapes", "Noto Sans Symbols2", False),
+    ("NotoSansMath-Arrows", "Noto Sans Math", False),
+)
+"""The shipped fonts pyglet's fonts borrow a missing glyph from, in the order they
+are asked: ``(file name stem, family name, whether it has a bold face)``. The stem
+of a font with a bold face is completed with ``-Regular`` and ``-Bold``."""
+
+_fallbacks_in_use = False
+
+
+def _fallback_files() -> list[Path]:
+    return [FONT_DIR / name for stem, _family, has_bold in FALLBACK_FONTS
+            for name in ((f"{stem}-Regular.ttf", f"{stem}-Bold.ttf") if has_bold
+                         else (f"{stem}.ttf",))]
+
+
+@lru_cache(maxsize=1)
+def fallback_glyphs() -> frozenset[int]:
+    """The code points the :data:`FALLBACK_FONTS` have glyphs for (in their regular
+    faces): a character among them is drawn whatever font the system has."""
+    return frozenset().union(*(_cmap(path) for path in _fallback_files()
+                               if not path.stem.endswith("-Bold")))
+
+
+def use_shipped_fallbacks() -> None:
+    """Register the :data:`FALLBACK_FONTS` with pyglet and make every font that
+    ``pyglet.font.load`` returns from now on borrow the glyphs it lacks from them
+    (pyglet's ``Font.add_fallback``), each at the font's own size, its weight when
+    the fallback has it, else regular. Fonts that have the glyph themselves draw it;
+    a character no font has keeps the window's font's missing-glyph box. Done once
+    per process; later calls do nothing."""
+    global _fallbacks_in_use
+    if _fallbacks_in_use:
+        return
+    for path in _fallback_files():
+        pyglet.font.add_file(str(path))
+    load = pyglet.font.load
+    families = {family for _stem, family, _bold in FALLBACK_FONTS}
+
+    def load_with_fallbacks(name: Any = None, size: float | None = None,
+                            weight: str = "normal", italic: bool | str = False,
+                            stretch: bool | str = False,
+                            dpi: int | None = None) -> pyglet.font.base.Font:
+        loaded = load(name, size, weight=weight, italic=italic, stretch=stretch, dpi=dpi)
+        if loaded.fallbacks or loaded.name in families:
+            return loaded  # given them when first loaded (or one of them)
+        for _stem, family, has_bold in FALLBACK_FONTS:
+            fallback = load(family, size, weight=weight if has_bold else "normal", dpi=dpi)
+            if fallback.name == family:  # the shipped face, never a system stand-in
+                loaded.add_fallback(fallback)
+        return loaded
+
+    pyglet.font.load = load_with_fallbacks
+    _fallbacks_in_use = True
 
 
 @lru_cache(maxsize=256)
@@ -348,6 +419,10 @@ class Text(arcade.Text):
     Devanagari is drawn from its cached texture, placed by ``x``, ``y``,
     ``anchor_x``, ``anchor_y`` (``baseline`` is the first line's) and ``align``,
     tinted with ``color``, and measured by ``content_width``/``content_height``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        use_shipped_fallbacks()  # before pyglet loads the font and draws a glyph
+        super().__init__(*args, **kwargs)
 
     def _shaped_layout(self) -> Layout | None:
         text = self.text

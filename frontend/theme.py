@@ -134,6 +134,18 @@ def apply(theme: str = "dark", palette: str = "standard", patterns: bool = False
 
 
 FONT = ("Arial", "Liberation Sans", "DejaVu Sans")
+"""The window's font, the first of these the system has. A glyph it lacks (Arial
+and Liberation Sans have none of ◀ ▶ ✗ ✦ ★ ✓) is drawn from the shipped Noto
+fonts instead, glyph by glyph (:func:`blockyard.frontend.text.use_shipped_fallbacks`)."""
+
+SYMBOLS = "·×–—…•«»„“”’¡¿§°←↑→↓↺−◀▶▼★✦✓✗❚"
+"""Every character other than letters, digits, ASCII punctuation and spaces that the
+window shows: in its screens (the Settings choosers' ◀ ▶, the replay's "Step ▶",
+Sudoku Bloxx's ✦ symbol stones, ★ jokers and ✗ errors, the launcher's ▶ ▼ and
+arrows, "Copied ✓"), its catalogues in every language (↺ ❚ ✓, quotation marks)
+and the rule files' texts (§ °). tests/frontend/test_symbols_drawn.py draws each,
+and any other such character it finds in those places, in a real window with the
+system's fonts, and checks by its pixels that it is drawn, not a missing-glyph box."""
 
 
 

@@ -15,11 +15,16 @@ if [ "${1:-}" = "test" ]; then
     # into a temporary folder and tested by tests/test_modding.py itself)
     # libfribidi0: Pillow's Raqm layout (Nepali shaping) loads it at run time;
     # locales: the ne_NP locale source, which tests/frontend/test_nepali_conjuncts.py
-    # compiles into a temporary folder to draw Nepali under a Nepali locale
+    # compiles into a temporary folder to draw Nepali under a Nepali locale;
+    # fonts-liberation: Liberation Sans, the Arial-like font that comes with Chromium
+    # and LibreOffice and has none of ◀ ▶ ✗ ✦ ★ ✓, so the window's font is one that
+    # lacks them on every test machine (tests/frontend/test_symbols_drawn.py checks
+    # that they are drawn from the shipped fonts)
     if ! command -v Xvfb >/dev/null || ! command -v xdotool >/dev/null \
             || ! ldconfig -p 2>/dev/null | grep -q libfribidi.so.0 \
-            || [ ! -f /usr/share/i18n/locales/ne_NP ]; then
-        packages="xvfb xdotool libgl1-mesa-dri libglx-mesa0 fonts-dejavu-core libfribidi0 locales"
+            || [ ! -f /usr/share/i18n/locales/ne_NP ] \
+            || ! fc-list 2>/dev/null | grep -q "Liberation Sans"; then
+        packages="xvfb xdotool libgl1-mesa-dri libglx-mesa0 fonts-dejavu-core fonts-liberation libfribidi0 locales"
         if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
         echo "installing $packages for the frontend tests"
         $sudo apt-get update -qq

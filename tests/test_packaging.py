@@ -68,13 +68,16 @@ def _data_files_in_checkout() -> list[str]:
 
 def assert_real_frame(path: Path, size: tuple[int, int]) -> Image.Image:
     """The screenshot is a drawn frame: the window's size, mostly background but
-    with a real share of drawn pixels in many colours (text, cells, pieces)."""
+    with a real share of drawn pixels in many colours (text, cells, pieces). The
+    sparest frame drawn here, the first game's "How to play" page (text only), is
+    9.5 % drawn in Liberation Sans (fonts-liberation) and more in the wider DejaVu
+    Sans; a frame not drawn is one colour."""
     image = Image.open(path).convert("RGB")
     assert image.size == size
     counts = Counter(image.getdata())
     background, count = counts.most_common(1)[0]
     drawn = 1 - count / (size[0] * size[1])
-    assert 0.10 < drawn < 0.95, f"only {drawn:.1%} of the pixels differ from {background}"
+    assert 0.05 < drawn < 0.95, f"only {drawn:.1%} of the pixels differ from {background}"
     assert len(counts) > 50, f"only {len(counts)} colours: not a drawn frame"
     return image
 

@@ -47,11 +47,19 @@ def test_an_error_is_counted_and_shown(ui):
     ui.pump(2)  # the error made in the bad colour, the two left muted
     made, left = view.errors_text, view.spare_text
     assert made.right <= left.left + 1  # one line: made, then left
-    y = made.y
-    colours = {ui.pixel(x, y) for x in range(int(made.left), int(made.right))}
-    assert theme.BAD[:3] in colours and theme.MUTED[:3] not in colours
-    colours = {ui.pixel(x, y) for x in range(int(left.left), int(left.right))}
-    assert theme.MUTED[:3] in colours and theme.BAD[:3] not in colours
+    assert (made.bottom, made.top) == (left.bottom, left.top)
+    image = ui.screenshot()
+
+    def colours(text):
+        # every pixel of the text's box (its glyphs sit at different heights in
+        # different fonts: the middle dot of Liberation Sans misses the centre row)
+        top = ui.window.height - 1 - round(text.top)
+        bottom = ui.window.height - 1 - round(text.bottom)
+        box = image.crop((int(text.left), top, int(text.right), bottom))
+        return {pixel[:3] for pixel in box.getdata()}
+
+    assert theme.BAD[:3] in colours(made) and theme.MUTED[:3] not in colours(made)
+    assert theme.MUTED[:3] in colours(left) and theme.BAD[:3] not in colours(left)
     assert any(label.text == "Error!" for label, _ in view.board_section.labels)
 
 
