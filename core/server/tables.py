@@ -81,6 +81,7 @@ from .actionstore import ActionStore, Taken, Unstored
 from .clock import Clock
 from .events import Events
 from .referee import (
+    END,
     MAX_ACTION_ARGS,
     REFUSAL_KINDS,
     Outages,
@@ -559,6 +560,9 @@ class Hub:
         if due is None or due > self.clock.now():
             return referee
         moves = await judged(referee, referee.due, self.clock.now(), back)
+        for move in moves:  # idle: the seat left the round (ranked last in its result)
+            if move.action == END and move.seat in referee.idled:
+                await self.left(table, move.seat)
         if not await self._store_all(table, referee, moves):
             return None
         return referee

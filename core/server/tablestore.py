@@ -450,44 +450,27 @@ class Finished:
     aborted: bool = False
 
 
-@dataclass(frozen=True)
-class RoundFacts:
-    """What a round's stored actions say of its seats: how many actions of its own
-    each seat made (not ``tick`` or ``end``), and the seats ended (``["end"]``:
-    left, abandoned, idle, signed out, or ended by the player) before their game
-    was ever over."""
-
-    own: tuple[int, ...]
-    ended_early: frozenset[int]
-
-
-def round_facts(conn: Connection, table: Table) -> RoundFacts:
-    """:class:`RoundFacts` of the table's current round, read in ``conn``'s
+def own_actions(conn: Connection, table: Table) -> list[int]:
+    """How many actions of its own (placements or ruleset actions: not ``tick`` or
+    ``end``) each seat made in the table's current round, read in ``conn``'s
     transaction (one query)."""
     a = db.table_actions
-    end = json.dumps(["end"])
-    is_end = a.c.action == end
-    own_action = sa.and_(~is_end, ~a.c.action.like('["tick"%'))
-    rows = conn.execute(
-        sa.select(a.c.seat,
-                  sa.func.sum(sa.case((own_action, 1), else_=0)),
-                  sa.func.sum(sa.case((is_end, 1), else_=0)),
-                  sa.func.sum(sa.case((sa.and_(~is_end, a.c.over.is_(True)), 1),
-                                      else_=0)))
-        .where(a.c.table_id == table.id, a.c.round == table.round)
-        .group_by(a.c.seat)).all()
+    own_action = sa.and_(a.c.action != json.dumps(["end"]), ~a.c.action.like('["tick"%'))
+    rows = conn.execute(sa.select(a.c.seat, sa.func.count())
+                        .where(a.c.table_id == table.id, a.c.round == table.round,
+                               own_action)
+                        .group_by(a.c.seat)).all()
     own = [0] * table.seats
-    early = set()
-    for seat, counted, ends, overs in rows:
+    for seat, counted in rows:
         if 0 <= int(seat) < table.seats:
-            own[int(seat)] = int(counted or 0)
-            if int(ends or 0) and not int(overs or 0):
-                early.add(int(seat))
-    return RoundFacts(tuple(own), frozenset(early))
+            own[int(seat)] = int(counted)
+    return own
 
 
 def _left_round(conn: Connection, table: Table) -> set[int]:
-    """The seats whose player left the table's round (``leave``, or abandoned)."""
+    """The seats whose player left the table's round rather than finished it:
+    ``leave``, abandoned (signed out included: their connections closed) or idle
+    (:func:`~blockyard.server.presence.mark_left`)."""
     here = db.seat_presence
     return {int(seat) for seat in conn.execute(
         sa.select(here.c.seat).where(here.c.table_id == table.id,
@@ -500,9 +483,9 @@ def finish_round(engine: Engine, table: Table, scores: list[int],
     """Store the round's result and mark the table finished, all in one
     transaction, judging there the rules of a rated round (docs/online.md,
     "Ratings"): the seats that left the round rather than finished it (the
-    ``leave`` message or abandoned, as :mod:`~blockyard.server.presence` stored
-    it, or ended before their game was ever over: :func:`round_facts`) rank
-    below every seat that finished (the ``winner`` says so); at a rated table a
+    ``leave`` message, abandoned or idle, as :mod:`~blockyard.server.presence`
+    stored it) rank below every seat that finished (the ``winner`` says so); at
+    a rated table a
     round in which a seat made fewer than :data:`MIN_ACTIONS` actions of its own
     is aborted, one between two accounts that played :data:`PAIR_ROUNDS` rated
     rounds together in the last :data:`PAIR_HOURS` hours is friendly, and any
@@ -520,10 +503,8 @@ def finish_round(engine: Engine, table: Table, scores: list[int],
                                .values(status="finished"))
         if not updated.rowcount:
             return None
-        facts = round_facts(conn, table)
-        left = tuple(sorted(s for s in _left_round(conn, table) | facts.ended_early
-                            if 0 <= s < len(scores)))
-        aborted = table.rated and any(n < MIN_ACTIONS for n in facts.own)
+        left = tuple(sorted(s for s in _left_round(conn, table) if 0 <= s < len(scores)))
+        aborted = table.rated and any(n < MIN_ACTIONS for n in own_actions(conn, table))
         changes = rate_round(conn, table, scores, moment, left) \
             if table.rated and not aborted else None
         done = Finished(changes, ratings.winner(scores, left), left, aborted)
