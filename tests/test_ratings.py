@@ -145,3 +145,52 @@ def test_ratings_of_a_thousand_rated_tables_rank_the_bots_by_strength() -> None:
     assert min(by_kind["search"]) > max(by_kind["greedy"]), by_kind
     assert min(by_kind["greedy"]) > max(by_kind["random"]), by_kind
     assert all(not r.provisional for r in held.values())
+
+
+TABLES_A_DAY = 100
+"""How many of the 1,000 tables are played in a day, evenly spread over it."""
+
+
+def test_the_rules_of_rated_rounds_keep_the_bots_ranked_by_strength() -> None:
+    """The same 1,000 tables as above, 100 a day, as the server rates them
+    (docs/online.md, "Ratings"): a round in which a seat made fewer than 2
+    placements is aborted, and a round whose two players already had 3 rated
+    rounds together in the 24 hours before it is friendly; neither is rated.
+    Every search player still ends above every greedy player, and every greedy
+    player above every random one."""
+    players = [(kind, n) for kind in KINDS for n in range(PER_KIND)]
+    scores, placed = {}, {}
+    for kind, n in players:
+        bot = bots.get_bot(kind, seed=n)
+        for deal in range(DEALS):
+            game = blockyard.new_game("eu-classic", seed=deal)
+            bot.play(game, max_moves=MOVES)
+            scores[kind, n, deal] = int(game.score)
+            placed[kind, n, deal] = sum(1 for entry in game.log[1:]
+                                        if entry[0] not in ("tick", "end"))
+    draw = random.Random(2026)
+    held = {player: Rating() for player in players}
+    together: dict[tuple[object, ...], list[float]] = {}
+    rated = aborted = friendly = 0
+    for table in range(1000):
+        hour = table * 24 / TABLES_A_DAY
+        seated = draw.sample(players, draw.randint(2, 4))
+        deal = draw.randrange(DEALS)
+        if any(placed[(*p, deal)] < 2 for p in seated):
+            aborted += 1
+            continue
+        pairs = [(a, b) for i, a in enumerate(seated) for b in seated[i + 1:]]
+        day = [[h for h in together.get(tuple(sorted(pair)), []) if h > hour - 24]
+               for pair in pairs]
+        if any(len(hours) >= 3 for hours in day):
+            friendly += 1
+            continue
+        for pair in pairs:
+            together.setdefault(tuple(sorted(pair)), []).append(hour)
+        after = ratings.rate([held[p] for p in seated], [scores[(*p, deal)] for p in seated])
+        held.update(zip(seated, after, strict=True))
+        rated += 1
+    assert rated + aborted + friendly == 1000 and friendly > 0
+    by_kind = {kind: [held[kind, n].value for n in range(PER_KIND)] for kind in KINDS}
+    assert min(by_kind["search"]) > max(by_kind["greedy"]), by_kind
+    assert min(by_kind["greedy"]) > max(by_kind["random"]), by_kind
