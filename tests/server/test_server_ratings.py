@@ -247,6 +247,68 @@ def test_migration_0010_downgrades_to_0009_and_up_again(
     assert db.migrate(url) == db.Migrated("0009", db.head_revision())
 
 
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_migration_0013_counts_the_rated_results_of_before_and_downgrades(
+        kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    """A result stored before 0013 with its ratings counts as a rated round of
+    its pair (the limit of 3 a day sees it); one without is friendly; 0013 goes
+    down to 0012 with those rows in place, and up again."""
+    from alembic import command
+    from alembic.config import Config
+
+    empty = None if kind == "sqlite" else request.getfixturevalue("postgres").new_database()
+    url, engine = old_database(tmp_path, "0012", empty)
+    moment = _dt.datetime.now(_dt.UTC) - _dt.timedelta(hours=1)
+    rated = json.dumps({"seats": ["ann", "ben"], "scores": [3, 1], "winner": 0,
+                        "ratings": [{"before": 0.0, "after": 1.0, "change": 1.0,
+                                     "provisional": True}] * 2})
+    friendly = json.dumps({"seats": ["ann", "ben"], "scores": [3, 1], "winner": 0,
+                           "ratings": None})
+    try:
+        with engine.begin() as conn:
+            for n, name in ((1, "ann"), (2, "ben")):
+                conn.execute(sa.text(
+                    "INSERT INTO accounts (id, name, name_key, password_hash, created) "
+                    "VALUES (:n, :name, :name, 'x', :at)"), {"n": n, "name": name,
+                                                             "at": moment})
+            for table_id, result in ((1, rated), (2, rated), (3, rated), (4, friendly)):
+                conn.execute(sa.text(
+                    "INSERT INTO tables (id, code, ruleset_id, seats, private, status, "
+                    "round, seed, creator_id, created, rated) VALUES (:t, 'ABCDEFGH', "
+                    "'eu-classic', 2, false, 'finished', 1, 5, 1, :at, true)"),
+                    {"t": table_id, "at": moment})
+                conn.execute(sa.text("INSERT INTO table_results VALUES (:t, 1, :r, :at)"),
+                             {"t": table_id, "r": result, "at": moment})
+                for seat in (0, 1):
+                    conn.execute(sa.text("INSERT INTO table_result_seats VALUES "
+                                         "(:t, 1, :s, :a)"),
+                                 {"t": table_id, "s": seat, "a": seat + 1})
+    finally:
+        engine.dispose()
+    assert db.migrate(url) == db.Migrated("0012", db.head_revision())
+    engine = db.make_engine(url)
+    config = Config()
+    config.set_main_option("script_location", str(Path(db.__file__).parent / "migrations"))
+    try:
+        with engine.connect() as conn:
+            flags = conn.execute(sa.select(db.table_results.c.table_id,
+                                           db.table_results.c.rated)
+                                 .order_by(db.table_results.c.table_id)).all()
+            assert [bool(f.rated) for f in flags] == [True, True, True, False]
+            assert tablestore.pairs_at_limit(conn, [1, 2], _dt.datetime.now(_dt.UTC)) \
+                == [(0, 1)]
+        with engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.downgrade(config, "0012")
+        with engine.connect() as conn:
+            found = sa.inspect(conn)
+            assert "rated" not in {c["name"] for c in found.get_columns("table_results")}
+            assert "friendly_pairs" not in {c["name"] for c in found.get_columns("tables")}
+    finally:
+        engine.dispose()
+    assert db.migrate(url) == db.Migrated("0012", db.head_revision())
+
+
 def test_the_schema_the_migrations_make_is_the_one_described(database: str) -> None:
     """The new tables, column and indexes as :data:`blockyard.server.db.METADATA`
     describes them (Alembic's comparison of the migrated database with it)."""
@@ -260,7 +322,8 @@ def test_the_schema_the_migrations_make_is_the_one_described(database: str) -> N
     finally:
         engine.dispose()
     mine = [d for d in diffs if any(word in repr(d) for word in ("ratings", "pairing",
-                                                                 "'rated'"))]
+                                                                 "'rated'", "friendly_pairs",
+                                                                 "ix_table_results_rated"))]
     assert mine == []
 
 

@@ -34,8 +34,8 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    # plain DROP COLUMNs (SQLite has one since 3.35): a batch would copy the tables,
+    # which the rows referring to them forbid
     op.drop_index("ix_table_results_rated", table_name="table_results")
-    with op.batch_alter_table("table_results") as batch:
-        batch.drop_column("rated")
-    with op.batch_alter_table("tables") as batch:
-        batch.drop_column("friendly_pairs")
+    op.drop_column("table_results", "rated")
+    op.drop_column("tables", "friendly_pairs")
