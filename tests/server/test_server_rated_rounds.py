@@ -1,5 +1,5 @@
-"""Rated rounds a stranger cannot farm (docs/online.md "Ratings", API.md "Rated
-rounds"), each attack scripted from outside over HTTP and the live channels, on
+"""Rated rounds a stranger cannot farm (docs/online.md, "Ratings and Play now"),
+each attack scripted from outside over HTTP and the live channels, on
 SQLite and PostgreSQL: two accounts farming through the rated tables they open
 (at most 3 rounds a day between one pair move ratings; the table says a later
 one is friendly before it starts), a round a seat left before making 2 actions
