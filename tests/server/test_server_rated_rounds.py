@@ -181,3 +181,36 @@ def test_entering_play_now_is_rate_limited_per_account(local: LocalServer) -> No
     assert enter(local, other).status_code == 201  # per account: others play on
     local.clock.advance(61)
     assert enter(local, flooder).status_code == 201
+
+
+IDLE = 60
+"""The idle time of the idle test (seconds, the server's clock)."""
+
+
+def test_a_seat_ended_idle_while_ahead_ranks_below_the_seat_that_finished(
+        database: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The player ahead stops acting, connected: the server ends their seat after
+    the idle time, and the result ranks it below the seat that finished."""
+    monkeypatch.setenv("BLOCKYARD_SERVER_IDLE_SECONDS", str(IDLE))
+    monkeypatch.setenv("BLOCKYARD_SERVER_LIMITS", "create=1000,sign_in_address=1000")
+    with local_server(database, FakeClock(_dt.datetime.now(_dt.UTC))) as local:
+        _, ahead_token = local.account("ia")
+        _, behind_token = local.account("ib")
+        table = local.client.post("/api/tables", json={"ruleset_id": "eu-classic",
+                                                       "rated": True},
+                                  headers=auth(ahead_token)).json()
+        assert local.client.post(f"/api/tables/{table['id']}/join",
+                                 headers=auth(behind_token)).status_code == 200
+        with live(local, table["id"], ahead_token) as a, \
+                live(local, table["id"], behind_token) as b:
+            seed = until(a, "table")["seed"]
+            until(b, "table")
+            placements(a, b, blockyard.new_game("eu-classic", seed=seed), 0, 3)
+            placements(b, a, blockyard.new_game("eu-classic", seed=seed), 1, 2)
+            b.send(json.dumps({"type": "act", "action": ["end"]}))
+            until(a, "move", lambda m: m["seat"] == 1 and m["action"] == ["end"])
+            later(local, seconds=2 * IDLE)  # seat 0 takes no action: ended, idle
+            result = until(b, "result")
+    assert result["scores"][0] > result["scores"][1]
+    assert result["left"] == [0] and result["winner"] == 1
+    assert result["ratings"][0]["change"] < 0 < result["ratings"][1]["change"]
