@@ -78,6 +78,22 @@ def test_the_changes_of_a_round_are_the_shown_ratings_before_and_after() -> None
                                                  abs=0.011)
 
 
+def test_a_seat_that_left_ranks_below_every_seat_that_finished_whatever_its_score() -> None:
+    assert ratings.standing([100, 10, 40], last=[0]) == [3, 2, 1]
+    assert ratings.standing([100, 10, 40, 5], last=[0, 3]) == [3, 2, 1, 4]  # leavers by score
+    assert ratings.standing([7, 7], last=[]) == [1, 1]
+    assert ratings.winner([100, 10], last=[0]) == 1
+    assert ratings.winner([10, 10, 3], last=[2]) is None
+    assert ratings.winner([4, 9], last=[0, 1]) == 1  # everybody left: by score
+    ahead_left = ratings.rate([Rating(), Rating()], [100, 10], last=[0])
+    assert ahead_left[0].mu < 25 < ahead_left[1].mu
+    # the same as the leaver having the lower score
+    swapped = ratings.rate([Rating(), Rating()], [10, 100])
+    assert [r.mu for r in ahead_left] == pytest.approx([r.mu for r in swapped])
+    with pytest.raises(ValueError, match=r"^rate: last: expected seats 0 to 1, found 2$"):
+        ratings.rate([Rating(), Rating()], [1, 2], last=[2])
+
+
 @pytest.mark.parametrize("before, scores, message", [
     ([Rating()], [1], "expected 2 to 8 seats, found 1"),
     ([Rating()] * 9, [1] * 9, "expected 2 to 8 seats, found 9"),

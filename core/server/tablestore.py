@@ -41,6 +41,7 @@ PAIR_ROUNDS = 3
 """At most this many rounds between the same two accounts change ratings in any
 :data:`PAIR_HOURS` hours (the server's clock); later ones are friendly."""
 PAIR_HOURS = 24
+"""The window in which :data:`PAIR_ROUNDS` is counted."""
 
 
 class TableError(Exception):
@@ -485,11 +486,11 @@ def finish_round(engine: Engine, table: Table, scores: list[int],
     "Ratings"): the seats that left the round rather than finished it (the
     ``leave`` message, abandoned or idle, as :mod:`~blockyard.server.presence`
     stored it) rank below every seat that finished (the ``winner`` says so); at
-    a rated table a
-    round in which a seat made fewer than :data:`MIN_ACTIONS` actions of its own
-    is aborted, one between two accounts that played :data:`PAIR_ROUNDS` rated
-    rounds together in the last :data:`PAIR_HOURS` hours is friendly, and any
-    other rates the seats (:func:`rate_round`). What was stored, or ``None`` when
+    a rated table a round in which a seat made fewer than :data:`MIN_ACTIONS`
+    actions of its own is aborted, one between two accounts that played
+    :data:`PAIR_ROUNDS` rated rounds together in the last :data:`PAIR_HOURS`
+    hours is friendly, and any other rates the seats (:func:`rate_round`), the
+    seats that left ranked last. What was stored, or ``None`` when
     another process was first. When this call did it, the events ``announce``
     makes of the stored result are announced to every process at the same
     commit (PostgreSQL's ``NOTIFY``, :mod:`~blockyard.server.events`).
