@@ -929,7 +929,9 @@ class Client:
         pairs them with a player of a close rating and seats both at a rated
         table, told on the player's own live connection (:attr:`PlayerFeed.paired`).
         First this installation's plugins and rules are compared with the server's
-        (:meth:`check_rules`). Refused (:data:`REFUSED`) when already waiting;
+        (:meth:`check_rules`). Refused (:data:`REFUSED`) when already waiting or
+        seated at a table that is waiting or playing ("you are seated at table
+        N"); :data:`RATE_LIMITED` over the server's limit of entries a minute;
         :data:`NOT_SERVED` for a ruleset the server does not serve."""
         what = "playing now"
         self.check_rules(ruleset_id, what)

@@ -43,7 +43,8 @@ the seats' ratings (``table``: ``rated``, ``ratings``; ``result``: ``ratings``)
 and the ``paired`` message of Play now; 3 who is there (``table``: ``presence``,
 ``waiting_for``; ``result``: ``left``; the ``seats`` message and the client's
 ``presence``), quick phrases (``say``, ``said``) and friends (``friends``,
-``opened``)."""
+``opened``). Later additions (still 3): ``table``'s ``pair_limit`` and
+``result``'s ``aborted`` (rated rounds a stranger cannot farm)."""
 
 PRESENCE_STATES = ("present", "away", "reconnecting", "left")
 """What a held seat's ``presence`` may be: ``present`` (connected and active
@@ -86,6 +87,16 @@ class SeatRating(TypedDict):
     provisional: bool
 
 
+class PairLimit(TypedDict):
+    """Why a round of a rated table is friendly: the pairs of seats (``pairs``,
+    each ``[a, b]``, ``a < b``) whose players had played ``rounds`` rated rounds
+    together in the ``hours`` before it was dealt (the most that change ratings)."""
+
+    rounds: int
+    hours: int
+    pairs: list[list[int]]
+
+
 class RatingChange(TypedDict):
     """A seat's rating change in a rated round: the shown rating ``before`` and
     ``after`` it, the ``change``, and whether it is still ``provisional``."""
@@ -116,6 +127,7 @@ class TableMessage(TypedDict):
     invited: list[str]
     rated: bool
     ratings: list[SeatRating | None]
+    pair_limit: PairLimit | None
     presence: list[SeatPresence | None]
     waiting_for: list[int]
 
@@ -175,14 +187,17 @@ class MoveMessage(TypedDict):
 class ResultMessage(TypedDict):
     """A finished round: every seat's score, the winner (``None`` on a tie), at a
     rated table every seat's rating change (``None`` at an unrated one), and the
-    seats whose player left the round (the ``leave`` message, or abandoned)
-    instead of finishing it (``left``)."""
+    seats whose player left the round (the ``leave`` message, abandoned, idle, or
+    ended before their game was over) instead of finishing it (``left``: ranked
+    below every seat that finished), and whether a rated round was ``aborted``
+    (a seat made fewer than 2 actions of its own: nobody is rated)."""
 
     type: Literal["result"]
     scores: list[int]
     winner: int | None
     ratings: list[RatingChange] | None
     left: list[int]
+    aborted: bool
 
 
 class RefusedMessage(TypedDict):
@@ -295,17 +310,24 @@ def seat_rating(*, rating: float, mu: float, sigma: float, games: int,
 def table(*, id: int, ruleset_id: str, seed: int, seats: Sequence[str | None], status: str,
           round: int, rematch_by: int | None, invited: Sequence[str], rated: bool = False,
           ratings: Sequence[SeatRating | None] = (),
+          pair_limit: PairLimit | None = None,
           presence: Sequence[str | None] | None = None,
           waiting_for: Sequence[int] = ()) -> TableMessage:
     """The ``table`` message (``ratings``, ``presence``: one per seat, ``None``
-    for a free one; ``presence`` not given: ``None`` for every seat)."""
+    for a free one; ``presence`` not given: ``None`` for every seat;
+    ``pair_limit``: why a round of a rated table is friendly, :func:`pair_limit`)."""
     shown: list[SeatPresence | None] = [None] * len(seats) if presence is None \
         else _states(presence)
     return {"type": "table", "protocol": VERSION, "id": id, "ruleset_id": ruleset_id,
             "seed": seed, "seats": list(seats), "status": status, "round": round,
             "rematch_by": rematch_by, "invited": list(invited), "rated": rated,
-            "ratings": list(ratings), "presence": shown,
+            "ratings": list(ratings), "pair_limit": pair_limit, "presence": shown,
             "waiting_for": list(waiting_for)}
+
+
+def pair_limit(rounds: int, hours: int, pairs: Sequence[Sequence[int]]) -> PairLimit:
+    """The ``table`` message's ``pair_limit``."""
+    return {"rounds": rounds, "hours": hours, "pairs": [list(pair) for pair in pairs]}
 
 
 def seats(presence: Sequence[str | None], waiting_for: Sequence[int]) -> SeatsMessage:
@@ -352,12 +374,13 @@ def move(seat: int, action: Sequence[Any], score: int, over: bool) -> MoveMessag
 
 def result(scores: Sequence[int], winner: int | None,
            ratings: Sequence[RatingChange] | None = None,
-           left: Sequence[int] = ()) -> ResultMessage:
+           left: Sequence[int] = (), aborted: bool = False) -> ResultMessage:
     """The ``result`` message (``ratings``: each seat's change at a rated table;
-    ``left``: the seats whose player left the round)."""
+    ``left``: the seats whose player left the round; ``aborted``: a rated round
+    that rated nobody, a seat having made fewer than 2 actions of its own)."""
     return {"type": "result", "scores": list(scores), "winner": winner,
             "ratings": None if ratings is None else list(ratings),
-            "left": sorted(left)}
+            "left": sorted(left), "aborted": aborted}
 
 
 def refused(reason: str, kind: str) -> RefusedMessage:

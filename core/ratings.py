@@ -24,7 +24,7 @@ included, rather than as a set of duels.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
@@ -81,11 +81,29 @@ class Rating:
                                     provisional=self.provisional)
 
 
-def rate(before: Sequence[Rating], scores: Sequence[int | float]) -> list[Rating]:
+def standing(scores: Sequence[int | float], last: Collection[int] = ()) -> list[int]:
+    """Each seat's place in a round (1: the best; equal places tie): the seats of
+    ``last`` (those that left rather than finished) below every other seat, and
+    among the seats of each kind the higher score first, equal scores tied."""
+    keys = [(seat in last, -float(score)) for seat, score in enumerate(scores)]
+    return [1 + sum(other < key for other in keys) for key in keys]
+
+
+def winner(scores: Sequence[int | float], last: Collection[int] = ()) -> int | None:
+    """The seat alone in first place (:func:`standing`), ``None`` on a tie for it."""
+    places = standing(scores, last)
+    return places.index(1) if places.count(1) == 1 else None
+
+
+def rate(before: Sequence[Rating], scores: Sequence[int | float],
+         last: Collection[int] = ()) -> list[Rating]:
     """The seats' ratings after a rated round: ``before[i]`` is seat ``i``'s
-    rating, ``scores[i]`` its score (higher is better; equal scores tie). Each
-    rating after it counts one more game. ``ValueError`` for fewer than 2 or more
-    than 8 seats, lengths that differ, or a score that is not a finite number."""
+    rating, ``scores[i]`` its score (higher is better; equal scores tie), the
+    seats of ``last`` (a seat whose player left, abandoned or idled rather than
+    finished) ranked below every other whatever their scores (:func:`standing`).
+    Each rating after it counts one more game. ``ValueError`` for fewer than 2
+    or more than 8 seats, lengths that differ, a score that is not a finite
+    number, or a seat of ``last`` that is not one of the round's."""
     if len(before) != len(scores):
         raise ValueError(f"rate: {len(before)} ratings but {len(scores)} scores")
     if not MIN_SEATS <= len(before) <= MAX_SEATS:
@@ -95,8 +113,16 @@ def rate(before: Sequence[Rating], scores: Sequence[int | float]) -> list[Rating
         if isinstance(score, bool) or not isinstance(score, (int, float)) \
                 or not math.isfinite(score):
             raise ValueError(f"rate: scores: expected finite numbers, found {score!r}")
+    for seat in last:
+        if isinstance(seat, bool) or not isinstance(seat, int) \
+                or not 0 <= seat < len(before):
+            raise ValueError(f"rate: last: expected seats 0 to {len(before) - 1}, found "
+                             f"{seat!r}")
     teams = [[_MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in before]
-    after = _MODEL.rate(teams, scores=[float(s) for s in scores])
+    if last:
+        after = _MODEL.rate(teams, ranks=[float(p) for p in standing(scores, last)])
+    else:
+        after = _MODEL.rate(teams, scores=[float(s) for s in scores])
     return [Rating(float(team[0].mu), float(team[0].sigma), r.games + 1)
             for team, r in zip(after, before, strict=True)]
 

@@ -241,6 +241,13 @@ class TableSession:
         self.left_seats: list[int] = []
         """The seats of the round's result whose player left rather than finished
         (empty before the result)."""
+        self.aborted = False
+        """Whether the round's result says a rated round was aborted (a seat made
+        fewer than 2 actions of its own: nobody was rated)."""
+        self.pair_limit: tuple[int, list[tuple[int, int]]] | None = None
+        """Why the current round of a rated table is friendly, as the server said
+        it: the rated rounds two players may play together a day, and the pairs
+        of seats that played them (``None``: not said)."""
         self.heard: deque[Heard] = deque(maxlen=MAX_HEARD)
         """The quick phrases heard and not yet taken by the window
         (:meth:`take_heard`)."""
@@ -321,6 +328,7 @@ class TableSession:
             left = message.get("left")
             self.left_seats = sorted({s for s in left if _seat_number(s, len(self.seats))}) \
                 if isinstance(left, list) else []
+            self.aborted = message.get("aborted") is True
             try:
                 self.changes = rating_changes(message)
             except OnlineError:  # malformed: the result without its changes
@@ -438,6 +446,9 @@ class TableSession:
         self.status = str(message.get("status", self.status))
         self.ruleset_id = str(message.get("ruleset_id", self.ruleset_id))
         self.rated = message.get("rated") is True
+        self.pair_limit = _pair_limit(message.get("pair_limit"), len(self.seats))
+        if self.status != "finished":
+            self.aborted = False
         try:
             self.ratings = seat_ratings(message)
         except OnlineError:  # malformed: shown without ratings
@@ -530,6 +541,20 @@ class TableSession:
         now = self.seats[seat]
         return now or (self.players[seat] if seat < len(self.players) else None)
 
+    def friendly_with(self) -> tuple[int, str] | None:
+        """At a rated table whose current round is friendly because this player
+        played the day's rated rounds with another seat's player: that limit and
+        the other player's name (the first such; ``None`` otherwise)."""
+        me, limit = self.me, self.pair_limit
+        if me is None or limit is None or self.rated:
+            return None
+        for a, b in limit[1]:
+            if me in (a, b):
+                name = self.player_name(b if a == me else a)
+                if name:
+                    return limit[0], name
+        return None
+
     def seat_rating(self, seat: int) -> PlayerRating | None:
         """The rating of who holds ``seat``, as the server said (``None``: a free
         seat, or a server before ratings)."""
@@ -601,6 +626,20 @@ class TableSession:
     def close(self) -> None:
         """Close the connection (the seat stays taken until the server's timeout)."""
         self.live.close()
+
+
+def _pair_limit(said: Any, seats: int) -> tuple[int, list[tuple[int, int]]] | None:
+    """The ``table`` message's ``pair_limit`` as :attr:`TableSession.pair_limit`
+    keeps it (``None``: not said, or malformed)."""
+    if not isinstance(said, dict):
+        return None
+    rounds, pairs = said.get("rounds"), said.get("pairs")
+    if not isinstance(rounds, int) or isinstance(rounds, bool) or not isinstance(pairs, list):
+        return None
+    found = [(int(p[0]), int(p[1])) for p in pairs
+             if isinstance(p, list) and len(p) == 2
+             and all(_seat_number(v, seats) for v in p)]
+    return rounds, found
 
 
 def _seat_number(value: object, count: int) -> bool:

@@ -20,7 +20,7 @@ def test_the_server_messages_have_the_contracts_fields() -> None:
                      "ruleset_id": "eu-classic", "seed": 7, "seats": ["ann", None],
                      "status": "waiting", "round": 1, "rematch_by": None,
                      "invited": ["bob"], "rated": False, "ratings": [],
-                     "presence": [None, None], "waiting_for": []}
+                     "pair_limit": None, "presence": [None, None], "waiting_for": []}
     rating = protocol.seat_rating(rating=1.5, mu=26.0, sigma=8.1, games=2, provisional=True)
     rated = protocol.table(id=3, ruleset_id="eu-classic", seed=7, seats=("ann", None),
                            status="waiting", round=1, rematch_by=None, invited=[],
@@ -30,8 +30,13 @@ def test_the_server_messages_have_the_contracts_fields() -> None:
     assert protocol.move(1, ("place", 0, 3, 4), 30, False) == {
         "type": "move", "seat": 1, "action": ["place", 0, 3, 4], "score": 30, "over": False}
     assert protocol.result([5, 9], 1) == {"type": "result", "scores": [5, 9], "winner": 1,
-                                          "ratings": None, "left": []}
+                                          "ratings": None, "left": [], "aborted": False}
     assert protocol.result([5, 9], 1, None, [1])["left"] == [1]
+    assert protocol.result([5, 9], 1, None, [], True)["aborted"] is True
+    limited = protocol.table(id=3, ruleset_id="eu-classic", seed=7, seats=("ann", "bob"),
+                             status="playing", round=4, rematch_by=0, invited=[],
+                             pair_limit=protocol.pair_limit(3, 24, [(0, 1)]))
+    assert limited["pair_limit"] == {"rounds": 3, "hours": 24, "pairs": [[0, 1]]}
     change: protocol.RatingChange = {"before": 0.0, "after": 1.2, "change": 1.2,
                                      "provisional": True}
     assert protocol.result([5, 9], 1, [change, change])["ratings"] == [change, change]

@@ -78,6 +78,22 @@ def test_the_changes_of_a_round_are_the_shown_ratings_before_and_after() -> None
                                                  abs=0.011)
 
 
+def test_a_seat_that_left_ranks_below_every_seat_that_finished_whatever_its_score() -> None:
+    assert ratings.standing([100, 10, 40], last=[0]) == [3, 2, 1]
+    assert ratings.standing([100, 10, 40, 5], last=[0, 3]) == [3, 2, 1, 4]  # leavers by score
+    assert ratings.standing([7, 7], last=[]) == [1, 1]
+    assert ratings.winner([100, 10], last=[0]) == 1
+    assert ratings.winner([10, 10, 3], last=[2]) is None
+    assert ratings.winner([4, 9], last=[0, 1]) == 1  # everybody left: by score
+    ahead_left = ratings.rate([Rating(), Rating()], [100, 10], last=[0])
+    assert ahead_left[0].mu < 25 < ahead_left[1].mu
+    # the same as the leaver having the lower score
+    swapped = ratings.rate([Rating(), Rating()], [10, 100])
+    assert [r.mu for r in ahead_left] == pytest.approx([r.mu for r in swapped])
+    with pytest.raises(ValueError, match=r"^rate: last: expected seats 0 to 1, found 2$"):
+        ratings.rate([Rating(), Rating()], [1, 2], last=[2])
+
+
 @pytest.mark.parametrize("before, scores, message", [
     ([Rating()], [1], "expected 2 to 8 seats, found 1"),
     ([Rating()] * 9, [1] * 9, "expected 2 to 8 seats, found 9"),
@@ -145,3 +161,52 @@ def test_ratings_of_a_thousand_rated_tables_rank_the_bots_by_strength() -> None:
     assert min(by_kind["search"]) > max(by_kind["greedy"]), by_kind
     assert min(by_kind["greedy"]) > max(by_kind["random"]), by_kind
     assert all(not r.provisional for r in held.values())
+
+
+TABLES_A_DAY = 100
+"""How many of the 1,000 tables are played in a day, evenly spread over it."""
+
+
+def test_the_rules_of_rated_rounds_keep_the_bots_ranked_by_strength() -> None:
+    """The same 1,000 tables as above, 100 a day, as the server rates them
+    (docs/online.md, "Ratings"): a round in which a seat made fewer than 2
+    placements is aborted, and a round whose two players already had 3 rated
+    rounds together in the 24 hours before it is friendly; neither is rated.
+    Every search player still ends above every greedy player, and every greedy
+    player above every random one."""
+    players = [(kind, n) for kind in KINDS for n in range(PER_KIND)]
+    scores, placed = {}, {}
+    for kind, n in players:
+        bot = bots.get_bot(kind, seed=n)
+        for deal in range(DEALS):
+            game = blockyard.new_game("eu-classic", seed=deal)
+            bot.play(game, max_moves=MOVES)
+            scores[kind, n, deal] = int(game.score)
+            placed[kind, n, deal] = sum(1 for entry in game.log[1:]
+                                        if entry[0] not in ("tick", "end"))
+    draw = random.Random(2026)
+    held = {player: Rating() for player in players}
+    together: dict[tuple[object, ...], list[float]] = {}
+    rated = aborted = friendly = 0
+    for table in range(1000):
+        hour = table * 24 / TABLES_A_DAY
+        seated = draw.sample(players, draw.randint(2, 4))
+        deal = draw.randrange(DEALS)
+        if any(placed[(*p, deal)] < 2 for p in seated):
+            aborted += 1
+            continue
+        pairs = [(a, b) for i, a in enumerate(seated) for b in seated[i + 1:]]
+        day = [[h for h in together.get(tuple(sorted(pair)), []) if h > hour - 24]
+               for pair in pairs]
+        if any(len(hours) >= 3 for hours in day):
+            friendly += 1
+            continue
+        for pair in pairs:
+            together.setdefault(tuple(sorted(pair)), []).append(hour)
+        after = ratings.rate([held[p] for p in seated], [scores[(*p, deal)] for p in seated])
+        held.update(zip(seated, after, strict=True))
+        rated += 1
+    assert rated + aborted + friendly == 1000 and friendly > 0
+    by_kind = {kind: [held[kind, n].value for n in range(PER_KIND)] for kind in KINDS}
+    assert min(by_kind["search"]) > max(by_kind["greedy"]), by_kind
+    assert min(by_kind["greedy"]) > max(by_kind["random"]), by_kind

@@ -118,6 +118,10 @@ tables = sa.Table(
     sa.Column("created", sa.DateTime(timezone=True), nullable=False),
     # whether its rounds' results change the seats' ratings (migration 0010)
     sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false()),
+    # the pairs of seats ([[a, b], …], JSON) that had played 3 rated rounds together
+    # in the 24 hours before the current round was dealt: the round is friendly
+    # (NULL: none; migration 0013)
+    sa.Column("friendly_pairs", sa.Text, nullable=True),
 )
 
 table_invites = sa.Table(
@@ -163,6 +167,10 @@ table_results = sa.Table(
     # JSON: {"seats": [names], "scores": [...], "winner": seat or null}
     sa.Column("result", sa.Text, nullable=False),
     sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+    # whether the round changed its seats' ratings (migration 0013): one pair's rated
+    # rounds of the last 24 hours are counted from it
+    sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Index("ix_table_results_rated", "rated", "created"),
 )
 
 # -- shared by every server process: rate-limit counts and who is at a table (0003) --

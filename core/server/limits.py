@@ -8,7 +8,8 @@ Sign-in: :data:`~blockyard.server.settings.LIMITS` ``sign_in_address`` per clien
 ``sign_in_name`` per account name; new accounts: ``create`` per address; game
 submissions: ``submit`` per account; guesses of a private table's code (joining or
 watching it with a code, neither seated nor invited): ``code_account`` per account
-and ``code_address`` per address. ``BLOCKYARD_SERVER_LIMITS`` changes the counts
+and ``code_address`` per address; entries into Play now's pool: ``pairing`` per
+account. ``BLOCKYARD_SERVER_LIMITS`` changes the counts
 per minute, e.g. ``sign_in_name=5,submit=60`` (:mod:`blockyard.server.settings`).
 The messages of the live connections are counted per account (an address when not signed in), across
 its connections and reconnects, by the process that holds them (:class:`RateLimit`).

@@ -42,7 +42,7 @@ from sqlalchemy.engine import Connection, Engine
 from ..ratings import Rating
 from . import db
 from .events import CHANNEL
-from .tablestore import new_code, new_seed
+from .tablestore import decide_rated, new_code, new_seed
 
 BASE_GAP = 2.0
 """The ``mu`` two players may differ by when paired at once."""
@@ -126,14 +126,23 @@ def enter(engine: Engine, account_id: int, ruleset_id: str, moment: _dt.datetime
           ) -> Waiting:
     """Put the player in the pool for ``ruleset_id`` (their ``mu`` in it, a
     newcomer's when never rated). ``PairingError`` 409 when they wait already
-    (in any ruleset); an entry of an earlier pairing is replaced."""
-    p, r = db.pairing, db.ratings
+    (in any ruleset) or hold a seat at a table that is waiting or playing (Play
+    now seats a player once: they finish or leave that table first); an entry
+    of an earlier pairing is replaced."""
+    p, r, t, seats = db.pairing, db.ratings, db.tables, db.table_seats
     with engine.begin() as conn:
         held = conn.execute(sa.select(p.c.ruleset_id, p.c.table_id)
                             .where(p.c.account_id == account_id)).first()
         if held is not None and held.table_id is None:
             raise PairingError(409, f"already waiting for a game of {held.ruleset_id!r}: "
                                     "leave the pool first (DELETE /api/pairing)")
+        seated = conn.execute(sa.select(t.c.id).join(seats, seats.c.table_id == t.c.id)
+                              .where(seats.c.account_id == account_id,
+                                     t.c.status.in_(("waiting", "playing")))
+                              .order_by(t.c.id).limit(1)).scalar_one_or_none()
+        if seated is not None:
+            raise PairingError(409, f"you are seated at table {int(seated)}: finish or "
+                                    "leave it first")
         if held is not None:
             conn.execute(sa.delete(p).where(p.c.account_id == account_id))
         mu = conn.execute(sa.select(r.c.mu).where(r.c.account_id == account_id,
@@ -213,6 +222,13 @@ def pair(engine: Engine, moment: _dt.datetime, online_since: _dt.datetime,
         present = [Waiting(int(row.account_id), str(row.ruleset_id), float(row.mu),
                            _utc(row.joined)) for row in rows
                    if row.last_seen is not None and _utc(row.last_seen) >= online_since]
+        if present:  # seated meanwhile (a join since they entered): not seated twice
+            t, seats = db.tables, db.table_seats
+            busy = set(conn.execute(
+                sa.select(seats.c.account_id).join(t, t.c.id == seats.c.table_id)
+                .where(seats.c.account_id.in_([w.account_id for w in present]),
+                       t.c.status.in_(("waiting", "playing")))).scalars())
+            present = [w for w in present if w.account_id not in busy]
         seated = [_seat(conn, first, second, moment, deal_date(first.ruleset_id))
                   for first, second in match(present, moment)]
         if seated and conn.dialect.name == "postgresql":
@@ -241,6 +257,7 @@ def _seat(conn: Connection, first: Waiting, second: Waiting, moment: _dt.datetim
     conn.execute(sa.update(p).where(p.c.account_id.in_([first.account_id,
                                                         second.account_id]))
                  .values(table_id=table_id, paired=moment))
+    decide_rated(conn, table_id, moment)  # friendly once the pair's 3 rated rounds are played
     return Paired(table_id, first.ruleset_id, (first.account_id, second.account_id))
 
 

@@ -204,6 +204,9 @@ class Referee:
         """The seats ended by ``["end"]`` (the player's, or the server's for them)."""
         self.acted: list[_dt.datetime | None] = [None] * table.seats
         """Per seat: when its player last acted (a tick is the clock, not an act)."""
+        self.idled: set[int] = set()
+        """The seats :meth:`due` ended for their player's idling, their game not over
+        (they left the round rather than finished it: ranked last)."""
         self._due: tuple[_dt.datetime | None, TableLike, int, _dt.datetime | None] | None \
             = None
         """:meth:`next_due`'s last answer, with what it was asked on: ``back``, the
@@ -436,6 +439,8 @@ class Referee:
                     out.append(self._accept(seat, ["tick", left], now))
             since = self._idle_from(seat, back)
             if not self.finished(seat) and since is not None and now - since >= idle:
+                if not game.over:
+                    self.idled.add(seat)
                 out.append(self._accept(seat, list(END), now))
             elif not self.finished(seat) and game.over and ends is not None and now >= ends:
                 out.append(self._accept(seat, list(END), now))  # the round is over

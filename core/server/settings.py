@@ -55,12 +55,14 @@ CONNECTIONS_ENV = "BLOCKYARD_SERVER_DB_CONNECTIONS"
 (default :data:`~blockyard.server.db.POOL_SIZE`)."""
 LIMITS_ENV = "BLOCKYARD_SERVER_LIMITS"
 LIMITS = {"sign_in_address": 30, "sign_in_name": 10, "create": 10, "submit": 30,
-          "code_account": 10, "code_address": 30, "messages": 600, "phrases": 6}
+          "code_account": 10, "code_address": 30, "messages": 600, "phrases": 6,
+          "pairing": 10}
 """Attempts per minute: sign-ins per client address and per account name, new
 accounts per address, game submissions per account, table-code guesses per account
 and per address, live messages per account (an address when not signed in) on each
 channel, across reconnects (over it the connection is closed), quick phrases per
-account (over it a phrase is refused, kind ``too-many``)."""
+account (over it a phrase is refused, kind ``too-many``), entries into Play now's
+pool per account (``POST /api/pairing``; over it 429)."""
 PRESENCE_ENV = "BLOCKYARD_SERVER_PRESENCE_SECONDS"
 PRESENCE_SECONDS = 60.0
 """A player is online this long after their last authenticated call or live

@@ -56,6 +56,8 @@ class Server:
         self.code_address = shared("code_address")
         self.phrase_limit = shared("phrases")
         """Quick phrases per account (every process's count)."""
+        self.pairing_limit = shared("pairing")
+        """Entries into Play now's pool per account (every process's count)."""
         self.messages_per_minute = counts["messages"]
         # per account (or address) of each live channel, across its reconnects
         self.live_messages = limits.RateLimit(counts["messages"], 60.0, self.clock)

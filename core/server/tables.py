@@ -14,7 +14,9 @@ counts as away) is ended at a playing table (the ``end`` action) and freed at a
 waiting one (:mod:`~blockyard.server.presence`, in the database); a seat idle
 for ``BLOCKYARD_SERVER_IDLE_SECONDS`` is ended, and a falling round ends on the
 server's clock. When every seat is finished, the result (scores, winner: the
-best score, ``null`` on a tie) is stored and sent (and kept per seated account:
+best score of the seats that finished rather than left, ``null`` on a tie; the
+rules of a rated round judged where it is stored:
+:func:`~blockyard.server.tablestore.finish_round`) is stored and sent (and kept per seated account:
 ``GET /api/accounts/{name}/tables``); ``rematch`` deals anew at the same table.
 At a playing table of a realtime game (a falling game) each ``table`` message is
 followed by a ``clock`` message, the seconds since the round started.
@@ -79,6 +81,7 @@ from .actionstore import ActionStore, Taken, Unstored
 from .clock import Clock
 from .events import Events
 from .referee import (
+    END,
     MAX_ACTION_ARGS,
     REFUSAL_KINDS,
     Outages,
@@ -262,7 +265,8 @@ class Hub:
             self.room.send(table_id, protocol.result(
                 event.get("scores") or [], event.get("winner"),
                 changes if isinstance(changes, list) else None,
-                [s for s in left if isinstance(s, int)] if isinstance(left, list) else []))
+                [s for s in left if isinstance(s, int)] if isinstance(left, list) else [],
+                event.get("aborted") is True))
 
     def _changes_seats(self, table_id: int, event: Mapping[str, Any]) -> bool:
         """Whether a ``moves`` announcement may change who is there: a move that
@@ -497,15 +501,16 @@ class Hub:
         told = [livecache.announcement(table, move) for move in moves or []]
         result, done = None, None
         ends: list[dict[str, Any]] = []
-        left: list[int] = []
 
-        def announced(changes: tablestore.Changes) -> list[dict[str, Any]]:
-            # the round's end, with the rating changes stored in its transaction
+        def announced(stored: tablestore.Finished) -> list[dict[str, Any]]:
+            # the round's end as its transaction stored it: the winner, the seats
+            # that left and the rating changes judged there
             assert result is not None
             ends[:] = [{"kind": "table", "table": table.id, "round": table.round,
                         "status": "finished"},
                        {"kind": "result", "table": table.id, "scores": result.scores,
-                        "winner": result.winner, "ratings": changes, "left": left}]
+                        "winner": stored.winner, "ratings": stored.ratings,
+                        "left": list(stored.left), "aborted": stored.aborted}]
             return told + ends if shared else []
 
         try:
@@ -517,10 +522,9 @@ class Hub:
             referee = held if known and held is not None else await self.caught_up(table)
             result = referee.result()
             if result is not None:
-                left = await self.left_seats(table)
                 done = await run_in_threadpool(
                     tablestore.finish_round, self.server.engine, table, result.scores,
-                    result.winner, announced, self.clock.now())
+                    announced, self.clock.now())
         finally:  # stored, the moves are announced whatever became of the result
             if not (done is not None and shared):
                 for event in told:
@@ -556,6 +560,9 @@ class Hub:
         if due is None or due > self.clock.now():
             return referee
         moves = await judged(referee, referee.due, self.clock.now(), back)
+        for move in moves:  # idle: the seat left the round (ranked last in its result)
+            if move.action == END and move.seat in referee.idled:
+                await self.left(table, move.seat)
         if not await self._store_all(table, referee, moves):
             return None
         return referee

@@ -34,6 +34,14 @@ MAX_INVITES = 32
 INVITE_HOURS = 24
 """An unanswered invitation lapses after this many hours."""
 STATUSES = ("waiting", "playing", "finished")
+MIN_ACTIONS = 2
+"""A round in which a seat made fewer actions of its own than this (placements or
+ruleset actions: not ``tick`` or ``end``) is aborted: it rates nobody."""
+PAIR_ROUNDS = 3
+"""At most this many rounds between the same two accounts change ratings in any
+:data:`PAIR_HOURS` hours (the server's clock); later ones are friendly."""
+PAIR_HOURS = 24
+"""The window in which :data:`PAIR_ROUNDS` is counted."""
 
 
 class TableError(Exception):
@@ -74,6 +82,10 @@ class Table:
     ratings: tuple[Rating | None, ...] = ()
     """Each seat's rating in the table's ruleset (a newcomer's for a player never
     rated in it; ``None`` for a free seat)."""
+    friendly_pairs: tuple[tuple[int, int], ...] = ()
+    """The pairs of seats that had played :data:`PAIR_ROUNDS` rated rounds together
+    in the :data:`PAIR_HOURS` hours before the current round was dealt: the round
+    is friendly (``rated`` is then false), said before it starts."""
 
     def seat_of(self, account: Account | None) -> int | None:
         """The seat ``account`` holds, or ``None``."""
@@ -100,8 +112,16 @@ class Table:
                               seats=self.players, status=self.status, round=self.round,
                               rematch_by=self.rematch_by, invited=self.invited_names,
                               rated=self.rated, ratings=self.shown_ratings(),
+                              pair_limit=self.pair_limit(),
                               presence=None if view is None else view.presence,
                               waiting_for=() if view is None else view.waiting_for)
+
+    def pair_limit(self) -> protocol.PairLimit | None:
+        """Why a round of a rated table is friendly, as the ``table`` message says
+        it: the pairs of seats that reached the limit (``None``: none did)."""
+        if not self.friendly_pairs:
+            return None
+        return protocol.pair_limit(PAIR_ROUNDS, PAIR_HOURS, self.friendly_pairs)
 
     def shown_ratings(self) -> list[protocol.SeatRating | None]:
         """Each seat's rating as the messages carry it (``None``: a free seat)."""
@@ -186,12 +206,68 @@ def _load(conn: Connection, table_id: int) -> Table:
                     if row.status == "waiting" and i.answer is None
                     and (_utc(i.created) or lapse) > lapse and int(i.account_id) not in ids)
     rematch_by = row.rematch_by
+    pairs = _pairs(row.friendly_pairs) if row.status != "waiting" else ()
     return Table(int(row.id), str(row.code), str(row.ruleset_id), int(row.seats),
                  bool(row.private), str(row.status), int(row.round), int(row.seed),
                  row.date, _utc(row.started), tuple(names), tuple(ids),
                  frozenset(int(i.account_id) for i in invited),
                  int(rematch_by) if rematch_by is not None else None, pending,
-                 bool(row.rated), tuple(held))
+                 bool(row.rated) and not pairs, tuple(held), pairs)
+
+
+def _pairs(text: str | None) -> tuple[tuple[int, int], ...]:
+    """The pairs of seats of ``tables.friendly_pairs`` (JSON, or NULL)."""
+    if not text:
+        return ()
+    return tuple((int(a), int(b)) for a, b in json.loads(text))
+
+
+def pairs_at_limit(conn: Connection, player_ids: Sequence[int | None],
+                   moment: _dt.datetime) -> list[tuple[int, int]]:
+    """The pairs of seats ``(a, b)``, ``a < b``, whose two accounts have played
+    :data:`PAIR_ROUNDS` rated rounds together in the :data:`PAIR_HOURS` hours
+    before ``moment`` (read in ``conn``'s transaction): a round between them now
+    is friendly."""
+    held = [(seat, holder) for seat, holder in enumerate(player_ids) if holder is not None]
+    if len(held) < 2:
+        return []
+    since = moment - _dt.timedelta(hours=PAIR_HOURS)
+    mine, theirs, r = (db.table_result_seats.alias("mine"),
+                       db.table_result_seats.alias("theirs"), db.table_results)
+    ids = [holder for _, holder in held]
+    rows = conn.execute(
+        sa.select(mine.c.account_id, theirs.c.account_id, sa.func.count())
+        .join(theirs, sa.and_(theirs.c.table_id == mine.c.table_id,
+                              theirs.c.round == mine.c.round,
+                              theirs.c.account_id > mine.c.account_id))
+        .join(r, sa.and_(r.c.table_id == mine.c.table_id, r.c.round == mine.c.round))
+        .where(mine.c.account_id.in_(ids), theirs.c.account_id.in_(ids),
+               r.c.rated.is_(True), r.c.created > since, r.c.created <= moment)
+        .group_by(mine.c.account_id, theirs.c.account_id)).all()
+    seat_of = {holder: seat for seat, holder in held}
+    found = []
+    for a, b, n in rows:
+        if int(n) >= PAIR_ROUNDS:
+            first, second = sorted((seat_of[int(a)], seat_of[int(b)]))
+            found.append((first, second))
+    return sorted(found)
+
+
+def decide_rated(conn: Connection, table_id: int, moment: _dt.datetime) -> None:
+    """Decide whether the round a full rated table starts now is rated (the
+    ``table`` message says it before the round starts): friendly when two of its
+    seats reached the limit of rated rounds together (:func:`pairs_at_limit`)."""
+    row = conn.execute(sa.select(db.tables.c.rated).where(db.tables.c.id == table_id)
+                       ).first()
+    ids = conn.execute(sa.select(db.table_seats.c.seat, db.table_seats.c.account_id)
+                       .where(db.table_seats.c.table_id == table_id)
+                       .order_by(db.table_seats.c.seat)).all()
+    seats: list[int | None] = [None] * (1 + max((int(i.seat) for i in ids), default=0))
+    for seated in ids:
+        seats[int(seated.seat)] = int(seated.account_id)
+    pairs = pairs_at_limit(conn, seats, moment) if row is not None and row.rated else []
+    conn.execute(sa.update(db.tables).where(db.tables.c.id == table_id)
+                 .values(friendly_pairs=json.dumps(pairs) if pairs else None))
 
 
 def _utc(moment: _dt.datetime | None) -> _dt.datetime | None:
@@ -273,9 +349,11 @@ def join_table(engine: Engine, table_id: int, account: Account, code: str | None
         held = conn.execute(sa.select(sa.func.count()).select_from(db.table_seats)
                             .where(db.table_seats.c.table_id == table_id)).scalar_one()
         if int(held) == table.seats:
+            started = moment or now()
             conn.execute(sa.update(db.tables).where(db.tables.c.id == table_id,
                                                     db.tables.c.status == "waiting")
-                         .values(status="playing", started=moment or now()))
+                         .values(status="playing", started=started))
+            decide_rated(conn, table_id, started)
         return _load(conn, table_id)
 
 
@@ -360,24 +438,63 @@ Changes = list[protocol.RatingChange] | None
 
 @dataclass(frozen=True)
 class Finished:
-    """A round's result as :func:`finish_round` stored it: ``ratings``, each seat's
-    rating change (``None``: the table is not rated)."""
+    """A round's result as :func:`finish_round` stored it: the ``winner`` (the seat
+    alone in first place, the seats in ``left`` ranked below every seat that
+    finished; ``None`` on a tie), ``ratings``, each seat's rating change
+    (``None``: not rated), ``left`` (the seats that left the round rather than
+    finished it) and ``aborted`` (a rated round in which a seat made fewer than
+    :data:`MIN_ACTIONS` actions of its own: it rates nobody)."""
 
     ratings: Changes
+    winner: int | None = None
+    left: tuple[int, ...] = ()
+    aborted: bool = False
 
 
-def finish_round(engine: Engine, table: Table, scores: list[int], winner: int | None,
-                 announce: Callable[[Changes], Sequence[dict[str, Any]]] | None = None,
+def own_actions(conn: Connection, table: Table) -> list[int]:
+    """How many actions of its own (placements or ruleset actions: not ``tick`` or
+    ``end``) each seat made in the table's current round, read in ``conn``'s
+    transaction (one query)."""
+    a = db.table_actions
+    own_action = sa.and_(a.c.action != json.dumps(["end"]), ~a.c.action.like('["tick"%'))
+    rows = conn.execute(sa.select(a.c.seat, sa.func.count())
+                        .where(a.c.table_id == table.id, a.c.round == table.round,
+                               own_action)
+                        .group_by(a.c.seat)).all()
+    own = [0] * table.seats
+    for seat, counted in rows:
+        if 0 <= int(seat) < table.seats:
+            own[int(seat)] = int(counted)
+    return own
+
+
+def _left_round(conn: Connection, table: Table) -> set[int]:
+    """The seats whose player left the table's round rather than finished it:
+    ``leave``, abandoned (signed out included: their connections closed) or idle
+    (:func:`~blockyard.server.presence.mark_left`)."""
+    here = db.seat_presence
+    return {int(seat) for seat in conn.execute(
+        sa.select(here.c.seat).where(here.c.table_id == table.id,
+                                     here.c.left_round == table.round)).scalars()}
+
+
+def finish_round(engine: Engine, table: Table, scores: list[int],
+                 announce: Callable[[Finished], Sequence[dict[str, Any]]] | None = None,
                  moment: _dt.datetime | None = None) -> Finished | None:
-    """Store the round's result and mark the table finished, and at a rated table
-    rate the seats on their scores (:func:`blockyard.ratings.rate`), all in one
-    transaction; what was stored, or ``None`` when another process was first.
-    When this call did it, the events ``announce`` makes of the rating changes
-    are announced to every process at the same commit (PostgreSQL's ``NOTIFY``,
-    :mod:`~blockyard.server.events`). ``moment``: now unless told (the server's
-    clock)."""
-    result: dict[str, Any] = {"seats": list(table.players), "scores": scores,
-                              "winner": winner}
+    """Store the round's result and mark the table finished, all in one
+    transaction, judging there the rules of a rated round (docs/online.md,
+    "Ratings"): the seats that left the round rather than finished it (the
+    ``leave`` message, abandoned or idle, as :mod:`~blockyard.server.presence`
+    stored it) rank below every seat that finished (the ``winner`` says so); at
+    a rated table a round in which a seat made fewer than :data:`MIN_ACTIONS`
+    actions of its own is aborted, one between two accounts that played
+    :data:`PAIR_ROUNDS` rated rounds together in the last :data:`PAIR_HOURS`
+    hours is friendly, and any other rates the seats (:func:`rate_round`), the
+    seats that left ranked last. What was stored, or ``None`` when
+    another process was first. When this call did it, the events ``announce``
+    makes of the stored result are announced to every process at the same
+    commit (PostgreSQL's ``NOTIFY``, :mod:`~blockyard.server.events`).
+    ``moment``: now unless told (the server's clock)."""
     moment = moment or now()
     with engine.begin() as conn:
         updated = conn.execute(sa.update(db.tables)
@@ -385,36 +502,44 @@ def finish_round(engine: Engine, table: Table, scores: list[int], winner: int | 
                                       db.tables.c.round == table.round,
                                       db.tables.c.status == "playing")
                                .values(status="finished"))
-        changes: Changes = None
-        if updated.rowcount:
-            if table.rated:
-                changes = rate_round(conn, table, scores, moment)
-            result["ratings"] = changes
-            conn.execute(sa.insert(db.table_results).values(
-                table_id=table.id, round=table.round, result=json.dumps(result),
-                created=moment))
-            seated = [{"table_id": table.id, "round": table.round, "seat": seat,
-                       "account_id": holder}
-                      for seat, holder in enumerate(table.player_ids) if holder is not None]
-            if seated:
-                conn.execute(sa.insert(db.table_result_seats), seated)
-            told = list(announce(changes)) if announce is not None else []
-            if told:
-                conn.execute(sa.text("SELECT pg_notify(:channel, :payload)"),
-                             [{"channel": CHANNEL,
-                               "payload": json.dumps(event, separators=(",", ":"))}
-                              for event in told])
-        return Finished(changes) if updated.rowcount else None
+        if not updated.rowcount:
+            return None
+        left = tuple(sorted(s for s in _left_round(conn, table) if 0 <= s < len(scores)))
+        aborted = table.rated and any(n < MIN_ACTIONS for n in own_actions(conn, table))
+        changes = rate_round(conn, table, scores, moment, left) \
+            if table.rated and not aborted else None
+        done = Finished(changes, ratings.winner(scores, left), left, aborted)
+        result = {"seats": list(table.players), "scores": scores, "winner": done.winner,
+                  "ratings": changes, "left": list(left), "aborted": aborted}
+        conn.execute(sa.insert(db.table_results).values(
+            table_id=table.id, round=table.round, result=json.dumps(result),
+            created=moment, rated=changes is not None))
+        seated = [{"table_id": table.id, "round": table.round, "seat": seat,
+                   "account_id": holder}
+                  for seat, holder in enumerate(table.player_ids) if holder is not None]
+        if seated:
+            conn.execute(sa.insert(db.table_result_seats), seated)
+        told = list(announce(done)) if announce is not None else []
+        if told:
+            conn.execute(sa.text("SELECT pg_notify(:channel, :payload)"),
+                         [{"channel": CHANNEL,
+                           "payload": json.dumps(event, separators=(",", ":"))}
+                          for event in told])
+        return done
 
 
 def rate_round(conn: Connection, table: Table, scores: Sequence[int],
-               moment: _dt.datetime) -> Changes:
+               moment: _dt.datetime, left: Sequence[int] = ()) -> Changes:
     """Rate the seats of ``table``'s finished round on ``scores`` in ``conn``'s
-    transaction (the round's result is stored in the same one): each seat's rating
+    transaction (the round's result is stored in the same one), the seats of
+    ``left`` ranked last (:func:`blockyard.ratings.rate`): each seat's rating
     in the table's ruleset is read holding its row (``FOR UPDATE`` on PostgreSQL,
     in account order, so two tables finishing at once with a player in common
-    rate one after the other), rated (:func:`blockyard.ratings.rate`) and
-    written back. Each seat's change, or ``None`` when a seat is free."""
+    rate one after the other), rated and written back. Holding them, the rated
+    rounds its pairs of seats played together are counted
+    (:func:`pairs_at_limit`): two that reached the limit make the round friendly
+    (as two tables with them finishing at once see each other's result). Each
+    seat's change, or ``None`` when a seat is free or the round is friendly."""
     ids = list(table.player_ids)
     if any(holder is None for holder in ids) or len(ids) < ratings.MIN_SEATS:
         return None
@@ -429,10 +554,12 @@ def rate_round(conn: Connection, table: Table, scores: Sequence[int],
                         .where(r.c.ruleset_id == table.ruleset_id,
                                r.c.account_id.in_(held))
                         .order_by(r.c.account_id).with_for_update()).all()
+    if pairs_at_limit(conn, ids, moment):
+        return None
     found = {int(row.account_id): Rating(float(row.mu), float(row.sigma), int(row.games))
              for row in rows}
     before = [found[holder] for holder in held]
-    after = ratings.rate(before, scores)
+    after = ratings.rate(before, scores, left)
     for holder, rating in zip(held, after, strict=True):
         conn.execute(sa.update(r).where(r.c.account_id == holder,
                                         r.c.ruleset_id == table.ruleset_id)
@@ -454,13 +581,17 @@ def _insert_missing(conn: Connection, target: sa.Table, rows: list[dict[str, Any
 
 
 def results(engine: Engine, table_id: int) -> list[dict[str, Any]]:
-    """Every finished round's result, oldest first."""
+    """Every finished round's result, oldest first: ``{"round", "seats", "scores",
+    "winner", "ratings", "left", "aborted"}`` (``left`` missing from a round stored
+    before the seats that left were stored with it)."""
     with engine.connect() as conn:
         rows = conn.execute(sa.select(db.table_results.c.round, db.table_results.c.result)
                             .where(db.table_results.c.table_id == table_id)
                             .order_by(db.table_results.c.round)).all()
-    # a round stored before ratings existed was not rated
-    return [{"round": int(r.round), "ratings": None, **json.loads(r.result)} for r in rows]
+    # a round stored before ratings existed was not rated, before aborts none was
+    # (and before its leavers were stored with it, it has no "left")
+    return [{"round": int(r.round), "ratings": None, "aborted": False,
+             **json.loads(r.result)} for r in rows]
 
 
 def account_results(engine: Engine, name: str, limit: int) -> list[dict[str, Any]] | None:
@@ -514,13 +645,15 @@ def rematch(engine: Engine, table: Table, date: str | None, seat: int | None = N
         held = conn.execute(sa.select(sa.func.count()).select_from(db.table_seats)
                             .where(db.table_seats.c.table_id == table.id)).scalar_one()
         full = int(held) == table.seats
-        conn.execute(sa.update(db.tables)
-                     .where(db.tables.c.id == table.id, db.tables.c.round == table.round,
-                            db.tables.c.status == "finished")
-                     .values(status="playing" if full else "waiting", round=table.round + 1,
-                             seed=new_seed(), date=date,
-                             started=(moment or now()) if full else None,
-                             rematch_by=seat))
+        dealt = conn.execute(
+            sa.update(db.tables)
+            .where(db.tables.c.id == table.id, db.tables.c.round == table.round,
+                   db.tables.c.status == "finished")
+            .values(status="playing" if full else "waiting", round=table.round + 1,
+                    seed=new_seed(), date=date, started=(moment or now()) if full else None,
+                    rematch_by=seat, friendly_pairs=None))
+        if full and dealt.rowcount:
+            decide_rated(conn, table.id, moment or now())
         return _load(conn, table.id)
 
 
@@ -537,7 +670,7 @@ def _decline(conn: Connection, table: Table, seat: int, date: str | None) -> boo
                                   db.tables.c.status == "playing")
                            .values(status="waiting", round=table.round + 1,
                                    seed=new_seed(), date=date, started=None,
-                                   rematch_by=None))
+                                   rematch_by=None, friendly_pairs=None))
     if not updated.rowcount:
         return False
     conn.execute(sa.delete(db.table_seats).where(db.table_seats.c.table_id == table.id,

@@ -147,6 +147,20 @@ def left_words(session: TableSession) -> str:
     return _("{name} left the table.").format(name=session.left) if session.left else ""
 
 
+def friendly_words(session: TableSession) -> str:
+    """At a rated table, a round that rates nobody because this player has played
+    the day's rated rounds with another: says so, with the server's limit ("" for
+    any other round)."""
+    found = session.friendly_with()
+    if found is None:
+        return ""
+    rounds, name = found
+    # TRANSLATORS: before a round of a rated table starts; at most this many rounds a
+    # day between the same two players change ratings (docs/online.md, "Ratings")
+    return _("Friendly: you have played {n} rated rounds with {name} today.").format(
+        n=format_number(rounds), name=name)
+
+
 def phrase_words(phrase: str) -> str:
     """A quick phrase's words in the player's language ("" for an id this window
     has no words for)."""
@@ -320,7 +334,7 @@ class WaitingView(arcade.View):
         lines = []
         if s.ratings:  # a server with ratings says which kind of table this is
             lines.append(_("Rated table: its rounds change your rating.") if s.rated
-                         else _("Friendly table: not rated."))
+                         else friendly_words(s) or _("Friendly table: not rated."))
         if s.code:
             code = _("Table code: {code}").format(code=s.code)
             # on the code's own line: the seats below stay where they are
@@ -519,6 +533,8 @@ class LiveTableMenu(PauseMenu):
         self.title.text = _("Leave the table?")
         self.note.text = _("Your game ends now with the points you have; the others play "
                            "on.")
+        if self.screen.table.rated:  # a leaver ranks below every seat that finished
+            self.note.text = _("Leaving now loses this rated round.") + "\n" + self.note.text
         self._place()
 
     def stay(self) -> None:
@@ -1070,7 +1086,7 @@ class LiveTableScreen:
         if heard:  # the latest (several at once: the others were said a moment ago)
             self.last_speaker = heard[-1].name
             self.say(heard_words(heard[-1]), seconds=PHRASE_SECONDS)
-        self.message_line.rest(waiting_words(table))
+        self.message_line.rest(waiting_words(table) or friendly_words(table))
         if table.left and table.left != self.told:
             self.say(left_words(table))
         self.told = table.left
@@ -1109,12 +1125,14 @@ class LiveTableScreen:
                 return str(names[seat])
             return self._name(seat)
 
-        order = sorted(range(len(scores)), key=lambda i: (-scores[i], i))
         said_left = result.get("left")
         left: list[Any] = said_left if isinstance(said_left, list) else []
+        # as the server ranked them: the seats that left below those that finished
+        order = sorted(range(len(scores)), key=lambda i: (i in left, -scores[i], i))
         rows = []
         for seat in order:
-            place = 1 + sum(1 for s in scores if s > scores[seat])
+            place = 1 + sum(1 for other, s in enumerate(scores)
+                            if s > scores[seat] and other not in left)
             # a seat that left says so where a seat that finished has its place
             mark = presence_words("left") if seat in left else \
                 _("{place}.").format(place=format_number(place))
@@ -1136,6 +1154,8 @@ class LiveTableScreen:
                 _("{name} wins").format(name=name(winner))
             self.panel.note.text = _("Esc: leave the table") if self.table.me is None \
                 else _("R: rematch · Esc: leave the table")
+            if result.get("aborted") is True:  # a seat made fewer than 2 actions
+                self.panel.note.text = _("Aborted: not rated.") + "\n" + self.panel.note.text
         self._place_panel()
 
     def _round_clock(self) -> float | None:

@@ -112,12 +112,20 @@ def test_two_players_press_play_now_and_a_rated_result_shows_on_the_leaderboard(
     assert view.band_texts[0].text.startswith(named_rating(bob.name, rating) + ":")
     assert "(0.0?)" in view.band_texts[0].text
     assert "rating 0.0?" in view.standing()
-    # both end their rounds (the window by its keys): the result with both changes
+    # both play (two placements each at least: a round with fewer is aborted) and
+    # end their rounds (the window by its keys): the result with both changes
     bob_live = bob.live(view.table.table_id)
-    until(bob_live, "table")
+    bobs = blockyard.new_game("eu-classic", seed=until(bob_live, "table")["seed"])
+    for _ in range(2):
+        action = ["place", *bobs.legal_moves()[0]]
+        bobs.apply(action)
+        bob_live.act(action)
     bob_live.act(["end"])
-    ui.key("1", "Return")  # one move of the window's first, so that the scores differ
+    ui.key("1", "Return")  # the window's first piece by its keys
     pump_until(ui, lambda: len(view.game.log) == 2)
+    for placed in range(2):  # one more than bob's, so that the scores differ
+        view.send(["place", *view.game.legal_moves()[0]])
+        pump_until(ui, lambda n=placed: len(view.game.log) == n + 3)
     view.send(["end"])
     pump_until(ui, lambda: view.table.result is not None and view.panel.changes)
     ui.pump(2)

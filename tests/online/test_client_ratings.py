@@ -9,6 +9,7 @@ import pytest
 from server_support import Server
 from test_client import WAIT, signed_in, until
 
+import blockyard
 from blockyard.online import (
     NOT_FOUND,
     NOT_SERVED,
@@ -37,6 +38,12 @@ def test_a_rated_duel_read_through_the_client(server: Server) -> None:
         assert state["rated"] is True
         assert seat_ratings(state) == [NEWCOMER, NEWCOMER]
         until(b, "table", status="playing")
+        for live in (a, b):  # two placements a seat: a round with fewer is aborted
+            game = blockyard.new_game("eu-classic", seed=state["seed"])
+            for _ in range(2):
+                action = ["place", *game.legal_moves()[0]]
+                game.apply(action)
+                assert live.act(action)
         assert a.act(["end"]) and b.act(["end"])
         result = until(a, "result")
         changes = rating_changes(result)
@@ -80,7 +87,9 @@ def test_play_now_pairs_two_players_and_tells_both_feeds(server: Server) -> None
     state = bob.pairing()
     assert state is not None and (state.table, state.seat) == (table_id, 1)
     assert alice.table(table_id)["rated"] is True
-    # a new wait, left again
-    assert alice.play_now("eu-classic").table is None
-    assert alice.leave_pairing()
-    assert alice.pairing() is None
+    # seated at that table: Play now seats a player once
+    with pytest.raises(OnlineError) as seated:
+        alice.play_now("eu-classic")
+    assert seated.value.kind == REFUSED
+    assert f"you are seated at table {table_id}" in seated.value.message
+    assert alice.leave_pairing() is False and alice.pairing() is not None

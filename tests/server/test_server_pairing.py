@@ -107,7 +107,14 @@ def test_the_pool_seats_a_pair_at_a_new_rated_table(engine: sa.Engine) -> None:
     assert pairing.paired_table(engine, ann.id) == (table.id, "eu-classic", 0)
     assert pairing.pair(engine, at(12), at(12 - 60), lambda _: None) == []  # cyd alone
     assert not pairing.leave(engine, ann.id)  # paired: no longer waiting
-    # entering again after a pairing starts a new wait
+    # seated at the table Play now dealt: not in the pool again until it is over
+    with pytest.raises(pairing.PairingError, match=f"you are seated at table {table.id}"
+                       ) as seated_twice:
+        pairing.enter(engine, ann.id, "eu-classic", at(20))
+    assert seated_twice.value.status == 409
+    assert pairing.pair(engine, at(20), at(20 - 60), lambda _: None) == []
+    # entering again after the paired round is over starts a new wait
+    assert tablestore.finish_round(engine, table, [5, 9])
     pairing.enter(engine, ann.id, "eu-classic", at(20))
     assert pairing.status(engine, ann.id, at(20))["table"] is None  # type: ignore[index]
     assert pairing.leave(engine, ann.id)

@@ -7,6 +7,7 @@ says its seats' ratings in the table message and their changes in the result."""
 
 from __future__ import annotations
 
+import datetime as _dt
 import json
 from pathlib import Path
 from typing import Any
@@ -15,8 +16,9 @@ import pytest
 import sqlalchemy as sa
 from server_support import Server, old_database
 from test_server_table_races import race
-from test_server_tables import auth, live, new_table, until
+from test_server_tables import auth, live, new_table, play, until
 
+import blockyard
 from blockyard import ratings
 from blockyard.ratings import Rating
 from blockyard.server import accounts, db, ratingstore, tablestore
@@ -39,6 +41,30 @@ def playing(engine: sa.Engine, seated: list[Account], rated: bool,
     return table
 
 
+T0 = _dt.datetime(2026, 12, 2, 12, 0, tzinfo=_dt.UTC)
+
+
+def day(n: int) -> _dt.datetime:
+    """Noon of the ``n``-th day after T0: rounds a day apart (one pair's rated
+    rounds are at most 3 in any 24 hours)."""
+    return T0 + _dt.timedelta(days=n)
+
+
+def played(engine: sa.Engine, table: tablestore.Table, actions: int = 2) -> tablestore.Table:
+    """Every seat makes ``actions`` placements of its own (a round is rated only
+    when each seat made at least 2), stored as the referee stores them."""
+    for seat in range(table.seats):
+        for n in range(1, actions + 1):
+            tablestore.add_action(engine, table, seat, n, ["place", 0, 0, 2 * n], n, False)
+    return table
+
+
+def finish(engine: sa.Engine, table: tablestore.Table, scores: list[int],
+           moment: _dt.datetime | None = None) -> tablestore.Finished | None:
+    """Play the round (2 actions a seat), then store its result."""
+    return tablestore.finish_round(engine, played(engine, table), scores, moment=moment)
+
+
 def stored_rating(engine: sa.Engine, account: Account, ruleset: str = "eu-classic"
                   ) -> Rating | None:
     r = db.ratings
@@ -53,7 +79,7 @@ def test_a_rated_round_rates_its_seats_with_its_result(engine: sa.Engine) -> Non
     table = playing(engine, [ann, ben, cy], rated=True)
     assert table.rated
     assert table.ratings == (Rating(), Rating(), Rating())  # newcomers until rated
-    done = tablestore.finish_round(engine, table, [30, 50, 10], 1)
+    done = finish(engine, table, [30, 50, 10])
     assert done is not None
     expected = ratings.rate([Rating()] * 3, [30, 50, 10])
     for who, rating in zip((ann, ben, cy), expected, strict=True):
@@ -73,7 +99,7 @@ def test_a_rated_round_rates_its_seats_with_its_result(engine: sa.Engine) -> Non
     # a rematch is rated too, from the ratings the first round left
     tablestore.rematch(engine, again, None, 0)
     second = tablestore.load_table(engine, table.id)
-    finished = tablestore.finish_round(engine, second, [5, 5, 9], 2)
+    finished = finish(engine, second, [5, 5, 9])
     assert finished is not None and finished.ratings is not None
     after = stored_rating(engine, cy)
     assert after is not None and after.games == 2
@@ -83,7 +109,7 @@ def test_a_rated_round_rates_its_seats_with_its_result(engine: sa.Engine) -> Non
 def test_a_friendly_table_rates_nobody_and_says_so(engine: sa.Engine) -> None:
     ann, ben = players(engine, "ann", "ben")
     table = playing(engine, [ann, ben], rated=False)
-    done = tablestore.finish_round(engine, table, [30, 10], 0)
+    done = finish(engine, table, [30, 10])
     assert done is not None and done.ratings is None
     assert stored_rating(engine, ann) is None and stored_rating(engine, ben) is None
     assert tablestore.results(engine, table.id)[0]["ratings"] is None
@@ -94,20 +120,20 @@ def test_the_ratings_and_the_result_are_one_transaction(engine: sa.Engine) -> No
     """A failure after the ratings are written (here: making the announcement)
     leaves neither the result nor the ratings: the round is still playing."""
     ann, ben = players(engine, "ann", "ben")
-    table = playing(engine, [ann, ben], rated=True)
+    table = played(engine, playing(engine, [ann, ben], rated=True))
 
-    def fails(changes: tablestore.Changes) -> list[dict[str, Any]]:
-        assert changes is not None  # computed in the transaction, then it fails
+    def fails(stored: tablestore.Finished) -> list[dict[str, Any]]:
+        assert stored.ratings is not None  # computed in the transaction, then it fails
         raise RuntimeError("the announcement failed")
 
     with pytest.raises(RuntimeError, match="announcement"):
-        tablestore.finish_round(engine, table, [30, 10], 0, fails)
+        tablestore.finish_round(engine, table, [30, 10], fails)
     assert stored_rating(engine, ann) is None
     assert tablestore.results(engine, table.id) == []
     assert tablestore.load_table(engine, table.id).status == "playing"
     # stored once the round does finish, whoever finishes it first
-    assert tablestore.finish_round(engine, table, [30, 10], 0) is not None
-    assert tablestore.finish_round(engine, table, [30, 10], 0) is None
+    assert tablestore.finish_round(engine, table, [30, 10]) is not None
+    assert tablestore.finish_round(engine, table, [30, 10]) is None
     rated = stored_rating(engine, ann)
     assert rated is not None and rated.games == 1
 
@@ -118,10 +144,13 @@ def test_rounds_finishing_at_once_with_a_player_in_common_rate_them_one_after_th
     result reads ann's rating holding it, so neither update is lost."""
     ann, ben, cyd = players(engine, "ann", "ben", "cyd")
     tries = 5
-    for _ in range(tries):
-        one, two = playing(engine, [ann, ben], True), playing(engine, [cyd, ann], True)
-        race(lambda: tablestore.finish_round(engine, one, [10, 0], 0),  # noqa: B023
-             lambda: tablestore.finish_round(engine, two, [0, 10], 1))  # noqa: B023
+    for n in range(tries):  # a day apart: each pair plays 1 rated round a day
+        one = played(engine, playing(engine, [ann, ben], True))
+        two = played(engine, playing(engine, [cyd, ann], True))
+        race(lambda: tablestore.finish_round(engine, one, [10, 0],  # noqa: B023
+                                             moment=day(n)),  # noqa: B023
+             lambda: tablestore.finish_round(engine, two, [0, 10],  # noqa: B023
+                                             moment=day(n)))  # noqa: B023
     found = [stored_rating(engine, who) for who in (ann, ben, cyd)]
     # every round counted once for everyone: a lost update would count one less
     assert [r.games if r else 0 for r in found] == [2 * tries, tries, tries]
@@ -129,10 +158,10 @@ def test_rounds_finishing_at_once_with_a_player_in_common_rate_them_one_after_th
 
 def test_ratings_are_per_ruleset(engine: sa.Engine) -> None:
     ann, ben = players(engine, "ann", "ben")
-    tablestore.finish_round(engine, playing(engine, [ann, ben], True), [9, 1], 0)
+    finish(engine, playing(engine, [ann, ben], True), [9, 1])
     other = playing(engine, [ann, ben], True, "sudoku-bloxx")
     assert other.ratings == (Rating(), Rating())  # eu-classic's rating says nothing here
-    tablestore.finish_round(engine, other, [1, 9], 1)
+    finish(engine, other, [1, 9])
     classic, bloxx = stored_rating(engine, ann), stored_rating(engine, ann, "sudoku-bloxx")
     assert classic is not None and bloxx is not None
     assert classic.mu > 25 > bloxx.mu
@@ -143,12 +172,10 @@ def test_the_rated_leaderboard_pages_best_first_with_provisional_marked(
     names = ["ann", "ben", "cyd", "dee", "eve"]
     seated = players(engine, *names)
     # ann beats everyone ten times (no longer provisional); the others once each
-    for _ in range(ratings.PROVISIONAL_GAMES):
-        tablestore.finish_round(engine, playing(engine, [seated[0], seated[4]], True),
-                                [10, 0], 0)
+    for n in range(ratings.PROVISIONAL_GAMES):  # one a day: each of them rated
+        finish(engine, playing(engine, [seated[0], seated[4]], True), [10, 0], day(n))
     for better, worse in ((1, 2), (2, 3)):
-        tablestore.finish_round(engine, playing(engine, [seated[better], seated[worse]],
-                                                True), [10, 0], 0)
+        finish(engine, playing(engine, [seated[better], seated[worse]], True), [10, 0])
     playing(engine, [seated[1], seated[3]], True)  # never finished: rates nobody
     total, page = ratingstore.leaderboard(engine, "eu-classic", 100, 0)
     assert total == 5
@@ -220,6 +247,68 @@ def test_migration_0010_downgrades_to_0009_and_up_again(
     assert db.migrate(url) == db.Migrated("0009", db.head_revision())
 
 
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_migration_0013_counts_the_rated_results_of_before_and_downgrades(
+        kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    """A result stored before 0013 with its ratings counts as a rated round of
+    its pair (the limit of 3 a day sees it); one without is friendly; 0013 goes
+    down to 0012 with those rows in place, and up again."""
+    from alembic import command
+    from alembic.config import Config
+
+    empty = None if kind == "sqlite" else request.getfixturevalue("postgres").new_database()
+    url, engine = old_database(tmp_path, "0012", empty)
+    moment = _dt.datetime.now(_dt.UTC) - _dt.timedelta(hours=1)
+    rated = json.dumps({"seats": ["ann", "ben"], "scores": [3, 1], "winner": 0,
+                        "ratings": [{"before": 0.0, "after": 1.0, "change": 1.0,
+                                     "provisional": True}] * 2})
+    friendly = json.dumps({"seats": ["ann", "ben"], "scores": [3, 1], "winner": 0,
+                           "ratings": None})
+    try:
+        with engine.begin() as conn:
+            for n, name in ((1, "ann"), (2, "ben")):
+                conn.execute(sa.text(
+                    "INSERT INTO accounts (id, name, name_key, password_hash, created) "
+                    "VALUES (:n, :name, :name, 'x', :at)"), {"n": n, "name": name,
+                                                             "at": moment})
+            for table_id, result in ((1, rated), (2, rated), (3, rated), (4, friendly)):
+                conn.execute(sa.text(
+                    "INSERT INTO tables (id, code, ruleset_id, seats, private, status, "
+                    "round, seed, creator_id, created, rated) VALUES (:t, 'ABCDEFGH', "
+                    "'eu-classic', 2, false, 'finished', 1, 5, 1, :at, true)"),
+                    {"t": table_id, "at": moment})
+                conn.execute(sa.text("INSERT INTO table_results VALUES (:t, 1, :r, :at)"),
+                             {"t": table_id, "r": result, "at": moment})
+                for seat in (0, 1):
+                    conn.execute(sa.text("INSERT INTO table_result_seats VALUES "
+                                         "(:t, 1, :s, :a)"),
+                                 {"t": table_id, "s": seat, "a": seat + 1})
+    finally:
+        engine.dispose()
+    assert db.migrate(url) == db.Migrated("0012", db.head_revision())
+    engine = db.make_engine(url)
+    config = Config()
+    config.set_main_option("script_location", str(Path(db.__file__).parent / "migrations"))
+    try:
+        with engine.connect() as conn:
+            flags = conn.execute(sa.select(db.table_results.c.table_id,
+                                           db.table_results.c.rated)
+                                 .order_by(db.table_results.c.table_id)).all()
+            assert [bool(f.rated) for f in flags] == [True, True, True, False]
+            assert tablestore.pairs_at_limit(conn, [1, 2], _dt.datetime.now(_dt.UTC)) \
+                == [(0, 1)]
+        with engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.downgrade(config, "0012")
+        with engine.connect() as conn:
+            found = sa.inspect(conn)
+            assert "rated" not in {c["name"] for c in found.get_columns("table_results")}
+            assert "friendly_pairs" not in {c["name"] for c in found.get_columns("tables")}
+    finally:
+        engine.dispose()
+    assert db.migrate(url) == db.Migrated("0012", db.head_revision())
+
+
 def test_the_schema_the_migrations_make_is_the_one_described(database: str) -> None:
     """The new tables, column and indexes as :data:`blockyard.server.db.METADATA`
     describes them (Alembic's comparison of the migrated database with it)."""
@@ -233,7 +322,8 @@ def test_the_schema_the_migrations_make_is_the_one_described(database: str) -> N
     finally:
         engine.dispose()
     mine = [d for d in diffs if any(word in repr(d) for word in ("ratings", "pairing",
-                                                                 "'rated'"))]
+                                                                 "'rated'", "friendly_pairs",
+                                                                 "ix_table_results_rated"))]
     assert mine == []
 
 
@@ -242,14 +332,16 @@ def test_the_schema_the_migrations_make_is_the_one_described(database: str) -> N
 
 def finish_duel(server: Server, table_id: int, tokens: list[str]
                 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """Each seat places a piece, then both end their game; the finished table's
-    message and the result message each seat got."""
+    """Each seat places two pieces (a round with fewer is aborted), then both end
+    their game; the finished table's message and the result message each seat got."""
     with live(server, table_id, tokens[0]) as a, live(server, table_id, tokens[1]) as b:
         first = until(a, "table")
+        until(b, "table")
         assert first["status"] == "playing"
-        for socket in (a, b):
-            socket.send(json.dumps({"type": "act", "action": ["place", 0, 0, 0]}))
-            until(socket, "move")
+        for seat, (socket, other) in enumerate(((a, b), (b, a))):
+            game = blockyard.new_game(first["ruleset_id"], seed=first["seed"])
+            for _ in range(2):
+                play(socket, game, [other], seat)
         a.send(json.dumps({"type": "act", "action": ["end"]}))
         until(b, "move")
         b.send(json.dumps({"type": "act", "action": ["end"]}))

@@ -61,11 +61,12 @@ def test_a_duel_across_two_processes_survives_a_killed_process(
             for socket in (a2, b, spectator):
                 assert until(socket, "result") == {"type": "result", "scores": scores,
                                                    "winner": winner, "ratings": None,
-                                                   "left": []}
+                                                   "left": [], "aborted": False}
     stored = two.client.get(f"/api/tables/{table['id']}").json()
     assert stored["status"] == "finished"
     assert stored["results"] == [{"round": 1, "seats": [alice, bob], "scores": scores,
-                                  "winner": winner, "ratings": None}]
+                                  "winner": winner, "ratings": None, "left": [],
+                                  "aborted": False}]
 
 
 def test_workers_share_one_postgresql(postgres: Postgres,

@@ -49,7 +49,7 @@ def test_an_empty_environment_gives_the_documented_defaults() -> None:
     assert found.connections == 40
     assert dict(found.limits) == {"sign_in_address": 30, "sign_in_name": 10, "create": 10,
                                   "submit": 30, "code_account": 10, "code_address": 30,
-                                  "messages": 600, "phrases": 6}
+                                  "messages": 600, "phrases": 6, "pairing": 10}
     assert found.presence_seconds == 60.0 and found.away_seconds == 60.0
     assert found.timing == Timing(idle_seconds=300.0, abandon_seconds=120.0,
                                   clock_tolerance=5.0)

@@ -33,7 +33,7 @@ def finished_duel(engine: sa.Engine, ann: Account, ben: Account) -> Table:
     table = tablestore.create_table(engine, ann, "eu-classic", 2, False, [], None)
     table = tablestore.join_table(engine, table.id, ben, None)
     assert table.status == "playing"
-    assert tablestore.finish_round(engine, table, [10, 5], 0)
+    assert tablestore.finish_round(engine, table, [10, 5])
     table = tablestore.load_table(engine, table.id)
     assert table.status == "finished"
     return table
@@ -202,7 +202,7 @@ def test_a_seat_is_present_only_while_its_current_player_is_connected(
     assert asyncio.run(hub.sweep.connected_seats()) == [(table.id, 0), (table.id, 1)]
     # ann leaves (through another connection) but keeps this one open; cat takes
     # her seat without connecting: seat 0 is not present for cat
-    tablestore.finish_round(engine, tablestore.load_table(engine, table.id), [1, 2], 1)
+    tablestore.finish_round(engine, tablestore.load_table(engine, table.id), [1, 2])
     finished = tablestore.load_table(engine, table.id)
     assert tablestore.leave_table(engine, table.id, ann, None)[0] == "freed"
     tablestore.rematch(engine, finished, None, 1)

@@ -164,7 +164,7 @@ def test_the_result_ranks_by_score_and_a_tie_has_no_winner(clock: FakeClock) -> 
     result = referee.result()
     assert result is not None and (result.scores, result.winner) == ([0, 0, 0], None)
     assert result.message() == {"type": "result", "scores": [0, 0, 0], "winner": None,
-                                "ratings": None, "left": []}
+                                "ratings": None, "left": [], "aborted": False}
 
 
 def test_a_referee_built_from_the_stored_moves_is_the_one_that_accepted_them(

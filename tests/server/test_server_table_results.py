@@ -51,7 +51,8 @@ def test_a_sudoku_bloxx_table_plays_to_its_result_tick_by_tick(server: Server) -
         scores = [games[0].score, games[1].score]
         winner = scores.index(max(scores)) if scores.count(max(scores)) == 1 else None
         assert until(b, "result") == {"type": "result", "scores": scores, "winner": winner,
-                                      "ratings": None, "left": []}  # a friendly table
+                                      "ratings": None, "left": [],  # a friendly table
+                                      "aborted": False}
     # a reconnection rebuilds the same games from the stored actions
     with live(server, table["id"], bob_token) as again:
         until(again, "table")
@@ -123,7 +124,7 @@ def test_eus_continue_is_offered_at_a_table_as_offline(server: Server) -> None:
         assert not [x.name for x in game.actions()]  # the one continue is used: finished
         assert until(a, "result") == {"type": "result", "scores": [game.score, 0],
                                       "winner": 0 if game.score else None,
-                                      "ratings": None, "left": []}
+                                      "ratings": None, "left": [], "aborted": False}
 
 
 def test_a_stuck_seat_is_finished_when_its_player_ends_it(server: Server) -> None:

@@ -159,10 +159,11 @@ def test_a_full_duel_with_a_spectator_refusals_and_reconnection(server: Server) 
                 assert until(socket, "table")["status"] == "finished"
                 assert until(socket, "result") == {"type": "result", "scores": scores,
                                                    "winner": winner, "ratings": None,
-                                                   "left": []}
+                                                   "left": [], "aborted": False}
             stored = server.client.get(f"/api/tables/{table['id']}").json()
             assert stored["results"] == [{"round": 1, "seats": [alice, bob], "scores": scores,
-                                          "winner": winner, "ratings": None}]
+                                          "winner": winner, "ratings": None, "left": [],
+                                          "aborted": False}]
             # a rematch: a new deal at the same table
             spectator.send(json.dumps({"type": "rematch"}))
             assert until(spectator, "refused")["reason"]

@@ -78,12 +78,17 @@ def get_account(name: AccountName, server: ServerDep) -> dict[str, Any]:
 
 
 @router.post("/api/pairing", status_code=201, openapi_extra=json_body(PlayNow),
-             responses=errors(401, 409, 422))
+             responses=errors(401, 409, 422, 429))
 async def play_now(request: Request, account: SignedIn, server: ServerDep,
                    players: SocialDep) -> dict[str, Any]:
     """Play now: wait in the pool of ``ruleset_id`` until an opponent of a close
     rating is found; both are then seated at a new rated table and told on
-    ``/api/me/live`` (``paired``). ``409`` when already waiting."""
+    ``/api/me/live`` (``paired``). ``409`` when already waiting or seated at a
+    table that is waiting or playing; ``429`` over the limit ``pairing`` (entries
+    per account a minute)."""
+    if not await server.pairing_limit.allow(f"account:{account.id}"):
+        raise ApiError(429, f"at most {server.settings.limits['pairing']} entries into "
+                            "Play now a minute; try again in a minute")
     body = await read_model(request, PlayNow)
     if served_ruleset(body.ruleset_id) is None:
         raise ApiError(422, f"ruleset_id: this server does not serve "

@@ -295,10 +295,12 @@ async def live(socket: WebSocket) -> None:
         await hub.send_known(table_id, only=watcher)
         if table.status == "finished":
             done = await run_in_threadpool(tablestore.results, server.engine, table_id)
-            left = await hub.left_seats(table)
             if done:
-                watcher.post(protocol.result(done[-1]["scores"], done[-1]["winner"],
-                                             done[-1]["ratings"], left))
+                last = done[-1]
+                # stored with the result (a round stored before: as presence says)
+                left = last["left"] if "left" in last else await hub.left_seats(table)
+                watcher.post(protocol.result(last["scores"], last["winner"],
+                                             last["ratings"], left, last["aborted"]))
         # counted per account (an address when not signed in), across reconnects
         budget = f"table:{account.id}" if account else \
             f"table-address:{client_address(socket)}"
