@@ -30,6 +30,7 @@ import pytest
 from server_support import Server, free_port, start_server
 from websockets.sync.client import ClientConnection, connect
 
+from blockyard import protocol
 from blockyard.server.settings import (
     DEFAULT_FORWARDED_ALLOW_IPS,
     FORWARDED_ENV,
@@ -268,10 +269,14 @@ def receive(socket: ClientConnection) -> dict[str, Any]:
     return message
 
 
-def live(nginx: Nginx, path: str, address: str) -> ClientConnection:
-    """A WebSocket to ``path`` through nginx, connecting from ``address``."""
-    return connect(nginx.url.replace("http://", "ws://") + path, open_timeout=WAIT,
-                   source_address=(address, 0))
+def live(nginx: Nginx, path: str, address: str, token: str | None = None
+         ) -> ClientConnection:
+    """A WebSocket to ``path`` through nginx, connecting from ``address``, its
+    ``hello`` (with ``token``) sent."""
+    socket = connect(nginx.url.replace("http://", "ws://") + path, open_timeout=WAIT,
+                     source_address=(address, 0)).__enter__()  # closed by the caller's with
+    socket.send(json.dumps(protocol.hello(token)))
+    return socket
 
 
 def server_log_has(server: Server, line: str) -> bool:
@@ -295,14 +300,14 @@ def test_the_live_websockets_work_through_the_proxy(believing: Proxied) -> None:
         table = client.post("/api/tables", json={"ruleset_id": "eu-classic"},
                             headers={"Authorization": f"Bearer {token}"})
         assert table.status_code == 201, table.text
-    with live(believing.nginx, f"/api/me/live?token={token}", address) as socket:
+    with live(believing.nginx, "/api/me/live", address, token) as socket:
         first = {receive(socket)["type"] for _ in range(3)}
         assert first == {"invitations", "online", "friends"}
         socket.send(json.dumps({"type": "refresh"}))  # and back: the lists again
         assert {receive(socket)["type"] for _ in range(3)} == first
     table_id = table.json()["id"]
-    with live(believing.nginx, f"/api/tables/{table_id}/live?token={token}",
-              address) as socket:
+    with live(believing.nginx, f"/api/tables/{table_id}/live", address,
+              token) as socket:
         message = receive(socket)
         assert message["type"] == "table" and message["id"] == table_id
         assert message["seats"][0] == name

@@ -222,15 +222,23 @@ async def join_table(table_id: TableId, request: Request, account: SignedIn,
 
 
 async def live(socket: WebSocket) -> None:
-    """A table's live channel: the table and its moves as they are made, who is
-    there and the quick phrases; a player's ``act``, ``leave``, ``rematch``,
-    ``presence`` and ``say``. (A plain Starlette route: what
+    """A table's live channel: the client's ``hello`` first (its token, none for a
+    spectator, and a private table's code), then the table and its moves as
+    they are made, who is there and the quick phrases; a player's ``act``,
+    ``leave``, ``rematch``, ``presence`` and ``say``. (A plain Starlette route: what
     it needs is the process's own state, and FastAPI's dependency machinery would
     cost every open connection about 7 kB for nothing.)"""
     table_text = str(socket.path_params["table_id"])
     server, hub = server_of(socket), hub_of(socket)
-    token = socket.query_params.get("token")
-    code = socket.query_params.get("code")
+    await socket.accept()
+    try:  # the credentials come in the first message, never in the address
+        hello = await hub.hellos.read(socket)
+    except GONE:
+        return
+    if hello is None:  # closed: nothing in time, or not a hello
+        return
+    token, code = hello.token, hello.code
+    del hello
     account = None
     try:
         if token:
@@ -241,10 +249,8 @@ async def live(socket: WebSocket) -> None:
         hub.outages.failed(server.clock.now())  # and no one's away time counts
         log.warning("table %s: a live connection refused, the database is away (%s)",
                     table_text[:40], type(exc).__name__)
-        await socket.accept()
         await socket.close(1013, DATABASE_AWAY)
         return
-    await socket.accept()
     # any id no table can have, a number or not, is answered as one out of range
     problem = path_id_problem(table_text, "table_id")
     if problem is not None:
