@@ -77,7 +77,7 @@ from .. import protocol
 from ..discovery import known_ids, load_ruleset
 from ..errors import PluginError, RulesetError
 from ..game import today_in
-from . import friends, livecache, metrics, presence, tablestore
+from . import accounts, friends, livecache, metrics, presence, tablestore
 from .accounts import Account
 from .actionstore import ActionStore, Revoked, Taken, Unstored
 from .clock import Clock
@@ -93,7 +93,7 @@ from .referee import (
     refused,
     round_elapsed,
 )
-from .room import Room, Watcher
+from .room import Connection, Room, Watcher
 from .seatviews import SeatViews
 from .sockets import Hellos
 from .sweep import Sweep
@@ -194,6 +194,20 @@ class Hub:
         closes its connections of that token (code 4401; announced)."""
         self.room.revoke(token)
         await self.events.publish({"kind": "signed-out", "token": token})
+
+    async def signed_in(self, connection: Connection) -> bool:
+        """Whether the session token ``connection`` was opened with is still live,
+        as the database says now (one query; a spectator's connection: ``True``).
+        ``False``: this process's connections of that token are closed (4401), as
+        its announcement would have them."""
+        token = connection.token
+        if token is None:
+            return True
+        if not connection.signed_out and await run_in_threadpool(
+                accounts.session_live, self.server.engine, token):
+            return True
+        self.room.close_signed_out(token)
+        return False
 
     def lock(self, table_id: int) -> _TableLock:
         """Decide for the table alone (its actions, its clock, leaving, rematch):

@@ -179,6 +179,32 @@ def test_no_action_sent_after_a_sign_out_is_accepted_on_the_same_process(
     assert race(server, server, trials=4) == []
 
 
+def cut_listeners(database: str) -> int:
+    """Cut every process's LISTEN connection to ``database`` (each reconnects a
+    moment later): an announcement sent meanwhile reaches no process. How many."""
+    with engine_of(database) as engine, engine.connect() as conn:
+        return int(conn.execute(sa.text(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND query ILIKE 'LISTEN%' "
+            "AND pid <> pg_backend_pid()")).scalar_one())
+
+
+def test_a_leave_after_a_sign_out_whose_announcement_is_lost_is_refused(
+        two_servers: tuple[Server, Server]) -> None:
+    first, second = two_servers
+    name, token = first.account("sl")
+    table = new_table(first, token)
+    with live(second, table["id"], token) as socket:
+        until(socket, "table")
+        assert cut_listeners(first.database) >= 2
+        assert first.client.delete("/api/sessions", headers=auth(token)).status_code == 204
+        socket.send(json.dumps({"type": "leave"}))
+        code, seen = close_code(socket)
+        assert code == 4401 and seen[-1]["kind"] == "signed-out"
+    # the seat is still the player's: the leave was not taken
+    assert first.client.get(f"/api/tables/{table['id']}").json()["seats"][0] == name
+
+
 def test_a_sign_out_whose_announcement_is_lost_still_refuses_every_later_action(
         two_servers: tuple[Server, Server]) -> None:
     # the other process never hears of the sign-out (its LISTEN connection cut
@@ -186,15 +212,9 @@ def test_a_sign_out_whose_announcement_is_lost_still_refuses_every_later_action(
     first, second = two_servers
     table_id, token, game = duel(first)
     action = ["place", *game.legal_moves()[0]]
-    with live(second, table_id, token) as socket, \
-            engine_of(first.database) as engine:
+    with live(second, table_id, token) as socket:
         until(socket, "table")
-        with engine.connect() as conn:
-            cut = conn.execute(sa.text(
-                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                "WHERE datname = current_database() AND query ILIKE 'LISTEN%' "
-                "AND pid <> pg_backend_pid()")).scalar_one()
-        assert cut >= 2  # both processes' listeners
+        assert cut_listeners(first.database) >= 2  # both processes' listeners
         assert first.client.delete("/api/sessions", headers=auth(token)).status_code == 204
         socket.send(json.dumps({"type": "act", "action": action}))
         code, seen = close_code(socket)

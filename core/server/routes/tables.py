@@ -50,6 +50,12 @@ from ..web import (
 
 router = APIRouter()
 
+SESSION_CHECKED = ("leave", "rematch", "say")
+"""The requests of a table's channel whose sender's session is read from the
+database before they are taken (an ``act``'s is checked where it is stored): a
+token signed out on another process, its announcement not yet here, changes
+nothing. (``presence`` only says whether a window is in the background.)"""
+
 
 def table_id_checked(table_id: RowIdText) -> int:
     """The path's ``table_id`` when it can be a stored table's (``422`` otherwise,
@@ -321,6 +327,8 @@ async def live(socket: WebSocket) -> None:
                 watcher.post(request.message())
             elif request["type"] == "act":
                 await hub.act(watcher, table_id, request["action"])
+            elif request["type"] in SESSION_CHECKED and not await hub.signed_in(watcher):
+                break  # signed out (on any process): closed, 4401
             elif request["type"] == "leave":
                 await hub.leave(watcher, table_id)
                 break
