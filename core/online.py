@@ -1186,7 +1186,8 @@ class _Reconnecting:
         code = getattr(sock, "close_code", None)
         if code == SERVICE_RESTART:
             reason = f"the server is restarting (close code {code})"
-        if isinstance(code, int) and 4400 <= code < 4500:  # refused: for good
+        if isinstance(code, int) and 4400 <= code < 4500 and code != protocol.NO_HELLO:
+            # refused: for good (but a hello that came too late: connected again)
             return refusal or f"the server refused the connection (code {code})", True
         return reason, self._ends_for_good()
 

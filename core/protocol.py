@@ -50,6 +50,11 @@ and the ``paired`` message of Play now; 3 who is there (``table``: ``presence``,
 ``opened``); 4 the client's ``hello``, its first message on either channel,
 with its session token and a private table's code (neither is taken from the
 channel's address any more)."""
+NO_HELLO = 4408
+"""The close code of a live connection that sent no ``hello`` in time (the server's
+``BLOCKYARD_SERVER_HELLO_SECONDS``): a client connects again, as after a drop."""
+NOT_HELLO = 4400
+"""The close code of a live connection whose first message is not a ``hello``."""
 MAX_TOKEN = 200
 """The longest ``token`` a ``hello`` may carry (a session token is 43 characters)."""
 MAX_CODE = 32
@@ -493,7 +498,7 @@ def read_request(text: str | None, types: Sequence[str]) -> dict[str, Any] | Ref
     return message  # type: ignore[no-any-return]
 
 
-NOT_HELLO = ("the first message must be {\"type\": \"hello\", \"token\": TOKEN, "
+NOT_A_HELLO = ("the first message must be {\"type\": \"hello\", \"token\": TOKEN, "
              "\"code\": CODE} (live protocol 4: a token or code in the address is not "
              "taken)")
 """The reason (kind ``malformed``) a first message that is not a hello is refused with."""
@@ -509,9 +514,9 @@ def read_hello(text: str | None) -> Hello | Refusal:
     try:
         message = json.loads(text)
     except (ValueError, RecursionError):
-        return Refusal(NOT_HELLO, "malformed")
+        return Refusal(NOT_A_HELLO, "malformed")
     if not isinstance(message, dict) or message.get("type") != "hello":
-        return Refusal(NOT_HELLO, "malformed")
+        return Refusal(NOT_A_HELLO, "malformed")
     found: dict[str, str | None] = {}
     for key, longest in (("token", MAX_TOKEN), ("code", MAX_CODE)):
         value = message.get(key)

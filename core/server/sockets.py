@@ -23,7 +23,16 @@ from typing import Any
 from fastapi import WebSocket, WebSocketDisconnect
 from starlette import websockets as _starlette_websockets
 
-from ..protocol import BINARY_FRAME, Hello, Refusal, RefusedMessage, read_hello, refused
+from ..protocol import (
+    BINARY_FRAME,
+    NO_HELLO,
+    NOT_HELLO,
+    Hello,
+    Refusal,
+    RefusedMessage,
+    read_hello,
+    refused,
+)
 from .clock import Clock
 
 __all__ = ["BINARY_FRAME", "DATABASE_AWAY", "GONE", "MAX_BEHIND", "NO_HELLO", "SIGNED_OUT",
@@ -116,10 +125,6 @@ _FRAME = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 every call)."""
 
 
-NO_HELLO = 4408
-"""The close code of a live connection that sent no ``hello`` in time."""
-NOT_HELLO = 4400
-"""The close code of a live connection whose first message is not a ``hello``."""
 
 
 class Hellos:
