@@ -47,9 +47,11 @@ the seats' ratings (``table``: ``rated``, ``ratings``; ``result``: ``ratings``)
 and the ``paired`` message of Play now; 3 who is there (``table``: ``presence``,
 ``waiting_for``; ``result``: ``left``; the ``seats`` message and the client's
 ``presence``), quick phrases (``say``, ``said``) and friends (``friends``,
-``opened``); 4 the client's ``hello``, its first message on either channel,
-with its session token and a private table's code (neither is taken from the
-channel's address any more)."""
+``opened``)."""
+HELLO_VERSION = 4
+"""The version that added the client's ``hello`` (:func:`hello`), its first
+message on either channel, with its session token and a private table's code:
+neither is taken from the channel's address any more."""
 NO_HELLO = 4408
 """The close code of a live connection that sent no ``hello`` in time (the server's
 ``BLOCKYARD_SERVER_HELLO_SECONDS``): a client connects again, as after a drop."""
