@@ -48,19 +48,6 @@ and the ``paired`` message of Play now; 3 who is there (``table``: ``presence``,
 ``waiting_for``; ``result``: ``left``; the ``seats`` message and the client's
 ``presence``), quick phrases (``say``, ``said``) and friends (``friends``,
 ``opened``)."""
-HELLO_VERSION = 4
-"""The version that added the client's ``hello`` (:func:`hello`), its first
-message on either channel, with its session token and a private table's code:
-neither is taken from the channel's address any more."""
-NO_HELLO = 4408
-"""The close code of a live connection that sent no ``hello`` in time (the server's
-``BLOCKYARD_SERVER_HELLO_SECONDS``): a client connects again, as after a drop."""
-NOT_HELLO = 4400
-"""The close code of a live connection whose first message is not a ``hello``."""
-MAX_TOKEN = 200
-"""The longest ``token`` a ``hello`` may carry (a session token is 43 characters)."""
-MAX_CODE = 32
-"""The longest ``code`` a ``hello`` may carry (a table's code is 8)."""
 
 PRESENCE_STATES = ("present", "away", "reconnecting", "left")
 """What a held seat's ``presence`` may be: ``present`` (connected and active
@@ -500,6 +487,19 @@ def read_request(text: str | None, types: Sequence[str]) -> dict[str, Any] | Ref
     return message  # type: ignore[no-any-return]
 
 
+HELLO_VERSION = 4
+"""The version that added the client's ``hello`` (:func:`hello`), its first
+message on either channel, with its session token and a private table's code:
+neither is taken from the channel's address any more."""
+NO_HELLO = 4408
+"""The close code of a live connection that sent no ``hello`` in time (the server's
+``BLOCKYARD_SERVER_HELLO_SECONDS``): a client connects again, as after a drop."""
+NOT_HELLO = 4400
+"""The close code of a live connection whose first message is not a ``hello``."""
+MAX_TOKEN = 200
+"""The longest ``token`` a ``hello`` may carry (a session token is 43 characters)."""
+MAX_CODE = 32
+"""The longest ``code`` a ``hello`` may carry (a table's code is 8)."""
 NOT_A_HELLO = ("the first message must be {\"type\": \"hello\", \"token\": TOKEN, "
              "\"code\": CODE} (live protocol 4: a token or code in the address is not "
              "taken)")
