@@ -520,9 +520,9 @@ async def play_seat(player: Player, times: list[float], think: float, start: Sta
 async def play_connection(player: Player, url: str, times: list[float],
                           pause: list[float], start: Start) -> None:
     ws_url = url.replace("http://", "ws://")
-    async with websockets.connect(f"{ws_url}/api/tables/{player.table_id}/live"
-                                  f"?token={player.token}", open_timeout=WAIT,
-                                  max_queue=None) as ws:
+    async with websockets.connect(f"{ws_url}/api/tables/{player.table_id}/live",
+                                  open_timeout=WAIT, max_queue=None) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": player.token}))
         # the table and the round's moves come first; the answer to a probe
         # marks the end of that history
         await ws.send(json.dumps({"type": "probe"}))
@@ -776,9 +776,10 @@ async def idle_sockets(url: str, pid: int, seats: list[tuple[int, str]], warm: i
 
     async def open_one(table_id: int, token: str, deflate: bool = True) -> Any:
         async with gate:
-            ws = await websockets.connect(f"{ws_url}/api/tables/{table_id}/live?token={token}",
+            ws = await websockets.connect(f"{ws_url}/api/tables/{table_id}/live",
                                           open_timeout=WAIT, max_queue=None,
                                           compression="deflate" if deflate else None)
+            await ws.send(json.dumps({"type": "hello", "token": token}))
             await ws.send(json.dumps({"type": "probe"}))
             while json.loads(await asyncio.wait_for(ws.recv(), WAIT))["type"] != "refused":
                 pass

@@ -1039,13 +1039,12 @@ def table_code(table: NewTable) -> str:
     return f"{table.id}-{table.code}"
 
 
-def _ws_url(base_url: str, path: str, query: dict[str, str | None]) -> str:
+def _ws_url(base_url: str, path: str) -> str:
     """The WebSocket URL of ``path`` on the server at ``base_url`` (http → ws,
-    https → wss), with the non-empty ``query`` values."""
+    https → wss). Never with a credential in it: those go in the ``hello``."""
     ws = "wss://" + base_url[len("https://"):] if base_url.startswith("https://") \
         else "ws://" + base_url[len("http://"):]
-    kept = {k: v for k, v in query.items() if v}
-    return f"{ws}{path}" + ("?" + urllib.parse.urlencode(kept) if kept else "")
+    return f"{ws}{path}"
 
 
 def reconnect_delay(attempt: int, delays: Sequence[float] = RECONNECT_DELAYS,
@@ -1066,8 +1065,9 @@ class _Reconnecting:
     connection means (the ``_on_…`` methods, called in the thread)."""
 
     def _start_thread(self, url: str, name: str, open_timeout: float,
-                      delays: Sequence[float]) -> None:
+                      delays: Sequence[float], hello: Mapping[str, Any]) -> None:
         self.url = url
+        self._hello = json.dumps(hello)  # each connection's first message
         self.open_timeout = open_timeout
         self.delays = tuple(delays) or RECONNECT_DELAYS
         self._closing = threading.Event()
@@ -1121,6 +1121,12 @@ class _Reconnecting:
             try:
                 sock = connect(self.url, open_timeout=self.open_timeout,
                                max_size=MAX_INCOMING)
+                try:  # the credentials: first, before anything else is sent
+                    sock.__enter__()  # used as its context manager (closed by _receive)
+                    sock.send(self._hello)
+                except BaseException:
+                    sock.close()
+                    raise
             except InvalidStatus as exc:
                 status = exc.response.status_code
                 if 400 <= status < 500:  # refused: trying again changes nothing
@@ -1182,7 +1188,8 @@ class _Reconnecting:
         code = getattr(sock, "close_code", None)
         if code == SERVICE_RESTART:
             reason = f"the server is restarting (close code {code})"
-        if isinstance(code, int) and 4400 <= code < 4500:  # refused: for good
+        if isinstance(code, int) and 4400 <= code < 4500 and code != protocol.NO_HELLO:
+            # refused: for good (but a hello that came too late: connected again)
             return refusal or f"the server refused the connection (code {code})", True
         return reason, self._ends_for_good()
 
@@ -1218,9 +1225,9 @@ class LiveTable(_Reconnecting):
         self.waiting_for: list[int] | None = None
         """The seats whose game is not finished at a playing table, as last said."""
         self._window = "active"
-        self._start_thread(_ws_url(base_url, f"/api/tables/{table_id}/live",
-                                   {"token": token, "code": code}),
-                           f"live-table-{table_id}", open_timeout, delays)
+        self._start_thread(_ws_url(base_url, f"/api/tables/{table_id}/live"),
+                           f"live-table-{table_id}", open_timeout, delays,
+                           protocol.hello(token, code))
         self._sender = threading.Thread(target=self._send_loop,
                                         name=f"live-table-{table_id}-send", daemon=True)
         self._sender.start()
@@ -1400,8 +1407,8 @@ class PlayerFeed(_Reconnecting):
         """While :attr:`state` is ``"lost"``: :data:`RESTARTING` or :data:`UNREACHABLE`."""
         self.version = 0
         self._changed = threading.Condition()
-        self._start_thread(_ws_url(base_url, "/api/me/live", {"token": token}),
-                           "player-feed", open_timeout, delays)
+        self._start_thread(_ws_url(base_url, "/api/me/live"), "player-feed",
+                           open_timeout, delays, protocol.hello(token))
 
     def wait_for(self, done: Callable[[PlayerFeed], bool], timeout: float) -> bool:
         """Wait up to ``timeout`` seconds until ``done(self)`` (scripts and tests)."""

@@ -21,6 +21,10 @@ Every message is one JSON object with a ``"type"``. Two channels:
   :class:`RefusedMessage`.
   Client → server: :class:`RefreshMessage`.
 
+On both channels the client's first message is its :class:`HelloMessage`
+(:func:`hello`, read by :func:`read_hello`): the credentials, never in the
+channel's address (live protocol 4 on).
+
 :data:`VERSION` is the protocol's version: the server says it in every ``table``
 message (``"protocol"``) and in ``GET /api/health``; a message of a later
 version may carry fields this one does not know (they are left alone), never
@@ -37,7 +41,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
-VERSION = 3
+VERSION = 4
 """The live protocol's version (``"protocol"`` of the ``table`` message). 2 added
 the seats' ratings (``table``: ``rated``, ``ratings``; ``result``: ``ratings``)
 and the ``paired`` message of Play now; 3 who is there (``table``: ``presence``,
@@ -273,6 +277,29 @@ class RefreshMessage(TypedDict):
     type: Literal["refresh"]
 
 
+class HelloMessage(TypedDict, total=False):
+    """A live channel's first message from the client: its session ``token``
+    (none: a spectator) and a private table's ``code`` (a table's channel only),
+    each ``None`` or left out when there is none."""
+
+    type: Literal["hello"]
+    token: str | None
+    code: str | None
+
+
+@dataclass(frozen=True)
+class Hello:
+    """A client's ``hello`` as read (:func:`read_hello`): its ``token`` and
+    ``code``, ``None`` for none (an empty text is none)."""
+
+    token: str | None
+    code: str | None
+
+    def __repr__(self) -> str:  # never the credentials themselves (a log, a traceback)
+        return (f"Hello(token={'…' if self.token else None}, "
+                f"code={'…' if self.code else None})")
+
+
 ServerMessage = (TableMessage | ClockMessage | MoveMessage | ResultMessage | RefusedMessage
                  | InvitationsMessage | OnlineMessage | PairedMessage | SeatsMessage
                  | SaidMessage | FriendsMessage | OpenedMessage)
@@ -442,6 +469,17 @@ def refresh() -> RefreshMessage:
     return {"type": "refresh"}
 
 
+def hello(token: str | None = None, code: str | None = None) -> HelloMessage:
+    """The ``hello`` message that opens a live channel: ``token`` a session token
+    (``None``: not signed in), ``code`` a private table's code (``None``: none)."""
+    message: HelloMessage = {"type": "hello"}
+    if token:
+        message["token"] = token
+    if code:
+        message["code"] = code
+    return message
+
+
 # -- reading ------------------------------------------------------------------------------
 
 BINARY_FRAME = "expected text frames, each one JSON object (a binary frame is not read)"
@@ -470,6 +508,50 @@ def read_request(text: str | None, types: Sequence[str]) -> dict[str, Any] | Ref
     if kind == "say" and message.get("phrase") not in PHRASES:
         return Refusal(f"phrase: expected {_either(PHRASES)}", "malformed")
     return message  # type: ignore[no-any-return]
+
+
+HELLO_VERSION = 4
+"""The version that added the client's ``hello`` (:func:`hello`), its first
+message on either channel, with its session token and a private table's code:
+neither is taken from the channel's address any more."""
+NO_HELLO = 4408
+"""The close code of a live connection that sent no ``hello`` in time (the server's
+``BLOCKYARD_SERVER_HELLO_SECONDS``): a client connects again, as after a drop."""
+NOT_HELLO = 4400
+"""The close code of a live connection whose first message is not a ``hello``."""
+MAX_TOKEN = 200
+"""The longest ``token`` a ``hello`` may carry (a session token is 43 characters)."""
+MAX_CODE = 32
+"""The longest ``code`` a ``hello`` may carry (a table's code is 8)."""
+NOT_A_HELLO = ("the first message must be {\"type\": \"hello\", \"token\": TOKEN, "
+             "\"code\": CODE} (live protocol 4: a token or code in the address is not "
+             "taken)")
+"""The reason (kind ``malformed``) a first message that is not a hello is refused with."""
+
+
+def read_hello(text: str | None) -> Hello | Refusal:
+    """A live channel's first message (one frame's ``text``; ``None`` for a binary
+    frame) read as the client's :class:`Hello`, or the :class:`Refusal` (kind
+    ``malformed``) naming what is wrong with it. Whose token it is, and whether
+    the code is the table's, are the server's to judge."""
+    if text is None:
+        return Refusal(BINARY_FRAME, "malformed")
+    try:
+        message = json.loads(text)
+    except (ValueError, RecursionError):
+        return Refusal(NOT_A_HELLO, "malformed")
+    if not isinstance(message, dict) or message.get("type") != "hello":
+        return Refusal(NOT_A_HELLO, "malformed")
+    found: dict[str, str | None] = {}
+    for key, longest in (("token", MAX_TOKEN), ("code", MAX_CODE)):
+        value = message.get(key)
+        if value is not None and not isinstance(value, str):
+            return Refusal(f"{key}: expected text or null", "malformed")
+        if value is not None and len(value) > longest:
+            return Refusal(f"{key}: expected at most {longest} characters, found "
+                           f"{len(value)}", "malformed")
+        found[key] = value or None
+    return Hello(found["token"], found["code"])
 
 
 def read_message(data: Any) -> ServerMessage | None:

@@ -143,3 +143,32 @@ def test_a_presence_or_phrase_that_is_not_one_of_the_known_is_refused(text: str,
     assert read_request(text, protocol.TABLE_REQUESTS) == Refusal(reason, "malformed")
     assert read_request('{"type": "say", "phrase": "thanks"}', protocol.TABLE_REQUESTS) == \
         {"type": "say", "phrase": "thanks"}
+
+
+def test_a_hello_carries_the_credentials_and_is_read_back() -> None:
+    assert protocol.VERSION == 4
+    assert protocol.hello() == {"type": "hello"}
+    secret, code = "s3cr3t-t0k3n", "QWERTYUI"
+    assert protocol.hello(secret, code) == {"type": "hello", "token": secret, "code": code}
+    read = protocol.read_hello(json.dumps(protocol.hello(secret, code)))
+    assert read == protocol.Hello(secret, code)
+    assert secret not in repr(read) and code not in repr(read)  # never in a log line
+    # none, null and empty are all "none"
+    for text in ('{"type": "hello"}', '{"type": "hello", "token": null, "code": ""}'):
+        assert protocol.read_hello(text) == protocol.Hello(None, None)
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    (None, "binary"),
+    ("[]", "hello"),
+    ('{"type": "act", "action": ["end"]}', "hello"),
+    ('{"type": "hello", "token": 5}', "token: expected text or null"),
+    ('{"type": "hello", "code": ["A"]}', "code: expected text or null"),
+    ('{"type": "hello", "token": "' + "t" * 201 + '"}', "token: expected at most 200"),
+    ('{"type": "hello", "code": "' + "C" * 33 + '"}', "code: expected at most 32"),
+])
+def test_a_first_message_that_is_no_hello_is_refused_with_a_sentence(text: str | None,
+                                                                      says: str) -> None:
+    refusal = protocol.read_hello(text)
+    assert isinstance(refusal, Refusal) and refusal.kind == "malformed"
+    assert says in refusal.reason

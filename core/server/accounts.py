@@ -163,3 +163,12 @@ def revoke(engine: Engine, token: str) -> bool:
                                      db.sessions.c.revoked.is_(False))
                               .values(revoked=True))
         return bool(result.rowcount)
+
+
+def session_live(engine: Engine, hashed: str) -> bool:
+    """Whether the session whose token's hash is ``hashed`` is live (stored and
+    not revoked): one query."""
+    with engine.connect() as conn:
+        return conn.execute(sa.select(db.sessions.c.id).where(
+            db.sessions.c.token_hash == hashed,
+            db.sessions.c.revoked.is_(False))).first() is not None

@@ -45,7 +45,7 @@ JSON_FIELDS = "%(levelname)s %(name)s %(request_id)s %(message)s"
 UNAVAILABLE = "the server's database is unavailable; try again shortly"
 """The ``error`` of a ``503``: the database could not be reached."""
 
-_TOKEN = re.compile(r"(token=)[^&\s\"]*")
+_TOKEN = re.compile(r"([?&](?:token|code)=)[^&#\s\"]*", re.IGNORECASE)
 _GIVEN_ID = re.compile(rb"[A-Za-z0-9._:-]{8,64}")
 """An ``X-Request-ID`` a proxy in front set, kept when it looks like one."""
 
@@ -58,8 +58,11 @@ def request_id() -> str:
 
 
 class RedactTokens(logging.Filter):
-    """A ``token=`` in a logged address is blanked out (the live WebSocket's
-    address carries the session token)."""
+    """A ``token=`` or ``code=`` in a logged address's query is blanked out: no
+    client of live protocol 4 puts a session token or a table's code there (the
+    live channels take them in their ``hello``), but whatever a client sends in an
+    address is written to the access lines, and ``GET /api/tables/{id}`` still
+    takes a private table's ``code`` in its query."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         if isinstance(record.args, tuple):

@@ -21,6 +21,7 @@ variable                               what it sets
 ``BLOCKYARD_SERVER_CLOCK_TOLERANCE``   how far a falling game's clock may lag
 ``BLOCKYARD_SERVER_HEADER_SECONDS``    time a request has for its headers
 ``BLOCKYARD_SERVER_BODY_SECONDS``      time a request has for its body
+``BLOCKYARD_SERVER_HELLO_SECONDS``     time a live connection has for its hello
 ``BLOCKYARD_SERVER_METRICS``           ``off``: no ``/metrics`` (``serve --no-metrics``)
 ``FORWARDED_ALLOW_IPS``                uvicorn's: the proxies believed (``serve
                                        --forwarded-allow-ips``)
@@ -81,6 +82,11 @@ BODY_ENV = "BLOCKYARD_SERVER_BODY_SECONDS"
 BODY_SECONDS = 60.0
 """The time a request has to send its body once its headers are in (a replay of
 the largest size, 8 MiB, at 140 kB/s)."""
+HELLO_ENV = "BLOCKYARD_SERVER_HELLO_SECONDS"
+HELLO_SECONDS = 10.0
+"""The time a live connection has, once open, to send its first message, the
+``hello`` with its credentials (on the server's clock; closed, code 4408, after
+it)."""
 METRICS_ENV = "BLOCKYARD_SERVER_METRICS"
 """``on`` (the default) or ``off``: whether ``GET /metrics`` answers."""
 MIN_REQUEST_SECONDS = 1.0
@@ -107,6 +113,8 @@ class Settings:
     """The tables' rules of time (idle and abandoned seats, a falling game's clock)."""
     header_seconds: float = HEADER_SECONDS
     body_seconds: float = BODY_SECONDS
+    hello_seconds: float = HELLO_SECONDS
+    """The time a live connection has for its ``hello`` (:data:`HELLO_ENV`)."""
     metrics: bool = True
     """Whether ``GET /metrics`` answers (:mod:`blockyard.server.metrics`)."""
 
@@ -134,7 +142,9 @@ class Settings:
             timing=Timing(idle_seconds=seconds(env, IDLE_ENV, IDLE_SECONDS),
                           abandon_seconds=seconds(env, ABANDON_ENV, ABANDON_SECONDS),
                           clock_tolerance=seconds(env, CLOCK_ENV, CLOCK_TOLERANCE)),
-            header_seconds=header, body_seconds=body, metrics=switch(env, METRICS_ENV))
+            header_seconds=header, body_seconds=body,
+            hello_seconds=seconds(env, HELLO_ENV, HELLO_SECONDS, MIN_REQUEST_SECONDS),
+            metrics=switch(env, METRICS_ENV))
 
 
 def seconds(environ: Mapping[str, str], name: str, default: float,

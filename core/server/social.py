@@ -24,7 +24,8 @@ from one player to another, :data:`MAX_PENDING` pending per invited player,
 and :data:`INVITES_PER_MINUTE` invitations sent per player per minute; over
 them ``POST /api/tables`` answers ``429`` and opens no table.
 
-**Pushed.** ``/api/me/live?token=TOKEN`` sends ``{"type": "invitations",
+**Pushed.** ``/api/me/live`` (its first message ``{"type": "hello", "token":
+TOKEN}``) sends ``{"type": "invitations",
 "invitations": [...]}`` on connect and whenever the list changes (an invitation
 arrives, is answered, or its table fills or starts), and ``{"type": "online",
 "players": [...]}`` on connect and whenever the players online changed (checked

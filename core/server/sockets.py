@@ -1,6 +1,8 @@
 """What every live channel (``/api/tables/{id}/live``, ``/api/me/live``) shares:
-reading a text frame, the peer gone, a connection's :class:`Outbox` (a
-signed-out connection closed through it), and the reasons sent before a close.
+reading a text frame, the peer gone, the client's first message (its
+``hello``, with its credentials, waited for at most a deadline on the server's
+clock: :class:`Hellos`), a connection's :class:`Outbox` (a signed-out
+connection closed through it), and the reasons sent before a close.
 
 A connection's messages go out through its :class:`Outbox`: whoever sends one
 (the hub fanning a move out to a table's connections, the players' pushes)
@@ -21,10 +23,21 @@ from typing import Any
 from fastapi import WebSocket, WebSocketDisconnect
 from starlette import websockets as _starlette_websockets
 
-from ..protocol import BINARY_FRAME, RefusedMessage, refused
+from ..protocol import (
+    BINARY_FRAME,
+    NO_HELLO,
+    NOT_HELLO,
+    Hello,
+    Refusal,
+    RefusedMessage,
+    read_hello,
+    refused,
+)
+from .clock import Clock
 
-__all__ = ["BINARY_FRAME", "DATABASE_AWAY", "GONE", "MAX_BEHIND", "SIGNED_OUT", "TOO_SLOW",
-           "Encoded", "Outbox", "encode", "receive_text", "too_many_messages"]
+__all__ = ["BINARY_FRAME", "DATABASE_AWAY", "GONE", "MAX_BEHIND", "NO_HELLO", "SIGNED_OUT",
+           "TOO_SLOW", "Encoded", "Hellos", "Outbox", "encode", "receive_text",
+           "too_many_messages"]
 
 GONE: tuple[type[Exception], ...] = tuple(
     kind for kind in (WebSocketDisconnect,
@@ -110,6 +123,65 @@ def encode(message: Mapping[str, Any]) -> Encoded:
 _FRAME = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 """The frames' JSON (made once: ``json.dumps`` with arguments makes an encoder at
 every call)."""
+
+
+
+
+class Hellos:
+    """The live connections of one process waiting for their first message, the
+    client's ``hello`` (:meth:`read`): each has ``seconds`` on ``clock`` from
+    when it began waiting, and :meth:`close_overdue` (the sweep's, every beat)
+    ends the wait of those past it. Only a connection still waiting is held here
+    (one entry each, gone once its hello is in)."""
+
+    def __init__(self, clock: Clock, seconds: float) -> None:
+        self.clock = clock
+        self.seconds = seconds
+        self.waiting: dict[asyncio.Future[None], float] = {}
+        """Per connection waiting, what ends its wait early (set when overdue), and
+        the moment (:meth:`Clock.seconds`) it is due."""
+
+    async def read(self, socket: WebSocket) -> Hello | None:
+        """The hello of ``socket`` (accepted): ``None`` when the connection was
+        closed instead (code 4408 when nothing came in time, 4400 with a
+        ``refused`` kind ``malformed`` when the first message is not a hello);
+        one of :data:`GONE` raised when the peer is gone."""
+        loop = asyncio.get_running_loop()
+        overdue: asyncio.Future[None] = loop.create_future()
+        self.waiting[overdue] = self.clock.seconds() + self.seconds
+        receiving = loop.create_task(receive_text(socket))
+        try:
+            await asyncio.wait((receiving, overdue), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            self.waiting.pop(overdue, None)
+            if not receiving.done():
+                receiving.cancel()
+                with contextlib.suppress(asyncio.CancelledError, *GONE):
+                    await receiving
+        if receiving.cancelled():
+            await socket.send_json(refused(
+                f"no hello within {self.seconds:g} seconds: a live connection's first "
+                "message is {\"type\": \"hello\", \"token\": TOKEN, \"code\": CODE}",
+                "malformed"))
+            await socket.close(NO_HELLO)
+            return None
+        found = read_hello(receiving.result())
+        if isinstance(found, Refusal):
+            await socket.send_json(found.message())
+            await socket.close(NOT_HELLO)
+            return None
+        return found
+
+    def close_overdue(self) -> int:
+        """End the wait of every connection past its time (each is then closed,
+        4408); how many."""
+        now = self.clock.seconds()
+        due = [overdue for overdue, at in self.waiting.items() if at <= now]
+        for overdue in due:
+            del self.waiting[overdue]
+            if not overdue.done():
+                overdue.set_result(None)
+        return len(due)
 
 
 def too_many_messages(per_minute: int) -> RefusedMessage:

@@ -1,5 +1,6 @@
 """The timer of the live tables in one server process: every few seconds (and at
-the moment a table's referee is next due) a :class:`Sweep` marks this process's
+the moment a table's referee is next due) a :class:`Sweep` closes the live
+connections that sent no ``hello`` in time, marks this process's
 connected seats present, ends or frees the seats away from every process for the
 abandon time, and makes the moves the tables' clocks call for (a falling round's
 end, idle seats). What each of those is, is the referee's
@@ -59,6 +60,7 @@ class Sweep:
         the moves the clocks of the tables watched here call for; the seats ended
         or freed."""
         hub = self.hub
+        hub.hellos.close_overdue()  # the connections that sent no hello in time
         try:
             await hub.touch(await self.connected_seats())
         except Exception:

@@ -36,7 +36,11 @@ the table but its speaker's, and those whose player muted the speaker.
 
 Signing out (``DELETE /api/sessions``) closes every connection opened with that
 token (code 4401, :meth:`Hub.sign_out`, :meth:`Room.close_signed_out`; announced
-to every process), and nothing it sends afterwards is accepted. An action the
+to every process), and nothing it sends afterwards is accepted: each action is
+stored with its connection's token, and the transaction that would store it
+sees a sign-out committed before it (:class:`~blockyard.server.actionstore.Revoked`),
+whichever process signed out and whether or not the announcement has arrived
+here. An action the
 database cannot store (away) is refused, kind ``not-now``, and the connection
 stays open. The messages of a connection are counted per
 account (an address when not signed in) across its reconnects
@@ -75,9 +79,9 @@ from .. import protocol
 from ..discovery import known_ids, load_ruleset
 from ..errors import PluginError, RulesetError
 from ..game import today_in
-from . import friends, livecache, metrics, presence, tablestore
+from . import accounts, friends, livecache, metrics, presence, tablestore
 from .accounts import Account
-from .actionstore import ActionStore, Taken, Unstored
+from .actionstore import ActionStore, Revoked, Taken, Unstored
 from .clock import Clock
 from .events import Events
 from .referee import (
@@ -92,8 +96,9 @@ from .referee import (
     refused,
     round_elapsed,
 )
-from .room import Room, Watcher
+from .room import Connection, Room, Watcher
 from .seatviews import SeatViews
+from .sockets import Hellos
 from .sweep import Sweep
 from .tablestore import Move, Table, TableError
 from .web import account_listing
@@ -141,6 +146,9 @@ class Hub:
         self.clock: Clock = server.clock
         self.room = Room()
         """This process's live connections (tables' and players' own)."""
+        self.hellos = Hellos(self.clock, server.settings.hello_seconds)
+        """The live connections here waiting for their ``hello`` (the sweep closes
+        those past their time)."""
         self.locks: dict[int, _TableLock] = {}
         """The tables being decided here: one at a time per table, kept only while
         someone holds or waits for it."""
@@ -189,6 +197,20 @@ class Hub:
         closes its connections of that token (code 4401; announced)."""
         self.room.revoke(token)
         await self.events.publish({"kind": "signed-out", "token": token})
+
+    async def signed_in(self, connection: Connection) -> bool:
+        """Whether the session token ``connection`` was opened with is still live,
+        as the database says now (one query; a spectator's connection: ``True``).
+        ``False``: this process's connections of that token are closed (4401), as
+        its announcement would have them."""
+        token = connection.token
+        if token is None:
+            return True
+        if not connection.signed_out and await run_in_threadpool(
+                accounts.session_live, self.server.engine, token):
+            return True
+        self.room.close_signed_out(token)
+        return False
 
     def lock(self, table_id: int) -> _TableLock:
         """Decide for the table alone (its actions, its clock, leaving, rematch):
@@ -441,19 +463,24 @@ class Hub:
                 return await self.referee(table)
         return referee
 
-    async def _store(self, table: Table, move: Move, *, deliver: bool = True) -> bool:
+    async def _store(self, table: Table, move: Move, *, deliver: bool = True,
+                     token: str | None = None) -> bool:
         """Store an accepted move and (``deliver``) announce it; ``False`` when
         another process stored this seat's step first (the referee is dropped).
-        Not delivered, the move is announced by the caller (and known here from it)."""
+        Not delivered, the move is announced by the caller (and known here from it).
+        ``token``: the hash of the session token the move was sent with, checked in
+        the move's own transaction (:class:`~blockyard.server.actionstore.Revoked`
+        raised, the referee dropped, when it was signed out)."""
         event, payload = livecache.encoded_announcement(table, move)
         shared = self.events.shared
         try:  # one transaction: the move and (PostgreSQL) its announcement, grouped
-            await self.actions.store(table, move, payload if shared and deliver else None)
+            await self.actions.store(table, move, payload if shared and deliver else None,
+                                     token)
         except Taken:
             self.referees.pop(table.id, None)
             await self.events.publish({"kind": "moves", "table": table.id})
             return False
-        except Exception:
+        except Exception:  # Revoked, Unstored: the referee took a move not stored
             self.referees.pop(table.id, None)
             raise
         if not deliver:  # announced by the caller, and known here from that: so no
@@ -471,16 +498,18 @@ class Hub:
             await self.events.publish(event)
         return True
 
-    async def _store_all(self, table: Table, referee: Referee, moves: list[Move]) -> bool:
+    async def _store_all(self, table: Table, referee: Referee, moves: list[Move], *,
+                         token: str | None = None) -> bool:
         """Store the referee's moves in order, then the result if the round is over;
         ``False`` when one could not be stored (the rest are not). Moves that
         finish their seat are announced only once the round's result, when they
         complete it, is stored: whoever sees the round's last move finds its
-        result."""
+        result. ``token``: the hash of the session token the moves were sent with
+        (``None``: the clock's)."""
         finishing = bool(moves) and referee.finished(moves[-1].seat)
         stored: list[Move] = []
         for move in moves:
-            if not await self._store(table, move, deliver=not finishing):
+            if not await self._store(table, move, deliver=not finishing, token=token):
                 await self._announce(table, stored)
                 return False
             stored.append(move)
@@ -580,7 +609,14 @@ class Hub:
                 watcher.post(verdict.message())
                 return
             try:
-                stored = await self._store_all(table, referee, [verdict])
+                stored = await self._store_all(table, referee, [verdict],
+                                               token=watcher.token)
+            except Revoked:  # signed out, maybe on another process: seen in the
+                # move's own transaction, before the announcement reaches this one
+                metrics.actions.labels("refused", "signed-out").inc()
+                if watcher.token is not None:
+                    self.room.close_signed_out(watcher.token)
+                return
             except Unstored:  # the database away: no one's fault, nothing accepted
                 self.outages.failed(self.clock.now())
                 metrics.actions.labels("refused", "not-now").inc()

@@ -17,7 +17,7 @@ import pytest
 import sqlalchemy as sa
 
 from blockyard.server import accounts, db, livecache, tablestore
-from blockyard.server.actionstore import ActionStore, Taken, Unstored
+from blockyard.server.actionstore import ActionStore, Revoked, Taken, Unstored
 from blockyard.server.events import CHANNEL
 from blockyard.server.tablestore import Move, Table
 
@@ -247,5 +247,36 @@ def test_a_read_after_the_database_ended_the_stores_connection_is_made_again(
                                            table.seats)
 
         assert run(store, play()) == [move]
+    finally:
+        engine.dispose()
+
+
+def test_a_move_of_a_signed_out_token_is_refused_alone_in_its_group(url: str) -> None:
+    # the session read in the transaction that would store the move: a move
+    # sent with a revoked token is left out, the others of its group stored
+    engine = db.make_engine(url)
+    try:
+        made = tables(engine, 3)
+        tokens = [accounts.sign_in(engine, f"one{index}", "password1") for index in range(3)]
+        assert all(tokens)
+        hashes = [accounts.token_hash(token or "") for token in tokens]
+        assert accounts.revoke(engine, tokens[1] or "")
+        store = ActionStore(engine)
+        move = Move(0, 1, ["place", 0, 0, 1], 10, False)
+
+        async def play() -> list[BaseException | None]:
+            found = await asyncio.gather(
+                *(store.store(table, move, None, token) for table, token in zip(
+                    made, hashes, strict=True)),
+                store.store(made[1], Move(1, 1, ["place", 0, 0, 2], 20, False), None),
+                return_exceptions=True)
+            return list(found)
+
+        answers = run(store, play())
+        assert answers[0] is None and answers[2] is None
+        assert isinstance(answers[1], Revoked)
+        assert answers[3] is None  # the clock's move (no token) of that same table
+        assert [len(stored(engine, table)) for table in made] == [1, 1, 1]
+        assert [m.seat for m in stored(engine, made[1])] == [1]  # not the signed-out one
     finally:
         engine.dispose()

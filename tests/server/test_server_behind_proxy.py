@@ -30,6 +30,7 @@ import pytest
 from server_support import Server, free_port, start_server
 from websockets.sync.client import ClientConnection, connect
 
+from blockyard import protocol
 from blockyard.server.settings import (
     DEFAULT_FORWARDED_ALLOW_IPS,
     FORWARDED_ENV,
@@ -63,6 +64,19 @@ def documented_location() -> str:
     return found.group(0)
 
 
+DOCUMENTED_LOG = "/var/log/nginx/blockyard.log"
+"""Where the documented block writes its access log (the test's own folder instead)."""
+
+
+def documented_log_format() -> str:
+    """The ``log_format`` line of docs/online.md's "A reverse proxy for TLS"."""
+    page = (ROOT / "docs" / "online.md").read_text(encoding="utf-8")
+    section = page[page.index("### A reverse proxy for TLS"):]
+    found = re.search(r"^ +(log_format blockyard .*;)\n", section, re.M)
+    assert found, "docs/online.md shows no nginx `log_format blockyard` line"
+    return found.group(1)
+
+
 def location_for(upstream_port: int) -> str:
     """The documented block (its lines as the page indents them within it) proxying
     to a server on ``upstream_port``, connecting to it from :data:`PROXY`."""
@@ -79,6 +93,7 @@ error_log {folder}/error.log info;
 events {{ worker_connections 64; }}
 http {{
     access_log {folder}/access.log;
+    {log_format}
     client_body_temp_path {folder}/client_body;
     proxy_temp_path {folder}/proxy;
     fastcgi_temp_path {folder}/fastcgi;
@@ -126,10 +141,13 @@ def start_nginx(folder: Path, upstream_port: int) -> Nginx:
     user = "user root;\n" if os.geteuid() == 0 else ""
     location = "".join(f"        {line}\n" for line in
                        location_for(upstream_port).strip().splitlines())
+    assert DOCUMENTED_LOG in location, f"the documented block no longer logs to {DOCUMENTED_LOG}"
+    location = location.replace(DOCUMENTED_LOG, str(folder / "access.log"))
     for _attempt in range(5):  # a port the OS gave out may be taken again meanwhile
         port = free_port()
         config = folder / "nginx.conf"
         config.write_text(CONFIG.format(user=user, folder=folder, port=port,
+                                        log_format=documented_log_format(),
                                         location=location.rstrip("\n")))
         with open(folder / "stderr.log", "wb") as err:
             process = subprocess.Popen(
@@ -268,10 +286,14 @@ def receive(socket: ClientConnection) -> dict[str, Any]:
     return message
 
 
-def live(nginx: Nginx, path: str, address: str) -> ClientConnection:
-    """A WebSocket to ``path`` through nginx, connecting from ``address``."""
-    return connect(nginx.url.replace("http://", "ws://") + path, open_timeout=WAIT,
-                   source_address=(address, 0))
+def live(nginx: Nginx, path: str, address: str, token: str | None = None
+         ) -> ClientConnection:
+    """A WebSocket to ``path`` through nginx, connecting from ``address``, its
+    ``hello`` (with ``token``) sent."""
+    socket = connect(nginx.url.replace("http://", "ws://") + path, open_timeout=WAIT,
+                     source_address=(address, 0)).__enter__()  # closed by the caller's with
+    socket.send(json.dumps(protocol.hello(token)))
+    return socket
 
 
 def server_log_has(server: Server, line: str) -> bool:
@@ -295,14 +317,14 @@ def test_the_live_websockets_work_through_the_proxy(believing: Proxied) -> None:
         table = client.post("/api/tables", json={"ruleset_id": "eu-classic"},
                             headers={"Authorization": f"Bearer {token}"})
         assert table.status_code == 201, table.text
-    with live(believing.nginx, f"/api/me/live?token={token}", address) as socket:
+    with live(believing.nginx, "/api/me/live", address, token) as socket:
         first = {receive(socket)["type"] for _ in range(3)}
         assert first == {"invitations", "online", "friends"}
         socket.send(json.dumps({"type": "refresh"}))  # and back: the lists again
         assert {receive(socket)["type"] for _ in range(3)} == first
     table_id = table.json()["id"]
-    with live(believing.nginx, f"/api/tables/{table_id}/live?token={token}",
-              address) as socket:
+    with live(believing.nginx, f"/api/tables/{table_id}/live", address,
+              token) as socket:
         message = receive(socket)
         assert message["type"] == "table" and message["id"] == table_id
         assert message["seats"][0] == name
@@ -357,3 +379,24 @@ def test_serve_refuses_a_bad_list_of_proxies(tmp_path: Path, args: list[str],
                             text=True, timeout=60, env={**os.environ, **env})
     assert answer.returncode == 2 and named in answer.stderr, answer.stderr
     assert not database.exists()  # refused before anything started
+
+
+def test_the_documented_proxy_logs_no_token_and_no_code(believing: Proxied) -> None:
+    # a careless client puts both in its addresses (neither is taken by the
+    # server): nginx's access log, in the documented format, keeps neither
+    address = "127.0.0.8"
+    secret_token, secret_code = uuid.uuid4().hex, uuid.uuid4().hex[:8].upper()
+    with player(believing.nginx.url, address) as client:
+        answer = client.get(f"/api/tables/999999?code={secret_code}&token={secret_token}")
+        assert answer.status_code == 404
+    with live(believing.nginx, f"/api/me/live?token={secret_token}&code={secret_code}",
+              address) as socket:  # a hello without a token: refused
+        assert receive(socket)["kind"] == "signed-out"
+    written = believing.nginx.folder / "access.log"
+    deadline = time.monotonic() + WAIT
+    while "/api/me/live" not in (written.read_text() if written.exists() else ""):
+        assert time.monotonic() < deadline, "nginx wrote no line for the live connection"
+        time.sleep(0.05)  # polling interval of the wait above (bounded by its deadline)
+    log = written.read_text()
+    assert "GET /api/tables/999999 HTTP/1.1" in log
+    assert secret_token not in log and secret_code not in log

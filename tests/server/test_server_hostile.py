@@ -18,6 +18,8 @@ from test_server_tables import WAIT, auth, live, new_table, receive, until
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from blockyard import protocol
+
 HUGE = ("2147483648", "9223372036854775808", "99999999999999999999999", "0")
 
 
@@ -73,8 +75,9 @@ def test_a_live_table_id_that_is_not_a_number_is_refused_as_not_found(
     # the token is valid or not
     _, token = server.account("notanid")
     base = server.url.replace("http://", "ws://") + f"/api/tables/{bad}/live"
-    for url in (base, f"{base}?token={token}", f"{base}?token=not-a-token"):
-        with connect(url, open_timeout=WAIT) as socket:
+    for given in (None, token, "not-a-token"):
+        with connect(base, open_timeout=WAIT) as socket:
+            socket.send(json.dumps(protocol.hello(given)))
             refusal = receive(socket)
             assert (refusal["type"], refusal["kind"]) == ("refused", "not-found"), refusal
             assert "table_id: expected an id from 1 to 2147483647" in refusal["reason"]
@@ -106,8 +109,9 @@ def test_a_binary_frame_is_refused_as_malformed_and_the_connection_carries_on(
         refusal = until(socket, "refused")
         assert (refusal["kind"], refusal["reason"]) == (
             "malformed", "type: expected act, leave, rematch, presence or say")
-    url = server.url.replace("http://", "ws://") + f"/api/me/live?token={token}"
+    url = server.url.replace("http://", "ws://") + "/api/me/live"
     with connect(url, open_timeout=WAIT) as feed:
+        feed.send(json.dumps(protocol.hello(token)))
         feed.send(b"\xff")
         refusal = until(feed, "refused")
         assert refusal["kind"] == "malformed" and "binary" in refusal["reason"]

@@ -1,7 +1,8 @@
 """What `blockyard serve` writes to its log: a time, a level, a logger and a
 request id on every line, in text or JSON lines; its start-up (version, database
 without its password, the migrations, the processes, the address); one record and
-one traceback per failure, whose request id the JSON error carries."""
+one traceback per failure, whose request id the JSON error carries; never a
+session token or a table's code."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ import httpx
 import pytest
 import sqlalchemy as sa
 from fastapi import WebSocket
-from server_support import CHEAP_HASHING, free_port, start_server
+from server_support import CHEAP_HASHING, Server, free_port, start_server
 
 import blockyard
 from blockyard.server import db, logs
@@ -285,3 +286,44 @@ def test_a_live_connections_handshake_answer_carries_its_request_id(tmp_path: Pa
         with connect(address, open_timeout=30) as socket:  # none given: one made
             assert socket.response is not None
             assert re.fullmatch(r"[0-9a-f]{16}", socket.response.headers["X-Request-ID"])
+
+
+def test_a_session_leaves_no_token_and_no_table_code_in_the_log(server: Server) -> None:
+    # a player's whole session at a private table, a stranger holding its code,
+    # and an old client still putting both in the addresses (taken as nobody's)
+    from test_server_tables import auth, live, new_table, until
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    _, owner = server.account("lg")
+    _, friend = server.account("lg")
+    table = new_table(server, owner, private=True)
+    code = table["code"]
+    shown = server.client.get(f"/api/tables/{table['id']}", params={"code": code})
+    assert shown.status_code == 200 and "seed" in shown.json()
+    joined = server.client.post(f"/api/tables/{table['id']}/join", json={"code": code},
+                                headers=auth(friend))
+    assert joined.json() == {"seat": 1}
+    with live(server, table["id"], owner) as mine, \
+            live(server, table["id"], code=code) as watching:
+        until(mine, "table")
+        until(watching, "table")
+    base = server.url.replace("http://", "ws://")
+    for path in (f"/api/tables/{table['id']}/live?token={owner}&code={code}",
+                 f"/api/me/live?token={friend}"):
+        with connect(base + path, open_timeout=30) as old:
+            old.send(json.dumps({"type": "refresh"}))  # no hello: refused
+            with pytest.raises(ConnectionClosed):
+                for _ in range(10):
+                    old.recv(timeout=30)
+    for token in (owner, friend):
+        assert server.client.delete("/api/sessions", headers=auth(token)).status_code == 204
+    # the server wrote its lines for all of it (the last call's among them)
+    deadline = time.monotonic() + 30
+    while "DELETE /api/sessions" not in server.log.read_text(errors="replace"):
+        assert time.monotonic() < deadline, server.log.read_text()[-2000:]
+        time.sleep(0.05)  # polling interval of the wait above (bounded by its deadline)
+    written = server.log.read_text(errors="replace")
+    assert f"/api/tables/{table['id']}/live" in written
+    for secret in (owner, friend, code):
+        assert secret not in written, f"{secret[:4]}… is in the log"

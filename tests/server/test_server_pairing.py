@@ -18,6 +18,7 @@ from server_support import LocalServer, Server, engine_of, local_server
 from test_server_tables import WAIT, auth
 from websockets.sync.client import ClientConnection, connect
 
+from blockyard import protocol
 from blockyard.server import accounts, db, pairing, tablestore
 from blockyard.server.clock import FakeClock
 from blockyard.server.pairing import BASE_GAP, WIDEN_PER_SECOND, Waiting, allowed_gap, match
@@ -138,8 +139,10 @@ def local(database: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[LocalServe
 
 
 def feed(server: Server | LocalServer, token: str) -> ClientConnection:
-    url = server.url.replace("http://", "ws://") + f"/api/me/live?token={token}"
-    return connect(url, open_timeout=WAIT)
+    url = server.url.replace("http://", "ws://") + "/api/me/live"
+    socket = connect(url, open_timeout=WAIT).__enter__()  # closed by the caller's with
+    socket.send(json.dumps(protocol.hello(token)))
+    return socket
 
 
 def until_paired(socket: ClientConnection) -> dict[str, Any]:

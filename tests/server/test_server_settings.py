@@ -21,6 +21,7 @@ VARIABLES = {
     settings.HEADER_ENV: ("2", "header_seconds", 2.0),
     settings.BODY_ENV: ("30", "body_seconds", 30.0),
     settings.AWAY_ENV: ("20", "away_seconds", 20.0),
+    settings.HELLO_ENV: ("4", "hello_seconds", 4.0),
 }
 TIMING = {
     settings.IDLE_ENV: ("40", "idle_seconds", 40.0),
@@ -39,6 +40,7 @@ BAD = {
     settings.HEADER_ENV: ["0.5", "0"],
     settings.BODY_ENV: ["100000"],
     settings.AWAY_ENV: ["0.5", "later"],
+    settings.HELLO_ENV: ["0", "0.5", "soon"],
 }
 
 

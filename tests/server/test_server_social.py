@@ -22,13 +22,17 @@ from test_server_tables import WAIT, auth, live, new_table, receive, until
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from blockyard import protocol
 from blockyard.server import accounts, db, settings, social, sockets
 from blockyard.server.clock import FakeClock
 
 
 def me_live(server: Server, token: str) -> ClientConnection:
-    url = server.url.replace("http://", "ws://") + f"/api/me/live?token={token}"
-    return connect(url, open_timeout=WAIT)
+    """A player's own live channel, its ``hello`` (with ``token``) sent."""
+    url = server.url.replace("http://", "ws://") + "/api/me/live"
+    socket = connect(url, open_timeout=WAIT).__enter__()  # closed by the caller's with
+    socket.send(json.dumps(protocol.hello(token)))
+    return socket
 
 
 def online(server: Server, token: str) -> list[str]:
@@ -292,8 +296,7 @@ def test_me_live_with_the_database_away_is_closed_1013(
     with local_server(database, FakeClock(dt.datetime.now(dt.UTC))) as server:
         _, token = server.account("away")
         away["now"] = True
-        url = server.url.replace("http://", "ws://") + f"/api/me/live?token={token}"
-        with connect(url, open_timeout=WAIT) as feed, pytest.raises(ConnectionClosed):
+        with me_live(server, token) as feed, pytest.raises(ConnectionClosed):
             feed.recv(timeout=WAIT)
         assert feed.close_code == 1013 and feed.close_reason == sockets.DATABASE_AWAY
         away["now"] = False

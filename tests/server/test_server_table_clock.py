@@ -71,7 +71,8 @@ def until_any(socket: Any, kinds: tuple[str, ...]) -> dict[str, Any]:
 def test_the_falling_round_ends_on_the_servers_clock(local: LocalServer) -> None:
     table_id, seed, owner, other = duel(local, "sudoku-bloxx")
     with live(local, table_id, owner) as one, live(local, table_id, other) as two:
-        assert until(one, "clock")["elapsed"] == 0
+        # both connected (each greeted once its hello is read) before the clock moves
+        assert until(one, "clock")["elapsed"] == until(two, "clock")["elapsed"] == 0
         act(one, ["tick", 1_000_000])
         act(one, ["hard"])
         until(one, "move")

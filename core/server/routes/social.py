@@ -156,21 +156,28 @@ async def unmute(name: AccountName, account: SignedIn, server: ServerDep) -> Res
     return Response(status_code=204)
 
 async def me_live(socket: WebSocket) -> None:
-    """A player's own live channel: their invitations and the players online,
+    """A player's own live channel: the client's ``hello`` first (its token), then
+    their invitations and the players online,
     pushed as they change; ``refresh`` asks for both again. (A plain Starlette
     route, as a table's live channel: :func:`.tables.live`.)"""
     server, hub, players = server_of(socket), hub_of(socket), social_of(socket)
-    token = socket.query_params.get("token")
+    await socket.accept()
+    try:  # the token comes in the first message, never in the address
+        hello = await hub.hellos.read(socket)
+    except GONE:
+        return
+    if hello is None:  # closed: nothing in time, or not a hello
+        return
+    token = hello.token
+    del hello
     try:
         account = await run_in_threadpool(accounts.account_for, server.engine, token)
     except sa.exc.SQLAlchemyError as exc:  # the database away: no one's fault here
         hub.outages.failed(server.clock.now())
         log.warning("a player's live connection refused, the database is away (%s)",
                     type(exc).__name__)
-        await socket.accept()
         await socket.close(1013, DATABASE_AWAY)
         return
-    await socket.accept()
     if account is None:
         await socket.send_json(protocol.refused("sign in first: the token is not valid",
                                                 "signed-out"))

@@ -50,6 +50,12 @@ from ..web import (
 
 router = APIRouter()
 
+SESSION_CHECKED = ("leave", "rematch", "say")
+"""The requests of a table's channel whose sender's session is read from the
+database before they are taken (an ``act``'s is checked where it is stored): a
+token signed out on another process, its announcement not yet here, changes
+nothing. (``presence`` only says whether a window is in the background.)"""
+
 
 def table_id_checked(table_id: RowIdText) -> int:
     """The path's ``table_id`` when it can be a stored table's (``422`` otherwise,
@@ -222,15 +228,23 @@ async def join_table(table_id: TableId, request: Request, account: SignedIn,
 
 
 async def live(socket: WebSocket) -> None:
-    """A table's live channel: the table and its moves as they are made, who is
-    there and the quick phrases; a player's ``act``, ``leave``, ``rematch``,
-    ``presence`` and ``say``. (A plain Starlette route: what
+    """A table's live channel: the client's ``hello`` first (its token, none for a
+    spectator, and a private table's code), then the table and its moves as
+    they are made, who is there and the quick phrases; a player's ``act``,
+    ``leave``, ``rematch``, ``presence`` and ``say``. (A plain Starlette route: what
     it needs is the process's own state, and FastAPI's dependency machinery would
     cost every open connection about 7 kB for nothing.)"""
     table_text = str(socket.path_params["table_id"])
     server, hub = server_of(socket), hub_of(socket)
-    token = socket.query_params.get("token")
-    code = socket.query_params.get("code")
+    await socket.accept()
+    try:  # the credentials come in the first message, never in the address
+        hello = await hub.hellos.read(socket)
+    except GONE:
+        return
+    if hello is None:  # closed: nothing in time, or not a hello
+        return
+    token, code = hello.token, hello.code
+    del hello
     account = None
     try:
         if token:
@@ -241,10 +255,8 @@ async def live(socket: WebSocket) -> None:
         hub.outages.failed(server.clock.now())  # and no one's away time counts
         log.warning("table %s: a live connection refused, the database is away (%s)",
                     table_text[:40], type(exc).__name__)
-        await socket.accept()
         await socket.close(1013, DATABASE_AWAY)
         return
-    await socket.accept()
     # any id no table can have, a number or not, is answered as one out of range
     problem = path_id_problem(table_text, "table_id")
     if problem is not None:
@@ -317,6 +329,8 @@ async def live(socket: WebSocket) -> None:
                 watcher.post(request.message())
             elif request["type"] == "act":
                 await hub.act(watcher, table_id, request["action"])
+            elif request["type"] in SESSION_CHECKED and not await hub.signed_in(watcher):
+                break  # signed out (on any process): closed, 4401
             elif request["type"] == "leave":
                 await hub.leave(watcher, table_id)
                 break
