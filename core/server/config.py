@@ -27,6 +27,7 @@ from .settings import (
     CONNECTIONS_ENV,
     FORWARDED_ENV,
     HEADER_ENV,
+    HELLO_ENV,
     LIMITS,
     LIMITS_ENV,
     PRESENCE_ENV,
@@ -78,6 +79,7 @@ KEYS: tuple[Key, ...] = (
     Key("clock_tolerance", float, env=CLOCK_ENV),
     Key("header_seconds", float, env=HEADER_ENV),
     Key("body_seconds", float, env=BODY_ENV),
+    Key("hello_seconds", float, env=HELLO_ENV),
 )
 """Every key, in the order ``docs/online.md`` lists them."""
 

@@ -39,6 +39,7 @@ away_seconds = 20
 clock_tolerance = 4.5
 header_seconds = 8
 body_seconds = 30
+hello_seconds = 12
 
 [limits]
 create = 1000
