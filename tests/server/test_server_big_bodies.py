@@ -1,5 +1,5 @@
-"""Submissions are fair under big bodies (API.md "What the referee accepts"): a
-normal ``POST /api/games`` sent while four 490,000-entry logs wait to be checked
+"""Submissions are fair under big bodies (docs/online.md, "Nobody crowds the
+others out"): a normal ``POST /api/games`` sent while four 490,000-entry logs wait to be checked
 is answered as if it were alone, the long ones refused (422, by their length,
 before anything is replayed) in a lane of their own; a body over the limit is
 refused from its ``Content-Length`` before it is read, and a streamed one cut

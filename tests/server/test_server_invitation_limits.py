@@ -1,5 +1,5 @@
-"""Strangers cannot fill a player's invitations (API.md "What the referee
-accepts"): the pending invitations are bounded per inviter
+"""Strangers cannot fill a player's invitations (docs/online.md, "Nobody crowds
+the others out"): the pending invitations are bounded per inviter
 (``BLOCKYARD_SERVER_PENDING_INVITES``, 32 by default) as well as per invited
 player, and the 50 a player may hold from players they do not follow never
 crowd out one from a player they follow. Scripted from outside as a flood of

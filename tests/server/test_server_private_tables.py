@@ -1,5 +1,5 @@
-"""A private table is private (API.md "What the referee accepts"): its seats'
-names, scores and rounds are shown only to its seats, its invited players and
+"""A private table is private (docs/online.md, "Nobody crowds the others out"):
+its seats' names, scores and rounds are shown only to its seats, its invited players and
 whoever holds its code. Walked from outside as a stranger would: table ids are
 sequential, so every id around it is asked, without a token and with a
 stranger's; the lobby and the players' public pages are read too. On SQLite and

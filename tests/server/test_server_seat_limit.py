@@ -1,5 +1,5 @@
-"""One account cannot crowd the others out (API.md "What the referee accepts"):
-it holds at most 3 seats at tables that are waiting or playing, the seats of
+"""One account cannot crowd the others out (docs/online.md, "Nobody crowds the
+others out"): it holds at most 3 seats at tables that are waiting or playing, the seats of
 tables it opened and Play now's table included; a fourth ``POST /api/tables``
 or join is refused 429 with a sentence saying why, the table left as it was.
 Scripted from outside as a spammer would (the lobby flood and the seat flood),
