@@ -562,9 +562,17 @@ def rematch(engine: Engine, table: Table, date: str | None, seat: int | None = N
     in the transaction that deals (holding the table), so a leave at the same
     moment never leaves a playing table with a free seat; nothing is done when the
     table has moved on from ``table``'s round or is not finished. A round that
-    starts at once starts at ``moment`` (now unless told)."""
+    starts at once starts at ``moment`` (now unless told). Asking for it takes a
+    seat again: ``TableError`` 429 when ``seat``'s player holds
+    :data:`MAX_SEATS_HELD` seats at other tables that are waiting or playing
+    (:func:`check_seats_held`, in the same transaction), nothing done."""
     with engine.begin() as conn:
         lock_table(conn, table.id)
+        asker = table.player_ids[seat] if seat is not None else None
+        if asker is not None and conn.execute(
+                sa.select(db.tables.c.status).where(db.tables.c.id == table.id)
+        ).scalar() == "finished":
+            check_seats_held(conn, asker)
         held = conn.execute(sa.select(sa.func.count()).select_from(db.table_seats)
                             .where(db.table_seats.c.table_id == table.id)).scalar_one()
         full = int(held) == table.seats

@@ -188,3 +188,21 @@ def test_play_nows_table_counts(engine: sa.Engine) -> None:
     with pytest.raises(TableError) as refused:
         tablestore.create_table(engine, ann, "eu-classic", 2, False, [], None)
     assert refused.value.status == 429
+
+
+def test_asking_for_a_rematch_takes_a_seat_again(engine: sa.Engine) -> None:
+    ann, ben = players(engine, 2)
+    table = tablestore.create_table(engine, ann, "eu-classic", 2, False, [], None)
+    table = tablestore.join_table(engine, table.id, ben, None)
+    assert tablestore.finish_round(engine, table, [3, 1], 0)
+    finished = tablestore.load_table(engine, table.id)
+    for _ in range(MAX_SEATS_HELD):  # the finished table's seat does not count
+        tablestore.create_table(engine, ann, "eu-classic", 2, False, [], None)
+    with pytest.raises(TableError) as refused:
+        tablestore.rematch(engine, finished, None, seat=0)
+    assert refused.value.status == 429 and "3" in str(refused.value)
+    assert tablestore.load_table(engine, table.id).status == "finished"  # nothing done
+    assert held(engine, ann) == MAX_SEATS_HELD
+    # ben, who holds no other seat, may ask for it
+    again = tablestore.rematch(engine, finished, None, seat=1)
+    assert again.status == "playing" and again.round == finished.round + 1
