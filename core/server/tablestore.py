@@ -222,7 +222,8 @@ def lock_account(conn: Connection, account_id: int) -> None:
     row, which takes the database's one write lock before anything is read."""
     a = db.accounts
     if conn.dialect.name == "sqlite":
-        conn.execute(sa.update(a).where(a.c.id == account_id).values(id=a.c.id))
+        # a column no key or index holds, written as it is: the write lock, nothing else
+        conn.execute(sa.update(a).where(a.c.id == account_id).values(created=a.c.created))
         return
     conn.execute(sa.select(a.c.id).where(a.c.id == account_id)
                  .with_for_update(key_share=True)).first()
