@@ -106,6 +106,9 @@ BAD_PASSWORD = "bad-password"
 """Creating an account: the password breaks :mod:`blockyard.accountrules`."""
 RATE_LIMITED = "rate-limited"
 """Too many such calls in a short time (HTTP 429): try again in a minute."""
+SEATS_HELD = "seats-held"
+"""Opening or joining a table (HTTP 429) while this player sits at as many
+tables that are waiting or playing as one player may: finish or leave one."""
 TABLE_FULL = "table-full"
 """Joining a table whose seats are all taken (HTTP 409)."""
 PRIVATE_TABLE = "private-table"
@@ -141,7 +144,8 @@ RESTARTING = "restarting"
 """The server closed the live connection as it stopped or restarted (close code
 :data:`SERVICE_RESTART`): connecting again."""
 ERROR_KINDS = (RESTARTING, UNREACHABLE, TIMEOUT, NOT_BLOCKYARD, TOO_OLD, WRONG_LOGIN, SIGNED_OUT,
-               NAME_TAKEN, BAD_NAME, BAD_PASSWORD, RATE_LIMITED, TABLE_FULL, PRIVATE_TABLE,
+               NAME_TAKEN, BAD_NAME, BAD_PASSWORD, RATE_LIMITED, SEATS_HELD, TABLE_FULL,
+               PRIVATE_TABLE,
                WRONG_CODE, NOT_FOUND, NOT_SERVED, GAME_REFUSED, SUBMITTED_ALREADY,
                SERVER_ERROR, REFUSED, BAD_ADDRESS, PLUGIN_DIFFERS, RULES_DIFFER)
 """Every :attr:`OnlineError.kind`: what went wrong, for a window to say in the
@@ -187,8 +191,9 @@ def error_kind(status: int | None, message: str = "",
         return TOO_OLD  # the framework's answer to a call the server does not have
     if status == 404:
         return NOT_FOUND
-    if status == 429:
-        return RATE_LIMITED
+    if status == 429:  # the seats' limit says so in its sentence (docs/online.md)
+        return SEATS_HELD if message.strip().lower().startswith("you hold a seat") \
+            else RATE_LIMITED
     if status >= 500:
         return SERVER_ERROR
     return REFUSED
@@ -716,8 +721,11 @@ class Client:
         return out
 
     def table(self, table_id: int) -> dict[str, Any]:
-        """One table with its finished rounds' results (``GET /api/tables/{id}``)."""
-        data = self._call("GET", f"/api/tables/{int(table_id)}", "fetching the table")
+        """One table with its finished rounds' results (``GET /api/tables/{id}``;
+        signed in, with this player's token: a private table is shown only to its
+        seats and invited players, to others it is no table)."""
+        data = self._call("GET", f"/api/tables/{int(table_id)}", "fetching the table",
+                          auth=bool(self.token))
         if not isinstance(data, dict):
             raise OnlineError("fetching the table: the answer is not a table",
                               kind=NOT_BLOCKYARD)
@@ -728,7 +736,9 @@ class Client:
         """Open a table; the creator holds seat 0 (``rated``: its results change
         the seats' ratings; a friendly table's do not). First this installation's
         plugins and rules of ``ruleset_id`` are compared with the server's
-        (:meth:`check_rules`)."""
+        (:meth:`check_rules`). Refused with an :class:`OnlineError` of kind
+        :data:`SEATS_HELD` when this player sits at as many tables that are
+        waiting or playing as one player may."""
         what = "opening the table"
         self.check_rules(ruleset_id, what)
         body: dict[str, Any] = {"ruleset_id": ruleset_id, "seats": seats,
@@ -748,8 +758,10 @@ class Client:
              ruleset_id: str | None = None) -> int:
         """Take a seat at a table (``code``: a private table's); the seat's number.
         Refused with an :class:`OnlineError` of kind :data:`TABLE_FULL` when no
-        seat is free, and, when a ``code`` is given, :data:`WRONG_CODE` when no
-        table has it (the table is not there, or the code is not its own). First
+        seat is free, :data:`SEATS_HELD` when this player sits at as many tables
+        that are waiting or playing as one player may, and, when a ``code`` is
+        given, :data:`WRONG_CODE` when no table has it (the table is not there,
+        or the code is not its own). First
         this installation's plugins and rules of the table's ruleset
         (``ruleset_id``, else asked of the server) are compared with the
         server's (:meth:`check_rules`)."""

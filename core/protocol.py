@@ -65,10 +65,12 @@ WINDOW_STATES = ("away", "active")
 """What a client's ``presence`` message may say of its window."""
 
 REFUSAL_KINDS = ("spectator", "not-now", "game-over", "illegal", "clock", "conflict",
-                 "signed-out", "not-found", "private", "too-many", "malformed")
+                 "signed-out", "not-found", "private", "too-many", "seats-held",
+                 "malformed")
 """What a ``refused`` message's ``kind`` may be (its ``reason`` says it in English)."""
 RefusalKind = Literal["spectator", "not-now", "game-over", "illegal", "clock", "conflict",
-                      "signed-out", "not-found", "private", "too-many", "malformed"]
+                      "signed-out", "not-found", "private", "too-many", "seats-held",
+                      "malformed"]
 
 TABLE_REQUESTS = ("act", "leave", "rematch", "presence", "say")
 """The types a client sends on a table's channel."""

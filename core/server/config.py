@@ -30,6 +30,7 @@ from .settings import (
     HELLO_ENV,
     LIMITS,
     LIMITS_ENV,
+    PENDING_INVITES_ENV,
     PRESENCE_ENV,
     VERIFIERS_ENV,
 )
@@ -80,6 +81,7 @@ KEYS: tuple[Key, ...] = (
     Key("header_seconds", float, env=HEADER_ENV),
     Key("body_seconds", float, env=BODY_ENV),
     Key("hello_seconds", float, env=HELLO_ENV),
+    Key("pending_invites", int, env=PENDING_INVITES_ENV),
 )
 """Every key, in the order ``docs/online.md`` lists them."""
 

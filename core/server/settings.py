@@ -14,6 +14,7 @@ variable                               what it sets
 ``BLOCKYARD_SERVER_VERIFIERS``         verifying processes per server process
 ``BLOCKYARD_SERVER_DB_CONNECTIONS``    PostgreSQL connections per server process
 ``BLOCKYARD_SERVER_LIMITS``            rate limits, ``name=count,…`` per minute
+``BLOCKYARD_SERVER_PENDING_INVITES``   pending invitations one player may send
 ``BLOCKYARD_SERVER_PRESENCE_SECONDS``  how long a player counts as online
 ``BLOCKYARD_SERVER_IDLE_SECONDS``      a seat with no action this long is ended
 ``BLOCKYARD_SERVER_ABANDON_SECONDS``   a seat with no connection this long is ended
@@ -64,6 +65,12 @@ and per address, live messages per account (an address when not signed in) on ea
 channel, across reconnects (over it the connection is closed), quick phrases per
 account (over it a phrase is refused, kind ``too-many``), entries into Play now's
 pool per account (``POST /api/pairing``; over it 429)."""
+PENDING_INVITES_ENV = "BLOCKYARD_SERVER_PENDING_INVITES"
+PENDING_INVITES = 32
+"""The pending invitations one player may have sent (unanswered, their tables
+waiting; every invited name counts): one table's whole list
+(:data:`~blockyard.server.tablestore.MAX_INVITES`), so that a few strangers
+cannot fill the invitation lists of many players."""
 PRESENCE_ENV = "BLOCKYARD_SERVER_PRESENCE_SECONDS"
 PRESENCE_SECONDS = 60.0
 """A player is online this long after their last authenticated call or live
@@ -106,6 +113,8 @@ class Settings:
     """The database pool's connections at most (PostgreSQL; :data:`CONNECTIONS_ENV`)."""
     limits: Mapping[str, int] = field(default_factory=lambda: dict(LIMITS))
     """Counts per minute, by the names of :data:`LIMITS`."""
+    pending_invites: int = PENDING_INVITES
+    """Pending invitations one player may have sent (:data:`PENDING_INVITES_ENV`)."""
     presence_seconds: float = PRESENCE_SECONDS
     away_seconds: float = AWAY_SECONDS
     """No input this long: a connected seat is shown away (:data:`AWAY_ENV`)."""
@@ -137,6 +146,7 @@ class Settings:
             verifiers=_count(env, VERIFIERS_ENV),
             connections=_count(env, CONNECTIONS_ENV) or POOL_SIZE,
             limits=limits(env),
+            pending_invites=_count(env, PENDING_INVITES_ENV) or PENDING_INVITES,
             presence_seconds=presence,
             away_seconds=seconds(env, AWAY_ENV, AWAY_SECONDS, MIN_AWAY_SECONDS),
             timing=Timing(idle_seconds=seconds(env, IDLE_ENV, IDLE_SECONDS),

@@ -20,9 +20,13 @@ the player holds no seat there. Accepting takes a seat (as
 ``POST /api/tables/{id}/join``, which an invitation admits to a private
 table); declining takes it off the list. Floods are bounded in the database
 (so across processes): at most :data:`MAX_PENDING_FROM_ONE` pending invitations
-from one player to another, :data:`MAX_PENDING` pending per invited player,
-and :data:`INVITES_PER_MINUTE` invitations sent per player per minute; over
-them ``POST /api/tables`` answers ``429`` and opens no table.
+from one player to another, :data:`MAX_PENDING` pending per invited player from
+players they do not follow (an invitation from a player they follow is never
+refused for a list that strangers filled), the pending invitations one player
+has sent (:data:`~blockyard.server.settings.PENDING_INVITES`,
+``BLOCKYARD_SERVER_PENDING_INVITES``), and :data:`INVITES_PER_MINUTE`
+invitations sent per player per minute; over them ``POST /api/tables`` answers
+``429`` and opens no table.
 
 **Pushed.** ``/api/me/live`` (its first message ``{"type": "hello", "token":
 TOKEN}``) sends ``{"type": "invitations",
@@ -60,6 +64,7 @@ from . import db, friends, pairing, tablestore
 from .accounts import Account, now
 from .clock import Clock, SystemClock
 from .room import Feed
+from .settings import PENDING_INVITES
 from .tablestore import TableError
 
 if TYPE_CHECKING:
@@ -71,7 +76,10 @@ INVITE_HOURS = tablestore.INVITE_HOURS
 MAX_PENDING_FROM_ONE = 3
 """Pending invitations one player may have from one other player."""
 MAX_PENDING = 50
-"""Pending invitations one player may hold (from everyone)."""
+"""Pending invitations one player may hold from players they do not follow."""
+MAX_LISTED_INVITATIONS = 2 * MAX_PENDING
+"""The most pending invitations ``GET /api/me/invitations`` lists (strangers'
+fill at most half of it)."""
 INVITES_PER_MINUTE = 60
 """Invitations one player may send in a minute (every name counts)."""
 MAX_ONLINE = 200
@@ -170,7 +178,7 @@ def pending_invitations(engine: Engine, account_id: int,
                                                             tables.c.creator_id))
             .where(invites.c.account_id == account_id, *_pending(moment))
             .order_by(invites.c.created.desc(), invites.c.table_id.desc())
-            .limit(MAX_PENDING)).all()
+            .limit(MAX_LISTED_INVITATIONS)).all()
         seats = _seats(conn, [int(r.table_id) for r in rows])
     return [{"table": int(r.table_id), "ruleset_id": str(r.ruleset_id), "from": str(r.name),
              "seats": seats.get(int(r.table_id), []), "private": bool(r.private),
@@ -203,11 +211,14 @@ def _iso(moment: _dt.datetime | None) -> str | None:
 
 
 def check_invites(engine: Engine, inviter: Account, names: list[str],
-                  moment: _dt.datetime | None = None) -> list[int]:
+                  moment: _dt.datetime | None = None, *,
+                  most_sent: int = PENDING_INVITES) -> list[int]:
     """The account ids of ``names`` that ``inviter`` may invite now (themselves
     left out). :class:`InviteRefused`: ``422`` for a name with no account,
-    ``429`` over :data:`INVITES_PER_MINUTE`, :data:`MAX_PENDING_FROM_ONE` or
-    :data:`MAX_PENDING`."""
+    ``429`` over :data:`INVITES_PER_MINUTE`, over ``most_sent`` pending
+    invitations sent by ``inviter`` (these ones included), over
+    :data:`MAX_PENDING_FROM_ONE`, or over :data:`MAX_PENDING` for a player who
+    does not follow ``inviter``."""
     if not names:
         return []
     moment = moment or now()
@@ -231,22 +242,37 @@ def check_invites(engine: Engine, inviter: Account, names: list[str],
         if int(sent) + len(targets) > INVITES_PER_MINUTE:
             raise InviteRefused(429, f"invite: at most {INVITES_PER_MINUTE} invitations a "
                                      "minute; try again in a minute")
+        out = conn.execute(sa.select(sa.func.count()).select_from(invites)
+                           .join(db.tables, db.tables.c.id == invites.c.table_id)
+                           .where(invites.c.inviter_id == inviter.id, *_pending(moment))
+                           ).scalar_one()
+        if int(out) + len(targets) > most_sent:
+            raise InviteRefused(429, f"invite: you have {int(out)} pending invitations "
+                                     f"and may have {most_sent} at most; wait for answers "
+                                     "or for your tables to start")
         pending = (sa.select(invites.c.account_id, invites.c.inviter_id,
                              sa.func.count().label("n"))
                    .join(db.tables, db.tables.c.id == invites.c.table_id)
                    .where(invites.c.account_id.in_(list(targets)), *_pending(moment))
                    .group_by(invites.c.account_id, invites.c.inviter_id))
-        total: dict[int, int] = {}
+        follows = db.follows
+        followed = {(int(row.account_id), int(row.followed_id)) for row in conn.execute(
+            sa.select(follows.c.account_id, follows.c.followed_id)
+            .where(follows.c.account_id.in_(list(targets))))}
+        from_strangers: dict[int, int] = {}
         from_me: dict[int, int] = {}
         for row in conn.execute(pending):
-            total[int(row.account_id)] = total.get(int(row.account_id), 0) + int(row.n)
-            if row.inviter_id == inviter.id:
-                from_me[int(row.account_id)] = int(row.n)
+            invited, by = int(row.account_id), row.inviter_id
+            if by is None or (invited, int(by)) not in followed:
+                from_strangers[invited] = from_strangers.get(invited, 0) + int(row.n)
+            if by == inviter.id:
+                from_me[invited] = int(row.n)
     for account_id, name in targets.items():
         if from_me.get(account_id, 0) >= MAX_PENDING_FROM_ONE:
             raise InviteRefused(429, f"invite: {name} has {MAX_PENDING_FROM_ONE} pending "
                                      "invitations from you already; wait for an answer")
-        if total.get(account_id, 0) >= MAX_PENDING:
+        if (account_id, inviter.id) not in followed \
+                and from_strangers.get(account_id, 0) >= MAX_PENDING:
             raise InviteRefused(429, f"invite: {name} has {MAX_PENDING} pending "
                                      "invitations already")
     return sorted(targets)

@@ -701,9 +701,13 @@ class Hub:
             if problem is not None:
                 watcher.post(problem.message())
                 return
-            await run_in_threadpool(tablestore.rematch, self.server.engine, table,
-                                    self.deal_date(table.ruleset_id), seat,
-                                    self.clock.now())
+            try:
+                await run_in_threadpool(tablestore.rematch, self.server.engine, table,
+                                        self.deal_date(table.ruleset_id), seat,
+                                        self.clock.now())
+            except TableError as exc:  # the asker holds the most seats one may
+                watcher.post(refused(str(exc), "seats-held"))
+                return
             self.referees.pop(table_id, None)
             self.tables.pop(table_id, None)
             if seat is not None:  # asking is the player's input: present in the new round

@@ -42,6 +42,10 @@ PAIR_ROUNDS = 3
 :data:`PAIR_HOURS` hours (the server's clock); later ones are friendly."""
 PAIR_HOURS = 24
 """The window in which :data:`PAIR_ROUNDS` is counted."""
+MAX_SEATS_HELD = 3
+"""The most seats one account holds at tables that are waiting or playing (the
+seats of tables it created and of Play now's tables included): one more table
+or join is refused (``429``), so that nobody crowds the others out."""
 
 
 class TableError(Exception):
@@ -128,6 +132,12 @@ class Table:
         return [None if r is None else r.shown() for r in self.ratings]
 
 
+def no_table(table_id: int) -> str:
+    """The answer's sentence for a table id that names no table (also a private
+    table's, to whom may not watch it: the same words, so they say nothing)."""
+    return f"no table {table_id}"
+
+
 def new_code() -> str:
     """A table's random code (8 letters and digits, none of them look-alikes)."""
     return "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
@@ -149,8 +159,12 @@ def create_table(engine: Engine, creator: Account, ruleset_id: str, seats: int,
                  private: bool, invite: list[str], date: str | None,
                  rated: bool = False) -> Table:
     """A new table; the creator holds seat 0 (``TableError`` 422 for an invited
-    name with no account). ``rated``: its results change the seats' ratings."""
+    name with no account, 429 when the creator holds :data:`MAX_SEATS_HELD` seats
+    already: counted in the transaction that opens the table, holding the
+    creator's account, so two at once cannot both pass). ``rated``: its results
+    change the seats' ratings."""
     with engine.begin() as conn:
+        check_seats_held(conn, creator.id)  # first: on SQLite it takes the write lock
         found = _account_ids(conn, invite) if invite else {}
         missing = [name for name in invite if name.lower() not in found]
         if missing:
@@ -175,7 +189,7 @@ def create_table(engine: Engine, creator: Account, ruleset_id: str, seats: int,
 def _load(conn: Connection, table_id: int) -> Table:
     row = conn.execute(sa.select(db.tables).where(db.tables.c.id == table_id)).first()
     if row is None:
-        raise TableError(404, f"no table {table_id}")
+        raise TableError(404, no_table(table_id))
     rated_in = db.ratings
     seated = conn.execute(
         sa.select(db.table_seats.c.seat, db.table_seats.c.account_id, db.accounts.c.name,
@@ -276,6 +290,43 @@ def _utc(moment: _dt.datetime | None) -> _dt.datetime | None:
     return moment
 
 
+def lock_account(conn: Connection, account_id: int) -> None:
+    """Hold the account's row until the end of ``conn``'s transaction, so that two
+    transactions counting its seats (:func:`check_seats_held`, of any process) run
+    one after the other: ``SELECT … FOR NO KEY UPDATE`` on PostgreSQL (rows
+    referring to the account are still added meanwhile); on SQLite a write of the
+    row, which takes the database's one write lock before anything is read."""
+    a = db.accounts
+    if conn.dialect.name == "sqlite":
+        # a column no key or index holds, written as it is: the write lock, nothing else
+        conn.execute(sa.update(a).where(a.c.id == account_id).values(created=a.c.created))
+        return
+    conn.execute(sa.select(a.c.id).where(a.c.id == account_id)
+                 .with_for_update(key_share=True)).first()
+
+
+def seats_held(conn: Connection, account_id: int) -> int:
+    """How many seats the account holds at tables that are waiting or playing."""
+    s, t = db.table_seats, db.tables
+    return int(conn.execute(sa.select(sa.func.count()).select_from(s)
+                            .join(t, t.c.id == s.c.table_id)
+                            .where(s.c.account_id == account_id,
+                                   t.c.status.in_(("waiting", "playing")))).scalar_one())
+
+
+def check_seats_held(conn: Connection, account_id: int) -> None:
+    """``TableError`` 429 when the account holds :data:`MAX_SEATS_HELD` seats at
+    tables that are waiting or playing; decided holding the account's row
+    (:func:`lock_account`) until the end of ``conn``'s transaction, in which the
+    caller then takes the seat."""
+    lock_account(conn, account_id)
+    held = seats_held(conn, account_id)
+    if held >= MAX_SEATS_HELD:
+        raise TableError(429, f"you hold a seat at {held} tables that are waiting or "
+                              f"playing, the most one player may hold "
+                              f"({MAX_SEATS_HELD}); finish or leave one first")
+
+
 def load_table(engine: Engine, table_id: int) -> Table:
     """The table (``TableError`` 404 when there is none)."""
     with engine.connect() as conn:
@@ -321,14 +372,16 @@ def join_table(engine: Engine, table_id: int, account: Account, code: str | None
                moment: _dt.datetime | None = None) -> Table:
     """Take the lowest free seat (or keep the one held): 403 for a private table
     without invitation or code, 409 when full or no longer waiting (a closed or
-    finished table says so), 404 for no table. The table starts when full. One
-    transaction holding the table (:func:`lock_table`): the seat is taken only
-    while the table is waiting, and it starts playing only when every seat is
-    taken, counted in that transaction (its round starting at ``moment``: now
+    finished table says so), 404 for no table, 429 when the account holds
+    :data:`MAX_SEATS_HELD` seats at other tables that are waiting or playing
+    (counted holding the account, :func:`check_seats_held`). The table starts
+    when full. One transaction holding the table (:func:`lock_table`): the seat
+    is taken only while the table is waiting, and it starts playing only when
+    every seat is taken, counted in that transaction (its round starting at ``moment``: now
     unless told, as the server's clock says)."""
     with engine.begin() as conn:
         if not lock_table(conn, table_id):
-            raise TableError(404, f"no table {table_id}")
+            raise TableError(404, no_table(table_id))
         table = _load(conn, table_id)
         if table.seat_of(account) is not None:
             return table
@@ -344,6 +397,7 @@ def join_table(engine: Engine, table_id: int, account: Account, code: str | None
         free = [n for n, holder in enumerate(table.player_ids) if holder is None]
         if not free or table.status != "waiting":
             raise TableError(409, "this table is full")
+        check_seats_held(conn, account.id)
         conn.execute(sa.insert(db.table_seats).values(
             table_id=table_id, seat=free[0], account_id=account.id))
         held = conn.execute(sa.select(sa.func.count()).select_from(db.table_seats)
@@ -389,7 +443,7 @@ def leave_table(engine: Engine, table_id: int, account: Account, date: str | Non
     the seat keeps it: the caller ends the seat's game (the ``end`` action)."""
     with engine.begin() as conn:
         if not lock_table(conn, table_id):
-            raise TableError(404, f"no table {table_id}")
+            raise TableError(404, no_table(table_id))
         table = _load(conn, table_id)
         seat = table.seat_of(account)
         if seat is None:
@@ -595,10 +649,11 @@ def results(engine: Engine, table_id: int) -> list[dict[str, Any]]:
 
 
 def account_results(engine: Engine, name: str, limit: int) -> list[dict[str, Any]] | None:
-    """The finished rounds an account played, newest first (``None``: no such
-    account): each ``{"table_id", "round", "ruleset_id", "date", "seats",
-    "scores", "winner", "seat"}`` with ``date`` when the round finished (UTC,
-    ISO 8601) and ``seat`` the account's own."""
+    """The finished rounds an account played at public tables, newest first
+    (``None``: no such account; a private table's rounds are shown only to whom
+    may watch it, never on a player's public page): each ``{"table_id", "round",
+    "ruleset_id", "date", "seats", "scores", "winner", "seat"}`` with ``date``
+    when the round finished (UTC, ISO 8601) and ``seat`` the account's own."""
     a, rs, r, t = db.accounts, db.table_result_seats, db.table_results, db.tables
     with engine.connect() as conn:
         account = conn.execute(sa.select(a.c.id).where(a.c.name_key == name.lower())).first()
@@ -609,7 +664,7 @@ def account_results(engine: Engine, name: str, limit: int) -> list[dict[str, Any
                       t.c.ruleset_id)
             .join(r, sa.and_(r.c.table_id == rs.c.table_id, r.c.round == rs.c.round))
             .join(t, t.c.id == rs.c.table_id)
-            .where(rs.c.account_id == account.id)
+            .where(rs.c.account_id == account.id, t.c.private.is_(False))
             .order_by(r.c.created.desc(), rs.c.table_id.desc(), rs.c.round.desc())
             .limit(limit)).all()
     found = []
@@ -639,9 +694,17 @@ def rematch(engine: Engine, table: Table, date: str | None, seat: int | None = N
     in the transaction that deals (holding the table), so a leave at the same
     moment never leaves a playing table with a free seat; nothing is done when the
     table has moved on from ``table``'s round or is not finished. A round that
-    starts at once starts at ``moment`` (now unless told)."""
+    starts at once starts at ``moment`` (now unless told). Asking for it takes a
+    seat again: ``TableError`` 429 when ``seat``'s player holds
+    :data:`MAX_SEATS_HELD` seats at other tables that are waiting or playing
+    (:func:`check_seats_held`, in the same transaction), nothing done."""
     with engine.begin() as conn:
         lock_table(conn, table.id)
+        asker = table.player_ids[seat] if seat is not None else None
+        if asker is not None and conn.execute(
+                sa.select(db.tables.c.status).where(db.tables.c.id == table.id)
+        ).scalar() == "finished":
+            check_seats_held(conn, asker)
         held = conn.execute(sa.select(sa.func.count()).select_from(db.table_seats)
                             .where(db.table_seats.c.table_id == table.id)).scalar_one()
         full = int(held) == table.seats

@@ -22,6 +22,13 @@ Only what the replay gives is kept: the stored replay is written anew from the
 rebuilt game, in the canonical form whose digest is the game's identity
 (:func:`blockyard.gamecheck.game_identity`, the duplicate check's key).
 
+Big bodies wait only for big bodies: a body over :data:`BIG_BODY` bytes (a
+log of tens of thousands of entries; a real game's is a few kilobytes) is
+parsed and verified in a lane of its own, one process running at a lower
+scheduling priority (``nice``), so that a flood of long logs (each taking a
+second or more only to parse) never holds the pool a normal submission is
+verified in, nor the CPU it needs; that one is answered as if alone.
+
 The pool (pebble's :class:`~pebble.ProcessPool`): each verification has its own
 budget of :data:`VERIFY_SECONDS`, counted from when a verifying process starts
 it (never the time it waited in the queue); one over budget is refused alone and
@@ -74,6 +81,15 @@ from . import metrics
 
 HOOK_SECONDS = 2.0
 """The hook watchdog's limit in the server process (the live tables' games)."""
+BIG_BODY = 1 << 20
+"""A submitted body longer than this (bytes) is verified in the big bodies' own
+lane (:class:`Verifier`): a real game's replay is a few kilobytes, its largest
+verifiable log (200,000 actions) a few megabytes."""
+BIG_LANE_PROCESSES = 1
+"""The verifying processes of the big bodies' lane (each server process)."""
+BIG_LANE_NICENESS = 10
+"""How much lower the big bodies' lane runs in the system's scheduling (``nice``):
+its CPU goes to the server and the other verifying processes first."""
 VERIFY_SECONDS = 30.0
 """The longest one verification may take, counted from its own start in a
 verifying process (then it is refused)."""
@@ -217,6 +233,12 @@ def _verify_in_worker(data: Any, player: str) -> Verified | str:
         return f"the game cannot be replayed ({type(exc).__name__})"
 
 
+def _start_big_worker() -> None:
+    with contextlib.suppress(OSError):  # a system without nice: the lane alone is kept
+        os.nice(BIG_LANE_NICENESS)
+    _start_worker()
+
+
 def _start_worker() -> None:
     watchdog.set_default(None)  # the verification's own budget bounds every hook here
     for ruleset_id in known_ids():  # loaded before any budget runs, not by the first game
@@ -226,7 +248,10 @@ def _start_worker() -> None:
 
 class Verifier:
     """A pool of worker processes verifying submitted games, each under its own
-    budget (``budget`` seconds from its own start; :data:`VERIFY_SECONDS`).
+    budget (``budget`` seconds from its own start; :data:`VERIFY_SECONDS`), and
+    the big bodies' lane beside it (:data:`BIG_LANE_PROCESSES` processes, started
+    with the first body over :data:`BIG_BODY` bytes, running :data:`BIG_LANE_NICENESS`
+    lower), so that long bodies wait for one another, never a normal one for them.
     ``check``: the function a worker runs on ``(data, player)`` (tests give
     another), returning :class:`Verified` or a refusal's sentence."""
 
@@ -237,21 +262,30 @@ class Verifier:
         self._check = check
         self._lock = threading.Lock()
         self._pool: pebble.ProcessPool | None = None
+        self._big_pool: pebble.ProcessPool | None = None
 
-    def _get_pool(self) -> pebble.ProcessPool:
+    def _get_pool(self, big: bool = False) -> pebble.ProcessPool:
         with self._lock:
+            if big:
+                if self._big_pool is None:
+                    self._big_pool = self._new_pool(BIG_LANE_PROCESSES, _start_big_worker)
+                return self._big_pool
             if self._pool is None:
-                self._pool = pebble.ProcessPool(
-                    self.processes, initializer=_start_worker,
-                    context=multiprocessing.get_context("spawn"))
+                self._pool = self._new_pool(self.processes, _start_worker)
             return self._pool
+
+    @staticmethod
+    def _new_pool(processes: int, start: Callable[[], None]) -> pebble.ProcessPool:
+        return pebble.ProcessPool(processes, initializer=start,
+                                  context=multiprocessing.get_context("spawn"))
 
     async def verify(self, data: Any, player: str) -> Verified:
         """Verify ``data`` in a worker process: :class:`Verified`, or
         :class:`Refused` (also for a verification over its budget, which ends
         that worker alone). ``data``: a replay file's parsed JSON, or a request
         body's bytes, which the worker parses (an 8 MiB body takes a good part
-        of a second to parse: never in the server's event loop)."""
+        of a second to parse: never in the server's event loop; over
+        :data:`BIG_BODY` bytes, in the big bodies' lane)."""
         start = time.perf_counter()
         metrics.verifications_queued.inc()
         try:
@@ -271,8 +305,9 @@ class Verifier:
                 check_length(data["ruleset_id"], data["log"])
             except (ReplayError, NotCounted) as exc:
                 raise Refused(str(exc)) from None
-        future = self._get_pool().schedule(self._check, args=(data, player),
-                                           timeout=self.budget)
+        big = isinstance(data, bytes) and len(data) > BIG_BODY
+        future = self._get_pool(big).schedule(self._check, args=(data, player),
+                                              timeout=self.budget)
         try:
             outcome = await asyncio.wrap_future(future)
         except TimeoutError:
@@ -288,7 +323,8 @@ class Verifier:
     def close(self) -> None:
         """End the worker processes."""
         with self._lock:
-            pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.stop()  # type: ignore[no-untyped-call]
-            pool.join()
+            pools, self._pool, self._big_pool = (self._pool, self._big_pool), None, None
+        for pool in pools:
+            if pool is not None:
+                pool.stop()  # type: ignore[no-untyped-call]
+                pool.join()

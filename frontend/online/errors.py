@@ -37,6 +37,8 @@ SENTENCES: dict[str, str] = {
                             "Choose a longer one."),
     online.RATE_LIMITED: N_("Too many attempts in a short time. Wait a minute, then try "
                             "again."),
+    online.SEATS_HELD: N_("You sit at as many open tables as one player may. Finish or "
+                          "leave one first."),
     online.TABLE_FULL: N_("This table is full. Watch it, choose another table or open a "
                           "new one."),
     online.PRIVATE_TABLE: N_("This table is private. Join it with its code or an "
@@ -86,6 +88,8 @@ REFUSALS: dict[str, str] = {
                     "the list."),
     "private": N_("This table is private. Join it with its code or an invitation."),
     "too-many": N_("Too many messages in a short time: wait a moment."),
+    "seats-held": N_("You sit at as many open tables as one player may. Finish or leave "
+                     "one first."),
     "malformed": N_("The server did not understand this window's message. Update "
                     "Blockyard."),
 }

@@ -338,3 +338,19 @@ def test_the_account_rules_are_the_servers(server: Server) -> None:
     with pytest.raises(OnlineError) as too_short:
         client.create_account(fresh_name("r"), short)
     assert too_short.value.kind == online.BAD_PASSWORD
+
+
+def test_a_fourth_table_is_said_as_seats_held_not_as_a_rate_limit(server: Server) -> None:
+    from blockyard import online
+
+    client, _ = signed_in(server, "seats")
+    for _ in range(3):
+        client.create_table("eu-classic")
+    with pytest.raises(OnlineError) as caught:
+        client.create_table("eu-classic")
+    assert caught.value.kind == online.SEATS_HELD and caught.value.status == 429
+    other, _ = signed_in(server, "host")
+    table = other.create_table("eu-classic")
+    with pytest.raises(OnlineError) as joining:
+        client.join(table.id)
+    assert joining.value.kind == online.SEATS_HELD

@@ -40,6 +40,7 @@ clock_tolerance = 4.5
 header_seconds = 8
 body_seconds = 30
 hello_seconds = 12
+pending_invites = 20
 
 [limits]
 create = 1000

@@ -22,6 +22,7 @@ VARIABLES = {
     settings.BODY_ENV: ("30", "body_seconds", 30.0),
     settings.AWAY_ENV: ("20", "away_seconds", 20.0),
     settings.HELLO_ENV: ("4", "hello_seconds", 4.0),
+    settings.PENDING_INVITES_ENV: ("5", "pending_invites", 5),
 }
 TIMING = {
     settings.IDLE_ENV: ("40", "idle_seconds", 40.0),
@@ -41,6 +42,7 @@ BAD = {
     settings.BODY_ENV: ["100000"],
     settings.AWAY_ENV: ["0.5", "later"],
     settings.HELLO_ENV: ["0", "0.5", "soon"],
+    settings.PENDING_INVITES_ENV: ["0", "many", "300", "-3"],
 }
 
 
@@ -56,6 +58,7 @@ def test_an_empty_environment_gives_the_documented_defaults() -> None:
     assert found.timing == Timing(idle_seconds=300.0, abandon_seconds=120.0,
                                   clock_tolerance=5.0)
     assert (found.header_seconds, found.body_seconds) == (10.0, 60.0)
+    assert found.pending_invites == 32
 
 
 def test_the_database_comes_from_the_argument_then_the_variable_then_the_default() -> None:

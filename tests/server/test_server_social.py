@@ -181,6 +181,14 @@ def test_invitation_floods_and_bad_names_are_refused(server: Server) -> None:
     assert sorted(i["table"] for i in invitations(server, bob_token)) == opened
     # an answer makes room for one more
     server.client.post(f"/api/me/invitations/{opened[0]}/decline", headers=auth(bob_token))
+    assert sorted(i["table"] for i in invitations(server, bob_token)) == opened[1:]
+    # (alice holds the most seats one player may: she leaves the declined table)
+    with live(server, opened[0], alice_token) as socket:
+        until(socket, "table")
+        socket.send(json.dumps({"type": "leave"}))
+        with pytest.raises(ConnectionClosed):  # closed once the leave is done
+            for _ in range(1000):
+                receive(socket)
     new_table(server, alice_token, invite=[bob])
 
 
@@ -250,7 +258,11 @@ def test_the_store_bounds_invitations_and_presence(engine: Any) -> None:
     with pytest.raises(social.InviteRefused):
         social.check_invites(engine, alice, names[30:], moment)  # 30 + 31 over 60
     later = moment + dt.timedelta(minutes=2)
-    assert len(social.check_invites(engine, alice, names[30:], later)) == 31
+    # a minute later the rate allows them; the 30 still pending count as sent
+    with pytest.raises(social.InviteRefused) as refused:
+        social.check_invites(engine, alice, names[30:], later)
+    assert refused.value.status == 429 and "30 pending" in str(refused.value)
+    assert len(social.check_invites(engine, alice, names[30:], later, most_sent=61)) == 31
     guest = accounts.Account(2, names[0])
     assert [i["table"] for i in social.pending_invitations(engine, guest.id, moment)] == [1]
     lapsed = moment + dt.timedelta(hours=social.INVITE_HOURS, minutes=1)

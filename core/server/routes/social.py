@@ -51,11 +51,13 @@ async def my_invitations(account: SignedIn, server: ServerDep) -> dict[str, Any]
     found = await run_in_threadpool(pending_invitations, server.engine, account.id)
     return {"invitations": found}
 
-@router.post("/api/me/invitations/{table_id}/accept", responses=errors(401, 404, 409, 422))
+@router.post("/api/me/invitations/{table_id}/accept",
+             responses=errors(401, 404, 409, 422, 429))
 async def accept_invitation(table_id: TableId, account: SignedIn, server: ServerDep,
                             hub: HubDep, players: SocialDep) -> dict[str, Any]:
     """Accept an invitation: a seat at its table. ``404`` no pending
-    invitation to it, ``409`` the table is full."""
+    invitation to it, ``409`` the table is full, ``429`` the caller holds the
+    most seats one player may at tables that are waiting or playing."""
     try:
         table = await run_in_threadpool(accept, server.engine, account, table_id,
                                         server.clock.now())

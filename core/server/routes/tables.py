@@ -9,6 +9,7 @@ referees'; these routes read the request, ask the hub and answer.
 from __future__ import annotations
 
 import contextlib
+import functools
 from typing import Annotated, Any
 
 import sqlalchemy as sa
@@ -122,7 +123,9 @@ def served_ruleset(ruleset_id: str) -> str | None:
 async def create_table(request: Request, account: SignedIn, server: ServerDep, hub: HubDep,
                        players: SocialDep) -> dict[str, Any]:
     """Open a table: the creator holds seat 0; ``private`` tables admit the
-    invited names and whoever has the code."""
+    invited names and whoever has the code. ``429`` when the creator holds the
+    most seats one player may at tables that are waiting or playing (3), or
+    sends more invitations than allowed."""
     body = await read_model(request, NewTable)
     for name in body.invite:
         try:
@@ -134,8 +137,9 @@ async def create_table(request: Request, account: SignedIn, server: ServerDep, h
         raise ApiError(422, f"ruleset_id: this server does not serve "
                             f"{body.ruleset_id!r}")
     try:  # floods of invitations are refused (429) before the table opens
-        invited = await run_in_threadpool(social.check_invites, server.engine, account,
-                                          body.invite)
+        invited = await run_in_threadpool(
+            functools.partial(social.check_invites, server.engine, account, body.invite,
+                              most_sent=server.settings.pending_invites))
     except social.InviteRefused as exc:
         raise ApiError(exc.status, str(exc)) from None
     try:
@@ -166,10 +170,10 @@ def get_table(table_id: TableId, request: Request, server: ServerDep, hub: HubDe
               code: str | None = None) -> dict[str, Any]:
     """A table with the results of its finished rounds and who is there
     (``presence``, ``waiting_for``, as the live channel's ``table`` message
-    says them). A private table is shown in full only to whom may watch it
-    (seated or invited, signed in with ``Authorization: Bearer TOKEN``, or with
-    its ``code`` in the query); to anyone else only its ``id``, ``seats`` and
-    ``status``."""
+    says them). A private table is shown only to whom may watch it (seated or
+    invited, signed in with ``Authorization: Bearer TOKEN``, or with its
+    ``code``); to anyone else it is ``404`` as a table that does not exist, so
+    that its id (ids are sequential) says nothing of it."""
     try:
         table = tablestore.load_table(server.engine, table_id)
     except TableError as exc:
@@ -182,8 +186,7 @@ def get_table(table_id: TableId, request: Request, server: ServerDep, hub: HubDe
                 and not guess_allowed(server, account, client_address(request)):
             raise ApiError(429, CODE_GUESSES)
         if not table.may_watch(account, code):
-            return {"id": table.id, "seats": list(table.players),
-                    "status": table.status}
+            raise ApiError(404, tablestore.no_table(table_id))
     view = presence.seat_view(server.engine, table, server.clock.now(), hub.seats.timing,
                               continuable=hub.sweep.continuable)
     shown = {key: value for key, value in table.message(view).items()
@@ -203,7 +206,8 @@ def get_player_tables(name: AccountName, server: ServerDep, limit: Limit = 100) 
 async def join_table(table_id: TableId, request: Request, account: SignedIn,
                      server: ServerDep, hub: HubDep) -> dict[str, Any]:
     """Take a seat: ``403`` for a private table without invitation or code,
-    ``409`` when full."""
+    ``409`` when full, ``429`` when the caller holds the most seats one player
+    may at tables that are waiting or playing (3)."""
     raw = await request.body()
     body = JoinTable() if not raw.strip() else await read_model(request, JoinTable)
     if body.code is not None:  # a guess of a private table's code is counted
