@@ -333,11 +333,14 @@ class Game:
         """The board cells the action ``name`` aimed at ``target`` would change, as
         its plugin's ``preview`` says (none when it has none): for the window's
         highlight before the player confirms. ``IllegalMove`` exactly when
-        ``act(name, *target)`` would refuse the target; changes nothing."""
+        ``act(name, *target)`` would refuse: an unknown action, a wrong target,
+        one not available now (its uses spent, the game over), one its plugin's
+        ``perform`` refuses (the action is taken on a :meth:`clone` to know);
+        changes nothing."""
         spec = self._specs.get(name) if isinstance(name, str) else None
         if spec is None or spec.automatic:
             raise IllegalMove(f"no action {name!r} in ruleset {self.ruleset.id!r}")
-        self._check_target(spec, target)
+        self.clone().act(name, *target)  # what act refuses, on a twin that is dropped
         if spec.preview is None:
             return frozenset()
         mask = self._ask_action(spec, "preview", spec.preview, *target)
