@@ -35,6 +35,7 @@ from .answers import reason_problem
 from .discovery import load_ruleset, load_ruleset_text
 from .errors import DataError, IllegalMove, PluginError, RulesetError
 from .geometry import Board
+from .params import short_repr
 from .pieces import Piece
 from .results import Summary
 from .rulehooks import function_where
@@ -842,8 +843,7 @@ def _put_back_state(state: dict[str, Any], saved: dict[str, Any]) -> None:
 
 
 def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+    return short_repr(value)
 
 
 def _copy_state(state: dict[str, Any]) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
+from .params import short_repr
 from .pieces import PIECE_ID_CHARS, Cell
 
 
@@ -432,7 +433,7 @@ class Board:
             raise ValueError(mask_problem("Board.fill", mask, geo))
         if type(colour) is not int or not 0 < colour <= MAX_COLOUR:
             raise ValueError(f"Board.fill: colour: expected a colour index from 1 to "
-                             f"{MAX_COLOUR}, found {colour!r:.40}")
+                             f"{MAX_COLOUR}, found {short_repr(colour)}")
         return self._derived(self._bits | mask, 0, tuple(geo.bits_of(mask)), colour, piece)
 
     def empty(self, mask: int) -> Board:
@@ -509,9 +510,9 @@ def mask_problem(what: str, mask: object, geo: Geometry) -> str:
     expected = (f"expected a mask of the {geo.rows}×{geo.cols} board's cells (an int from "
                 f"0 to 2**{size} - 1, bit row * {geo.cols} + col)")
     if type(mask) is not int:
-        return f"{what}: {expected}, found {type(mask).__name__} {mask!r:.40}"
+        return f"{what}: {expected}, found {type(mask).__name__} {short_repr(mask)}"
     if mask < 0:
-        return f"{what}: {expected}, found the negative {mask!r:.40}"
+        return f"{what}: {expected}, found the negative {short_repr(mask)}"
     return (f"{what}: {expected}, found one with bit {mask.bit_length() - 1}: a cell off "
             "the board")
 

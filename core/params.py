@@ -32,6 +32,8 @@ def short_repr(value: object, limit: int = 40) -> str:
     container only (:mod:`reprlib`): as cheap for a list of a million pieces or
     a string of a million characters as for one; a ``__repr__`` that raises
     gives the type's name."""
+    if type(value) is int and value.bit_length() > 128:  # (str() of a huge int raises)
+        return f"<an int of {value.bit_length()} bits>"
     try:
         text = _SHORT.repr(value)
     except Exception:  # a hostile object's __repr__

@@ -24,7 +24,8 @@ def restores(game: blockyard.Game) -> bool:
     return blockyard.restore(snap).snapshot() == game.snapshot()
 
 
-@pytest.mark.parametrize("seed", [MAX_SEED, 2**64, -MAX_SEED - 1, 10**30])
+@pytest.mark.parametrize("seed", [MAX_SEED, 2**64, -MAX_SEED - 1, 10**30,
+                                  pytest.param(10**5000, id="5001-digits")])
 def test_a_seed_a_snapshot_cannot_carry_is_refused_naming_the_seed(seed):
     with pytest.raises(ValueError, match=r"^seed: expected an integer from -2\*\*63 to "
                                          r"2\*\*63 - 1"):
