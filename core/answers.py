@@ -47,13 +47,27 @@ MAX_STATE_TEXT = 1000
 MAX_TIME_LIMIT = 24 * 3600.0
 """The longest game clock (``blockyard_time_limit``), in seconds: a day."""
 
+def reason_problem(reason: str) -> str | None:
+    """Why ``reason`` (a string) cannot be a game's end reason, or ``None``: one
+    line of 1 to :data:`MAX_REASON` printable characters (no NUL, newline, tab or
+    other control character), as every screen and file shows it."""
+    if not reason or len(reason) > MAX_REASON:
+        return f"expected a reason of 1 to {MAX_REASON} characters, found {len(reason)}"
+    if not reason.isprintable():
+        bad = next(ch for ch in reason if not ch.isprintable())
+        return (f"expected a reason of printable characters on one line, found {bad!r} in "
+                f"{reason[:64]!r}")
+    return None
+
+
 ANSWER_BOUNDS: dict[str, str] = {
     "board_size": f"a (rows, cols) pair of integers, each from 1 to {MAX_BOARD}",
     "regions": "a list of Region, each with at least one cell and every cell on the board",
     "piece_families": "a list of PieceFamily whose pieces fit the board",
     "check_ruleset": "nothing",
     "falling_rules": "FallingRules",
-    "time_limit": f"a number of seconds above 0 and at most {MAX_TIME_LIMIT:,.0f}",
+    "time_limit": f"a number of seconds from 0.000001 (a microsecond, the clock's step) "
+                  f"to {MAX_TIME_LIMIT:,.0f}",
     "max_errors": f"a whole number of errors from 1 to {MAX_ERRORS:,}",
     "actions": "a list of ActionSpec, each with a label and a name of at most 32 "
                "lower-case letters, digits, '-' and '_' (no reserved name)",
@@ -69,7 +83,8 @@ ANSWER_BOUNDS: dict[str, str] = {
     "score": f"Scoring with integer points within ±{MAX_POINTS:,}, a combo from 0 to "
              f"{MAX_COMBO:,} and a state of JSON values within the bounds of MODDING.md",
     "move_state": "a dict of state updates (JSON values within the bounds of MODDING.md)",
-    "end_reason": f"a string of at most {MAX_REASON} characters",
+    "end_reason": f"a string of at most {MAX_REASON} printable characters on one line "
+                  "(an empty string: no reason)",
     "invariants": f"a list of at most {MAX_TEXTS} strings of at most {MAX_TEXT} characters",
     "summary_tips": f"a list of at most {MAX_TEXTS} strings of at most {MAX_TEXT} characters",
 }
@@ -177,9 +192,9 @@ def written_problem(game: Any, before: tuple[int, dict[str, Any], dict[str, Any]
         if type(value) is not int or not 0 <= value <= high:
             return f"{name} = {_shown(value)}; expected a whole number from 0 to {high:,}"
     over = game.over_reason
-    if over is not None and (type(over) is not str or not over or len(over) > MAX_REASON):
+    if over is not None and (type(over) is not str or reason_problem(over) is not None):
         return f"over_reason = {_shown(over)}; expected None or a reason of 1 to {MAX_REASON} " \
-            "characters"
+            "printable characters on one line"
     state = game.state
     if type(state) is not dict:
         return f"state = {_shown(state)}; expected a dict"

@@ -193,6 +193,22 @@ def _cmd_play(args: argparse.Namespace) -> int:
                         screenshot=args.screenshot, quit_after=args.quit_after, tray=tray)
 
 
+def _game_seed(text: str) -> int:
+    """``--seed`` of ``play``: a whole number a snapshot can carry (from -2**63 to
+    2**63 - 1), or argparse's error (status 2) before a window opens."""
+    from .validate import MAX_SEED
+
+    try:
+        seed = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, found {text[:40]!r}"
+                                         ) from None
+    if not -MAX_SEED <= seed < MAX_SEED:
+        raise argparse.ArgumentTypeError(f"expected a whole number from -2**63 to 2**63 - 1 "
+                                         f"(what a saved game holds), found {text[:40]}")
+    return seed
+
+
 def _tray_problem(ruleset_name: str | None, challenge: str | None,
                   tray: Sequence[str]) -> str | None:
     """Why ``play --tray`` cannot start a game of ``ruleset_name`` with ``tray``
@@ -495,7 +511,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="open the game window straight into a game")
     complete_rulesets(p.add_argument("ruleset", nargs="?",
                                      help="ruleset id or path to a .toml file"))
-    p.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
+    p.add_argument("--seed", type=_game_seed, default=None,
+                   help="game seed, from -2**63 to 2**63 - 1 (default: random)")
     p.add_argument("--challenge", metavar="CODE", default=None,
                    help="play the deal of a challenge code, with its score to beat")
     p.add_argument("--watch", action="store_true",

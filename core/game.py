@@ -31,9 +31,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from . import rng, validate
 from .actions import Action, ActionSpec
+from .answers import reason_problem
 from .discovery import load_ruleset, load_ruleset_text
 from .errors import DataError, IllegalMove, PluginError, RulesetError
 from .geometry import Board
+from .params import short_repr
 from .pieces import Piece
 from .results import Summary
 from .rulehooks import function_where
@@ -123,8 +125,7 @@ class Game:
               board: str | None = None, tray: TraySpec | None = None,
               stream: str | None = None) -> Game:
         """Start a new game of the ruleset's kind (see :func:`blockyard.new_game`)."""
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise ValueError(f"seed: expected an integer, found {seed!r}")
+        _check_start(seed, date, board, tray, stream)
         day: str | None = None
         if ruleset.is_daily:
             when = date or today_in(ruleset.timezone)
@@ -333,11 +334,14 @@ class Game:
         """The board cells the action ``name`` aimed at ``target`` would change, as
         its plugin's ``preview`` says (none when it has none): for the window's
         highlight before the player confirms. ``IllegalMove`` exactly when
-        ``act(name, *target)`` would refuse the target; changes nothing."""
+        ``act(name, *target)`` would refuse: an unknown action, a wrong target,
+        one not available now (its uses spent, the game over), one its plugin's
+        ``perform`` refuses (the action is taken on a :meth:`clone` to know);
+        changes nothing."""
         spec = self._specs.get(name) if isinstance(name, str) else None
         if spec is None or spec.automatic:
             raise IllegalMove(f"no action {name!r} in ruleset {self.ruleset.id!r}")
-        self._check_target(spec, target)
+        self.clone().act(name, *target)  # what act refuses, on a twin that is dropped
         if spec.preview is None:
             return frozenset()
         mask = self._ask_action(spec, "preview", spec.preview, *target)
@@ -356,9 +360,14 @@ class Game:
         """Re-deal and apply the end rule after an action."""
 
     def end_game(self, reason: str) -> None:
-        """End the game with ``reason`` (for plugins' actions, e.g. end round)."""
+        """End the game with ``reason`` (for plugins' actions, e.g. end round): one
+        line of 1 to 64 printable characters (what a snapshot carries); anything
+        else is a ``TypeError`` or ``ValueError`` and changes nothing."""
         if not isinstance(reason, str) or not reason:
-            raise TypeError(f"end_game: expected a reason, found {reason!r}")
+            raise TypeError(f"end_game: expected a reason, found {_short(reason)}")
+        problem = reason_problem(reason)
+        if problem is not None:
+            raise ValueError(f"end_game: {problem}")
         self.over_reason = reason
 
     # -- actions every game has ---------------------------------------------------------
@@ -736,6 +745,35 @@ class Game:
                 f"moves={self.moves} over={self.over_reason}>")
 
 
+def _check_start(seed: Any, date: Any, board: Any, tray: Any, stream: Any) -> None:
+    """``ValueError`` naming the field unless the arguments of :meth:`Game.start`
+    are of a start a snapshot can carry: a seed from ``-2**63`` to ``2**63 - 1``
+    (:data:`blockyard.validate.MAX_SEED`, the range ``restore()`` reads), a
+    ``datetime.date``, text for ``board`` and ``stream``, and a list of pieces
+    for ``tray`` (one string is refused: ``"##"`` is not two one-cell pieces)."""
+    if seed is not None:
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise ValueError(f"seed: expected an integer, found {_short(seed)}")
+        if not -validate.MAX_SEED <= seed < validate.MAX_SEED:
+            raise ValueError(f"seed: expected an integer from -2**63 to 2**63 - 1 (what a "
+                             f"snapshot holds), found {_short(seed)}")
+    if date is not None and (not isinstance(date, _dt.date) or isinstance(date, _dt.datetime)):
+        raise ValueError(f"date: expected a datetime.date, found {type(date).__name__} "
+                         f"{_short(date)}")
+    for name, value in (("board", board), ("stream", stream)):
+        if value is not None and type(value) is not str:
+            raise ValueError(f"{name}: expected text (a str), found {type(value).__name__} "
+                             f"{_short(value)}")
+    if tray is not None:
+        if isinstance(tray, str | bytes | bytearray):
+            raise ValueError(f"tray: expected a list of pieces (ASCII art, FAMILY:ART, a Piece "
+                             f"or None each), found the {type(tray).__name__} {_short(tray)}; "
+                             "one piece is a list of one: tray=[\"##\"]")
+        if not isinstance(tray, list | tuple):
+            raise ValueError(f"tray: expected a list of pieces (ASCII art, FAMILY:ART, a Piece "
+                             f"or None each), found {type(tray).__name__} {_short(tray)}")
+
+
 def _target_text(spec: ActionSpec, args: Sequence[Any]) -> str:
     """``row 3, column 4`` / ``slot 1`` / ``slot 1, row 3, column 4``."""
     if spec.target == "slot":
@@ -805,8 +843,7 @@ def _put_back_state(state: dict[str, Any], saved: dict[str, Any]) -> None:
 
 
 def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+    return short_repr(value)
 
 
 def _copy_state(state: dict[str, Any]) -> dict[str, Any]:

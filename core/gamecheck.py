@@ -13,10 +13,12 @@ when the rules dealt it. Three checks, the same wherever a game is judged
   feature for tests, puzzles and tutorials (``new_game(board=…)``,
   ``blockyard play --tray``), never counted.
 - **Bounded work** (:func:`check_work`): a log is refused before it is replayed
-  when it holds more entries than a real game of its ruleset can need: per move
-  (a placement, a dropped stone) at most :data:`ENTRIES_PER_MOVE` other
-  entries, for a game on a clock at most :data:`ENTRIES_PER_SECOND` per second
-  of its game clock, and never more than :data:`MAX_ENTRIES`.
+  when it holds more entries than a real game of its ruleset can hold: per move
+  (a placement, a dropped stone) at most :func:`moves_allowance` other entries
+  (:data:`ENTRIES_PER_MOVE`, and :data:`TURNS_PER_MOVE` a tray slot for each
+  action the ruleset lets a player take as often as they like, a piece's
+  turn), for a game on a clock at most :data:`ENTRIES_PER_SECOND` per second of
+  its game clock, and never more than :data:`MAX_ENTRIES`.
 - **One game, one identity** (:func:`game_identity`): the SHA-256 of the
   rules' digest, the dealt start, the moves and where they led, in one canonical
   JSON form (:func:`canonical_json`), however the submitted file spelt them and
@@ -46,6 +48,12 @@ POSITION_KEYS = ("board", "tray", "stream")
 ENTRIES_PER_MOVE = 16
 """Log entries other than moves (turns, swaps, continues, a stone's steps) a
 real game can need per move, and before its first one."""
+TURNS_PER_MOVE = 64
+"""How often a real game takes, between two moves, an action whose uses no
+plugin counts (``uses_left`` is ``None``: arcadeforge-rotate's ``rotate``, as
+often as the player likes) on each tray slot: sixteen full turns of every piece
+in the tray, where three turns reach any side (the issue 52 fuzz's heaviest
+legal game turned 40 times a placement)."""
 ENTRIES_PER_SECOND = 60
 """Log entries a game on a clock can need per second of its game clock (one a
 frame at 60 frames a second, far above any player's keys)."""
@@ -169,10 +177,25 @@ def chosen_start(game: Game) -> str | None:
     return chosen_position(game)
 
 
+def moves_allowance(ruleset: Ruleset) -> int:
+    """The log entries besides the moves a real game of ``ruleset`` can hold per
+    move, and before its first: :data:`ENTRIES_PER_MOVE` (the limited actions
+    of a game: its swaps, its continue, its end), and for each action a player
+    may take as often as they like (no ``uses_left``; not ``after_end``,
+    ``ends_game`` or ``automatic``) :data:`TURNS_PER_MOVE`, times the tray's
+    slots for an action aimed at a slot."""
+    allowance = ENTRIES_PER_MOVE
+    for spec in ruleset.action_specs.values():
+        if spec.uses_left is None and not (spec.after_end or spec.ends_game or spec.automatic):
+            aimed = spec.target in ("slot", "cell+slot")
+            allowance += TURNS_PER_MOVE * (ruleset.tray_slots if aimed else 1)
+    return allowance
+
+
 def work_limit(ruleset: Ruleset, moves: int, clock_us: int) -> int:
     """The most log entries (the start excepted) a real game of ``ruleset`` with
-    ``moves`` moves and ``clock_us`` µs of game clock can need."""
-    limit = ENTRIES_PER_MOVE * (moves + 1) + moves
+    ``moves`` moves and ``clock_us`` µs of game clock can hold."""
+    limit = moves_allowance(ruleset) * (moves + 1) + moves
     if ruleset.mode_record.realtime or ruleset.time_limit is not None:
         limit += ENTRIES_PER_SECOND * (clock_us // 1_000_000 + 1)
     return min(limit, MAX_ENTRIES)
@@ -192,7 +215,7 @@ def check_work(ruleset: Ruleset, log: Sequence[Any]) -> None:
     holds more entries than a real game of ``ruleset`` can need
     (:func:`work_limit`); counted without replaying anything."""
     actions = len(log) - 1
-    if actions <= ENTRIES_PER_MOVE:
+    if actions <= ENTRIES_PER_MOVE:  # within any ruleset's allowance
         return
     check_length(ruleset.id, log)
     move_names = frozenset(ruleset.mode_record.move_actions)

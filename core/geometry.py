@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
+from .params import short_repr
 from .pieces import PIECE_ID_CHARS, Cell
 
 
@@ -427,12 +428,21 @@ class Board:
         if piece is not None and (type(piece) is not str or len(piece) > PIECE_ID_CHARS):
             raise TypeError(f"Board.fill: piece: expected a piece id (str of at most "
                             f"{PIECE_ID_CHARS} characters) or None, found {piece!r:.60}")
-        return self._derived(self._bits | mask, 0, tuple(self._geo.bits_of(mask)), colour,
-                             piece)
+        geo = self._geo
+        if type(mask) is not int or not 0 <= mask <= geo.full:
+            raise ValueError(mask_problem("Board.fill", mask, geo))
+        if type(colour) is not int or not 0 < colour <= MAX_COLOUR:
+            raise ValueError(f"Board.fill: colour: expected a colour index from 1 to "
+                             f"{MAX_COLOUR}, found {short_repr(colour)}")
+        return self._derived(self._bits | mask, 0, tuple(geo.bits_of(mask)), colour, piece)
 
     def empty(self, mask: int) -> Board:
-        """A new board with the cells of ``mask`` empty."""
-        return self._derived(self._bits & ~mask, 0, tuple(self._geo.bits_of(mask)), 0, None)
+        """A new board with the cells of ``mask`` empty (``ValueError`` for a mask
+        with a cell off the board)."""
+        geo = self._geo
+        if type(mask) is not int or not 0 <= mask <= geo.full:
+            raise ValueError(mask_problem("Board.empty", mask, geo))
+        return self._derived(self._bits & ~mask, 0, tuple(geo.bits_of(mask)), 0, None)
 
     def collapse_rows(self, cleared_rows: Sequence[int]) -> tuple[Board, tuple[int, ...]]:
         """Gravity drop (docs/rules.md §6.2): a new board where every row above a
@@ -487,6 +497,24 @@ class Board:
 
     def __repr__(self) -> str:
         return f"<Board {self._geo.rows}×{self._geo.cols} bits={self._bits:#x}>"
+
+
+MAX_COLOUR = 255
+"""The highest colour index a cell may hold (what a snapshot carries)."""
+
+
+def mask_problem(what: str, mask: object, geo: Geometry) -> str:
+    """Why ``mask`` is not a mask of cells of ``geo``'s board, in a sentence
+    starting with ``what`` (the service or hook that was given it)."""
+    size = geo.size
+    expected = (f"expected a mask of the {geo.rows}×{geo.cols} board's cells (an int from "
+                f"0 to 2**{size} - 1, bit row * {geo.cols} + col)")
+    if type(mask) is not int:
+        return f"{what}: {expected}, found {type(mask).__name__} {short_repr(mask)}"
+    if mask < 0:
+        return f"{what}: {expected}, found the negative {short_repr(mask)}"
+    return (f"{what}: {expected}, found one with bit {mask.bit_length() - 1}: a cell off "
+            "the board")
 
 
 def parse_board_text(text: str, rows: int, cols: int, alphabet: str = ".#") -> list[str]:

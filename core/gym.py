@@ -243,8 +243,15 @@ class BlockyardEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         game_seed = options.get("game_seed")
         if game_seed is None:
             game_seed = int(self.np_random.integers(0, 2**32))
-        game = new_game(self.ruleset, seed=game_seed, board=options.get("board"),
-                        tray=options.get("tray"))
+        try:
+            game = new_game(self.ruleset, seed=game_seed, board=options.get("board"),
+                            tray=options.get("tray"))
+        except ValueError as exc:
+            if type(exc) is not ValueError or not str(exc).startswith("seed: "):
+                raise
+            # the option's name, not new_game's: a seed a snapshot cannot carry
+            raise ValueError(f"reset options: game_seed: {str(exc).removeprefix('seed: ')}"
+                             ) from None
         assert isinstance(game, TrayGame)
         self.game = game
         self._legal = self._codec.legal_bits(game)

@@ -9,6 +9,7 @@ so a misspelled parameter is an error rather than a silent default.
 from __future__ import annotations
 
 import math
+import reprlib
 import typing
 from typing import Any
 
@@ -19,14 +20,33 @@ LIMIT = 10**9
 """Integers of rule files lie within ±LIMIT unless a parameter says otherwise."""
 
 
+_SHORT = reprlib.Repr()  # (keyword arguments only from Python 3.12)
+_SHORT.maxlevel = 2
+_SHORT.maxtuple = _SHORT.maxlist = _SHORT.maxarray = _SHORT.maxdict = 4
+_SHORT.maxset = _SHORT.maxfrozenset = _SHORT.maxdeque = 4
+_SHORT.maxstring = _SHORT.maxlong = _SHORT.maxother = 40
+
+
+def short_repr(value: object, limit: int = 40) -> str:
+    """``repr(value)`` cut to ``limit`` characters, built from a few items of a
+    container only (:mod:`reprlib`): as cheap for a list of a million pieces or
+    a string of a million characters as for one; a ``__repr__`` that raises
+    gives the type's name."""
+    if type(value) is int and value.bit_length() > 128:  # (str() of a huge int raises)
+        return f"<an int of {value.bit_length()} bits>"
+    try:
+        text = _SHORT.repr(value)
+    except Exception:  # a hostile object's __repr__
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def describe(value: object) -> str:
-    """A short description of a TOML value for error messages."""
+    """A short description of a TOML value (or a plugin's answer) for error
+    messages, cheap whatever its size (:func:`short_repr`)."""
     kind = {bool: "boolean", int: "integer", float: "number", str: "string",
             list: "array", dict: "table"}.get(type(value), type(value).__name__)
-    text = repr(value)
-    if len(text) > 40:
-        text = text[:37] + "..."
-    return f"{kind} {text}"
+    return f"{kind} {short_repr(value)}"
 
 
 class Params:

@@ -71,6 +71,7 @@ from .answers import (  # noqa: F401 (the bounds are also read as rulehooks.MAX_
     _scoring_ok,
     _size_ok,
     _texts_within,
+    reason_problem,
     state_within,
     written_problem,
 )
@@ -446,7 +447,7 @@ class RuleHooks:
                 ("score", hook.blockyard_score, _scoring_ok),
                 ("move_state", hook.blockyard_move_state, state_within),
                 ("end_reason", hook.blockyard_end_reason,
-                 lambda v: isinstance(v, str) and len(v) <= MAX_REASON),
+                 lambda v: isinstance(v, str) and (not v or reason_problem(v) is None)),
                 ("invariants", hook.blockyard_invariants, _texts_within(MAX_TEXT)),
                 ("summary_tips", hook.blockyard_summary_tips, _texts_within(MAX_TEXT))):
             expected = ANSWER_BOUNDS[name]

@@ -117,8 +117,12 @@ class Ruleset:
         self._ask_board(rows, cols)
         self.given: str | None = self._parse_given(given) if given else None
         limit = hooks.time_limit(self)
-        if limit is not None and not (math.isfinite(limit) and 0 < limit <= MAX_TIME_LIMIT):
-            raise self._load_error("time_limit", f"a clock of more than 0 and at most "
+        # the clock counts whole microseconds (a snapshot's elapsed_us): a limit that
+        # rounds to none would give games whose own snapshot says the clock ran out
+        if limit is not None and not (math.isfinite(limit) and round(limit * 1_000_000) >= 1
+                                      and limit <= MAX_TIME_LIMIT):
+            raise self._load_error("time_limit", f"a clock of more than 0 (at least "
+                                   f"0.000001, a microsecond: the clock's step) and at most "
                                    f"{MAX_TIME_LIMIT:g} seconds, found {limit!r}")
         self.time_limit: float | None = limit
         self.errors_allowed: int | None = hooks.max_errors(self)

@@ -17,6 +17,7 @@ from typing import Any, ClassVar, NamedTuple
 from .errors import IllegalMove, PluginError
 from .game import Game, TraySpec
 from .geometry import Board, PieceGeometry, parse_board_text
+from .params import short_repr
 from .pieces import Cell, Piece, parse_piece_name, piece_from_json, piece_json
 from .results import MoveResult, TrayFacts
 from .rulehooks import PURITY
@@ -598,10 +599,17 @@ class TrayGame(Game):
 
     def set_tray(self, pieces: Sequence[Piece | None]) -> None:
         """Replace the tray (plugins: swaps, zen refill): at most
-        ``ruleset.tray_slots`` pieces, the slots after them empty."""
+        ``ruleset.tray_slots`` pieces, the slots after them empty. Each a
+        :class:`Piece` that fits the board, or ``None``; anything else is a
+        ``TypeError`` or ``ValueError`` naming the slot, the tray unchanged."""
+        if not isinstance(pieces, list | tuple):
+            raise TypeError(f"set_tray: expected a list of pieces, found "
+                            f"{type(pieces).__name__} {short_repr(pieces)}")
         if len(pieces) > self._slots:
             raise ValueError(f"set_tray: at most {self._slots} pieces ([tray] slots), "
                              f"found {len(pieces)}")
+        for slot, piece in enumerate(pieces):
+            self._check_piece(f"set_tray: slot {slot}", piece)
         for slot in range(self._slots):
             self._set_slot(slot, pieces[slot] if slot < len(pieces) else None)
 
@@ -611,8 +619,8 @@ class TrayGame(Game):
         if pieces is None or len(pieces) != self._slots or \
                 not all(isinstance(p, Piece) for p in pieces):
             raise self.ruleset.plugin_error(
-                "deal", f"returned {pieces!r:.80}; expected a list of {self._slots} Piece "
-                "objects ([tray] slots)",
+                "deal", f"returned {short_repr(pieces, 80)}; expected a list of "
+                f"{self._slots} Piece objects ([tray] slots)",
                 seed=self.seed, action="deal")
         piece_info = self._geo.piece
         rows, cols = self.rows, self.cols
@@ -630,13 +638,32 @@ class TrayGame(Game):
         self._fits = None
 
     def set_slot(self, slot: int, piece: Piece | None) -> None:
-        """Put ``piece`` into tray slot ``slot`` (plugins' actions: rotation)."""
-        if piece is not None and not isinstance(piece, Piece):
-            raise TypeError(f"set_slot: expected a Piece or None, found {piece!r:.60}")
+        """Put ``piece`` into tray slot ``slot`` (plugins' actions: rotation): a slot
+        from 0 to ``ruleset.tray_slots - 1`` and a :class:`Piece` that fits the
+        board, or ``None``; anything else is a ``TypeError`` or ``ValueError``, the
+        tray unchanged."""
+        if isinstance(slot, bool) or not isinstance(slot, int) or not 0 <= slot < self._slots:
+            raise ValueError(f"set_slot: slot: expected a tray slot from 0 to "
+                             f"{self._slots - 1}, found {short_repr(slot)}")
+        self._check_piece("set_slot", piece)
         self._set_slot(slot, piece)
 
+    def _check_piece(self, what: str, piece: Any) -> None:
+        """``TypeError`` unless ``piece`` is a :class:`Piece` or ``None``,
+        ``ValueError`` when it is larger than the board."""
+        if piece is None:
+            return
+        if not isinstance(piece, Piece):
+            raise TypeError(f"{what}: expected a Piece or None, found {short_repr(piece)}")
+        info = self._geo.piece(piece.cells)
+        if info.height > self.rows or info.width > self.cols:
+            raise ValueError(f"{what}: piece {short_repr(piece.id)} ({info.height}×"
+                             f"{info.width}) is larger than the {self.rows}×{self.cols} board")
+
     def empty_cells(self, mask: int) -> None:
-        """Empty the cells of ``mask`` (plugins: continue, zen refill)."""
+        """Empty the cells of ``mask`` (plugins: continue, zen refill): an int of
+        the board's cells, bit ``row * cols + col``; a mask with a cell off the
+        board (or not an int) is a ``ValueError`` and changes nothing."""
         self._board = self._board.empty(mask)
         self._fits = None
 

@@ -23,6 +23,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from .answers import MAX_REASON, reason_problem
 from .errors import DataError, IllegalMove, PluginError
 from .pieces import PIECE_ID_CHARS, Piece, piece_from_json, turned_id
 from .ruleset import MAX_TRAY_SLOTS
@@ -43,6 +44,8 @@ MAX_COUNTER = 10**15
 """The largest score, move count, clock (µs) or other counter a snapshot may hold."""
 MAX_SEED = 1 << 63
 """Seeds lie in ``-MAX_SEED <= seed < MAX_SEED`` (what the records database stores)."""
+MAX_TICK_US = 86_400_000_000
+"""The longest clock step one ``tick`` may log, in microseconds (a day)."""
 MAX_QUEUE = 10_000
 """Stones waiting in a falling game's queue."""
 MAX_COLOUR = 255
@@ -355,10 +358,16 @@ def check_snapshot(snap: Mapping[str, Any], ruleset: Any, mode: Mode,
     check_int(snap["moves"], "snapshot.moves", 0, MAX_COUNTER)
     over = snap["over_reason"]
     if over is not None:
-        check_str(over, "snapshot.over_reason", 64, empty=False)
+        check_str(over, "snapshot.over_reason", MAX_REASON, empty=False)
+        problem = reason_problem(over)
+        if problem is not None:
+            raise _fail("snapshot.over_reason", problem)
     limit = ruleset.time_limit
     high = MAX_COUNTER if limit is None else round(limit * 1_000_000)
-    elapsed = check_int(snap["elapsed_us"], "snapshot.elapsed_us", 0, high)
+    # the tick that ends a game may run past the limit (by at most the longest
+    # tick, a day): the clock keeps what was played
+    elapsed = check_int(snap["elapsed_us"], "snapshot.elapsed_us", 0,
+                        high if limit is None or over is None else high + MAX_TICK_US)
     if limit is not None and over is None and elapsed >= high:
         raise _fail("snapshot.elapsed_us", "the clock has run out but the game is not over")
     _check_board(snap, ruleset)

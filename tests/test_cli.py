@@ -208,8 +208,8 @@ def test_plugins_shows_the_bounds_of_every_bounded_answer(capsys):
             "0 to rows\n") in clearing
     assert ("      blockyard_regions — answers a list of Region, each with at least one cell "
             "and every cell on the board") in clearing
-    assert "      blockyard_time_limit — answers a number of seconds above 0 and at most " \
-        "86,400\n" in out
+    assert "      blockyard_time_limit — answers a number of seconds from 0.000001 (a " \
+        "microsecond, the clock's step) to 86,400\n" in out
     assert ("      blockyard_deal — answers a list of at most 64 pieces or stones (a tray "
             "deal: exactly the tray's slots of Piece objects, each fitting the board)\n") in out
     for line in out.splitlines():  # every listed hook says what it answers

@@ -11,7 +11,6 @@ from game_support import LONG_PIECES, NEARLY_FULL, played_out
 
 import blockyard
 from blockyard.gamecheck import (
-    ENTRIES_PER_MOVE,
     MAX_ENTRIES,
     NotCounted,
     check_work,
@@ -20,6 +19,7 @@ from blockyard.gamecheck import (
     dealt_game,
     game_identity,
     identity_of,
+    moves_allowance,
 )
 from blockyard.replays import replay_data
 
@@ -70,7 +70,7 @@ def test_the_work_bound_counts_moves_and_game_clock() -> None:
     ruleset = game.ruleset
     moves = sum(1 for entry in game.log[1:] if entry[0] == "place")
     check_work(ruleset, game.log)
-    allowed = ENTRIES_PER_MOVE * (moves + 1) + moves
+    allowed = moves_allowance(ruleset) * (moves + 1) + moves
     padded = [game.log[0], *(["rotate", 0] for _ in range(allowed - len(game.log) + 1)),
               *game.log[1:]]
     check_work(ruleset, padded)  # exactly the bound

@@ -262,7 +262,8 @@ class OutOfBounds:
 BOUNDS = [("points", "within ±1,000,000,000"), ("combo", "a combo from 0 to 1,000,000"),
           ("score-state", "JSON values within the bounds"),
           ("state-object", "JSON values within the bounds"),
-          ("reason", "at most 64 characters"), ("move-state", "within the bounds of MODDING"),
+          ("reason", "at most 64 printable characters"),
+          ("move-state", "within the bounds of MODDING"),
           ("anchors", "beyond the board's 64 cells")]
 
 

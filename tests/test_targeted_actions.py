@@ -135,3 +135,50 @@ def test_the_hammer_of_modding_md_plays_as_written(register_plugin):
     assert game.action_targets("hammer") == [(0, 0), (0, 1)]
     game.act("hammer", 0, 0)
     assert game.log[-1] == ["hammer", 0, 0] and game.grid.bits == 0b10
+
+
+# -- a preview refuses exactly what the action refuses (issue 52) -----------------------------
+
+def test_a_preview_refuses_once_the_uses_are_spent_as_the_action_does(hammer):
+    game = blockyard.new_game(hammer, seed=1, board="\n".join(["####......",
+                                                               *["." * 10] * 9]))
+    for col in range(3):
+        assert game.action_preview("hammer", 0, col) == frozenset({(0, col)})
+        game.act("hammer", 0, col)
+    before = game.snapshot()
+    with pytest.raises(IllegalMove, match="no hammer left"):
+        game.act("hammer", 0, 3)
+    with pytest.raises(IllegalMove, match="no hammer left"):
+        game.action_preview("hammer", 0, 3)
+    assert game.snapshot() == before
+
+
+def test_a_preview_refuses_after_the_end_as_the_action_does(hammer):
+    game = blockyard.new_game(hammer, seed=1, board=BOARD)
+    game.end_round()
+    before = game.snapshot()
+    with pytest.raises(IllegalMove, match="the game is over"):
+        game.act("hammer", 0, 0)
+    with pytest.raises(IllegalMove, match="the game is over"):
+        game.action_preview("hammer", 0, 0)
+    assert game.snapshot() == before
+
+
+def test_a_preview_refuses_a_target_the_plugins_perform_refuses(rule_file, register_plugin):
+    from aimed_plugins import Trade
+
+    register_plugin("trade", Trade)
+    ruleset = blockyard.load_ruleset(rule_file(
+        '[ruleset]\nextends = "eu-classic"\nid = "trade-test"\nname = "trade"\n'
+        '[plugins.trade]\n'))
+    board = "\n".join(["##.#######", *["." * 10] * 4, "##.#######", *["." * 10] * 4])
+    game = blockyard.new_game(ruleset, seed=1, board=board, tray=["##", "#"])
+    assert (1, 0, 3) in game.action_targets("trade")  # allowed, then refused by perform
+    before = game.snapshot()
+    with pytest.raises(IllegalMove, match="not on the top row"):
+        game.act("trade", 1, 0, 3)
+    with pytest.raises(IllegalMove, match="not on the top row"):
+        game.action_preview("trade", 1, 0, 3)
+    assert game.snapshot() == before
+    assert game.action_preview("trade", 1, 5, 3) == frozenset({(5, 3)})
+    assert game.snapshot() == before

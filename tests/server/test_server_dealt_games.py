@@ -133,10 +133,11 @@ def rotations(count: int) -> dict[str, Any]:
 def test_a_log_longer_than_a_real_game_needs_is_refused_before_replaying(
         server: Server) -> None:
     name, token = server.account("long")
-    answer = submit(server, token, rotations(400))
+    # 208 entries a move (16, and 64 turns of each of the 3 tray pieces) and the 8 moves
+    answer = submit(server, token, rotations(2000))
     assert answer.status_code == 422
     error = answer.json()["error"]
-    assert "409 actions for 8 moves" in error and "needs at most 152" in error
+    assert "2009 actions for 8 moves" in error and "needs at most 1880" in error
     # a Sudoku Bloxx game whose stone steps left and right in no game time
     game = finished_game("sudoku-bloxx", seed=5, moves=3)
     data = replay_data(game, name)
