@@ -21,12 +21,16 @@ fetched from elsewhere at run time:
 
 from __future__ import annotations
 
+import hashlib
 import importlib.metadata
 import importlib.util
 import io
 import json
+import os
 import re
 import shutil
+import tempfile
+import threading
 import zipfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -229,10 +233,12 @@ def with_base(index_html: str, base: str) -> str:
     return index_html.replace('<base href="./">', f'<base href="{base}">', 1)
 
 
-def build(folder: Path, *, ruleset_ids: Iterable[str] | None = None) -> SiteReport:
+def build(folder: Path, *, ruleset_ids: Iterable[str] | None = None,
+          archive: bytes | None = None) -> SiteReport:
     """Write the static site into ``folder`` (made when missing; the files of an
     earlier build replaced). ``ruleset_ids``: the ``play/<id>`` pages to write
-    (default: every ruleset found)."""
+    (default: every ruleset found); ``archive``: the Python archive when it is
+    made already (:func:`python_archive`)."""
     sources = page_sources()
     pyodide, pyodide_version = pyodide_folder(sources)
     if folder.exists() and not folder.is_dir():
@@ -256,8 +262,53 @@ def build(folder: Path, *, ruleset_ids: Iterable[str] | None = None) -> SiteRepo
     (folder / "pyodide").mkdir(exist_ok=True)
     for name in PYODIDE_FILES:
         shutil.copyfile(pyodide / name, folder / "pyodide" / name)
-    archive = python_archive()
+    archive = archive if archive is not None else python_archive()
     (folder / ARCHIVE).write_bytes(archive)
     files = [p for p in folder.rglob("*") if p.is_file()]
     return SiteReport(folder=folder, files=len(files), bytes=sum(p.stat().st_size for p in files),
                       archive_bytes=len(archive), pyodide_version=pyodide_version)
+
+
+_served_lock = threading.Lock()
+_served: Path | None = None
+
+
+def served_site(cache: Path | None = None) -> Path:
+    """The site ``blockyard serve`` serves, built on first use into ``cache``
+    (default: ``web/`` in Blockyard's data folder) under a name that is the
+    digest of what it is built from (the Python archive, the page's files,
+    Pyodide's version), so a server of other code builds again and several
+    server processes share one build. Raises :class:`WebBuildError` when the
+    page cannot be built (Pyodide not installed: ``npm ci``)."""
+    global _served
+    with _served_lock:
+        if _served is not None and (_served / "index.html").is_file():
+            return _served
+        sources = page_sources()
+        _folder, pyodide_version = pyodide_folder(sources)
+        archive = python_archive()
+        digest = hashlib.sha256(archive)
+        digest.update(pyodide_version.encode())
+        for path in _page_files(sources):
+            digest.update(path.relative_to(sources).as_posix().encode() + b"\0")
+            digest.update(path.read_bytes())
+        if cache is None:
+            from .paths import data_dir
+
+            cache = data_dir() / "web"
+        folder = cache / digest.hexdigest()[:16]
+        if not (folder / "index.html").is_file():
+            cache.mkdir(parents=True, exist_ok=True)
+            staging = Path(tempfile.mkdtemp(prefix=".building-", dir=cache))
+            try:
+                build(staging, archive=archive)
+                try:
+                    os.rename(staging, folder)
+                except OSError:  # another process built it meanwhile: theirs is the same
+                    if not (folder / "index.html").is_file():
+                        raise
+            finally:
+                if staging.exists():
+                    shutil.rmtree(staging, ignore_errors=True)
+        _served = folder
+        return folder

@@ -241,7 +241,7 @@ def _tier_marks(item: pytest.Item) -> list[str]:
     marks = []
     if parts[0] == "frontend":
         marks.append("window")
-    if parts[0] == "web":
+    if parts[0] == "web" or "browser" in getattr(item, "fixturenames", ()):
         marks.append("browser")
     names = set(getattr(item, "fixturenames", ()))
     # a test module that imports the helpers starting a server of its own

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import functools
 import http.server
+import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 CHROMIUM = "/usr/bin/chromium"
 """Debian's Chromium (apt, installed by scripts/setup.sh): never a browser of
@@ -94,3 +97,41 @@ def wait_for_score(page: Any, score: int) -> None:
     page.wait_for_function(
         "score => document.querySelector('[data-testid=score]')?.textContent === score",
         arg=str(score), timeout=READY_MS)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, headless, driven by Playwright: one per test module (a
+    module's tests stay on one parallel worker)."""
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is missing: scripts/setup.sh installs Debian's chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS,
+                                              headless=True)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def new_page(browser: Any) -> Iterator[Callable[..., Any]]:
+    """``new_page(width, height, touch=False)``: a page in a browser context of its
+    own (fresh storage), closed after the test; an error in the page fails the test."""
+    contexts: list[Any] = []
+    errors: list[str] = []
+
+    def make(width: int = 1280, height: int = 800, touch: bool = False) -> Any:
+        context = browser.new_context(viewport={"width": width, "height": height},
+                                      has_touch=touch, is_mobile=touch)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+    assert errors == []
