@@ -42,7 +42,7 @@ PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
                  "pyodide-lock.json")
 """The files of the npm package ``pyodide`` the page loads (no others: no CDN)."""
 
-PAGE_SUFFIXES = (".html", ".mjs", ".css", ".webmanifest", ".svg", ".png")
+PAGE_SUFFIXES = (".html", ".mjs", ".js", ".css", ".webmanifest", ".svg", ".png")
 """The kinds of files of ``frontend/web/`` that are the page's own."""
 
 NOT_PAGE = ("node_modules", "package.json", "package-lock.json")

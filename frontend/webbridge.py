@@ -10,7 +10,9 @@ file or the window's catalogues (:mod:`blockyard.frontend.i18n`).
 
 A request is a JSON object with ``op`` and the operation's fields; the answer is
 ``{"ok": true, ...}`` or ``{"ok": false, "error": "<what was wrong>"}``, the
-game then left exactly as it was:
+game then left exactly as it was. A snapshot travels as JSON text, never as a
+JavaScript object: its integers (the board's bits) may pass 2**53, which a
+JavaScript number cannot hold:
 
 ========== ================================== =====================================
 ``op``     fields                             answer
@@ -22,8 +24,10 @@ preview    ``slot``, ``row``, ``col``          ``preview``: what placing would d
 place      ``slot``, ``row``, ``col``          ``game`` after it, ``move``
 act        ``name``, ``args`` (list of int)    ``game`` after it
 view       ``language``                       ``game`` (e.g. in another language)
-snapshot                                      ``snapshot``: ``Game.snapshot()``
-restore    ``snapshot``, ``language``          ``game``: the restored game's view
+snapshot                                      ``snapshot``: ``Game.snapshot()`` as
+                                              JSON text
+restore    ``snapshot`` (JSON text),           ``game``: the restored game's view
+           ``language``
 ========== ================================== =====================================
 
 Only this module, the core and the bundled plugins run in the page: it imports
@@ -186,9 +190,15 @@ class Bridge:
             self.game = new_tray_game(message.get("ruleset"), message.get("seed"))
             return {"game": game_view(self.game)}
         if op == "restore":
-            snap = message.get("snapshot")
+            text = message.get("snapshot")
+            if not isinstance(text, str):
+                raise BridgeError("restore needs a 'snapshot': the JSON text of a snapshot")
+            try:
+                snap = json.loads(text)
+            except ValueError as exc:
+                raise BridgeError(f"the snapshot is not JSON: {exc}") from None
             if not isinstance(snap, dict):
-                raise BridgeError("restore needs a 'snapshot' object")
+                raise BridgeError("the snapshot is not a JSON object")
             restored = blockyard.restore(snap)
             if not isinstance(restored, TrayGame):
                 raise BridgeError(f"ruleset {restored.ruleset.id!r} is not a tray game")
@@ -200,7 +210,7 @@ class Bridge:
         if op == "view":
             return {"game": game_view(game)}
         if op == "snapshot":
-            return {"snapshot": game.snapshot()}
+            return {"snapshot": json.dumps(game.snapshot())}
         if op == "preview":
             slot, row, col = _ints(message, "slot", "row", "col")
             return {"preview": preview_view(game, slot, row, col)}

@@ -72,7 +72,7 @@ def test_preview_is_game_preview_and_changes_nothing() -> None:
     """
     bridge = webbridge.Bridge()
     game = blockyard.new_game("eu-classic", seed=2, board=board, tray=["#", "##", "#"])
-    ok(bridge, op="restore", snapshot=game.snapshot(), language="en")
+    ok(bridge, op="restore", snapshot=json.dumps(game.snapshot()), language="en")
     before = ok(bridge, op="snapshot")["snapshot"]
     answer = ok(bridge, op="preview", slot=0, row=1, col=9)["preview"]
     expected = game.preview(0, 1, 9)
@@ -101,7 +101,7 @@ def test_place_plays_the_engines_move() -> None:
         assert answer["game"]["board"] == [list(r) for r in game.board]
         assert [s["piece"] for s in answer["game"]["tray"]] == \
             [p.id if p else "" for p in game.tray]
-    assert ok(bridge, op="snapshot")["snapshot"] == game.snapshot()
+    assert json.loads(ok(bridge, op="snapshot")["snapshot"]) == game.snapshot()
 
 
 def test_a_move_that_does_not_fit_is_refused_and_changes_nothing() -> None:
@@ -129,7 +129,9 @@ def test_a_move_that_does_not_fit_is_refused_and_changes_nothing() -> None:
     ('{"op": "new", "ruleset": "eu-classic", "seed": "x"}', "'seed'"),
     ('{"op": "new", "ruleset": "sudoku-bloxx", "seed": 1}', "not a tray game"),
     ('{"op": "rulesets", "language": "xx"}', "no such language 'xx'"),
-    ('{"op": "restore", "snapshot": {"kind": "tray"}}', "snapshot"),
+    ('{"op": "restore", "snapshot": {"kind": "tray"}}', "JSON text of a snapshot"),
+    ('{"op": "restore", "snapshot": "{"}', "the snapshot is not JSON"),
+    ('{"op": "restore", "snapshot": "{\\"kind\\": \\"tray\\"}"}', "snapshot"),
 ])
 def test_bad_requests_say_what_was_wrong(request_text: str, named: str) -> None:
     answer = json.loads(webbridge.Bridge().handle(request_text))
@@ -160,7 +162,7 @@ def test_the_summary_names_the_pieces_that_did_not_fit_and_a_tip() -> None:
     game = blockyard.new_game("eu-hardcore", seed=4, board=board,
                               tray=["##\n##", "###", "#####"])
     bridge = webbridge.Bridge()
-    view = ok(bridge, op="restore", snapshot=game.snapshot(), language="en")["game"]
+    view = ok(bridge, op="restore", snapshot=json.dumps(game.snapshot()), language="en")["game"]
     assert view["over"] is True
     summary = game.summary()
     assert view["summary"]["score"] == summary.points
@@ -186,3 +188,15 @@ def test_the_bridge_imports_nothing_of_the_window_or_the_server() -> None:
     shown = subprocess.run([sys.executable, "-c", "import sys; sys.platform = 'emscripten'; "
                             + code], capture_output=True, text=True, check=True)
     assert shown.stdout.strip() == "[]"
+
+
+def test_a_snapshot_travels_as_text_whole() -> None:
+    """The board's bits pass 2**53 on a 10x10 board: JSON text keeps them whole."""
+    game = blockyard.new_game("eu-classic", seed=8)
+    while game.moves < 3:
+        game.place(*game.legal_moves()[-1])
+    bridge = webbridge.Bridge()
+    view = ok(bridge, op="restore", snapshot=json.dumps(game.snapshot()), language="en")["game"]
+    assert view["score"] == game.score and view["moves"] == 3
+    text = ok(bridge, op="snapshot")["snapshot"]
+    assert isinstance(text, str) and json.loads(text) == game.snapshot()

@@ -3,6 +3,7 @@
 // blockyard.frontend.webbridge in Pyodide): the page only draws its answers and
 // turns touch, mouse and keys into requests. docs/web.md describes the page.
 import { Engine } from "./engine.mjs";
+import { loadGame, saveGame } from "./store.mjs";
 
 const LIFT_CELLS = 1.25;   // a piece held by a finger floats this many cells above it
 const DRAG_PIXELS = 6;     // a press that moves less is a click (choose the piece)
@@ -113,9 +114,18 @@ function applyWords(words, version) {
 
 // -- the game screen ---------------------------------------------------------------
 
-async function startGame(ruleset, seed) {
-  const answer = await ask({ op: "new", ruleset, seed });
+async function startGame(ruleset, seed, fresh = false) {
+  // the game in progress of this ruleset (of this seed, when one is asked) comes back
+  const saved = fresh ? undefined : await loadGame(ruleset).catch(() => undefined);
+  let answer;
+  if (saved && !saved.over && (seed === null || saved.seed === seed)) {
+    answer = await ask({ op: "restore", snapshot: saved.snapshot });
+  }
+  if (!answer || !answer.ok) answer = await ask({ op: "new", ruleset, seed });
   if (!answer.ok) return;
+  // the address names the game's seed: a reload brings this game back
+  const here = new URL(`play/${encodeURIComponent(ruleset)}?seed=${answer.game.seed}`, document.baseURI);
+  if (route() && here.href !== location.href) history.replaceState(null, "", here);
   $("launcher").hidden = true;
   $("status").hidden = true;
   $("home").hidden = false;
@@ -123,8 +133,18 @@ async function startGame(ruleset, seed) {
   setGame(answer.game);
 }
 
+async function save() {
+  const game = state.game;
+  const answer = await state.engine.ask({ op: "snapshot" });
+  if (!answer.ok || state.game !== game) return;
+  await saveGame({ ruleset: game.ruleset, seed: game.seed, over: game.over,
+                   snapshot: answer.snapshot }).catch(() => {});
+  document.body.dataset.saved = String(game.moves);
+}
+
 function setGame(view) {
   state.game = view;
+  save();
   state.pending = null;
   applyWords(view.words, view.version);
   $("title").textContent = view.name;
@@ -226,7 +246,7 @@ function drawSummary() {
   const words = state.words;
   card.append(el("div", { class: "buttons" },
     el("button", { type: "button", "data-testid": "play-again",
-      onclick: () => startGame(state.game.ruleset, null) }, words.play_again),
+      onclick: () => startGame(state.game.ruleset, null, true) }, words.play_again),
     el("button", { type: "button", onclick: () => go("./") }, words.change)));
   layer.replaceChildren(card);
   layer.hidden = false;
@@ -532,6 +552,9 @@ function settings() {
 
 async function main() {
   settings();
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.register(new URL("sw.js", document.baseURI)).catch(() => {});
+  }
   $("status").textContent = "◌";
   $("theme").addEventListener("change", (event) => {
     state.theme = event.target.value;
