@@ -1,4 +1,4 @@
-"""The web page on ``blockyard serve`` (API.md, "The web page"; docs/web.md).
+"""The web page on ``blockyard serve`` (docs/web.md).
 
 ``/`` the launcher and ``/play/{ruleset_id}`` a game answer the page's
 ``index.html`` (its base the site's root); the page's scripts, style, icons,

@@ -1,5 +1,5 @@
 """``blockyard serve`` serves the web page at ``/`` and ``/play/{ruleset_id}``
-beside ``/api`` (API.md, "The web page"): the launcher lists the server's
+beside ``/api`` (docs/web.md): the launcher lists the server's
 rulesets and a game played with the keys is the engine's, in Chromium."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The page played by finger and by clicks (API.md, "The web page", Input): a piece
+"""The page played by finger and by clicks (docs/web.md, "For players"): a piece
 dragged by a finger floats above it and lands where its ghost stood; a click on a
 piece and then on a cell places it there. Each move is checked against the engine
 run here."""

@@ -1,5 +1,5 @@
 """A game in progress survives a reload (saved in the browser after every move), and
-after one visit the page plays offline (its service worker): API.md, "The web page".
+after one visit the page plays offline (its service worker): docs/web.md.
 Every board and score read is the engine's, run here."""
 
 from __future__ import annotations

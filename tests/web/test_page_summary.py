@@ -1,4 +1,4 @@
-"""The page's actions and summary (API.md, "The web page"): the ruleset's actions
+"""The page's actions and summary (docs/web.md): the ruleset's actions
 (tiered's swap, everyone's end), the summary with the pieces left and the tip, in
 the player's language, all as the engine and the window's catalogues say."""
 

@@ -1,6 +1,6 @@
 """Helpers of the web page's tests (fixtures in conftest.py): the built site on a
 plain static server on 127.0.0.1, Debian's Chromium driven by Playwright, and
-reading the page's data-testid hooks (API.md, "The web page")."""
+reading the page's data-testid hooks (docs/web.md)."""
 
 from __future__ import annotations
 
