@@ -535,7 +535,8 @@ function keyDown(event) {
     state.pending = null;
     dropHeld();
     drawActions();
-  } else if (!state.held && !event.ctrlKey && !event.metaKey) {
+  } else if (!event.ctrlKey && !event.metaKey && !event.altKey) {
+    // an action's key: one aimed at a slot takes the chosen piece's
     const action = state.game.actions.find((a) => a.key && a.key.toLowerCase() === key.toLowerCase());
     if (action) startAction(action);
   }

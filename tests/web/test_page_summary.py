@@ -45,3 +45,30 @@ def test_swap_then_end_show_the_engines_summary_in_german(site_url: str,
     page.click("[data-testid=play-again]")
     page.wait_for_selector("[data-testid=summary]", state="detached", timeout=READY_MS)
     wait_for_score(page, 0)
+
+
+def test_an_action_aimed_at_a_slot_takes_the_slot_clicked_next(site_url: str,
+                                                              new_page: Any) -> None:
+    page = new_page(1280, 800)
+    page.goto(f"{site_url}play/arcadeforge-rotate?seed=4")
+    page.wait_for_selector("[data-testid=board] [data-testid=cell]", timeout=READY_MS)
+    game = blockyard.new_game("arcadeforge-rotate", seed=4)
+    assert tray_pieces(page) == [p.id if p else "" for p in game.tray]
+    page.click("[data-testid=action][data-action=rotate]")
+    page.click("[data-testid=tray-slot][data-slot='1']")
+    game.act("rotate", 1)
+    page.wait_for_function(
+        "piece => document.querySelector(\"[data-testid=tray-slot][data-slot='1']\")"
+        ".dataset.piece === piece", arg=game.tray[1].id if game.tray[1] else "",
+        timeout=READY_MS)
+    assert tray_pieces(page) == [p.id if p else "" for p in game.tray]
+    # with the keys: 3 chooses the slot, R (the action's key) turns it
+    page.keyboard.press("3")
+    page.wait_for_selector("[data-testid=ghost]", timeout=READY_MS)
+    page.keyboard.press("r")
+    game.act("rotate", 2)
+    page.wait_for_function(
+        "piece => document.querySelector(\"[data-testid=tray-slot][data-slot='2']\")"
+        ".dataset.piece === piece", arg=game.tray[2].id if game.tray[2] else "",
+        timeout=READY_MS)
+    assert tray_pieces(page) == [p.id if p else "" for p in game.tray]
