@@ -7,6 +7,7 @@ fetched from elsewhere at run time:
 
 - the page's own files, and ``play/<ruleset id>/index.html`` for every ruleset
   found, so that ``/play/<id>`` opens a game on a plain static server too;
+- ``fonts/``: the window's Devanagari font (Nepali), with its licence;
 - ``pyodide/``: Pyodide's runtime files, from the npm package pinned by
   ``frontend/web/package-lock.json`` (``npm ci`` in ``frontend/web`` installs it);
 - ``blockyard.zip``: the pure-Python parts play needs, which the page's worker
@@ -60,6 +61,11 @@ DEPENDENCIES = ("pluggy", "tomli_w", "platformdirs", "tzdata", "babel")
 BABEL_LOCALES = ("en_GB", "de_DE", "es_ES", "ne_NP")
 """The Babel locales of the page's four languages (as the window's
 ``blockyard.frontend.i18n.BABEL_LOCALES``)."""
+
+FONTS = ("NotoSansDevanagari-Regular.ttf", "NotoSansDevanagari-Bold.ttf", "OFL.txt")
+"""The window's fonts the page serves itself (``fonts/``): Nepali's script, which
+browsers often have no font for (the page's style asks for it only for
+Devanagari text); with their licence."""
 
 ARCHIVE = "blockyard.zip"
 """The name of the Python archive in the site."""
@@ -259,6 +265,10 @@ def build(folder: Path, *, ruleset_ids: Iterable[str] | None = None,
         page = folder / "play" / ruleset_id / "index.html"
         page.parent.mkdir(parents=True, exist_ok=True)
         page.write_text(with_base(index, "../../"), "utf-8")
+    fonts = _package_folder("blockyard.frontend") / "assets" / "fonts"
+    (folder / "fonts").mkdir(exist_ok=True)
+    for name in FONTS:
+        shutil.copyfile(fonts / name, folder / "fonts" / name)
     (folder / "pyodide").mkdir(exist_ok=True)
     for name in PYODIDE_FILES:
         shutil.copyfile(pyodide / name, folder / "pyodide" / name)

@@ -2,8 +2,8 @@
 
 ``/`` the launcher and ``/play/{ruleset_id}`` a game answer the page's
 ``index.html`` (its base the site's root); the page's scripts, style, icons,
-manifest, Pyodide's runtime (``/pyodide/...``) and the Python archive are the
-files of the site :func:`blockyard.website.served_site` builds, on the first
+manifest, fonts (``/fonts/...``), Pyodide's runtime (``/pyodide/...``) and the
+Python archive are the files of the site :func:`blockyard.website.served_site` builds, on the first
 request for one of them (the server starts as fast as without the page). None of
 these paths is under ``/api`` and none is in the OpenAPI description.
 """
@@ -25,8 +25,9 @@ NO_STORE_AGE = {"Cache-Control": "no-cache"}
 """Every file of the page is asked again each visit (answered 304 when unchanged),
 so a server of a new version serves its page at once."""
 
-MEDIA_TYPES = {".mjs": "text/javascript", ".webmanifest": "application/manifest+json",
-               ".wasm": "application/wasm", ".zip": "application/zip"}
+MEDIA_TYPES = {".mjs": "text/javascript", ".ttf": "font/ttf",
+               ".webmanifest": "application/manifest+json", ".wasm": "application/wasm",
+               ".zip": "application/zip"}
 
 
 async def _site() -> Path:
@@ -78,6 +79,13 @@ def add_page(app: FastAPI) -> None:
         return _file(await _site() / "pyodide", name)
 
     app.add_api_route("/pyodide/{name}", pyodide, methods=["GET"], include_in_schema=False)
+
+    async def font(name: str) -> Response:
+        if name not in website.FONTS:
+            raise HTTPException(404, f"no font {name!r} in the web page")
+        return _file(await _site() / "fonts", name)
+
+    app.add_api_route("/fonts/{name}", font, methods=["GET"], include_in_schema=False)
 
     async def icon(name: str) -> Response:
         return _file(await _site() / "icons", name)

@@ -5,7 +5,8 @@
 const CACHE = "blockyard-page";
 const FILES = [
   "./", "app.mjs", "engine.mjs", "worker.mjs", "store.mjs", "style.css",
-  "manifest.webmanifest", "icons/icon.svg", "icons/icon-192.png", "icons/icon-512.png",
+  "manifest.webmanifest", "fonts/NotoSansDevanagari-Regular.ttf",
+  "fonts/NotoSansDevanagari-Bold.ttf", "icons/icon.svg", "icons/icon-192.png", "icons/icon-512.png",
   "blockyard.zip", "pyodide/pyodide.mjs", "pyodide/pyodide.asm.mjs",
   "pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "pyodide/pyodide-lock.json",
 ];
