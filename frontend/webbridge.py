@@ -17,7 +17,8 @@ JavaScript number cannot hold:
 ========== ================================== =====================================
 ``op``     fields                             answer
 ========== ================================== =====================================
-rulesets   ``language``                       ``rulesets``: every ruleset found
+rulesets   ``language``                       ``rulesets``: every ruleset found,
+                                              ``playable`` those the page plays
 new        ``ruleset``, ``seed`` (int or       ``game``: the view of a new game
            null), ``language``
 preview    ``slot``, ``row``, ``col``          ``preview``: what placing would do
@@ -274,9 +275,15 @@ def list_rulesets() -> list[RulesetView]:
         views.append(RulesetView(id=ruleset.id, name=rulewords.ruleset_name(ruleset),
                                  family=ruleset.family,
                                  description=rulewords.ruleset_description(ruleset),
-                                 mode=mode.name, playable=issubclass(mode.engine, TrayGame),
+                                 mode=mode.name, playable=plays_in_page(ruleset),
                                  error=None))
     return views
+
+
+def plays_in_page(ruleset: blockyard.Ruleset) -> bool:
+    """Whether the page plays ``ruleset`` yet: tray games without a clock (the page
+    does not run a game's clock yet, so a timed ruleset would play untimed)."""
+    return issubclass(ruleset.mode_record.engine, TrayGame) and ruleset.time_limit is None
 
 
 def new_tray_game(ruleset: Any, seed: Any) -> TrayGame:
@@ -289,8 +296,15 @@ def new_tray_game(ruleset: Any, seed: Any) -> TrayGame:
     known = {info.id for info in blockyard.list_rulesets()}
     if ruleset not in known:
         raise BridgeError(f"no ruleset {ruleset!r}")
-    game = blockyard.new_game(ruleset, seed=seed)
-    if not isinstance(game, TrayGame):
+    rules = blockyard.load_ruleset(ruleset)
+    mode = rules.mode_record
+    if not issubclass(mode.engine, TrayGame):
+        raise BridgeError(f"ruleset {ruleset!r} plays {mode.name!r}: not a tray game")
+    if rules.time_limit is not None:
+        raise BridgeError(f"ruleset {ruleset!r} plays against a clock, which the page "
+                          "does not run yet")
+    game = blockyard.new_game(rules, seed=seed)
+    if not isinstance(game, TrayGame):  # a mode's engine that made another kind of game
         raise BridgeError(f"ruleset {ruleset!r} plays {game.kind!r}: not a tray game")
     return game
 

@@ -35,8 +35,10 @@ def test_the_launcher_lists_every_ruleset_in_four_languages() -> None:
             assert view["name"] == ruleset.name_in(language)
             assert view["description"] == ruleset.description_in(language)
             assert view["family"] == ruleset.family
-            assert view["playable"] == (view["mode"] != "falling")
+            assert view["playable"] == (view["mode"] != "falling"
+                                        and ruleset.time_limit is None)
     assert any(r["mode"] == "falling" for r in listed)
+    assert {r["id"] for r in listed if not r["playable"]} == {"sudoku-bloxx", "eu-timed"}
     german = {r["id"]: r for r in ok(bridge, op="rulesets", language="de")["rulesets"]}
     english = {r["id"]: r for r in ok(bridge, op="rulesets", language="en")["rulesets"]}
     assert any(german[i]["name"] != english[i]["name"] for i in german)
@@ -128,6 +130,7 @@ def test_a_move_that_does_not_fit_is_refused_and_changes_nothing() -> None:
     ('{"op": "new", "ruleset": "no-such", "seed": 1}', "no ruleset 'no-such'"),
     ('{"op": "new", "ruleset": "eu-classic", "seed": "x"}', "'seed'"),
     ('{"op": "new", "ruleset": "sudoku-bloxx", "seed": 1}', "not a tray game"),
+    ('{"op": "new", "ruleset": "eu-timed", "seed": 1}', "plays against a clock"),
     ('{"op": "rulesets", "language": "xx"}', "no such language 'xx'"),
     ('{"op": "restore", "snapshot": {"kind": "tray"}}', "JSON text of a snapshot"),
     ('{"op": "restore", "snapshot": "{"}', "the snapshot is not JSON"),
