@@ -24,6 +24,8 @@ new        ``ruleset``, ``seed`` (int or       ``game``: the view of a new game
 preview    ``slot``, ``row``, ``col``          ``preview``: what placing would do
 place      ``slot``, ``row``, ``col``          ``game`` after it, ``move``
 act        ``name``, ``args`` (list of int)    ``game`` after it
+tick       ``seconds`` (the time played        ``game`` after it (its clock: timed
+           since the last tick)                rulesets; nothing else changes)
 view       ``language``                       ``game`` (e.g. in another language)
 snapshot                                      ``snapshot``: ``Game.snapshot()`` as
                                               JSON text
@@ -47,7 +49,7 @@ from blockyard.version import __version__
 from . import i18n, rulewords
 
 #: The operations :func:`handle` answers.
-OPS = ("rulesets", "new", "preview", "place", "act", "view", "snapshot", "restore")
+OPS = ("rulesets", "new", "preview", "place", "act", "tick", "view", "snapshot", "restore")
 
 
 class RulesetView(TypedDict):
@@ -114,6 +116,8 @@ class GameView(TypedDict):
     best_combo: int
     lines: int
     moves: int
+    time_left: float | None
+    clock_text: str
     over: bool
     over_reason: str | None
     over_words: str
@@ -212,6 +216,12 @@ class Bridge:
             return {"game": game_view(game)}
         if op == "snapshot":
             return {"snapshot": json.dumps(game.snapshot())}
+        if op == "tick":
+            seconds = message.get("seconds")
+            if isinstance(seconds, bool) or not isinstance(seconds, int | float):
+                raise BridgeError(f"'seconds' must be a number, not {seconds!r}")
+            game.tick(seconds)
+            return {"game": game_view(game)}
         if op == "preview":
             slot, row, col = _ints(message, "slot", "row", "col")
             return {"preview": preview_view(game, slot, row, col)}
@@ -281,9 +291,9 @@ def list_rulesets() -> list[RulesetView]:
 
 
 def plays_in_page(ruleset: blockyard.Ruleset) -> bool:
-    """Whether the page plays ``ruleset`` yet: tray games without a clock (the page
-    does not run a game's clock yet, so a timed ruleset would play untimed)."""
-    return issubclass(ruleset.mode_record.engine, TrayGame) and ruleset.time_limit is None
+    """Whether the page plays ``ruleset`` yet: tray games (timed ones included: the
+    page sends the time played with ``tick``)."""
+    return issubclass(ruleset.mode_record.engine, TrayGame)
 
 
 def new_tray_game(ruleset: Any, seed: Any) -> TrayGame:
@@ -300,9 +310,6 @@ def new_tray_game(ruleset: Any, seed: Any) -> TrayGame:
     mode = rules.mode_record
     if not issubclass(mode.engine, TrayGame):
         raise BridgeError(f"ruleset {ruleset!r} plays {mode.name!r}: not a tray game")
-    if rules.time_limit is not None:
-        raise BridgeError(f"ruleset {ruleset!r} plays against a clock, which the page "
-                          "does not run yet")
     game = blockyard.new_game(rules, seed=seed)
     if not isinstance(game, TrayGame):  # a mode's engine that made another kind of game
         raise BridgeError(f"ruleset {ruleset!r} plays {game.kind!r}: not a tray game")
@@ -334,7 +341,9 @@ def game_view(game: TrayGame) -> GameView:
         score=game.score, score_text=i18n.format_number(game.score),
         combo=game.combo, combo_text=i18n.localise_digits(shown.combo_text(game.combo)),
         best_combo=game.best_combo, lines=game.lines_cleared,
-        moves=game.moves, over=game.over, over_reason=game.over_reason,
+        moves=game.moves, time_left=game.time_left,
+        clock_text="" if game.time_left is None else rulewords.clock(game.time_left),
+        over=game.over, over_reason=game.over_reason,
         over_words=rulewords.over_words(game), actions=actions, summary=summary,
         words=words())
 

@@ -35,10 +35,9 @@ def test_the_launcher_lists_every_ruleset_in_four_languages() -> None:
             assert view["name"] == ruleset.name_in(language)
             assert view["description"] == ruleset.description_in(language)
             assert view["family"] == ruleset.family
-            assert view["playable"] == (view["mode"] != "falling"
-                                        and ruleset.time_limit is None)
+            assert view["playable"] == (view["mode"] != "falling")
     assert any(r["mode"] == "falling" for r in listed)
-    assert {r["id"] for r in listed if not r["playable"]} == {"sudoku-bloxx", "eu-timed"}
+    assert {r["id"] for r in listed if not r["playable"]} == {"sudoku-bloxx"}
     german = {r["id"]: r for r in ok(bridge, op="rulesets", language="de")["rulesets"]}
     english = {r["id"]: r for r in ok(bridge, op="rulesets", language="en")["rulesets"]}
     assert any(german[i]["name"] != english[i]["name"] for i in german)
@@ -130,7 +129,6 @@ def test_a_move_that_does_not_fit_is_refused_and_changes_nothing() -> None:
     ('{"op": "new", "ruleset": "no-such", "seed": 1}', "no ruleset 'no-such'"),
     ('{"op": "new", "ruleset": "eu-classic", "seed": "x"}', "'seed'"),
     ('{"op": "new", "ruleset": "sudoku-bloxx", "seed": 1}', "not a tray game"),
-    ('{"op": "new", "ruleset": "eu-timed", "seed": 1}', "plays against a clock"),
     ('{"op": "rulesets", "language": "xx"}', "no such language 'xx'"),
     ('{"op": "restore", "snapshot": {"kind": "tray"}}', "JSON text of a snapshot"),
     ('{"op": "restore", "snapshot": "{"}', "the snapshot is not JSON"),
@@ -203,3 +201,28 @@ def test_a_snapshot_travels_as_text_whole() -> None:
     assert view["score"] == game.score and view["moves"] == 3
     text = ok(bridge, op="snapshot")["snapshot"]
     assert isinstance(text, str) and json.loads(text) == game.snapshot()
+
+
+def test_tick_runs_the_clock_of_a_timed_ruleset_as_the_engine() -> None:
+    bridge = webbridge.Bridge()
+    view = ok(bridge, op="new", ruleset="eu-timed", seed=4, language="en")["game"]
+    game = blockyard.new_game("eu-timed", seed=4)
+    assert game.time_left is not None
+    assert view["time_left"] == game.time_left
+    assert view["clock_text"] == f"{int(game.time_left) // 60}:{int(game.time_left) % 60:02d}"
+    before = ok(bridge, op="snapshot")["snapshot"]
+    for bad, said in (("1", "'seconds' must be a number"), (True, "'seconds' must be a number"),
+                      (-1, "tick: expected a number of seconds")):
+        answer = ask(bridge, op="tick", seconds=bad)
+        assert answer["ok"] is False and said in answer["error"]
+    assert ok(bridge, op="snapshot")["snapshot"] == before
+    view = ok(bridge, op="tick", seconds=1.5)["game"]
+    game.tick(1.5)
+    assert view["time_left"] == game.time_left
+    view = ok(bridge, op="tick", seconds=game.time_left)["game"]
+    game.tick(game.time_left)
+    assert view["over"] is True and view["over_reason"] == game.over_reason == "time"
+    assert view["summary"]["texts"][0] == "Time is up"
+    assert json.loads(ok(bridge, op="snapshot")["snapshot"]) == game.snapshot()
+    untimed = ok(bridge, op="new", ruleset="eu-classic", seed=1)["game"]
+    assert untimed["time_left"] is None and untimed["clock_text"] == ""

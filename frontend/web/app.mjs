@@ -159,6 +159,36 @@ function drawFigures() {
   const game = state.game;
   $("score").textContent = String(game.score);
   $("combo").textContent = game.combo_text;
+  $("clock").textContent = game.clock_text;
+  $("clock").hidden = !game.clock_text;
+}
+
+// -- the clock of timed rulesets: the time played, told to the engine ---------------
+// (the engine decides when time is up; the page only measures the time shown on screen)
+
+const clock = { last: null, asking: false };
+
+async function tickClock() {
+  const now = performance.now();
+  const game = state.game;
+  if (!game || game.time_left === null || game.over || document.hidden || clock.asking) {
+    clock.last = clock.asking ? clock.last : null;  // hidden or over: the clock stands
+    return;
+  }
+  if (clock.last === null) { clock.last = now; return; }
+  const seconds = (now - clock.last) / 1000;
+  clock.last = now;
+  clock.asking = true;
+  const answer = await state.engine.ask({ op: "tick", language: state.language, seconds });
+  clock.asking = false;
+  if (!answer.ok || state.game !== game) return;  // a move answered meanwhile: its view is newer
+  if (answer.game.over) {
+    dropHeld();
+    setGame(answer.game);
+  } else {
+    state.game = answer.game;
+    drawFigures();
+  }
 }
 
 function drawBoard() {
@@ -574,6 +604,7 @@ async function main() {
     }
   });
   $("home").addEventListener("click", () => go("./"));
+  setInterval(tickClock, 250);
   window.addEventListener("popstate", show);
   window.addEventListener("pointermove", moveHeld);
   window.addEventListener("pointerup", releaseHeld);
