@@ -25,7 +25,10 @@ preview    ``slot``, ``row``, ``col``          ``preview``: what placing would d
 place      ``slot``, ``row``, ``col``          ``game`` after it, ``move``
 act        ``name``, ``args`` (list of int)    ``game`` after it
 tick       ``seconds`` (the time played        ``game`` after it (its clock: timed
-           since the last tick)                rulesets; nothing else changes)
+           since the last tick)                rulesets; falling stones fall)
+move       ``dx`` (-1 or 1)                    ``game`` (falling games: the stone moved)
+soft_drop  ``on`` (bool)                       ``game`` (falling games: fast falling)
+hard_drop                                     ``game`` (falling games: the stone landed)
 view       ``language``                       ``game`` (e.g. in another language)
 snapshot                                      ``snapshot``: ``Game.snapshot()`` as
                                               JSON text
@@ -43,13 +46,22 @@ import json
 from typing import Any, TypedDict
 
 import blockyard
+from blockyard.falling import FallingGame
+from blockyard.stones import Stone
 from blockyard.tray import TrayGame
 from blockyard.version import __version__
 
 from . import i18n, rulewords
 
 #: The operations :func:`handle` answers.
-OPS = ("rulesets", "new", "preview", "place", "act", "tick", "view", "snapshot", "restore")
+OPS = ("rulesets", "new", "preview", "place", "act", "tick", "move", "soft_drop", "hard_drop",
+       "view", "snapshot", "restore")
+
+FALLING_OPS = ("move", "soft_drop", "hard_drop")
+"""The operations of falling games (Sudoku Bloxx) only."""
+
+TRAY_OPS = ("preview", "place")
+"""The operations of tray games only."""
 
 
 class RulesetView(TypedDict):
@@ -99,8 +111,9 @@ class SummaryView(TypedDict):
 
 
 class GameView(TypedDict):
-    """Everything the game screen shows, in the requested language."""
+    """Everything the game screen of a tray game shows, in the requested language."""
 
+    kind: str
     ruleset: str
     name: str
     seed: int
@@ -166,7 +179,7 @@ class Bridge:
     """One page's engine: the game being played and the language it is shown in."""
 
     def __init__(self) -> None:
-        self.game: TrayGame | None = None
+        self.game: TrayGame | FallingGame | None = None
 
     def handle(self, request: str) -> str:
         """Answer one JSON request (see the module's table) with a JSON answer."""
@@ -192,8 +205,8 @@ class Bridge:
         if op == "rulesets":
             return {"rulesets": list_rulesets(), "words": words(), "version": __version__}
         if op == "new":
-            self.game = new_tray_game(message.get("ruleset"), message.get("seed"))
-            return {"game": game_view(self.game)}
+            self.game = new_page_game(message.get("ruleset"), message.get("seed"))
+            return {"game": any_view(self.game)}
         if op == "restore":
             text = message.get("snapshot")
             if not isinstance(text, str):
@@ -205,15 +218,16 @@ class Bridge:
             if not isinstance(snap, dict):
                 raise BridgeError("the snapshot is not a JSON object")
             restored = blockyard.restore(snap)
-            if not isinstance(restored, TrayGame):
-                raise BridgeError(f"ruleset {restored.ruleset.id!r} is not a tray game")
+            if not isinstance(restored, TrayGame | FallingGame):
+                raise BridgeError(f"ruleset {restored.ruleset.id!r} plays {restored.kind!r}, "
+                                  "which the page does not play")
             self.game = restored
-            return {"game": game_view(restored)}
+            return {"game": any_view(restored)}
         game = self.game
         if game is None:
             raise BridgeError(f"no game to {op}: start one with op 'new'")
         if op == "view":
-            return {"game": game_view(game)}
+            return {"game": any_view(game)}
         if op == "snapshot":
             return {"snapshot": json.dumps(game.snapshot())}
         if op == "tick":
@@ -221,7 +235,12 @@ class Bridge:
             if isinstance(seconds, bool) or not isinstance(seconds, int | float):
                 raise BridgeError(f"'seconds' must be a number, not {seconds!r}")
             game.tick(seconds)
-            return {"game": game_view(game)}
+            return {"game": any_view(game)}
+        if isinstance(game, FallingGame):
+            return {"game": falling_answer(game, op, message)}
+        if op in FALLING_OPS:
+            raise BridgeError(f"{op} is for falling games; ruleset {game.ruleset.id!r} "
+                              "plays a tray")
         if op == "preview":
             slot, row, col = _ints(message, "slot", "row", "col")
             return {"preview": preview_view(game, slot, row, col)}
@@ -291,14 +310,14 @@ def list_rulesets() -> list[RulesetView]:
 
 
 def plays_in_page(ruleset: blockyard.Ruleset) -> bool:
-    """Whether the page plays ``ruleset`` yet: tray games (timed ones included: the
-    page sends the time played with ``tick``)."""
-    return issubclass(ruleset.mode_record.engine, TrayGame)
+    """Whether the page plays ``ruleset``: tray games (timed ones included: the page
+    sends the time played with ``tick``) and falling games (Sudoku Bloxx)."""
+    return issubclass(ruleset.mode_record.engine, TrayGame | FallingGame)
 
 
-def new_tray_game(ruleset: Any, seed: Any) -> TrayGame:
-    """A new game of tray ruleset ``ruleset`` (an id), on ``seed`` (``None``: a
-    random one, or the date's for a daily ruleset)."""
+def new_page_game(ruleset: Any, seed: Any) -> TrayGame | FallingGame:
+    """A new game of ``ruleset`` (an id), on ``seed`` (``None``: a random one, or
+    the date's for a daily ruleset)."""
     if not isinstance(ruleset, str) or not ruleset:
         raise BridgeError(f"'ruleset' must be a ruleset id, not {ruleset!r}")
     if seed is not None and type(seed) is not int:
@@ -307,12 +326,13 @@ def new_tray_game(ruleset: Any, seed: Any) -> TrayGame:
     if ruleset not in known:
         raise BridgeError(f"no ruleset {ruleset!r}")
     rules = blockyard.load_ruleset(ruleset)
-    mode = rules.mode_record
-    if not issubclass(mode.engine, TrayGame):
-        raise BridgeError(f"ruleset {ruleset!r} plays {mode.name!r}: not a tray game")
+    if not plays_in_page(rules):
+        raise BridgeError(f"ruleset {ruleset!r} plays {rules.mode_record.name!r}, which the "
+                          "page does not play")
     game = blockyard.new_game(rules, seed=seed)
-    if not isinstance(game, TrayGame):  # a mode's engine that made another kind of game
-        raise BridgeError(f"ruleset {ruleset!r} plays {game.kind!r}: not a tray game")
+    if not isinstance(game, TrayGame | FallingGame):  # a mode's engine of another kind
+        raise BridgeError(f"ruleset {ruleset!r} plays {game.kind!r}, which the page "
+                          "does not play")
     return game
 
 
@@ -335,7 +355,7 @@ def game_view(game: TrayGame) -> GameView:
     shown = rulewords.display(game.ruleset)
     summary = summary_view(game) if game.over else None
     return GameView(
-        ruleset=game.ruleset.id, name=rulewords.game_title(game), seed=game.seed,
+        kind="tray", ruleset=game.ruleset.id, name=rulewords.game_title(game), seed=game.seed,
         version=__version__, rows=game.rows, cols=game.cols,
         board=[list(row) for row in game.board], tray=tray,
         score=game.score, score_text=i18n.format_number(game.score),
@@ -400,3 +420,108 @@ _BRIDGE = Bridge()
 def handle(request: str) -> str:
     """Answer one JSON request of the page (the worker calls this)."""
     return _BRIDGE.handle(request)
+
+
+class StoneView(TypedDict):
+    """A stone: ``text`` as the board text writes it (a digit, ``S``, ``J``), golden."""
+
+    text: str
+    golden: bool
+
+
+class FallingView(TypedDict):
+    """Everything the screen of a falling game (Sudoku Bloxx) shows."""
+
+    kind: str
+    ruleset: str
+    name: str
+    seed: int
+    version: str
+    rows: int
+    cols: int
+    board: list[list[StoneView | None]]
+    current: dict[str, Any] | None
+    landing_row: int | None
+    upcoming: list[StoneView]
+    score: int
+    errors: int
+    errors_text: str
+    time_left: float | None
+    clock_text: str
+    moves: int
+    over: bool
+    over_reason: str | None
+    over_words: str
+    actions: list[ActionView]
+    summary: SummaryView | None
+    words: dict[str, str]
+
+
+def _stone(stone: Stone) -> StoneView:
+    return StoneView(text=stone.char, golden=stone.golden)
+
+
+def falling_view(game: FallingGame) -> FallingView:
+    """The screen of a falling game in the current language."""
+    current = game.current
+    falling = None if current is None else {"row": current.row, "col": current.col,
+                                            "stone": _stone(current.stone)}
+    limit = game.errors_allowed
+    errors = i18n.format_number(game.errors) if limit is None else \
+        f"{i18n.format_number(game.errors)}/{i18n.format_number(limit)}"
+    summary: SummaryView | None = None
+    if game.over:
+        texts = [rulewords.over_words(game) or i18n._("Game over"),
+                 i18n.ngettext("{n} point", "{n} points", game.score).format(
+                     n=i18n.format_number(game.score)),
+                 rulewords.area_count(game.mode, game.lines_cleared)]
+        summary = SummaryView(score=game.score, texts=texts, failed_heading="", failed=[],
+                              tip="")
+    actions = [ActionView(name=a.name, label=rulewords.action_label(a.label, a.uses_left),
+                          help=rulewords.engine_text(a.help), key=a.key or "",
+                          target=a.target, uses_left=a.uses_left, rescue=a.rescue)
+               for a in game.actions()]
+    return FallingView(
+        kind="falling", ruleset=game.ruleset.id, name=rulewords.game_title(game),
+        seed=game.seed, version=__version__, rows=game.rows, cols=game.cols,
+        board=[[None if cell is None else _stone(cell) for cell in row] for row in game.board],
+        current=falling,
+        landing_row=None if current is None else game.landing_row(),
+        upcoming=[_stone(stone) for stone in game.upcoming], score=game.score,
+        errors=game.errors, errors_text=errors, time_left=game.time_left,
+        clock_text="" if game.time_left is None else rulewords.clock(game.time_left),
+        moves=game.moves, over=game.over, over_reason=game.over_reason,
+        over_words=rulewords.over_words(game), actions=actions, summary=summary,
+        words=words())
+
+
+def any_view(game: TrayGame | FallingGame) -> GameView | FallingView:
+    """The screen of ``game``, whichever kind it is."""
+    return falling_view(game) if isinstance(game, FallingGame) else game_view(game)
+
+
+def falling_answer(game: FallingGame, op: str, message: dict[str, Any]) -> FallingView:
+    """Perform ``op`` (move, soft_drop, hard_drop, act) on a falling game."""
+    if op in TRAY_OPS:
+        raise BridgeError(f"{op} is for tray games; ruleset {game.ruleset.id!r} drops stones")
+    if op == "move":
+        dx = message.get("dx")
+        if dx not in (-1, 1) or isinstance(dx, bool):
+            raise BridgeError(f"'dx' must be -1 or 1, not {dx!r}")
+        game.move(dx)
+    elif op == "soft_drop":
+        on = message.get("on")
+        if not isinstance(on, bool):
+            raise BridgeError(f"'on' must be true or false, not {on!r}")
+        game.soft_drop(on)
+    elif op == "hard_drop":
+        game.hard_drop()
+    else:  # act
+        name = message.get("name")
+        args = message.get("args", [])
+        if not isinstance(name, str):
+            raise BridgeError("act needs the action's 'name'")
+        if not isinstance(args, list) or not all(type(a) is int for a in args):
+            raise BridgeError("act's 'args' is a list of integers")
+        game.act(name, *args)
+    return falling_view(game)

@@ -35,9 +35,8 @@ def test_the_launcher_lists_every_ruleset_in_four_languages() -> None:
             assert view["name"] == ruleset.name_in(language)
             assert view["description"] == ruleset.description_in(language)
             assert view["family"] == ruleset.family
-            assert view["playable"] == (view["mode"] != "falling")
+            assert view["playable"] is True
     assert any(r["mode"] == "falling" for r in listed)
-    assert {r["id"] for r in listed if not r["playable"]} == {"sudoku-bloxx"}
     german = {r["id"]: r for r in ok(bridge, op="rulesets", language="de")["rulesets"]}
     english = {r["id"]: r for r in ok(bridge, op="rulesets", language="en")["rulesets"]}
     assert any(german[i]["name"] != english[i]["name"] for i in german)
@@ -128,7 +127,6 @@ def test_a_move_that_does_not_fit_is_refused_and_changes_nothing() -> None:
     ('{"op": "place", "slot": 0, "row": 0, "col": 0}', "no game to place"),
     ('{"op": "new", "ruleset": "no-such", "seed": 1}', "no ruleset 'no-such'"),
     ('{"op": "new", "ruleset": "eu-classic", "seed": "x"}', "'seed'"),
-    ('{"op": "new", "ruleset": "sudoku-bloxx", "seed": 1}', "not a tray game"),
     ('{"op": "rulesets", "language": "xx"}', "no such language 'xx'"),
     ('{"op": "restore", "snapshot": {"kind": "tray"}}', "JSON text of a snapshot"),
     ('{"op": "restore", "snapshot": "{"}', "the snapshot is not JSON"),
@@ -226,3 +224,56 @@ def test_tick_runs_the_clock_of_a_timed_ruleset_as_the_engine() -> None:
     assert json.loads(ok(bridge, op="snapshot")["snapshot"]) == game.snapshot()
     untimed = ok(bridge, op="new", ruleset="eu-classic", seed=1)["game"]
     assert untimed["time_left"] is None and untimed["clock_text"] == ""
+
+
+def stones(game: blockyard.FallingGame) -> list[list[str]]:
+    return [["" if cell is None else cell.char for cell in row] for row in game.board]
+
+
+def test_a_falling_game_is_the_engines() -> None:
+    bridge = webbridge.Bridge()
+    view = ok(bridge, op="new", ruleset="sudoku-bloxx", seed=6, language="en")["game"]
+    game = blockyard.new_game("sudoku-bloxx", seed=6)
+    assert isinstance(game, blockyard.FallingGame) and game.current is not None
+    assert view["kind"] == "falling" and (view["rows"], view["cols"]) == (9, 9)
+    assert view["current"]["col"] == game.current.col
+    assert view["current"]["stone"]["text"] == game.current.stone.char
+    assert [s["text"] for s in view["upcoming"]] == [s.char for s in game.upcoming]
+    for request, play in ((("move", {"dx": -1}), lambda: game.move(-1)),
+                          (("move", {"dx": -1}), lambda: game.move(-1)),
+                          (("hard_drop", {}), game.hard_drop),
+                          (("move", {"dx": 1}), lambda: game.move(1)),
+                          (("soft_drop", {"on": True}), lambda: game.soft_drop(True)),
+                          (("tick", {"seconds": 0.5}), lambda: game.tick(0.5)),
+                          (("hard_drop", {}), game.hard_drop)):
+        op, fields = request
+        view = ok(bridge, op=op, **fields)["game"]
+        play()
+        assert [["" if c is None else c["text"] for c in row] for row in view["board"]] == \
+            stones(game)
+        assert view["score"] == game.score and view["errors"] == game.errors
+    assert json.loads(ok(bridge, op="snapshot")["snapshot"]) == game.snapshot()
+    before = ok(bridge, op="snapshot")["snapshot"]
+    for bad, said in (({"op": "move", "dx": 2}, "'dx' must be -1 or 1"),
+                      ({"op": "move", "dx": True}, "'dx' must be -1 or 1"),
+                      ({"op": "soft_drop", "on": 1}, "'on' must be true or false"),
+                      ({"op": "place", "slot": 0, "row": 0, "col": 0}, "for tray games"),
+                      ({"op": "preview", "slot": 0, "row": 0, "col": 0}, "for tray games")):
+        answer = ask(bridge, **bad)
+        assert answer["ok"] is False and said in answer["error"]
+    assert ok(bridge, op="snapshot")["snapshot"] == before
+    tray = webbridge.Bridge()
+    ok(tray, op="new", ruleset="eu-classic", seed=1, language="en")
+    assert "for falling games" in ask(tray, op="hard_drop")["error"]
+
+
+def test_a_falling_game_ends_with_its_summary() -> None:
+    bridge = webbridge.Bridge()
+    ok(bridge, op="new", ruleset="sudoku-bloxx", seed=2, language="en")
+    game = blockyard.new_game("sudoku-bloxx", seed=2)
+    assert isinstance(game, blockyard.FallingGame)
+    view = ok(bridge, op="act", name="end", args=[])["game"]
+    game.act("end")
+    assert view["over"] is True and view["over_reason"] == game.over_reason
+    assert view["summary"]["score"] == game.score
+    assert view["summary"]["texts"][1] == f"{game.score} points"

@@ -148,8 +148,11 @@ function setGame(view) {
   state.pending = null;
   applyWords(view.words, view.version);
   $("title").textContent = view.name;
+  const falling = view.kind === "falling";
+  $("tray").hidden = falling;
+  $("stones").hidden = !falling;
   drawBoard();
-  drawTray();
+  if (falling) drawStones(); else drawTray();
   drawFigures();
   drawActions();
   drawSummary();
@@ -158,7 +161,7 @@ function setGame(view) {
 function drawFigures() {
   const game = state.game;
   $("score").textContent = String(game.score);
-  $("combo").textContent = game.combo_text;
+  $("combo").textContent = game.kind === "falling" ? `✗ ${game.errors_text}` : game.combo_text;
   $("clock").textContent = game.clock_text;
   $("clock").hidden = !game.clock_text;
 }
@@ -171,7 +174,8 @@ const clock = { last: null, asking: false };
 async function tickClock() {
   const now = performance.now();
   const game = state.game;
-  if (!game || game.time_left === null || game.over || document.hidden || clock.asking) {
+  const runs = game && (game.time_left !== null || game.kind === "falling");
+  if (!runs || game.over || document.hidden || clock.asking) {
     clock.last = clock.asking ? clock.last : null;  // hidden or over: the clock stands
     return;
   }
@@ -182,16 +186,18 @@ async function tickClock() {
   const answer = await state.engine.ask({ op: "tick", language: state.language, seconds });
   clock.asking = false;
   if (!answer.ok || state.game !== game) return;  // a move answered meanwhile: its view is newer
-  if (answer.game.over) {
+  if (answer.game.over || answer.game.moves !== game.moves) {
     dropHeld();
-    setGame(answer.game);
+    setGame(answer.game);  // over, or a stone landed: drawn and saved
   } else {
     state.game = answer.game;
+    if (game.kind === "falling") drawBoard();  // the stone fell
     drawFigures();
   }
 }
 
 function drawBoard() {
+  if (state.game.kind === "falling") { drawFallingBoard(); return; }
   const game = state.game;
   const board = $("board");
   board.dataset.rows = game.rows;
@@ -211,6 +217,63 @@ function drawBoard() {
   }
   board.replaceChildren(...cells);
   drawGhost();
+}
+
+// -- falling games (Sudoku Bloxx): the board of stones, the falling one, where it lands
+
+function stoneClass(stone) {
+  return `stone${stone.golden ? " golden" : ""}${stone.text === "S" ? " symbol" : ""}${stone.text === "J" ? " joker" : ""}`;
+}
+
+function drawFallingBoard() {
+  const game = state.game;
+  const board = $("board");
+  board.dataset.rows = game.rows;
+  board.dataset.cols = game.cols;
+  board.style.setProperty("--rows", game.rows);
+  board.style.setProperty("--cols", game.cols);
+  const current = game.current;
+  const cells = [];
+  for (let r = 0; r < game.rows; r++) {
+    for (let c = 0; c < game.cols; c++) {
+      const stone = game.board[r][c];
+      const shade = (Math.floor(r / 3) + Math.floor(c / 3)) % 2;
+      const node = el("div", {
+        class: `cell${shade ? " shade" : ""}${stone ? ` ${stoneClass(stone)}` : ""}`,
+        "data-testid": "cell", "data-row": r, "data-col": c, "data-filled": stone ? "1" : "0",
+        ...(stone ? { "data-stone": stone.text } : {}),
+      }, stone ? stone.text.replace("S", "✦").replace("J", "★") : "");
+      if (current && !stone && current.col === c && current.row === r) {
+        node.classList.add("falling", ...stoneClass(current.stone).split(" "));
+        node.dataset.testid = "cell";
+        node.dataset.falling = current.stone.text;
+        node.textContent = current.stone.text.replace("S", "✦");
+      } else if (current && !stone && current.col === c && game.landing_row === r) {
+        node.classList.add("landing");
+      }
+      cells.push(node);
+    }
+  }
+  board.replaceChildren(...cells);
+}
+
+function drawStones() {
+  const game = state.game;
+  const box = $("stones");
+  const controls = [["◀", () => fallingOp({ op: "move", dx: -1 })],
+                    ["⤓", () => fallingOp({ op: "hard_drop" })],
+                    ["▶", () => fallingOp({ op: "move", dx: 1 })]];
+  box.replaceChildren(
+    el("div", { class: "upcoming", "data-testid": "upcoming" }, ...game.upcoming.map((stone) =>
+      el("span", { class: `cell ${stoneClass(stone)}` }, stone.text.replace("S", "✦")))),
+    el("div", { class: "controls" }, ...controls.map(([label, act]) =>
+      el("button", { type: "button", "data-testid": "control", onclick: act }, label))));
+}
+
+async function fallingOp(request) {
+  if (!state.game || state.game.kind !== "falling" || state.game.over) return;
+  const answer = await ask(request);
+  if (answer.ok) setGame(answer.game);
 }
 
 function miniPiece(piece, cellSize) {
@@ -535,10 +598,32 @@ async function finishAction(args, name = state.pending?.name) {
 
 // -- keys: 1-9 choose a slot, arrows move the ghost, Enter/Space place, Esc drop ----
 
+function fallingKey(event, down) {
+  const key = event.key;
+  if (key === "ArrowDown") {
+    event.preventDefault();
+    if (!event.repeat) fallingOp({ op: "soft_drop", on: down });
+    return true;
+  }
+  if (!down) return false;
+  if (key === "ArrowLeft" || key === "ArrowRight") {
+    event.preventDefault();
+    fallingOp({ op: "move", dx: key === "ArrowLeft" ? -1 : 1 });
+    return true;
+  }
+  if (key === "Enter" || key === " ") {
+    event.preventDefault();
+    if (!event.repeat) fallingOp({ op: "hard_drop" });
+    return true;
+  }
+  return false;
+}
+
 function keyDown(event) {
   if (!state.game || event.target.tagName === "SELECT") return;
+  if (state.game.kind === "falling" && fallingKey(event, true)) return;
   const key = event.key;
-  if (/^[1-9]$/.test(key)) {
+  if (/^[1-9]$/.test(key) && state.game.kind !== "falling") {
     const slot = Number(key) - 1;
     if (slot < state.game.tray.length && choose(slot)) {
       const piece = heldPiece();
@@ -612,6 +697,9 @@ async function main() {
     if (state.held && state.held.pointerId === event.pointerId) dropHeld();
   });
   window.addEventListener("keydown", keyDown);
+  window.addEventListener("keyup", (event) => {
+    if (state.game?.kind === "falling" && !state.game.over) fallingKey(event, false);
+  });
   $("board").addEventListener("pointermove", boardPointerMove);
   $("board").addEventListener("click", boardClick);
   state.engine = new Engine("worker.mjs");
