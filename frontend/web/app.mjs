@@ -245,7 +245,6 @@ function drawFallingBoard() {
       }, stone ? stone.text.replace("S", "✦").replace("J", "★") : "");
       if (current && !stone && current.col === c && current.row === r) {
         node.classList.add("falling", ...stoneClass(current.stone).split(" "));
-        node.dataset.testid = "cell";
         node.dataset.falling = current.stone.text;
         node.textContent = current.stone.text.replace("S", "✦");
       } else if (current && !stone && current.col === c && game.landing_row === r) {
@@ -414,12 +413,11 @@ function drawGhost() {
     board.querySelector(`[data-testid=cell][data-row="${r}"][data-col="${c}"]`)?.classList.add("glow");
   }
   if (preview.fits && preview.points_text) {
-    const [rows, cols] = pieceSpan(piece);
+    const cols = pieceSpan(piece)[1];
     const x = geo.left - rect.left + (preview.col + cols / 2) * geo.pitchX;
     const y = geo.top - rect.top + preview.row * geo.pitchY;
     board.append(el("div", { id: "points", "data-testid": "points", style: { left: `${x}px`, top: `${y}px` } },
       preview.points_text));
-    void rows;
   }
 }
 
