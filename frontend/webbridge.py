@@ -65,12 +65,14 @@ TRAY_OPS = ("preview", "place")
 
 
 class RulesetView(TypedDict):
-    """A ruleset as the launcher lists it, in the requested language."""
+    """A ruleset as the launcher lists it, in the requested language; ``rules`` its
+    how-to-play page (the rule file's ``[help] text``, ``""`` when it has none)."""
 
     id: str
     name: str
     family: str
     description: str
+    rules: str
     mode: str
     playable: bool
     error: str | None
@@ -167,6 +169,7 @@ WORDS = {
     "dark": i18n.N_("Dark"),
     "light": i18n.N_("Light"),
     "high-contrast": i18n.N_("High contrast"),
+    "how_to_play": i18n.N_("How to play"),
 }
 
 
@@ -290,20 +293,21 @@ def list_rulesets() -> list[RulesetView]:
     for info in blockyard.list_rulesets():
         if info.error is not None:
             views.append(RulesetView(id=info.id, name=info.name or info.id, family=info.family,
-                                     description=info.description, mode="", playable=False,
-                                     error=info.error))
+                                     description=info.description, rules="", mode="",
+                                     playable=False, error=info.error))
             continue
         try:
             ruleset = blockyard.load_ruleset(info.path)
         except (blockyard.RulesetError, blockyard.PluginError) as exc:
             views.append(RulesetView(id=info.id, name=info.name or info.id, family=info.family,
-                                     description=info.description, mode="", playable=False,
-                                     error=str(exc)))
+                                     description=info.description, rules="", mode="",
+                                     playable=False, error=str(exc)))
             continue
         mode = ruleset.mode_record
         views.append(RulesetView(id=ruleset.id, name=rulewords.ruleset_name(ruleset),
                                  family=ruleset.family,
                                  description=rulewords.ruleset_description(ruleset),
+                                 rules=ruleset.help.page_in(i18n.language()),
                                  mode=mode.name, playable=plays_in_page(ruleset),
                                  error=None))
     return views

@@ -35,11 +35,14 @@ def test_the_launcher_lists_every_ruleset_in_four_languages() -> None:
             assert view["name"] == ruleset.name_in(language)
             assert view["description"] == ruleset.description_in(language)
             assert view["family"] == ruleset.family
+            assert view["rules"] == ruleset.help.page_in(language)
             assert view["playable"] is True
     assert any(r["mode"] == "falling" for r in listed)
     german = {r["id"]: r for r in ok(bridge, op="rulesets", language="de")["rulesets"]}
     english = {r["id"]: r for r in ok(bridge, op="rulesets", language="en")["rulesets"]}
     assert any(german[i]["name"] != english[i]["name"] for i in german)
+    assert german["sudoku-bloxx"]["rules"].startswith("Ziffern fallen einzeln")
+    assert ok(bridge, op="rulesets", language="de")["words"]["how_to_play"] == "Spielanleitung"
 
 
 def test_a_new_game_is_the_engines_game() -> None:

@@ -94,12 +94,19 @@ async function showLauncher() {
   $("status").hidden = true;
   $("title").textContent = "Blockyard";
   const launcher = $("launcher");
-  launcher.replaceChildren(...answer.rulesets.map((r) => el("button", {
-    class: "ruleset", type: "button", "data-testid": "ruleset", "data-ruleset-id": r.id,
-    ...(r.playable ? {} : { disabled: "" }), title: r.error || "",
-    onclick: () => go(`play/${encodeURIComponent(r.id)}`),
-  }, el("span", { class: "name" }, r.name), el("span", { class: "family" }, r.family),
-     el("div", { class: "description" }, r.error || r.description))));
+  launcher.replaceChildren(...answer.rulesets.map((r) => {
+    const entry = el("div", { class: "entry" }, el("button", {
+      class: "ruleset", type: "button", "data-testid": "ruleset", "data-ruleset-id": r.id,
+      ...(r.playable ? {} : { disabled: "" }), title: r.error || "",
+      onclick: () => go(`play/${encodeURIComponent(r.id)}`),
+    }, el("span", { class: "name" }, r.name), el("span", { class: "family" }, r.family),
+       el("div", { class: "description" }, r.error || r.description)));
+    if (r.rules) {
+      entry.append(el("details", { class: "rules", "data-testid": "rules" },
+        el("summary", {}, answer.words.how_to_play), el("div", { class: "text" }, r.rules)));
+    }
+    return entry;
+  }));
   launcher.hidden = false;
 }
 

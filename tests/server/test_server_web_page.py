@@ -49,6 +49,11 @@ def test_the_launcher_opens_a_game_played_with_the_keys(server: Server, new_page
     listed = page.eval_on_selector_all("[data-testid=ruleset]",
                                        "rs => rs.map(r => r.dataset.rulesetId)")
     assert sorted(listed) == sorted(info.id for info in blockyard.list_rulesets())
+    # the rules of a ruleset, as its rule file's how-to-play page says them
+    rules = page.locator("[data-ruleset-id=sudoku-bloxx] + [data-testid=rules]")
+    rules.locator("summary").click()
+    page_text = blockyard.load_ruleset("sudoku-bloxx").help.page_in("en")
+    assert rules.locator(".text").inner_text().split("\n")[0] == page_text.split("\n")[0]
     page.click("[data-testid=ruleset][data-ruleset-id=eu-classic]")
     page.wait_for_selector("[data-testid=board] [data-testid=cell]", timeout=READY_MS)
     assert page.evaluate("location.pathname") == "/play/eu-classic"
