@@ -465,6 +465,20 @@ def _cmd_serve_db(args: argparse.Namespace) -> int:
     return maintenance.status_command(args.database, as_json=args.json)
 
 
+def _cmd_web(args: argparse.Namespace) -> int:
+    from .website import WebBuildError, build
+
+    try:
+        report = build(args.folder)
+    except WebBuildError as exc:
+        print(f"blockyard web build: {exc}", file=sys.stderr)
+        return 2
+    print(f"wrote the web page into {report.folder}: {report.files} files, "
+          f"{report.bytes / 2**20:.1f} MiB (Pyodide {report.pyodide_version}, "
+          f"Blockyard's Python {report.archive_bytes / 2**20:.1f} MiB)")
+    return 0
+
+
 def _cmd_completion(args: argparse.Namespace) -> int:
     print(shell_code(args.shell))
     return 0
@@ -622,6 +636,13 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--json", action="store_true",
                    help="print it as one JSON document (exit status as without)")
     p.set_defaults(func=_cmd_serve_db)
+    p = sub.add_parser("web", help="the web page: the game in a browser (docs/web.md)")
+    actions = p.add_subparsers(dest="action", required=True, metavar="ACTION")
+    q = actions.add_parser("build", help="write the web page as a static site into FOLDER "
+                                         "(any web server serves it; no CDN needed)")
+    q.add_argument("folder", type=Path, metavar="FOLDER", help="the folder to write (made "
+                                                                "when missing)")
+    p.set_defaults(func=_cmd_web)
     p = sub.add_parser("completion", help="print the shell code that completes blockyard's "
                                            "commands, options and ruleset ids")
     p.add_argument("shell", choices=SHELLS,

@@ -56,6 +56,21 @@ if [ "${1:-}" = "test" ]; then
         $sudo apt-get update -qq
         DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq nginx >/dev/null
     fi
+    # The web page (frontend/web, docs/web.md): Node.js and npm install the Pyodide
+    # its lockfile pins (npm ci), and tests/web drive Debian's Chromium (with
+    # fonts-liberation, its fonts) through Playwright
+    if ! command -v npm >/dev/null || ! command -v chromium >/dev/null; then
+        if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
+        echo "installing nodejs, npm and chromium for the web page and its tests"
+        $sudo apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq nodejs npm chromium \
+            fonts-liberation >/dev/null
+    fi
+    web_pins=frontend/web/package-lock.json
+    web_installed=frontend/web/node_modules/.package-lock.json
+    if [ -f "$web_pins" ] && { [ ! -f "$web_installed" ] || [ "$web_pins" -nt "$web_installed" ]; }; then
+        (cd frontend/web && npm ci --no-audit --no-fund --loglevel=error)
+    fi
 else
     .venv/bin/python -m pip install --quiet --disable-pip-version-check -e .
 fi

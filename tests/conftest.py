@@ -227,7 +227,8 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
 # pyproject.toml; README, "Tests", says how to run one tier): `window` a real window on
 # the virtual screen (tests/frontend), `server` a real ``blockyard serve`` (a subprocess
 # or the application in this process), `postgresql` the throwaway PostgreSQL cluster,
-# `slow` marked by hand on what takes tens of seconds by itself (builds, fuzzers).
+# `slow` marked by hand on what takes tens of seconds by itself (builds, fuzzers),
+# `browser` the web page in a real headless Chromium (tests/web).
 
 SERVER_FIXTURES = frozenset({"server", "strict_server", "postgres", "two_servers",
                              "two_quick"})
@@ -240,6 +241,8 @@ def _tier_marks(item: pytest.Item) -> list[str]:
     marks = []
     if parts[0] == "frontend":
         marks.append("window")
+    if parts[0] == "web" or "browser" in getattr(item, "fixturenames", ()):
+        marks.append("browser")
     names = set(getattr(item, "fixturenames", ()))
     # a test module that imports the helpers starting a server of its own
     known = getattr(getattr(item, "function", None), "__globals__", {})

@@ -56,12 +56,14 @@ def _clean_env(home: Path, display: str | None = None) -> dict[str, str]:
 
 
 def _data_files_in_checkout() -> list[str]:
-    """Every non-Python file in the package folders, as its path inside the wheel."""
+    """Every non-Python file in the package folders, as its path inside the wheel
+    (but the npm packages ``npm ci`` installs to build the web page, which are
+    not the page: pyproject's exclude-package-data keeps them out)."""
     found = []
     for folder, package in PACKAGE_DIRS.items():
         for path in (ROOT / folder).rglob("*"):
             if (path.is_file() and path.suffix not in (".py", ".pyc")
-                    and "__pycache__" not in path.parts):
+                    and "__pycache__" not in path.parts and "node_modules" not in path.parts):
                 found.append(f"{package}/{path.relative_to(ROOT / folder).as_posix()}")
     return sorted(found)
 

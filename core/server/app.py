@@ -28,6 +28,7 @@ from starlette.websockets import WebSocket
 
 from .. import watchdog
 from ..version import __version__
+from . import webpage
 from .clock import Clock
 from .logs import Requests
 from .routes import ROUTERS
@@ -161,6 +162,7 @@ def create_app(settings: Settings | str, *, verifiers: int | None = None,
 
     for router in ROUTERS:
         app.include_router(router)
+    webpage.add_page(app)  # the web page at / beside /api (docs/web.md)
     app.serve_live(route for router in ROUTERS for route in router.routes
                    if isinstance(route, WebSocketRoute))
     described = app.openapi
