@@ -23,6 +23,7 @@ import logging
 import re
 import secrets
 import time
+import urllib.parse
 from typing import Any
 
 from starlette.responses import JSONResponse
@@ -45,7 +46,26 @@ JSON_FIELDS = "%(levelname)s %(name)s %(request_id)s %(message)s"
 UNAVAILABLE = "the server's database is unavailable; try again shortly"
 """The ``error`` of a ``503``: the database could not be reached."""
 
-_TOKEN = re.compile(r"([?&](?:token|code)=)[^&#\s\"]*", re.IGNORECASE)
+_QUERY_PART = re.compile(r"([?&;])([^=&;#\s\"'?]*)=([^&;#\s\"']*)")
+"""A query's ``key=value`` (``&`` or ``;`` between them, as servers split them)."""
+_SECRET_KEYS = frozenset({"token", "code"})
+_SECRET_FIELD = re.compile(r"""(["'](?:token|code)["']\s*:\s*["'])[^"']*""", re.IGNORECASE)
+"""A ``"token": "…"`` or ``"code": "…"`` of a JSON text or a dict's repr (a live
+channel's ``hello`` in uvicorn's debug lines of the frames it receives; the value
+ends at its quote or, cut short, at the line's end)."""
+
+
+def redact(text: str) -> str:
+    """``text`` with every token and table code blanked (``…``): a query part whose
+    key, decoded as a server decodes it (``c%6Fde``, ``TOKEN``), is ``token`` or
+    ``code``, and a ``"token"`` or ``"code"`` field of a JSON text."""
+    def part(match: re.Match[str]) -> str:
+        key = urllib.parse.unquote_plus(match.group(2)).strip().lower()
+        if key in _SECRET_KEYS:
+            return f"{match.group(1)}{match.group(2)}=…"
+        return match.group(0)
+
+    return _SECRET_FIELD.sub(r"\1…", _QUERY_PART.sub(part, text))
 _GIVEN_ID = re.compile(rb"[A-Za-z0-9._:-]{8,64}")
 """An ``X-Request-ID`` a proxy in front set, kept when it looks like one."""
 
@@ -58,17 +78,28 @@ def request_id() -> str:
 
 
 class RedactTokens(logging.Filter):
-    """A ``token=`` or ``code=`` in a logged address's query is blanked out: no
-    client of live protocol 4 puts a session token or a table's code there (the
-    live channels take them in their ``hello``), but whatever a client sends in an
-    address is written to the access lines, and ``GET /api/tables/{id}`` still
-    takes a private table's ``code`` in its query."""
+    """A ``token`` or ``code`` in a logged address's query (however its key is
+    spelled: ``c%6Fde=``, ``;token=``) or in a logged JSON text is blanked out
+    (:func:`redact`): no client of live protocol 4 puts a session token or a
+    table's code in an address (the live channels take them in their ``hello``),
+    but whatever a client sends in an address is written to the access lines,
+    ``GET /api/tables/{id}`` still takes a private table's ``code`` in its query,
+    and at ``--log-level debug`` uvicorn writes the frames a live channel
+    receives, its ``hello`` among them."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if isinstance(record.args, tuple):
-            record.args = tuple(_TOKEN.sub(r"\1…", a) if isinstance(a, str) else a
-                                for a in record.args)
-        record.msg = _TOKEN.sub(r"\1…", str(record.msg))
+        args = record.args
+        if isinstance(args, tuple) and all(isinstance(a, str | bytes | int | float)
+                                           or a is None for a in args):
+            # kept as arguments (the access line's parts are read from them)
+            record.args = tuple(redact(a) if isinstance(a, str) else
+                                redact(a.decode("utf-8", "replace"))
+                                if isinstance(a, bytes) else a for a in args)
+            record.msg = redact(str(record.msg))
+        elif args:  # an object (a frame, a dict) says what it holds only when formatted
+            record.msg, record.args = redact(record.getMessage()), None
+        else:
+            record.msg = redact(str(record.msg))
         return True
 
 

@@ -221,52 +221,64 @@ def check_invites(engine: Engine, inviter: Account, names: list[str],
     does not follow ``inviter``."""
     if not names:
         return []
+    with engine.connect() as conn:
+        return invites_allowed(conn, inviter, names, moment, most_sent=most_sent)
+
+
+def invites_allowed(conn: Connection, inviter: Account, names: list[str],
+                    moment: _dt.datetime | None = None, *,
+                    most_sent: int = PENDING_INVITES) -> list[int]:
+    """:func:`check_invites` in ``conn``'s transaction: called again where the
+    table and its invitations are stored (:func:`.tablestore.create_table`, holding
+    the inviter's and the invited players' accounts), so that invitations sent at
+    the same moment are counted one after the other and none passes a limit."""
+    if not names:
+        return []
     moment = moment or now()
     invites = db.table_invites
     keys = list(dict.fromkeys(name.lower() for name in names))
-    with engine.connect() as conn:
-        found = {str(r.name_key): (int(r.id), str(r.name)) for r in conn.execute(
-            sa.select(db.accounts.c.id, db.accounts.c.name, db.accounts.c.name_key)
-            .where(db.accounts.c.name_key.in_(keys)))}
-        missing = [name for name in names if name.lower() not in found]
-        if missing:
-            raise InviteRefused(422, f"invite: no account named {missing[0]!r}")
-        targets = {found[key][0]: found[key][1] for key in keys
-                   if found[key][0] != inviter.id}
-        if not targets:
-            return []
-        sent = conn.execute(sa.select(sa.func.count()).select_from(invites)
-                            .where(invites.c.inviter_id == inviter.id,
-                                   invites.c.created >= moment - _dt.timedelta(minutes=1))
-                            ).scalar_one()
-        if int(sent) + len(targets) > INVITES_PER_MINUTE:
-            raise InviteRefused(429, f"invite: at most {INVITES_PER_MINUTE} invitations a "
-                                     "minute; try again in a minute")
-        out = conn.execute(sa.select(sa.func.count()).select_from(invites)
-                           .join(db.tables, db.tables.c.id == invites.c.table_id)
-                           .where(invites.c.inviter_id == inviter.id, *_pending(moment))
-                           ).scalar_one()
-        if int(out) + len(targets) > most_sent:
-            raise InviteRefused(429, f"invite: you have {int(out)} pending invitations "
-                                     f"and may have {most_sent} at most; wait for answers "
-                                     "or for your tables to start")
-        pending = (sa.select(invites.c.account_id, invites.c.inviter_id,
-                             sa.func.count().label("n"))
-                   .join(db.tables, db.tables.c.id == invites.c.table_id)
-                   .where(invites.c.account_id.in_(list(targets)), *_pending(moment))
-                   .group_by(invites.c.account_id, invites.c.inviter_id))
-        follows = db.follows
-        followed = {(int(row.account_id), int(row.followed_id)) for row in conn.execute(
-            sa.select(follows.c.account_id, follows.c.followed_id)
-            .where(follows.c.account_id.in_(list(targets))))}
-        from_strangers: dict[int, int] = {}
-        from_me: dict[int, int] = {}
-        for row in conn.execute(pending):
-            invited, by = int(row.account_id), row.inviter_id
-            if by is None or (invited, int(by)) not in followed:
-                from_strangers[invited] = from_strangers.get(invited, 0) + int(row.n)
-            if by == inviter.id:
-                from_me[invited] = int(row.n)
+    found = {str(r.name_key): (int(r.id), str(r.name)) for r in conn.execute(
+        sa.select(db.accounts.c.id, db.accounts.c.name, db.accounts.c.name_key)
+        .where(db.accounts.c.name_key.in_(keys)))}
+    missing = [name for name in names if name.lower() not in found]
+    if missing:
+        raise InviteRefused(422, f"invite: no account named {missing[0]!r}")
+    targets = {found[key][0]: found[key][1] for key in keys
+               if found[key][0] != inviter.id}
+    if not targets:
+        return []
+    sent = conn.execute(sa.select(sa.func.count()).select_from(invites)
+                        .where(invites.c.inviter_id == inviter.id,
+                               invites.c.created >= moment - _dt.timedelta(minutes=1))
+                        ).scalar_one()
+    if int(sent) + len(targets) > INVITES_PER_MINUTE:
+        raise InviteRefused(429, f"invite: at most {INVITES_PER_MINUTE} invitations a "
+                                 "minute; try again in a minute")
+    out = conn.execute(sa.select(sa.func.count()).select_from(invites)
+                       .join(db.tables, db.tables.c.id == invites.c.table_id)
+                       .where(invites.c.inviter_id == inviter.id, *_pending(moment))
+                       ).scalar_one()
+    if int(out) + len(targets) > most_sent:
+        raise InviteRefused(429, f"invite: you have {int(out)} pending invitations "
+                                 f"and may have {most_sent} at most; wait for answers "
+                                 "or for your tables to start")
+    pending = (sa.select(invites.c.account_id, invites.c.inviter_id,
+                         sa.func.count().label("n"))
+               .join(db.tables, db.tables.c.id == invites.c.table_id)
+               .where(invites.c.account_id.in_(list(targets)), *_pending(moment))
+               .group_by(invites.c.account_id, invites.c.inviter_id))
+    follows = db.follows
+    followed = {(int(row.account_id), int(row.followed_id)) for row in conn.execute(
+        sa.select(follows.c.account_id, follows.c.followed_id)
+        .where(follows.c.account_id.in_(list(targets))))}
+    from_strangers: dict[int, int] = {}
+    from_me: dict[int, int] = {}
+    for row in conn.execute(pending):
+        invited, by = int(row.account_id), row.inviter_id
+        if by is None or (invited, int(by)) not in followed:
+            from_strangers[invited] = from_strangers.get(invited, 0) + int(row.n)
+        if by == inviter.id:
+            from_me[invited] = int(row.n)
     for account_id, name in targets.items():
         if from_me.get(account_id, 0) >= MAX_PENDING_FROM_ONE:
             raise InviteRefused(429, f"invite: {name} has {MAX_PENDING_FROM_ONE} pending "

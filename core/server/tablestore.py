@@ -157,14 +157,22 @@ def _account_ids(conn: Connection, names: list[str]) -> dict[str, int]:
 
 def create_table(engine: Engine, creator: Account, ruleset_id: str, seats: int,
                  private: bool, invite: list[str], date: str | None,
-                 rated: bool = False) -> Table:
+                 rated: bool = False,
+                 admit: Callable[[Connection], object] | None = None) -> Table:
     """A new table; the creator holds seat 0 (``TableError`` 422 for an invited
     name with no account, 429 when the creator holds :data:`MAX_SEATS_HELD` seats
     already: counted in the transaction that opens the table, holding the
     creator's account, so two at once cannot both pass). ``rated``: its results
-    change the seats' ratings."""
+    change the seats' ratings. ``admit``: called in that transaction, holding the
+    creator's and the invited players' accounts (:func:`lock_accounts`), before
+    anything is stored; what it raises refuses the table (the limits of
+    invitations, :func:`blockyard.server.social.invites_allowed`)."""
     with engine.begin() as conn:
-        check_seats_held(conn, creator.id)  # first: on SQLite it takes the write lock
+        # first: on SQLite it takes the write lock
+        lock_accounts(conn, creator.id, invite)
+        check_seats_held(conn, creator.id)
+        if admit is not None:
+            admit(conn)
         found = _account_ids(conn, invite) if invite else {}
         missing = [name for name in invite if name.lower() not in found]
         if missing:
@@ -239,9 +247,10 @@ def _pairs(text: str | None) -> tuple[tuple[int, int], ...]:
 def pairs_at_limit(conn: Connection, player_ids: Sequence[int | None],
                    moment: _dt.datetime) -> list[tuple[int, int]]:
     """The pairs of seats ``(a, b)``, ``a < b``, whose two accounts have played
-    :data:`PAIR_ROUNDS` rated rounds together in the :data:`PAIR_HOURS` hours
-    before ``moment`` (read in ``conn``'s transaction): a round between them now
-    is friendly."""
+    :data:`PAIR_ROUNDS` rated rounds together within :data:`PAIR_HOURS` hours of
+    ``moment``, before or after it (read in ``conn``'s transaction: a round that
+    another transaction stored meanwhile may carry a later moment than this one's,
+    taken before its locks were held): a round between them now is friendly."""
     held = [(seat, holder) for seat, holder in enumerate(player_ids) if holder is not None]
     if len(held) < 2:
         return []
@@ -256,7 +265,10 @@ def pairs_at_limit(conn: Connection, player_ids: Sequence[int | None],
                               theirs.c.account_id > mine.c.account_id))
         .join(r, sa.and_(r.c.table_id == mine.c.table_id, r.c.round == mine.c.round))
         .where(mine.c.account_id.in_(ids), theirs.c.account_id.in_(ids),
-               r.c.rated.is_(True), r.c.created > since, r.c.created <= moment)
+               # and after: a result another process stored meanwhile may carry a
+               # later moment than this one's (taken before its locks were held)
+               r.c.rated.is_(True), r.c.created > since,
+               r.c.created < moment + _dt.timedelta(hours=PAIR_HOURS))
         .group_by(mine.c.account_id, theirs.c.account_id)).all()
     seat_of = {holder: seat for seat, holder in held}
     found = []
@@ -305,6 +317,21 @@ def lock_account(conn: Connection, account_id: int) -> None:
                  .with_for_update(key_share=True)).first()
 
 
+def lock_accounts(conn: Connection, account_id: int, names: Sequence[str]) -> None:
+    """Hold the rows of the account ``account_id`` and of the accounts named
+    ``names`` (any case) as :func:`lock_account` holds one, in one statement and in
+    account order (the order every transaction that holds several accounts takes
+    them in): the counts of a table's invitations, by its inviter and by each
+    invited player, are then made one transaction after the other."""
+    a = db.accounts
+    which = sa.or_(a.c.id == account_id, a.c.name_key.in_([n.lower() for n in names]))
+    if conn.dialect.name == "sqlite":
+        conn.execute(sa.update(a).where(which).values(created=a.c.created))
+        return
+    conn.execute(sa.select(a.c.id).where(which).order_by(a.c.id)
+                 .with_for_update(key_share=True)).all()
+
+
 def seats_held(conn: Connection, account_id: int) -> int:
     """How many seats the account holds at tables that are waiting or playing."""
     s, t = db.table_seats, db.tables
@@ -314,14 +341,20 @@ def seats_held(conn: Connection, account_id: int) -> int:
                                    t.c.status.in_(("waiting", "playing")))).scalar_one())
 
 
-def check_seats_held(conn: Connection, account_id: int) -> None:
+def check_seats_held(conn: Connection, account_id: int, name: str | None = None) -> None:
     """``TableError`` 429 when the account holds :data:`MAX_SEATS_HELD` seats at
     tables that are waiting or playing; decided holding the account's row
     (:func:`lock_account`) until the end of ``conn``'s transaction, in which the
-    caller then takes the seat."""
+    caller then takes the seat. ``name``: the account's, when the seat is taken
+    for another player than the caller (a rematch deals every seat again)."""
     lock_account(conn, account_id)
     held = seats_held(conn, account_id)
     if held >= MAX_SEATS_HELD:
+        if name is not None:
+            raise TableError(429, f"{name} holds a seat at {held} other tables that are "
+                                  f"waiting or playing, the most one player may hold "
+                                  f"({MAX_SEATS_HELD}): the next round cannot start until "
+                                  "they finish or leave one")
         raise TableError(429, f"you hold a seat at {held} tables that are waiting or "
                               f"playing, the most one player may hold "
                               f"({MAX_SEATS_HELD}); finish or leave one first")
@@ -697,14 +730,21 @@ def rematch(engine: Engine, table: Table, date: str | None, seat: int | None = N
     starts at once starts at ``moment`` (now unless told). Asking for it takes a
     seat again: ``TableError`` 429 when ``seat``'s player holds
     :data:`MAX_SEATS_HELD` seats at other tables that are waiting or playing
-    (:func:`check_seats_held`, in the same transaction), nothing done."""
+    (:func:`check_seats_held`, in the same transaction), nothing done; the same
+    when another seat's player does (the round deals their seat again too: an old
+    opponent's rematches cannot seat a player at more tables than the limit)."""
     with engine.begin() as conn:
         lock_table(conn, table.id)
         asker = table.player_ids[seat] if seat is not None else None
-        if asker is not None and conn.execute(
-                sa.select(db.tables.c.status).where(db.tables.c.id == table.id)
-        ).scalar() == "finished":
-            check_seats_held(conn, asker)
+        if conn.execute(sa.select(db.tables.c.status).where(db.tables.c.id == table.id)
+                        ).scalar() == "finished":
+            # every seated account, in account order (the order every transaction
+            # that holds several accounts takes them in)
+            seated = sorted({(holder, name) for holder, name
+                             in zip(table.player_ids, table.players, strict=True)
+                             if holder is not None}, key=lambda pair: pair[0])
+            for holder, name in seated:
+                check_seats_held(conn, holder, None if holder == asker else name)
         held = conn.execute(sa.select(sa.func.count()).select_from(db.table_seats)
                             .where(db.table_seats.c.table_id == table.id)).scalar_one()
         full = int(held) == table.seats

@@ -7,9 +7,15 @@ strangers would be, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
-from server_support import Server
+import functools
 
-from blockyard.server import settings, social, tablestore
+import pytest
+import sqlalchemy as sa
+from server_support import Server
+from test_server_ratings import players
+from test_server_table_races import race
+
+from blockyard.server import db, settings, social, tablestore
 
 
 def auth(token: str) -> dict[str, str]:
@@ -62,3 +68,29 @@ def test_one_inviter_has_a_bounded_number_of_pending_invitations(server: Server)
     # a table without invitations is still opened (one more seat of the host's)
     status, body = invite(server, token, [])
     assert status == 201, body
+
+
+@pytest.mark.usefixtures("cheap_passwords")  # accounts made at the store
+def test_invitations_sent_at_once_are_counted_one_after_the_other(
+        engine: sa.Engine) -> None:
+    # docs/online.md, "Nobody crowds the others out": pending invitations are bounded
+    # per inviter, also when three tables with 16 invitations each open at once
+    host, *guests = players(engine, "host", *(f"guest{n:02d}" for n in range(48)))
+    opened: list[int] = []
+
+    def open_table(names: list[str]) -> None:
+        admit = functools.partial(social.invites_allowed, inviter=host, names=names,
+                                  most_sent=32)
+        try:
+            opened.append(tablestore.create_table(engine, host, "eu-classic", 2, True, names,
+                                                  None, admit=admit).id)
+        except social.InviteRefused as refused:
+            assert refused.status == 429
+
+    race(*(functools.partial(open_table, [g.name for g in guests[16 * n:16 * (n + 1)]])
+           for n in range(3)))
+    assert len(opened) == 2  # 32 invitations, the most one player may have pending
+    with engine.connect() as conn:
+        pending = conn.execute(sa.select(sa.func.count()).select_from(db.table_invites)
+                               .where(db.table_invites.c.inviter_id == host.id)).scalar_one()
+    assert pending == 32

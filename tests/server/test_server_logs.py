@@ -327,3 +327,45 @@ def test_a_session_leaves_no_token_and_no_table_code_in_the_log(server: Server) 
     assert f"/api/tables/{table['id']}/live" in written
     for secret in (owner, friend, code):
         assert secret not in written, f"{secret[:4]}… is in the log"
+
+
+def test_no_spelling_of_a_token_or_a_code_reaches_the_log_even_at_debug(
+        tmp_path: Path) -> None:
+    # percent-encoded keys, ';' between query parts, and uvicorn's debug lines of
+    # the frames a live channel receives (its hello)
+    from test_server_tables import auth, live, new_table, until
+    from websockets.exceptions import ConnectionClosed, InvalidStatus
+    from websockets.sync.client import connect
+
+    server = start_server(f"sqlite:///{tmp_path / 'db.sqlite3'}", tmp_path,
+                          "--log-level", "debug", "--log-format", "json")
+    try:
+        _, owner = server.account("dbg")
+        table = new_table(server, owner, private=True)
+        code = table["code"]
+        shown = server.client.get(f"/api/tables/{table['id']}?c%6Fde={code}")
+        assert shown.status_code == 200  # the key decoded as the server decodes it
+        with live(server, table["id"], owner) as mine, \
+                live(server, table["id"], code=code) as watching:
+            until(mine, "table")
+            until(watching, "table")
+        base = server.url.replace("http://", "ws://")
+        with connect(f"{base}/api/tables/{table['id']}/live?%74oken={owner}&c%6Fde={code}",
+                     open_timeout=30) as old:
+            old.send(json.dumps({"type": "refresh"}))  # no hello: refused
+            with pytest.raises(ConnectionClosed):
+                for _ in range(10):
+                    old.recv(timeout=30)
+        with pytest.raises(InvalidStatus):  # no such path: refused at the handshake
+            connect(f"{base}/api/me/live;token={owner}", open_timeout=30)
+        assert server.client.delete("/api/sessions", headers=auth(owner)).status_code == 204
+        deadline = time.monotonic() + 30
+        while "DELETE /api/sessions" not in server.log.read_text(errors="replace"):
+            assert time.monotonic() < deadline, server.log.read_text()[-2000:]
+            time.sleep(0.05)  # polling interval of the wait above (bounded by its deadline)
+    finally:
+        server.stop()
+    written = server.log.read_text(errors="replace")
+    assert '"hello"' in written or "hello" in written  # the frames were logged
+    for secret in (owner, code):
+        assert secret not in written, f"{secret[:4]}… is in the log"

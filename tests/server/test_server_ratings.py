@@ -418,3 +418,24 @@ def test_rated_must_be_a_boolean(server: Server) -> None:
     answer = server.client.post("/api/tables", json={"ruleset_id": "eu-classic",
                                                      "rated": "yes"}, headers=auth(token))
     assert answer.status_code == 422 and "rated" in answer.json()["error"]
+
+
+def test_a_pairs_rounds_finished_at_once_rate_three_whatever_their_moments(
+        engine: sa.Engine) -> None:
+    # docs/online.md, "one pair, three rated rounds a day": two tables of one pair
+    # finishing at once on two processes; the one whose moment is earlier waited for
+    # the other's locks and stores its result second. It still counts the other's.
+    ann, ben = players(engine, "ann", "ben")
+    for n in range(2):
+        assert finish(engine, playing(engine, [ann, ben], rated=True), [9, 1],
+                      day(0) + _dt.timedelta(hours=n)) is not None
+    later_one = playing(engine, [ann, ben], rated=True)
+    earlier_one = playing(engine, [ann, ben], rated=True)
+    assert later_one.rated and earlier_one.rated  # neither reached the limit when dealt
+    third = finish(engine, later_one, [9, 1], day(0) + _dt.timedelta(hours=5, seconds=1))
+    fourth = finish(engine, earlier_one, [9, 1], day(0) + _dt.timedelta(hours=5))
+    assert third is not None and third.ratings is not None
+    assert fourth is not None and fourth.ratings is None  # friendly: the pair's fourth
+    rating = stored_rating(engine, ann)
+    assert rating is not None and rating.games == 3
+

@@ -15,6 +15,9 @@ from collections.abc import Callable
 import pytest
 import sqlalchemy as sa
 from server_support import Server
+from test_server_ratings import finish
+from test_server_ratings import players as named
+from test_server_ratings import playing as rated_playing
 
 from blockyard.server import accounts, db, pairing, tablestore
 from blockyard.server.accounts import Account
@@ -206,3 +209,20 @@ def test_asking_for_a_rematch_takes_a_seat_again(engine: sa.Engine) -> None:
     # ben, who holds no other seat, may ask for it
     again = tablestore.rematch(engine, finished, None, seat=1)
     assert again.status == "playing" and again.round == finished.round + 1
+
+
+def test_a_rematch_seats_nobody_over_the_limit_of_seats(engine: sa.Engine) -> None:
+    # docs/online.md, "Nobody crowds the others out": an old opponent's rematch deals
+    # the other seat again, so it counts that player's seats as well
+    vic, pat = named(engine, "vic", "pat")
+    old = rated_playing(engine, [vic, pat], rated=False)
+    assert finish(engine, old, [1, 2]) is not None
+    old = tablestore.load_table(engine, old.id)
+    for _ in range(tablestore.MAX_SEATS_HELD):
+        tablestore.create_table(engine, vic, "eu-classic", 2, False, [], None)
+    with pytest.raises(tablestore.TableError) as refused:
+        tablestore.rematch(engine, old, None, seat=1)  # pat asks
+    assert refused.value.status == 429 and str(refused.value).startswith("vic holds a seat at")
+    assert tablestore.load_table(engine, old.id).status == "finished"  # nothing dealt
+    with engine.connect() as conn:
+        assert tablestore.seats_held(conn, vic.id) == tablestore.MAX_SEATS_HELD

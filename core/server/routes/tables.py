@@ -142,11 +142,15 @@ async def create_table(request: Request, account: SignedIn, server: ServerDep, h
                               most_sent=server.settings.pending_invites))
     except social.InviteRefused as exc:
         raise ApiError(exc.status, str(exc)) from None
+    # counted again where the table is stored, holding the accounts: two tables
+    # opened at once count each other's invitations
+    admit = functools.partial(social.invites_allowed, inviter=account, names=body.invite,
+                              most_sent=server.settings.pending_invites)
     try:
         table = await run_in_threadpool(
             tablestore.create_table, server.engine, account, body.ruleset_id, body.seats,
-            body.private, body.invite, date or None, body.rated)
-    except TableError as exc:
+            body.private, body.invite, date or None, body.rated, admit)
+    except (TableError, social.InviteRefused) as exc:
         raise ApiError(exc.status, str(exc)) from None
     await hub.touch([(table.id, 0)])  # away from now on until connected
     await players.announce(invited)  # pushed to the invited players
