@@ -341,7 +341,9 @@ def test_a_package_with_moddings_dependency_line_installs_beside_the_build(besid
     specifier = Requirement(line[1]).specifier
     assert specifier.contains(version) and "0.1.0" in specifier and "0.9.3" in specifier
     assert "1.0.0" not in specifier
-    done = _install_offline(beside_the_build, EXAMPLE, tmp_path)
+    example = tmp_path / "example"  # built from a copy: the checkout's folder stays as it is
+    shutil.copytree(EXAMPLE, example, ignore=shutil.ignore_patterns("build", "*.egg-info"))
+    done = _install_offline(beside_the_build, example, tmp_path)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert f"Successfully installed blockyard-{version} blockyard-diagonals-0.1.0" in done.stdout
 
