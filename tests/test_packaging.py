@@ -319,6 +319,15 @@ def test_a_new_plugin_package_installs_beside_the_build_that_made_it(beside_the_
     line = re.search(r'dependencies = \["([^"]*)"\]',
                      (package / "pyproject.toml").read_text(encoding="utf-8"))
     assert line is not None and line[1].startswith("blockyard>=") and line[1].endswith(",<1")
+    from packaging.requirements import Requirement
+
+    from blockyard.version import release
+
+    numbers = release(version)
+    assert numbers is not None
+    specifier = Requirement(line[1]).specifier
+    # the build itself, and the release it is a build of (a real one satisfies it too)
+    assert specifier.contains(version) and ".".join(map(str, numbers[1:])) in specifier
     done = _install_offline(beside_the_build, package, tmp_path)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert f"Successfully installed blockyard-{version} blockyard-bomb-pieces-0.1.0" \
