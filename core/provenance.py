@@ -221,17 +221,18 @@ def needed_here(played: Sequence[PluginVersion], rules: str | None,
                 here: str = "this server") -> str | None:
     """What a game played with the distributions ``played`` (and the resolved
     rule text ``rules``) needs that this installation lacks, as a sentence: each
-    plugin package not installed here, or installed at another version
-    (Blockyard's own: of another release), with the version the game was
-    played with and the plugins of the rules it brings; ``None`` when every one
-    is here. Said where the game's ruleset cannot be loaded here."""
+    plugin package not installed here, or installed at another version, with the
+    version the game was played with and the plugins of the rules it brings;
+    ``None`` when every one is here. Said where the game's ruleset cannot be
+    loaded here; Blockyard's own distribution is not named (another engine
+    loads the same rule files: its version is compared where the game is)."""
     reg = registry()
     parts = []
     for plugin in played:
-        installed = reg.version_of(BUNDLED_DIST if normalise_name(plugin.name)
-                                   == normalise_name(BUNDLED_DIST) else plugin.name)
-        if installed is not None and _same_code(normalise_name(plugin.name), plugin.version,
-                                                 installed):
+        if normalise_name(plugin.name) == normalise_name(BUNDLED_DIST):
+            continue
+        installed = reg.version_of(plugin.name)
+        if installed == plugin.version:
             continue
         names = plugins_of(plugin.name, rules)
         of = "" if not names else \

@@ -183,10 +183,13 @@ def test_a_missing_plugin_package_is_named_with_its_version_and_plugins() -> Non
         "the game needs the plugin package blockyard-diagonals 0.1.0 (plugin 'diagonals'), "
         "and this server does not have it")
     assert provenance.needed_here(played_with[:1], DIAGONAL_RULES) is None
-    other = (PluginVersion("blockyard", "99.0.0"),)
-    assert provenance.needed_here(other, None, "this installation") == (
-        f"the game needs the plugin package blockyard 99.0.0, and this installation has "
-        f"{blockyard.__version__}")
+    # the engine itself is compared where the game is, never named as a package
+    assert provenance.needed_here((PluginVersion("blockyard", "99.0.0"),), None) is None
+    two = (PluginVersion("blockyard-diagonals", "0.1.0"), PluginVersion("quad-mono", "0.3.0"))
+    assert provenance.needed_here(two, None, "this installation") == (
+        "the game needs the plugin package blockyard-diagonals 0.1.0, and this installation "
+        "does not have it; the plugin package quad-mono 0.3.0, and this installation does not "
+        "have it")
 
 
 def test_a_plugin_mismatch_names_the_plugin_and_its_package(
