@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import tomllib
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from . import validate
@@ -72,6 +72,11 @@ class Mismatch:
     name: str
     played: str | None
     served: str | None
+    plugins: tuple[str, ...] = field(default=(), compare=False)
+    """``"plugin"``: the names the rule files give the plugins of that
+    distribution, as far as either side's rules and this installation tell
+    (:func:`plugins_of`); ``()`` when none is known. Not compared: the same
+    difference whatever is known of it."""
 
     def sentence(self, played: str = "played with", served: str = "this server has") -> str:
         """The difference in one English sentence: ``played with quad-mono 0.1.0;
@@ -88,7 +93,12 @@ class Mismatch:
             theirs = f"{self.name}{sep}{self.served}"
         else:
             theirs = self.served
-        return f"{played} {ours}; {served} {theirs}"
+        said = f"{played} {ours}; {served} {theirs}"
+        if self.kind == "plugin" and self.plugins:
+            names = ", ".join(repr(name) for name in self.plugins)
+            said += f" (plugin{'s' if len(self.plugins) > 1 else ''} {names} of package " \
+                    f"{self.name})"
+        return said
 
 
 def ruleset_plugins(ruleset: Ruleset) -> tuple[PluginVersion, ...]:
@@ -167,8 +177,8 @@ def mismatch(played: Provenance, served: Provenance) -> Mismatch | None:
     are compared only when both sides know them."""
     if played.plugins is not None and served.plugins is not None:
         found = _plugin_difference(played.plugins, served.plugins)
-        if found is not None:
-            return found
+        if found is not None:  # named with its plugins (only on this path: it parses rules)
+            return replace(found, plugins=plugins_of(found.name, played.rules, served.rules))
     if played.digest == served.digest:
         return None
     if played.rules is not None and served.rules is not None:
@@ -176,6 +186,62 @@ def mismatch(played: Provenance, served: Provenance) -> Mismatch | None:
         if found is not None:
             return found
     return Mismatch("rule", "", played.digest, served.digest)
+
+
+def _rule_plugins(rules: str | None) -> list[str]:
+    """The plugin names a resolved rule text's ``[plugins]`` table gives (``[]``
+    for no text, text that is no TOML, or no such table)."""
+    if rules is None:
+        return []
+    try:
+        table = tomllib.loads(rules).get("plugins")
+    except (tomllib.TOMLDecodeError, ValueError):
+        return []
+    return [str(name) for name in table] if isinstance(table, dict) else []
+
+
+def plugins_of(distribution: str, *rules: str | None) -> tuple[str, ...]:
+    """The plugins of ``distribution`` that the resolved rule texts ``rules``
+    name: those this installation registers from it, or, when it is not
+    installed here, those no installed package brings (the ones it would);
+    ``()`` for Blockyard's own distribution (the engine, not a plugin package)."""
+    key = normalise_name(distribution)
+    if key == normalise_name(BUNDLED_DIST):  # the engine itself: its plugins are not named
+        return ()
+    names = list(dict.fromkeys(name for text in rules for name in _rule_plugins(text)))
+    reg = registry()
+    ours = tuple(name for name in names if (entry := reg.get(name)) is not None
+                 and normalise_name(entry.source) == key)
+    if ours or reg.version_of(distribution) is not None:
+        return ours
+    return tuple(name for name in names if reg.get(name) is None)
+
+
+def needed_here(played: Sequence[PluginVersion], rules: str | None,
+                here: str = "this server") -> str | None:
+    """What a game played with the distributions ``played`` (and the resolved
+    rule text ``rules``) needs that this installation lacks, as a sentence: each
+    plugin package not installed here, or installed at another version, with the
+    version the game was played with and the plugins of the rules it brings;
+    ``None`` when every one is here. Said where the game's ruleset cannot be
+    loaded here; Blockyard's own distribution is not named (another engine
+    loads the same rule files: its version is compared where the game is)."""
+    reg = registry()
+    parts = []
+    for plugin in played:
+        if normalise_name(plugin.name) == normalise_name(BUNDLED_DIST):
+            continue
+        installed = reg.version_of(plugin.name)
+        if installed == plugin.version:
+            continue
+        names = plugins_of(plugin.name, rules)
+        of = "" if not names else \
+            f" (plugin{'s' if len(names) > 1 else ''} {', '.join(map(repr, names))})"
+        has = "does not have it" if installed is None else f"has {installed}"
+        parts.append(f"{plugin.name} {plugin.version}{of}, and {here} {has}")
+    if not parts:
+        return None
+    return "the game needs the plugin package " + "; the plugin package ".join(parts)
 
 
 def _plugin_difference(played: Sequence[PluginVersion], served: Sequence[PluginVersion]
@@ -278,6 +344,6 @@ def served_provenance(data: Mapping[str, Any], rules: str | None = None,
     return Provenance(read_plugins(data.get("plugins"), f"{where}.plugins"), digest, rules)
 
 
-__all__ = ["MAX_PLUGINS", "Mismatch", "PluginVersion", "Provenance", "mismatch", "of_ruleset",
-           "plugins_json", "read_plugins", "rule_difference",
+__all__ = ["MAX_PLUGINS", "Mismatch", "PluginVersion", "Provenance", "mismatch", "needed_here",
+           "of_ruleset", "plugins_json", "plugins_of", "read_plugins", "rule_difference",
            "ruleset_plugins", "served_json", "served_provenance"]

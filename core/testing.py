@@ -14,6 +14,9 @@ guarantees of docs/api.md §7. :func:`check_ruleset` plays random games and chec
   rotation that fits);
 - falling games: the stone stays on the board's columns and above its landing
   row, and the stone stream depends on the seed only;
+- a plugin's ``blockyard_move_state`` updates only its own ``game.state`` entry
+  (the one named after it): an update of another plugin's entry is a failure
+  naming the writer, the entry and its owner;
 - whatever the ruleset's plugins state as invariants (``blockyard_invariants``,
   e.g. no digit twice in a sudoku row) holds after every action;
 - every game ends: a rescue (an action that is a ``rescue`` while nothing fits,
@@ -34,13 +37,15 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from .actions import Action
 from .answers import MAX_SCORE
 from .discovery import load_ruleset
-from .errors import IllegalMove
+from .errors import IllegalMove, PluginError
 from .game import new_game, nondeterminism, replay, restore
 from .modes import ModeChecks
 from .rulehooks import purity_check
@@ -491,6 +496,55 @@ def never_offered(ruleset: Ruleset, offered: set[str], report: Report) -> list[s
             if not spec.automatic and name not in offered]
 
 
+@contextmanager
+def owned_entries(ruleset: Ruleset, report: Report) -> Iterator[None]:
+    """Inside the ``with`` block, watch every ``blockyard_move_state`` call of
+    ``ruleset``'s games and fail ``report`` (once per writer and entry) for an
+    update of a ``game.state`` entry named after another plugin of the ruleset:
+    each plugin keeps its state under its own name (MODDING.md), and an entry
+    written by another plugin than its owner changes the owner's rule behind it.
+    Each plugin's answer is asked of it alone (its hooks are pure: asking again
+    changes nothing); a plugin that raises is the engine's to report."""
+    hooks = ruleset.hooks
+    if "move_state" not in hooks.implemented:
+        yield
+        return
+    names = {name for name, _ in ruleset.plugin_objects}
+    found: set[tuple[str, str]] = set()
+
+    def before(*args: Any) -> None:
+        pass
+
+    def after(outcome: Any, hook_name: str, hook_impls: Any, kwargs: Any) -> None:
+        if hook_name != "blockyard_move_state" or outcome.exception is not None:
+            return
+        for impl in hook_impls:
+            writer = str(impl.plugin_name)
+            if writer == "core" or impl.wrapper or impl.hookwrapper:
+                continue
+            try:
+                answer = impl.function(*(kwargs[name] for name in impl.argnames))
+            except Exception:  # the engine's call raised nothing: leave it to it
+                continue
+            if not isinstance(answer, dict):
+                continue
+            for key in answer:
+                if key == writer or key not in names or (writer, key) in found:
+                    continue
+                found.add((writer, key))
+                report.fail(str(PluginError(
+                    f"updated game.state[{key!r}], the entry of plugin {key!r}: another "
+                    "plugin's state changed behind its rules",
+                    plugin=writer, hook="blockyard_move_state", ruleset=ruleset.id,
+                    where=hooks.impl_where(writer, "move_state"),
+                    fix=f"return updates of your own entry only, "
+                        f"{{{writer!r}: {{...}}}}, and read another plugin's entry without "
+                        "writing it")))
+
+    with hooks.monitor(before, after):
+        yield
+
+
 def check_ruleset(ruleset: str | Ruleset, *, games: int = 6, max_actions: int = 150,
                   seed: int = 0, hook_seconds: float = 2.0,
                   rescue_repeats: int = RESCUE_REPEATS) -> Report:
@@ -510,7 +564,8 @@ def check_ruleset(ruleset: str | Ruleset, *, games: int = 6, max_actions: int = 
     rnd = random.Random(seed)
     offered: set[str] = set()
     # the kit checks the purity of every hook, Blockyard's own plugins' too
-    with hook_timeout(hook_seconds), purity_check(True, bundled=True):
+    with hook_timeout(hook_seconds), purity_check(True, bundled=True), \
+            owned_entries(rs, report):
         for extra in rs.mode_record.checks.ruleset_checks:
             try:
                 extra(rs, rnd.randrange(1 << 31), report)

@@ -82,6 +82,59 @@ def test_the_kit_catches_a_broken_plugin(rule_file, register_plugin, plugin, fac
         assert_conforms(path, games=3, max_actions=40)
 
 
+# -- state entries written by their owner only (issue 52, point 3) ------------------------
+
+class WritesAnothersEntry:
+    """Takes away one of the swaps plugin's swaps after every move, through its own
+    ``blockyard_move_state`` answer: an update of the entry ``game.state["swaps"]``,
+    which belongs to the swaps plugin."""
+
+    def __init__(self, params: Params) -> None:
+        pass
+
+    @hookimpl
+    def blockyard_move_state(self, game, result):
+        left = game.state.get("swaps", {}).get("left", 0)
+        return {"swaps": {"left": max(0, left - 1)}, "thief": {"moves": game.moves + 1}}
+
+
+class WritesItsOwnEntry:
+    """Counts its moves in its own entry, ``game.state["counter"]``."""
+
+    def __init__(self, params: Params) -> None:
+        pass
+
+    @hookimpl
+    def blockyard_move_state(self, game, result):
+        return {"counter": {"moves": game.moves + 1}}
+
+
+def test_the_kit_names_a_move_state_entry_written_by_another_plugin(rule_file,
+                                                                   register_plugin, capsys):
+    from blockyard.cli import main
+
+    register_plugin("thief", WritesAnothersEntry)
+    path = rule_file('[ruleset]\nextends = "tiered"\nid = "thief"\nname = "Thief"\n'
+                     "[plugins.thief]\n")
+    report = check_ruleset(path, games=2, max_actions=40)
+    assert not report.ok
+    told = [f for f in report.failures if "game.state['swaps']" in f]
+    assert len(told) == 1, report.text()  # once, however many moves wrote it
+    assert "plugin 'thief', hook blockyard_move_state" in told[0]
+    assert "the entry of plugin 'swaps'" in told[0] and "test_conformance.py:" in told[0]
+    assert "To fix:" in told[0] and "game.state['thief']" not in told[0]
+    assert main(["check", str(path), "--games", "2"]) == 1
+    assert "the entry of plugin 'swaps'" in capsys.readouterr().out
+
+
+def test_a_plugin_writing_its_own_entry_passes_the_kit(rule_file, register_plugin):
+    register_plugin("counter", WritesItsOwnEntry)
+    path = rule_file('[ruleset]\nextends = "tiered"\nid = "counted"\nname = "Counted"\n'
+                     "[plugins.counter]\n")
+    report = check_ruleset(path, games=2, max_actions=40)
+    assert report.ok, report.text()
+
+
 # -- games that never end, actions never offered (issue 22, reproducer 5) ------------------
 
 STUCK_SOON = """

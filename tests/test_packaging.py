@@ -11,9 +11,12 @@ The windows open on a virtual screen (Xvfb) of their own.
 from __future__ import annotations
 
 import os
+import re
+import shutil
 import subprocess
 import sys
 import tarfile
+import tomllib
 import zipfile
 from collections import Counter
 from pathlib import Path
@@ -25,6 +28,7 @@ import blockyard
 from blockyard.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "blockyard-diagonals"
 # the checkout folders that become packages (pyproject's package-dir)
 PACKAGE_DIRS = {"core": "blockyard", "plugins": "blockyard/plugins",
                 "frontend": "blockyard/frontend", "rulesets": "blockyard/rulesets"}
@@ -143,6 +147,57 @@ def venv(tmp_path_factory, dists) -> Path:
 
 
 @pytest.fixture(scope="module")
+def beside_the_build(tmp_path_factory, dists) -> dict[str, Path]:
+    """A fresh virtual environment holding what the wheel depends on but not the
+    wheel, and a plugin package made by that build's own ``blockyard new-plugin``:
+    the wheel is installed with its dependencies (from pip's usual sources, as the
+    ``venv`` fixture does), makes the package, and is uninstalled again, so each
+    test below installs a plugin package offline with Blockyard found only as the
+    wheel beside it (``links``)."""
+    place = tmp_path_factory.mktemp("modder")
+    assert ROOT not in place.parents
+    _run([sys.executable, "-m", "venv", place / "venv"], cwd=place)
+    python = place / "venv" / "bin" / "python"
+    env = _clean_env(place / "home")
+    _run([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+          dists["wheel"]], cwd=place, env=env)
+    _run([place / "venv" / "bin" / "blockyard", "new-plugin", "bomb-pieces", "--into",
+          place / "bomb-pieces"], cwd=place, env=env)
+    _run([python, "-m", "pip", "uninstall", "--quiet", "--yes", "blockyard"], cwd=place,
+         env=env)
+    links = place / "links"
+    links.mkdir()
+    (links / dists["wheel"].name).symlink_to(dists["wheel"])
+    return {"venv": place / "venv", "package": place / "bomb-pieces", "links": links,
+            "home": place / "home"}
+
+
+def _install_offline(where: dict[str, Path], package: Path, tmp_path: Path
+                     ) -> subprocess.CompletedProcess[str]:
+    """Build ``package``'s wheel into a folder holding the Blockyard wheel and
+    install the package by name from that folder alone (``--no-index``, no
+    ``--no-deps``, no ``--pre``): pip must find Blockyard for its dependency line
+    there. Blockyard and the package are uninstalled again afterwards."""
+    links = tmp_path / "links"
+    shutil.copytree(where["links"], links, symlinks=True)
+    _run([sys.executable, "-m", "build", "--wheel", "--outdir", links, package], cwd=tmp_path)
+    name = tomllib.loads((package / "pyproject.toml").read_text(encoding="utf-8")
+                        )["project"]["name"]
+    python = where["venv"] / "bin" / "python"
+    # pip's own configuration (other folders and indexes) left out: only `links`
+    env = {k: v for k, v in _clean_env(where["home"]).items() if not k.startswith("PIP_")}
+    env["PIP_CONFIG_FILE"] = os.devnull
+    try:
+        return subprocess.run(
+            [str(python), "-m", "pip", "install", "--disable-pip-version-check", "--no-index",
+             "--find-links", str(links), name], cwd=tmp_path, env=env, capture_output=True,
+            text=True, timeout=600)
+    finally:
+        subprocess.run([str(python), "-m", "pip", "uninstall", "--quiet", "--yes", name,
+                        "blockyard"], cwd=tmp_path, env=env, capture_output=True, timeout=600)
+
+
+@pytest.fixture(scope="module")
 def standalone(tmp_path_factory) -> Path:
     """The one-folder program built once by scripts/build_standalone.sh."""
     out = tmp_path_factory.mktemp("standalone")
@@ -254,6 +309,69 @@ def test_installed_wheel_runs_from_any_folder(venv, version, tmp_path):
     checked = _run([venv / "bin" / "blockyard", "check", "eu-classic"], cwd=elsewhere, env=env)
     assert checked.stdout.rstrip().endswith("all checks passed")
     assert "rule file valid (eu-classic, eu, 10×10" in checked.stdout
+
+
+@pytest.mark.slow  # builds the wheel or the standalone program (once per module)
+def test_a_new_plugin_package_installs_beside_the_build_that_made_it(beside_the_build, version,
+                                                                      tmp_path):
+    """MODDING.md, "Publishing and versioning a plugin": the package ``blockyard
+    new-plugin`` writes depends on the build that made it in a line pip accepts
+    for that build (a development build, which sorts before its release)."""
+    package = beside_the_build["package"]
+    line = re.search(r'dependencies = \["([^"]*)"\]',
+                     (package / "pyproject.toml").read_text(encoding="utf-8"))
+    assert line is not None and line[1].startswith("blockyard>=") and line[1].endswith(",<1")
+    from packaging.requirements import Requirement
+
+    from blockyard.version import release
+
+    numbers = release(version)
+    assert numbers is not None
+    specifier = Requirement(line[1]).specifier
+    # the build itself, and the release it is a build of (a real one satisfies it too)
+    assert specifier.contains(version) and ".".join(map(str, numbers[1:])) in specifier
+    done = _install_offline(beside_the_build, package, tmp_path)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert f"Successfully installed blockyard-{version} blockyard-bomb-pieces-0.1.0" \
+        in done.stdout
+
+
+@pytest.mark.slow  # builds the wheel or the standalone program (once per module)
+def test_a_package_with_moddings_dependency_line_installs_beside_the_build(beside_the_build,
+                                                                            version, tmp_path):
+    """The line MODDING.md tells a modder to write, as the example package writes
+    it, installs beside this build without ``--no-deps`` or ``--pre`` and is one
+    a release satisfies too."""
+    from packaging.requirements import Requirement
+
+    modding = (ROOT / "MODDING.md").read_text(encoding="utf-8")
+    publishing = modding[modding.index("### Publishing and versioning a plugin"):]
+    line = re.search(r'dependencies = \["([^"]*)"\]', publishing)
+    assert line is not None
+    assert f'dependencies = ["{line[1]}"]' in (EXAMPLE / "pyproject.toml").read_text("utf-8")
+    specifier = Requirement(line[1]).specifier
+    assert specifier.contains(version) and "0.1.0" in specifier and "0.9.3" in specifier
+    assert "1.0.0" not in specifier
+    example = tmp_path / "example"  # built from a copy: the checkout's folder stays as it is
+    shutil.copytree(EXAMPLE, example, ignore=shutil.ignore_patterns("build", "*.egg-info"))
+    done = _install_offline(beside_the_build, example, tmp_path)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert f"Successfully installed blockyard-{version} blockyard-diagonals-0.1.0" in done.stdout
+
+
+@pytest.mark.slow  # builds the wheel or the standalone program (once per module)
+def test_a_line_naming_only_the_release_admits_no_build(beside_the_build, tmp_path):
+    """Why the line names a development build: ``blockyard>=0.1,<1`` (the line
+    MODDING.md gave before) excludes every build, ``0.1.dev…`` sorting before 0.1."""
+    package = tmp_path / "old-line"
+    shutil.copytree(beside_the_build["package"], package)
+    project = package / "pyproject.toml"
+    text = project.read_text(encoding="utf-8")
+    project.write_text(re.sub(r'dependencies = \["[^"]*"\]', 'dependencies = ["blockyard>=0.1,<1"]',
+                              text), encoding="utf-8")
+    done = _install_offline(beside_the_build, package, tmp_path)
+    assert done.returncode != 0
+    assert "blockyard<1,>=0.1" in done.stderr and "No matching distribution" in done.stderr
 
 
 @pytest.mark.slow  # builds the wheel or the standalone program (once per module)

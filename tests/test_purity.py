@@ -463,13 +463,35 @@ class DrawsRandom:
         return scoring
 
 
+SCORED = [0]
+"""What :class:`CountsInItsModule` counts: a module's own variable, not the plugin
+object's (so the object holds what it held when the rules loaded)."""
+
+
+class CountsInItsModule:
+    """Adds a point every third move it scores, counting in a variable of its
+    module: the same seed scores one way in the first game and another in the
+    second, and the plugin object never changes."""
+
+    def __init__(self, params: Params) -> None:
+        pass
+
+    @hookimpl(wrapper=True)
+    def blockyard_score(self, game, move):
+        scoring = yield
+        SCORED[0] += 1
+        scoring.points += SCORED[0] % 3
+        return scoring
+
+
 NONDETERMINISTIC = ('[ruleset]\nextends = "eu-classic"\nid = "drifts"\nname = "Drifts"\n'
                     "[plugins.drifts]\n")
 
 
 @pytest.mark.parametrize(("plugin", "told"), [
     (KeepsCount, r"keeps state across games: since the ruleset loaded, self\.scored 0 → \d+"),
-    (DrawsRandom, "answered differently for the same position")])
+    (DrawsRandom, "answered differently for the same position"),
+    (CountsInItsModule, "answered differently for the same position")])
 def test_check_names_a_plugin_whose_games_differ_for_the_same_seed(
         rule_file, register_plugin, capsys, plugin, told):
     from blockyard.cli import main

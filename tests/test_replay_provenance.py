@@ -44,11 +44,13 @@ def test_a_replay_of_another_plugin_version_is_said_as_such_never_altered(
         Replay(None, data).check()
     text = str(caught.value)
     assert text.startswith("replay: played with quad-mono 0.1.0; this installation has "
-                           "0.2.0; here its log plays score ")
+                           "0.2.0 (plugin 'quad-mono' of package quad-mono); here its log "
+                           "plays score ")
     assert f"not {game.score}" in text and "altered" not in text
     # a server refuses another version before it replays anything
     with pytest.raises(ReplayError, match=r"^replay: played with quad-mono 0\.1\.0; this "
-                                          r"server has 0\.2\.0; "):
+                                          r"server has 0\.2\.0 \(plugin 'quad-mono' of "
+                                          r"package quad-mono\); "):
         Replay(None, data).check(here="this server", exact_code=True)
 
 
@@ -158,3 +160,51 @@ def test_plugins_are_compared_first_then_the_rules() -> None:
     assert said == "played with quad-mono 0.1.0; this server has 0.2.0"
     assert Mismatch("rule", "scoring.points", "314", "304").sentence() == \
         "played with scoring.points = 314; this server has 304"
+
+
+DIAGONAL_RULES = """\
+[ruleset]
+id = "diagonals-classic"
+
+[plugins.line-clearing]
+
+[plugins.diagonals]
+"""
+
+
+def test_a_missing_plugin_package_is_named_with_its_version_and_plugins() -> None:
+    """A package not installed here: its plugins are the ones the rules name that
+    no installed package brings; its version the one the game was played with."""
+    assert provenance.plugins_of("blockyard-diagonals", DIAGONAL_RULES) == ("diagonals",)
+    assert provenance.plugins_of("blockyard", DIAGONAL_RULES) == ()  # the engine itself
+    played_with = (PluginVersion("blockyard", blockyard.__version__),
+                   PluginVersion("blockyard-diagonals", "0.1.0"))
+    assert provenance.needed_here(played_with, DIAGONAL_RULES) == (
+        "the game needs the plugin package blockyard-diagonals 0.1.0 (plugin 'diagonals'), "
+        "and this server does not have it")
+    assert provenance.needed_here(played_with[:1], DIAGONAL_RULES) is None
+    # the engine itself is compared where the game is, never named as a package
+    assert provenance.needed_here((PluginVersion("blockyard", "99.0.0"),), None) is None
+    two = (PluginVersion("blockyard-diagonals", "0.1.0"), PluginVersion("quad-mono", "0.3.0"))
+    assert provenance.needed_here(two, None, "this installation") == (
+        "the game needs the plugin package blockyard-diagonals 0.1.0, and this installation "
+        "does not have it; the plugin package quad-mono 0.3.0, and this installation does not "
+        "have it")
+
+
+def test_a_plugin_mismatch_names_the_plugin_and_its_package(
+        plugin_at_version: Callable[..., Path]) -> None:
+    plugin_at_version("0.2.0")
+    served = provenance.of_ruleset(blockyard.load_ruleset("quad-mono"))
+    assert served.plugins is not None and served.rules is not None
+    mine = tuple(PluginVersion(p.name, "0.1.0") if p.name == "quad-mono" else p
+                 for p in served.plugins)
+    found = provenance.mismatch(Provenance(mine, served.digest, served.rules), served)
+    assert found == Mismatch("plugin", "quad-mono", "0.1.0", "0.2.0")
+    assert found is not None and found.plugins == ("quad-mono",)
+    assert found.sentence() == ("played with quad-mono 0.1.0; this server has 0.2.0 (plugin "
+                                "'quad-mono' of package quad-mono)")
+    two = Mismatch("plugin", "blockyard-diagonals", "0.1.0", None, ("diagonals", "anti"))
+    assert two.sentence("this installation has", "the server has") == (
+        "this installation has blockyard-diagonals 0.1.0; the server has no "
+        "blockyard-diagonals (plugins 'diagonals', 'anti' of package blockyard-diagonals)")

@@ -141,7 +141,7 @@ def _verify(data: dict[str, Any], player: str) -> Verified:
         ruleset = load_ruleset(rid)  # an id: check_replay_data admits no path
     except (RulesetError, PluginError) as exc:
         raise Refused(f"the ruleset {rid!r} is not served here or cannot be loaded: "
-                      f"{exc}") from None
+                      f"{_needed(data, start) or exc}") from None
     # the served rule text compared as text (cheap); hashed only when it differs
     same_text = start["ruleset"] == ruleset.to_toml()
     if (data["ruleset_digest"] != ruleset.digest) if same_text else \
@@ -199,6 +199,21 @@ def _verify(data: dict[str, Any], player: str) -> Verified:
         ruleset_id=ruleset.id, ruleset_digest=ruleset.digest, daily=ruleset.is_daily,
         date=game.date, seed=int(game.seed), score=int(game.score), moves=len(game.log) - 1,
         identity=game_identity(game, actions), replay=stored)
+
+
+def _needed(data: dict[str, Any], start: Any) -> str | None:
+    """The plugin packages and versions a replay records that this server lacks
+    (:func:`blockyard.provenance.needed_here`), or ``None`` (none recorded, all
+    here, or a record that cannot be read: the ruleset's own error is said)."""
+    recorded = data.get("plugins")
+    if recorded is None:
+        return None
+    try:
+        played = provenance.read_plugins(recorded)
+    except DataError:
+        return None
+    rules = start.get("ruleset") if isinstance(start, dict) else None
+    return provenance.needed_here(played, rules if isinstance(rules, str) else None)
 
 
 def _no_constant(name: str) -> Any:

@@ -109,8 +109,9 @@ def refusal_text(kind: object, reason: object) -> str:
 def mismatch_text(mismatch: Mismatch, game: bool) -> str:
     """A difference between the server's plugins or rules and those of a game
     (``game``) or of this installation, in the player's language: the plugin
-    with both versions, or the rule key with both values (the words come from
-    :func:`blockyard.provenance.mismatch`, never from the window)."""
+    package with both versions and, when known, the names the rule files give
+    its plugins (``Plugin: …``), or the rule key with both values (the words come
+    from :func:`blockyard.provenance.mismatch`, never from the window)."""
     none = _("none")
     played = mismatch.played if mismatch.played is not None else none
     served = mismatch.served if mismatch.served is not None else none
@@ -119,7 +120,10 @@ def mismatch_text(mismatch: Mismatch, game: bool) -> str:
                      "{served}.") if game else \
             _("You have {plugin} {played}; the server has {served}. Install the server's "
               "version to play these rules there.")
-        return sentence.format(plugin=mismatch.name, played=played, served=served)
+        said = sentence.format(plugin=mismatch.name, played=played, served=served)
+        if mismatch.plugins:
+            said += " " + _("Plugin: {plugin}").format(plugin=", ".join(mismatch.plugins))
+        return said
     if not mismatch.name:
         return kind_text(online.RULES_DIFFER)
     sentence = _("This game was played with {key} = {played}; the server's rules have "

@@ -56,9 +56,9 @@ def test_a_table_or_a_game_of_another_plugin_version_names_both_in_the_players_l
     name, _token = sign_in_window(ui, server)
     for code, sentence in (
             ("en", "You have quad-mono 0.1.0; the server has 0.2.0. Install the server's "
-                   "version to play these rules there."),
+                   "version to play these rules there. Plugin: quad-mono"),
             ("de", "Du hast quad-mono 0.1.0; der Server hat 0.2.0. Installiere die Version "
-                   "des Servers, um diese Regeln dort zu spielen.")):
+                   "des Servers, um diese Regeln dort zu spielen. Plugin: quad-mono")):
         i18n.set_language(code)
         ui.app.show("lobby")
         lobby = ui.view
@@ -91,7 +91,7 @@ def test_a_table_or_a_game_of_another_plugin_version_names_both_in_the_players_l
     pump_until(ui, lambda: submitting.pending is None)
     assert submitting.submission is None
     assert submitting.message == "Esta partida se jugó con quad-mono 0.1.0; el servidor tiene " \
-        "0.2.0."
+        "0.2.0. Plugin: quad-mono"
     i18n.set_language("en")
     assert server.client.get(f"/api/accounts/{name}/games").json()["games"] == []
 
@@ -118,7 +118,7 @@ def test_a_mirrored_game_that_goes_another_way_than_the_servers_is_said(
         until(bob_live, "table")
         # the table's rules compared with the server's on arrival: said at once
         differs = ("You have quad-mono 0.1.0; the server has 0.2.0. Install the server's "
-                   "version to play these rules there.")
+                   "version to play these rules there. Plugin: quad-mono")
         pump_until(ui, lambda: view.banner.text == differs)
         mirror = view.table.games[0]
         action = ["place", *mirror.legal_moves()[0]]
@@ -133,6 +133,23 @@ def test_a_mirrored_game_that_goes_another_way_than_the_servers_is_said(
             + differs)
         assert view.table.scores[0] == move["score"]  # the server's score is what is shown
         assert view.band_texts[0].text == f"{bob} (0.0?): {move['score']}"
+
+
+def test_a_plugin_difference_names_the_plugins_of_the_package_in_every_language():
+    mismatch = Mismatch("plugin", "blockyard-diagonals", "0.1.0", "0.2.0", ("diagonals",))
+    try:
+        for code in i18n.LANGUAGES:
+            i18n.set_language(code)
+            for game in (True, False):
+                text = mismatch_text(mismatch, game)
+                assert text.endswith(" " + i18n._("Plugin: {plugin}").format(
+                    plugin="diagonals")), (code, text)
+                assert "blockyard-diagonals 0.1.0" in text and "0.2.0" in text, (code, text)
+            unnamed = mismatch_text(Mismatch("plugin", "blockyard-diagonals", "0.1.0", "0.2.0"),
+                                    False)
+            assert "diagonals," not in unnamed and not unnamed.endswith("diagonals"), code
+    finally:
+        i18n.set_language("en")
 
 
 @pytest.mark.parametrize("mismatch", [

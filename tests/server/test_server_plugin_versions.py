@@ -83,6 +83,35 @@ def test_a_game_played_with_another_plugin_version_is_refused_naming_both_versio
     assert answer.json()["score"] == game.score
 
 
+def test_a_game_whose_plugin_the_server_lacks_is_refused_naming_its_package_and_version(
+        server: Server, plugin_at_version: Callable[..., Path]) -> None:
+    """A server without quad-mono (the plain ``server``, on SQLite and PostgreSQL)
+    says which plugin package and version the game needs, not only that the
+    ruleset is unknown."""
+    plugin_at_version("0.1.0", points=3)
+    data = replay_data(finished_game("quad-mono"))
+    answer = submit(server, data)
+    assert answer.status_code == 422
+    error = answer.json()["error"]
+    assert error == ("the ruleset 'quad-mono' is not served here or cannot be loaded: the "
+                     "game needs the plugin package quad-mono 0.1.0 (plugin 'quad-mono'), "
+                     "and this server does not have it")
+    del data["plugins"]  # a replay that records none: the ruleset's own error is said
+    answer = submit(server, data)
+    assert answer.status_code == 422
+    assert "unknown ruleset 'quad-mono'" in answer.json()["error"]
+
+
+def test_another_plugin_version_is_named_with_its_plugin_and_package(
+        served: Server, plugin_at_version: Callable[..., Path]) -> None:
+    plugin_at_version("0.1.0", points=3)
+    answer = submit(served, replay_data(finished_game("quad-mono", seed=5)))
+    assert answer.status_code == 422
+    assert answer.json()["error"].endswith(
+        "played with quad-mono 0.1.0; this server has 0.2.0 (plugin 'quad-mono' of package "
+        "quad-mono)")
+
+
 def test_a_replay_without_plugin_versions_is_still_judged_by_its_log(
         served: Server, plugin_at_version: Callable[..., Path]) -> None:
     # replays written before they recorded their plugins: the log decides
