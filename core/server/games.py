@@ -95,10 +95,12 @@ def is_daily(ruleset_id: str) -> bool:
 
 
 def leaderboard(engine: Engine, ruleset_id: str, daily: bool, date: str | None,
-                limit: int) -> list[dict[str, Any]]:
-    """The best counted games, best first: for a daily ruleset the counted game
-    of each player on ``date``; otherwise each player's best game (of ``date``
-    when given). Ties: the earlier submission ranks first."""
+                limit: int) -> tuple[int, list[dict[str, Any]]]:
+    """How many players the whole leaderboard has (``total``: the N of a "rank
+    of N"), and its best counted games, best first, at most ``limit``: for a
+    daily ruleset the counted game of each player on ``date``; otherwise each
+    player's best game (of ``date`` when given). Ties: the earlier submission
+    ranks first."""
     g, a = db.games, db.accounts
     where = [g.c.ruleset_id == ruleset_id, g.c.counted.is_(True)]
     if date is not None:
@@ -113,10 +115,12 @@ def leaderboard(engine: Engine, ruleset_id: str, daily: bool, date: str | None,
              .where(ranked.c.nth == 1)
              .order_by(ranked.c.score.desc(), ranked.c.id)
              .limit(limit))
+    players = sa.select(sa.func.count(sa.distinct(g.c.account_id))).where(*where)
     with engine.connect() as conn:
         rows = conn.execute(query).all()
-    return [{"rank": n, "name": row.name, "score": int(row.score), "game_id": int(row.id)}
-            for n, row in enumerate(rows, 1)]
+        total = int(conn.execute(players).scalar_one())
+    return total, [{"rank": n, "name": row.name, "score": int(row.score),
+                    "game_id": int(row.id)} for n, row in enumerate(rows, 1)]
 
 
 def player_games(engine: Engine, name: str, limit: int) -> list[dict[str, Any]] | None:
