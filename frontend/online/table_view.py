@@ -1144,7 +1144,8 @@ class LiveTableScreen:
         return self.table.round_elapsed()
 
     def _record_result(self) -> None:
-        """Keep the round's result in the player's records (once per round)."""
+        """Keep the round's result in the player's records (once per round); a
+        round only watched is not the player's: not kept."""
         table = self.table
         if table.recorded_round == table.round or table.result is None:
             return
@@ -1152,7 +1153,7 @@ class LiveTableScreen:
         forget_table()
         table.remembered = False  # a rematch's round is remembered again
         found = table.table_result()
-        if found is None:
+        if found is None or found.seat is None:
             return
         try:
             self.session.records.record_table(found)
