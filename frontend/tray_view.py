@@ -339,6 +339,9 @@ class TrayGameView(GameScreen):
         if symbol == key.H:
             self.ask_hint()
             return
+        if control.armed is not None and symbol in (key.ENTER, key.RETURN, key.NUM_ENTER):
+            control.use_action(control.armed)  # Enter at "…again to confirm" confirms
+            return
         control.disarm()  # any other key cancels a confirmation
         slot = slot_of_key(symbol)
         steer = {key.LEFT: (0, -1), key.RIGHT: (0, 1), key.UP: (-1, 0),
