@@ -112,12 +112,24 @@ class SummaryView(arcade.View):
                               else _("Left in the tray:"), theme.MUTED, 15, False))
         return lines
 
+    BAND = 40.0
+    """The most room (at scale 1) left between what the summary says and its
+    buttons: a taller window shares the rest above and below the two."""
+
     def _layout(self) -> None:
+        spare = self._place(0.0)
+        if spare > 0:  # no empty band in the middle: the lines down, the buttons up
+            self._place(float(round(spare / 2)))  # whole pixels: at half ones a glyph row is lost
+
+    def _place(self, shift: float) -> float:
+        """Lay the screen out with the lines ``shift`` lower and the buttons
+        ``shift`` higher than against the window's edges; the room then left
+        between them beyond :attr:`BAND`."""
         width, height = self.window.width, self.window.height
         scale = screen_scale(width, height)
         self.texts = []
         self.countdown = None
-        y = height - 70 * scale
+        y = height - 70 * scale - shift
         counting = dailies.countdown(self.game.ruleset, self.session.now())
         for text, color, size, bold in self._lines():
             line = Text(text, width / 2, y, color, size * scale, font_name=theme.FONT,
@@ -148,7 +160,7 @@ class SummaryView(arcade.View):
                                multiline=True, width=int(width * 0.85), align="center")
         # buttons a margin above the bottom edge; the code right under the tip (or the
         # lines), never lower than just above the buttons
-        margin, bw, bh = 20 * scale, 260 * scale, 52 * scale
+        margin, bw, bh = 20 * scale + shift, 260 * scale, 52 * scale
         small = 40 * scale
         self.watch.place(Rect(width / 2 - 230 * scale, margin, 220 * scale, small), 15 * scale)
         self.stats.place(Rect(width / 2 + 10 * scale, margin, 220 * scale, small), 15 * scale)
@@ -168,6 +180,8 @@ class SummaryView(arcade.View):
             width / 2, code_y, theme.TEXT, 15 * scale, font_name=theme.FONT, bold=True,
             anchor_x="center", anchor_y="center")
         self._place_copy(width, code_y, scale)
+        lowest = min(above, code_y - 18 * scale) if self.code else above
+        return max(0.0, float(lowest - top - self.BAND * scale))
 
     def _place_copy(self, width: float, code_y: float, scale: float) -> None:
         """Copy beside the code it copies, the two centred together on one row (the
