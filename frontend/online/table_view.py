@@ -243,7 +243,9 @@ def draw_banner(text: Text, width: float, height: float) -> None:
 
 class WaitingView(arcade.View):
     """The table before its round starts: the seats, the table's code with a Copy
-    button (Ctrl+C), Leave. Opens the duel when the table is playing."""
+    button (Ctrl+C), Leave. Opens the duel when the table is playing. Until the
+    server's first table message it says only that it is connecting (no empty
+    "Waiting for players" flashing before a table under way opens)."""
 
     def __init__(self, session: TableSession, open_duel: Callable[[], None],
                  back: Callable[[], None]) -> None:
@@ -292,6 +294,7 @@ class WaitingView(arcade.View):
         scale = screen_scale(width, height)
         height -= round(banner_height(self.banner, width))  # laid out below the banner
         wide = min(width * 0.9, 520 * scale)
+        self.title.text = _("Waiting for players") if self.known else _("Connecting…")
         self.title.position = (width / 2, height - 60 * scale)
         fit_text(self.title, wide, 50 * scale, 26 * scale)
         self.rules.text = self._rules_name()  # which game the table plays
@@ -315,6 +318,11 @@ class WaitingView(arcade.View):
         self.leave_button.place(Rect(left, 60 * scale, bw, bh), size)
         self._refresh()
 
+    @property
+    def known(self) -> bool:
+        """Whether the server's table message has come (its rules, seats, status)."""
+        return bool(self.session.ruleset_id)
+
     def _refresh(self) -> None:
         s = self.session
         lines = []
@@ -325,7 +333,7 @@ class WaitingView(arcade.View):
             code = _("Table code: {code}").format(code=s.code)
             # on the code's own line: the seats below stay where they are
             lines.append(code + "  ✓ " + _("Copied.") if self.copied else code)
-        for i, label in enumerate(seat_labels(s)):
+        for i, label in enumerate(seat_labels(s) if self.known else []):
             lines.append(_("Seat {n}: {name}").format(n=format_number(i + 1), name=label))
         beyond = s.invited_beyond_seats()
         if beyond:  # more invited than free seats: the first come are seated
