@@ -98,5 +98,6 @@ def get_leaderboard(ruleset_id: RulesetId, server: ServerDep, date: Day = None,
                        ) from None
     if daily and date is None:
         date = accounts.now().date().isoformat()
-    total, entries = games.leaderboard(server.engine, ruleset_id, daily, date, limit)
+    entries = games.leaderboard(server.engine, ruleset_id, daily, date, limit)
+    total = games.leaderboard_total(server.engine, ruleset_id, date)
     return {"ruleset_id": ruleset_id, "date": date, "total": total, "entries": entries}
