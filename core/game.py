@@ -51,13 +51,39 @@ _new_object = object.__new__
 TraySpec = Sequence[str | Piece | None]
 
 
-def today_in(timezone: str) -> _dt.date:
-    """Today's date in ``timezone`` (``"local"`` or an IANA name)."""
-    if timezone == "local":
+def today_in(timezone: str, now: _dt.datetime | None = None) -> _dt.date:
+    """Today's date in ``timezone`` (``"local"`` or an IANA name) at the moment
+    ``now`` (an aware datetime; the system clock's when ``None``)."""
+    if timezone == "local" and now is None:
         return _dt.date.today()
+    return _moment_in(timezone, now).date()
+
+
+def next_daily(timezone: str, now: _dt.datetime | None = None) -> _dt.datetime:
+    """When the next daily game of ``timezone`` begins after the moment ``now``
+    (an aware datetime; the system clock's when ``None``): the next midnight
+    there, as an aware datetime. Where a daylight-saving change skips midnight,
+    the first moment of the new date."""
+    here = _moment_in(timezone, now)
+    tomorrow = _dt.datetime.combine(here.date() + _dt.timedelta(days=1), _dt.time())
+    if timezone == "local":
+        return tomorrow.astimezone()  # a naive time is read as the system's local time
+    # fold 0 on a skipped midnight: the offset before the change, the new date's start
+    return tomorrow.replace(tzinfo=here.tzinfo).astimezone(_dt.UTC)
+
+
+def _moment_in(timezone: str, now: _dt.datetime | None) -> _dt.datetime:
+    """The moment ``now`` (the system clock's when ``None``) on the clocks of
+    ``timezone``."""
+    if now is None:
+        now = _dt.datetime.now(_dt.UTC)
+    elif now.tzinfo is None or now.utcoffset() is None:
+        raise ValueError(f"now: expected a time with its time zone, got {now.isoformat()}")
+    if timezone == "local":
+        return now.astimezone()
     from zoneinfo import ZoneInfo
 
-    return _dt.datetime.now(ZoneInfo(timezone)).date()
+    return now.astimezone(ZoneInfo(timezone))
 
 
 class Game:

@@ -302,11 +302,14 @@ class Entry:
 
 @dataclass(frozen=True)
 class Leaderboard:
-    """A ruleset's leaderboard (of one ``date`` for a daily ruleset), best first."""
+    """A ruleset's leaderboard (of one ``date`` for a daily ruleset), best first.
+    ``total``: how many players the whole leaderboard has, beyond the entries
+    fetched too (``None`` from a server that does not say)."""
 
     ruleset_id: str
     date: str | None
     entries: tuple[Entry, ...]
+    total: int | None = None
 
 
 @dataclass(frozen=True)
@@ -703,9 +706,10 @@ class Client:
         entries = tuple(Entry(_field(r, "rank", int, what), _field(r, "name", str, what),
                               _field(r, "score", int, what), _field(r, "game_id", int, what))
                         for r in rows)
-        day = data.get("date")
+        day, total = data.get("date"), data.get("total")
         return Leaderboard(_field(data, "ruleset_id", str, what),
-                           day if isinstance(day, str) else None, entries)
+                           day if isinstance(day, str) else None, entries,
+                           total if isinstance(total, int) and total >= len(entries) else None)
 
     def tables(self) -> list[TableInfo]:
         """The public tables that are waiting or playing, newest first."""

@@ -389,6 +389,21 @@ class RecordStore(RecordsFile):
         days.update(dict(rows))
         return sorted(days.items())
 
+    def day_streak(self, ruleset: Any, today: _dt.date) -> int:
+        """For a daily ruleset: how many days in a row the player has played, up to
+        ``today`` (the date in the ruleset's time zone): counted back from today
+        when today's game is played, else from the day before (a streak lives
+        until a whole day passes without a game). 0 for other rulesets."""
+        if not ruleset.is_daily:
+            return 0
+        days = {day for day, _score in self.played_days(ruleset)}
+        day = today if today.isoformat() in days else today - _dt.timedelta(days=1)
+        streak = 0
+        while day.isoformat() in days:
+            streak += 1
+            day -= _dt.timedelta(days=1)
+        return streak
+
     def history(self, ruleset_id: str | None = None, limit: int | None = None
                 ) -> list[GameRecord]:
         """Finished games, newest first (of one ruleset, or all; at most ``limit``)."""

@@ -7,6 +7,7 @@ switches views (launcher → game → summary). :func:`run` opens the window.
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import os
 import sys
 import time
@@ -145,6 +146,11 @@ def open_records(notices: list[str]) -> RecordStore:
     return store
 
 
+def wall_clock() -> dt.datetime:
+    """The system clock, as an aware moment in UTC."""
+    return dt.datetime.now(dt.UTC)
+
+
 class BlockyardApp:
     """Switches between the screens of one window and keeps the player's files.
 
@@ -194,6 +200,9 @@ class BlockyardApp:
         # the game its log gives (see after_action)
         self._held_alike: tuple[blockyard.Game, dict[str, dict[str, str]]] | None = None
         self.last_replay: Path | None = None
+        self.now: Callable[[], dt.datetime] = wall_clock
+        """The clock the daily screens read (the date, the countdown to the next
+        daily game): the system's, or one a test gives."""
 
     @property
     def current_game(self) -> blockyard.Game | None:
@@ -225,7 +234,8 @@ class BlockyardApp:
             watch_replay=self.watch_replay,
             change_setting=self.change_setting, show_online=self._show_online,
             submit_game=self._submit if self.online.signed_in else None,
-            challenge=self.challenge_score, duel=self.duel, last_replay=self.last_replay)
+            challenge=self.challenge_score, duel=self.duel, last_replay=self.last_replay,
+            now=self.now)
 
     def _show_online(self, back: Callable[[], None]) -> None:
         self.show("online-settings", back=back)

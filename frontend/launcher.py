@@ -3,9 +3,10 @@
 Rulesets whose rule files share a ``[display] entry`` (the nepal pair) are one
 row whose only setting is their ``option``. A saved game in progress is offered
 first. Each row also offers its rules (how to play), statistics, a duel and its
-replays; a daily ruleset's row says whether today's game was played and its
-score. Rule files that cannot be loaded (a broken file, a missing or disabled
-plugin) are listed last, greyed, with their reason; choosing one says why it
+replays; a daily ruleset's row says whether today's game was played, its
+score and, once the server said it, its rank of how many players. Rule files
+that cannot be loaded (a broken file, a missing or disabled plugin) are listed
+last, greyed, with their reason; choosing one says why it
 cannot be played. Keys: ↑/↓ choose (going round at either end, which the footer
 says), Page Up/Down a screenful, Home/End the first/last row; a wheel notch
 scrolls one row. ←/→ change the setting, Enter play, H how to play,
@@ -29,10 +30,12 @@ from typing import TYPE_CHECKING
 import arcade
 
 import blockyard
+from blockyard.game import today_in
 
-from . import rulewords, theme
+from . import dailies, rulewords, theme
 from .i18n import LANGUAGES, N_, _, format_number, language, localise_digits, ngettext
 from .layout import Rect
+from .online.leaderboard_view import known_rank
 from .online.notices import INVITATION, Notice, feed_notices, notice_words
 from .persistence import SavedGame
 from .rulewords import ruleset_description, ruleset_name
@@ -306,11 +309,15 @@ class LauncherView(arcade.View):
         games = self.app.records.stats(ruleset.id).games
         parts = [localise_digits(f"{ruleset.rows}×{ruleset.cols}")]
         if ruleset.is_daily:
-            today = self.app.records.played_today(ruleset)
+            day = today_in(ruleset.timezone, self.app.now())
+            today = self.app.records.played_today(ruleset, day)
             # whether today's game is played matters more than the date beside it
             parts.append(_("not played yet") if today is None
                          else _("played: {points} points").format(points=format_number(today)))
-            parts.append(rulewords.today_text(ruleset))
+            ranked = known_rank(self.app.online, ruleset.id, day.isoformat())
+            if ranked is not None:  # the server said it when the game was submitted
+                parts.append(dailies.short_rank_text(*ranked))
+            parts.append(rulewords.today_text(ruleset, self.app.now()))
         if ruleset.record_kind == "per-date":
             parts.append(_("best per day"))
         elif ruleset.record_kind == "best":

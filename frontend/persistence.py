@@ -88,7 +88,9 @@ def move_aside(path: Path, what: str, reason: str) -> str:
 class Settings:
     """What the frontend remembers between runs: the player's settings (sound,
     volume 0–1, reduced motion, theme, piece palette and patterns, window mode),
-    the rulesets whose how-to-play page was shown, and the launcher's state."""
+    the rulesets whose how-to-play page was shown, the launcher's state, and the
+    rules last chosen for Play now (not the launcher's row: a duel is chosen
+    on its own)."""
 
     last_ruleset: str = ""
     width: int = DEFAULT_SIZE[0]
@@ -104,6 +106,7 @@ class Settings:
     help_seen: list[str] = field(default_factory=list)
     language: str = ""          # a code of i18n.LANGUAGES; "" follows the system's language
     native_digits: bool = True  # numbers in the language's own digits (Nepali: ०–९)
+    play_ruleset: str = ""      # Play now's rules as last chosen in the lobby (←/→)
 
     @classmethod
     def path(cls) -> Path:
@@ -142,6 +145,7 @@ class Settings:
         settings.help_seen = _read(data, "help_seen", _names, [], problems)
         settings.language = _read(data, "language", _language, "", problems)
         settings.native_digits = _read(data, "native_digits", _boolean, True, problems)
+        settings.play_ruleset = _read(data, "play_ruleset", str, "", problems)
         if problems:
             notices.append(move_aside(path, "settings", "; ".join(problems)))
             with contextlib.suppress(OSError):
@@ -155,7 +159,8 @@ class Settings:
             "native_digits": self.native_digits, "sound": self.sound, "volume": self.volume,
             "reduced_motion": self.reduced_motion, "theme": self.theme,
             "palette": self.palette, "patterns": self.patterns,
-            "window_mode": self.window_mode, "help_seen": list(self.help_seen)}))
+            "window_mode": self.window_mode, "help_seen": list(self.help_seen),
+            "play_ruleset": self.play_ruleset}))
 
 
 def _read(data: dict[str, Any], key: str, convert: Callable[[Any], Any], default: Any,

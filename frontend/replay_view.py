@@ -10,6 +10,7 @@ finished game itself.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import arcade
@@ -36,12 +37,15 @@ STATUS_SMALLEST = 9
 
 
 class ReplayView(arcade.View):
-    """Plays a :class:`~blockyard.replays.Replay` back (check it first)."""
+    """Plays a :class:`~blockyard.replays.Replay` back (check it first).
+    ``title`` names the game watched when it is not the player's own (a
+    leaderboard's line: its player and score): the status line says it, and
+    the game's header says it where the player's own best would be."""
 
     def __init__(self, session: Session, replay: Replay, back: Callable[[], None],
                  title: str = "") -> None:
         super().__init__()
-        self.session = session
+        self.session = replace(session, watching=title) if title else session
         self.replay = replay
         self.back = back
         self.actions = [list(a) for a in replay.log[1:]]

@@ -16,6 +16,7 @@ words (action labels and help, tips) through the frontend's catalogue
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable
 
 import blockyard
@@ -166,8 +167,6 @@ def game_title(game: blockyard.Game) -> str:
     name = ruleset_name(game.ruleset)
     if not game.date:
         return name
-    import datetime as dt
-
     try:
         day = dt.date.fromisoformat(str(game.date))
     except ValueError:
@@ -175,11 +174,12 @@ def game_title(game: blockyard.Game) -> str:
     return f"{name}  ·  {format_date(day)}"
 
 
-def today_text(ruleset: blockyard.Ruleset) -> str:
-    """Today's date where the daily ruleset's day is counted (its time zone), written
-    in the language; "" for a ruleset that is not daily."""
+def today_text(ruleset: blockyard.Ruleset, now: dt.datetime | None = None) -> str:
+    """Today's date where the daily ruleset's day is counted (its time zone) at the
+    moment ``now`` (the system clock's when ``None``), written in the language; ""
+    for a ruleset that is not daily."""
     if not ruleset.is_daily:
         return ""
     from blockyard.game import today_in
 
-    return format_date(today_in(ruleset.timezone))
+    return format_date(today_in(ruleset.timezone, now))

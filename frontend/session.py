@@ -8,8 +8,9 @@ touch is written down in one place (the app builds one per screen shown:
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -33,7 +34,10 @@ class Session:
 
     ``challenge`` is the score to beat of the game on screen (a challenge code),
     ``duel`` the duel being played (``duel.Duel``) or None; ``last_replay`` the
-    replay file of the game that just finished. The callables are the app's:
+    replay file of the game that just finished; ``watching`` names the game a
+    spectator screen shows when it is not the player's own (a leaderboard's
+    line: its player and score), said where the player's best would be;
+    ``now`` is the clock the daily screens read. The callables are the app's:
     ``after_action(game)`` saves the game on screen, ``finish_game(game)`` records
     a finished game and shows what comes next, ``count_hint(game)`` counts a hint
     used, ``count_time(game, seconds)`` adds to the play time of a game without a
@@ -65,6 +69,8 @@ class Session:
     challenge: int | None = None
     duel: Any = None
     last_replay: Path | None = None
+    watching: str = ""
+    now: Callable[[], dt.datetime] = field(default=lambda: dt.datetime.now(dt.UTC))
 
     @property
     def reduced_motion(self) -> bool:
@@ -80,6 +86,9 @@ class Launcher(Protocol):
 
     settings: Settings
     records: RecordStore
+    online: OnlineAccount
+    now: Callable[[], dt.datetime]
+    """The clock the daily rows read (an aware moment)."""
     saves: dict[str, SavedGame]
     notices: list[str]
     feeds: FeedKeeper
@@ -115,6 +124,8 @@ class Host(Protocol):
     online: OnlineAccount
     feeds: FeedKeeper
     """The player's own live connection, and the launcher's notices dismissed."""
+    now: Callable[[], dt.datetime]
+    """The clock the daily screens read (an aware moment)."""
 
     def session(self) -> Session: ...
     def player_feed(self) -> PlayerFeed | None: ...

@@ -1,5 +1,8 @@
 """The game-over screen: points, record, lines, best combo, the pieces that did
-not fit, the tip; play again or change ruleset."""
+not fit, the tip; play again or change ruleset. A daily game's summary also
+says the player's streak of days played and counts down to the next daily game
+(:mod:`.dailies`); Submit, when signed in, is a wide button right above Play
+again."""
 
 from __future__ import annotations
 
@@ -9,7 +12,7 @@ import arcade
 
 import blockyard
 
-from . import theme
+from . import dailies, theme
 from .i18n import N_, _, format_number, ngettext
 from .layout import Rect
 from .menus import KeyGuard
@@ -47,7 +50,8 @@ class SummaryView(arcade.View):
         self.change = Button(_("Change ruleset"), self.session.show_launcher, font_size=18)
         self.watch = Button(_("Watch replay"), self.watch_replay, font_size=15)
         self.stats = Button(_("Statistics"), self.show_stats, font_size=15)
-        self.submit = Button(_("Submit"), self.submit_game, font_size=15, color="GO")
+        self.submit = Button(_("Submit"), self.submit_game, font_size=18,
+                             color="GO")
         # signed in on a server, and not sent already (its rank is on the leaderboard)
         # a game the rules did not deal (a chosen start, a daily game on another seed
         # than its date's) never counts on a server: nothing to submit
@@ -62,6 +66,7 @@ class SummaryView(arcade.View):
         # the other rulesets whose best score this record also is (one records group)
         self.shared = best_shared_with(game.ruleset) if summary.record_after is not None else []
         self.pieces: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
+        self.countdown: Text | None = None  # a daily game's line counting down
         self._layout()
 
     def _lines(self) -> list[tuple[str, theme.Color, float, bool]]:
@@ -93,6 +98,11 @@ class SummaryView(arcade.View):
         lines.append((area_count(self.game.mode, n), theme.TEXT, 16, False))
         if self.session.challenge is not None:
             lines.append(challenge_line(s.points, self.session.challenge))
+        if self.game.ruleset.is_daily:
+            days = dailies.streak(self.session.records, self.game.ruleset, self.session.now())
+            lines.append((dailies.streak_text(days), theme.TEXT, 16, True))
+            lines.append((dailies.countdown(self.game.ruleset, self.session.now()),
+                          theme.ACCENT, 16, True))
         if self.game.mode.has_tray and shown.score:
             # the factor alone: the rule file's combo words ("Combo x2") would say it twice
             combo = best_combo_text(shown, s.best_combo)
@@ -102,16 +112,32 @@ class SummaryView(arcade.View):
                               else _("Left in the tray:"), theme.MUTED, 15, False))
         return lines
 
+    BAND = 40.0
+    """The most room (at scale 1) left between what the summary says and its
+    buttons: a taller window shares the rest above and below the two."""
+
     def _layout(self) -> None:
+        spare = self._place(0.0)
+        if spare > 0:  # no empty band in the middle: the lines down, the buttons up
+            self._place(float(round(spare / 2)))  # whole pixels: at half ones a glyph row is lost
+
+    def _place(self, shift: float) -> float:
+        """Lay the screen out with the lines ``shift`` lower and the buttons
+        ``shift`` higher than against the window's edges; the room then left
+        between them beyond :attr:`BAND`."""
         width, height = self.window.width, self.window.height
         scale = screen_scale(width, height)
         self.texts = []
-        y = height - 70 * scale
+        self.countdown = None
+        y = height - 70 * scale - shift
+        counting = dailies.countdown(self.game.ruleset, self.session.now())
         for text, color, size, bold in self._lines():
             line = Text(text, width / 2, y, color, size * scale, font_name=theme.FONT,
                         bold=bold, anchor_x="center", anchor_y="center")
             fit_text(line, width - 24, (size + 22) * scale, size * scale, smallest=9.0)
             self.texts.append(line)
+            if counting and text == counting:
+                self.countdown = line
             y -= (size + 22) * scale
         self.pieces.clear()
         failed = self.summary.failed_pieces
@@ -134,7 +160,7 @@ class SummaryView(arcade.View):
                                multiline=True, width=int(width * 0.85), align="center")
         # buttons a margin above the bottom edge; the code right under the tip (or the
         # lines), never lower than just above the buttons
-        margin, bw, bh = 20 * scale, 260 * scale, 52 * scale
+        margin, bw, bh = 20 * scale + shift, 260 * scale, 52 * scale
         small = 40 * scale
         self.watch.place(Rect(width / 2 - 230 * scale, margin, 220 * scale, small), 15 * scale)
         self.stats.place(Rect(width / 2 + 10 * scale, margin, 220 * scale, small), 15 * scale)
@@ -142,13 +168,20 @@ class SummaryView(arcade.View):
         self.again.place(Rect(width / 2 - bw - 10 * scale, row, bw, bh), 18 * scale)
         self.change.place(Rect(width / 2 + 10 * scale, row, bw, bh), 18 * scale)
         above = y - 10 * scale - (self.tip.content_height + 14 * scale if self.tip.text else 0)
-        code_y = max(row + bh + 28 * scale, above - 10 * scale)
+        # Submit where the eye goes after the score: a wide button right above Play again
+        top = row + bh
+        if self.submit.visible:
+            self.submit.place(Rect(width / 2 - bw - 10 * scale, top + 12 * scale,
+                                   2 * bw + 20 * scale, 46 * scale), 18 * scale)
+            top += 12 * scale + 46 * scale
+        code_y = max(top + 28 * scale, above - 10 * scale)
         self.code_text = Text(
             _("Challenge a friend: {code}").format(code=self.code) if self.code else "",
             width / 2, code_y, theme.TEXT, 15 * scale, font_name=theme.FONT, bold=True,
             anchor_x="center", anchor_y="center")
-        self.submit.place(Rect(8, height - 8 - 40 * scale, 150 * scale, 40 * scale), 15 * scale)
         self._place_copy(width, code_y, scale)
+        lowest = min(above, code_y - 18 * scale) if self.code else above
+        return max(0.0, float(lowest - top - self.BAND * scale))
 
     def _place_copy(self, width: float, code_y: float, scale: float) -> None:
         """Copy beside the code it copies, the two centred together on one row (the
@@ -236,6 +269,13 @@ class SummaryView(arcade.View):
 
     def on_update(self, delta_time: float) -> None:
         self.guard.advance(delta_time)
+        if self.countdown is not None:  # a daily game: the next one, to the second
+            words = dailies.countdown(self.game.ruleset, self.session.now())
+            if words != self.countdown.text:
+                self.countdown.text = words
+                invalidate = getattr(self.window, "invalidate", None)
+                if callable(invalidate):
+                    invalidate()
 
     def on_key_release(self, symbol: int, modifiers: int) -> None:
         self.guard.release(symbol)

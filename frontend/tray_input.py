@@ -513,9 +513,11 @@ class TrayInput:
         return True
 
     def disarm(self) -> None:
-        """Drop the action waiting for confirmation (any other input does)."""
+        """Drop the action waiting for confirmation (any other input does), and its
+        "click again to confirm" line with it."""
         if self.armed is not None:
             self.armed = None
+            self.screen.clear_message()
             self._refresh()
 
     def ask_hint(self) -> bool:

@@ -212,6 +212,8 @@ class TrayGameView(GameScreen):
             counted = self.session.records.played_today(game.ruleset, game.date)
             self.best_text.text = _("Practice — today's game counted {points}").format(
                 points=format_number(counted if counted is not None else 0))
+        elif self.spectator and self.session.watching:  # another player's game: theirs
+            self.best_text.text = self.session.watching
         elif self.session.duel is not None and not self.spectator:
             self.best_text.text = duel_turn_text(self.session.duel)
         elif challenge is not None and not self.spectator:
@@ -336,6 +338,9 @@ class TrayGameView(GameScreen):
             return
         if symbol == key.H:
             self.ask_hint()
+            return
+        if control.armed is not None and symbol in (key.ENTER, key.RETURN, key.NUM_ENTER):
+            control.use_action(control.armed)  # Enter at "…again to confirm" confirms
             return
         control.disarm()  # any other key cancels a confirmation
         slot = slot_of_key(symbol)

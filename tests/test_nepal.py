@@ -106,6 +106,25 @@ def test_5_4_kathmandu_time_zone_is_utc_plus_5_45():
     assert today_in("Asia/Kathmandu") == dt.datetime.now(zone).date()
 
 
+def test_5_4_the_next_game_begins_at_midnight_in_kathmandu():
+    from blockyard.game import next_daily, today_in
+
+    # 18:14 UTC is 00:00 in Kathmandu (UTC+05:45): a minute before, the old date
+    before = dt.datetime(2026, 3, 9, 18, 14, tzinfo=dt.UTC)
+    assert today_in("Asia/Kathmandu", before) == dt.date(2026, 3, 9)
+    assert next_daily("Asia/Kathmandu", before) == before + dt.timedelta(minutes=1)
+    after = before + dt.timedelta(minutes=1)
+    assert today_in("Asia/Kathmandu", after) == dt.date(2026, 3, 10)
+    assert next_daily("Asia/Kathmandu", after) == after + dt.timedelta(days=1)
+    # a zone whose daylight saving skips midnight (Santiago, 2026-09-06): the new
+    # date's first moment, 01:00 there
+    skipped = next_daily("America/Santiago", dt.datetime(2026, 9, 6, 2, tzinfo=dt.UTC))
+    assert skipped == dt.datetime(2026, 9, 6, 4, tzinfo=dt.UTC)
+    assert today_in("America/Santiago", skipped) == dt.date(2026, 9, 6)
+    with pytest.raises(ValueError, match="now"):
+        next_daily("Asia/Kathmandu", dt.datetime(2026, 3, 9, 18, 14))  # no zone: which?
+
+
 def test_5_4_new_game_has_a_random_seed():
     seeds = {blockyard.new_game("nepal-new").seed for _ in range(5)}
     assert len(seeds) > 1

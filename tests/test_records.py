@@ -138,6 +138,22 @@ def test_played_today_defaults_to_today_in_the_rulesets_time_zone(store):
     assert store.played_today(today, today_in("Asia/Kathmandu")) == 70
 
 
+def test_the_streak_counts_days_played_in_a_row_up_to_today(store):
+    daily = rules("nepal-today")
+    day = dt.date(2026, 3, 10)
+    assert store.day_streak(daily, day) == 0
+    for back in (5, 2, 1):  # three days ago missed: the streak began two days ago
+        store.record(finished("nepal-today", 10, date=day - dt.timedelta(days=back)))
+    store.record(finished("nepal-today", 20, date=day - dt.timedelta(days=1)))  # practice
+    # today not played yet: yesterday's streak still lives
+    assert store.day_streak(daily, day) == 2
+    store.record(finished("nepal-today", 30, date=day))
+    assert store.day_streak(daily, day) == 3
+    # a whole day without a game: the streak is over
+    assert store.day_streak(daily, day + dt.timedelta(days=2)) == 0
+    assert store.day_streak(rules("nepal-new"), day) == 0
+
+
 # -- best combo is the displayed factor ----------------------------------------------------
 
 @pytest.mark.parametrize(("ruleset", "counter", "stored"),

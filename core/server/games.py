@@ -94,15 +94,32 @@ def is_daily(ruleset_id: str) -> bool:
         raise KeyError(ruleset_id) from None
 
 
+def _counted(ruleset_id: str, date: str | None) -> list[Any]:
+    """The conditions of a leaderboard's games: counted games of the ruleset (of
+    ``date`` when given)."""
+    g = db.games
+    where = [g.c.ruleset_id == ruleset_id, g.c.counted.is_(True)]
+    if date is not None:
+        where.append(g.c.date == date)
+    return where
+
+
+def leaderboard_total(engine: Engine, ruleset_id: str, date: str | None) -> int:
+    """How many players the whole leaderboard of :func:`leaderboard` has (each
+    once, those beyond any limit too): the N of a "rank of N"."""
+    players = sa.select(sa.func.count(sa.distinct(db.games.c.account_id))).where(
+        *_counted(ruleset_id, date))
+    with engine.connect() as conn:
+        return int(conn.execute(players).scalar_one())
+
+
 def leaderboard(engine: Engine, ruleset_id: str, daily: bool, date: str | None,
                 limit: int) -> list[dict[str, Any]]:
     """The best counted games, best first: for a daily ruleset the counted game
     of each player on ``date``; otherwise each player's best game (of ``date``
     when given). Ties: the earlier submission ranks first."""
     g, a = db.games, db.accounts
-    where = [g.c.ruleset_id == ruleset_id, g.c.counted.is_(True)]
-    if date is not None:
-        where.append(g.c.date == date)
+    where = _counted(ruleset_id, date)
     ranked = (sa.select(g.c.id, g.c.account_id, g.c.score,
                         sa.func.row_number().over(partition_by=g.c.account_id,
                                                   order_by=(g.c.score.desc(), g.c.id))

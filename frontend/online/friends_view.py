@@ -8,6 +8,12 @@ player is told about on the player's own connection: when they are online (the
 lobby's line of friends) and when they open a public table (the lobby lists it
 first, the launcher shows a notice).
 
+**Challenge** beside a friend opens a private friendly table of two for the
+rules on the "Challenge in" line (◀ ▶, or ←/→ with a Challenge chosen) with
+that friend invited (``POST /api/tables`` with ``invite``), and sits the
+player at it: one step from the list to the table, where the friend's
+invitation waits for them.
+
 Keys: type a name in the field, Enter follows; ↑/↓ (or Tab) move through the
 field, Follow, the players online offered, each Unfollow and Back; Enter or
 Space presses the one chosen; Ctrl+V pastes a name; F5 fetches the list again;
@@ -18,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import arcade
 
@@ -39,6 +45,7 @@ from ..widgets import (
     screen_scale,
 )
 from .errors import online_error_text
+from .lobby_view import table_rulesets
 from .settings_view import BackgroundScreen
 
 if TYPE_CHECKING:
@@ -70,10 +77,17 @@ class FriendsView(BackgroundScreen):
     player's own live connection) says who of them is online."""
 
     def __init__(self, account: OnlineAccount, back: Callable[[], None], *,
-                 feed: PlayerFeed | None = None) -> None:
+                 feed: PlayerFeed | None = None,
+                 open_table: Callable[[int, str], None] | None = None,
+                 ruleset_id: str = "") -> None:
         super().__init__()
         self.account = account
         self.back = back
+        self.open_table = open_table
+        self.rulesets = table_rulesets() if open_table is not None else []
+        """The rules a friend can be challenged in (id, name); the chosen one's index:"""
+        ids = [rid for rid, _name in self.rulesets]
+        self.ruleset = ids.index(ruleset_id) if ruleset_id in ids else 0
         self.feed = feed
         self.feed_version = -1
         self.players: list[str] = []
@@ -96,6 +110,10 @@ class FriendsView(BackgroundScreen):
         self.follow_button = Button(_("Follow"), self.follow, font_size=16, color="GO")
         self.back_button = Button(_("Back"), back, font_size=16)
         self.unfollow_buttons: list[Button] = []
+        self.challenge_buttons: list[Button] = []
+        self.rules_rect = Rect(0, 0, 0, 0)
+        self.rules_text = Text("", 0, 0, theme.ACCENT, 14, font_name=theme.FONT, bold=True,
+                               anchor_x="center", anchor_y="center")
         self.offer_buttons: list[Button] = []
         self.offer_label = Text(_("Players online: choose to follow"), 0, 0, theme.MUTED, 13,
                                 font_name=theme.FONT, anchor_y="bottom")
@@ -184,6 +202,24 @@ class FriendsView(BackgroundScreen):
 
         self.start(lambda: client.follow(name), done, failed)
 
+    def challenge(self, name: str) -> None:
+        """Open a private friendly table of two for the rules chosen, ``name``
+        invited, and sit at it."""
+        if self.pending is not None or self.open_table is None or not self.rulesets:
+            return
+        client, ruleset_id, open_table = self.client, self.rulesets[self.ruleset][0], \
+            self.open_table
+
+        def done(table: Any) -> None:
+            open_table(table.id, f"{table.id}-{table.code}")
+
+        self.start(lambda: client.create_table(ruleset_id, 2, True, (name,), False), done)
+
+    def step_rules(self, step: int) -> None:
+        """Another of the rules to challenge in."""
+        if self.rulesets:
+            self.ruleset = (self.ruleset + step) % len(self.rulesets)
+
     def unfollow(self, name: str) -> None:
         """No longer follow ``name``."""
         if self.pending is not None:
@@ -199,8 +235,11 @@ class FriendsView(BackgroundScreen):
     def focus_buttons(self) -> list[Button]:
         """Follow, the players online offered, each Unfollow shown, Back: the
         focus's stops after the field."""
-        return [self.follow_button, *self.offer_buttons, *self.unfollow_buttons[:len(self.rows)],
-                self.back_button]
+        shown = len(self.rows)
+        pairs = [b for pair in zip(self.challenge_buttons[:shown], self.unfollow_buttons[:shown],
+                                   strict=False) for b in pair] if self.challenge_buttons \
+            else self.unfollow_buttons[:shown]
+        return [self.follow_button, *self.offer_buttons, *pairs, self.back_button]
 
     @property
     def focused_button(self) -> Button | None:
@@ -274,9 +313,17 @@ class FriendsView(BackgroundScreen):
                 label.position = (round(label.x), round(label.y))
                 self.offer_buttons.append(chip)
             top = y - 12 * scale
+        self.rules_text.text = ""
+        if self.rulesets:  # the rules a Challenge opens its table for
+            self.rules_text.text = _("Challenge in: {rules}").format(
+                rules="◀  " + self.rulesets[self.ruleset][1] + "  ▶")
+            self.rules_text.position = (width / 2, round(top - 14 * scale))
+            fit_text(self.rules_text, wide, 26 * scale, 14 * scale, smallest=9.0)
+            self.rules_rect = Rect(left, top - 28 * scale, wide, 28 * scale)
+            top -= 32 * scale
         rh = max(34 * scale, min(46 * scale, (top - bottom) / 8))
         ordered = sorted(self.follows, key=lambda f: (not self.is_online(f), f.name.lower()))
-        self.rows, self.unfollow_buttons = [], []
+        self.rows, self.unfollow_buttons, self.challenge_buttons = [], [], []
         self.rows_online = []
         size = max(9.0, 15 * scale)
         for i, friend in enumerate(ordered):
@@ -294,8 +341,18 @@ class FriendsView(BackgroundScreen):
                               rect.height - 2 * inner), 13 * scale)
             label = button.text  # at whole pixels: at half ones a glyph row is lost
             label.position = (round(label.x), round(label.y))
+            beside = button.rect.left
+            if self.rulesets:  # Challenge: a table for the two of you, in one step
+                dare = Button(_("Challenge"), partial(self.challenge, friend.name),
+                              font_size=13 * scale, color="GO")
+                cbw = max(90 * scale, dare.natural_width(13 * scale) + 6 * scale)
+                dare.place(Rect(round(beside - inner - cbw), rect.bottom + inner, round(cbw),
+                                rect.height - 2 * inner), 13 * scale)
+                dare.text.position = (round(dare.text.x), round(dare.text.y))
+                self.challenge_buttons.append(dare)
+                beside = dare.rect.left
             state = Text(_("online") if online else _("offline"),
-                         button.rect.left - 12 * scale, rect.center_y,
+                         beside - 12 * scale, rect.center_y,
                          theme.TEXT if online else theme.MUTED, max(9.0, 13 * scale),
                          font_name=theme.FONT, bold=online, anchor_x="right",
                          anchor_y="center")
@@ -341,6 +398,8 @@ class FriendsView(BackgroundScreen):
         self.field_text.draw()
         if self.offer_buttons:
             self.offer_label.draw()
+        if self.rules_text.text:
+            self.rules_text.draw()
         for (rect, texts), friend_online in zip(self.rows, self.rows_online, strict=True):
             arcade.draw_lrbt_rectangle_filled(rect.left, rect.right, rect.bottom, rect.top,
                                               theme.PANEL)
@@ -392,6 +451,8 @@ class FriendsView(BackgroundScreen):
                 and self.selected == 0:
             self.on_text(self.window.get_clipboard_text().strip())
             return
+        elif symbol in (key.LEFT, key.RIGHT) and self.focused_button in self.challenge_buttons:
+            self.step_rules(1 if symbol == key.RIGHT else -1)
         elif symbol == key.F5:
             self.load()
         self._layout()
@@ -410,6 +471,10 @@ class FriendsView(BackgroundScreen):
             self.selected = 0
             self._layout()
             return
+        if self.rules_text.text and self.rules_rect.contains(x, y):  # ◀ rules ▶
+            self.step_rules(-1 if x < self.window.width / 2 else 1)
+            self._layout()
+            return
         for i, item in enumerate(self.focus_buttons):
             if item.hit(x, y):
                 self.selected = 1 + i
@@ -418,8 +483,14 @@ class FriendsView(BackgroundScreen):
 
 
 def open_friends(host: Host, back: Callable[[], None] | None = None) -> FriendsView:
-    """Friends: the players followed; ``back`` (the launcher by default) leaves."""
-    return FriendsView(host.online, back or host.show_launcher, feed=host.player_feed())
+    """Friends: the players followed; ``back`` (the launcher by default) leaves; a
+    friend challenged: their table opens as ``"table"``, first in the rules last
+    played when a table can have them."""
+    def open_table(table_id: int, code: str) -> None:
+        host.show("table", table_id=table_id, code=code)
+
+    return FriendsView(host.online, back or host.show_launcher, feed=host.player_feed(),
+                       open_table=open_table, ruleset_id=host.settings.last_ruleset or "")
 
 
 __all__ = ["FriendsView", "follow_error_text", "open_friends"]

@@ -18,9 +18,10 @@ from typing import TYPE_CHECKING, Any
 import arcade
 
 import blockyard
+from blockyard.game import today_in
 from blockyard.online import SUBMITTED_ALREADY, Client, Entry, Leaderboard, OnlineError, Submission
 
-from .. import theme
+from .. import dailies, theme
 from ..i18n import _, format_date, format_number
 from ..layout import Rect
 from ..text import Text
@@ -29,6 +30,7 @@ from .lobby_view import ruleset_title
 from .settings_view import BackgroundScreen
 
 if TYPE_CHECKING:
+    from blockyard.records import RecordStore
     from blockyard.replays import Replay
 
     from ..session import Host
@@ -57,6 +59,33 @@ def _mark_submitted(game: Any) -> None:
         _SUBMITTED.add(game)
 
 
+_RANKS: dict[tuple[str, str, str, str], tuple[int, int | None]] = {}
+"""The player's ranks this window has learnt from the server (a game submitted,
+a leaderboard shown): by server, account, ruleset and date, the rank and how
+many players the leaderboard had."""
+
+
+def known_rank(account: OnlineAccount, ruleset_id: str, date: str
+               ) -> tuple[int, int | None] | None:
+    """The signed-in player's rank on ``ruleset_id``'s leaderboard of ``date``
+    (``YYYY-MM-DD``) and the number of players on it, as the server last said it
+    to this window; ``None`` when it never did."""
+    if not account.signed_in:
+        return None
+    return _RANKS.get((account.server, account.name, ruleset_id, date))
+
+
+def _remember_rank(account: OnlineAccount, board: Leaderboard, game_id: int | None = None
+                   ) -> int | None:
+    """Note the player's rank on a daily ``board`` (their line's, or the line of
+    their game ``game_id``); the rank, ``None`` when they are not on it."""
+    rank = next((e.rank for e in board.entries if e.name == account.name
+                 and (game_id is None or e.game_id == game_id)), None)
+    if rank is not None and board.date is not None:
+        _RANKS[(account.server, account.name, board.ruleset_id, board.date)] = (rank, board.total)
+    return rank
+
+
 def shown_entries(board: Leaderboard, name: str) -> list[Entry | None]:
     """The lines to show: the top 20, then (``None`` as a gap) the lines around
     ``name``'s when it is further down."""
@@ -69,21 +98,33 @@ def shown_entries(board: Leaderboard, name: str) -> list[Entry | None]:
     return [*top, None, *around]
 
 
+def watched_title(entry: Entry) -> str:
+    """The replay viewer's name for a leaderboard line's game: whose it is and
+    its score ("carol's game: 184 points")."""
+    return _("{name}'s game: {points} points").format(name=entry.name,
+                                                      points=format_number(entry.score))
+
+
 class LeaderboardView(BackgroundScreen):
     """A ruleset's leaderboard (of ``date`` for a daily ruleset: today in UTC by
     default). ``watch(replay, back)`` opens the replay viewer; ``rulesets`` are
-    the ids ←/→ go through."""
+    the ids ←/→ go through; ``watch``'s third argument names the game watched
+    (its player and score, :func:`watched_title`). A daily ruleset's today is
+    the date in its own time zone on the clock ``now``."""
 
     def __init__(self, account: OnlineAccount, ruleset_id: str, rulesets: list[str],
-                 watch: Callable[[Replay, Callable[[], None]], str | None],
-                 back: Callable[[], None], date: dt.date | None = None) -> None:
+                 watch: Callable[[Replay, Callable[[], None], str], str | None],
+                 back: Callable[[], None], date: dt.date | None = None,
+                 now: Callable[[], dt.datetime] | None = None) -> None:
         super().__init__()
         self.account = account
         self.rulesets = rulesets or [ruleset_id]
         self.index = self.rulesets.index(ruleset_id) if ruleset_id in self.rulesets else 0
         self.watch = watch
         self.back = back
-        self.date = date or dt.datetime.now(dt.UTC).date()
+        # a daily ruleset's today in its own time zone (the rule file's), on the clock given
+        self.now = now or (lambda: dt.datetime.now(dt.UTC))
+        self.date = date or self._today()
         self.board: Leaderboard | None = None
         self.lines: list[Entry | None] = []
         self.selected = 0
@@ -107,6 +148,13 @@ class LeaderboardView(BackgroundScreen):
     def ruleset_id(self) -> str:
         return self.rulesets[self.index]
 
+    def _today(self) -> dt.date:
+        try:
+            timezone = blockyard.load_ruleset(self.ruleset_id).timezone
+        except Exception:  # a ruleset that cannot be loaded here: the server's day (UTC)
+            timezone = "UTC"
+        return today_in(timezone, self.now())
+
     @property
     def daily(self) -> bool:
         try:
@@ -123,6 +171,8 @@ class LeaderboardView(BackgroundScreen):
 
         def done(board: Leaderboard) -> None:
             self.board = board
+            if self.account.signed_in:
+                _remember_rank(self.account, board)
             self.lines = shown_entries(board, self.account.name)
             self.selected = 0
             if not board.entries:
@@ -140,8 +190,10 @@ class LeaderboardView(BackgroundScreen):
             return
         client = Client(self.account.server, timeout=30)
 
+        title = watched_title(entry)
+
         def done(replay: Replay) -> None:
-            problem = self.watch(replay, lambda: self.window.show_view(self))
+            problem = self.watch(replay, lambda: self.window.show_view(self), title)
             if problem:
                 self.say(problem, bad=True)
 
@@ -277,19 +329,27 @@ class LeaderboardView(BackgroundScreen):
 class SubmitView(BackgroundScreen):
     """Sends a finished game to the server and shows what it made of it: its
     score, whether it counts (a daily ruleset's first game of the date) and the
-    rank. Buttons: Leaderboard, Back."""
+    rank of how many players, with the top percentage; for a daily game also
+    the player's streak of days (``records``) and the countdown to the next
+    daily game (on the clock ``now``). Buttons: Leaderboard, Back."""
 
     def __init__(self, account: OnlineAccount, game: Any,
                  leaderboard: Callable[[str, dt.date | None], None],
-                 back: Callable[[], None]) -> None:
+                 back: Callable[[], None], records: RecordStore | None = None,
+                 now: Callable[[], dt.datetime] | None = None) -> None:
         super().__init__()
         self.account = account
+        self.records = records
+        self.now = now or (lambda: dt.datetime.now(dt.UTC))
         self.game = game
         self.back = back
         self.ruleset_id = str(game.ruleset.id)
         self.date = dt.date.fromisoformat(game.date) if getattr(game, "date", None) else None
         self.submission: Submission | None = None
         self.rank: int | None = None
+        self.total: int | None = None  # how many players the leaderboard has
+        self.countdown_text = Text("", 0, 0, theme.ACCENT, 17, font_name=theme.FONT,
+                                   bold=True, anchor_x="center", anchor_y="top")
         self.title = Text(_("Submit to the leaderboard"), 0, 0, theme.TEXT, 24,
                           font_name=theme.FONT, bold=True, anchor_x="center", anchor_y="center")
         self.body = Text("", 0, 0, theme.TEXT, 17, font_name=theme.FONT, anchor_x="center",
@@ -305,18 +365,17 @@ class SubmitView(BackgroundScreen):
 
     def send(self) -> None:
         client = Client(self.account.server, self.account.token or None, timeout=60)
-        game, name, ruleset_id = self.game, self.account.name, self.ruleset_id
+        game, ruleset_id = self.game, self.ruleset_id
         date = game.date if getattr(game, "date", None) else None
 
-        def call() -> tuple[Submission, int | None]:
-            stored = client.submit_game(game)
-            board = client.leaderboard(ruleset_id, date, FETCH)
-            rank = next((e.rank for e in board.entries
-                         if e.name == name and e.game_id == stored.id), None)
-            return stored, rank
+        def call() -> tuple[Submission, Leaderboard]:
+            return client.submit_game(game), client.leaderboard(ruleset_id, date, FETCH)
 
-        def done(answer: tuple[Submission, int | None]) -> None:
-            self.submission, self.rank = answer
+        def done(answer: tuple[Submission, Leaderboard]) -> None:
+            self.submission, board = answer
+            self.total = board.total
+            if self.submission.counted:
+                self.rank = _remember_rank(self.account, board, self.submission.id)
             _mark_submitted(game)
             self._layout()
 
@@ -339,10 +398,13 @@ class SubmitView(BackgroundScreen):
         if self.date is not None:  # a daily ruleset: the day's first finished game
             lines.append(_("It counts: your first finished game of the day."))
         if self.rank is not None:
-            lines.append(_("Your rank: {rank}").format(rank=format_number(self.rank)))
+            lines.append(dailies.rank_text(self.rank, self.total))
         else:
             lines.append(_("Not among the first {n}: a better game of yours counts.").format(
                 n=format_number(FETCH)))
+        if self.date is not None and self.records is not None:
+            lines.append(dailies.streak_text(dailies.streak(self.records, self.game.ruleset,
+                                                            self.now())))
         return "\n".join(lines)
 
     def _layout(self) -> None:
@@ -356,6 +418,11 @@ class SubmitView(BackgroundScreen):
         self.body.position = (width / 2, height - 120 * scale)
         self.body.text = "\n".join(t for t in (self.body_text(), self.message) if t)
         self.body.color = theme.BAD if self.message_bad else theme.TEXT
+        # a daily game: when the next one comes, under what the server said
+        self.countdown_text.font_size = 17 * scale
+        self.countdown_text.position = (width / 2, self.body.y - self.body.content_height
+                                        - 18 * scale)
+        self._tick()
         bw, bh = (wide - 10 * scale) / 2, 46 * scale
         left = width / 2 - wide / 2
         self.board_button.place(Rect(left, 40 * scale, bw, bh), 16 * scale)
@@ -367,6 +434,17 @@ class SubmitView(BackgroundScreen):
         if hasattr(self, "body"):
             self._layout()
 
+    def _tick(self) -> None:
+        """The countdown to the next daily game, as the clock says it now."""
+        words = dailies.countdown(self.game.ruleset, self.now()) if self.date else ""
+        if words != self.countdown_text.text:
+            self.countdown_text.text = words
+            self.refresh()
+
+    def on_update(self, delta_time: float) -> None:
+        super().on_update(delta_time)
+        self._tick()
+
     def on_resize(self, width: int, height: int) -> None:
         self._layout()
 
@@ -374,6 +452,7 @@ class SubmitView(BackgroundScreen):
         self.clear(color=theme.BACKGROUND)
         self.title.draw()
         self.body.draw()
+        self.countdown_text.draw()
         focus_buttons(self.buttons, self.buttons[self.focus])
         for button in self.buttons:
             button.draw()
@@ -410,8 +489,8 @@ def open_leaderboard(host: Host, ruleset_id: str = "", date: Any = None,
     rulesets = [info.id for info in blockyard.list_rulesets() if info.error is None]
     return LeaderboardView(
         host.online, ruleset_id if ruleset_id in rulesets else rulesets[0], rulesets,
-        lambda replay, again: host.watch_replay(replay, again), back or host.show_launcher,
-        date)
+        lambda replay, again, title: host.watch_replay(replay, again, title),
+        back or host.show_launcher, date, host.now)
 
 
 def open_submit(host: Host, game: blockyard.Game, back: Callable[[], None]) -> SubmitView:
@@ -420,8 +499,8 @@ def open_submit(host: Host, game: blockyard.Game, back: Callable[[], None]) -> S
     def board(ruleset_id: str, date: Any) -> None:
         host.show("leaderboard", ruleset_id=ruleset_id, date=date, back=back)
 
-    return SubmitView(host.online, game, board, back)
+    return SubmitView(host.online, game, board, back, host.records, host.now)
 
 
-__all__ = ["LeaderboardView", "SubmitView", "open_leaderboard", "open_submit",
-           "shown_entries", "was_submitted"]
+__all__ = ["LeaderboardView", "SubmitView", "known_rank", "open_leaderboard", "open_submit",
+           "shown_entries", "was_submitted", "watched_title"]

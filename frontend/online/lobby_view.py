@@ -29,6 +29,7 @@ leaderboard, F5 refreshes, Esc back.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -131,9 +132,11 @@ class LobbyView(BackgroundScreen):
                  ruleset_id: str = "",
                  friends: Callable[[], None] | None = None,
                  accept: int | None = None, join: int | None = None,
-                 rules: str | None = None) -> None:
+                 rules: str | None = None,
+                 remember_rules: Callable[[str], None] | None = None) -> None:
         super().__init__()
         self.play_now_call = play_now
+        self.remember_rules = remember_rules
         self.rated_board_call = rated_board
         self.rulesets = table_rulesets() if play_now or rated_board else []
         ids = [rid for rid, _name in self.rulesets]
@@ -347,9 +350,11 @@ class LobbyView(BackgroundScreen):
             self.rated_board_call(self.play_ruleset[0])
 
     def step_ruleset(self, step: int) -> None:
-        """Choose Play now's rules (←/→)."""
+        """Choose Play now's rules (←/→), remembered for the next lobby."""
         if self.rulesets:
             self.ruleset = (self.ruleset + step) % len(self.rulesets)
+            if self.remember_rules is not None:
+                self.remember_rules(self.rulesets[self.ruleset][0])
             self._layout()
 
     def new_table(self) -> None:
@@ -1031,9 +1036,11 @@ def open_lobby(host: Host, accept: int | None = None, join: int | None = None,
     """The lobby of the server set in Settings → Online (the launcher's entry): a
     table chosen opens as ``"table"``, Sign in as ``"online-settings"`` (and back
     here), Leaderboards as ``"leaderboard"`` of the ruleset last played, Friends
-    as ``"friends"``. From a launcher's notice: ``accept`` the invitation to that
-    table, or ``join`` a followed player's table (``accept_rules``: its ruleset),
-    which then opens."""
+    as ``"friends"``. Play now's rules are the ones last chosen here (kept in the
+    settings between rounds and runs; Block Puzzle — Classic at first), never
+    the launcher's last row. From a launcher's notice: ``accept`` the invitation
+    to that table, or ``join`` a followed player's table (``accept_rules``: its
+    ruleset), which then opens."""
     def open_table(table_id: int, code: str, _seat: int | None) -> None:
         # a table the player goes to is no longer news in the launcher
         host.feeds.dismissed.update({(INVITATION, table_id), (OPENED, table_id)})
@@ -1045,6 +1052,11 @@ def open_lobby(host: Host, accept: int | None = None, join: int | None = None,
     def rated_board(ruleset_id: str) -> None:
         host.show("rated-leaderboard", ruleset_id=ruleset_id, back=lobby)
 
+    def remember_rules(ruleset_id: str) -> None:
+        host.settings.play_ruleset = ruleset_id
+        with contextlib.suppress(OSError):  # kept for this run all the same
+            host.settings.save()
+
     lobby = to_screen(host, "lobby")
     return LobbyView(host.online, open_table,
                      to_screen(host, "online-settings", back=lobby), host.show_launcher,
@@ -1052,9 +1064,9 @@ def open_lobby(host: Host, accept: int | None = None, join: int | None = None,
                                             ruleset_id=host.settings.last_ruleset or "",
                                             back=lobby),
                      feed=host.player_feed(), play_now=play_now, rated_board=rated_board,
-                     ruleset_id=host.settings.last_ruleset or "",
+                     ruleset_id=host.settings.play_ruleset,
                      friends=to_screen(host, "friends", back=lobby), accept=accept, join=join,
-                     rules=accept_rules)
+                     rules=accept_rules, remember_rules=remember_rules)
 
 
 __all__ = ["LobbyView", "NewTableView", "open_lobby", "table_rulesets"]

@@ -257,7 +257,9 @@ def draw_banner(text: Text, width: float, height: float) -> None:
 
 class WaitingView(arcade.View):
     """The table before its round starts: the seats, the table's code with a Copy
-    button (Ctrl+C), Leave. Opens the duel when the table is playing."""
+    button (Ctrl+C), Leave. Opens the duel when the table is playing. Until the
+    server's first table message it says only that it is connecting (no empty
+    "Waiting for players" flashing before a table under way opens)."""
 
     def __init__(self, session: TableSession, open_duel: Callable[[], None],
                  back: Callable[[], None]) -> None:
@@ -306,6 +308,7 @@ class WaitingView(arcade.View):
         scale = screen_scale(width, height)
         height -= round(banner_height(self.banner, width))  # laid out below the banner
         wide = min(width * 0.9, 520 * scale)
+        self.title.text = _("Waiting for players") if self.known else _("Connecting…")
         self.title.position = (width / 2, height - 60 * scale)
         fit_text(self.title, wide, 50 * scale, 26 * scale)
         self.rules.text = self._rules_name()  # which game the table plays
@@ -329,6 +332,11 @@ class WaitingView(arcade.View):
         self.leave_button.place(Rect(left, 60 * scale, bw, bh), size)
         self._refresh()
 
+    @property
+    def known(self) -> bool:
+        """Whether the server's table message has come (its rules, seats, status)."""
+        return bool(self.session.ruleset_id)
+
     def _refresh(self) -> None:
         s = self.session
         lines = []
@@ -339,7 +347,7 @@ class WaitingView(arcade.View):
             code = _("Table code: {code}").format(code=s.code)
             # on the code's own line: the seats below stay where they are
             lines.append(code + "  ✓ " + _("Copied.") if self.copied else code)
-        for i, label in enumerate(seat_labels(s)):
+        for i, label in enumerate(seat_labels(s) if self.known else []):
             lines.append(_("Seat {n}: {name}").format(n=format_number(i + 1), name=label))
         beyond = s.invited_beyond_seats()
         if beyond:  # more invited than free seats: the first come are seated
@@ -1164,7 +1172,8 @@ class LiveTableScreen:
         return self.table.round_elapsed()
 
     def _record_result(self) -> None:
-        """Keep the round's result in the player's records (once per round)."""
+        """Keep the round's result in the player's records (once per round); a
+        round only watched is not the player's: not kept."""
         table = self.table
         if table.recorded_round == table.round or table.result is None:
             return
@@ -1172,7 +1181,7 @@ class LiveTableScreen:
         forget_table()
         table.remembered = False  # a rematch's round is remembered again
         found = table.table_result()
-        if found is None:
+        if found is None or found.seat is None:
             return
         try:
             self.session.records.record_table(found)

@@ -274,3 +274,42 @@ def test_a_friends_table_opened_in_another_window_is_opened_from_this_launcher(
     finally:
         process.kill()
         process.wait()
+
+
+def test_a_friend_is_challenged_from_the_friends_list_in_one_step(ui, server):
+    bob = account(server, "bob")
+    alice = sign_in_window(ui, server, "alice")
+    alice.follow(bob.name)
+    ui.app.settings.last_ruleset = "eu-daily"  # the launcher's last row: where it starts
+    open_lobby(ui)
+    ui.key("f")
+    friends = ui.view
+    assert isinstance(friends, FriendsView)
+    pump_until(ui, lambda: friends.loaded and friends.pending is None and friends.rows)
+    daily = ruleset_title("eu-daily")
+    assert friends.rules_text.text == f"Challenge in: ◀  {daily}  ▶"
+    # the rules: ▶ (a click on the line's right half) the next, ◀ back, ▶ again
+    rules = [name for _rid, name in friends.rulesets]
+    following = rules[(rules.index(daily) + 1) % len(rules)]
+    line = friends.rules_rect
+    ui.click(line.right - 10, line.center_y)
+    assert friends.rules_text.text == f"Challenge in: ◀  {following}  ▶"
+    ui.click(line.left + 10, line.center_y)
+    assert friends.rules_text.text == f"Challenge in: ◀  {daily}  ▶"
+    ui.click(line.right - 10, line.center_y)
+    chosen = friends.rulesets[friends.ruleset][0]
+    # Challenge beside Bob: a private friendly table of two, Bob invited, Alice seated
+    dare = friends.challenge_buttons[0]
+    assert dare.label == "Challenge" and dare.rect.right <= friends.unfollow_buttons[0].rect.left
+    ui.click(dare.rect.center_x, dare.rect.center_y)
+    pump_until(ui, lambda: isinstance(ui.view, (WaitingView, LiveDuelView)))
+    waiting = ui.view
+    table_id = int(waiting.session.code.split("-")[0])
+    [invitation] = [i for i in bob.invitations() if i.table == table_id]
+    assert invitation.sender == alice.name and invitation.private
+    assert invitation.ruleset_id == chosen and invitation.seats == (alice.name, None)
+    # Bob accepts: the duel begins in the window, a friendly one (the table says)
+    bob.accept_invitation(table_id, chosen)
+    pump_until(ui, lambda: isinstance(ui.view, LiveDuelView))
+    assert ui.view.table.seats == [alice.name, bob.name] and ui.view.table.rated is False
+    ui.view.table.close()

@@ -153,7 +153,8 @@ def test_friends_fits(ui, size, code, english):
     online = [LONG, names[0], "an_online_player_with_a_long_name", "b", "c", "d"]
     feed = StillFeed(friends=names[:3], players=online)
     i18n.set_language(code)
-    view = FriendsView(account, lambda: None, feed=feed)
+    view = FriendsView(account, lambda: None, feed=feed, open_table=lambda _id, _code: None,
+                       ruleset_id="eu-classic")
     ui.window.show_view(view)
     view.follows = [Friend(name, False) for name in names]
     view.loaded = True
@@ -161,7 +162,10 @@ def test_friends_fits(ui, size, code, english):
     view.say(i18n._("You no longer follow {name}.").format(name=names[0]))
     view._layout()
     check_buttons([view.follow_button, view.back_button, *view.unfollow_buttons,
-                   *view.offer_buttons], width, height, code)
+                   *view.challenge_buttons, *view.offer_buttons], width, height, code)
+    # the rules a Challenge opens its table for, between the offers and the rows
+    check_text(view.rules_text, width, code)
+    assert view.rows[0][0].top < view.rules_text.y < view.offer_buttons[0].rect.bottom, code
     # the players online not followed (not oneself, not one followed): three offered
     assert [b.label.removesuffix("…") for b in view.offer_buttons][1:] == ["+ b", "+ c"]
     assert view.offer_buttons[0].label.startswith("+ an_online")
@@ -177,14 +181,17 @@ def test_friends_fits(ui, size, code, english):
     assert view.rows and view.rows_online[:3] == [True, True, True]  # online first
     # the ones that did not fit are counted
     assert bool(view.more_text.text) == (len(view.rows) < len(names)), code
-    for (rect, texts), button in zip(view.rows, view.unfollow_buttons, strict=False):
+    assert len(view.challenge_buttons) == len(view.unfollow_buttons)
+    for (rect, texts), button, dare in zip(view.rows, view.unfollow_buttons,
+                                           view.challenge_buttons, strict=False):
+        assert rect.left < dare.rect.left and dare.rect.right <= button.rect.left, code
         assert rect.bottom > view.back_button.rect.top
         for text in texts:
             inside(text, rect, code)
             assert text.font_size >= 9.0 - 0.01
         name, state = texts
         assert name.x + name.content_width <= state.x - state.content_width, code
-        assert state.x <= button.rect.left, code
+        assert state.x <= dare.rect.left, code
     lowest = view.rows[-1][0].bottom
     message_top = view.message_text.y + view.message_text.content_height / 2
     assert message_top < lowest

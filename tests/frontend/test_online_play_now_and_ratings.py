@@ -16,7 +16,7 @@ import blockyard
 from blockyard.frontend import theme
 from blockyard.frontend.launcher import LauncherView
 from blockyard.frontend.online.account import OnlineAccount
-from blockyard.frontend.online.lobby_view import LobbyView, NewTableView
+from blockyard.frontend.online.lobby_view import LobbyView, NewTableView, ruleset_title
 from blockyard.frontend.online.playnow_view import PlayNowView
 from blockyard.frontend.online.ratings_view import RatedBoardView
 from blockyard.frontend.online.ratingwords import change_text, named_rating
@@ -243,3 +243,25 @@ def test_two_windows_press_play_now_and_land_at_one_rated_table(ui, server, tmp_
     finally:
         process.kill()
         process.wait()
+
+
+def test_play_nows_rules_are_the_lobbys_own_and_kept_after_a_round(ui, server):
+    # found playing (issue 51): Play now followed the launcher's last row (it offered
+    # a rated Daily Challenge duel) and the ←/→ choice was lost after a round
+    sign_in_window(ui, server, "ann")
+    ui.app.settings.last_ruleset = "eu-daily"  # the launcher's last row
+    lobby = open_lobby(ui)
+    assert lobby.play_ruleset[0] == "eu-classic"
+    ui.pump(1)
+    assert ruleset_title("eu-classic") in lobby.play_button.label
+    ui.key("Right", "Right")
+    chosen = lobby.play_ruleset
+    assert chosen[0] != "eu-classic"
+    # the lobby again (as after a round: the table's Esc opens a new one)
+    ui.app.show_launcher()
+    again = open_lobby(ui)
+    assert again is not lobby and again.play_ruleset == chosen
+    ui.pump(1)
+    assert chosen[1] in again.play_button.label
+    # and at the next start of the window
+    assert Settings.load().play_ruleset == chosen[0]

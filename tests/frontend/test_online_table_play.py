@@ -329,3 +329,24 @@ def test_finishing_at_the_continue_prompt_of_a_table_ends_the_seat(ui, server):
         while ended["seat"] != 0 or ended["action"] != ["end"]:
             ended = until(bob_live, "move")
         assert ended["over"] is True
+
+
+def test_a_table_under_way_opens_without_an_empty_waiting_screen(ui, server):
+    # found playing (issue 51): after Play now paired, an empty "Waiting for
+    # players" screen flashed for half a second before the duel
+    _me, view, _bob, bob_live, table_id, _seed = start_duel(ui, server)
+    try:
+        view.table.close()
+        ui.app.show("table", table_id=table_id)  # as Play now opens its table
+        opening = ui.view
+        assert isinstance(opening, WaitingView)
+        image = ui.screenshot()  # its first frame, before the server's table message
+        assert opening.title.text == "Connecting…" and opening.body.text == ""
+        # nothing drawn where the seats would be listed
+        body_top = round(ui.window.height - opening.body.y)
+        band = image.convert("RGB").crop((0, body_top, ui.window.width, body_top + 80))
+        assert set(band.getdata()) == {tuple(theme.BACKGROUND[:3])}
+        pump_until(ui, lambda: isinstance(ui.view, LiveDuelView))
+        ui.view.table.close()
+    finally:
+        bob_live.close()

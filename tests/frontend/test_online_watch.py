@@ -357,3 +357,29 @@ def test_a_reopened_sudoku_bloxx_duel_catches_up_with_the_tables_clock(ui, stric
         assert replayed.moves == again.game.moves and replayed.score == again.game.score
     finally:
         bob_live.close()
+
+
+def test_a_table_watched_to_its_result_is_not_kept_in_the_watchers_records(ui, server):
+    # found playing (issue 51): a spectator's records got rows with no seat, as if
+    # the watched round were one of theirs
+    me, view, _bob, bob_live, table_id, _seed = start_duel(ui, server)
+    try:
+        view.table.close()
+        sign_in_window(ui, server, "carol")  # a third player's window watches it
+        ui.app.show("lobby")
+        lobby = ui.view
+        pump_until(ui, lambda: lobby.pending is None and lobby.rows)
+        index = [t.id for t in lobby.tables].index(table_id)
+        ui.key(*["Down"] * index, "Return")
+        pump_until(ui, lambda: isinstance(ui.view, LiveDuelView))
+        watching = ui.view
+        assert watching.table.me is None and watching.spectator
+        with me.live(table_id) as mine:
+            until(mine, "table")
+            mine.act(["end"])
+            bob_live.act(["end"])
+            pump_until(ui, lambda: watching.table.result is not None)
+        ui.pump(3)
+        assert ui.app.records.table_results() == []
+    finally:
+        bob_live.close()

@@ -48,6 +48,36 @@ def test_the_code_sits_under_the_tip_and_the_buttons_off_the_edge(ui):
     assert all(p == background for p in bottom.getdata())  # nothing flush with the edge
 
 
+def empty_bands(image) -> list[int]:
+    """The heights of the runs of rows drawn in the background colour alone,
+    between the first and the last row with anything on it."""
+    image = image.convert("RGB")
+    background = image.getpixel((1, image.height // 2))
+    drawn = [any(image.getpixel((x, y)) != background for x in range(0, image.width, 2))
+             for y in range(image.height)]
+    first, last = drawn.index(True), len(drawn) - 1 - drawn[::-1].index(True)
+    bands, run = [], 0
+    for row in drawn[first:last + 1]:
+        run = 0 if row else run + 1
+        if run == 1:
+            bands.append(0)
+        if run:
+            bands[-1] = run
+    return bands
+
+
+def test_no_empty_band_between_the_lines_and_the_buttons(ui):
+    # found playing (issue 51): a summary with little to say left a band of some
+    # 250 px between its lines and its buttons; now they share the room around
+    view, _game = summary_after_a_double_clear(ui)
+    code_bottom = view.code_text.y - view.code_text.content_height / 2
+    assert 0 < code_bottom - view.again.rect.top <= 40 + 30  # the band, the code's margin
+    assert max(empty_bands(ui.screenshot())) <= 80
+    # the room left is above the lines and under the buttons, alike
+    top_room = ui.window.height - (view.texts[0].y + view.texts[0].content_height / 2)
+    assert abs(top_room - view.watch.rect.bottom) < 60
+
+
 def test_from_the_start_is_not_shrunk(ui):
     ui.app.start_game("tiered", seed=3)
     ui.key("1", "Return", "e", "e")

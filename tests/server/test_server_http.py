@@ -226,6 +226,7 @@ def test_daily_first_finished_game_counts_later_ones_are_practice(server: Server
     assert mine == [{"rank": mine[0]["rank"], "name": name, "score": first.score,
                      "game_id": one.json()["id"]}]
     assert board["date"] == today.isoformat()
+    assert board["total"] == len(board["entries"])  # the practice game adds no one
     # a daily of long ago counts for nobody
     old = finished_game("eu-daily", seed=None, moves=3, date=dt.date(2020, 1, 1))
     late = submit(server, token, replay_data(old))
@@ -255,8 +256,10 @@ def test_leaderboard_best_per_player_best_first(server: Server) -> None:
     for entry in entries:
         replay = server.client.get(f"/api/games/{entry['game_id']}").json()
         assert replay["score"] == entry["score"] and replay["player"] == entry["name"]
-    assert len(server.client.get(f"/api/leaderboards/{rid}",
-                                 params={"limit": 1}).json()["entries"]) == 1
+    one = server.client.get(f"/api/leaderboards/{rid}", params={"limit": 1}).json()
+    assert len(one["entries"]) == 1
+    # the whole leaderboard's count, beyond the limit too: each player once
+    assert one["total"] == body["total"] == len(body["entries"]) >= len(players)
     for query in ({"limit": 0}, {"limit": 101}, {"limit": "x"}, {"date": "2024-13-01"},
                   {"date": "yesterday"}):
         answer = server.client.get(f"/api/leaderboards/{rid}", params=query)

@@ -77,7 +77,9 @@ def get_leaderboard(ruleset_id: RulesetId, server: ServerDep, date: Day = None,
                     limit: LeaderboardLimit = 20) -> dict[str, Any]:
     """The best counted games, best first. Daily rulesets: of ``date``
     (default today, UTC), each player's first finished game of that date.
-    Other rulesets: each player's best (of ``date`` when given)."""
+    Other rulesets: each player's best (of ``date`` when given). ``total``:
+    how many players the whole leaderboard has, beyond ``limit`` too (a rank
+    "of N")."""
     if len(ruleset_id) > 64 or not ID_PATTERN.fullmatch(ruleset_id):
         raise ApiError(422, "ruleset_id: expected a ruleset id")
     if date is not None:
@@ -97,4 +99,5 @@ def get_leaderboard(ruleset_id: RulesetId, server: ServerDep, date: Day = None,
     if daily and date is None:
         date = accounts.now().date().isoformat()
     entries = games.leaderboard(server.engine, ruleset_id, daily, date, limit)
-    return {"ruleset_id": ruleset_id, "date": date, "entries": entries}
+    total = games.leaderboard_total(server.engine, ruleset_id, date)
+    return {"ruleset_id": ruleset_id, "date": date, "total": total, "entries": entries}
