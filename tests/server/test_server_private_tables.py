@@ -33,7 +33,7 @@ def finished(server: Server, table_id: int, scores: list[int]) -> None:
     with engine_of(server.database) as engine:
         table = tablestore.load_table(engine, table_id)
         assert table.status == "playing"
-        assert tablestore.finish_round(engine, table, scores, 0)
+        assert tablestore.finish_round(engine, table, scores)
 
 
 def test_a_stranger_walking_the_ids_learns_nothing_of_a_private_table(server: Server

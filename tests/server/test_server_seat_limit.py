@@ -167,7 +167,7 @@ def test_finished_tables_free_their_seats_for_the_limit(engine: sa.Engine) -> No
         tablestore.create_table(engine, ann, "eu-classic", 2, False, [], None)
     assert refused.value.status == 429
     playing = tablestore.join_table(engine, tables[0].id, ben, None)
-    assert tablestore.finish_round(engine, playing, [3, 1], 0)
+    assert tablestore.finish_round(engine, playing, [3, 1])
     # the finished table's seat (still held, for a rematch) no longer counts
     tablestore.create_table(engine, ann, "eu-classic", 2, False, [], None)
     assert held(engine, ann) == MAX_SEATS_HELD
@@ -194,7 +194,7 @@ def test_asking_for_a_rematch_takes_a_seat_again(engine: sa.Engine) -> None:
     ann, ben = players(engine, 2)
     table = tablestore.create_table(engine, ann, "eu-classic", 2, False, [], None)
     table = tablestore.join_table(engine, table.id, ben, None)
-    assert tablestore.finish_round(engine, table, [3, 1], 0)
+    assert tablestore.finish_round(engine, table, [3, 1])
     finished = tablestore.load_table(engine, table.id)
     for _ in range(MAX_SEATS_HELD):  # the finished table's seat does not count
         tablestore.create_table(engine, ann, "eu-classic", 2, False, [], None)
