@@ -150,3 +150,24 @@ def test_the_setting_decides_the_live_channels_short_way(tmp_path: Path, lean: b
         assert paths == ({"/api/tables/{table_id}/live", "/api/me/live"} if lean else set())
     finally:
         app.state.server.close()
+
+
+@pytest.mark.parametrize("lean", [True, False])
+def test_a_live_channel_answers_the_same_either_way(tmp_path: Path, lean: bool) -> None:
+    # FastAPI's whole way (the setting off) serves the live channels as the short
+    # way does: a hello with a token that is no session's is refused, then 4401
+    from fastapi.testclient import TestClient
+    from starlette.websockets import WebSocketDisconnect
+
+    from blockyard.server.app import create_app
+
+    url = f"sqlite:///{tmp_path / 'either.sqlite3'}"
+    db.migrate(url)
+    app = create_app(Settings(database=url, verifiers=1, lean=lean))
+    with TestClient(app) as client, client.websocket_connect("/api/me/live") as ws:
+        ws.send_json({"type": "hello", "token": "no-such-session"})
+        answer = ws.receive_json()
+        assert answer["type"] == "refused" and answer["kind"] == "signed-out"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4401
