@@ -91,7 +91,8 @@ def create_app(settings: Settings | str, *, verifiers: int | None = None,
             server.close()
 
     app = App(title="Blockyard server", version=__version__, lifespan=lifespan,
-                  openapi_url="/api/openapi.json", docs_url=None, redoc_url=None)
+                  openapi_url="/api/openapi.json", docs_url=None, redoc_url=None,
+                  lean=settings.lean)  # the speed-ups on or off (.speedups)
     _browsable_docs(app)
     app.state.server = server
     app.state.hub = hub
@@ -116,9 +117,8 @@ def create_app(settings: Settings | str, *, verifiers: int | None = None,
 
     for router in ROUTERS:
         app.include_router(router)
-    if settings.lean:  # the live channels' WebSockets the short way (.speedups)
-        app.serve_live(route for router in ROUTERS for route in router.routes
-                       if isinstance(route, WebSocketRoute))
+    app.serve_live(route for router in ROUTERS for route in router.routes
+                   if isinstance(route, WebSocketRoute))
     described = app.openapi
 
     def openapi() -> dict[str, Any]:

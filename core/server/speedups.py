@@ -117,10 +117,18 @@ class App(FastAPI):
     """The routes taken the short way (:meth:`serve_live`)."""
     _live: Requests
 
+    def __init__(self, *args: Any, lean: bool = True, **kwargs: Any) -> None:
+        """FastAPI's arguments, and whether the speed-ups are on (``lean``, the
+        setting: :attr:`~blockyard.server.settings.Settings.lean`)."""
+        super().__init__(*args, **kwargs)
+        self.lean = lean
+
     def serve_live(self, routes: Iterable[WebSocketRoute]) -> None:
-        """Take WebSockets to ``routes`` the short way."""
-        self.live_routes = tuple(routes)
-        self._live = Requests(_live_endpoint)
+        """Take WebSockets to ``routes`` the short way (the speed-ups off:
+        FastAPI's whole way, as any other route)."""
+        if self.lean:
+            self.live_routes = tuple(routes)
+            self._live = Requests(_live_endpoint)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket" and self.live_routes:
