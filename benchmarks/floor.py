@@ -20,12 +20,14 @@ code drives both:
 
 - ``GET /api/health``; ``GET /api/tables/{id}``: the table and the results of
   its finished round;
-- the WebSocket ``/api/tables/{id}/live?token=TOKEN``: on connect the ``table``
-  message, every ``move`` of the round, then the ``result`` when the round is
-  finished; ``{"type": "act", "action": [...]}`` is answered by a ``move`` to
-  every connection of the table (in this process directly, in the others through
-  NOTIFY) or a ``refused`` to its sender; any other message is ``refused``. A
-  bad token is closed with 4401, an unknown table with 4404.
+- the WebSocket ``/api/tables/{id}/live``, its first message the client's
+  ``{"type": "hello", "token": TOKEN}`` (live protocol 4: no credential in the
+  address): then the ``table`` message, every ``move`` of the round, then the
+  ``result`` when the round is finished; ``{"type": "act", "action": [...]}``
+  is answered by a ``move`` to every connection of the table (in this process
+  directly, in the others through NOTIFY) or a ``refused`` to its sender; any
+  other message is ``refused``. A bad token (or a first message that is not the
+  hello) is closed with 4401, an unknown table with 4404.
 
 Two ways of storing, chosen by ``--group-commit``:
 
@@ -563,12 +565,21 @@ class Floor:
 
     async def live(self, socket: WebSocket) -> None:
         table_id = int(socket.path_params["table_id"])
-        token = socket.query_params.get("token", "")[:64]
+        await socket.accept()
+        first = await socket.receive()  # the hello, with the token (protocol 4)
+        if first["type"] == "websocket.disconnect":
+            return
+        try:
+            hello = json.loads(first.get("text") or "")
+        except (ValueError, RecursionError):
+            hello = None
+        token = hello.get("token") if isinstance(hello, dict) \
+            and hello.get("type") == "hello" else None
+        token = token[:64] if isinstance(token, str) else ""
         async with self.reads.connection() as conn:
             row = await (await conn.execute(
                 "SELECT seat FROM floor_seats WHERE token = %s AND table_id = %s",
                 (token, table_id))).fetchone()
-        await socket.accept()
         if row is None:
             await socket.send_text(refused("sign in first: the token is not valid",
                                            "signed-out"))

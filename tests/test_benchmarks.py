@@ -8,6 +8,7 @@ floor`` prints the three systems side by side."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib.util
 import json
 import random
@@ -78,6 +79,17 @@ def floor_cluster():
         yield bench, url
 
 
+@contextlib.asynccontextmanager
+async def live_channel(base, table_id, token):
+    """A table's live channel on the floor at ``base`` (``ws://…``), its ``hello``
+    with ``token`` sent first (live protocol 4: no credential in the address)."""
+    import websockets
+
+    async with websockets.connect(f"{base}/api/tables/{table_id}/live") as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        yield ws
+
+
 async def next_message(ws, kind, seat=None):
     """The next message of type ``kind`` (of ``seat``, if given; others skipped),
     within :data:`WAIT`."""
@@ -106,9 +118,8 @@ def test_the_floor_speaks_the_live_channel_across_two_processes(floor_cluster, g
         a, b = (u.replace("http://", "ws://") for _, u in started)
 
         async def play():
-            live = f"/api/tables/{table_id}/live?token="
-            async with websockets.connect(a + live + first) as zero, \
-                    websockets.connect(b + live + second) as one:
+            async with live_channel(a, table_id, first) as zero, \
+                    live_channel(b, table_id, second) as one:
                 for ws in (zero, one):
                     table = await next_message(ws, "table")
                     assert (table["id"], table["seed"], table["status"]) == \
@@ -137,7 +148,7 @@ def test_the_floor_speaks_the_live_channel_across_two_processes(floor_cluster, g
                 await one.send(json.dumps({"type": "act", "action": ["place", 0, 0, 0]}))
                 assert (await next_message(one, "refused"))["kind"] == "not-now"
             # a reconnection (to the other process) has the whole round, then the result
-            async with websockets.connect(b + live + first) as again:
+            async with live_channel(b, table_id, first) as again:
                 seen = [json.loads(await asyncio.wait_for(again.recv(), WAIT))
                         for _ in range(7)]
                 assert [m["type"] for m in seen] == ["table", *["move"] * 5, "result"]
@@ -145,7 +156,7 @@ def test_the_floor_speaks_the_live_channel_across_two_processes(floor_cluster, g
                     ["place", 0, 3, 4], ["place", 2, 5, 5], ["end"]]
                 assert [m["action"] for m in seen if m.get("seat") == 1] == [
                     ["place", 1, 0, 0], ["end"]]
-            async with websockets.connect(a + live + "not-a-token") as stranger:
+            async with live_channel(a, table_id, "not-a-token") as stranger:
                 assert (await next_message(stranger, "refused"))["kind"] == "signed-out"
                 with pytest.raises(websockets.ConnectionClosed) as closed:
                     await asyncio.wait_for(stranger.recv(), WAIT)
@@ -167,7 +178,6 @@ def test_the_floor_with_rules_plays_each_action_on_the_engine(floor_cluster):
     scores as the engine scores it, and the other process follows the seat's game
     (the next move, sent there, is judged on the game as played so far)."""
     import psycopg
-    import websockets
 
     import blockyard
 
@@ -180,10 +190,9 @@ def test_the_floor_with_rules_plays_each_action_on_the_engine(floor_cluster):
     game = blockyard.new_game("eu-classic", seed=seed)
     try:
         a, b = (u.replace("http://", "ws://") for _, u in started)
-        live = f"/api/tables/{table_id}/live?token={first}"
 
         async def play():
-            async with websockets.connect(a + live) as zero:
+            async with live_channel(a, table_id, first) as zero:
                 await next_message(zero, "table")
                 await zero.send(json.dumps({"type": "act", "action": ["place", 0, 60, 60]}))
                 assert (await next_message(zero, "refused"))["kind"] == "illegal"
@@ -191,7 +200,7 @@ def test_the_floor_with_rules_plays_each_action_on_the_engine(floor_cluster):
                 await zero.send(json.dumps({"type": "act", "action": game.log[-1]}))
                 move = await next_message(zero, "move")
                 assert (move["score"], move["over"]) == (game.score, False)
-            async with websockets.connect(b + live) as again:  # the other process
+            async with live_channel(b, table_id, first) as again:  # the other process
                 await next_message(again, "table")
                 assert (await next_message(again, "move"))["action"] == game.log[-1]
                 game.place(*game.legal_moves()[-1])

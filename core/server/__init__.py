@@ -12,7 +12,8 @@ migrations), :mod:`.accounts`, :mod:`.verify` (the replay check in worker
 processes), :mod:`.games` (stored games, leaderboards), :mod:`.tables` (live
 tables: the hub), :mod:`.referee` (a table's rules, pure), :mod:`.social`
 (players online, invitations), :mod:`.limits` (rate limits),
-:mod:`.maintenance` (``blockyard serve-db``: backups, upgrades).
+:mod:`.maintenance` (``blockyard serve-db``: backups, upgrades), :mod:`.speedups`
+(the speed-ups around uvicorn and Starlette, behind one setting).
 """
 
 from __future__ import annotations
@@ -29,8 +30,6 @@ from ..version import __version__
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
-MAX_MESSAGE = 16 << 10
-"""The largest WebSocket message a client may send (bytes)."""
 
 WORKER_HEALTHCHECK_SECONDS = 30
 """With several server processes, how long one may take to answer its supervisor's
@@ -102,11 +101,10 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, database: str | No
     except ValueError as exc:
         print(f"blockyard serve: {exc}", file=sys.stderr)
         return 2
-    from .liveprotocol import LeanWebSocketProtocol
-    from .slowclients import KEEP_ALIVE_SECONDS, TimedH11Protocol
+    from .speedups import uvicorn_options
 
     try:  # every setting checked before anything starts
-        Settings.from_env(database=url)
+        lean = Settings.from_env(database=url).lean
     except ValueError as exc:
         print(f"blockyard serve: {exc}", file=sys.stderr)
         return 2
@@ -134,16 +132,9 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, database: str | No
         uvicorn.run("blockyard.server.app:create_app_from_env", factory=True, host=host,
                     port=port, workers=workers if workers > 1 else None,
                     log_config=config, log_level=log_level, access_log=access_log,
-                    # websockets-sansio, without each connection's handshake kept
-                    # once it is open (blockyard.server.liveprotocol)
-                    ws=LeanWebSocketProtocol, ws_max_size=MAX_MESSAGE,
-                    # a live message is a few dozen bytes of JSON: compressing it
-                    # saves little on the wire, and permessage-deflate's zlib state
-                    # costs about 41 kB per connection (and CPU per message); declined
-                    ws_per_message_deflate=False,
-                    # slow clients timed out: idle between requests, and a request
-                    # whose headers or body trickle in (blockyard.server.slowclients)
-                    http=TimedH11Protocol, timeout_keep_alive=KEEP_ALIVE_SECONDS,
+                    # the speed-ups and the connection tuning, on or off by
+                    # one setting (blockyard.server.speedups)
+                    **uvicorn_options(lean),
                     timeout_graceful_shutdown=5,
                     timeout_worker_healthcheck=worker_healthcheck_seconds,
                     # the client's address (the rate limits' key) from the proxy's

@@ -38,8 +38,9 @@ from sqlalchemy.engine import Connection, Engine
 from starlette.concurrency import run_in_threadpool
 
 from . import db, livecache, metrics
+from .announcements import notify_payloads, pg_notify
 from .clock import Clock, SystemClock
-from .events import CHANNEL, retrieved
+from .events import retrieved
 from .sockets import SIGNED_OUT
 from .tablestore import Move, Table
 
@@ -47,7 +48,6 @@ GROUP_LIMIT = 500
 """The most moves one transaction stores (the rest wait for the next)."""
 
 
-_NOTIFY = sa.text("SELECT pg_notify(:channel, :payload)")
 _COLUMNS = ("table_id", "round", "seat", "n", "action", "score", "over", "created")
 _TYPES = ("int", "int", "int", "int", "text", "bigint", "boolean", "timestamptz")
 _PG_STORE = f"""
@@ -68,7 +68,7 @@ stored AS (
     ON CONFLICT (table_id, round, seat, n) DO NOTHING
     RETURNING table_id, round, seat, n)
 SELECT s.table_id, s.round, s.seat, s.n, NULL AS revoked,
-       CASE WHEN g.payload IS NOT NULL THEN pg_notify(%s, g.payload)::text END
+       CASE WHEN g.payload IS NOT NULL THEN {pg_notify('g.payload')}::text END
 FROM stored s JOIN given g USING (table_id, round, seat, n)
 UNION ALL
 SELECT NULL, NULL, NULL, NULL, r.token, NULL FROM revoked r
@@ -82,11 +82,10 @@ the sessions in the snapshot it takes when it starts, so a sign-out committed
 before then (``DELETE /api/sessions`` commits before it answers 204) is seen,
 whichever process signed out. The parameters: the group as one JSON array
 (:func:`_group_json`: per move its values in :data:`_COLUMNS`' order, then its
-announcement's payload and its token's hash, ``null`` for none), and the
-channel. One JSON text, which PostgreSQL takes apart, costs the process a
-twentieth of what psycopg spends writing nine arrays (their text format escapes
-every element with a regular expression; 2.5 ms for a group of 60 moves against
-0.09 ms)."""
+announcement's payload and its token's hash, ``null`` for none). One JSON
+text, which PostgreSQL takes apart, costs the process a twentieth of what
+psycopg spends writing nine arrays (their text format escapes every element
+with a regular expression; 2.5 ms for a group of 60 moves against 0.09 ms)."""
 
 
 def _group_json(rows: list[tuple[Any, ...]], payloads: list[str | None],
@@ -229,14 +228,14 @@ class ActionStore:
                     item.done.set_exception(taken)
 
     def _rows(self, group: list[_Pending], *, notices: bool = True
-              ) -> tuple[list[tuple[Any, ...]], list[tuple[str, str]]]:
+              ) -> tuple[list[tuple[Any, ...]], list[str]]:
         """The rows of ``group``'s moves (in :data:`_COLUMNS`' order) and (unless
-        ``notices`` is false) the ``(channel, payload)`` of its announcements."""
+        ``notices`` is false) the payloads of its announcements."""
         moment = self.clock.now()
         rows = [(item.table_id, item.round, item.move.seat, item.move.n,
                  json.dumps(item.move.action), item.move.score, item.move.over,
                  item.move.at or moment) for item in group]
-        told = [(CHANNEL, item.announce)
+        told = [item.announce
                 for item in group if notices and item.announce is not None]
         return rows, told
 
@@ -255,7 +254,7 @@ class ActionStore:
         given = _group_json([rows[index] for index in sent],
                             [group[index].announce for index in sent],
                             [group[index].token for index in sent])
-        cursor = await connection.execute(_PG_STORE, [given, CHANNEL])
+        cursor = await connection.execute(_PG_STORE, [given])
         stored: set[tuple[Any, ...]] = set()
         revoked: set[str] = set()
         for row in await cursor.fetchall():
@@ -329,9 +328,7 @@ class ActionStore:
         rows, notices = self._rows(group)
         conn.execute(sa.insert(db.table_actions),
                      [dict(zip(_COLUMNS, row, strict=True)) for row in rows])
-        if notices:
-            conn.execute(_NOTIFY, [{"channel": channel, "payload": payload}
-                                   for channel, payload in notices])
+        notify_payloads(conn, notices)
 
 
 def _taken(cause: BaseException) -> Taken:

@@ -14,7 +14,7 @@ import contextlib
 import dataclasses
 import gc
 import logging
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +23,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect
-from starlette.routing import Match, WebSocketRoute
-from starlette.websockets import WebSocket
+from starlette.routing import WebSocketRoute
 
 from .. import watchdog
 from ..version import __version__
@@ -37,12 +36,13 @@ from .routes import tables as tables_routes
 from .routes.service import served_rulesets
 from .settings import DATABASE_ENV, VERIFIERS_ENV, Settings
 from .social import Social
+from .speedups import App
 from .state import Server
 from .tables import Hub
 from .verify import HOOK_SECONDS
-from .web import BodyLimit, HeadAsGet, Receive, Scope, Send, error_body, validation_message
+from .web import BodyLimit, HeadAsGet, error_body, validation_message
 
-__all__ = ["DATABASE_ENV", "VERIFIERS_ENV", "create_app", "create_app_from_env"]
+__all__ = ["DATABASE_ENV", "VERIFIERS_ENV", "App", "create_app", "create_app_from_env"]
 
 log = logging.getLogger("blockyard.server")
 
@@ -55,51 +55,6 @@ at the 2 s pace and, every 10 to 15 s, walked the whole heap (passes of 10 to
 170 ms, about 1 s of a process's CPU a minute, while every connection waited); at
 50,000 it ran about every 10 s, for 6 to 50 ms. Garbage in a cycle waits that
 much longer for its pass (a few MB at most)."""
-
-
-class App(FastAPI):
-    """FastAPI, with the live channels' WebSockets on a short way of their own.
-
-    A live connection lasts for hours, and every layer it came through stays in
-    memory as long as it does: each middleware's and router's coroutine, their
-    closures, FastAPI's exit stack (about 7 kB a connection through FastAPI's
-    whole stack, a fifth of what an idle one costs). What those layers do is for
-    HTTP (error pages, body limits, the exception handlers' answers, dependencies
-    with ``yield``): the live routes are plain Starlette routes of a WebSocket,
-    with no dependency. So a WebSocket to one of :attr:`live_routes` goes from
-    here through :class:`~blockyard.server.logs.Requests` alone (its request
-    id, an exception logged once and answered by a close) to the route's
-    function; every other request, and a WebSocket to any other path (closed as
-    FastAPI closes it), takes FastAPI's way."""
-
-    live_routes: tuple[WebSocketRoute, ...] = ()
-    """The routes taken the short way (:meth:`serve_live`)."""
-    _live: Requests
-
-    def serve_live(self, routes: Iterable[WebSocketRoute]) -> None:
-        """Take WebSockets to ``routes`` the short way."""
-        self.live_routes = tuple(routes)
-        self._live = Requests(_live_endpoint)
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "websocket" and self.live_routes:
-            if self.root_path:  # as FastAPI does
-                scope["root_path"] = self.root_path
-            for route in self.live_routes:
-                match, child = route.matches(scope)
-                if match is Match.FULL:  # as Starlette's application and router do
-                    scope["app"] = self
-                    scope.setdefault("router", self.router)
-                    scope.update(child)
-                    await self._live(scope, receive, send)
-                    return
-        await super().__call__(scope, receive, send)
-
-
-async def _live_endpoint(scope: Scope, receive: Receive, send: Send) -> None:
-    """The matched live route's function (``scope["endpoint"]``, put there by its
-    match) on the connection."""
-    await scope["endpoint"](WebSocket(scope, receive, send))
 
 
 def create_app(settings: Settings | str, *, verifiers: int | None = None,
@@ -137,7 +92,8 @@ def create_app(settings: Settings | str, *, verifiers: int | None = None,
             server.close()
 
     app = App(title="Blockyard server", version=__version__, lifespan=lifespan,
-                  openapi_url="/api/openapi.json", docs_url=None, redoc_url=None)
+                  openapi_url="/api/openapi.json", docs_url=None, redoc_url=None,
+                  lean=settings.lean)  # the speed-ups on or off (.speedups)
     _browsable_docs(app)
     app.state.server = server
     app.state.hub = hub

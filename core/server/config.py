@@ -28,6 +28,7 @@ from .settings import (
     FORWARDED_ENV,
     HEADER_ENV,
     HELLO_ENV,
+    LEAN_ENV,
     LIMITS,
     LIMITS_ENV,
     PENDING_INVITES_ENV,
@@ -82,6 +83,7 @@ KEYS: tuple[Key, ...] = (
     Key("body_seconds", float, env=BODY_ENV),
     Key("hello_seconds", float, env=HELLO_ENV),
     Key("pending_invites", int, env=PENDING_INVITES_ENV),
+    Key("lean", bool, env=LEAN_ENV),
 )
 """Every key, in the order ``docs/online.md`` lists them."""
 

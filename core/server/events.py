@@ -30,29 +30,26 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from . import db
+from . import announcements, db
+from .announcements import CHANNEL, MAX_PAYLOAD, E, Kind, Subscribers, payload
 
-CHANNEL = "blockyard_tables"
-"""The NOTIFY channel of table events."""
-MAX_PAYLOAD = 7000
-"""PostgreSQL's payload limit is 8000 bytes; events are far smaller."""
+__all__ = ["CHANNEL", "MAX_PAYLOAD", "Events", "payload", "retrieved"]
 
-Handler = Callable[[dict[str, Any]], Awaitable[None]]
 log = logging.getLogger("blockyard.server")
 
 
 class Events:
     """Announcements of table changes to every server process (this one too)."""
 
-    def __init__(self, engine: Engine, handler: Handler) -> None:
+    def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self.handler = handler
+        self.subscribers = Subscribers()
+        """This process's handlers of each kind (:meth:`subscribe`)."""
         self.shared = engine.dialect.name == "postgresql"
         self.task: asyncio.Task[None] | None = None
         self.ready = asyncio.Event()
@@ -61,19 +58,24 @@ class Events:
         self._waiting: list[tuple[str, asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
 
-    def publish_sync(self, event: dict[str, Any]) -> None:
+    def subscribe(self, kind: Kind[E], handler: Callable[[E], Awaitable[None]]) -> None:
+        """Call ``handler`` with every announcement of ``kind``, of any process
+        (:mod:`~blockyard.server.announcements`)."""
+        self.subscribers.subscribe(kind, handler)
+
+    def publish_sync(self, event: Mapping[str, Any]) -> None:
         """Announce ``event`` to the other processes (blocking; PostgreSQL only)."""
         text = payload(event)
         if len(text) > MAX_PAYLOAD:  # pragma: no cover - events are small
             raise ValueError("table event too large")
         with self.engine.begin() as conn:
-            conn.execute(sa.select(sa.func.pg_notify(CHANNEL, text)))
+            announcements.notify_payloads(conn, [text])
 
-    async def publish(self, event: dict[str, Any]) -> None:
+    async def publish(self, event: Mapping[str, Any]) -> None:
         """Announce ``event`` to every process's connections; on PostgreSQL,
         return once it is committed (with those made meanwhile: see above)."""
         if not self.shared:
-            await self.handler(event)
+            await self.subscribers.deliver(event)
             return
         text = payload(event)
         if len(text) > MAX_PAYLOAD:  # pragma: no cover - events are small
@@ -91,8 +93,8 @@ class Events:
             try:
                 # sent twice at worst (the connection kept found dead): an
                 # announcement then says the same again
-                await self._own.execute_again(_NOTIFY, (CHANNEL, _COMPACT.encode(
-                    [text for text, _ in group])))
+                await self._own.execute_again(_NOTIFY, (_COMPACT.encode(
+                    [text for text, _ in group]),))
             except BaseException as exc:  # the database away: none of the group sent
                 for _, done in group:
                     if not done.done():
@@ -129,7 +131,7 @@ class Events:
                     self.ready.set()
                     pause = 0.5
                     # a missed announcement while reconnecting: every table rereads
-                    await self._deliver({"kind": "resync"})
+                    await self._deliver(announcements.resync())
                     async for note in conn.notifies():
                         try:
                             event = json.loads(note.payload)
@@ -145,9 +147,9 @@ class Events:
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, 10.0)
 
-    async def _deliver(self, event: dict[str, Any]) -> None:
+    async def _deliver(self, event: Mapping[str, Any]) -> None:
         try:
-            await self.handler(event)
+            await self.subscribers.deliver(event)
         except Exception as exc:  # one table's trouble must not stop the listener
             if db.database_unavailable(exc):  # no fault of the server's: one line
                 log.warning("table event %s: the database is unavailable (%s)",
@@ -166,8 +168,8 @@ class Events:
                 await self.task
 
 
-_NOTIFY = """
-SELECT pg_notify(%s, given.payload)
+_NOTIFY = f"""
+SELECT {announcements.pg_notify("given.payload")}
 FROM json_array_elements_text(%s::json) WITH ORDINALITY AS given(payload, place)
 ORDER BY given.place
 """
@@ -179,11 +181,6 @@ def retrieved(done: asyncio.Future[Any]) -> None:
     retrieved even when its caller is gone (no "never retrieved" warning)."""
     if not done.cancelled():
         done.exception()
-
-
-def payload(event: dict[str, Any]) -> str:
-    """``event`` as an announcement's payload (compact JSON)."""
-    return _COMPACT.encode(event)
 
 
 _COMPACT = json.JSONEncoder(separators=(",", ":"))

@@ -18,14 +18,15 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from . import db
-from .events import MAX_PAYLOAD, payload
+from . import announcements, db
+from .announcements import MAX_PAYLOAD, payload
 from .presence import Done, note_done
 from .tablestore import Move, Table, _utc
 
@@ -74,28 +75,27 @@ def moves_after(engine: Engine, table_id: int, known: RoundMoves, seats: int
                  _utc(r.created)) for r in rows]
 
 
-def announcement(table: Table, move: Move) -> dict[str, Any]:
+def announcement(table: Table, move: Move) -> announcements.Moves:
     """The ``moves`` announcement of ``move`` stored at ``table``'s current round,
     carrying the move itself when it fits in a ``NOTIFY`` payload (a process that
     knows the seat's moves before it then needs no query: :func:`announced_move`)."""
     return encoded_announcement(table, move)[0]
 
 
-def encoded_announcement(table: Table, move: Move) -> tuple[dict[str, Any], str]:
+def encoded_announcement(table: Table, move: Move) -> tuple[announcements.Moves, str]:
     """:func:`announcement` and its payload (the JSON sent with ``NOTIFY``): written
     once, to tell whether the move fits in it and to send it."""
-    carried: dict[str, Any] = {
-        "kind": "moves", "table": table.id, "round": table.round, "seat": move.seat,
-        "n": move.n, "action": move.action, "score": move.score, "over": move.over,
-        "at": None if move.at is None else move.at.isoformat()}
+    carried = announcements.moves(table.id, round=table.round, seat=move.seat, n=move.n)
+    carried["action"], carried["score"] = move.action, move.score
+    carried["over"], carried["at"] = move.over, None if move.at is None else move.at.isoformat()
     text = payload(carried)
     if len(text) <= MAX_PAYLOAD:
         return carried, text
-    event = {key: carried[key] for key in ("kind", "table", "round", "seat", "n")}
+    event = announcements.moves(table.id, round=table.round, seat=move.seat, n=move.n)
     return event, payload(event)
 
 
-def announced_move(event: dict[str, Any]) -> Move | None:
+def announced_move(event: Mapping[str, Any]) -> Move | None:
     """The move a ``moves`` announcement carries (:func:`announcement`), or ``None``
     when it carries none or anything in it is not what a move is."""
     seat, n, action = event.get("seat"), event.get("n"), event.get("action")

@@ -25,13 +25,12 @@ longer in seat 0) that starts at once, in the transaction that takes both out of
 the pool; their entries keep the table's id (``GET /api/pairing`` says it), and
 both players are told on their own live channel (``/api/me/live``): a ``paired``
 message with the table's id and their seat, announced to every process at the
-commit (``{"kind": "paired", …}`` on the table events' channel).
+commit (a ``paired`` announcement, :mod:`~blockyard.server.announcements`).
 """
 
 from __future__ import annotations
 
 import datetime as _dt
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -40,8 +39,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from ..ratings import Rating
-from . import db
-from .events import CHANNEL
+from . import announcements, db
 from .tablestore import decide_rated, new_code, new_seed
 
 BASE_GAP = 2.0
@@ -83,10 +81,9 @@ class Paired:
     ruleset_id: str
     account_ids: tuple[int, int]
 
-    def event(self) -> dict[str, Any]:
+    def event(self) -> announcements.Paired:
         """The announcement to every process (each tells its own connections)."""
-        return {"kind": "paired", "table": self.table_id, "ruleset_id": self.ruleset_id,
-                "accounts": list(self.account_ids)}
+        return announcements.paired(self.table_id, self.ruleset_id, self.account_ids)
 
 
 def allowed_gap(waited: float) -> float:
@@ -231,11 +228,7 @@ def pair(engine: Engine, moment: _dt.datetime, online_since: _dt.datetime,
             present = [w for w in present if w.account_id not in busy]
         seated = [_seat(conn, first, second, moment, deal_date(first.ruleset_id))
                   for first, second in match(present, moment)]
-        if seated and conn.dialect.name == "postgresql":
-            conn.execute(sa.text("SELECT pg_notify(:channel, :payload)"),
-                         [{"channel": CHANNEL,
-                           "payload": json.dumps(done.event(), separators=(",", ":"))}
-                          for done in seated])
+        announcements.notify(conn, [done.event() for done in seated])
     return seated
 
 

@@ -40,8 +40,9 @@ from typing import Any, Protocol
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
+from . import announcements as told
 from . import db, metrics
-from .events import CHANNEL, retrieved
+from .events import retrieved
 from .tablestore import lock_table
 
 OVERDUE_BATCH = 200
@@ -50,8 +51,6 @@ OVERDUE_BATCH = 200
 
 TOUCH_BATCH = 500
 """The most seats one statement of :func:`touch_each` writes."""
-
-_NOTIFY = sa.text("SELECT pg_notify(:channel, :payload)")
 
 
 @dataclass(frozen=True)
@@ -80,24 +79,20 @@ def _row(r: Any) -> Row:
                int(r.version))
 
 
-KIND = "presence"
-"""The kind of the announcements of presence rows (:func:`announcements`)."""
-
-
 def announcements(rows: Iterable[Row] = (), gone: Iterable[tuple[int, int]] = ()
-                  ) -> list[dict[str, Any]]:
+                  ) -> list[told.Presence]:
     """The ``presence`` announcements of rows changed (each as it is now) and of
     rows deleted (``gone``: ``(table id, seat)``), one per table (a table's seats
     fit a ``NOTIFY`` payload many times over)."""
-    tables: dict[int, dict[str, Any]] = {}
+    tables: dict[int, told.Presence] = {}
     for row in rows:
-        event = tables.setdefault(row.table_id, {"kind": KIND, "table": row.table_id})
+        event = tables.setdefault(row.table_id, told.presence(row.table_id))
         event.setdefault("rows", []).append(
             [row.seat, row.seen.isoformat(), row.links, row.away,
              None if row.active is None else row.active.isoformat(), row.left_round,
              row.version])
     for table_id, seat in gone:
-        event = tables.setdefault(table_id, {"kind": KIND, "table": table_id})
+        event = tables.setdefault(table_id, told.presence(table_id))
         event.setdefault("gone", []).append(seat)
     return [tables[table_id] for table_id in sorted(tables)]
 
@@ -128,13 +123,10 @@ def announced(event: Mapping[str, Any]) -> tuple[list[Row], list[int]] | None:
     return rows, gone
 
 
-def _announce(conn: Any, events: list[dict[str, Any]]) -> None:
+def _announce(conn: Any, events: list[told.Presence]) -> None:
     """Announce ``events`` at the commit of ``conn``'s transaction (PostgreSQL's
     ``NOTIFY``; SQLite's one process is told by its caller)."""
-    if events and conn.dialect.name == "postgresql":
-        conn.execute(_NOTIFY, [{"channel": CHANNEL,
-                                "payload": json.dumps(event, separators=(",", ":"))}
-                               for event in events])
+    told.notify(conn, events)
 
 
 def touch(engine: Engine, seats: Iterable[tuple[int, int]], moment: _dt.datetime) -> None:

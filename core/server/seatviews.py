@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from starlette.concurrency import run_in_threadpool
@@ -83,7 +83,7 @@ class SeatViews:
         self.rows.clear()
         self.sent.clear()
 
-    async def heard(self, event: dict[str, Any]) -> None:
+    async def heard(self, event: Mapping[str, Any]) -> None:
         """A ``presence`` announcement: its rows kept, and the table's connections
         here told who is there, if that changed."""
         table_id, found = event.get("table"), presence.announced(event)

@@ -24,6 +24,7 @@ variable                               what it sets
 ``BLOCKYARD_SERVER_BODY_SECONDS``      time a request has for its body
 ``BLOCKYARD_SERVER_HELLO_SECONDS``     time a live connection has for its hello
 ``BLOCKYARD_SERVER_METRICS``           ``off``: no ``/metrics`` (``serve --no-metrics``)
+``BLOCKYARD_SERVER_LEAN``              ``off``: none of the speed-ups (:mod:`.speedups`)
 ``FORWARDED_ALLOW_IPS``                uvicorn's: the proxies believed (``serve
                                        --forwarded-allow-ips``)
 =====================================  ============================================
@@ -96,6 +97,10 @@ HELLO_SECONDS = 10.0
 it)."""
 METRICS_ENV = "BLOCKYARD_SERVER_METRICS"
 """``on`` (the default) or ``off``: whether ``GET /metrics`` answers."""
+LEAN_ENV = "BLOCKYARD_SERVER_LEAN"
+"""``on`` (the default) or ``off``: whether the server runs with its speed-ups
+around uvicorn and Starlette (:mod:`blockyard.server.speedups`), or on the stack
+as it comes."""
 MIN_REQUEST_SECONDS = 1.0
 """The least either request deadline may be set to (a request needs some time to
 arrive)."""
@@ -126,6 +131,9 @@ class Settings:
     """The time a live connection has for its ``hello`` (:data:`HELLO_ENV`)."""
     metrics: bool = True
     """Whether ``GET /metrics`` answers (:mod:`blockyard.server.metrics`)."""
+    lean: bool = True
+    """Whether the speed-ups around the stack are on (:data:`LEAN_ENV`,
+    :mod:`blockyard.server.speedups`)."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, *,
@@ -154,7 +162,7 @@ class Settings:
                           clock_tolerance=seconds(env, CLOCK_ENV, CLOCK_TOLERANCE)),
             header_seconds=header, body_seconds=body,
             hello_seconds=seconds(env, HELLO_ENV, HELLO_SECONDS, MIN_REQUEST_SECONDS),
-            metrics=switch(env, METRICS_ENV))
+            metrics=switch(env, METRICS_ENV), lean=switch(env, LEAN_ENV))
 
 
 def seconds(environ: Mapping[str, str], name: str, default: float,

@@ -34,15 +34,15 @@ TOKEN}``) sends ``{"type": "invitations",
 arrives, is answered, or its table fills or starts), and ``{"type": "online",
 "players": [...]}`` on connect and whenever the players online changed (checked
 every third of the presence time). Changes travel between processes as
-``{"kind": "invites", "accounts": [ids]}`` announcements on the table events'
+``invites`` announcements on the table events'
 channel (:mod:`.events`).
 
 **Friends.** It also sends ``{"type": "friends", "online": [names]}``, the
 players the player follows (:mod:`.friends`) who are online, on connect and
 whenever that changes (looked at with the players online, and at once when
-the player follows or unfollows someone: ``{"kind": "follows"}``), and
+the player follows or unfollows someone: ``follows``), and
 ``{"type": "opened", "table", "ruleset_id", "name"}`` when a followed player
-opens a public table (``{"kind": "opened"}``, to every process).
+opens a public table (``opened``, to every process).
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ from starlette.concurrency import run_in_threadpool
 from .. import protocol
 from ..discovery import load_ruleset
 from ..game import today_in
-from . import db, friends, pairing, tablestore
+from . import announcements, db, friends, pairing, tablestore
 from .accounts import Account, now
 from .clock import Clock, SystemClock
 from .room import Feed
@@ -363,15 +363,14 @@ class Social:
         self.last_online: list[str] | None = None
         self.last_friends: dict[int, list[str]] = {}
         """The followed players online last sent to each player with a feed here."""
-        handler = hub.events.handler
-
-        async def both(event: dict[str, Any]) -> None:  # the tables' handler, then ours
-            try:
-                await handler(event)
-            finally:
-                await self.on_event(event)
-
-        hub.events.handler = both
+        # after the tables' handlers (the hub subscribed first)
+        subscribe = hub.events.subscribe
+        subscribe(announcements.PAIRED, self._on_paired)
+        subscribe(announcements.OPENED, self._on_opened)
+        subscribe(announcements.FOLLOWS, self._on_follows)
+        subscribe(announcements.INVITES, self._on_invites)
+        subscribe(announcements.TABLE, self._on_table)
+        subscribe(announcements.RESYNC, self._on_resync)
 
     async def start(self) -> None:
         self.task = asyncio.create_task(self.heartbeat())
@@ -474,15 +473,14 @@ class Social:
     async def announce_opened(self, table: tablestore.Table, account: Account) -> None:
         """Tell every process that ``account`` opened the public ``table`` (its
         followers are told)."""
-        await self.hub.events.publish({"kind": "opened", "table": table.id,
-                                       "ruleset_id": table.ruleset_id,
-                                       "account": account.id, "name": account.name})
+        await self.hub.events.publish(announcements.opened(
+            table.id, table.ruleset_id, account.id, account.name))
 
     async def announce_follows(self, account_id: int) -> None:
         """Tell every process that whom ``account_id`` follows changed."""
-        await self.hub.events.publish({"kind": "follows", "accounts": [account_id]})
+        await self.hub.events.publish(announcements.follows([account_id]))
 
-    async def _tell_opened(self, event: dict[str, Any]) -> None:
+    async def _tell_opened(self, event: announcements.Opened) -> None:
         table, ruleset_id, by, name = (event.get("table"), event.get("ruleset_id"),
                                        event.get("account"), event.get("name"))
         if not isinstance(table, int) or not isinstance(ruleset_id, str) \
@@ -505,42 +503,54 @@ class Social:
     async def announce(self, account_ids: list[int]) -> None:
         """Tell every process that these players' invitations changed."""
         if account_ids:
-            await self.hub.events.publish({"kind": "invites",
-                                           "accounts": sorted(set(account_ids))})
+            await self.hub.events.publish(announcements.invites(account_ids))
 
-    async def on_event(self, event: dict[str, Any]) -> None:
-        """An announcement from any process: the invitations of whom changed."""
+    # -- announcements from any process (this one too) ---------------------------------
+
+    async def _on_paired(self, event: announcements.Paired) -> None:
+        if self.room.feeds:
+            self._tell_paired(event)
+
+    async def _on_opened(self, event: announcements.Opened) -> None:
+        if self.room.feeds:
+            await self._tell_opened(event)
+
+    async def _on_follows(self, event: announcements.Follows) -> None:
+        """Whom these players follow changed: their followed players online again."""
+        ids = event.get("accounts")
+        if not self.room.feeds or not isinstance(ids, list):
+            return
+        mine = [i for i in ids if isinstance(i, int) and not isinstance(i, bool)]
+        for account_id in mine:
+            self.last_friends.pop(account_id, None)
+        await self.push_friends(mine)
+
+    async def _on_invites(self, event: announcements.Invites) -> None:
+        """These players' invitations changed."""
         if not self.room.feeds:
             return
-        kind = event.get("kind")
-        if kind == "paired":
-            self._tell_paired(event)
-            return
-        if kind == "opened":
-            await self._tell_opened(event)
-            return
-        if kind == "follows":
-            ids = event.get("accounts")
-            if isinstance(ids, list):
-                mine = [i for i in ids if isinstance(i, int) and not isinstance(i, bool)]
-                for account_id in mine:
-                    self.last_friends.pop(account_id, None)
-                await self.push_friends(mine)
-            return
-        if kind == "invites":
-            ids = event.get("accounts")
-            targets = [i for i in ids if isinstance(i, int) and not isinstance(i, bool)] \
-                if isinstance(ids, list) else []
-        elif kind == "table" and isinstance(event.get("table"), int):
-            targets = await run_in_threadpool(invited_to, self.engine, event["table"])
-        elif kind == "resync":
-            targets = list(self.room.feeds)
-        else:
-            return
-        for account_id in targets:
+        ids = event.get("accounts")
+        await self._push_invitations(
+            [i for i in ids if isinstance(i, int) and not isinstance(i, bool)]
+            if isinstance(ids, list) else [])
+
+    async def _on_table(self, event: announcements.TableChanged) -> None:
+        """A table changed: the invitations of whom it invites."""
+        table_id = event.get("table")
+        if self.room.feeds and isinstance(table_id, int):
+            await self._push_invitations(
+                await run_in_threadpool(invited_to, self.engine, table_id))
+
+    async def _on_resync(self, event: announcements.Resync) -> None:
+        """Announcements may have been missed: every feed's invitations again."""
+        if self.room.feeds:
+            await self._push_invitations(list(self.room.feeds))
+
+    async def _push_invitations(self, account_ids: list[int]) -> None:
+        for account_id in account_ids:
             await self.push_invitations(account_id)
 
-    def _tell_paired(self, event: dict[str, Any]) -> None:
+    def _tell_paired(self, event: announcements.Paired) -> None:
         table, ruleset_id, ids = event.get("table"), event.get("ruleset_id"), \
             event.get("accounts")
         if not isinstance(table, int) or not isinstance(ruleset_id, str) \

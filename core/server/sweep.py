@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from starlette.concurrency import run_in_threadpool
 
-from . import presence
+from . import announcements, presence
 
 if TYPE_CHECKING:
     from .tables import Hub
@@ -82,7 +82,7 @@ class Sweep:
                     await hub.end_or_decline(table, seat)
                 elif cutoff is not None and await run_in_threadpool(
                         presence.free_waiting, hub.server.engine, table_id, seat, cutoff):
-                    await hub.events.publish({"kind": "table", "table": table_id})
+                    await hub.events.publish(announcements.table_changed(table_id))
             hub.drop(table_id)  # what was read for it, unless someone here watches
         for table_id in hub.room.watched():
             try:

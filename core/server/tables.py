@@ -31,7 +31,7 @@ left: :mod:`~blockyard.server.seatviews`), or time passes (each sweep looks
 again). A seated player's quick phrase (``say``,
 one of :data:`~blockyard.protocol.PHRASES`; at most ``phrases`` a minute per
 account, else refused ``too-many``; a spectator's refused ``spectator``) is
-announced (``{"kind": "said"}``) and sent as ``said`` to every connection of
+announced (a ``said`` announcement) and sent as ``said`` to every connection of
 the table but its speaker's, and those whose player muted the speaker.
 
 Signing out (``DELETE /api/sessions``) closes every connection opened with that
@@ -79,7 +79,7 @@ from .. import protocol
 from ..discovery import known_ids, load_ruleset
 from ..errors import PluginError, RulesetError
 from ..game import today_in
-from . import accounts, friends, livecache, metrics, presence, tablestore
+from . import accounts, announcements, friends, livecache, metrics, presence, tablestore
 from .accounts import Account
 from .actionstore import ActionStore, Revoked, Taken, Unstored
 from .clock import Clock
@@ -166,7 +166,7 @@ class Hub:
         count that time against anyone)."""
         self.sweep = Sweep(self)
         self.sweeper: asyncio.Task[None] | None = None
-        self.events = Events(server.engine, self.on_event)
+        self.events = Events(server.engine)
         self.actions = ActionStore(server.engine, clock=server.clock)
         self.marks = presence.Marks(server.engine, announce=self.events.shared)
         """Where the seats' presence is written (group commit; announced at the
@@ -176,6 +176,7 @@ class Hub:
             abandon_seconds=self.timing.abandon_seconds,
             stale_seconds=presence.stale_seconds(self.sweep.beat)))
         """Who is there at the tables watched here (kept in memory)."""
+        self._subscribe()
 
     async def start(self) -> None:
         # the plugin registry and the rulesets are loaded here, once, before any
@@ -196,7 +197,7 @@ class Hub:
         connections opened with it accept nothing from now on, and every process
         closes its connections of that token (code 4401; announced)."""
         self.room.revoke(token)
-        await self.events.publish({"kind": "signed-out", "token": token})
+        await self.events.publish(announcements.signed_out(token))
 
     async def signed_in(self, connection: Connection) -> bool:
         """Whether the session token ``connection`` was opened with is still live,
@@ -241,54 +242,73 @@ class Hub:
 
     # -- announcements ----------------------------------------------------------------
 
-    async def on_event(self, event: dict[str, Any]) -> None:
-        """An announcement from any process (this one too)."""
-        kind, table_id = event.get("kind"), event.get("table")
-        if kind == "resync":
-            self.tables.clear()
-            self.known.clear()
-            self.referees.clear()
-            self.seats.clear()
-            for watched in self.room.watched():
-                await self.deliver_table(watched)
-                await self.deliver_moves(watched)
-            return
-        if kind == "signed-out":
-            token = event.get("token")
-            if isinstance(token, str):
-                self.room.close_signed_out(token)
-            return
+    def _subscribe(self) -> None:
+        """This hub's handler of each kind of announcement it acts on."""
+        subscribe = self.events.subscribe
+        subscribe(announcements.RESYNC, self._on_resync)
+        subscribe(announcements.SIGNED_OUT, self._on_signed_out)
+        subscribe(announcements.PRESENCE, self._on_presence)
+        subscribe(announcements.TABLE, self._on_table)
+        subscribe(announcements.SAID, self._on_said)
+        subscribe(announcements.MOVES, self._on_moves)
+        subscribe(announcements.RESULT, self._on_result)
+
+    async def _on_resync(self, event: announcements.Resync) -> None:
+        """Announcements may have been missed: every table watched here reread."""
+        self.tables.clear()
+        self.known.clear()
+        self.referees.clear()
+        self.seats.clear()
+        for watched in self.room.watched():
+            await self.deliver_table(watched)
+            await self.deliver_moves(watched)
+
+    async def _on_signed_out(self, event: announcements.SignedOut) -> None:
+        token = event.get("token")
+        if isinstance(token, str):
+            self.room.close_signed_out(token)
+
+    async def _on_presence(self, event: announcements.Presence) -> None:
+        if isinstance(event.get("table"), int):
+            await self.seats.heard(event)
+
+    async def _on_table(self, event: announcements.TableChanged) -> None:
+        table_id = event.get("table")
         if not isinstance(table_id, int):
             return
-        if kind == presence.KIND:
-            await self.seats.heard(event)
-            return
-        if kind == "table":
-            kept = self.tables.pop(table_id, None)
-            if kept is not None and finished_now(kept, event) and not kept.rated:
-                # a round finished: only the status changed (no read; at a rated
-                # table the seats' ratings changed too: read again)
-                self.tables[table_id] = dataclasses.replace(kept, status="finished")
-            elif kept is None or not finished_now(kept, event):
-                self.seats.reread(table_id)  # its seats may have changed hands
-        if not self.room.watching(table_id):
-            return
-        if kind == "said":
-            await self.deliver_said(table_id, event)
-            return
-        if kind == "moves":
-            await self._moves_event(table_id, event)
-            if self._changes_seats(table_id, event):
-                await self.seats.push(table_id)
-        elif kind == "table":
+        kept = self.tables.pop(table_id, None)
+        if kept is not None and finished_now(kept, event) and not kept.rated:
+            # a round finished: only the status changed (no read; at a rated
+            # table the seats' ratings changed too: read again)
+            self.tables[table_id] = dataclasses.replace(kept, status="finished")
+        elif kept is None or not finished_now(kept, event):
+            self.seats.reread(table_id)  # its seats may have changed hands
+        if self.room.watching(table_id):
             await self.deliver_table(table_id, self.tables.get(table_id))
-        elif kind == "result":
-            changes, left = event.get("ratings"), event.get("left")
-            self.room.send(table_id, protocol.result(
-                event.get("scores") or [], event.get("winner"),
-                changes if isinstance(changes, list) else None,
-                [s for s in left if isinstance(s, int)] if isinstance(left, list) else [],
-                event.get("aborted") is True))
+
+    async def _on_said(self, event: announcements.Said) -> None:
+        table_id = event.get("table")
+        if isinstance(table_id, int) and self.room.watching(table_id):
+            await self.deliver_said(table_id, event)
+
+    async def _on_moves(self, event: announcements.Moves) -> None:
+        table_id = event.get("table")
+        if not isinstance(table_id, int) or not self.room.watching(table_id):
+            return
+        await self._moves_event(table_id, event)
+        if self._changes_seats(table_id, event):
+            await self.seats.push(table_id)
+
+    async def _on_result(self, event: announcements.Result) -> None:
+        table_id = event.get("table")
+        if not isinstance(table_id, int) or not self.room.watching(table_id):
+            return
+        changes, left = event.get("ratings"), event.get("left")
+        self.room.send(table_id, protocol.result(
+            event.get("scores") or [], event.get("winner"),
+            changes if isinstance(changes, list) else None,
+            [s for s in left if isinstance(s, int)] if isinstance(left, list) else [],
+            event.get("aborted") is True))
 
     def _changes_seats(self, table_id: int, event: Mapping[str, Any]) -> bool:
         """Whether a ``moves`` announcement may change who is there: a move that
@@ -301,7 +321,7 @@ class Hub:
         return over is not False or view.presence[seat] == "away" \
             or list(event.get("action") or []) == ["end"]
 
-    async def _moves_event(self, table_id: int, event: dict[str, Any]) -> None:
+    async def _moves_event(self, table_id: int, event: Mapping[str, Any]) -> None:
         """A ``moves`` announcement: the moves sent to the connections here."""
         known = self.known.get(table_id)
         seat, n = event.get("seat"), event.get("n")
@@ -359,9 +379,8 @@ class Hub:
             watcher.post(refused(f"at most {self.server.settings.limits['phrases']} quick "
                                  "phrases a minute; wait a moment", "too-many"))
             return
-        await self.events.publish({"kind": "said", "table": table_id, "seat": seat,
-                                   "account": account.id, "name": account.name,
-                                   "phrase": phrase})
+        await self.events.publish(announcements.said(table_id, seat, account.id,
+                                                     account.name, phrase))
 
     async def deliver_said(self, table_id: int, event: Mapping[str, Any]) -> None:
         """Send an announced quick phrase to the table's connections here, but its
@@ -478,7 +497,7 @@ class Hub:
                                      token)
         except Taken:
             self.referees.pop(table.id, None)
-            await self.events.publish({"kind": "moves", "table": table.id})
+            await self.events.publish(announcements.moves(table.id))
             return False
         except Exception:  # Revoked, Unstored: the referee took a move not stored
             self.referees.pop(table.id, None)
@@ -529,17 +548,15 @@ class Hub:
         shared = self.events.shared
         told = [livecache.announcement(table, move) for move in moves or []]
         result, done = None, None
-        ends: list[dict[str, Any]] = []
+        ends: list[announcements.Announcement] = []
 
-        def announced(stored: tablestore.Finished) -> list[dict[str, Any]]:
+        def announced(stored: tablestore.Finished) -> list[announcements.Announcement]:
             # the round's end as its transaction stored it: the winner, the seats
             # that left and the rating changes judged there
             assert result is not None
-            ends[:] = [{"kind": "table", "table": table.id, "round": table.round,
-                        "status": "finished"},
-                       {"kind": "result", "table": table.id, "scores": result.scores,
-                        "winner": stored.winner, "ratings": stored.ratings,
-                        "left": list(stored.left), "aborted": stored.aborted}]
+            ends[:] = [announcements.table_changed(table.id, round=table.round, status="finished"),
+                       announcements.result(table.id, result.scores, stored.winner, stored.ratings,
+                                   stored.left, stored.aborted)]
             return told + ends if shared else []
 
         try:
@@ -556,8 +573,8 @@ class Hub:
                     announced, self.clock.now())
         finally:  # stored, the moves are announced whatever became of the result
             if not (done is not None and shared):
-                for event in told:
-                    await self.events.publish(event)
+                for move_event in told:
+                    await self.events.publish(move_event)
         if result is not None and done is not None:
             if table.rated:  # the seats' ratings changed with the result: read again
                 self.tables.pop(table.id, None)
@@ -658,7 +675,7 @@ class Hub:
                 self.referees.pop(table_id, None)
                 self.tables.pop(table_id, None)
         if outcome in ("freed", "declined"):
-            await self.events.publish({"kind": "table", "table": table_id})
+            await self.events.publish(announcements.table_changed(table_id))
         elif outcome == "end" and seat is not None:
             if seat in (await self.seat_view(table)).waiting_for:
                 await self.left(table, seat)  # not finished: the seat left the round
@@ -689,7 +706,7 @@ class Hub:
                     self.referees.pop(table_id, None)
                     self.tables.pop(table_id, None)
             if declined:
-                await self.events.publish({"kind": "table", "table": table_id})
+                await self.events.publish(announcements.table_changed(table_id))
                 return
         await self.end_seat(table_id, seat)
 
@@ -714,7 +731,7 @@ class Hub:
                 self.seats.keep(await run_in_threadpool(
                     presence.mark_active, self.server.engine, table_id, seat,
                     self.clock.now(), announce=self.events.shared))
-        await self.events.publish({"kind": "table", "table": table_id})
+        await self.events.publish(announcements.table_changed(table_id))
 
     @staticmethod
     def deal_date(ruleset_id: str) -> str | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -17,9 +17,8 @@ from sqlalchemy.engine import Connection, Engine
 
 from .. import protocol, ratings
 from ..ratings import Rating
-from . import db
+from . import announcements, db
 from .accounts import Account, now
-from .events import CHANNEL
 from .referee import Move
 
 if TYPE_CHECKING:
@@ -566,7 +565,7 @@ def _left_round(conn: Connection, table: Table) -> set[int]:
 
 
 def finish_round(engine: Engine, table: Table, scores: list[int],
-                 announce: Callable[[Finished], Sequence[dict[str, Any]]] | None = None,
+                 announce: Callable[[Finished], Sequence[Mapping[str, Any]]] | None = None,
                  moment: _dt.datetime | None = None) -> Finished | None:
     """Store the round's result and mark the table finished, all in one
     transaction, judging there the rules of a rated round (docs/online.md,
@@ -607,11 +606,7 @@ def finish_round(engine: Engine, table: Table, scores: list[int],
         if seated:
             conn.execute(sa.insert(db.table_result_seats), seated)
         told = list(announce(done)) if announce is not None else []
-        if told:
-            conn.execute(sa.text("SELECT pg_notify(:channel, :payload)"),
-                         [{"channel": CHANNEL,
-                           "payload": json.dumps(event, separators=(",", ":"))}
-                          for event in told])
+        announcements.notify(conn, told)
         return done
 
 

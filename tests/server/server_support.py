@@ -325,7 +325,7 @@ def _local_server(database: str, clock: Any, create_app: Any) -> Iterator[LocalS
 
     import uvicorn
 
-    from blockyard.server.liveprotocol import LeanWebSocketProtocol
+    from blockyard.server.speedups import LeanWebSocketProtocol
 
     app = create_app(database, verifiers=1, clock=clock)
     started: dict[str, Any] = {}

@@ -41,6 +41,7 @@ header_seconds = 8
 body_seconds = 30
 hello_seconds = 12
 pending_invites = 20
+lean = false
 
 [limits]
 create = 1000

@@ -15,7 +15,7 @@ import psycopg
 import pytest
 import sqlalchemy as sa
 
-from blockyard.server import db
+from blockyard.server import announcements, db
 from blockyard.server.events import CHANNEL, Events
 
 
@@ -39,17 +39,13 @@ def heard(listener: psycopg.Connection[Any], count: int) -> list[dict[str, Any]]
             for notice in listener.notifies(timeout=30, stop_after=count)]
 
 
-async def nothing(event: dict[str, Any]) -> None:
-    return None
-
-
 def test_announcements_made_together_go_out_together_in_the_order_made(engine: Any) -> None:
     listener = listening(engine)
     try:
         async def announce() -> None:
-            events = Events(engine, nothing)
+            events = Events(engine)
             try:
-                await asyncio.gather(*(events.publish({"kind": "table", "table": n})
+                await asyncio.gather(*(events.publish(announcements.table_changed(n))
                                        for n in range(20)))
             finally:
                 await events.stop()
@@ -67,16 +63,16 @@ def test_the_first_announcement_after_the_database_ended_the_connection_goes_out
     listener = listening(engine)
     try:
         async def announce() -> None:
-            events = Events(engine, nothing)
+            events = Events(engine)
             try:
-                await events.publish({"kind": "table", "table": 1})
+                await events.publish(announcements.table_changed(1))
                 with engine.connect() as conn:  # the database ends the kept connection
                     ended = conn.execute(sa.text(
                         "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                         "WHERE datname = current_database() AND pid <> pg_backend_pid() "
                         "AND query LIKE '%pg_notify%'")).scalars().all()
                 assert ended == [True]
-                await events.publish({"kind": "table", "table": 2})
+                await events.publish(announcements.table_changed(2))
             finally:
                 await events.stop()
 
@@ -95,8 +91,11 @@ def test_an_announcement_handled_while_the_database_is_away_is_one_warning(
         raise KeyError("a fault of the server's")
 
     async def deliver() -> None:
-        await Events(engine, away)._deliver({"kind": "resync"})
-        await Events(engine, broken)._deliver({"kind": "moves"})
+        events = Events(engine)
+        events.subscribe(announcements.RESYNC, away)
+        events.subscribe(announcements.MOVES, broken)
+        await events._deliver(announcements.resync())
+        await events._deliver(announcements.moves(1))
 
     with caplog.at_level(logging.WARNING, logger="blockyard.server"):
         asyncio.run(deliver())

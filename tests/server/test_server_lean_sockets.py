@@ -1,7 +1,7 @@
 """What an open live connection keeps, and what it no longer keeps: the
-application's short way for its live routes (blockyard.server.app.App), uvicorn's
+application's short way for its live routes (blockyard.server.speedups.App), uvicorn's
 WebSocket protocol without the handshake once open
-(blockyard.server.liveprotocol), an idle outbox without a finished task
+(blockyard.server.speedups), an idle outbox without a finished task
 (blockyard.server.sockets.Outbox). In process: no database."""
 
 from __future__ import annotations
@@ -16,10 +16,9 @@ from server_support import Transport
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from blockyard.server.app import App
-from blockyard.server.liveprotocol import LeanWebSocketProtocol
 from blockyard.server.logs import REQUEST_ID, Requests
 from blockyard.server.sockets import Outbox
+from blockyard.server.speedups import App, LeanWebSocketProtocol
 
 
 def lean_app(seen: list[dict[str, Any]]) -> App:

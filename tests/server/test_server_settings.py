@@ -23,6 +23,7 @@ VARIABLES = {
     settings.AWAY_ENV: ("20", "away_seconds", 20.0),
     settings.HELLO_ENV: ("4", "hello_seconds", 4.0),
     settings.PENDING_INVITES_ENV: ("5", "pending_invites", 5),
+    settings.LEAN_ENV: ("off", "lean", False),
 }
 TIMING = {
     settings.IDLE_ENV: ("40", "idle_seconds", 40.0),
@@ -43,6 +44,7 @@ BAD = {
     settings.AWAY_ENV: ["0.5", "later"],
     settings.HELLO_ENV: ["0", "0.5", "soon"],
     settings.PENDING_INVITES_ENV: ["0", "many", "300", "-3"],
+    settings.LEAN_ENV: ["fast", "2"],
 }
 
 
@@ -59,6 +61,7 @@ def test_an_empty_environment_gives_the_documented_defaults() -> None:
                                   clock_tolerance=5.0)
     assert (found.header_seconds, found.body_seconds) == (10.0, 60.0)
     assert found.pending_invites == 32
+    assert found.lean is True
 
 
 def test_the_database_comes_from_the_argument_then_the_variable_then_the_default() -> None:

@@ -1,7 +1,7 @@
 """Slow HTTP clients through a real ``blockyard serve`` on 127.0.0.1: a
 connection that sends nothing, one that trickles its headers one byte a second
 (slowloris) and one that trickles its body are each closed by the server within
-its stated limit (:mod:`blockyard.server.slowclients`) and a generous margin; a
+its stated limit (:mod:`blockyard.server.speedups`) and a generous margin; a
 prompt client is answered as before. The server runs with the deadlines set
 short (``BLOCKYARD_SERVER_HEADER_SECONDS``, ``BLOCKYARD_SERVER_BODY_SECONDS``): the
 same protocol, without waiting out the defaults (10 s and 60 s) for each case;
@@ -17,7 +17,7 @@ from collections.abc import Iterator
 import pytest
 from server_support import Server, Transport, start_server
 
-from blockyard.server import slowclients
+from blockyard.server import speedups as slowclients
 
 HEADER_SECONDS = 2.0
 BODY_SECONDS = 3.0

@@ -21,7 +21,7 @@ from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
 from ... import protocol
-from .. import accounts, friends
+from .. import accounts, announcements, friends
 from ..accounts import Account
 from ..room import MAX_FEEDS, Feed
 from ..social import MAX_ONLINE, accept, decline, log, pending_invitations
@@ -63,7 +63,7 @@ async def accept_invitation(table_id: TableId, account: SignedIn, server: Server
                                         server.clock.now())
     except TableError as exc:
         raise ApiError(exc.status, str(exc)) from None
-    await hub.events.publish({"kind": "table", "table": table_id})
+    await hub.events.publish(announcements.table_changed(table_id))
     await players.announce([account.id])
     return {"table": table_id, "seat": table.seat_of(account)}
 
@@ -78,7 +78,7 @@ async def decline_invitation(table_id: TableId, account: SignedIn, server: Serve
         raise ApiError(exc.status, str(exc)) from None
     # the table's "invited" changed: its players are told, and every player
     # invited to it (the one who declined among them) gets their list again
-    await hub.events.publish({"kind": "table", "table": table_id})
+    await hub.events.publish(announcements.table_changed(table_id))
     return Response(status_code=204)
 
 def _checked_name(name: str) -> str:

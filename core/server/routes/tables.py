@@ -22,7 +22,7 @@ from ...discovery import load_ruleset
 from ...errors import PluginError, RulesetError
 from ...game import today_in
 from ...ruleset import ID_PATTERN
-from .. import accounts, presence, social, tablestore
+from .. import accounts, announcements, presence, social, tablestore
 from ..room import Watcher
 from ..sockets import DATABASE_AWAY, GONE, receive_text, too_many_messages
 from ..state import HubDep, ServerDep, SignedIn, SocialDep, hub_of, server_of
@@ -231,7 +231,7 @@ async def join_table(table_id: TableId, request: Request, account: SignedIn,
     seat = table.seat_of(account)
     if seat is not None:
         await hub.touch([(table_id, seat)])  # away from now on until connected
-    await hub.events.publish({"kind": "table", "table": table_id})
+    await hub.events.publish(announcements.table_changed(table_id))
     return {"seat": seat}
 
 
