@@ -206,9 +206,12 @@ def test_asking_for_a_rematch_takes_a_seat_again(engine: sa.Engine) -> None:
     assert refused.value.status == 429 and "3" in str(refused.value)
     assert tablestore.load_table(engine, table.id).status == "finished"  # nothing done
     assert held(engine, ann) == MAX_SEATS_HELD
-    # ben, who holds no other seat, may ask for it
-    again = tablestore.rematch(engine, finished, None, seat=1)
-    assert again.status == "playing" and again.round == finished.round + 1
+    # ben, who holds no other seat, asks for it: the round would seat ann again too
+    with pytest.raises(TableError) as refused:
+        tablestore.rematch(engine, finished, None, seat=1)
+    assert refused.value.status == 429 and str(refused.value).startswith(
+        f"{ann.name} holds a seat at 3 other tables")
+    assert held(engine, ann) == MAX_SEATS_HELD
 
 
 def test_a_rematch_seats_nobody_over_the_limit_of_seats(engine: sa.Engine) -> None:
