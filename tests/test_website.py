@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 import zipfile
@@ -98,3 +99,18 @@ def test_without_pyodide_installed_the_build_says_to_run_npm_ci(tmp_path: Path,
     said = capsys.readouterr().err
     assert "Pyodide 314.0.8 is not installed" in said and "npm ci" in said
     assert not (tmp_path / "out").exists()
+
+
+def test_the_service_worker_keeps_every_file_the_page_loads(site: Path) -> None:
+    # docs/web.md: after one visit the page plays offline, so the service worker's
+    # list is the built site: every file but itself, the licence text and the
+    # rulesets' own pages (kept as the launcher's page, with its base moved)
+    listed = re.search(r"const FILES = \[(.*?)\];", (site / "sw.js").read_text("utf-8"),
+                       re.S)
+    assert listed is not None
+    kept = {name if name != "./" else "index.html"
+            for name in re.findall(r'"([^"]+)"', listed.group(1))}
+    built = {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()}
+    loaded = {name for name in built if not name.startswith("play/")
+              and name not in ("sw.js", "fonts/OFL.txt")}
+    assert kept == loaded
