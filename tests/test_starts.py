@@ -78,7 +78,6 @@ def test_play_refuses_a_seed_a_saved_game_cannot_hold_before_any_window(monkeypa
 
 
 def test_the_gym_refuses_a_game_seed_a_snapshot_cannot_carry():
-    pytest.importorskip("gymnasium")
     from blockyard.gym import BlockyardEnv
 
     env = BlockyardEnv("eu-classic")

@@ -117,7 +117,6 @@ def test_1036_turns_for_26_placements_is_a_legal_game_the_server_admits():
     assert turns == 1036 and not game.over
     game.end_round()
     metered(ruleset, game.log)  # refused on the old bound: "needs at most 458"
-    pytest.importorskip("sqlalchemy")
     from blockyard.replays import replay_data
     from blockyard.server.verify import verify_replay
 

@@ -141,11 +141,21 @@ class Hellos:
         """Per connection waiting, what ends its wait early (set when overdue), and
         the moment (:meth:`Clock.seconds`) it is due."""
 
+    async def greet(self, socket: WebSocket) -> Hello | None:
+        """Accept ``socket`` and read its hello: ``None`` when the connection was
+        closed instead (code 4408 when nothing came in time, 4400 with a
+        ``refused`` kind ``malformed`` when the first message is not a hello) or
+        the peer is gone."""
+        await socket.accept()
+        try:
+            return await self.read(socket)
+        except GONE:
+            return None
+
     async def read(self, socket: WebSocket) -> Hello | None:
         """The hello of ``socket`` (accepted): ``None`` when the connection was
-        closed instead (code 4408 when nothing came in time, 4400 with a
-        ``refused`` kind ``malformed`` when the first message is not a hello);
-        one of :data:`GONE` raised when the peer is gone."""
+        closed instead (as :meth:`greet` says); one of :data:`GONE` raised when
+        the peer is gone."""
         loop = asyncio.get_running_loop()
         overdue: asyncio.Future[None] = loop.create_future()
         self.waiting[overdue] = self.clock.seconds() + self.seconds

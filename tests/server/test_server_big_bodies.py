@@ -18,8 +18,8 @@ from urllib.parse import urlsplit
 
 import httpx
 from server_support import Server, finished_game
+from test_server_dealt_games import rotations
 
-import blockyard
 from blockyard.replays import MAX_REPLAY_BYTES, replay_data
 
 WAIT = 120.0  # seconds: a bound on what must happen, never a measured time
@@ -32,18 +32,8 @@ def auth(token: str) -> dict[str, str]:
 
 def long_log(entries: int = ENTRIES) -> bytes:
     """A legal arcadeforge-rotate replay whose first piece is turned ``entries``
-    times before its first placement (a multiple of 4: the same game)."""
-    game = blockyard.new_game("arcadeforge-rotate", seed=5)
-    for _ in range(8):
-        if game.over:
-            break
-        game.place(*game.legal_moves()[0])
-    if not game.over:
-        game.end_round()
-    data = replay_data(game)
-    data["log"] = [data["log"][0], *(["rotate", 0] for _ in range(entries)),
-                   *data["log"][1:]]
-    return json.dumps(data).encode()
+    times before its first placement, as a body."""
+    return json.dumps(rotations(entries)).encode()
 
 
 def queued(server: Server) -> float:

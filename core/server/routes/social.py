@@ -163,12 +163,9 @@ async def me_live(socket: WebSocket) -> None:
     pushed as they change; ``refresh`` asks for both again. (A plain Starlette
     route, as a table's live channel: :func:`.tables.live`.)"""
     server, hub, players = server_of(socket), hub_of(socket), social_of(socket)
-    await socket.accept()
-    try:  # the token comes in the first message, never in the address
-        hello = await hub.hellos.read(socket)
-    except GONE:
-        return
-    if hello is None:  # closed: nothing in time, or not a hello
+    # the token comes in the first message, never in the address
+    hello = await hub.hellos.greet(socket)
+    if hello is None:  # closed: nothing in time, not a hello, or the peer gone
         return
     token = hello.token
     del hello

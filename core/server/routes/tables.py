@@ -244,12 +244,9 @@ async def live(socket: WebSocket) -> None:
     cost every open connection about 7 kB for nothing.)"""
     table_text = str(socket.path_params["table_id"])
     server, hub = server_of(socket), hub_of(socket)
-    await socket.accept()
-    try:  # the credentials come in the first message, never in the address
-        hello = await hub.hellos.read(socket)
-    except GONE:
-        return
-    if hello is None:  # closed: nothing in time, or not a hello
+    # the credentials come in the first message, never in the address
+    hello = await hub.hellos.greet(socket)
+    if hello is None:  # closed: nothing in time, not a hello, or the peer gone
         return
     token, code = hello.token, hello.code
     del hello
