@@ -59,6 +59,23 @@ def area_count(mode: Mode, n: int) -> str:
     return ngettext(words.one, words.many, n).format(n=format_number(n))
 
 
+def shaded_cells(ruleset: blockyard.Ruleset) -> frozenset[tuple[int, int]]:
+    """The empty cells shown shaded: every other region of kind ``block`` (woodoku's
+    3×3 blocks, Sudoku Bloxx's), so the blocks that clear can be seen; none on a
+    board without blocks. The window's board and the web page's read the same."""
+    shaded: set[tuple[int, int]] = set()
+    for region in ruleset.regions:
+        if region.kind != "block" or not region.cells:
+            continue
+        top = min(r for r, _ in region.cells)
+        left = min(c for _, c in region.cells)
+        height = max(r for r, _ in region.cells) - top + 1
+        width = max(c for _, c in region.cells) - left + 1
+        if (top // height + left // width) % 2:
+            shaded.update(region.cells)
+    return frozenset(shaded)
+
+
 def engine_text(text: str) -> str:
     """A word of the engine or a plugin in the player's language, when the catalogue
     has it (the bundled plugins' words); otherwise as given."""

@@ -24,7 +24,7 @@ from . import theme
 from .game_screen import ScreenSection
 from .i18n import _
 from .layout import GameLayout
-from .rulewords import signed
+from .rulewords import shaded_cells, signed
 from .text import Text
 from .tray_input import Board, Target
 from .widgets import cell_sprite, fit_text, piece_sprites
@@ -493,17 +493,8 @@ def piece_outline(piece: blockyard.Piece, left: float, top: float, cell: float
 
 
 def block_shading(ruleset: blockyard.Ruleset, rows: int, cols: int) -> list[theme.Color]:
-    """The colour of each empty cell: every other region of kind "block" (woodoku's
-    3×3 blocks, sudoku's) is shaded, so the blocks that clear can be seen."""
-    colours = [theme.EMPTY_CELL] * (rows * cols)
-    for region in ruleset.regions:
-        if region.kind != "block" or not region.cells:
-            continue
-        top = min(r for r, _ in region.cells)
-        left = min(c for _, c in region.cells)
-        height = max(r for r, _ in region.cells) - top + 1
-        width = max(c for _, c in region.cells) - left + 1
-        if (top // height + left // width) % 2:
-            for r, c in region.cells:
-                colours[r * cols + c] = theme.BLOCK_SHADE
-    return colours
+    """The colour of each empty cell: the shaded blocks' (:func:`.rulewords.shaded_cells`)
+    or the plain empty cell's."""
+    shaded = shaded_cells(ruleset)
+    return [theme.BLOCK_SHADE if (r, c) in shaded else theme.EMPTY_CELL
+            for r in range(rows) for c in range(cols)]

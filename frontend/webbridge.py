@@ -112,8 +112,11 @@ class SummaryView(TypedDict):
     tip: str
 
 
-class GameView(TypedDict):
-    """Everything the game screen of a tray game shows, in the requested language."""
+class ScreenView(TypedDict):
+    """What the screen of every game shows, in the requested language: its
+    ruleset, seed and build, the board's size, the score, the clock, the end and
+    the ruleset's actions (:class:`GameView` and :class:`FallingView` add their
+    own)."""
 
     kind: str
     ruleset: str
@@ -122,14 +125,8 @@ class GameView(TypedDict):
     version: str
     rows: int
     cols: int
-    board: list[list[int]]
-    tray: list[PieceView]
+    shaded: list[list[int]]
     score: int
-    score_text: str
-    combo: int
-    combo_text: str
-    best_combo: int
-    lines: int
     moves: int
     time_left: float | None
     clock_text: str
@@ -139,6 +136,18 @@ class GameView(TypedDict):
     actions: list[ActionView]
     summary: SummaryView | None
     words: dict[str, str]
+
+
+class GameView(ScreenView):
+    """Everything the game screen of a tray game shows, in the requested language."""
+
+    board: list[list[int]]
+    tray: list[PieceView]
+    score_text: str
+    combo: int
+    combo_text: str
+    best_combo: int
+    lines: int
 
 
 class PreviewView(TypedDict):
@@ -347,6 +356,11 @@ def _piece_view(slot: int, piece: blockyard.Piece | None, fits: bool) -> PieceVi
                      cells=_cells(piece.cells), fits=fits)
 
 
+def _shaded(game: blockyard.Game) -> list[list[int]]:
+    """The cells shown shaded, ``[row, col]`` each (:func:`rulewords.shaded_cells`)."""
+    return [[r, c] for r, c in sorted(rulewords.shaded_cells(game.ruleset))]
+
+
 def game_view(game: TrayGame) -> GameView:
     """The screen of ``game`` in the current language."""
     masks = game.fit_masks() if not game.over else ()
@@ -360,7 +374,7 @@ def game_view(game: TrayGame) -> GameView:
     summary = summary_view(game) if game.over else None
     return GameView(
         kind="tray", ruleset=game.ruleset.id, name=rulewords.game_title(game), seed=game.seed,
-        version=__version__, rows=game.rows, cols=game.cols,
+        version=__version__, rows=game.rows, cols=game.cols, shaded=_shaded(game),
         board=[list(row) for row in game.board], tray=tray,
         score=game.score, score_text=i18n.format_number(game.score),
         combo=game.combo, combo_text=i18n.localise_digits(shown.combo_text(game.combo)),
@@ -433,32 +447,16 @@ class StoneView(TypedDict):
     golden: bool
 
 
-class FallingView(TypedDict):
+class FallingView(ScreenView):
     """Everything the screen of a falling game (Sudoku Bloxx) shows."""
 
-    kind: str
-    ruleset: str
-    name: str
-    seed: int
-    version: str
-    rows: int
-    cols: int
     board: list[list[StoneView | None]]
     current: dict[str, Any] | None
     landing_row: int | None
     upcoming: list[StoneView]
-    score: int
     errors: int
     errors_text: str
-    time_left: float | None
-    clock_text: str
-    moves: int
-    over: bool
-    over_reason: str | None
-    over_words: str
-    actions: list[ActionView]
-    summary: SummaryView | None
-    words: dict[str, str]
+
 
 
 def _stone(stone: Stone) -> StoneView:
@@ -488,6 +486,7 @@ def falling_view(game: FallingGame) -> FallingView:
     return FallingView(
         kind="falling", ruleset=game.ruleset.id, name=rulewords.game_title(game),
         seed=game.seed, version=__version__, rows=game.rows, cols=game.cols,
+        shaded=_shaded(game),
         board=[[None if cell is None else _stone(cell) for cell in row] for row in game.board],
         current=falling,
         landing_row=None if current is None else game.landing_row(),

@@ -280,3 +280,20 @@ def test_a_falling_game_ends_with_its_summary() -> None:
     assert view["over"] is True and view["over_reason"] == game.over_reason
     assert view["summary"]["score"] == game.score
     assert view["summary"]["texts"][1] == f"{game.score} points"
+
+
+def test_the_shaded_cells_are_every_other_block_of_the_rules_as_in_the_window() -> None:
+    # the page shades what the ruleset's "block" regions say, never a board size:
+    # tiered-gravity is 9×9 without blocks; woodoku and Sudoku Bloxx have 3×3 ones
+    from blockyard.frontend.rulewords import shaded_cells
+
+    bridge = webbridge.Bridge()
+    for ruleset, shaded in (("tiered-gravity", 0), ("woodoku", 36), ("sudoku-bloxx", 36),
+                            ("eu-classic", 0)):
+        view = ok(bridge, op="new", ruleset=ruleset, seed=1, language="en")["game"]
+        cells = {tuple(cell) for cell in view["shaded"]}
+        assert cells == shaded_cells(blockyard.load_ruleset(ruleset)), ruleset
+        assert len(cells) == shaded, ruleset
+    woodoku = {tuple(cell) for cell in
+               ok(bridge, op="new", ruleset="woodoku", seed=1, language="en")["game"]["shaded"]}
+    assert (0, 3) in woodoku and (0, 0) not in woodoku and (4, 4) not in woodoku

@@ -203,19 +203,32 @@ async function tickClock() {
   }
 }
 
-function drawBoard() {
-  if (state.game.kind === "falling") { drawFallingBoard(); return; }
-  const game = state.game;
+// the board element at the game's size (its data-rows and data-cols, the grid's)
+function sizedBoard(game) {
   const board = $("board");
   board.dataset.rows = game.rows;
   board.dataset.cols = game.cols;
   board.style.setProperty("--rows", game.rows);
   board.style.setProperty("--cols", game.cols);
+  return board;
+}
+
+// the cells the engine's view says are shaded (every other block of a ruleset
+// with blocks), as "row,col"
+function shadedCells(game) {
+  return new Set(game.shaded.map(([r, c]) => `${r},${c}`));
+}
+
+function drawBoard() {
+  if (state.game.kind === "falling") { drawFallingBoard(); return; }
+  const game = state.game;
+  const board = sizedBoard(game);
+  const shaded = shadedCells(game);
   const cells = [];
   for (let r = 0; r < game.rows; r++) {
     for (let c = 0; c < game.cols; c++) {
       const colour = game.board[r][c];
-      const shade = game.rows === 9 && game.cols === 9 && (Math.floor(r / 3) + Math.floor(c / 3)) % 2;
+      const shade = shaded.has(`${r},${c}`);
       cells.push(el("div", {
         class: `cell${colour ? ` c${(colour - 1) % 9 + 1}` : ""}${shade ? " shade" : ""}`,
         "data-testid": "cell", "data-row": r, "data-col": c, "data-filled": colour ? "1" : "0",
@@ -234,17 +247,14 @@ function stoneClass(stone) {
 
 function drawFallingBoard() {
   const game = state.game;
-  const board = $("board");
-  board.dataset.rows = game.rows;
-  board.dataset.cols = game.cols;
-  board.style.setProperty("--rows", game.rows);
-  board.style.setProperty("--cols", game.cols);
+  const board = sizedBoard(game);
+  const shaded = shadedCells(game);
   const current = game.current;
   const cells = [];
   for (let r = 0; r < game.rows; r++) {
     for (let c = 0; c < game.cols; c++) {
       const stone = game.board[r][c];
-      const shade = (Math.floor(r / 3) + Math.floor(c / 3)) % 2;
+      const shade = shaded.has(`${r},${c}`);
       const node = el("div", {
         class: `cell${shade ? " shade" : ""}${stone ? ` ${stoneClass(stone)}` : ""}`,
         "data-testid": "cell", "data-row": r, "data-col": c, "data-filled": stone ? "1" : "0",
